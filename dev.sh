@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# dev.sh — one entry point for a dpsctp developer on Debian 12.
+#
+#   ./dev.sh setup   install what is missing (Debian packages), nothing else
+#   ./dev.sh build   setup, then configure and build build/ (and build-fuzz/)
+#   ./dev.sh run     build, then the main demo (no NIC, no hugepages)
+#   ./dev.sh test    build, then every test suite (unit, sim, fuzz, dp, interop)
+#   ./dev.sh bench   build, then the benchmarks; JSON into bench/results/
+#   ./dev.sh format  reformat the C/C++ sources with the repo's .clang-format
+#
+# Warnings are errors in every build (CI's included). Environment:
+# BUILD_DIR / FUZZ_BUILD_DIR move the build trees; FUZZ_SECONDS sets how long
+# each libFuzzer target runs in the fuzz suite (default 30).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+BUILD_DIR=${BUILD_DIR:-build}
+FUZZ_BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
+FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+
+# Debian 12 packages the build, the tests and the benchmarks need.
+PACKAGES=(
+	gcc g++ clang libclang-rt-14-dev clang-format meson ninja-build pkg-config python3
+	libdpdk-dev dpdk-dev libisal-dev libssl-dev libpcap-dev
+	libgtest-dev libbenchmark-dev libusrsctp-dev tshark iproute2
+)
+
+log() { printf '\033[1mdev.sh:\033[0m %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+missing_packages() {
+	local p status
+	for p in "${PACKAGES[@]}"; do
+		status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+		[ "$status" = "install ok installed" ] || printf '%s\n' "$p"
+	done
+}
+
+cmd_setup() {
+	command -v dpkg-query >/dev/null || die "this script installs with apt on Debian 12; install by hand: ${PACKAGES[*]}"
+	local missing
+	missing=$(missing_packages)
+	if [ -z "$missing" ]; then
+		return 0
+	fi
+	# shellcheck disable=SC2086
+	log "installing missing packages: $(echo $missing)"
+	if [ "$(id -u)" -ne 0 ]; then
+		die "not root; run: sudo apt-get install -y $(echo $missing)"
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null || die "apt-get update failed (is a Debian mirror reachable?)"
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+		die "apt-get install failed for: $(echo $missing)"
+	missing=$(missing_packages)
+	[ -z "$missing" ] || die "still missing after install: $(echo $missing)"
+}
+
+configure() {
+	local dir=$1
+	shift
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" "$@" >/dev/null || die "meson setup $dir failed"
+	fi
+}
+
+cmd_build() {
+	cmd_setup
+	configure "$BUILD_DIR" -Dwerror=true
+	ninja -C "$BUILD_DIR" >/dev/null || { ninja -C "$BUILD_DIR"; die "build failed"; }
+	# libFuzzer needs clang; the fuzz tree builds only the core and the CRC
+	# engines, under ASan+UBSan.
+	CC=clang CXX=clang++ configure "$FUZZ_BUILD_DIR" -Dwerror=true -Dfuzz=true \
+		-Ddpdk=disabled -Dtests=disabled -Dbenchmarks=disabled \
+		-Db_sanitize=address,undefined -Db_lundef=false
+	ninja -C "$FUZZ_BUILD_DIR" >/dev/null || { ninja -C "$FUZZ_BUILD_DIR"; die "fuzz build failed"; }
+}
+
+cmd_run() {
+	cmd_build
+	# The main demo until the data plane lands (issues 5 and 6): decode the
+	# capture corpus with dpsctp-decode and show what it sees.
+	local corpus=../shared/corpus/pcap
+	[ -d "$corpus" ] || die "no capture corpus at $corpus"
+	local f
+	for f in "$corpus"/*.pcap "$corpus"/*.cap; do
+		printf '\n== %s\n' "$(basename "$f")"
+		"$BUILD_DIR"/apps/dpsctp-decode/dpsctp-decode "$f" | head -n 12
+	done
+}
+
+cmd_test() {
+	cmd_build
+	local rc=0
+	meson test -C "$BUILD_DIR" --print-errorlogs --num-processes 2 || rc=1
+	FUZZ_SECONDS=$FUZZ_SECONDS meson test -C "$FUZZ_BUILD_DIR" --suite fuzz --print-errorlogs \
+		--num-processes 2 || rc=1
+	return $rc
+}
+
+cmd_bench() {
+	cmd_build
+	mkdir -p bench/results
+	local exe name
+	for exe in "$BUILD_DIR"/bench/bench_*; do
+		[ -x "$exe" ] || continue
+		name=$(basename "$exe")
+		log "running $name"
+		"$exe" --benchmark_format=console --benchmark_out_format=json \
+			--benchmark_out="bench/results/$name.json" ||
+			die "$name failed"
+	done
+	log "results in bench/results/*.json"
+}
+
+cmd_format() {
+	git ls-files -z '*.c' '*.h' '*.cc' | xargs -0 clang-format -i
+}
+
+case "${1:-}" in
+setup) cmd_setup ;;
+build) cmd_build ;;
+run) cmd_run ;;
+test) cmd_test ;;
+bench) cmd_bench ;;
+format) cmd_format ;;
+-h | --help | help | "")
+	sed -n "2,13p" "$0" | sed 's/^# \{0,1\}//'
+	[ -n "${1:-}" ] || exit 1
+	;;
+*) die "unknown command '$1' (try: setup build run test bench format)" ;;
+esac
