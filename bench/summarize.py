@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Print the micro-benchmark results in bench/results/*.json as Markdown
+tables (the figures docs/PERFORMANCE.md quotes), with the machine they ran on.
+
+  python3 bench/summarize.py [bench/results]
+"""
+import glob
+import json
+import os
+import sys
+
+COUNTERS = ["cycles_per_packet", "cycles_per_chunk", "cycles", "bytes_per_cycle",
+            "cycles_per_byte"]
+
+
+def fmt(v):
+    if isinstance(v, float):
+        return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
+    return str(v)
+
+
+def main(results_dir):
+    files = sorted(glob.glob(os.path.join(results_dir, "*.json")))
+    if not files:
+        print(f"no results in {results_dir}; run ./dev.sh bench", file=sys.stderr)
+        return 1
+    for path in files:
+        with open(path) as f:
+            doc = json.load(f)
+        ctx = doc.get("context", {})
+        print(f"### {os.path.basename(path)}\n")
+        print(f"{ctx.get('host_name', '?')}: {ctx.get('num_cpus', '?')} CPUs at "
+              f"{ctx.get('mhz_per_cpu', '?')} MHz, {ctx.get('date', '?')}, "
+              f"library build {ctx.get('library_build_type', '?')}\n")
+        rows = [b for b in doc.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
+        cols = [c for c in COUNTERS if any(c in b for b in rows)]
+        print("| benchmark | ns/op | " + " | ".join(cols) + " |")
+        print("|---|---:|" + "---:|" * len(cols))
+        for b in rows:
+            ns = b.get("real_time", 0.0)
+            unit = b.get("time_unit", "ns")
+            ns *= {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}.get(unit, 1)
+            cells = [fmt(b[c]) if c in b else "" for c in cols]
+            print(f"| {b['name']} | {ns:.1f} | " + " | ".join(cells) + " |")
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "bench/results"))

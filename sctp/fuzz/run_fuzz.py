@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Run one fuzz target for the fuzz suite.
+
+Seeds are the SCTP packets found in the capture corpus (classic pcap files
+with Ethernet, VLAN or Linux cooked framing, IPv4 or IPv6, SCTP directly or
+over UDP port 9899), written to a temporary directory, plus the target's kept
+regression inputs (sctp/fuzz/regress/<target>/).
+
+  run_fuzz.py --libfuzzer EXE ...   libFuzzer for --seconds under ASan+UBSan;
+                                    a crash is copied into the regression
+                                    directory (commit it) and the test fails.
+  run_fuzz.py --replay EXE ...      a plain build: replay seeds + regressions.
+"""
+import argparse
+import glob
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+SCTP = 132
+UDP = 17
+UDP_ENCAP_PORT = 9899
+
+
+def sctp_from_ip(b):
+    """SCTP packet bytes inside an IPv4/IPv6 packet, or None."""
+    if len(b) < 1:
+        return None
+    version = b[0] >> 4
+    if version == 4 and len(b) >= 20:
+        ihl = (b[0] & 15) * 4
+        total = struct.unpack("!H", b[2:4])[0]
+        proto = b[9]
+        frag = struct.unpack("!H", b[6:8])[0] & 0x3FFF
+        if frag:
+            return None
+        payload = b[ihl:total]
+    elif version == 6 and len(b) >= 40:
+        proto = b[6]
+        plen = struct.unpack("!H", b[4:6])[0]
+        payload = b[40:40 + plen]
+        while proto in (0, 43, 60) and len(payload) >= 8:
+            proto, hlen = payload[0], (payload[1] + 1) * 8
+            payload = payload[hlen:]
+    else:
+        return None
+    if proto == SCTP:
+        return payload
+    if proto == UDP and len(payload) >= 8:
+        sport, dport = struct.unpack("!HH", payload[:4])
+        if UDP_ENCAP_PORT in (sport, dport):
+            return payload[8:]
+    return None
+
+
+def frames(path):
+    """(linktype, frame bytes) of a classic pcap file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 24:
+        return
+    magic = data[:4]
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        endian = "<"
+    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        endian = ">"
+    else:
+        return  # pcapng and others: not used by the seed corpus
+    linktype = struct.unpack(endian + "I", data[20:24])[0] & 0xFFFF
+    off = 24
+    while off + 16 <= len(data):
+        incl = struct.unpack(endian + "I", data[off + 8:off + 12])[0]
+        yield linktype, data[off + 16:off + 16 + incl]
+        off += 16 + incl
+
+
+def l3(linktype, frame):
+    if linktype == 1:  # Ethernet
+        off, etype = 14, struct.unpack("!H", frame[12:14])[0] if len(frame) >= 14 else 0
+        while etype in (0x8100, 0x88A8) and len(frame) >= off + 4:
+            etype = struct.unpack("!H", frame[off + 2:off + 4])[0]
+            off += 4
+        return frame[off:] if etype in (0x0800, 0x86DD) else None
+    if linktype == 113:  # Linux cooked v1
+        return frame[16:] if len(frame) >= 16 else None
+    if linktype in (12, 101, 228, 229):  # raw IP
+        return frame
+    return None
+
+
+def extract_seeds(corpus_dir, out_dir):
+    n = 0
+    for path in sorted(glob.glob(os.path.join(corpus_dir, "*.*"))):
+        for linktype, frame in frames(path):
+            ip = l3(linktype, frame)
+            sctp = sctp_from_ip(ip) if ip else None
+            if sctp:
+                with open(os.path.join(out_dir, f"seed-{n:05d}"), "wb") as f:
+                    f.write(sctp)
+                n += 1
+    return n
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--libfuzzer", metavar="EXE")
+    mode.add_argument("--replay", metavar="EXE")
+    ap.add_argument("--corpus", required=True, help="directory of captures for seeds")
+    ap.add_argument("--regress", required=True, help="kept regression inputs")
+    ap.add_argument("--seconds", type=int, default=30)
+    args = ap.parse_args()
+    # FUZZ_SECONDS in the environment wins, so a longer run needs no reconfigure.
+    args.seconds = int(os.environ.get("FUZZ_SECONDS", args.seconds))
+
+    with tempfile.TemporaryDirectory(prefix="dpsctp-fuzz-") as tmp:
+        seeds = os.path.join(tmp, "seeds")
+        os.mkdir(seeds)
+        n = extract_seeds(args.corpus, seeds) if os.path.isdir(args.corpus) else 0
+        print(f"{n} seed packets from {args.corpus}")
+        if args.replay:
+            return subprocess.call([args.replay, seeds, args.regress])
+
+        artifacts = os.path.join(tmp, "artifacts") + "/"
+        os.mkdir(artifacts)
+        cmd = [args.libfuzzer, f"-max_total_time={args.seconds}", "-timeout=10",
+               "-rss_limit_mb=2048", "-print_final_stats=1",
+               f"-artifact_prefix={artifacts}", seeds, args.regress]
+        print(" ".join(cmd), flush=True)
+        env = dict(os.environ, UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1",
+                   ASAN_OPTIONS="detect_leaks=1:abort_on_error=0")
+        rc = subprocess.call(cmd, env=env)
+        kept = []
+        for name in os.listdir(artifacts):
+            dst = os.path.join(args.regress, name)
+            shutil.copy(os.path.join(artifacts, name), dst)
+            kept.append(dst)
+        if kept:
+            print("fuzz: kept as regression inputs (commit them):", *kept, sep="\n  ")
+        if rc != 0 or kept:
+            print(f"fuzz: FAILED (exit {rc})")
+            return 1
+        print("fuzz: no crash")
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
