@@ -10,7 +10,8 @@
 #
 # Warnings are errors in every build (CI's included). Environment:
 # BUILD_DIR / FUZZ_BUILD_DIR move the build trees; FUZZ_SECONDS sets how long
-# each libFuzzer target runs in the fuzz suite (default 30).
+# each libFuzzer target runs in the fuzz suite (default 30); BENCH_REPETITIONS
+# how often each benchmark repeats (default 5; the median is what we quote).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -83,11 +84,19 @@ cmd_run() {
 	# capture corpus with dpsctp-decode and show what it sees.
 	local corpus=../shared/corpus/pcap
 	[ -d "$corpus" ] || die "no capture corpus at $corpus"
-	local f
+	local f out
+	out=$(mktemp)
+	trap 'rm -f "$out"' RETURN
 	for f in "$corpus"/*.pcap "$corpus"/*.cap; do
 		printf '\n== %s\n' "$(basename "$f")"
-		"$BUILD_DIR"/apps/dpsctp-decode/dpsctp-decode "$f" | head -n 12
+		"$BUILD_DIR"/apps/dpsctp-decode/dpsctp-decode "$f" >"$out" 2>"$out.sum" ||
+			die "dpsctp-decode failed on $f"
+		head -n 8 "$out"
+		[ "$(wc -l <"$out")" -le 8 ] || echo "... ($(wc -l <"$out") packets in all)"
+		cat "$out.sum"
+		rm -f "$out.sum"
 	done
+	log "decode any capture: $BUILD_DIR/apps/dpsctp-decode/dpsctp-decode [--json] FILE"
 }
 
 cmd_test() {
@@ -104,10 +113,12 @@ cmd_bench() {
 	mkdir -p bench/results
 	local exe name
 	for exe in "$BUILD_DIR"/bench/bench_*; do
-		[ -x "$exe" ] || continue
+		[ -f "$exe" ] && [ -x "$exe" ] || continue
 		name=$(basename "$exe")
 		log "running $name"
 		"$exe" --benchmark_format=console --benchmark_out_format=json \
+			--benchmark_repetitions="${BENCH_REPETITIONS:-5}" \
+			--benchmark_report_aggregates_only=true \
 			--benchmark_out="bench/results/$name.json" ||
 			die "$name failed"
 	done
@@ -126,7 +137,7 @@ test) cmd_test ;;
 bench) cmd_bench ;;
 format) cmd_format ;;
 -h | --help | help | "")
-	sed -n "2,13p" "$0" | sed 's/^# \{0,1\}//'
+	sed -n "2,14p" "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ] || exit 1
 	;;
 *) die "unknown command '$1' (try: setup build run test bench format)" ;;

@@ -206,7 +206,10 @@ register_all()
 		benchmark::RegisterBenchmark((std::string("crossover/") + e.name).c_str(),
 					     BM_engine, e.fn, e.available)
 			->ComputeStatistics("min", min_of)
-			->DenseRange(16, 512, 8);
+			// 16-byte steps are fine enough to place the crossover and
+			// keep ./dev.sh bench within a few minutes.
+			->MinTime(0.05)
+			->DenseRange(16, 512, 16);
 	}
 	auto *f = benchmark::RegisterBenchmark("copy/fused", BM_copy_fused)
 			  ->ComputeStatistics("min", min_of);

@@ -32,7 +32,11 @@ def main(results_dir):
         print(f"{ctx.get('host_name', '?')}: {ctx.get('num_cpus', '?')} CPUs at "
               f"{ctx.get('mhz_per_cpu', '?')} MHz, {ctx.get('date', '?')}, "
               f"library build {ctx.get('library_build_type', '?')}\n")
-        rows = [b for b in doc.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
+        benches = doc.get("benchmarks", [])
+        # With repetitions, quote the median; otherwise the single run.
+        rows = [b for b in benches if b.get("aggregate_name") == "median"]
+        if not rows:
+            rows = [b for b in benches if b.get("run_type", "iteration") == "iteration"]
         cols = [c for c in COUNTERS if any(c in b for b in rows)]
         print("| benchmark | ns/op | " + " | ".join(cols) + " |")
         print("|---|---:|" + "---:|" * len(cols))
@@ -41,7 +45,8 @@ def main(results_dir):
             unit = b.get("time_unit", "ns")
             ns *= {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}.get(unit, 1)
             cells = [fmt(b[c]) if c in b else "" for c in cols]
-            print(f"| {b['name']} | {ns:.1f} | " + " | ".join(cells) + " |")
+            name = b.get("run_name", b["name"])
+            print(f"| {name} | {ns:.1f} | " + " | ".join(cells) + " |")
         print()
     return 0
 
