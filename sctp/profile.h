@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Protocol parameters (RFC 9260 §16 and the extensions we implement) and the
+ * two profiles that set them: the RFC defaults, for peers across a WAN, and a
+ * data-center profile (DESIGN.md decision 5) for peers a few microseconds
+ * away. docs/PROFILES.md gives the reason for every value.
+ *
+ * A profile is plain data copied into an endpoint at creation; associations
+ * read it from there. sctp_profile_check() refuses combinations the RFC
+ * forbids or that would break the timer arithmetic.
+ */
+#ifndef SCTP_PROFILE_H
+#define SCTP_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sctp/time.h"
+
+enum sctp_profile_id {
+	SCTP_PROFILE_RFC = 0, /* RFC 9260 §16 defaults */
+	SCTP_PROFILE_DC = 1,  /* data center: microsecond timers, fast failover */
+};
+
+struct sctp_profile {
+	/* Retransmission timeout, RFC 9260 §6.3.1 and §16. */
+	uint64_t rto_initial_ns;
+	uint64_t rto_min_ns;
+	uint64_t rto_max_ns;
+	uint8_t rto_alpha_shift;       /* RTO.Alpha = 1 / 2^shift (1/8: shift 3) */
+	uint8_t rto_beta_shift;	       /* RTO.Beta = 1 / 2^shift (1/4: shift 2) */
+	uint64_t clock_granularity_ns; /* G of §6.3.1, the timer wheel's tick */
+
+	/* Handshake, RFC 9260 §5.1 and §16. */
+	uint64_t valid_cookie_life_ns;
+	uint64_t cookie_preservative_cap_ns; /* most extra life granted on request */
+	uint16_t max_init_retransmits;
+
+	/* Failure detection, RFC 9260 §8.1, §8.2, §8.3 and RFC 7829. */
+	uint16_t assoc_max_retrans;
+	uint16_t path_max_retrans;
+	bool pf_enabled;	 /* RFC 7829 potentially-failed state */
+	uint16_t pf_max_retrans; /* PFMR: errors before a path is PF */
+	bool primary_return;	 /* go back to the primary once it answers */
+	uint64_t hb_interval_ns;
+	uint16_t hb_max_burst;
+
+	/* Sending, RFC 9260 §6.1 and §7.2. */
+	uint16_t max_burst; /* packets per send opportunity; 0 = no cap */
+
+	/* Acknowledging, RFC 9260 §6.2. */
+	uint64_t sack_delay_ns; /* at most 500 ms (§6.2) */
+	uint16_t sack_every;	/* SACK at least every N packets with DATA */
+	bool sack_immediate_on_gap_or_dup;
+
+	/* Streams offered in our INIT / INIT ACK. */
+	uint16_t out_streams;
+	uint16_t max_in_streams;
+};
+
+extern const struct sctp_profile sctp_profile_rfc;
+extern const struct sctp_profile sctp_profile_dc;
+
+/* The profile of that id, or NULL for an unknown id. */
+const struct sctp_profile *sctp_profile_get(enum sctp_profile_id id);
+/* "rfc", "dc"; NULL for an unknown id. */
+const char *sctp_profile_name(enum sctp_profile_id id);
+/* Look a profile up by name ("rfc", "dc"); -1 when unknown. */
+int sctp_profile_from_name(const char *name, enum sctp_profile_id *id);
+
+/*
+ * NULL when the values can be used; otherwise a static string naming the
+ * first broken rule (e.g. "rto_min_ns > rto_initial_ns").
+ */
+const char *sctp_profile_check(const struct sctp_profile *p);
+
+#endif /* SCTP_PROFILE_H */
