@@ -9,8 +9,14 @@ import json
 import os
 import sys
 
-COUNTERS = ["cycles_per_packet", "cycles_per_chunk", "cycles", "bytes_per_cycle",
-            "cycles_per_byte"]
+# Counters worth a column: every cycle figure the benchmarks report.
+def counter_columns(rows):
+    seen = []
+    for b in rows:
+        for k in b:
+            if "cycle" in k and k not in seen:
+                seen.append(k)
+    return seen
 
 
 def fmt(v):
@@ -37,7 +43,7 @@ def main(results_dir):
         rows = [b for b in benches if b.get("aggregate_name") == "median"]
         if not rows:
             rows = [b for b in benches if b.get("run_type", "iteration") == "iteration"]
-        cols = [c for c in COUNTERS if any(c in b for b in rows)]
+        cols = counter_columns(rows)
         print("| benchmark | ns/op | " + " | ".join(cols) + " |")
         print("|---|---:|" + "---:|" * len(cols))
         for b in rows:
