@@ -16,7 +16,8 @@ compare_tshark.py plus a few made for this test) and checks:
   - --no-verify gives "checksum": null;
   - peer bytes (an abort reason with quotes, backslashes, control and
     non-ASCII bytes) come out as valid, exactly decodable JSON;
-  - frames that are not SCTP are skipped and counted in the summary.
+  - frames that are not SCTP are skipped and counted in the summary;
+  - a pcapng file (editcap's conversion of a pcap) decodes identically.
 
 Usage: cli_test.py --decode PATH --source REPO_ROOT. Exit 0 when all pass.
 Python 3 standard library only.
@@ -26,6 +27,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -156,6 +158,17 @@ def main():
         r = run(d, "--json", cut)
         check(r.returncode == 1, "capture cut inside a record: exit 1")
         check(len(r.stdout.splitlines()) >= 1, "capture cut inside a record: earlier packets shown")
+
+        # pcapng: the same capture converted by editcap decodes identically.
+        editcap = shutil.which("editcap")
+        check(editcap is not None, "editcap (wireshark-common, installed with tshark) found")
+        if editcap:
+            ng = os.path.join(tmp, "ethernet.pcapng")
+            subprocess.run([editcap, "-F", "pcapng", eth, ng], check=True)
+            with open(ng, "rb") as f:
+                check(f.read(4) == b"\x0a\x0d\x0d\x0a", "editcap wrote a pcapng section header")
+            check(run(d, "--json", ng).stdout == run(d, "--json", eth).stdout,
+                  "pcapng and pcap of the same packets decode identically")
 
         # Escaping of peer bytes.
         esc = os.path.join(tmp, "escape.pcap")
