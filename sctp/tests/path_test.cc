@@ -1,0 +1,1068 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Path management (RFC 9260 §5.4, §6.4, §8.1-§8.3, RFC 7829): every state
+// transition in both profiles, thresholds exactly at their limits, failover
+// and return, PF, path confirmation, the Heartbeat Info round trip and its
+// refusals, jitter bounds, saturation, and the failover time of docs/PATHS.md
+// recomputed by driving the path set on a virtual clock.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "hex.h"
+
+extern "C" {
+#include "sctp/path.h"
+}
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+struct sctp_addr
+v4(uint8_t last)
+{
+	const uint8_t b[4] = { 10, 0, 0, last };
+	return sctp_addr_v4(b);
+}
+
+// A heartbeat sent to path i at now: the info value, recorded as outstanding.
+Bytes
+send_hb(struct sctp_paths *ps, unsigned i, uint64_t now, uint64_t nonce, uint32_t rnd = 0)
+{
+	Bytes buf(64, 0xee);
+	struct sctp_writer w = sctp_writer_make(buf.data(), buf.size());
+	EXPECT_EQ(sctp_paths_hb_info(ps, i, now, nonce, rnd, &w), 0);
+	buf.resize(w.off);
+	return buf;
+}
+
+// The ACK of that heartbeat arrives at now; it must be accepted.
+uint64_t
+ack_hb(struct sctp_paths *ps, const struct sctp_profile *p, const Bytes &info, uint64_t now,
+       unsigned want_path)
+{
+	unsigned path = 99;
+	uint64_t ev = 0;
+	EXPECT_EQ(sctp_paths_on_hb_ack(ps, p, info.data(), info.size(), now, &path, &ev),
+		  SCTP_HB_ACK_OK);
+	EXPECT_EQ(path, want_path);
+	return ev;
+}
+
+enum sctp_hb_ack_verdict
+try_ack(struct sctp_paths *ps, const struct sctp_profile *p, const Bytes &info, uint64_t now)
+{
+	unsigned path = 99;
+	uint64_t ev = 12345;
+	enum sctp_hb_ack_verdict v =
+		sctp_paths_on_hb_ack(ps, p, info.data(), info.size(), now, &path, &ev);
+	if (v != SCTP_HB_ACK_OK) {
+		EXPECT_EQ(ev, 0u);
+		EXPECT_EQ(path, 99u);
+	}
+	return v;
+}
+
+// n confirmed paths 10.0.0.1 .. 10.0.0.n, path 0 primary, each with an RTT
+// sample of rtt (so its RTO is known), heartbeats started at t = 0.
+void
+make_set(struct sctp_paths *ps, const struct sctp_profile *p, unsigned n, uint64_t rtt,
+	 uint32_t rnd = 0)
+{
+	struct sctp_addr a0 = v4(1);
+	sctp_paths_init(ps, p, &a0);
+	for (unsigned i = 1; i < n; i++) {
+		struct sctp_addr a = v4((uint8_t)(i + 1));
+		ASSERT_EQ(sctp_paths_add(ps, p, &a, true, 0, rnd), (int)i);
+	}
+	for (unsigned i = 0; i < n; i++)
+		sctp_rto_sample(&ps->path[i].rto, p, rtt);
+	sctp_paths_hb_start(ps, p, 0, rnd);
+}
+
+const struct sctp_profile *const kProfiles[] = { &sctp_profile_rfc, &sctp_profile_dc };
+
+class PathsByProfile : public ::testing::TestWithParam<const struct sctp_profile *> {
+      protected:
+	const struct sctp_profile *p = GetParam();
+	struct sctp_paths ps;
+};
+
+std::string
+profile_name(const ::testing::TestParamInfo<const struct sctp_profile *> &info)
+{
+	return info.param == &sctp_profile_rfc ? "rfc" : "dc";
+}
+
+// The hand-computed figures below assume these values.
+void
+assume_profiles()
+{
+	const struct sctp_profile &r = sctp_profile_rfc, &d = sctp_profile_dc;
+	ASSERT_EQ(r.rto_min_ns, SCTP_S(1));
+	ASSERT_EQ(r.rto_max_ns, SCTP_S(60));
+	ASSERT_EQ(r.path_max_retrans, 5);
+	ASSERT_EQ(r.assoc_max_retrans, 10);
+	ASSERT_FALSE(r.pf_enabled);
+	ASSERT_EQ(r.hb_interval_ns, SCTP_S(30));
+	ASSERT_EQ(d.rto_min_ns, SCTP_US(500)) << "DC profile changed: recompute docs/PATHS.md";
+	ASSERT_EQ(d.rto_max_ns, SCTP_MS(200));
+	ASSERT_EQ(d.path_max_retrans, 3);
+	ASSERT_EQ(d.assoc_max_retrans, 20);
+	ASSERT_TRUE(d.pf_enabled);
+	ASSERT_EQ(d.pf_max_retrans, 0);
+	ASSERT_EQ(d.hb_interval_ns, SCTP_MS(50));
+}
+
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(Profiles, PathsByProfile, ::testing::ValuesIn(kProfiles), profile_name);
+
+// ---- set-up -------------------------------------------------------------
+
+TEST(Paths, InitHasOneConfirmedActivePrimary)
+{
+	struct sctp_paths ps;
+	struct sctp_addr a = v4(1);
+	memset(&ps, 0x5a, sizeof(ps));
+	sctp_paths_init(&ps, &sctp_profile_rfc, &a);
+	EXPECT_EQ(ps.n, 1);
+	EXPECT_EQ(ps.primary, 0);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 0u);
+	EXPECT_EQ(ps.path[0].state, SCTP_PATH_ACTIVE);
+	EXPECT_TRUE(ps.path[0].flags & SCTP_PATH_F_CONFIRMED);
+	EXPECT_TRUE(ps.path[0].flags & SCTP_PATH_F_HB_ENABLED);
+	EXPECT_EQ(ps.path[0].rto.rto_ns, SCTP_S(1));
+	EXPECT_EQ(ps.assoc_errors, 0);
+	EXPECT_TRUE(sctp_addr_eq(&ps.path[0].addr, &a));
+	// Heartbeats wait for ESTABLISHED.
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), SCTP_TIME_NEVER);
+}
+
+TEST(Paths, AddFindDuplicatesFullSetAndEmptyAddress)
+{
+	struct sctp_paths ps;
+	const struct sctp_profile *p = &sctp_profile_dc;
+	struct sctp_addr a = v4(1);
+	sctp_paths_init(&ps, p, &a);
+	for (unsigned i = 1; i < SCTP_MAX_PATHS; i++) {
+		struct sctp_addr b = v4((uint8_t)(i + 1));
+		EXPECT_EQ(sctp_paths_add(&ps, p, &b, false, 0, 0), (int)i);
+	}
+	struct sctp_addr dup = v4(3);
+	EXPECT_EQ(sctp_paths_add(&ps, p, &dup, true, 0, 0), 2); // already there, unchanged
+	EXPECT_FALSE(ps.path[2].flags & SCTP_PATH_F_CONFIRMED);
+	struct sctp_addr ninth = v4(99);
+	EXPECT_EQ(sctp_paths_add(&ps, p, &ninth, true, 0, 0), -1);
+	EXPECT_EQ(ps.n, SCTP_MAX_PATHS);
+	EXPECT_EQ(sctp_paths_find(&ps, &dup), 2);
+	EXPECT_EQ(sctp_paths_find(&ps, &ninth), -1);
+
+	struct sctp_paths ps2;
+	sctp_paths_init(&ps2, p, &a);
+	struct sctp_addr none;
+	memset(&none, 0, sizeof(none));
+	EXPECT_EQ(sctp_paths_add(&ps2, p, &none, true, 0, 0), -1);
+	uint8_t v6b[16] = { 0x20, 0x01, 0x0d, 0xb8 };
+	struct sctp_addr six = sctp_addr_v6(v6b);
+	EXPECT_EQ(sctp_paths_add(&ps2, p, &six, true, 0, 0), 1);
+}
+
+TEST(Paths, EventMaskLayout)
+{
+	uint64_t ev = SCTP_PATH_EV(0, SCTP_PATH_EV_PF) |
+		      SCTP_PATH_EV(7, SCTP_PATH_EV_CONFIRMED | SCTP_PATH_EV_ACTIVE) |
+		      SCTP_PATHS_EV_COMM_LOST;
+	EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_PF);
+	EXPECT_EQ(sctp_path_events(ev, 7), SCTP_PATH_EV_CONFIRMED | SCTP_PATH_EV_ACTIVE);
+	for (unsigned i = 1; i < 7; i++)
+		EXPECT_EQ(sctp_path_events(ev, i), 0u);
+	EXPECT_EQ(ev >> 32, SCTP_PATHS_EV_COMM_LOST >> 32);
+}
+
+TEST(Paths, PathStructStaysSmall)
+{
+	EXPECT_EQ(sizeof(struct sctp_path), 88u);
+	EXPECT_LE(sizeof(struct sctp_paths), 24u + SCTP_MAX_PATHS * 88u);
+	// Choosing a path reads state, flags, errors and the RTO: the first 32 bytes.
+	EXPECT_LT(offsetof(struct sctp_path, rto) + sizeof(struct sctp_rto), 40u);
+}
+
+// ---- error thresholds ---------------------------------------------------
+
+// §8.2: inactive when the counter EXCEEDS Path.Max.Retrans. RFC 7829: PF
+// when it exceeds PFMR. Each T3 expiry backs the RTO off (E2).
+TEST_P(PathsByProfile, T3ThresholdsExactlyAtTheLimits)
+{
+	make_set(&ps, p, 2, SCTP_US(10));
+	uint64_t rto = ps.path[0].rto.rto_ns;
+	for (unsigned k = 1; k <= p->path_max_retrans + 1u; k++) {
+		uint64_t ev = sctp_paths_on_t3_expiry(&ps, p, 0, SCTP_S(k));
+		rto = rto * 2 > p->rto_max_ns ? p->rto_max_ns : rto * 2;
+		EXPECT_EQ(ps.path[0].errors, k);
+		EXPECT_EQ(ps.path[0].rto.rto_ns, rto);
+		unsigned want;
+		enum sctp_path_state st;
+		if (k > p->path_max_retrans) {
+			want = SCTP_PATH_EV_INACTIVE;
+			st = SCTP_PATH_INACTIVE;
+		} else if (p->pf_enabled && k == p->pf_max_retrans + 1u) {
+			want = SCTP_PATH_EV_PF;
+			st = SCTP_PATH_PF;
+		} else {
+			want = 0;
+			st = p->pf_enabled && k > p->pf_max_retrans ? SCTP_PATH_PF
+								    : SCTP_PATH_ACTIVE;
+		}
+		EXPECT_EQ(sctp_path_events(ev, 0), want) << "expiry " << k;
+		EXPECT_EQ(ps.path[0].state, st) << "expiry " << k;
+		EXPECT_EQ(sctp_path_events(ev, 1), 0u);
+	}
+	// §8.3: an inactive path's counter no longer grows.
+	sctp_paths_on_t3_expiry(&ps, p, 0, SCTP_S(100));
+	EXPECT_EQ(ps.path[0].errors, p->path_max_retrans + 1u);
+}
+
+TEST(Paths, RfcT3ByTheNumbers)
+{
+	assume_profiles();
+	const struct sctp_profile *p = &sctp_profile_rfc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 2, SCTP_MS(10));
+	for (int k = 1; k <= 5; k++)
+		EXPECT_EQ(sctp_path_events(sctp_paths_on_t3_expiry(&ps, p, 0, SCTP_S(k)), 0), 0u);
+	EXPECT_EQ(ps.path[0].state, SCTP_PATH_ACTIVE); // 5 errors: not above 5
+	uint64_t ev = sctp_paths_on_t3_expiry(&ps, p, 0, SCTP_S(6));
+	EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_INACTIVE);
+}
+
+TEST(Paths, DcT3ByTheNumbers)
+{
+	assume_profiles();
+	const struct sctp_profile *p = &sctp_profile_dc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 2, SCTP_US(10));
+	EXPECT_EQ(sctp_path_events(sctp_paths_on_t3_expiry(&ps, p, 0, 1), 0), SCTP_PATH_EV_PF);
+	EXPECT_EQ(sctp_path_events(sctp_paths_on_t3_expiry(&ps, p, 0, 2), 0), 0u);
+	EXPECT_EQ(sctp_path_events(sctp_paths_on_t3_expiry(&ps, p, 0, 3), 0), 0u);
+	EXPECT_EQ(ps.path[0].state, SCTP_PATH_PF); // 3 errors: not above 3
+	EXPECT_EQ(sctp_path_events(sctp_paths_on_t3_expiry(&ps, p, 0, 4), 0),
+		  SCTP_PATH_EV_INACTIVE);
+}
+
+// §8.3: a HEARTBEAT unanswered within one RTO counts like a T3 expiry.
+TEST_P(PathsByProfile, HeartbeatTimeoutsCountLikeT3)
+{
+	make_set(&ps, p, 1, SCTP_US(10));
+	uint64_t t = 0;
+	for (unsigned k = 1; k <= p->path_max_retrans + 1u; k++) {
+		uint64_t rto = ps.path[0].rto.rto_ns;
+		send_hb(&ps, 0, t, k);
+		ASSERT_EQ(sctp_paths_next_wakeup(&ps), t + rto);
+		uint32_t mask = 0;
+		// One nanosecond early: nothing.
+		EXPECT_EQ(sctp_paths_on_wakeup(&ps, p, t + rto - 1, &mask), 0u);
+		EXPECT_EQ(ps.path[0].errors, k - 1);
+		t += rto;
+		uint64_t ev = sctp_paths_on_wakeup(&ps, p, t, &mask);
+		EXPECT_EQ(ps.path[0].errors, k);
+		EXPECT_EQ(ps.assoc_errors, k);
+		EXPECT_EQ(ps.path[0].rto.rto_ns, rto * 2 > p->rto_max_ns ? p->rto_max_ns : rto * 2);
+		if (k > p->path_max_retrans)
+			EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_INACTIVE);
+		else if (p->pf_enabled && k == p->pf_max_retrans + 1u)
+			EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_PF);
+		else
+			EXPECT_EQ(sctp_path_events(ev, 0), 0u);
+	}
+}
+
+// §8.1: communication lost when the association counter EXCEEDS
+// Association.Max.Retrans, i.e. on error number AMR + 1, and not before.
+TEST_P(PathsByProfile, CommLostExactlyAtAssociationMaxRetransPlusOne)
+{
+	make_set(&ps, p, 1, SCTP_US(10));
+	for (unsigned k = 1; k <= p->assoc_max_retrans; k++) {
+		uint64_t ev = sctp_paths_on_t3_expiry(&ps, p, 0, k);
+		EXPECT_FALSE(ev & SCTP_PATHS_EV_COMM_LOST) << "error " << k;
+	}
+	EXPECT_EQ(ps.assoc_errors, p->assoc_max_retrans);
+	EXPECT_TRUE(sctp_paths_on_t3_expiry(&ps, p, 0, 99) & SCTP_PATHS_EV_COMM_LOST);
+}
+
+TEST(Paths, CommLostByTheNumbers)
+{
+	assume_profiles();
+	for (const struct sctp_profile *p : kProfiles) {
+		struct sctp_paths ps;
+		make_set(&ps, p, 1, SCTP_US(10));
+		unsigned k = 0;
+		while (!(sctp_paths_on_t3_expiry(&ps, p, 0, k) & SCTP_PATHS_EV_COMM_LOST))
+			k++;
+		EXPECT_EQ(k + 1, p == &sctp_profile_rfc ? 11u : 21u);
+	}
+}
+
+// §8.1: any path's acknowledgement clears the association counter; §8.2:
+// only that path's counter.
+TEST_P(PathsByProfile, AnyPathsAckResetsTheAssociationCounter)
+{
+	make_set(&ps, p, 3, SCTP_US(10));
+	sctp_paths_on_t3_expiry(&ps, p, 0, 1);
+	sctp_paths_on_t3_expiry(&ps, p, 1, 2);
+	ASSERT_EQ(ps.assoc_errors, 2);
+	sctp_paths_on_data_acked(&ps, p, 2, 3);
+	EXPECT_EQ(ps.assoc_errors, 0);
+	EXPECT_EQ(ps.path[0].errors, 1);
+	EXPECT_EQ(ps.path[1].errors, 1);
+
+	sctp_paths_on_t3_expiry(&ps, p, 0, 4);
+	ASSERT_EQ(ps.assoc_errors, 1);
+	Bytes info = send_hb(&ps, 2, 5, 0xabc);
+	ack_hb(&ps, p, info, 6, 2);
+	EXPECT_EQ(ps.assoc_errors, 0);
+	EXPECT_EQ(ps.path[0].errors, 2);
+}
+
+// ---- state transitions --------------------------------------------------
+
+// Every transition of docs/PATHS.md's diagram that the profile allows.
+TEST_P(PathsByProfile, EveryStateTransition)
+{
+	make_set(&ps, p, 2, SCTP_US(10));
+	uint64_t ev;
+
+	if (p->pf_enabled) {
+		// active -> PF (error count > PFMR)
+		for (unsigned k = 0; k <= p->pf_max_retrans; k++)
+			ev = sctp_paths_on_t3_expiry(&ps, p, 0, 1);
+		EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_PF);
+		// PF -> active on a HEARTBEAT ACK
+		ev = ack_hb(&ps, p, send_hb(&ps, 0, 2, 1), 3, 0);
+		EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_ACTIVE);
+		EXPECT_EQ(ps.path[0].errors, 0);
+		// active -> PF -> active on an acknowledgement of data
+		sctp_paths_on_t3_expiry(&ps, p, 0, 4);
+		ASSERT_EQ(ps.path[0].state, SCTP_PATH_PF);
+		ev = sctp_paths_on_data_acked(&ps, p, 0, 5);
+		EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_ACTIVE);
+		// PF -> inactive (error count > Path.Max.Retrans)
+		sctp_paths_on_t3_expiry(&ps, p, 0, 6);
+		ASSERT_EQ(ps.path[0].state, SCTP_PATH_PF);
+		for (unsigned k = p->pf_max_retrans + 1u; k < p->path_max_retrans; k++)
+			EXPECT_EQ(sctp_path_events(sctp_paths_on_t3_expiry(&ps, p, 0, 7), 0), 0u);
+		ev = sctp_paths_on_t3_expiry(&ps, p, 0, 8);
+		EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_INACTIVE);
+	} else {
+		// active -> inactive directly; PF never appears
+		for (unsigned k = 0; k < p->path_max_retrans; k++) {
+			ev = sctp_paths_on_t3_expiry(&ps, p, 0, 1);
+			EXPECT_EQ(ps.path[0].state, SCTP_PATH_ACTIVE);
+			EXPECT_EQ(sctp_path_events(ev, 0), 0u);
+		}
+		ev = sctp_paths_on_t3_expiry(&ps, p, 0, 8);
+		EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_INACTIVE);
+	}
+	// inactive -> active on a HEARTBEAT ACK
+	ev = ack_hb(&ps, p, send_hb(&ps, 0, 9, 2), 10, 0);
+	EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_ACTIVE);
+	// active -> inactive -> active on an acknowledgement of data (dormant sending)
+	for (unsigned k = 0; k <= p->path_max_retrans; k++)
+		sctp_paths_on_t3_expiry(&ps, p, 0, 11);
+	ASSERT_EQ(ps.path[0].state, SCTP_PATH_INACTIVE);
+	ev = sctp_paths_on_data_acked(&ps, p, 0, 12);
+	EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_ACTIVE);
+
+	// unconfirmed -> confirmed (§5.4)
+	struct sctp_addr a = v4(50);
+	int u = sctp_paths_add(&ps, p, &a, false, 13, 0);
+	ASSERT_EQ(u, 2);
+	ev = ack_hb(&ps, p, send_hb(&ps, 2, 13, 3), 14, 2);
+	EXPECT_EQ(sctp_path_events(ev, 2), SCTP_PATH_EV_CONFIRMED);
+	EXPECT_TRUE(ps.path[2].flags & SCTP_PATH_F_CONFIRMED);
+}
+
+// ---- choosing paths -----------------------------------------------------
+
+// §8.2 failover when the primary's errors pass Path.Max.Retrans (or PFMR
+// with RFC 7829), retransmissions to an alternate from the first expiry
+// (§6.4.1), and the return to the primary after a HEARTBEAT ACK.
+TEST_P(PathsByProfile, FailoverAndReturnToPrimary)
+{
+	make_set(&ps, p, 2, SCTP_US(10));
+	unsigned fail_at = p->pf_enabled ? p->pf_max_retrans + 1u : p->path_max_retrans + 1u;
+	uint64_t t = 0;
+	for (unsigned k = 1; k < fail_at; k++) {
+		t += ps.path[0].rto.rto_ns;
+		uint64_t ev = sctp_paths_on_t3_expiry(&ps, p, 0, t);
+		EXPECT_FALSE(ev & SCTP_PATHS_EV_FAILOVER);
+		EXPECT_EQ(sctp_paths_data_path(&ps), 0u);
+		EXPECT_EQ(sctp_paths_rtx_path(&ps, 0), 1u);
+	}
+	t += ps.path[0].rto.rto_ns;
+	uint64_t ev = sctp_paths_on_t3_expiry(&ps, p, 0, t);
+	EXPECT_TRUE(ev & SCTP_PATHS_EV_FAILOVER);
+	EXPECT_FALSE(ev & SCTP_PATHS_EV_PRIMARY_CHANGED);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 1u);
+	EXPECT_EQ(ps.primary, 0);
+	EXPECT_EQ(sctp_paths_rtx_path(&ps, 0), 1u);
+
+	// The primary is probed; the first HEARTBEAT to it that is answered
+	// brings new data back.
+	uint32_t mask = 0;
+	uint64_t wake = t;
+	ASSERT_NE(sctp_paths_next_wakeup(&ps), SCTP_TIME_NEVER);
+	while (!(mask & 1u)) {
+		uint64_t next = sctp_paths_next_wakeup(&ps);
+		wake = next > wake ? next : wake;
+		sctp_paths_on_wakeup(&ps, p, wake, &mask);
+		if (mask & 2u)
+			ack_hb(&ps, p, send_hb(&ps, 1, wake, 77), wake, 1);
+	}
+	Bytes info = send_hb(&ps, 0, wake, 0x1234);
+	ev = ack_hb(&ps, p, info, wake + SCTP_US(10), 0);
+	EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_ACTIVE);
+	EXPECT_TRUE(ev & SCTP_PATHS_EV_PRIMARY_RETURN);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 0u);
+}
+
+// RFC 7829: a PF path carries no data while another path is active, even
+// with fewer errors; one HEARTBEAT ACK makes it active again.
+TEST(Paths, PfPathUnusedWhileAnotherIsActive)
+{
+	const struct sctp_profile *p = &sctp_profile_dc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 3, SCTP_US(10));
+	sctp_paths_on_t3_expiry(&ps, p, 0, 1); // primary PF
+	ASSERT_EQ(ps.path[0].state, SCTP_PATH_PF);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 1u);
+	EXPECT_NE(sctp_paths_rtx_path(&ps, 1), 0u);
+	EXPECT_EQ(sctp_paths_rtx_path(&ps, 1), 2u);
+
+	// A PF path is probed at once, one HEARTBEAT per RTO.
+	uint32_t mask = 0;
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), 1u);
+	sctp_paths_on_wakeup(&ps, p, 1, &mask);
+	EXPECT_EQ(mask, 1u);
+	Bytes info = send_hb(&ps, 0, 1, 0xfeed);
+	uint64_t ev = ack_hb(&ps, p, info, 2, 0);
+	EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_ACTIVE);
+	EXPECT_TRUE(ev & SCTP_PATHS_EV_PRIMARY_RETURN);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 0u);
+}
+
+// RFC 7829: with nothing active, the PF path with the fewest errors; a tie
+// stays on the path data is on.
+TEST(Paths, AllPfChoosesFewestErrors)
+{
+	const struct sctp_profile *p = &sctp_profile_dc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 2, SCTP_US(10));
+	sctp_paths_on_t3_expiry(&ps, p, 0, 1); // 0: PF, 1 error; data -> 1
+	ASSERT_EQ(sctp_paths_data_path(&ps), 1u);
+	uint64_t ev = sctp_paths_on_t3_expiry(&ps, p, 1, 2); // 1: PF, 1 error: tie, stay
+	EXPECT_FALSE(ev & (SCTP_PATHS_EV_FAILOVER | SCTP_PATHS_EV_PRIMARY_RETURN));
+	EXPECT_EQ(sctp_paths_data_path(&ps), 1u);
+	EXPECT_EQ(sctp_paths_rtx_path(&ps, 1), 1u); // no active alternate
+	ev = sctp_paths_on_t3_expiry(&ps, p, 1, 3); // 1: 2 errors > 0's 1
+	EXPECT_TRUE(ev & SCTP_PATHS_EV_PRIMARY_RETURN);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 0u);
+	EXPECT_EQ(ps.path[0].state, SCTP_PATH_PF);
+
+	// All inactive: stay where data is (dormant).
+	for (int k = 0; k < 5; k++) {
+		sctp_paths_on_t3_expiry(&ps, p, 0, 4);
+		sctp_paths_on_t3_expiry(&ps, p, 1, 4);
+	}
+	ASSERT_EQ(ps.path[0].state, SCTP_PATH_INACTIVE);
+	ASSERT_EQ(ps.path[1].state, SCTP_PATH_INACTIVE);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 0u);
+	EXPECT_EQ(sctp_paths_rtx_path(&ps, 0), 0u);
+}
+
+// An active alternate is chosen by fewest errors, then smallest RTO, then index.
+TEST(Paths, AlternateChoiceIsDeterministic)
+{
+	const struct sctp_profile *p = &sctp_profile_rfc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 4, SCTP_MS(10));
+	sctp_rto_sample(&ps.path[3].rto, p, SCTP_S(5)); // path 3 slower
+	sctp_paths_on_t3_expiry(&ps, p, 1, 1);		// path 1 has an error
+	// Retransmission of data last sent on 0: 2 (no errors, RTO 1 s) beats 3.
+	EXPECT_EQ(sctp_paths_rtx_path(&ps, 0), 2u);
+	for (unsigned k = 0; k <= p->path_max_retrans; k++)
+		sctp_paths_on_t3_expiry(&ps, p, 0, 2);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 2u);
+	// The new data path is kept while active, even when 1 recovers.
+	sctp_paths_on_data_acked(&ps, p, 1, 3);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 2u);
+	// Retransmissions of data sent on 2 go elsewhere: 1 (RTO 2 s, no errors) before 3.
+	EXPECT_EQ(sctp_paths_rtx_path(&ps, 2), 1u);
+}
+
+// RFC 7829 Primary Path Switchover (no return): the alternate becomes the primary.
+TEST(Paths, NoPrimaryReturnMakesTheAlternatePrimary)
+{
+	struct sctp_profile p = sctp_profile_dc;
+	p.primary_return = false;
+	struct sctp_paths ps;
+	make_set(&ps, &p, 2, SCTP_US(10));
+	uint64_t ev = sctp_paths_on_t3_expiry(&ps, &p, 0, 1);
+	EXPECT_TRUE(ev & SCTP_PATHS_EV_FAILOVER);
+	EXPECT_TRUE(ev & SCTP_PATHS_EV_PRIMARY_CHANGED);
+	EXPECT_EQ(ps.primary, 1);
+	ev = ack_hb(&ps, &p, send_hb(&ps, 0, 2, 5), 3, 0);
+	EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_ACTIVE);
+	EXPECT_FALSE(ev & SCTP_PATHS_EV_PRIMARY_RETURN);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 1u);
+}
+
+TEST(Paths, SetPrimary)
+{
+	const struct sctp_profile *p = &sctp_profile_rfc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 2, SCTP_MS(10));
+	struct sctp_addr a = v4(9);
+	ASSERT_EQ(sctp_paths_add(&ps, p, &a, false, 0, 0), 2);
+	uint64_t ev = 1;
+	EXPECT_EQ(sctp_paths_set_primary(&ps, p, 2, &ev), -1); // unconfirmed (§5.4)
+	EXPECT_EQ(ev, 0u);
+	EXPECT_EQ(sctp_paths_set_primary(&ps, p, 3, &ev), -1); // not in use
+	EXPECT_EQ(sctp_paths_set_primary(&ps, p, 1, &ev), 0);
+	EXPECT_EQ(ev, SCTP_PATHS_EV_PRIMARY_RETURN);
+	EXPECT_EQ(ps.primary, 1);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 1u);
+}
+
+// ---- path verification (§5.4) -------------------------------------------
+
+TEST_P(PathsByProfile, UnconfirmedPathsAreProbedNotUsed)
+{
+	struct sctp_addr a0 = v4(1), a1 = v4(2), a2 = v4(3);
+	sctp_paths_init(&ps, p, &a0);
+	ASSERT_EQ(sctp_paths_add(&ps, p, &a1, false, 0, 0), 1);
+	ASSERT_EQ(sctp_paths_add(&ps, p, &a2, false, 0, 0), 2);
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), SCTP_TIME_NEVER);
+	sctp_paths_hb_start(&ps, p, 100, 0);
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), 100u); // probing starts at ESTABLISHED
+
+	// HB.Max.Burst probes per RTO: one of the two now, the other next window.
+	ASSERT_EQ(p->hb_max_burst, 1);
+	uint32_t mask = 0;
+	sctp_paths_on_wakeup(&ps, p, 100, &mask);
+	EXPECT_EQ(mask, 2u);
+	Bytes probe1 = send_hb(&ps, 1, 100, 11);
+	uint64_t rto = ps.path[2].rto.rto_ns;
+	EXPECT_EQ(ps.path[2].hb_due_ns, 100 + rto);
+
+	// Never data or retransmissions on an unconfirmed path, even with the primary down.
+	for (unsigned k = 0; k <= p->path_max_retrans; k++)
+		sctp_paths_on_t3_expiry(&ps, p, 0, 101);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 0u);
+	EXPECT_EQ(sctp_paths_rtx_path(&ps, 0), 0u);
+	unsigned assoc = ps.assoc_errors;
+
+	// Probe 1 unanswered for its RTO: path error, not an association error;
+	// path 1 is probed again at once, path 2 in the new window.
+	sctp_paths_on_wakeup(&ps, p, 100 + rto, &mask);
+	EXPECT_EQ(ps.path[1].errors, 1);
+	EXPECT_EQ(ps.assoc_errors, assoc);
+	EXPECT_EQ(mask, 4u); // path 2 opens the new window; path 1 waits for the next
+	send_hb(&ps, 2, 100 + rto, 12);
+	EXPECT_EQ(ps.path[1].hb_due_ns, 100 + rto + ps.path[2].rto.rto_ns);
+
+	// The late ACK of probe 1 still confirms path 1, and data can go there.
+	uint64_t ev = ack_hb(&ps, p, probe1, 100 + rto + 5, 1);
+	EXPECT_TRUE(sctp_path_events(ev, 1) & SCTP_PATH_EV_CONFIRMED);
+	EXPECT_TRUE(ev & SCTP_PATHS_EV_FAILOVER);
+	EXPECT_EQ(sctp_paths_data_path(&ps), 1u);
+}
+
+// §5.4: an unconfirmed path that becomes inactive is probed at the normal rate.
+TEST_P(PathsByProfile, UnconfirmedInactivePathSlowsToTheHeartbeatRate)
+{
+	struct sctp_addr a0 = v4(1), a1 = v4(2);
+	sctp_paths_init(&ps, p, &a0);
+	sctp_paths_add(&ps, p, &a1, false, 0, 0);
+	sctp_paths_hb_start(&ps, p, 0, 0);
+	sctp_paths_set_hb_enabled(&ps, p, 0, false, 0);
+	uint64_t t = 0;
+	uint32_t mask = 0;
+	for (unsigned k = 0; k <= p->path_max_retrans; k++) {
+		t = sctp_paths_next_wakeup(&ps);
+		sctp_paths_on_wakeup(&ps, p, t, &mask);
+		ASSERT_EQ(mask, 2u);
+		send_hb(&ps, 1, t, k);
+		t = sctp_paths_next_wakeup(&ps); // the probe's deadline
+		EXPECT_EQ(t, ps.path[1].hb_sent_ns + ps.path[1].rto.rto_ns);
+	}
+	sctp_paths_on_wakeup(&ps, p, t, &mask);
+	EXPECT_EQ(ps.path[1].state, SCTP_PATH_INACTIVE);
+	EXPECT_EQ(mask, 0u);
+	EXPECT_EQ(ps.assoc_errors, 0);
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps),
+		  ps.path[1].hb_sent_ns + sctp_path_hb_period(&ps.path[1], p, 0));
+}
+
+// ---- Heartbeat Info ---------------------------------------------------------
+
+TEST(Paths, HeartbeatInfoLayoutAndRoundTrip)
+{
+	const struct sctp_profile *p = &sctp_profile_dc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 3, SCTP_US(10));
+	const uint64_t sent = 0x0000000102030405ull;
+	Bytes info = send_hb(&ps, 2, sent, 0x1122334455667788ull, 7);
+	EXPECT_EQ(hex::dump(info.data(), info.size()),
+		  hex::dump(hex::bytes("01 02 0000 1122334455667788 0000000102030405")));
+	EXPECT_EQ(info.size(), SCTP_PATH_HB_INFO_LEN);
+	EXPECT_TRUE(ps.path[2].flags & SCTP_PATH_F_HB_OUTSTANDING);
+	EXPECT_EQ(ps.path[2].hb_due_ns, sent + ps.path[2].rto.rto_ns);
+	EXPECT_EQ(ps.path[2].hb_jitter, 7u);
+
+	// The ACK 300 us later is an RTT sample of 300 us for path 2.
+	struct sctp_rto before = ps.path[2].rto;
+	ack_hb(&ps, p, info, sent + SCTP_US(300), 2);
+	sctp_rto_sample(&before, p, SCTP_US(300));
+	EXPECT_EQ(ps.path[2].rto.srtt_ns, before.srtt_ns);
+	EXPECT_EQ(ps.path[2].rto.rto_ns, before.rto_ns);
+	EXPECT_FALSE(ps.path[2].flags & (SCTP_PATH_F_HB_OUTSTANDING | SCTP_PATH_F_NONCE_VALID));
+	EXPECT_EQ(ps.hb_ack_rejects, 0u);
+
+	// The writer's overflow records nothing.
+	uint8_t small[10];
+	struct sctp_writer w = sctp_writer_make(small, sizeof(small));
+	EXPECT_EQ(sctp_paths_hb_info(&ps, 1, 5, 6, 0, &w), -1);
+	EXPECT_FALSE(ps.path[1].flags & SCTP_PATH_F_NONCE_VALID);
+	w = sctp_writer_make(small, sizeof(small));
+	EXPECT_EQ(sctp_paths_hb_info(&ps, 3, 5, 6, 0, &w), -1);
+}
+
+// A refused ACK changes nothing but the refusal counter.
+TEST(Paths, HeartbeatAckRefusals)
+{
+	const struct sctp_profile *p = &sctp_profile_rfc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 2, SCTP_MS(10));
+	sctp_paths_on_t3_expiry(&ps, p, 1, 1);
+	Bytes good = send_hb(&ps, 1, 1000, 0xa5a5a5a5deadbeefull);
+	struct sctp_paths before;
+	memcpy(&before, &ps, sizeof(ps));
+
+	struct Case {
+		const char *what;
+		Bytes info;
+		enum sctp_hb_ack_verdict want;
+	};
+	auto edit = [&](size_t at, uint8_t v) {
+		Bytes b = good;
+		b[at] = v;
+		return b;
+	};
+	std::vector<Case> cases = {
+		{ "truncated", Bytes(good.begin(), good.end() - 1), SCTP_HB_ACK_BAD_LEN },
+		{ "empty", Bytes(), SCTP_HB_ACK_BAD_LEN },
+		{ "one byte long",
+		  [&] {
+			  Bytes b = good;
+			  b.push_back(0);
+			  return b;
+		  }(),
+		  SCTP_HB_ACK_BAD_LEN },
+		{ "format", edit(0, 2), SCTP_HB_ACK_BAD_FORMAT },
+		{ "reserved", edit(3, 1), SCTP_HB_ACK_BAD_FORMAT },
+		{ "path index out of range", edit(1, 2), SCTP_HB_ACK_BAD_PATH },
+		{ "path index 255", edit(1, 255), SCTP_HB_ACK_BAD_PATH },
+		{ "other path's index", edit(1, 0), SCTP_HB_ACK_BAD_NONCE },
+		{ "wrong nonce", edit(11, 0xee), SCTP_HB_ACK_BAD_NONCE },
+		{ "edited send time", edit(19, 0), SCTP_HB_ACK_BAD_NONCE },
+	};
+	uint32_t rejects = 0;
+	for (const Case &c : cases) {
+		EXPECT_EQ(try_ack(&ps, p, c.info, 2000), c.want) << c.what;
+		EXPECT_EQ(ps.hb_ack_rejects, ++rejects) << c.what;
+		ps.hb_ack_rejects = before.hb_ack_rejects;
+		EXPECT_EQ(memcmp(&ps, &before, sizeof(ps)), 0) << c.what;
+		ps.hb_ack_rejects = rejects;
+	}
+
+	// The genuine ACK is still accepted after all that; its replay is not.
+	uint64_t ev = ack_hb(&ps, p, good, 2000, 1);
+	EXPECT_EQ(ev, 0u);
+	EXPECT_EQ(ps.path[1].errors, 0);
+	EXPECT_EQ(try_ack(&ps, p, good, 2001), SCTP_HB_ACK_BAD_NONCE);
+	EXPECT_EQ(ps.hb_ack_rejects, rejects + 1);
+
+	EXPECT_STREQ(sctp_hb_ack_verdict_name(SCTP_HB_ACK_OK), "ok");
+	EXPECT_STREQ(sctp_hb_ack_verdict_name(SCTP_HB_ACK_BAD_NONCE), "bad_nonce");
+	EXPECT_STREQ(sctp_hb_ack_verdict_name((enum sctp_hb_ack_verdict)42), "unknown");
+}
+
+// A late ACK (after the timeout) still counts; a newer HEARTBEAT retires the
+// older nonce.
+TEST(Paths, LateAckAcceptedUntilANewerHeartbeat)
+{
+	const struct sctp_profile *p = &sctp_profile_dc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 2, SCTP_US(10));
+	Bytes first = send_hb(&ps, 1, 0, 1);
+	uint32_t mask;
+	uint64_t rto = ps.path[1].rto.rto_ns;
+	sctp_paths_on_wakeup(&ps, p, rto, &mask); // timed out
+	ASSERT_EQ(ps.path[1].errors, 1);
+	ASSERT_EQ(ps.path[1].state, SCTP_PATH_PF);
+	uint64_t ev = ack_hb(&ps, p, first, rto + 1, 1);
+	EXPECT_EQ(sctp_path_events(ev, 1), SCTP_PATH_EV_ACTIVE);
+	EXPECT_EQ(ps.path[1].errors, 0);
+
+	Bytes second = send_hb(&ps, 1, 10 * rto, 2);
+	Bytes third = send_hb(&ps, 1, 10 * rto + 1, 3); // on-demand, §8.3 D
+	EXPECT_EQ(try_ack(&ps, p, second, 10 * rto + 2), SCTP_HB_ACK_BAD_NONCE);
+	ack_hb(&ps, p, third, 10 * rto + 2, 1);
+}
+
+// ---- heartbeat timing ---------------------------------------------------
+
+// §8.3: RTO + HB.interval with jitter of +-50% of the RTO.
+TEST_P(PathsByProfile, JitterBoundsAtBothExtremes)
+{
+	make_set(&ps, p, 1, SCTP_US(10));
+	const struct sctp_path *pa = &ps.path[0];
+	uint64_t rto = pa->rto.rto_ns, hbi = p->hb_interval_ns;
+	ASSERT_EQ(rto % 2, 0u);
+	EXPECT_EQ(sctp_path_hb_period(pa, p, 0), rto + hbi - rto / 2);
+	// rto * (2^32 - 1) / 2^32 rounds down to rto - 1 for any rto below 2^32 ns...
+	ASSERT_LT(rto, 1ull << 32);
+	uint64_t top = sctp_path_hb_period(pa, p, UINT32_MAX);
+	EXPECT_EQ(top, rto + hbi + rto / 2 - 1);
+	EXPECT_EQ(sctp_path_hb_period(pa, p, 1u << 31), rto + hbi);
+
+	// ...and for a large RTO (split multiplication).
+	struct sctp_path big = *pa;
+	big.rto.rto_ns = SCTP_S(3600); // 3.6e12 ns, above 2^32
+	EXPECT_EQ(sctp_path_hb_period(&big, p, 0), SCTP_S(1800) + hbi);
+	EXPECT_EQ(sctp_path_hb_period(&big, p, 1u << 31), SCTP_S(3600) + hbi);
+	uint64_t bigtop = sctp_path_hb_period(&big, p, UINT32_MAX);
+	// 3.6e12 * (2^32 - 1) / 2^32 = 3.6e12 - 838.19 -> floor
+	EXPECT_EQ(bigtop, SCTP_S(1800) + hbi + (SCTP_S(3600) - 839));
+
+	// The first heartbeat after start uses the same formula.
+	EXPECT_EQ(pa->hb_due_ns, rto + hbi - rto / 2);
+	struct sctp_paths hi;
+	make_set(&hi, p, 1, SCTP_US(10), UINT32_MAX);
+	EXPECT_EQ(hi.path[0].hb_due_ns, top);
+}
+
+// §8.3 "idle": new data pushes the next heartbeat out (checked lazily).
+TEST_P(PathsByProfile, BusyPathsAreNotHeartbeated)
+{
+	make_set(&ps, p, 2, SCTP_US(10));
+	uint64_t due = ps.path[0].hb_due_ns;
+	uint64_t period = sctp_path_hb_period(&ps.path[0], p, 0);
+	ASSERT_EQ(due, period);
+	sctp_paths_on_data_sent(&ps, 0, due - 10);
+	sctp_paths_on_data_sent(&ps, 5, due - 10);   // not in use: ignored
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), due); // lazy: not moved yet
+	uint32_t mask = 0;
+	sctp_paths_on_wakeup(&ps, p, due, &mask);
+	EXPECT_EQ(mask, 2u); // path 1 idle, path 0 busy
+	EXPECT_EQ(ps.path[0].hb_due_ns, due - 10 + period);
+	sctp_paths_on_wakeup(&ps, p, due - 10 + period, &mask);
+	EXPECT_TRUE(mask & 1u);
+}
+
+// §8.3: an unanswered heartbeat backs the RTO off; the next is due one
+// period (with the backed-off RTO) after the last was sent.
+TEST_P(PathsByProfile, NextHeartbeatAfterTimeoutUsesTheBackedOffRto)
+{
+	make_set(&ps, p, 2, SCTP_US(10));
+	uint64_t t = ps.path[1].hb_due_ns;
+	uint32_t mask = 0;
+	sctp_paths_on_wakeup(&ps, p, t, &mask);
+	ASSERT_TRUE(mask & 2u);
+	send_hb(&ps, 1, t, 1, 0);
+	uint64_t rto = ps.path[1].rto.rto_ns;
+	sctp_paths_on_wakeup(&ps, p, t + rto, &mask);
+	EXPECT_EQ(ps.path[1].errors, 1);
+	if (p->pf_enabled) {
+		// PF: probed again at once (one per RTO).
+		EXPECT_TRUE(mask & 2u);
+		EXPECT_EQ(ps.path[1].hb_due_ns, t + rto);
+	} else {
+		EXPECT_FALSE(mask & 2u);
+		EXPECT_EQ(ps.path[1].hb_due_ns, t + sctp_path_hb_period(&ps.path[1], p, 0));
+		EXPECT_EQ(ps.path[1].rto.rto_ns, 2 * rto);
+	}
+}
+
+// §8.3 A/C: heartbeats off for a path, except PF probing (RFC 7829).
+TEST(Paths, HeartbeatsDisabledButPfStillProbed)
+{
+	const struct sctp_profile *p = &sctp_profile_dc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 2, SCTP_US(10));
+	EXPECT_EQ(sctp_paths_set_hb_enabled(&ps, p, 0, false, 0), 0);
+	EXPECT_EQ(sctp_paths_set_hb_enabled(&ps, p, 5, false, 0), -1);
+	EXPECT_EQ(ps.path[0].hb_due_ns, SCTP_TIME_NEVER);
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), ps.path[1].hb_due_ns);
+	sctp_paths_on_t3_expiry(&ps, p, 0, 7);
+	EXPECT_EQ(ps.path[0].hb_due_ns, 7u);
+	ack_hb(&ps, p, send_hb(&ps, 0, 7, 1), 8, 0);
+	EXPECT_EQ(ps.path[0].hb_due_ns, SCTP_TIME_NEVER);
+	EXPECT_EQ(sctp_paths_set_hb_enabled(&ps, p, 0, true, 9), 0);
+	EXPECT_EQ(ps.path[0].hb_due_ns, 7 + sctp_path_hb_period(&ps.path[0], p, 0));
+}
+
+// §8.3: an inactive path is still heartbeated; its timeouts count on the
+// association (§8.1) but no longer on the path.
+TEST(Paths, InactivePathHeartbeatsCountOnTheAssociationOnly)
+{
+	const struct sctp_profile *p = &sctp_profile_rfc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 2, SCTP_MS(10));
+	for (unsigned k = 0; k <= p->path_max_retrans; k++)
+		sctp_paths_on_t3_expiry(&ps, p, 0, 1);
+	sctp_paths_on_data_acked(&ps, p, 1, 2); // association counter back to 0
+	ASSERT_EQ(ps.path[0].state, SCTP_PATH_INACTIVE);
+	uint64_t t = ps.path[0].hb_due_ns;
+	ASSERT_NE(t, SCTP_TIME_NEVER);
+	uint32_t mask = 0;
+	sctp_paths_on_wakeup(&ps, p, t, &mask);
+	ASSERT_TRUE(mask & 1u);
+	send_hb(&ps, 0, t, 1);
+	sctp_paths_on_wakeup(&ps, p, t + ps.path[0].rto.rto_ns, &mask);
+	EXPECT_EQ(ps.path[0].errors, p->path_max_retrans + 1u);
+	EXPECT_EQ(ps.assoc_errors, 1);
+}
+
+TEST(Paths, NextWakeupIsTheEarliestDeadline)
+{
+	const struct sctp_profile *p = &sctp_profile_dc;
+	struct sctp_paths ps;
+	make_set(&ps, p, 3, SCTP_US(10), 0x12345678);
+	uint64_t m = SCTP_TIME_NEVER;
+	for (unsigned i = 0; i < 3; i++)
+		m = ps.path[i].hb_due_ns < m ? ps.path[i].hb_due_ns : m;
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), m);
+	// The per-path rotation of the random value spreads the first heartbeats.
+	EXPECT_NE(ps.path[0].hb_due_ns, ps.path[1].hb_due_ns);
+	send_hb(&ps, 2, 5, 1);
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), 5 + ps.path[2].rto.rto_ns);
+	sctp_paths_hb_stop(&ps);
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), SCTP_TIME_NEVER);
+	uint32_t mask = 7;
+	EXPECT_EQ(sctp_paths_on_wakeup(&ps, p, SCTP_TIME_NEVER - 1, &mask), 0u);
+	EXPECT_EQ(mask, 0u);
+}
+
+// Times near the end of the clock and absurd intervals saturate at NEVER.
+TEST(Paths, NoOverflowNearTheEndOfTime)
+{
+	struct sctp_profile p = sctp_profile_rfc;
+	p.hb_interval_ns = UINT64_MAX - 10;
+	ASSERT_EQ(sctp_profile_check(&p), nullptr);
+	struct sctp_paths ps;
+	make_set(&ps, &p, 2, SCTP_MS(10));
+	EXPECT_EQ(sctp_path_hb_period(&ps.path[0], &p, 0), SCTP_TIME_NEVER);
+	EXPECT_EQ(sctp_path_hb_period(&ps.path[0], &p, UINT32_MAX), SCTP_TIME_NEVER);
+	EXPECT_EQ(ps.path[0].hb_due_ns, SCTP_TIME_NEVER);
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), SCTP_TIME_NEVER);
+
+	p = sctp_profile_rfc;
+	make_set(&ps, &p, 2, SCTP_MS(10));
+	const uint64_t late = SCTP_TIME_NEVER - 5;
+	sctp_paths_hb_start(&ps, &p, late, UINT32_MAX);
+	EXPECT_EQ(ps.path[0].hb_due_ns, SCTP_TIME_NEVER);
+	EXPECT_EQ(sctp_paths_next_wakeup(&ps), SCTP_TIME_NEVER);
+	Bytes info = send_hb(&ps, 1, late, 9);
+	EXPECT_EQ(ps.path[1].hb_due_ns, SCTP_TIME_NEVER); // ACK deadline saturates
+	ack_hb(&ps, &p, info, late + 1, 1);
+	EXPECT_EQ(ps.path[1].hb_due_ns, SCTP_TIME_NEVER);
+	// An ACK "before" its HEARTBEAT (a clock that went back) is a zero sample.
+	info = send_hb(&ps, 1, late, 10);
+	ack_hb(&ps, &p, info, 3, 1);
+	EXPECT_EQ(ps.path[1].rto.rto_ns, p.rto_min_ns);
+	// A PF probe due "now" at the last nanosecond.
+	struct sctp_profile d = sctp_profile_dc;
+	make_set(&ps, &d, 2, SCTP_US(10));
+	sctp_paths_on_t3_expiry(&ps, &d, 0, SCTP_TIME_NEVER - 1);
+	EXPECT_EQ(ps.path[0].hb_due_ns, SCTP_TIME_NEVER - 1);
+	uint32_t mask = 0;
+	sctp_paths_on_wakeup(&ps, &d, SCTP_TIME_NEVER - 1, &mask);
+	EXPECT_EQ(mask & 1u, 1u);
+	send_hb(&ps, 0, SCTP_TIME_NEVER - 1, 1);
+	EXPECT_EQ(ps.path[0].hb_due_ns, SCTP_TIME_NEVER);
+}
+
+// ---- failover time (docs/PATHS.md) ---------------------------------------
+
+namespace {
+
+struct Failover {
+	uint64_t first_rtx_on_alternate; // first retransmission sent on path 1
+	uint64_t failover;		 // new data moves to path 1
+	uint64_t primary_inactive;	 // path 0 declared inactive
+};
+
+// docs/PATHS.md's scenario on a virtual clock. Two confirmed paths, both
+// measured with a 10 us RTT (RTO at RTO.Min in both profiles); data flows on
+// path 0. At t = 0, just as a SACK restarted path 0's T3-rtx timer, path 0
+// starts dropping everything. Path 1 answers every HEARTBEAT at once. New
+// data keeps going to the data path, restarting its T3-rtx with the current
+// RTO; timed-out chunks are retransmitted on sctp_paths_rtx_path().
+Failover
+black_hole_primary(const struct sctp_profile *p)
+{
+	struct sctp_paths ps;
+	make_set(&ps, p, 2, SCTP_US(10));
+	Failover f = { SCTP_TIME_NEVER, SCTP_TIME_NEVER, SCTP_TIME_NEVER };
+	uint64_t t3 = ps.path[0].rto.rto_ns;
+	uint64_t nonce = 1;
+
+	for (int step = 0; step < 10000 && f.primary_inactive == SCTP_TIME_NEVER; step++) {
+		uint64_t wake = sctp_paths_next_wakeup(&ps);
+		uint64_t t;
+		if (t3 <= wake) {
+			t = t3;
+			sctp_paths_on_t3_expiry(&ps, p, 0, t);
+			if (sctp_paths_rtx_path(&ps, 0) == 1 &&
+			    f.first_rtx_on_alternate == SCTP_TIME_NEVER)
+				f.first_rtx_on_alternate = t;
+			if (sctp_paths_data_path(&ps) == 0) {
+				sctp_paths_on_data_sent(&ps, 0, t);
+				t3 = t + ps.path[0].rto.rto_ns;
+			} else {
+				t3 = SCTP_TIME_NEVER;
+			}
+		} else {
+			t = wake;
+			uint32_t mask = 0;
+			sctp_paths_on_wakeup(&ps, p, t, &mask);
+			for (unsigned i = 0; i < 2; i++) {
+				if (!(mask & (1u << i)))
+					continue;
+				Bytes info = send_hb(&ps, i, t, nonce++);
+				if (i == 1)
+					ack_hb(&ps, p, info, t, 1);
+			}
+		}
+		if (sctp_paths_data_path(&ps) == 1 && f.failover == SCTP_TIME_NEVER)
+			f.failover = t;
+		if (ps.path[0].state == SCTP_PATH_INACTIVE)
+			f.primary_inactive = t;
+		EXPECT_LE(ps.assoc_errors, p->assoc_max_retrans);
+	}
+	return f;
+}
+
+} // namespace
+
+// RFC profile, by hand: RTO 1 s, no PF, Path.Max.Retrans 5. Path 0 goes
+// inactive at its 6th T3 expiry, each after a doubled RTO:
+// 1 + 2 + 4 + 8 + 16 + 32 = 63 s, when new data moves to path 1.
+// Retransmissions use path 1 from the first expiry, at 1 s.
+TEST(PathsFailoverTime, RfcProfile)
+{
+	assume_profiles();
+	Failover f = black_hole_primary(&sctp_profile_rfc);
+	EXPECT_EQ(f.first_rtx_on_alternate, SCTP_S(1));
+	EXPECT_EQ(f.failover, SCTP_S(63));
+	EXPECT_EQ(f.primary_inactive, SCTP_S(63));
+	std::printf("rfc: first retransmission on the alternate %.6f s, failover %.6f s, "
+		    "primary inactive %.6f s\n",
+		    f.first_rtx_on_alternate / 1e9, f.failover / 1e9, f.primary_inactive / 1e9);
+}
+
+// DC profile, by hand: RTO 500 us, PF with PFMR 0. The first T3 expiry
+// makes path 0 PF and moves new data and retransmissions to path 1 at
+// 0.5 ms. Path 0 is then probed back to back, one HEARTBEAT per (doubling)
+// RTO: sent at 0.5 ms (RTO 1 ms), 1.5 ms (2 ms), 3.5 ms (4 ms); the third
+// times out at 7.5 ms, the 4th error, above Path.Max.Retrans 3: inactive.
+TEST(PathsFailoverTime, DcProfile)
+{
+	assume_profiles();
+	Failover f = black_hole_primary(&sctp_profile_dc);
+	EXPECT_EQ(f.first_rtx_on_alternate, SCTP_US(500));
+	EXPECT_EQ(f.failover, SCTP_US(500));
+	EXPECT_EQ(f.primary_inactive, SCTP_US(7500));
+	std::printf("dc: first retransmission on the alternate %.6f s, failover %.6f s, "
+		    "primary inactive %.6f s\n",
+		    f.first_rtx_on_alternate / 1e9, f.failover / 1e9, f.primary_inactive / 1e9);
+}
+
+namespace {
+
+// docs/PATHS.md "Both paths dead": every path drops everything from t = 0.
+// Nothing is acknowledged, so no new data is sent after t = 0; the chunks
+// outstanding on path 0 move, at each T3-rtx expiry, to
+// sctp_paths_rtx_path() and start that path's T3-rtx if it was not
+// running. Every HEARTBEAT the path set asks for is sent and lost. At equal
+// times a T3-rtx expiry is handled before the heartbeat wake-up. Returns
+// when the association is declared lost.
+uint64_t
+all_paths_dead(const struct sctp_profile *p, unsigned n)
+{
+	struct sctp_paths ps;
+	make_set(&ps, p, n, SCTP_US(10));
+	uint64_t t3[SCTP_MAX_PATHS];
+	for (unsigned i = 0; i < n; i++)
+		t3[i] = SCTP_TIME_NEVER;
+	t3[0] = ps.path[0].rto.rto_ns;
+	uint64_t nonce = 1;
+
+	for (int step = 0; step < 10000; step++) {
+		unsigned x = 0;
+		for (unsigned i = 1; i < n; i++)
+			x = t3[i] < t3[x] ? i : x;
+		uint64_t wake = sctp_paths_next_wakeup(&ps), t, ev;
+		if (t3[x] <= wake) {
+			t = t3[x];
+			ev = sctp_paths_on_t3_expiry(&ps, p, x, t);
+			unsigned r = sctp_paths_rtx_path(&ps, x);
+			t3[x] = SCTP_TIME_NEVER;
+			if (t3[r] == SCTP_TIME_NEVER)
+				t3[r] = t + ps.path[r].rto.rto_ns;
+		} else {
+			t = wake;
+			uint32_t mask = 0;
+			ev = sctp_paths_on_wakeup(&ps, p, t, &mask);
+			for (unsigned i = 0; i < n; i++)
+				if (mask & (1u << i))
+					send_hb(&ps, i, t, nonce++);
+		}
+		if (ev & SCTP_PATHS_EV_COMM_LOST)
+			return t;
+	}
+	ADD_FAILURE() << "never lost";
+	return 0;
+}
+
+} // namespace
+
+// The figures of docs/PATHS.md "Both paths dead", each retraced by hand
+// there from this model.
+TEST(PathsFailoverTime, AllPathsDead)
+{
+	assume_profiles();
+	struct {
+		const struct sctp_profile *p;
+		unsigned n;
+		uint64_t lost;
+	} cases[] = {
+		{ &sctp_profile_rfc, 1, SCTP_S(226) },
+		{ &sctp_profile_rfc, 2, SCTP_S(54) },
+		{ &sctp_profile_dc, 1, SCTP_US(1433500) },
+		{ &sctp_profile_dc, 2, SCTP_MS(450) },
+	};
+	for (const auto &c : cases) {
+		uint64_t t = all_paths_dead(c.p, c.n);
+		EXPECT_EQ(t, c.lost) << (c.p == &sctp_profile_rfc ? "rfc" : "dc") << " " << c.n;
+		std::printf("%s, %u path(s) dead: communication lost at %.6f s\n",
+			    c.p == &sctp_profile_rfc ? "rfc" : "dc", c.n, t / 1e9);
+	}
+}
