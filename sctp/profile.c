@@ -39,7 +39,7 @@ const struct sctp_profile sctp_profile_dc = {
 	.valid_cookie_life_ns = SCTP_S(10),
 	.cookie_preservative_cap_ns = SCTP_S(10),
 	.max_init_retransmits = 8,
-	.assoc_max_retrans = 8,
+	.assoc_max_retrans = 20,
 	.path_max_retrans = 3,
 	.pf_enabled = true,
 	.pf_max_retrans = 0,
@@ -120,6 +120,9 @@ sctp_profile_check(const struct sctp_profile *p)
 	/* RFC 7829 §5: PFMR below PMR, or PF is the same as inactive. */
 	if (p->pf_enabled && p->pf_max_retrans >= p->path_max_retrans)
 		return "pf_max_retrans >= path_max_retrans (RFC 7829)";
+	/* 0 would never confirm a path (RFC 9260 §5.4 probes are HB bursts). */
+	if (p->hb_max_burst == 0)
+		return "hb_max_burst is 0";
 	if (p->hb_interval_ns == 0)
 		return "hb_interval_ns is 0";
 	if (p->out_streams == 0 || p->max_in_streams == 0)

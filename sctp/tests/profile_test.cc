@@ -91,6 +91,7 @@ TEST(Profile, CheckRefusesEachBrokenRule)
 				  p.pf_enabled = true;
 				  p.pf_max_retrans = p.path_max_retrans;
 			  } },
+			{ "hb_max_burst is 0", [](auto &p) { p.hb_max_burst = 0; } },
 			{ "hb_interval_ns is 0", [](auto &p) { p.hb_interval_ns = 0; } },
 			{ "out_streams / max_in_streams is 0 (RFC 9260 §3.3.2)",
 			  [](auto &p) { p.out_streams = 0; } },
