@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * An SCTP association (RFC 9260 §2.3, §4): its state machine, from the
+ * handshake to the teardown. docs/STATES.md has the diagram and the tables.
+ *
+ * Sans-I/O. Inputs: a received packet (sctp_assoc_input), the time
+ * (sctp_assoc_timeout) and the user's calls (connect, shutdown, abort), each
+ * with now_ns. Outputs: packets through ops->send (SCTP bytes with a zero
+ * checksum: the caller's CRC policy fills it) and notifications through
+ * ops->notify, both called before the input function returns; and the next
+ * wake-up, sctp_assoc_next_wakeup(). Nothing is allocated: the caller owns
+ * the struct, and may free or reuse it once sctp_assoc_freeable() is true.
+ *
+ * How it is built (STYLE.md, "handlers decide, one place does"): every
+ * chunk is dispatched once, through a const chunk x state table; every
+ * timer expiry through a timer x state table; every user call through a
+ * user call x state table. A cell is either a handler or a named discard,
+ * never an empty default (sctp_assoc_*_cell() let a test check each one).
+ * Handlers read the association as const and emit commands into a small
+ * bounded list; one interpreter applies them: set a state, start or stop a
+ * timer, send a packet, notify, close.
+ *
+ * Implemented: the client handshake with T1-init and T1-cookie, INIT ACK
+ * checks, unrecognized INIT ACK parameters reported, Stale Cookie restarts
+ * with a Cookie Preservative (§5.1, §5.2.6); graceful shutdown both ways
+ * with T2-shutdown and T5-shutdown-guard (§9.2); ABORT both ways (§9.1);
+ * the verification tag rules of §8.5 and §8.5.1; HEARTBEAT answered (§8.3);
+ * unrecognized chunks (§3.2). Next: the collisions of §5.2 (INIT and COOKIE
+ * ECHO in an existing association: today a discard counted as
+ * "collision_not_implemented"), the data path, and several paths.
+ */
+#ifndef SCTP_ASSOC_H
+#define SCTP_ASSOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sctp/addr.h"
+#include "sctp/cookie.h"
+#include "sctp/endpoint.h"
+#include "sctp/rto.h"
+#include "sctp/time.h"
+
+/* RFC 9260 §4: the states, and only the states (flags are fields). */
+enum sctp_assoc_state {
+	SCTP_ASSOC_CLOSED = 0,
+	SCTP_ASSOC_COOKIE_WAIT,
+	SCTP_ASSOC_COOKIE_ECHOED,
+	SCTP_ASSOC_ESTABLISHED,
+	SCTP_ASSOC_SHUTDOWN_PENDING,
+	SCTP_ASSOC_SHUTDOWN_SENT,
+	SCTP_ASSOC_SHUTDOWN_RECEIVED,
+	SCTP_ASSOC_SHUTDOWN_ACK_SENT,
+	SCTP_ASSOC_STATE_COUNT
+};
+
+/* The timers of this step, RFC 9260 §5.1 and §9.2. */
+enum sctp_assoc_timer {
+	SCTP_ASSOC_T1_INIT = 0,
+	SCTP_ASSOC_T1_COOKIE,
+	SCTP_ASSOC_T2_SHUTDOWN,
+	SCTP_ASSOC_T5_GUARD,
+	SCTP_ASSOC_TIMER_COUNT
+};
+
+/* The user calls that go through the user call x state table. */
+enum sctp_assoc_user_call {
+	SCTP_ASSOC_USER_SHUTDOWN = 0,
+	SCTP_ASSOC_USER_ABORT,
+	SCTP_ASSOC_USER_COUNT
+};
+
+/*
+ * Rows of the chunk table. Chunk types map to rows with sctp_assoc_row_of():
+ * the chunk types of RFC 9260 have a row each; the chunk of an extension
+ * both sides negotiated goes to EXTENSION; any other type, including an
+ * extension that was not negotiated, is UNKNOWN (RFC 9260 §3.2: handled by
+ * its two high bits).
+ */
+enum sctp_assoc_row {
+	SCTP_ASSOC_ROW_DATA = 0,
+	SCTP_ASSOC_ROW_INIT,
+	SCTP_ASSOC_ROW_INIT_ACK,
+	SCTP_ASSOC_ROW_SACK,
+	SCTP_ASSOC_ROW_HEARTBEAT,
+	SCTP_ASSOC_ROW_HEARTBEAT_ACK,
+	SCTP_ASSOC_ROW_ABORT,
+	SCTP_ASSOC_ROW_SHUTDOWN,
+	SCTP_ASSOC_ROW_SHUTDOWN_ACK,
+	SCTP_ASSOC_ROW_ERROR,
+	SCTP_ASSOC_ROW_COOKIE_ECHO,
+	SCTP_ASSOC_ROW_COOKIE_ACK,
+	SCTP_ASSOC_ROW_SHUTDOWN_COMPLETE,
+	SCTP_ASSOC_ROW_EXTENSION,
+	SCTP_ASSOC_ROW_UNKNOWN,
+	SCTP_ASSOC_ROW_COUNT
+};
+
+/*
+ * The verification tag a chunk's packet must carry (RFC 9260 §8.5,
+ * §8.5.1), per table cell. 0 is no rule: a cell left empty.
+ */
+enum sctp_assoc_vtag_rule {
+	SCTP_ASSOC_VTAG_UNSET = 0,
+	SCTP_ASSOC_VTAG_OURS,  /* §8.5: our tag */
+	SCTP_ASSOC_VTAG_ZERO,  /* §8.5.1 A: INIT, tag 0 */
+	SCTP_ASSOC_VTAG_T_BIT, /* §8.5.1 B, C: ours with T clear, or the peer's with T set */
+	SCTP_ASSOC_VTAG_ANY,   /* §8.5.1 D (checked against the cookie), E (out of the blue),
+				  and CLOSED, where everything is discarded */
+};
+
+enum sctp_assoc_drop {
+	SCTP_ASSOC_DROP_NONE = 0, /* a handler cell, not a discard */
+#define SCTP_ASSOC_DROP(name, str, why) SCTP_ASSOC_DROP_##name,
+#include "sctp/assoc_drop.def"
+#undef SCTP_ASSOC_DROP
+	SCTP_ASSOC_DROP_COUNT
+};
+
+/*
+ * Counters shared by every association of one owner (an lcore): per-drop
+ * counts stay out of the association, which must stay small (DESIGN.md
+ * decision 6). One owner, so plain increments.
+ */
+struct sctp_assoc_counters {
+	uint64_t drops[SCTP_ASSOC_DROP_COUNT];
+	/* INIT ACKs whose OS exceeded our MIS: settled at our MIS (§5.1.1). */
+	uint64_t init_ack_os_clamped;
+	uint64_t stale_cookie_restarts; /* §5.2.6 option 3 taken */
+};
+
+/* RFC 6458 sac_state, with names of our own (DESIGN.md decision 9). */
+enum sctp_notify_type {
+	SCTP_NOTIFY_COMM_UP = 1,       /* ESTABLISHED reached */
+	SCTP_NOTIFY_COMM_LOST,	       /* an established association ended abnormally */
+	SCTP_NOTIFY_SHUTDOWN_COMPLETE, /* graceful close done */
+	SCTP_NOTIFY_CANT_START,	       /* the handshake failed */
+};
+
+/* Why an association ended; NONE for COMM_UP. */
+enum sctp_assoc_reason {
+	SCTP_ASSOC_REASON_NONE = 0,
+	SCTP_ASSOC_REASON_PEER_ABORT,	    /* the peer's ABORT; its causes in the notification */
+	SCTP_ASSOC_REASON_USER_ABORT,	    /* sctp_assoc_abort() */
+	SCTP_ASSOC_REASON_SHUTDOWN,	    /* graceful: SHUTDOWN_COMPLETE */
+	SCTP_ASSOC_REASON_T1_INIT,	    /* INIT sent 1 + Max.Init.Retransmits times */
+	SCTP_ASSOC_REASON_T1_COOKIE,	    /* COOKIE ECHO sent 1 + Max.Init.Retransmits times */
+	SCTP_ASSOC_REASON_STALE_COOKIE,	    /* Max.Init.Retransmits restarts after Stale Cookie */
+	SCTP_ASSOC_REASON_INIT_ACK_INVALID, /* INIT ACK refused (§3.3.3, §5.1.2) */
+	SCTP_ASSOC_REASON_T2_SHUTDOWN, /* SHUTDOWN (ACK) sent 1 + Association.Max.Retrans times */
+	SCTP_ASSOC_REASON_T5_GUARD,    /* the shutdown took longer than 5 x RTO.Max */
+};
+
+struct sctp_assoc;
+
+/*
+ * What the user is told (RFC 6458 §6.1.1 SCTP_ASSOC_CHANGE). Views are
+ * valid only during the callback.
+ */
+struct sctp_notification {
+	const struct sctp_assoc *assoc;
+	uint8_t type;		   /* enum sctp_notify_type: sac_state */
+	uint8_t reason;		   /* enum sctp_assoc_reason */
+	uint16_t error;		   /* sac_error: first cause code of the peer's ABORT, else 0 */
+	uint16_t outbound_streams; /* sac_outbound_streams */
+	uint16_t inbound_streams;  /* sac_inbound_streams */
+	uint32_t extensions;	   /* sac_info of COMM_UP: SCTP_COOKIE_EXT_* */
+	/* sac_info of a peer ABORT: its error causes as received. */
+	const uint8_t *abort_causes;
+	uint16_t abort_causes_len;
+};
+
+struct sctp_assoc_ops {
+	/* One SCTP packet, checksum field zero, from src to dst. */
+	void (*send)(void *ctx, const uint8_t *bytes, size_t len, const struct sctp_addr *src,
+		     const struct sctp_addr *dst);
+	void (*notify)(void *ctx, const struct sctp_notification *n);
+};
+
+/* Most bytes of a packet the association builds (a COOKIE ECHO is the longest). */
+#define SCTP_ASSOC_TX_MAX 1500u
+/*
+ * Longest peer State Cookie we keep for T1-cookie retransmissions. Ours is
+ * at most 266 bytes; stacks that copy the INIT and the INIT ACK into their
+ * cookie (usrsctp) reach 500 to 800 bytes. A longer one is answered with an
+ * ABORT carrying Out of Resource.
+ */
+#define SCTP_ASSOC_COOKIE_MAX 1024u
+/* Unrecognized INIT ACK parameters echoed in an ERROR (§3.2.2): what fits. */
+#define SCTP_ASSOC_REPORT_MAX 256u
+
+/*
+ * Handshake state: dead once ESTABLISHED. Kept apart so that the data
+ * path's state can overlay it later (the 512-byte goal of DESIGN.md
+ * decision 6 counts an established association).
+ */
+struct sctp_assoc_handshake {
+	uint64_t sent_ns;	  /* first transmission of the outstanding INIT / COOKIE ECHO */
+	bool retransmitted;	  /* then no RTT sample from its answer (Karn, §6.3.1 C5) */
+	uint32_t preservative_ms; /* Cookie Preservative of the next INIT (§5.2.6), 0: none */
+	uint16_t cookie_len;
+	uint16_t report_len;
+	uint8_t cookie[SCTP_ASSOC_COOKIE_MAX];
+	uint8_t report[SCTP_ASSOC_REPORT_MAX]; /* Unrecognized Parameter TLVs, padded */
+};
+
+struct sctp_assoc {
+	uint8_t state;		 /* enum sctp_assoc_state */
+	bool shutdown_requested; /* user SHUTDOWN in COOKIE-ECHOED: run it once ESTABLISHED */
+	bool freeable;		 /* CLOSED and reported: the caller may free or reuse it */
+	uint16_t local_port;
+	uint16_t peer_port;
+	uint16_t outbound_streams; /* min(our OS, peer MIS), §5.1.1 */
+	uint16_t inbound_streams;  /* min(peer OS, our MIS) */
+	uint32_t local_vtag;	   /* our Initiate Tag: what the peer puts in its packets */
+	uint32_t peer_vtag;	   /* the peer's Initiate Tag; 0 until known */
+	uint32_t local_initial_tsn;
+	uint32_t peer_initial_tsn;
+	uint32_t peer_a_rwnd;
+	uint32_t extensions; /* SCTP_COOKIE_EXT_* both sides support */
+	/* Retransmissions of the packet the running timer guards. */
+	uint16_t init_rtx;	 /* INIT or COOKIE ECHO, against Max.Init.Retransmits */
+	uint16_t shutdown_rtx;	 /* SHUTDOWN or SHUTDOWN ACK, against Association.Max.Retrans */
+	uint16_t stale_restarts; /* §5.2.6 restarts, against Max.Init.Retransmits */
+	uint64_t timer_at[SCTP_ASSOC_TIMER_COUNT]; /* deadlines; SCTP_TIME_NEVER: stopped */
+	/* One path for now: the peer's primary address and its RTO. */
+	struct sctp_rto rto;
+	struct sctp_addr peer_addr;
+	struct sctp_addr local_addr;
+	struct sctp_endpoint *ep; /* profile, cookie keys, tag and random strategies */
+	const struct sctp_assoc_ops *ops;
+	void *ctx;
+	struct sctp_assoc_counters *counters;
+	struct sctp_assoc_handshake hs;
+};
+
+/*
+ * Make a CLOSED association with nothing running. ops (send and notify),
+ * and counters are the caller's and must outlive it.
+ */
+void sctp_assoc_init(struct sctp_assoc *a, const struct sctp_assoc_ops *ops, void *ctx,
+		     struct sctp_assoc_counters *counters);
+
+/*
+ * Client side, RFC 9260 §5.1 A: send an INIT from local to peer, start
+ * T1-init, enter COOKIE-WAIT. Our Initiate Tag is ep->cfg.choose_tag(ctx,
+ * NULL) (NULL: an association we initiate), our Initial TSN
+ * ep->cfg.random32(). 0; -EISCONN unless CLOSED; -EINVAL for a missing
+ * endpoint, an address that is not IPv4 or IPv6, or a port 0.
+ */
+int sctp_assoc_connect(struct sctp_assoc *a, struct sctp_endpoint *ep, const struct sctp_addr *peer,
+		       const struct sctp_addr *local, uint16_t local_port, uint16_t peer_port,
+		       uint64_t now_ns);
+
+/*
+ * Server side, RFC 9260 §5.1 D: the endpoint verified a COOKIE ECHO and
+ * sent the COOKIE ACK (SCTP_OOTB_NEW_ASSOC); build the association from
+ * the cookie, ESTABLISHED, and notify COMM_UP. Then pass the same packet
+ * to sctp_assoc_input_after_cookie() for the chunks bundled after the
+ * COOKIE ECHO. 0; -EISCONN unless CLOSED; -EINVAL without an endpoint.
+ */
+int sctp_assoc_from_cookie(struct sctp_assoc *a, struct sctp_endpoint *ep,
+			   const struct sctp_cookie_state *st, uint64_t now_ns);
+
+/*
+ * A packet for this association (the caller found it by tag, ports and
+ * addresses; CRC verified). Chunks are walked once; each is checked
+ * against the tag rule of its cell and dispatched.
+ */
+void sctp_assoc_input(struct sctp_assoc *a, const struct sctp_rx *rx, uint64_t now_ns);
+
+/* The same, skipping the first chunk (the COOKIE ECHO the endpoint took). */
+void sctp_assoc_input_after_cookie(struct sctp_assoc *a, const struct sctp_rx *rx, uint64_t now_ns);
+
+/* Fire every timer whose deadline is at or before now_ns. */
+void sctp_assoc_timeout(struct sctp_assoc *a, uint64_t now_ns);
+
+/* The earliest deadline, or SCTP_TIME_NEVER. */
+uint64_t sctp_assoc_next_wakeup(const struct sctp_assoc *a);
+
+/*
+ * User SHUTDOWN, RFC 9260 §9.2. 0; -ENOTCONN when CLOSED; -EALREADY when a
+ * shutdown is under way. In COOKIE-WAIT the association just closes (the
+ * peer holds no state); in COOKIE-ECHOED it shuts down once established.
+ */
+int sctp_assoc_shutdown(struct sctp_assoc *a, uint64_t now_ns);
+
+/*
+ * User ABORT, RFC 9260 §9.1: an ABORT with a User-Initiated Abort cause
+ * carrying reason (may be empty), then CLOSED. In COOKIE-WAIT nothing is
+ * sent: the peer has no TCB. 0, or -ENOTCONN when CLOSED.
+ */
+int sctp_assoc_abort(struct sctp_assoc *a, uint64_t now_ns, const uint8_t *reason,
+		     uint16_t reason_len);
+
+static inline bool
+sctp_assoc_freeable(const struct sctp_assoc *a)
+{
+	return a->freeable;
+}
+
+/* The row of a chunk type, given the negotiated SCTP_COOKIE_EXT_* mask. */
+enum sctp_assoc_row sctp_assoc_row_of(uint8_t chunk_type, uint32_t extensions);
+
+/* A table cell as a test or a document sees it. */
+struct sctp_assoc_cell_info {
+	const char *handler;	   /* function name, or "discard" / "discard_packet"; NULL: empty */
+	enum sctp_assoc_drop drop; /* SCTP_ASSOC_DROP_NONE for a handler */
+	enum sctp_assoc_vtag_rule vtag; /* chunk table only; ANY elsewhere */
+};
+
+/* 0, or -EINVAL for an index out of range. */
+int sctp_assoc_chunk_cell(enum sctp_assoc_row row, enum sctp_assoc_state s,
+			  struct sctp_assoc_cell_info *out);
+int sctp_assoc_timer_cell(enum sctp_assoc_timer t, enum sctp_assoc_state s,
+			  struct sctp_assoc_cell_info *out);
+int sctp_assoc_user_cell(enum sctp_assoc_user_call u, enum sctp_assoc_state s,
+			 struct sctp_assoc_cell_info *out);
+
+/* Names for logs, telemetry and docs; "unknown" out of range. */
+const char *sctp_assoc_state_name(enum sctp_assoc_state s);
+const char *sctp_assoc_timer_name(enum sctp_assoc_timer t);
+const char *sctp_assoc_row_name(enum sctp_assoc_row r);
+const char *sctp_assoc_user_call_name(enum sctp_assoc_user_call u);
+const char *sctp_assoc_drop_name(enum sctp_assoc_drop d);
+const char *sctp_assoc_drop_describe(enum sctp_assoc_drop d);
+
+#endif /* SCTP_ASSOC_H */
