@@ -55,8 +55,9 @@ struct sctp_endpoint_config {
 	uint8_t n_addrs;
 	struct sctp_addr addrs[SCTP_EP_MAX_ADDRS];
 	/*
-	 * Our Initiate Tag for an association the INIT in rx would create:
-	 * never 0. The data plane encodes the owning lcore here.
+	 * Our Initiate Tag for an association the INIT in rx would create,
+	 * or, with rx NULL, for one we initiate (sctp_assoc_connect()): never
+	 * 0. The data plane encodes the owning lcore here.
 	 */
 	uint32_t (*choose_tag)(void *ctx, const struct sctp_rx *rx);
 	/* Uniform random 32-bit values (initial TSNs). */
