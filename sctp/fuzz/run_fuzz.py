@@ -91,15 +91,26 @@ def l3(linktype, frame):
     return None
 
 
-def extract_seeds(corpus_dir, out_dir):
+def framed(sctp, start):
+    """A seed for targets that take a start byte and length-prefixed packets
+    (fuzz_assoc.c): one packet, then a 1 ms clock step."""
+    return bytes([start]) + struct.pack("!H", len(sctp)) + sctp + b"\x01"
+
+
+def extract_seeds(corpus_dir, out_dir, seed_format="raw"):
     n = 0
     for path in sorted(glob.glob(os.path.join(corpus_dir, "*.*"))):
         for linktype, frame in frames(path):
             ip = l3(linktype, frame)
             sctp = sctp_from_ip(ip) if ip else None
-            if sctp:
+            if not sctp:
+                continue
+            # framed: every packet from a client in COOKIE-WAIT (0) and
+            # from an ESTABLISHED server (4).
+            seeds = [sctp] if seed_format == "raw" else [framed(sctp, 0), framed(sctp, 4)]
+            for seed in seeds:
                 with open(os.path.join(out_dir, f"seed-{n:05d}"), "wb") as f:
-                    f.write(sctp)
+                    f.write(seed)
                 n += 1
     return n
 
@@ -112,6 +123,8 @@ def main():
     ap.add_argument("--corpus", required=True, help="directory of captures for seeds")
     ap.add_argument("--regress", required=True, help="kept regression inputs")
     ap.add_argument("--seconds", type=int, default=30)
+    ap.add_argument("--seed-format", choices=["raw", "framed"], default="raw",
+                    help="raw: each seed one SCTP packet; framed: see fuzz_assoc.c")
     args = ap.parse_args()
     # FUZZ_SECONDS in the environment wins, so a longer run needs no reconfigure.
     args.seconds = int(os.environ.get("FUZZ_SECONDS", args.seconds))
@@ -119,7 +132,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="dpsctp-fuzz-") as tmp:
         seeds = os.path.join(tmp, "seeds")
         os.mkdir(seeds)
-        n = extract_seeds(args.corpus, seeds) if os.path.isdir(args.corpus) else 0
+        n = extract_seeds(args.corpus, seeds, args.seed_format) if os.path.isdir(args.corpus) else 0
         print(f"{n} seed packets from {args.corpus}")
         if args.replay:
             return subprocess.call([args.replay, seeds, args.regress])
