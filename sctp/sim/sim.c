@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The pair simulation of sim.h: a client association and a server endpoint
+ * on a virtual clock, one impairment stage per direction, a fixed pool of
+ * packet buffers. No checksum is computed or checked anywhere: the stages
+ * never corrupt (sim_init refuses corrupt_ppb), so a CRC would only cost
+ * time (docs/SIM.md).
+ */
+#include "sctp/sim/sim.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CLIENT_PORT 40000u
+#define SERVER_PORT 5001u
+
+static const char *const outcome_names[SIM_OUTCOME_COUNT] = {
+	[SIM_OK] = "ok",
+	[SIM_CANT_START] = "cant_start",
+	[SIM_COMM_LOST] = "comm_lost",
+	[SIM_HANG] = "hang",
+	[SIM_BAD_STATE] = "bad_state",
+	[SIM_LEAK] = "leak",
+	[SIM_SETUP_ERROR] = "setup_error",
+};
+
+const char *
+sim_outcome_name(enum sim_outcome o)
+{
+	return (unsigned)o < SIM_OUTCOME_COUNT ? outcome_names[o] : "unknown";
+}
+
+static enum sim_side
+other(enum sim_side x)
+{
+	return x == SIM_CLIENT ? SIM_SERVER : SIM_CLIENT;
+}
+
+/* The first failure found wins: later checks must not hide its cause. */
+static void
+fail(struct sim_result *r, enum sim_outcome o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->outcome != SIM_OK)
+		return;
+	r->outcome = o;
+	va_start(ap, fmt);
+	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
+	va_end(ap);
+}
+
+/* Pool. */
+
+static bool
+pkt_alloc(struct sim *s, uint32_t *idx)
+{
+	if (s->free_top == 0)
+		return false;
+	*idx = s->free[--s->free_top];
+	return true;
+}
+
+static void
+pkt_release(struct sim *s, uint32_t idx)
+{
+	s->free[s->free_top++] = idx;
+}
+
+static void
+release_cb(void *ctx, uintptr_t handle, uint32_t len)
+{
+	(void)len;
+	pkt_release(ctx, (uint32_t)handle);
+}
+
+/* impair_ops.dup: a byte copy into a free buffer, or no copy at all. */
+static bool
+dup_cb(void *ctx, uintptr_t handle, uint32_t len, uintptr_t *copy)
+{
+	struct sim *s = ctx;
+	uint32_t idx;
+
+	if (!pkt_alloc(s, &idx))
+		return false;
+	s->pool[idx].len = len;
+	s->pool[idx].to = s->pool[handle].to;
+	s->pool[idx].src = s->pool[handle].src;
+	s->pool[idx].dst = s->pool[handle].dst;
+	memcpy(s->pool[idx].bytes, s->pool[handle].bytes, len);
+	*copy = idx;
+	return true;
+}
+
+uint32_t
+sim_pool_free(const struct sim *s)
+{
+	return s->free_top;
+}
+
+uint32_t
+sim_in_flight(const struct sim *s)
+{
+	return impair_count(&s->stage[SIM_CLIENT]) + impair_count(&s->stage[SIM_SERVER]);
+}
+
+/* Sending: the bytes go into a buffer, the buffer into the sender's stage. */
+static void
+transmit(struct sim_endside *x, const uint8_t *bytes, size_t len, const struct sctp_addr *src,
+	 const struct sctp_addr *dst)
+{
+	struct sim *s = x->sim;
+	struct sim_dir_stats *st = &s->res.dir[x->id];
+	uint32_t idx;
+
+	if (len > SIM_PKT_MAX || !pkt_alloc(s, &idx)) {
+		st->no_buffer++;
+		return;
+	}
+	s->pool[idx].len = (uint32_t)len;
+	s->pool[idx].to = (uint8_t)other(x->id);
+	s->pool[idx].src = *src;
+	s->pool[idx].dst = *dst;
+	memcpy(s->pool[idx].bytes, bytes, len);
+	st->sent++;
+	if (impair_push(&s->stage[x->id], idx, (uint32_t)len, s->now) != IMPAIR_QUEUED) {
+		st->dropped++;
+		pkt_release(s, idx);
+	}
+}
+
+static void
+send_cb(void *ctx, const uint8_t *bytes, size_t len, const struct sctp_addr *src,
+	const struct sctp_addr *dst)
+{
+	transmit(ctx, bytes, len, src, dst);
+}
+
+static void
+notify_cb(void *ctx, const struct sctp_notification *n)
+{
+	struct sim_endside *x = ctx;
+	struct sim_result *r = &x->sim->res;
+
+	if (x->n_notes < SIM_NOTES_MAX) {
+		x->notes[x->n_notes].at_ns = x->sim->now;
+		x->notes[x->n_notes].type = n->type;
+		x->notes[x->n_notes].reason = n->reason;
+	}
+	x->n_notes++;
+	r->notes[x->id]++;
+	switch (n->type) {
+	case SCTP_NOTIFY_COMM_UP:
+		if (r->comm_up[x->id]++ == 0)
+			r->t_up[x->id] = x->sim->now;
+		break;
+	case SCTP_NOTIFY_SHUTDOWN_COMPLETE:
+		r->shutdown_complete[x->id]++;
+		r->t_closed[x->id] = x->sim->now;
+		break;
+	default:
+		r->t_closed[x->id] = x->sim->now;
+		if (r->fail_reason == SCTP_ASSOC_REASON_NONE)
+			r->fail_reason = n->reason;
+		break;
+	}
+}
+
+/* Strategies of the endpoints: tags and TSNs from the run's seed. */
+static uint32_t
+choose_tag(void *ctx, const struct sctp_rx *rx)
+{
+	struct sim_endside *x = ctx;
+	uint32_t t;
+
+	(void)rx;
+	do
+		t = (uint32_t)impair_rng_next(&x->sim->rng);
+	while (t == 0);
+	return t;
+}
+
+static uint32_t
+random32(void *ctx)
+{
+	struct sim_endside *x = ctx;
+
+	return (uint32_t)impair_rng_next(&x->sim->rng);
+}
+
+static int
+side_init(struct sim *s, enum sim_side id)
+{
+	struct sim_endside *x = &s->side[id];
+	struct sctp_endpoint_config cfg;
+	uint8_t key[SCTP_COOKIE_KEY_LEN];
+	const uint8_t ip[4] = { 10, 0, 0, (uint8_t)(id + 1) };
+
+	memset(x, 0, sizeof(*x));
+	x->sim = s;
+	x->id = id;
+	x->addr = sctp_addr_v4(ip);
+	x->port = id == SIM_CLIENT ? CLIENT_PORT : SERVER_PORT;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.port = x->port;
+	cfg.profile = s->sc.profile;
+	cfg.a_rwnd = 65536;
+	cfg.listening = id == SIM_SERVER;
+	cfg.extensions = SCTP_COOKIE_EXT_FORWARD_TSN;
+	cfg.n_addrs = 1;
+	cfg.addrs[0] = x->addr;
+	cfg.choose_tag = choose_tag;
+	cfg.random32 = random32;
+	cfg.ctx = x;
+	for (unsigned i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)impair_rng_next(&s->rng);
+	sctp_assoc_init(&x->a, &s->ops, x, &x->counters);
+	return sctp_endpoint_init(&x->ep, &cfg, key, s->now);
+}
+
+int
+sim_init(struct sim *s, const struct sim_scenario *sc)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->sc = *sc;
+	s->now = 0;
+	for (unsigned i = 0; i < SIM_POOL_SIZE; i++)
+		s->free[i] = SIM_POOL_SIZE - 1 - i;
+	s->free_top = SIM_POOL_SIZE;
+	for (unsigned i = 0; i < SIM_SIDES; i++) {
+		s->res.t_up[i] = SCTP_TIME_NEVER;
+		s->res.t_closed[i] = SCTP_TIME_NEVER;
+	}
+	s->res.t_established = SCTP_TIME_NEVER;
+	s->res.t_shutdown = SCTP_TIME_NEVER;
+	if (sc->profile == NULL || sc->impair.corrupt_ppb != 0 ||
+	    impair_storage_size(SIM_POOL_SIZE) == 0 ||
+	    impair_storage_size(SIM_POOL_SIZE) > sizeof(s->impair_mem[0]))
+		return -EINVAL;
+	s->ops.send = send_cb;
+	s->ops.notify = notify_cb;
+	s->stage_ops.dup = dup_cb;
+	s->stage_ops.ctx = s;
+	for (unsigned i = 0; i < SIM_SIDES; i++) {
+		/* Distinct streams per direction; the scenario's seed names them all. */
+		rc = impair_init(&s->stage[i], &sc->impair, &s->stage_ops,
+				 sc->seed ^ (i * 0x9e3779b97f4a7c15ull), SIM_POOL_SIZE,
+				 s->impair_mem[i], sizeof(s->impair_mem[i]));
+		if (rc != 0)
+			return rc;
+	}
+	impair_rng_seed(&s->rng, sc->seed, IMPAIR_STREAM_COUNT);
+	rc = side_init(s, SIM_CLIENT);
+	if (rc != 0)
+		return rc;
+	rc = side_init(s, SIM_SERVER);
+	if (rc != 0) {
+		sctp_endpoint_fini(&s->side[SIM_CLIENT].ep);
+		return rc;
+	}
+	return 0;
+}
+
+void
+sim_fini(struct sim *s)
+{
+	for (unsigned i = 0; i < SIM_SIDES; i++) {
+		impair_drain(&s->stage[i], release_cb, s);
+		sctp_endpoint_fini(&s->side[i].ep);
+	}
+}
+
+int
+sim_connect(struct sim *s)
+{
+	struct sim_endside *c = &s->side[SIM_CLIENT];
+	struct sim_endside *sv = &s->side[SIM_SERVER];
+	int rc;
+
+	rc = sctp_assoc_connect(&c->a, &c->ep, &sv->addr, &c->addr, c->port, sv->port, s->now);
+	if (rc == 0)
+		c->has_assoc = true;
+	return rc;
+}
+
+int
+sim_shutdown(struct sim *s, enum sim_side from)
+{
+	return sctp_assoc_shutdown(&s->side[from].a, s->now);
+}
+
+static bool
+assoc_live(const struct sim_endside *x)
+{
+	return x->has_assoc && !sctp_assoc_freeable(&x->a);
+}
+
+/*
+ * Whether the packet belongs to x's association, by verification tag as
+ * the data plane will find it: our tag, or the peer's tag reflected with
+ * the T bit (RFC 9260 §8.5.1 B, C: ABORT, SHUTDOWN COMPLETE). An INIT
+ * (tag 0) always goes to the endpoint.
+ */
+static bool
+routes_to_assoc(const struct sim_endside *x, const struct sim_pkt *p)
+{
+	uint32_t vtag;
+	bool t_bit;
+
+	if (!assoc_live(x) || p->len < SCTP_COMMON_HDR_LEN + 4)
+		return false;
+	vtag = (uint32_t)p->bytes[4] << 24 | (uint32_t)p->bytes[5] << 16 |
+	       (uint32_t)p->bytes[6] << 8 | p->bytes[7];
+	t_bit = (p->bytes[SCTP_COMMON_HDR_LEN + 1] & SCTP_FLAG_T) != 0;
+	if (vtag == 0)
+		return false;
+	return vtag == x->a.local_vtag || (t_bit && vtag == x->a.peer_vtag);
+}
+
+static void
+deliver(struct sim *s, struct sim_pkt *p)
+{
+	struct sim_endside *x = &s->side[p->to];
+	struct sctp_rx rx;
+	struct sctp_tx tx;
+	struct sctp_cookie_state st;
+	enum sctp_ep_drop drop;
+	enum sctp_ootb_result r;
+	uint64_t out[SIM_PKT_MAX / 8];
+
+	memset(&rx, 0, sizeof(rx));
+	if (sctp_packet_parse(&rx.pkt, p->bytes, p->len) != SCTP_PERR_OK) {
+		fail(&s->res, SIM_BAD_STATE, "side %u sent a packet that does not parse", p->to);
+		return;
+	}
+	rx.src = p->src;
+	rx.dst = p->dst;
+	if (routes_to_assoc(x, p)) {
+		sctp_assoc_input(&x->a, &rx, s->now);
+		return;
+	}
+	memset(&tx, 0, sizeof(tx));
+	tx.buf = (uint8_t *)out;
+	tx.cap = sizeof(out);
+	r = sctp_endpoint_input(&x->ep, &rx, s->now, &tx, &st, &drop);
+	if (r != SCTP_OOTB_DISCARD && tx.len != 0)
+		transmit(x, tx.buf, tx.len, &tx.src, &tx.dst);
+	if (r != SCTP_OOTB_NEW_ASSOC)
+		return;
+	if (x->has_assoc && !sctp_assoc_freeable(&x->a)) {
+		fail(&s->res, SIM_BAD_STATE, "side %u: a cookie for a second association", p->to);
+		return;
+	}
+	/* A closed association is reused, as the data plane would reuse its slot. */
+	sctp_assoc_init(&x->a, &s->ops, x, &x->counters);
+	x->has_assoc = true;
+	if (p->to == SIM_SERVER)
+		s->res.server_assocs++;
+	if (sctp_assoc_from_cookie(&x->a, &x->ep, &st, s->now) != 0) {
+		fail(&s->res, SIM_BAD_STATE, "side %u: sctp_assoc_from_cookie failed", p->to);
+		return;
+	}
+	sctp_assoc_input_after_cookie(&x->a, &rx, s->now);
+}
+
+static uint64_t
+wakeup_of(const struct sim_endside *x)
+{
+	return assoc_live(x) ? sctp_assoc_next_wakeup(&x->a) : SCTP_TIME_NEVER;
+}
+
+uint64_t
+sim_next_event(const struct sim *s)
+{
+	uint64_t t = SCTP_TIME_NEVER;
+
+	for (unsigned i = 0; i < SIM_SIDES; i++) {
+		uint64_t due = impair_next_due(&s->stage[i]);
+		uint64_t w = wakeup_of(&s->side[i]);
+
+		if (due < t)
+			t = due;
+		if (w < t)
+			t = w;
+	}
+	return t;
+}
+
+bool
+sim_step(struct sim *s, uint64_t limit_ns)
+{
+	uint64_t t = sim_next_event(s);
+	uintptr_t h;
+	uint32_t len;
+
+	if (t == SCTP_TIME_NEVER || t > limit_ns)
+		return false;
+	if (t > s->now)
+		s->now = t;
+	s->res.events++;
+	for (unsigned i = 0; i < SIM_SIDES; i++) {
+		if (impair_pop(&s->stage[i], s->now, &h, &len)) {
+			s->res.dir[i].delivered++;
+			deliver(s, &s->pool[h]);
+			pkt_release(s, (uint32_t)h);
+			return true;
+		}
+	}
+	for (unsigned i = 0; i < SIM_SIDES; i++) {
+		if (wakeup_of(&s->side[i]) <= s->now) {
+			sctp_assoc_timeout(&s->side[i].a, s->now);
+			return true;
+		}
+	}
+	return true;
+}
+
+/* Run until pred holds, nothing is left to do, or the deadline passes. */
+static void
+run_until(struct sim *s, bool (*pred)(const struct sim *), uint64_t deadline)
+{
+	while ((pred == NULL || !pred(s)) && s->res.outcome == SIM_OK && sim_step(s, deadline))
+		;
+}
+
+static bool
+both_up_or_ended(const struct sim *s)
+{
+	const struct sim_result *r = &s->res;
+
+	return (r->comm_up[SIM_CLIENT] && r->comm_up[SIM_SERVER]) ||
+	       !assoc_live(&s->side[SIM_CLIENT]);
+}
+
+static bool
+both_closed(const struct sim *s)
+{
+	return !assoc_live(&s->side[SIM_CLIENT]) && !assoc_live(&s->side[SIM_SERVER]);
+}
+
+/* The end of a run: every notification as the outcome implies it. */
+static void
+check_notes(struct sim *s)
+{
+	struct sim_result *r = &s->res;
+
+	for (unsigned i = 0; i < SIM_SIDES; i++) {
+		if (r->comm_up[i] > 1)
+			fail(r, SIM_BAD_STATE, "side %u: COMM_UP %u times", i, r->comm_up[i]);
+		if (r->shutdown_complete[i] > 1)
+			fail(r, SIM_BAD_STATE, "side %u: SHUTDOWN_COMPLETE %u times", i,
+			     r->shutdown_complete[i]);
+		if (r->notes[i] > r->comm_up[i] + 1u)
+			fail(r, SIM_BAD_STATE, "side %u: %u notifications", i, r->notes[i]);
+	}
+	if (r->server_assocs > 1)
+		fail(r, SIM_BAD_STATE, "the server created %u associations", r->server_assocs);
+}
+
+enum sim_outcome
+sim_run(struct sim *s, const struct sim_scenario *sc, struct sim_result *res)
+{
+	struct sim_result *r = &s->res;
+	uint64_t deadline;
+	uint32_t in_flight;
+	int rc;
+
+	rc = sim_init(s, sc);
+	if (rc != 0) {
+		memset(res, 0, sizeof(*res));
+		res->outcome = SIM_SETUP_ERROR;
+		snprintf(res->detail, sizeof(res->detail), "sim_init: %d", rc);
+		return res->outcome;
+	}
+	r->t_start = s->now;
+	deadline = sc->time_limit_ns;
+	if (sim_connect(s) != 0)
+		fail(r, SIM_SETUP_ERROR, "sim_connect failed");
+
+	run_until(s, both_up_or_ended, deadline);
+	if (r->comm_up[SIM_CLIENT] && r->comm_up[SIM_SERVER]) {
+		r->t_established = r->t_up[SIM_CLIENT] > r->t_up[SIM_SERVER] ? r->t_up[SIM_CLIENT]
+									     : r->t_up[SIM_SERVER];
+		if (sc->shutdown) {
+			r->t_shutdown = s->now;
+			if (sim_shutdown(s, sc->shutdown_from) != 0)
+				fail(r, SIM_BAD_STATE, "sctp_assoc_shutdown refused");
+			run_until(s, both_closed, deadline);
+		}
+	}
+	/* Let what is still in flight arrive (copies, late retransmissions). */
+	run_until(s, NULL, deadline);
+	r->t_end = s->now;
+	for (unsigned i = 0; i < SIM_SIDES; i++) {
+		struct sim_endside *x = &s->side[i];
+
+		r->final_state[i] = x->a.state;
+		r->collisions[i] = x->counters.drops[SCTP_ASSOC_DROP_COLLISION];
+		r->dir[i].duplicated = impair_counters_get(&s->stage[i])->duplicated;
+	}
+
+	if (sim_next_event(s) != SCTP_TIME_NEVER)
+		fail(r, SIM_HANG, "events still pending at the time limit (t=%" PRIu64 " ns)",
+		     s->now);
+	if (r->notes[SIM_CLIENT] > r->comm_up[SIM_CLIENT] && r->comm_up[SIM_CLIENT] == 0)
+		fail(r, SIM_CANT_START, "the client's handshake gave up");
+	for (unsigned i = 0; i < SIM_SIDES; i++) {
+		if (r->notes[i] > r->comm_up[i] + r->shutdown_complete[i])
+			fail(r, SIM_COMM_LOST, "side %u ended abnormally", i);
+	}
+	check_notes(s);
+	for (unsigned i = 0; i < SIM_SIDES && r->outcome == SIM_OK; i++) {
+		uint8_t want = sc->shutdown ? SCTP_ASSOC_CLOSED : SCTP_ASSOC_ESTABLISHED;
+
+		if (r->final_state[i] != want)
+			fail(r, SIM_BAD_STATE, "side %u: %s at the end, expected %s", i,
+			     sctp_assoc_state_name(r->final_state[i]), sctp_assoc_state_name(want));
+		if (r->comm_up[i] != 1)
+			fail(r, SIM_BAD_STATE, "side %u: COMM_UP %u times", i, r->comm_up[i]);
+		if (sc->shutdown && r->shutdown_complete[i] != 1)
+			fail(r, SIM_BAD_STATE, "side %u: no SHUTDOWN_COMPLETE", i);
+	}
+
+	/* Nothing may be stuck in a stage once the pair has gone quiet. */
+	in_flight = sim_in_flight(s);
+	if (in_flight != 0)
+		fail(r, SIM_LEAK, "%u packets stuck inside the stages", in_flight);
+	/*
+	 * Whatever is left (the peer of an association that gave up, or a
+	 * pair not asked to shut down) is aborted so that the buffer check
+	 * sees a quiet pair; the ABORTs it sends are drained with the rest.
+	 */
+	for (unsigned i = 0; i < SIM_SIDES; i++)
+		if (assoc_live(&s->side[i]))
+			sctp_assoc_abort(&s->side[i].a, s->now, NULL, 0);
+	for (unsigned i = 0; i < SIM_SIDES; i++)
+		impair_drain(&s->stage[i], release_cb, s);
+	if (s->free_top != SIM_POOL_SIZE)
+		fail(r, SIM_LEAK, "%u of %u buffers free", s->free_top, SIM_POOL_SIZE);
+	for (unsigned i = 0; i < SIM_SIDES; i++)
+		if (r->dir[i].no_buffer != 0)
+			fail(r, SIM_LEAK, "side %u: %" PRIu64 " packets found no buffer", i,
+			     r->dir[i].no_buffer);
+
+	*res = *r;
+	sim_fini(s);
+	return res->outcome;
+}
+
+int
+sim_scenario_format(const struct sim_scenario *sc, char *buf, size_t len)
+{
+	char imp[256];
+	const char *prof = sc->profile == &sctp_profile_rfc  ? "rfc"
+			   : sc->profile == &sctp_profile_dc ? "dc"
+							     : "custom";
+
+	impair_format(&sc->impair, sc->seed, imp, sizeof(imp));
+	if (!sc->shutdown)
+		return snprintf(buf, len, "profile=%s shutdown=none impair=%s", prof, imp);
+	return snprintf(buf, len, "profile=%s shutdown=%s impair=%s", prof,
+			sc->shutdown_from == SIM_CLIENT ? "client" : "server", imp);
+}
