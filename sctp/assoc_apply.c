@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The association's interpreter: the one place that changes the
+ * association, builds packets (RFC 9260 §3.3, §8.5.1 for their tags) and
+ * calls the user. It carries out the commands the handlers emit
+ * (sctp/assoc_internal.h).
+ */
+#include <string.h>
+
+#include "sctp/assoc_internal.h"
+
+/* §9.2: SHUTDOWN carries the last in-sequence TSN received: none yet. */
+static uint32_t
+assoc_cum_tsn_ack(const struct sctp_assoc *a)
+{
+	return a->peer_initial_tsn - 1u;
+}
+
+/*
+ * Where a packet of ours goes. One path for now, the peer's primary
+ * address; with sctp/path.h this becomes the data path (new chunks) or the
+ * retransmission path, chosen here and nowhere else.
+ */
+static const struct sctp_addr *
+assoc_path_dst(const struct sctp_assoc *a)
+{
+	return &a->peer_addr;
+}
+
+void
+assoc_count_drop(struct sctp_assoc *a, enum sctp_assoc_drop d)
+{
+	a->counters->drops[d]++;
+}
+
+/* RFC 9260 §6.3: T1 and T2 run for the RTO; T5 for 5 x RTO.Max (§9.2). */
+static uint64_t
+assoc_timer_duration(const struct sctp_assoc *a, enum sctp_assoc_timer t)
+{
+	if (t == SCTP_ASSOC_T5_GUARD)
+		return 5u * assoc_profile(a)->rto_max_ns;
+	return a->rto.rto_ns;
+}
+
+/* Our INIT's optional parameters: addresses, preservative, extensions. */
+static void
+assoc_tx_init_params(const struct sctp_assoc *a, struct sctp_writer *w)
+{
+	const struct sctp_endpoint_config *cfg = &a->ep->cfg;
+
+	/* One address is the packet's own source: listing it adds nothing. */
+	for (uint8_t i = 0; cfg->n_addrs > 1 && i < cfg->n_addrs; i++) {
+		struct sctp_param_addr pa = {
+			.type = cfg->addrs[i].family == SCTP_ADDR_V4 ? SCTP_PARAM_IPV4_ADDR
+								     : SCTP_PARAM_IPV6_ADDR,
+		};
+		memcpy(pa.addr, cfg->addrs[i].bytes, sizeof(pa.addr));
+		sctp_param_addr_build(w, &pa);
+	}
+	if (a->hs.preservative_ms != 0) {
+		struct sctp_param_cookie_preservative cp = { a->hs.preservative_ms };
+		sctp_param_cookie_preservative_build(w, &cp);
+	}
+	if (cfg->extensions & SCTP_COOKIE_EXT_ECN)
+		sctp_param_ecn_capable_build(w);
+	if (cfg->extensions & SCTP_COOKIE_EXT_FORWARD_TSN)
+		sctp_param_forward_tsn_supported_build(w);
+	if (cfg->extensions & SCTP_COOKIE_EXT_ZERO_CHECKSUM) {
+		struct sctp_param_zero_checksum z = { cfg->zero_checksum_edmid };
+		sctp_param_zero_checksum_build(w, &z);
+	}
+}
+
+/* RFC 9260 §3.3.2, §5.1 A: our INIT. */
+static void
+assoc_tx_init(const struct sctp_assoc *a, struct sctp_writer *w)
+{
+	const struct sctp_profile *prof = assoc_profile(a);
+	struct sctp_init init = {
+		.type = SCTP_CHUNK_INIT,
+		.init_tag = a->local_vtag,
+		.a_rwnd = a->ep->cfg.a_rwnd,
+		.os = prof->out_streams,
+		.mis = prof->max_in_streams,
+		.initial_tsn = a->local_initial_tsn,
+	};
+	size_t off = sctp_init_build_begin(w, &init);
+	assoc_tx_init_params(a, w);
+	sctp_init_build_end(w, off);
+}
+
+/* RFC 9260 §5.1 C: COOKIE ECHO first, then the ERROR of §3.2.2 if any. */
+static void
+assoc_tx_cookie_echo(const struct sctp_assoc *a, struct sctp_writer *w)
+{
+	struct sctp_cookie ce = {
+		.type = SCTP_CHUNK_COOKIE_ECHO,
+		.cookie = a->hs.cookie,
+		.cookie_len = a->hs.cookie_len,
+	};
+	sctp_cookie_build(w, &ce);
+	if (a->hs.report_len == 0)
+		return;
+	struct sctp_error err = { 0 };
+	size_t off = sctp_error_build_begin(w, &err);
+	struct sctp_cause_unrecognized_params u = { a->hs.report, a->hs.report_len };
+	sctp_cause_unrecognized_params_build(w, &u);
+	sctp_error_build_end(w, off);
+}
+
+static void
+assoc_tx_abort_cause(const struct assoc_send *s, struct sctp_writer *w)
+{
+	static const uint16_t state_cookie = SCTP_PARAM_STATE_COOKIE;
+
+	switch (s->cause) {
+	case SCTP_CAUSE_USER_INITIATED_ABORT: {
+		struct sctp_cause_user_abort u = { s->view, s->view_len };
+		sctp_cause_user_abort_build(w, &u);
+		break;
+	}
+	case SCTP_CAUSE_INVALID_MANDATORY_PARAM:
+		sctp_cause_invalid_mandatory_param_build(w);
+		break;
+	case SCTP_CAUSE_MISSING_MANDATORY_PARAM: {
+		struct sctp_cause_missing_param m = { { NULL, &state_cookie, 1 } };
+		sctp_cause_missing_param_build(w, &m);
+		break;
+	}
+	case SCTP_CAUSE_UNRESOLVABLE_ADDR: {
+		struct sctp_cause_unresolvable_addr u = { s->view, s->view_len };
+		sctp_cause_unresolvable_addr_build(w, &u);
+		break;
+	}
+	case SCTP_CAUSE_OUT_OF_RESOURCE:
+		sctp_cause_out_of_resource_build(w);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Unrecognized Chunk Type: the chunk, cut to what a report should carry. */
+#define SCTP_ASSOC_REPORT_CHUNK_MAX 1024u
+
+static void
+assoc_tx_chunks(const struct sctp_assoc *a, const struct assoc_send *s, struct sctp_writer *w)
+{
+	uint8_t t_flag = s->reflect ? SCTP_FLAG_T : 0;
+
+	switch (s->pkt) {
+	case PKT_INIT:
+		assoc_tx_init(a, w);
+		break;
+	case PKT_COOKIE_ECHO:
+		assoc_tx_cookie_echo(a, w);
+		break;
+	case PKT_SHUTDOWN: {
+		struct sctp_shutdown sd = { SCTP_CHUNK_SHUTDOWN, 0, assoc_cum_tsn_ack(a) };
+		sctp_shutdown_build(w, &sd);
+		break;
+	}
+	case PKT_SHUTDOWN_ACK:
+	case PKT_SHUTDOWN_COMPLETE: {
+		uint8_t type = s->pkt == PKT_SHUTDOWN_ACK ? SCTP_CHUNK_SHUTDOWN_ACK
+							  : SCTP_CHUNK_SHUTDOWN_COMPLETE;
+		struct sctp_shutdown sd = { type, t_flag, 0 };
+		sctp_shutdown_build(w, &sd);
+		break;
+	}
+	case PKT_ABORT: {
+		struct sctp_abort ab = { .flags = t_flag };
+		size_t off = sctp_abort_build_begin(w, &ab);
+		assoc_tx_abort_cause(s, w);
+		sctp_abort_build_end(w, off);
+		break;
+	}
+	case PKT_HEARTBEAT_ACK: {
+		struct sctp_heartbeat hb = { SCTP_CHUNK_HEARTBEAT_ACK, 0, s->view, s->view_len };
+		sctp_heartbeat_build(w, &hb);
+		break;
+	}
+	default: { /* PKT_ERROR_CHUNK */
+		struct sctp_error err = { 0 };
+		size_t off = sctp_error_build_begin(w, &err);
+		struct sctp_cause_unrecognized_chunk u = {
+			s->view, min_u16(s->view_len, SCTP_ASSOC_REPORT_CHUNK_MAX)
+		};
+		sctp_cause_unrecognized_chunk_build(w, &u);
+		sctp_error_build_end(w, off);
+		break;
+	}
+	}
+}
+
+/* §8.5 and §8.5.1: the tag a packet of ours carries. */
+static uint32_t
+assoc_tx_vtag(const struct sctp_assoc *a, const struct assoc_run *run, const struct assoc_send *s)
+{
+	if (s->pkt == PKT_INIT)
+		return 0; /* §8.5.1 A */
+	if (s->reflect)
+		return run->rx->pkt.vtag; /* §8.5.1 B, C with the T bit */
+	return s->vtag != 0 ? s->vtag : a->peer_vtag;
+}
+
+/* INIT and COOKIE ECHO remember when they left, for the RTT and §5.2.6. */
+static void
+assoc_note_handshake_tx(struct sctp_assoc *a, const struct assoc_run *run,
+			const struct assoc_send *s)
+{
+	if (s->pkt != PKT_INIT && s->pkt != PKT_COOKIE_ECHO)
+		return;
+	if (s->rtx) {
+		a->hs.retransmitted = true;
+	} else {
+		a->hs.sent_ns = run->now_ns;
+		a->hs.retransmitted = false;
+	}
+}
+
+static void
+assoc_apply_send(struct sctp_assoc *a, const struct assoc_run *run, const struct assoc_send *s)
+{
+	_Alignas(8) uint8_t buf[SCTP_ASSOC_TX_MAX];
+	struct sctp_writer w = sctp_writer_make(buf, sizeof(buf));
+	const struct sctp_addr *src = &a->local_addr, *dst = assoc_path_dst(a);
+
+	sctp_packet_build_header(&w, a->local_port, a->peer_port, assoc_tx_vtag(a, run, s));
+	assoc_tx_chunks(a, s, &w);
+	if (!sctp_writer_ok(&w)) {
+		assoc_count_drop(a, SCTP_ASSOC_DROP_TX_TOO_BIG);
+		return;
+	}
+	if ((s->reflect || s->to_source) && run->rx != NULL) {
+		src = &run->rx->dst;
+		dst = &run->rx->src;
+	}
+	assoc_note_handshake_tx(a, run, s);
+	a->ops->send(a->ctx, buf, w.off, src, dst);
+}
+
+static void
+assoc_apply_notify(struct sctp_assoc *a, const struct assoc_notify *an)
+{
+	struct sctp_notification n = {
+		.assoc = a,
+		.type = an->type,
+		.reason = an->reason,
+		.error = an->error,
+		.outbound_streams = a->outbound_streams,
+		.inbound_streams = a->inbound_streams,
+		.extensions = a->extensions,
+		.abort_causes = an->causes,
+		.abort_causes_len = an->causes_len,
+	};
+	a->ops->notify(a->ctx, &n);
+}
+
+/* §3.2.2: keep the unrecognized parameters that fit, each whole, padded. */
+static void
+assoc_keep_reports(struct sctp_assoc *a, const struct assoc_peer *pr)
+{
+	uint16_t end = 0;
+
+	for (uint16_t i = 0; i < pr->n_report; i++) {
+		uint16_t at = (uint16_t)SCTP_PAD4(end), len = pr->report[i].length;
+		if ((size_t)at + len > sizeof(a->hs.report))
+			break;
+		memset(a->hs.report + end, 0, at - end);
+		memcpy(a->hs.report + at, sctp_param_tlv_bytes(&pr->report[i]), len);
+		end = (uint16_t)(at + len);
+	}
+	a->hs.report_len = end;
+}
+
+static void
+assoc_apply_peer_init(struct sctp_assoc *a, const struct assoc_peer *pr)
+{
+	a->peer_vtag = pr->vtag;
+	a->peer_initial_tsn = pr->initial_tsn;
+	a->peer_a_rwnd = pr->a_rwnd;
+	a->outbound_streams = pr->outbound_streams;
+	a->inbound_streams = pr->inbound_streams;
+	a->extensions = pr->extensions;
+	if (pr->os_clamped)
+		a->counters->init_ack_os_clamped++;
+	memcpy(a->hs.cookie, pr->cookie, pr->cookie_len);
+	a->hs.cookie_len = pr->cookie_len;
+	assoc_keep_reports(a, pr);
+}
+
+/* §5.2.6: back to COOKIE-WAIT; the next INIT asks for more cookie life. */
+static void
+assoc_apply_stale_restart(struct sctp_assoc *a, uint32_t preservative_ms)
+{
+	a->stale_restarts++;
+	a->counters->stale_cookie_restarts++;
+	a->hs.preservative_ms = preservative_ms;
+	a->hs.cookie_len = 0;
+	a->hs.report_len = 0;
+	a->peer_vtag = 0; /* a T-bit ABORT with the old tag is no longer the peer's */
+}
+
+static void
+assoc_apply_close(struct sctp_assoc *a, struct assoc_run *run)
+{
+	for (unsigned t = 0; t < SCTP_ASSOC_TIMER_COUNT; t++)
+		a->timer_at[t] = SCTP_TIME_NEVER;
+	a->state = SCTP_ASSOC_CLOSED;
+	a->freeable = true;
+	run->stop = true;
+}
+
+static void
+assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds,
+		const struct assoc_cmd *c)
+{
+	switch ((enum assoc_op)c->op) {
+	case OP_STATE:
+		a->state = c->u.state;
+		break;
+	case OP_TIMER_START:
+		a->timer_at[c->u.timer] =
+			run->now_ns + assoc_timer_duration(a, (enum sctp_assoc_timer)c->u.timer);
+		break;
+	case OP_TIMER_STOP:
+		a->timer_at[c->u.timer] = SCTP_TIME_NEVER;
+		break;
+	case OP_SEND:
+		assoc_apply_send(a, run, &c->u.send);
+		break;
+	case OP_NOTIFY:
+		assoc_apply_notify(a, &c->u.notify);
+		break;
+	case OP_DROP:
+		assoc_count_drop(a, (enum sctp_assoc_drop)c->u.drop);
+		break;
+	case OP_STOP:
+		run->stop = true;
+		break;
+	case OP_PEER_INIT:
+		assoc_apply_peer_init(a, &cmds->peer);
+		break;
+	case OP_RTO_SAMPLE:
+		sctp_rto_sample(&a->rto, assoc_profile(a), run->now_ns - a->hs.sent_ns);
+		break;
+	case OP_RTO_BACKOFF:
+		sctp_rto_backoff(&a->rto, assoc_profile(a));
+		break;
+	case OP_INIT_RTX:
+		a->init_rtx = (uint16_t)c->u.count;
+		break;
+	case OP_SHUTDOWN_RTX:
+		a->shutdown_rtx = (uint16_t)c->u.count;
+		break;
+	case OP_STALE_RESTART:
+		assoc_apply_stale_restart(a, c->u.count);
+		break;
+	case OP_SHUTDOWN_FLAG:
+		a->shutdown_requested = true;
+		break;
+	case OP_CLOSE:
+		assoc_apply_close(a, run);
+		break;
+	}
+}
+
+/* The one place that changes the association. */
+void
+assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds)
+{
+	if (cmds->overflow)
+		assoc_count_drop(a, SCTP_ASSOC_DROP_CMD_OVERFLOW);
+	for (uint8_t i = 0; i < cmds->n; i++)
+		assoc_apply_one(a, run, cmds, &cmds->cmd[i]);
+}

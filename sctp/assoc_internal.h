@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The association's insides, shared by its files and by nothing else (the
+ * interface is sctp/assoc.h). Handlers read the association as const and
+ * emit commands; assoc_apply() is the one place that carries them out.
+ *
+ *   sctp/assoc.c            entry points: tag checks, the chunk walk, timers,
+ *                           user calls;
+ *   sctp/assoc_handshake.c  INIT ACK, COOKIE ACK, Stale Cookie, T1 handlers;
+ *   sctp/assoc_shutdown.c   SHUTDOWN family, ABORT, T2 and T5 handlers;
+ *   sctp/assoc_control.c    HEARTBEAT, ERROR and unrecognized chunk handlers;
+ *   sctp/assoc_table.c      the three tables, row lookup and names;
+ *   sctp/assoc_apply.c      the interpreter: state, timers, packets, the user.
+ */
+#ifndef SCTP_ASSOC_INTERNAL_H
+#define SCTP_ASSOC_INTERNAL_H
+
+#include <string.h>
+
+#include "sctp/assoc.h"
+#include "sctp/chunk.h"
+
+/* ---- Commands --------------------------------------------------------- */
+
+/* The longest handler (COOKIE ACK with a shutdown pending) emits 11. */
+#define SCTP_ASSOC_MAX_CMDS 16
+
+enum assoc_op {
+	OP_STATE,	  /* u.state */
+	OP_TIMER_START,	  /* u.timer: deadline now + assoc_timer_duration() */
+	OP_TIMER_STOP,	  /* u.timer */
+	OP_SEND,	  /* u.send: build and send one packet */
+	OP_NOTIFY,	  /* u.notify */
+	OP_DROP,	  /* u.drop: count it */
+	OP_STOP,	  /* handle no further chunk of this packet */
+	OP_PEER_INIT,	  /* record cmds->peer, what the INIT ACK said */
+	OP_RTO_SAMPLE,	  /* RTT = now - hs.sent_ns */
+	OP_RTO_BACKOFF,	  /* RFC 9260 §6.3.3 E2 */
+	OP_INIT_RTX,	  /* u.count: new value of init_rtx */
+	OP_SHUTDOWN_RTX,  /* u.count: new value of shutdown_rtx */
+	OP_STALE_RESTART, /* u.count: Cookie Preservative (ms) for the new INIT */
+	OP_SHUTDOWN_FLAG, /* shutdown_requested = true */
+	OP_CLOSE,	  /* CLOSED, every timer stopped, freeable */
+};
+
+/* The packets an association sends. */
+enum assoc_pkt {
+	PKT_INIT,
+	PKT_COOKIE_ECHO, /* with the ERROR of §3.2.2 when there is something to report */
+	PKT_SHUTDOWN,
+	PKT_SHUTDOWN_ACK,
+	PKT_SHUTDOWN_COMPLETE,
+	PKT_ABORT,
+	PKT_HEARTBEAT_ACK,
+	PKT_ERROR_CHUNK, /* ERROR, Unrecognized Chunk Type */
+};
+
+struct assoc_send {
+	uint8_t pkt;	     /* enum assoc_pkt */
+	bool reflect;	     /* tag of the packet in hand, T bit set, back to its source */
+	bool to_source;	     /* our usual tag, but to the source of the packet in hand */
+	bool rtx;	     /* a retransmission of INIT / COOKIE ECHO (Karn) */
+	uint16_t cause;	     /* ABORT: the cause code, 0 for none */
+	uint32_t vtag;	     /* non-zero: use it instead of the peer's tag */
+	const uint8_t *view; /* cause data, heartbeat info, chunk: valid during the input */
+	uint16_t view_len;
+};
+
+struct assoc_notify {
+	uint8_t type;
+	uint8_t reason;
+	uint16_t error;
+	const uint8_t *causes;
+	uint16_t causes_len;
+};
+
+struct assoc_cmd {
+	uint8_t op; /* enum assoc_op */
+	union {
+		uint8_t state;
+		uint8_t timer;
+		uint8_t drop;
+		uint32_t count;
+		struct assoc_send send;
+		struct assoc_notify notify;
+	} u;
+};
+
+/* What an INIT ACK tells about the peer; views into the packet in hand. */
+struct assoc_peer {
+	uint32_t vtag;
+	uint32_t initial_tsn;
+	uint32_t a_rwnd;
+	uint16_t outbound_streams;
+	uint16_t inbound_streams;
+	bool os_clamped;
+	uint32_t extensions;
+	const uint8_t *cookie;
+	uint16_t cookie_len;
+	uint16_t n_report;
+	struct sctp_tlv report[SCTP_INIT_MAX_REPORTS];
+};
+
+struct assoc_cmds {
+	uint8_t n;
+	bool overflow;
+	int result; /* a user call's return value */
+	struct assoc_cmd cmd[SCTP_ASSOC_MAX_CMDS];
+	struct assoc_cmd sink; /* where commands past the bound go, never applied */
+	struct assoc_peer peer;
+};
+
+/* What a handler is given. rx and c are NULL for timers and user calls. */
+struct assoc_cell;
+struct assoc_in {
+	const struct sctp_rx *rx;
+	const struct sctp_chunk *c;
+	const struct assoc_cell *cell;
+	const uint8_t *reason; /* user ABORT */
+	uint16_t reason_len;
+	uint64_t now_ns;
+};
+
+typedef void (*assoc_fn)(const struct sctp_assoc *a, const struct assoc_in *in,
+			 struct assoc_cmds *o);
+
+struct assoc_cell {
+	assoc_fn fn;
+	const char *name;
+	uint8_t drop; /* enum sctp_assoc_drop: the discard's name, NONE for a handler */
+	uint8_t vtag; /* enum sctp_assoc_vtag_rule */
+	int err;      /* a refused user call's return value */
+};
+
+static inline struct assoc_cmd *
+emit(struct assoc_cmds *o, enum assoc_op op)
+{
+	struct assoc_cmd *c = &o->sink;
+
+	if (o->n < SCTP_ASSOC_MAX_CMDS)
+		c = &o->cmd[o->n++];
+	else
+		o->overflow = true;
+	memset(c, 0, sizeof(*c));
+	c->op = (uint8_t)op;
+	return c;
+}
+
+static inline void
+emit_state(struct assoc_cmds *o, enum sctp_assoc_state s)
+{
+	emit(o, OP_STATE)->u.state = (uint8_t)s;
+}
+
+static inline void
+emit_timer_start(struct assoc_cmds *o, enum sctp_assoc_timer t)
+{
+	emit(o, OP_TIMER_START)->u.timer = (uint8_t)t;
+}
+
+static inline void
+emit_timer_stop(struct assoc_cmds *o, enum sctp_assoc_timer t)
+{
+	emit(o, OP_TIMER_STOP)->u.timer = (uint8_t)t;
+}
+
+static inline void
+emit_count(struct assoc_cmds *o, enum assoc_op op, uint32_t value)
+{
+	emit(o, op)->u.count = value;
+}
+
+static inline struct assoc_send *
+emit_send(struct assoc_cmds *o, enum assoc_pkt pkt)
+{
+	struct assoc_send *s = &emit(o, OP_SEND)->u.send;
+
+	s->pkt = (uint8_t)pkt;
+	return s;
+}
+
+static inline void
+emit_drop(struct assoc_cmds *o, enum sctp_assoc_drop d)
+{
+	emit(o, OP_DROP)->u.drop = (uint8_t)d;
+}
+
+static inline void
+emit_drop_packet(struct assoc_cmds *o, enum sctp_assoc_drop d)
+{
+	emit_drop(o, d);
+	emit(o, OP_STOP);
+}
+
+/* Close, then tell the user why (the notification sees state CLOSED). */
+static inline struct assoc_notify *
+emit_close(struct assoc_cmds *o, enum sctp_notify_type type, enum sctp_assoc_reason reason)
+{
+	emit(o, OP_CLOSE);
+	struct assoc_notify *n = &emit(o, OP_NOTIFY)->u.notify;
+	n->type = (uint8_t)type;
+	n->reason = (uint8_t)reason;
+	return n;
+}
+
+/* ---- Shared by the handlers ------------------------------------------- */
+
+static inline const struct sctp_profile *
+assoc_profile(const struct sctp_assoc *a)
+{
+	return a->ep->cfg.profile;
+}
+
+static inline uint16_t
+min_u16(uint16_t x, uint16_t y)
+{
+	return x < y ? x : y;
+}
+
+void assoc_begin_shutdown(const struct sctp_assoc *a, struct assoc_cmds *o);
+
+/* ---- Handlers: the tables' cells (assoc_table.c) ---------------------- */
+
+/* assoc_handshake.c */
+void assoc_sf_init_ack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_sf_cookie_ack(const struct sctp_assoc *a, const struct assoc_in *in,
+			 struct assoc_cmds *o);
+void assoc_sf_error_cookie_echoed(const struct sctp_assoc *a, const struct assoc_in *in,
+				  struct assoc_cmds *o);
+void assoc_tf_t1_init(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_tf_t1_cookie(const struct sctp_assoc *a, const struct assoc_in *in,
+			struct assoc_cmds *o);
+
+/* assoc_shutdown.c */
+void assoc_sf_abort(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_sf_shutdown(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_sf_shutdown_in_shutdown_sent(const struct sctp_assoc *a, const struct assoc_in *in,
+					struct assoc_cmds *o);
+void assoc_sf_shutdown_resend_ack(const struct sctp_assoc *a, const struct assoc_in *in,
+				  struct assoc_cmds *o);
+void assoc_sf_shutdown_ack(const struct sctp_assoc *a, const struct assoc_in *in,
+			   struct assoc_cmds *o);
+void assoc_sf_shutdown_ack_ootb(const struct sctp_assoc *a, const struct assoc_in *in,
+				struct assoc_cmds *o);
+void assoc_sf_shutdown_complete(const struct sctp_assoc *a, const struct assoc_in *in,
+				struct assoc_cmds *o);
+void assoc_sf_init_in_shutdown_ack_sent(const struct sctp_assoc *a, const struct assoc_in *in,
+					struct assoc_cmds *o);
+void assoc_tf_t2_shutdown_sent(const struct sctp_assoc *a, const struct assoc_in *in,
+			       struct assoc_cmds *o);
+void assoc_tf_t2_shutdown_ack_sent(const struct sctp_assoc *a, const struct assoc_in *in,
+				   struct assoc_cmds *o);
+void assoc_tf_t5_guard(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_uf_shutdown(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_uf_shutdown_cookie_wait(const struct sctp_assoc *a, const struct assoc_in *in,
+				   struct assoc_cmds *o);
+void assoc_uf_shutdown_cookie_echoed(const struct sctp_assoc *a, const struct assoc_in *in,
+				     struct assoc_cmds *o);
+void assoc_uf_abort(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_uf_abort_cookie_wait(const struct sctp_assoc *a, const struct assoc_in *in,
+				struct assoc_cmds *o);
+
+/* assoc_control.c */
+void assoc_sf_error(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_sf_heartbeat(const struct sctp_assoc *a, const struct assoc_in *in,
+			struct assoc_cmds *o);
+void assoc_sf_unknown(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+
+/* ---- Tables (assoc_table.c) ------------------------------------------- */
+
+extern const struct assoc_cell assoc_chunk_table[SCTP_ASSOC_ROW_COUNT][SCTP_ASSOC_STATE_COUNT];
+extern const struct assoc_cell assoc_timer_table[SCTP_ASSOC_TIMER_COUNT][SCTP_ASSOC_STATE_COUNT];
+extern const struct assoc_cell assoc_user_table[SCTP_ASSOC_USER_COUNT][SCTP_ASSOC_STATE_COUNT];
+
+/* ---- The interpreter (assoc_apply.c) ---------------------------------- */
+
+/* What the interpreter knows about the input being handled. */
+struct assoc_run {
+	const struct sctp_rx *rx; /* NULL for timers and user calls */
+	uint64_t now_ns;
+	bool stop; /* no further chunk of this packet */
+};
+
+void assoc_count_drop(struct sctp_assoc *a, enum sctp_assoc_drop d);
+void assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds);
+
+#endif /* SCTP_ASSOC_INTERNAL_H */
