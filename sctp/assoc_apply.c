@@ -180,6 +180,11 @@ assoc_tx_chunks(const struct sctp_assoc *a, const struct assoc_send *s, struct s
 		sctp_heartbeat_build(w, &hb);
 		break;
 	}
+	case PKT_COOKIE_ACK: {
+		struct sctp_cookie ack = { SCTP_CHUNK_COOKIE_ACK, 0, NULL, 0 };
+		sctp_cookie_build(w, &ack);
+		break;
+	}
 	default: { /* PKT_ERROR_CHUNK */
 		struct sctp_error err = { 0 };
 		size_t off = sctp_error_build_begin(w, &err);

@@ -52,6 +52,7 @@ enum assoc_pkt {
 	PKT_SHUTDOWN_COMPLETE,
 	PKT_ABORT,
 	PKT_HEARTBEAT_ACK,
+	PKT_COOKIE_ACK,	 /* §5.2.4 D: the answer to a retransmitted COOKIE ECHO */
 	PKT_ERROR_CHUNK, /* ERROR, Unrecognized Chunk Type */
 };
 
@@ -225,6 +226,8 @@ void assoc_begin_shutdown(const struct sctp_assoc *a, struct assoc_cmds *o);
 void assoc_sf_init_ack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_sf_cookie_ack(const struct sctp_assoc *a, const struct assoc_in *in,
 			 struct assoc_cmds *o);
+void assoc_sf_cookie_echo(const struct sctp_assoc *a, const struct assoc_in *in,
+			  struct assoc_cmds *o);
 void assoc_sf_error_cookie_echoed(const struct sctp_assoc *a, const struct assoc_in *in,
 				  struct assoc_cmds *o);
 void assoc_tf_t1_init(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
