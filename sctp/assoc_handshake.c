@@ -147,8 +147,9 @@ assoc_sf_cookie_echo(const struct sctp_assoc *a, const struct assoc_in *in, stru
 		emit_drop_packet(o, SCTP_ASSOC_DROP_MALFORMED_CHUNK);
 		return;
 	}
-	if (sctp_cookie_decode(&a->ep->keys, echo.cookie, echo.cookie_len, in->now_ns, &st, NULL) !=
-	    SCTP_COOKIE_OK) {
+	enum sctp_cookie_verdict v = sctp_cookie_decode(&a->ep->keys, echo.cookie, echo.cookie_len,
+							in->now_ns, &st, NULL);
+	if (v != SCTP_COOKIE_OK && v != SCTP_COOKIE_STALE) {
 		emit_drop_packet(o, SCTP_ASSOC_DROP_COOKIE_REFUSED);
 		return;
 	}
