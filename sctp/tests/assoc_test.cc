@@ -580,6 +580,34 @@ TEST_P(Pair, LostCookieEchoIsRetransmittedByT1Cookie)
 	expect_no_drops(sim.s);
 }
 
+// §5.2.4 case D: the server's COOKIE ACK is lost. The client's T1-cookie
+// retransmits the COOKIE ECHO; it reaches the server's ESTABLISHED
+// association, whose tags the cookie carries, and is answered with a second
+// COOKIE ACK — not discarded as a collision, and no second association.
+TEST_P(Pair, LostCookieAckIsAnsweredAgainPerCaseD)
+{
+	Sim sim(prof(), prof(), d());
+	bool lost = false;
+	sim.lose = [&](const Side &, const Bytes &, uint8_t t) {
+		if (t != SCTP_CHUNK_COOKIE_ACK || lost)
+			return false;
+		return lost = true;
+	};
+	sim.handshake();
+	uint64_t first = kT0 + 2 * d();
+	EXPECT_EQ(sim.c.times_of(SCTP_CHUNK_COOKIE_ECHO),
+		  (std::vector<uint64_t>{ first, first + prof()->rto_min_ns }));
+	EXPECT_EQ(sim.s.times_of(SCTP_CHUNK_COOKIE_ACK),
+		  (std::vector<uint64_t>{ first + d(), first + prof()->rto_min_ns + d() }));
+	EXPECT_EQ(sim.c.a.state, SCTP_ASSOC_ESTABLISHED);
+	EXPECT_EQ(sim.s.a.state, SCTP_ASSOC_ESTABLISHED);
+	ASSERT_EQ(sim.c.notes.size(), 1u);
+	ASSERT_EQ(sim.s.notes.size(), 1u); // COMM_UP once: nothing was re-created
+	EXPECT_EQ(sim.c.notes[0].at, first + prof()->rto_min_ns + 2 * d());
+	expect_no_drops(sim.c);
+	expect_no_drops(sim.s);
+}
+
 // §9.2: the SHUTDOWN ACK is lost; the SHUTDOWN sender's T2-shutdown
 // retransmits the SHUTDOWN after its RTO, the SHUTDOWN-ACK-SENT side
 // answers it again, and both close.
