@@ -14,8 +14,9 @@
  * context copy or init (two mallocs per MAC with saved EVP states, 11 with
  * EVP_MAC_CTX_dup, 13 with one-shot HMAC()), and issue 3 asks that an INIT
  * flood allocate nothing (sctp_endpoint_test's flood test counts). It is
- * also the fastest: about 340 cycles per MAC of a 100-byte cookie against
- * 430 for the saved EVP states (bench_cookie, BM_Hmac_*). The deprecation
+ * also faster: a whole IPv4 cookie, MAC included, encodes in about 375
+ * cycles (bench_cookie, BM_CookieEncode/0), while the MAC alone with saved
+ * EVP states took 430 (BM_Hmac_* in the same benchmark). The deprecation
  * warning is silenced for this file only; the functions exist through the
  * whole 3.x series.
  */
