@@ -25,9 +25,17 @@
  * with a Cookie Preservative (§5.1, §5.2.6); graceful shutdown both ways
  * with T2-shutdown and T5-shutdown-guard (§9.2); ABORT both ways (§9.1);
  * the verification tag rules of §8.5 and §8.5.1; HEARTBEAT answered (§8.3);
- * unrecognized chunks (§3.2). Next: the collisions of §5.2 (INIT and COOKIE
- * ECHO in an existing association: today a discard counted as
- * "collision_not_implemented"), the data path, and several paths.
+ * unrecognized chunks (§3.2); INIT and COOKIE ECHO in an existing
+ * association, tie-tags and restart (§5.2). Next: the data path and several
+ * paths.
+ *
+ * Finding the association (the caller's job): by our tag (the packet's
+ * verification tag) and ports. Two chunk types also need a look-up by
+ * (peer address, local port, peer port) when the tag finds nothing: INIT,
+ * whose packet carries tag 0, and COOKIE ECHO, whose packet carries the tag
+ * of the cookie, which in a restart or a collision (§5.2.4 A) is not yet
+ * the association's. Only when that finds nothing either does the packet
+ * go to the endpoint (sctp_endpoint_input()).
  */
 #ifndef SCTP_ASSOC_H
 #define SCTP_ASSOC_H
@@ -128,6 +136,7 @@ struct sctp_assoc_counters {
 	/* INIT ACKs whose OS exceeded our MIS: settled at our MIS (§5.1.1). */
 	uint64_t init_ack_os_clamped;
 	uint64_t stale_cookie_restarts; /* §5.2.6 option 3 taken */
+	uint64_t restarts;		/* §5.2.4 A: the peer restarted, RESTART notified */
 };
 
 /* RFC 6458 sac_state, with names of our own (DESIGN.md decision 9). */
@@ -136,6 +145,7 @@ enum sctp_notify_type {
 	SCTP_NOTIFY_COMM_LOST,	       /* an established association ended abnormally */
 	SCTP_NOTIFY_SHUTDOWN_COMPLETE, /* graceful close done */
 	SCTP_NOTIFY_CANT_START,	       /* the handshake failed */
+	SCTP_NOTIFY_RESTART,	       /* the peer restarted (§5.2.4 A): new tags, TSNs, streams */
 };
 
 /* Why an association ended; NONE for COMM_UP. */

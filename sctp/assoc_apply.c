@@ -135,6 +135,11 @@ assoc_tx_abort_cause(const struct assoc_send *s, struct sctp_writer *w)
 	case SCTP_CAUSE_OUT_OF_RESOURCE:
 		sctp_cause_out_of_resource_build(w);
 		break;
+	case SCTP_CAUSE_RESTART_WITH_NEW_ADDRS: {
+		struct sctp_cause_restart_new_addrs r = { s->view, s->view_len };
+		sctp_cause_restart_new_addrs_build(w, &r);
+		break;
+	}
 	default:
 		break;
 	}
@@ -185,6 +190,23 @@ assoc_tx_chunks(const struct sctp_assoc *a, const struct assoc_send *s, struct s
 		sctp_cookie_build(w, &ack);
 		break;
 	}
+	case PKT_ERROR_STALE: {
+		struct sctp_error err = { 0 };
+		size_t off = sctp_error_build_begin(w, &err);
+		struct sctp_cause_stale_cookie sc = { s->value };
+		sctp_cause_stale_cookie_build(w, &sc);
+		sctp_error_build_end(w, off);
+		break;
+	}
+	case PKT_SHUTDOWN_ACK_COOKIE: {
+		struct sctp_shutdown sd = { SCTP_CHUNK_SHUTDOWN_ACK, 0, 0 };
+		sctp_shutdown_build(w, &sd);
+		struct sctp_error err = { 0 };
+		size_t off = sctp_error_build_begin(w, &err);
+		sctp_cause_cookie_while_shutting_down_build(w);
+		sctp_error_build_end(w, off);
+		break;
+	}
 	default: { /* PKT_ERROR_CHUNK */
 		struct sctp_error err = { 0 };
 		size_t off = sctp_error_build_begin(w, &err);
@@ -224,15 +246,37 @@ assoc_note_handshake_tx(struct sctp_assoc *a, const struct assoc_run *run,
 	}
 }
 
+/*
+ * §5.2.1, §5.2.2: the INIT ACK answering the INIT in hand, made by the
+ * endpoint's own code with the association's tags and tie-tags.
+ */
 static void
-assoc_apply_send(struct sctp_assoc *a, const struct assoc_run *run, const struct assoc_send *s)
+assoc_tx_init_ack(struct sctp_assoc *a, const struct assoc_run *run, const struct assoc_cmds *cmds,
+		  struct sctp_writer *w)
+{
+	struct sctp_init init;
+	struct sctp_init_params p;
+
+	if (run->rx == NULL || cmds->init_chunk == NULL ||
+	    sctp_endpoint_check_init(cmds->init_chunk, &init, &p) != SCTP_EP_DROP_COUNT ||
+	    !sctp_endpoint_write_init_ack(a->ep, run->rx, &init, &p, &cmds->init_ack, run->now_ns,
+					  w))
+		w->err = true;
+}
+
+static void
+assoc_apply_send(struct sctp_assoc *a, const struct assoc_run *run, const struct assoc_cmds *cmds,
+		 const struct assoc_send *s)
 {
 	_Alignas(8) uint8_t buf[SCTP_ASSOC_TX_MAX];
 	struct sctp_writer w = sctp_writer_make(buf, sizeof(buf));
 	const struct sctp_addr *src = &a->local_addr, *dst = assoc_path_dst(a);
 
 	sctp_packet_build_header(&w, a->local_port, a->peer_port, assoc_tx_vtag(a, run, s));
-	assoc_tx_chunks(a, s, &w);
+	if (s->pkt == PKT_INIT_ACK)
+		assoc_tx_init_ack(a, run, cmds, &w);
+	else
+		assoc_tx_chunks(a, s, &w);
 	if (!sctp_writer_ok(&w)) {
 		assoc_count_drop(a, SCTP_ASSOC_DROP_TX_TOO_BIG);
 		return;
@@ -307,6 +351,48 @@ assoc_apply_stale_restart(struct sctp_assoc *a, uint32_t preservative_ms)
 	a->peer_vtag = 0; /* a T-bit ABORT with the old tag is no longer the peer's */
 }
 
+/*
+ * §5.2.4 B, before ESTABLISHED: the TCB the cookie describes. Our tag is
+ * the cookie's already; our Initial TSN is taken too, because the peer
+ * learned it from the INIT ACK that carried this cookie, which may have
+ * come from the endpoint before this association existed (the INITs
+ * crossed). No DATA has been sent yet, so nothing depends on the old one.
+ */
+static void
+assoc_apply_adopt_cookie(struct sctp_assoc *a, const struct sctp_cookie_state *st)
+{
+	a->local_initial_tsn = st->local_initial_tsn;
+	a->peer_vtag = st->peer_vtag;
+	a->peer_initial_tsn = st->peer_initial_tsn;
+	a->peer_a_rwnd = st->peer_a_rwnd;
+	a->outbound_streams = st->outbound_streams;
+	a->inbound_streams = st->inbound_streams;
+	a->extensions = st->extensions;
+}
+
+/*
+ * §5.2.4 A: the peer restarted. The association is rebuilt from the
+ * cookie as if an ABORT and a new COOKIE ECHO had come: both tags, both
+ * Initial TSNs, streams, extensions; every timer and retransmission count
+ * cleared; the path's congestion state back to its initial values
+ * (§6.2.1), which for now is the RTO. Transport addresses stay: an INIT
+ * that added any was refused (§5.2.2).
+ */
+static void
+assoc_apply_restart(struct sctp_assoc *a, const struct sctp_cookie_state *st)
+{
+	assoc_apply_adopt_cookie(a, st);
+	a->local_vtag = st->local_vtag;
+	for (unsigned t = 0; t < SCTP_ASSOC_TIMER_COUNT; t++)
+		a->timer_at[t] = SCTP_TIME_NEVER;
+	a->init_rtx = 0;
+	a->shutdown_rtx = 0;
+	a->stale_restarts = 0;
+	a->shutdown_requested = false;
+	sctp_rto_init(&a->rto, assoc_profile(a));
+	a->counters->restarts++;
+}
+
 static void
 assoc_apply_close(struct sctp_assoc *a, struct assoc_run *run)
 {
@@ -333,7 +419,7 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 		a->timer_at[c->u.timer] = SCTP_TIME_NEVER;
 		break;
 	case OP_SEND:
-		assoc_apply_send(a, run, &c->u.send);
+		assoc_apply_send(a, run, cmds, &c->u.send);
 		break;
 	case OP_NOTIFY:
 		assoc_apply_notify(a, &c->u.notify);
@@ -367,6 +453,15 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 		break;
 	case OP_CLOSE:
 		assoc_apply_close(a, run);
+		break;
+	case OP_ADOPT_COOKIE:
+		assoc_apply_adopt_cookie(a, &cmds->cookie);
+		break;
+	case OP_PEER_VTAG:
+		a->peer_vtag = c->u.count;
+		break;
+	case OP_RESTART:
+		assoc_apply_restart(a, &cmds->cookie);
 		break;
 	}
 }

@@ -123,50 +123,6 @@ assoc_sf_cookie_ack(const struct sctp_assoc *a, const struct assoc_in *in, struc
 		assoc_begin_shutdown(a, o);
 }
 
-/*
- * RFC 9260 §5.2.4: a COOKIE ECHO reaches an association that exists. The
- * cookie is verified first (§5.1.5 steps 1-3, with our endpoint's keys).
- * Case D — both tags in the cookie are this association's, and the packet
- * carries our tag: the peer did not get our COOKIE ACK and retransmits — is
- * answered with a COOKIE ACK, and COOKIE-ECHOED moves to ESTABLISHED (§5.2.4
- * action D). Cases A to C (restart, the collision cases with tie-tags) are
- * the next step of issue 3 and are counted as collision_not_implemented.
- * A stale cookie is still good for case D: it is authentic (the MAC held),
- * it creates nothing, and refusing it would strand a peer whose COOKIE ACKs
- * were lost for longer than Valid.Cookie.Life (the RFC profile's T1-cookie
- * backs off to 60 s). Chunks bundled after the COOKIE ECHO are handled as
- * usual.
- */
-void
-assoc_sf_cookie_echo(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
-{
-	struct sctp_cookie echo;
-	struct sctp_cookie_state st;
-
-	if (sctp_cookie_parse(in->c, &echo) != SCTP_PERR_OK) {
-		emit_drop_packet(o, SCTP_ASSOC_DROP_MALFORMED_CHUNK);
-		return;
-	}
-	enum sctp_cookie_verdict v = sctp_cookie_decode(&a->ep->keys, echo.cookie, echo.cookie_len,
-							in->now_ns, &st, NULL);
-	if (v != SCTP_COOKIE_OK && v != SCTP_COOKIE_STALE) {
-		emit_drop_packet(o, SCTP_ASSOC_DROP_COOKIE_REFUSED);
-		return;
-	}
-	if (in->rx->pkt.vtag != a->local_vtag || st.local_vtag != a->local_vtag ||
-	    st.peer_vtag != a->peer_vtag) {
-		emit_drop_packet(o, SCTP_ASSOC_DROP_COLLISION);
-		return;
-	}
-	if (a->state == SCTP_ASSOC_COOKIE_ECHOED) {
-		emit_timer_stop(o, SCTP_ASSOC_T1_COOKIE);
-		emit_count(o, OP_INIT_RTX, 0);
-		emit_state(o, SCTP_ASSOC_ESTABLISHED);
-		emit(o, OP_NOTIFY)->u.notify.type = SCTP_NOTIFY_COMM_UP;
-	}
-	emit_send(o, PKT_COOKIE_ACK);
-}
-
 /* The staleness of the first Stale Cookie cause, in µs; false without one. */
 static bool
 assoc_find_stale_cookie(const struct sctp_error *e, uint32_t *staleness_us)

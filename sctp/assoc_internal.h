@@ -7,6 +7,8 @@
  *   sctp/assoc.c            entry points: tag checks, the chunk walk, timers,
  *                           user calls;
  *   sctp/assoc_handshake.c  INIT ACK, COOKIE ACK, Stale Cookie, T1 handlers;
+ *   sctp/assoc_collision.c  INIT and COOKIE ECHO in an existing association
+ *                           (§5.2: collisions, tie-tags, restart);
  *   sctp/assoc_shutdown.c   SHUTDOWN family, ABORT, T2 and T5 handlers;
  *   sctp/assoc_control.c    HEARTBEAT, ERROR and unrecognized chunk handlers;
  *   sctp/assoc_table.c      the three tables, row lookup and names;
@@ -41,6 +43,9 @@ enum assoc_op {
 	OP_STALE_RESTART, /* u.count: Cookie Preservative (ms) for the new INIT */
 	OP_SHUTDOWN_FLAG, /* shutdown_requested = true */
 	OP_CLOSE,	  /* CLOSED, every timer stopped, freeable */
+	OP_ADOPT_COOKIE,  /* §5.2.4 B before ESTABLISHED: the peer's side of cmds->cookie */
+	OP_PEER_VTAG,	  /* §5.2.4 B once ESTABLISHED: u.count is the peer's new tag */
+	OP_RESTART,	  /* §5.2.4 A: the association becomes cmds->cookie's */
 };
 
 /* The packets an association sends. */
@@ -54,6 +59,9 @@ enum assoc_pkt {
 	PKT_HEARTBEAT_ACK,
 	PKT_COOKIE_ACK,	 /* §5.2.4 D: the answer to a retransmitted COOKIE ECHO */
 	PKT_ERROR_CHUNK, /* ERROR, Unrecognized Chunk Type */
+	PKT_INIT_ACK,	 /* §5.2.1, §5.2.2: answers the INIT in hand with cmds->init_ack */
+	PKT_ERROR_STALE, /* ERROR, Stale Cookie of u.send.value µs (§5.2.4 step 3) */
+	PKT_SHUTDOWN_ACK_COOKIE, /* SHUTDOWN ACK + ERROR, Cookie Received While Shutting Down */
 };
 
 struct assoc_send {
@@ -63,6 +71,7 @@ struct assoc_send {
 	bool rtx;	     /* a retransmission of INIT / COOKIE ECHO (Karn) */
 	uint16_t cause;	     /* ABORT: the cause code, 0 for none */
 	uint32_t vtag;	     /* non-zero: use it instead of the peer's tag */
+	uint32_t value;	     /* PKT_ERROR_STALE: the staleness in µs */
 	const uint8_t *view; /* cause data, heartbeat info, chunk: valid during the input */
 	uint16_t view_len;
 };
@@ -102,6 +111,11 @@ struct assoc_peer {
 	struct sctp_tlv report[SCTP_INIT_MAX_REPORTS];
 };
 
+/*
+ * Everything a command may refer to beyond its own fields. Only n,
+ * overflow and result are set before a handler runs; the rest is written
+ * by the handler that uses it, so the data path pays nothing for it.
+ */
 struct assoc_cmds {
 	uint8_t n;
 	bool overflow;
@@ -109,6 +123,13 @@ struct assoc_cmds {
 	struct assoc_cmd cmd[SCTP_ASSOC_MAX_CMDS];
 	struct assoc_cmd sink; /* where commands past the bound go, never applied */
 	struct assoc_peer peer;
+	/* §5.2.4: the verified cookie of the COOKIE ECHO in hand. */
+	struct sctp_cookie_state cookie;
+	/* §5.2.1, §5.2.2: how PKT_INIT_ACK answers the INIT in hand (in->c). */
+	const struct sctp_chunk *init_chunk;
+	struct sctp_init_ack_tags init_ack;
+	/* §5.2.2: the new addresses an ABORT lists, as address parameters. */
+	uint8_t scratch[(1u + SCTP_INIT_MAX_ADDRS) * 20u];
 };
 
 /* What a handler is given. rx and c are NULL for timers and user calls. */
@@ -220,19 +241,28 @@ min_u16(uint16_t x, uint16_t y)
 
 void assoc_begin_shutdown(const struct sctp_assoc *a, struct assoc_cmds *o);
 
+/* Is addr one of the peer's transport addresses in this association? */
+bool assoc_peer_addr_known(const struct sctp_assoc *a, const struct sctp_addr *addr);
+
 /* ---- Handlers: the tables' cells (assoc_table.c) ---------------------- */
 
 /* assoc_handshake.c */
 void assoc_sf_init_ack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_sf_cookie_ack(const struct sctp_assoc *a, const struct assoc_in *in,
 			 struct assoc_cmds *o);
-void assoc_sf_cookie_echo(const struct sctp_assoc *a, const struct assoc_in *in,
-			  struct assoc_cmds *o);
 void assoc_sf_error_cookie_echoed(const struct sctp_assoc *a, const struct assoc_in *in,
 				  struct assoc_cmds *o);
 void assoc_tf_t1_init(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_tf_t1_cookie(const struct sctp_assoc *a, const struct assoc_in *in,
 			struct assoc_cmds *o);
+
+/* assoc_collision.c */
+void assoc_sf_init_collision(const struct sctp_assoc *a, const struct assoc_in *in,
+			     struct assoc_cmds *o);
+void assoc_sf_init_unexpected(const struct sctp_assoc *a, const struct assoc_in *in,
+			      struct assoc_cmds *o);
+void assoc_sf_cookie_echo(const struct sctp_assoc *a, const struct assoc_in *in,
+			  struct assoc_cmds *o);
 
 /* assoc_shutdown.c */
 void assoc_sf_abort(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);

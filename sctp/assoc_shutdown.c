@@ -193,16 +193,17 @@ assoc_sf_shutdown_complete(const struct sctp_assoc *a, const struct assoc_in *in
 }
 
 /*
- * RFC 9260 §9.2: INIT in SHUTDOWN-ACK-SENT from the peer's address (our
- * SHUTDOWN COMPLETE was lost and the peer starts again): discard it and
- * retransmit the SHUTDOWN ACK. From elsewhere it is a §5.2 case.
+ * RFC 9260 §9.2: INIT in SHUTDOWN-ACK-SENT from an address of this
+ * association (our SHUTDOWN COMPLETE was lost and the peer starts again):
+ * discard it and retransmit the SHUTDOWN ACK. The caller routes INITs by
+ * source address, so another source means a caller that routed wrongly.
  */
 void
 assoc_sf_init_in_shutdown_ack_sent(const struct sctp_assoc *a, const struct assoc_in *in,
 				   struct assoc_cmds *o)
 {
-	if (!sctp_addr_eq(&in->rx->src, &a->peer_addr)) {
-		emit_drop(o, SCTP_ASSOC_DROP_COLLISION);
+	if (!assoc_peer_addr_known(a, &in->rx->src)) {
+		emit_drop(o, SCTP_ASSOC_DROP_INIT_NO_ROUTE);
 		return;
 	}
 	emit_drop(o, SCTP_ASSOC_DROP_INIT_IN_SHUTDOWN_ACK_SENT);

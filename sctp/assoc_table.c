@@ -75,12 +75,12 @@ const struct assoc_cell assoc_chunk_table[SCTP_ASSOC_ROW_COUNT][SCTP_ASSOC_STATE
 	},
 	[SCTP_ASSOC_ROW_INIT] = {
 		S(CLOSED) = CLOSED_CELL,
-		S(COOKIE_WAIT) = DISCARD(COLLISION, ZERO),
-		S(COOKIE_ECHOED) = DISCARD(COLLISION, ZERO),
-		S(ESTABLISHED) = DISCARD(COLLISION, ZERO),
-		S(SHUTDOWN_PENDING) = DISCARD(COLLISION, ZERO),
-		S(SHUTDOWN_SENT) = DISCARD(COLLISION, ZERO),
-		S(SHUTDOWN_RECEIVED) = DISCARD(COLLISION, ZERO),
+		S(COOKIE_WAIT) = DO(sf_init_collision, ZERO),
+		S(COOKIE_ECHOED) = DO(sf_init_collision, ZERO),
+		S(ESTABLISHED) = DO(sf_init_unexpected, ZERO),
+		S(SHUTDOWN_PENDING) = DO(sf_init_unexpected, ZERO),
+		S(SHUTDOWN_SENT) = DO(sf_init_unexpected, ZERO),
+		S(SHUTDOWN_RECEIVED) = DO(sf_init_unexpected, ZERO),
 		S(SHUTDOWN_ACK_SENT) = DO(sf_init_in_shutdown_ack_sent, ZERO),
 	},
 	[SCTP_ASSOC_ROW_INIT_ACK] = {
@@ -165,7 +165,7 @@ const struct assoc_cell assoc_chunk_table[SCTP_ASSOC_ROW_COUNT][SCTP_ASSOC_STATE
 	},
 	[SCTP_ASSOC_ROW_COOKIE_ECHO] = {
 		S(CLOSED) = CLOSED_CELL,
-		S(COOKIE_WAIT) = DISCARD(COLLISION, ANY),
+		S(COOKIE_WAIT) = DO(sf_cookie_echo, ANY),
 		S(COOKIE_ECHOED) = DO(sf_cookie_echo, ANY),
 		S(ESTABLISHED) = DO(sf_cookie_echo, ANY),
 		S(SHUTDOWN_PENDING) = DO(sf_cookie_echo, ANY),

@@ -149,7 +149,10 @@ min_u16(uint16_t a, uint16_t b)
 	return a < b ? a : b;
 }
 
-/* The association-to-be, as the cookie will carry it (RFC 9260 §5.1.3). */
+/*
+ * The association-to-be, as the cookie will carry it (RFC 9260 §5.1.3),
+ * all but our tag, our Initial TSN and the tie-tags.
+ */
 static void
 cookie_state_from_init(const struct sctp_endpoint *ep, const struct sctp_rx *rx,
 		       const struct sctp_init *init, const struct sctp_init_params *p,
@@ -158,10 +161,6 @@ cookie_state_from_init(const struct sctp_endpoint *ep, const struct sctp_rx *rx,
 	const struct sctp_profile *prof = ep->cfg.profile;
 
 	memset(st, 0, sizeof(*st));
-	st->local_vtag = ep->cfg.choose_tag(ep->cfg.ctx, rx);
-	if (st->local_vtag == 0) /* a strategy bug must not put 0 on the wire */
-		st->local_vtag = 1;
-	st->local_initial_tsn = ep->cfg.random32(ep->cfg.ctx);
 	st->peer_vtag = init->init_tag;
 	st->peer_initial_tsn = init->initial_tsn;
 	st->peer_a_rwnd = init->a_rwnd;
@@ -223,44 +222,53 @@ init_ack_params(const struct sctp_endpoint *ep, const struct sctp_init_params *p
 	}
 }
 
-/* RFC 9260 §5.1 step B / §5.1.3: INIT in CLOSED, answered statelessly. */
-static enum sctp_ootb_result
-handle_init(struct sctp_endpoint *ep, const struct sctp_rx *rx, const struct sctp_chunk *c,
-	    uint64_t now_ns, struct sctp_tx *tx, enum sctp_ep_drop *drop)
+enum sctp_ep_drop
+sctp_endpoint_check_init(const struct sctp_chunk *c, struct sctp_init *init,
+			 struct sctp_init_params *p)
 {
-	struct sctp_init init;
-	struct sctp_init_params p;
+	if (sctp_init_parse(c, init) != SCTP_PERR_OK)
+		return SCTP_EP_DROP_MALFORMED;
+	/* §3.3.2: an Initiate Tag of 0 is silently discarded. */
+	if (init->init_tag == 0)
+		return SCTP_EP_DROP_INIT_TAG_ZERO;
+	/* §3.3.2: OS or MIS of 0 is answered with an ABORT. */
+	if (init->os == 0 || init->mis == 0)
+		return SCTP_EP_DROP_INIT_STREAMS_ZERO;
+	if (sctp_init_params_decode(init->params, init->params_len, p) != SCTP_PERR_OK)
+		return SCTP_EP_DROP_INIT_PARAMS;
+	/* §5.1.2: we resolve no host names. */
+	if (p->host_name_seen)
+		return SCTP_EP_DROP_INIT_HOST_NAME;
+	return SCTP_EP_DROP_COUNT;
+}
+
+bool
+sctp_endpoint_write_init_ack(struct sctp_endpoint *ep, const struct sctp_rx *rx,
+			     const struct sctp_init *init, const struct sctp_init_params *p,
+			     const struct sctp_init_ack_tags *tags, uint64_t now_ns,
+			     struct sctp_writer *w)
+{
 	struct sctp_cookie_state st;
 	uint8_t cookie[SCTP_COOKIE_MAX_LEN];
 
-	/* §8.5.1 rule A: the packet carrying an INIT has tag 0. */
-	if (rx->pkt.vtag != 0)
-		return discard(ep, tx, SCTP_EP_DROP_INIT_VTAG, drop);
-	if (sctp_init_parse(c, &init) != SCTP_PERR_OK)
-		return discard(ep, tx, SCTP_EP_DROP_MALFORMED, drop);
-	/* §3.3.2: an Initiate Tag of 0 is silently discarded. */
-	if (init.init_tag == 0)
-		return discard(ep, tx, SCTP_EP_DROP_INIT_TAG_ZERO, drop);
-	if (!ep->cfg.listening)
-		return refuse_init(ep, rx, tx, init.init_tag, SCTP_EP_DROP_INIT_NOT_LISTENING, 0,
-				   NULL, drop);
-	/* §3.3.2: OS or MIS of 0 is answered with an ABORT. */
-	if (init.os == 0 || init.mis == 0)
-		return refuse_init(ep, rx, tx, init.init_tag, SCTP_EP_DROP_INIT_STREAMS_ZERO,
-				   SCTP_CAUSE_INVALID_MANDATORY_PARAM, NULL, drop);
-	if (sctp_init_params_decode(init.params, init.params_len, &p) != SCTP_PERR_OK)
-		return discard(ep, tx, SCTP_EP_DROP_INIT_PARAMS, drop);
-	/* §5.1.2: we resolve no host names. */
-	if (p.host_name_seen)
-		return refuse_init(ep, rx, tx, init.init_tag, SCTP_EP_DROP_INIT_HOST_NAME,
-				   SCTP_CAUSE_UNRESOLVABLE_ADDR, &p.host_name, drop);
-
-	cookie_state_from_init(ep, rx, &init, &p, now_ns, &st);
+	cookie_state_from_init(ep, rx, init, p, now_ns, &st);
+	if (tags != NULL && tags->local_vtag != 0) {
+		st.local_vtag = tags->local_vtag;
+		st.local_initial_tsn = tags->local_initial_tsn;
+	} else {
+		st.local_vtag = ep->cfg.choose_tag(ep->cfg.ctx, rx);
+		if (st.local_vtag == 0) /* a strategy bug must not put 0 on the wire */
+			st.local_vtag = 1;
+		st.local_initial_tsn = ep->cfg.random32(ep->cfg.ctx);
+	}
+	if (tags != NULL) {
+		st.local_tie_tag = tags->local_tie_tag;
+		st.peer_tie_tag = tags->peer_tie_tag;
+	}
 	size_t cookie_len = sctp_cookie_encode(&ep->keys, &st, cookie, sizeof(cookie));
 	if (cookie_len == 0)
-		return discard(ep, tx, SCTP_EP_DROP_REPLY_TOO_BIG, drop);
+		return false;
 
-	struct sctp_writer w = reply_begin(rx, tx, init.init_tag);
 	struct sctp_init ack = {
 		.type = SCTP_CHUNK_INIT_ACK,
 		.init_tag = st.local_vtag,
@@ -269,12 +277,45 @@ handle_init(struct sctp_endpoint *ep, const struct sctp_rx *rx, const struct sct
 		.mis = ep->cfg.profile->max_in_streams,
 		.initial_tsn = st.local_initial_tsn,
 	};
-	size_t off = sctp_init_build_begin(&w, &ack);
+	size_t off = sctp_init_build_begin(w, &ack);
 	struct sctp_param_state_cookie sc = { .cookie = cookie, .len = (uint16_t)cookie_len };
-	sctp_param_state_cookie_build(&w, &sc);
-	init_ack_params(ep, &p, st.extensions, &w);
-	sctp_init_build_end(&w, off);
+	sctp_param_state_cookie_build(w, &sc);
+	init_ack_params(ep, p, st.extensions, w);
+	sctp_init_build_end(w, off);
+	return sctp_writer_ok(w);
+}
 
+/* RFC 9260 §5.1 step B / §5.1.3: INIT in CLOSED, answered statelessly. */
+static enum sctp_ootb_result
+handle_init(struct sctp_endpoint *ep, const struct sctp_rx *rx, const struct sctp_chunk *c,
+	    uint64_t now_ns, struct sctp_tx *tx, enum sctp_ep_drop *drop)
+{
+	struct sctp_init init;
+	struct sctp_init_params p;
+
+	/* §8.5.1 rule A: the packet carrying an INIT has tag 0. */
+	if (rx->pkt.vtag != 0)
+		return discard(ep, tx, SCTP_EP_DROP_INIT_VTAG, drop);
+	enum sctp_ep_drop why = sctp_endpoint_check_init(c, &init, &p);
+	switch (why) {
+	case SCTP_EP_DROP_COUNT:
+		break;
+	case SCTP_EP_DROP_INIT_STREAMS_ZERO:
+		return refuse_init(ep, rx, tx, init.init_tag, why,
+				   SCTP_CAUSE_INVALID_MANDATORY_PARAM, NULL, drop);
+	case SCTP_EP_DROP_INIT_HOST_NAME:
+		return refuse_init(ep, rx, tx, init.init_tag, why, SCTP_CAUSE_UNRESOLVABLE_ADDR,
+				   &p.host_name, drop);
+	default:
+		return discard(ep, tx, why, drop);
+	}
+	if (!ep->cfg.listening)
+		return refuse_init(ep, rx, tx, init.init_tag, SCTP_EP_DROP_INIT_NOT_LISTENING, 0,
+				   NULL, drop);
+
+	struct sctp_writer w = reply_begin(rx, tx, init.init_tag);
+	if (!sctp_endpoint_write_init_ack(ep, rx, &init, &p, NULL, now_ns, &w))
+		return discard(ep, tx, SCTP_EP_DROP_REPLY_TOO_BIG, drop);
 	enum sctp_ootb_result r = reply_end(ep, tx, &w, drop);
 	if (r == SCTP_OOTB_REPLY)
 		ep->init_acks_sent++;

@@ -26,9 +26,11 @@
 #include <stdint.h>
 
 #include "sctp/addr.h"
+#include "sctp/chunk_init.h"
 #include "sctp/cookie.h"
 #include "sctp/packet.h"
 #include "sctp/profile.h"
+#include "sctp/writer.h"
 
 /* Local addresses listed in our INIT ACK (RFC 9260 §3.3.3: multi-homing). */
 #define SCTP_EP_MAX_ADDRS 8
@@ -119,5 +121,41 @@ enum sctp_ootb_result sctp_endpoint_input(struct sctp_endpoint *ep, const struct
 					  uint64_t now_ns, struct sctp_tx *tx,
 					  struct sctp_cookie_state *cookie,
 					  enum sctp_ep_drop *drop);
+
+/*
+ * The checks every INIT gets, whoever answers it (RFC 9260 §3.3.2, §5.1.2):
+ * the endpoint for an INIT that matches no association, the association
+ * for one that reaches it (§5.2.1, §5.2.2). Fills *init and *p. Returns
+ * SCTP_EP_DROP_COUNT for an INIT to answer; else why not:
+ * INIT_STREAMS_ZERO and INIT_HOST_NAME are answered with an ABORT (Invalid
+ * Mandatory Parameter, Unresolvable Address), the others are discarded.
+ */
+enum sctp_ep_drop sctp_endpoint_check_init(const struct sctp_chunk *c, struct sctp_init *init,
+					   struct sctp_init_params *p);
+
+/*
+ * What an INIT ACK sent by an existing association changes (RFC 9260
+ * §5.2.1, §5.2.2). local_vtag 0: a new Initiate Tag from choose_tag() and
+ * a new Initial TSN, as for an INIT that matches nothing; otherwise these
+ * two are used as they are (§5.2.1: "the same parameters it sent in its
+ * original INIT"). The tie-tags go into the State Cookie for §5.2.4.
+ */
+struct sctp_init_ack_tags {
+	uint32_t local_vtag;
+	uint32_t local_initial_tsn;
+	uint32_t local_tie_tag;
+	uint32_t peer_tie_tag;
+};
+
+/*
+ * Write the INIT ACK chunk answering the INIT in rx (checked by
+ * sctp_endpoint_check_init()) into w: State Cookie, our addresses,
+ * unrecognized parameters, negotiated extensions. tags NULL: a stateless
+ * answer. false when the cookie could not be made or w is too small.
+ */
+bool sctp_endpoint_write_init_ack(struct sctp_endpoint *ep, const struct sctp_rx *rx,
+				  const struct sctp_init *init, const struct sctp_init_params *p,
+				  const struct sctp_init_ack_tags *tags, uint64_t now_ns,
+				  struct sctp_writer *w);
 
 #endif /* SCTP_ENDPOINT_H */

@@ -103,7 +103,7 @@ struct sim_result {
 	unsigned notes[SIM_SIDES];	/* notifications of every kind */
 	unsigned server_assocs;		/* associations the server created from cookies */
 	uint8_t final_state[SIM_SIDES]; /* before the harness aborted anything left */
-	/* §5.2 collisions the association discarded (collision_not_implemented). */
+	/* §5.2 INITs and COOKIE ECHOs the association refused (sim_collision_drops()). */
 	uint64_t collisions[SIM_SIDES];
 	uint64_t events;
 };

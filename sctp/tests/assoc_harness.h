@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Test harness for the association (sctp/assoc.h), shared by the state
+// machine tests (assoc_test.cc) and the §5.2 tests (assoc_collision_test.cc):
+// packet decoding helpers; Sim, two associations on a virtual clock (a
+// client association against a server endpoint whose cookie creates the
+// server association, or two connecting at once); and One, a single
+// association fed crafted packets. Header-only, one copy per test program.
+#ifndef SCTP_TESTS_ASSOC_HARNESS_H
+#define SCTP_TESTS_ASSOC_HARNESS_H
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hex.h"
+
+extern "C" {
+#include "sctp/assoc.h"
+#include "sctp/chunk.h"
+}
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+constexpr uint64_t kT0 = SCTP_S(1);
+constexpr uint16_t kClientPort = 40000;
+constexpr uint16_t kServerPort = 5001;
+constexpr uint32_t kClientTag = 0xc11e0001;
+constexpr uint32_t kServerTag = 0x5e7e0002;
+
+inline struct sctp_addr
+v4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+{
+	const uint8_t be[4] = { a, b, c, d };
+	return sctp_addr_v4(be);
+}
+
+// One chunk of a packet, copied out.
+struct Chunk {
+	uint8_t type, flags;
+	Bytes value;
+};
+
+struct Packet {
+	uint32_t vtag = 0;
+	uint16_t src_port = 0, dst_port = 0;
+	std::vector<Chunk> chunks;
+};
+
+inline Packet
+decode(const Bytes &b)
+{
+	Packet out;
+	struct sctp_packet p;
+	EXPECT_EQ(sctp_packet_parse(&p, b.data(), b.size()), SCTP_PERR_OK);
+	out.vtag = p.vtag;
+	out.src_port = p.src_port;
+	out.dst_port = p.dst_port;
+	EXPECT_EQ(p.checksum, 0u) << "the caller's CRC policy fills the checksum";
+	struct sctp_chunk_iter it;
+	struct sctp_chunk c;
+	sctp_chunk_iter_init(&it, &p);
+	while (sctp_chunk_iter_next(&it, &c)) {
+		EXPECT_EQ(sctp_chunk_validate(&c), SCTP_PERR_OK);
+		out.chunks.push_back(
+			{ c.type, c.flags, Bytes(c.value, c.value + sctp_chunk_value_len(&c)) });
+	}
+	EXPECT_EQ(it.err, SCTP_PERR_OK);
+	return out;
+}
+
+// The error causes of an ABORT or ERROR value: (code, body) pairs.
+inline std::vector<std::pair<uint16_t, Bytes>>
+causes_of(const Bytes &value)
+{
+	std::vector<std::pair<uint16_t, Bytes>> out;
+	struct sctp_tlv_iter it;
+	struct sctp_tlv t;
+	sctp_tlv_iter_init(&it, SCTP_TLV_CAUSE, value.data(), value.size());
+	while (sctp_tlv_iter_next(&it, &t))
+		out.push_back({ t.type, Bytes(t.value, t.value + sctp_tlv_value_len(&t)) });
+	EXPECT_EQ(it.err, SCTP_PERR_OK);
+	return out;
+}
+
+struct Sent {
+	uint64_t at;
+	Bytes bytes;
+	struct sctp_addr src, dst;
+	uint8_t first; // type of the first chunk
+};
+
+struct Note {
+	uint64_t at;
+	struct sctp_notification n;
+	Bytes causes;
+};
+
+// The RFC 9260 §6.3.3 E2 schedule: the k-th expiry after the first send
+// comes RTO.Initial * 2^k (capped at RTO.Max) after the previous one.
+inline uint64_t
+backoff_sum(uint64_t rto, uint64_t rto_max, unsigned expiries)
+{
+	uint64_t t = 0;
+	for (unsigned k = 0; k < expiries; k++) {
+		t += rto;
+		rto = std::min(2 * rto, rto_max);
+	}
+	return t;
+}
+
+// ---- Two associations on a virtual clock ------------------------------
+
+struct Sim;
+
+struct Side {
+	const char *name;
+	Sim *sim;
+	struct sctp_endpoint ep;
+	struct sctp_assoc a;
+	struct sctp_assoc_counters counters;
+	bool has_assoc = false;
+	struct sctp_addr addr;
+	uint16_t port;
+	uint32_t tag;
+	bool fresh_tags = false; // choose_tag: tag, tag + 1, ... instead of always tag
+	uint32_t tags_issued = 0;
+	uint32_t rnd;
+	std::vector<Sent> sent;
+	std::vector<Note> notes;
+
+	uint64_t wakeup() const
+	{
+		return has_assoc ? sctp_assoc_next_wakeup(&a) : SCTP_TIME_NEVER;
+	}
+	std::vector<uint64_t> times_of(uint8_t type) const
+	{
+		std::vector<uint64_t> t;
+		for (const auto &s : sent)
+			if (s.first == type)
+				t.push_back(s.at);
+		return t;
+	}
+	std::vector<uint8_t> firsts() const
+	{
+		std::vector<uint8_t> t;
+		for (const auto &s : sent)
+			t.push_back(s.first);
+		return t;
+	}
+	const Sent &last_of(uint8_t type) const
+	{
+		for (auto it = sent.rbegin(); it != sent.rend(); ++it)
+			if (it->first == type)
+				return *it;
+		ADD_FAILURE() << name << " sent no chunk of type " << int(type);
+		static Sent none{};
+		return none;
+	}
+};
+
+struct Sim {
+	struct InFlight {
+		Side *to;
+		Bytes bytes;
+		struct sctp_addr src, dst;
+	};
+
+	uint64_t now = kT0;
+	uint64_t delay;
+	Side c, s;
+	std::multimap<uint64_t, InFlight> queue;
+	// Returns true when the packet is lost: from, the packet, its first chunk type.
+	std::function<bool(const Side &, const Bytes &, uint8_t)> lose;
+	struct sctp_assoc_ops ops;
+
+	Sim(const struct sctp_profile *client_prof, const struct sctp_profile *server_prof,
+	    uint64_t one_way)
+	    : delay(one_way)
+	{
+		ops.send = [](void *ctx, const uint8_t *b, size_t len, const struct sctp_addr *src,
+			      const struct sctp_addr *dst) {
+			Side *side = static_cast<Side *>(ctx);
+			side->sim->transmit(*side, Bytes(b, b + len), *src, *dst);
+		};
+		ops.notify = [](void *ctx, const struct sctp_notification *n) {
+			Side *side = static_cast<Side *>(ctx);
+			Note note{ side->sim->now, *n, Bytes() };
+			if (n->abort_causes_len)
+				note.causes.assign(n->abort_causes,
+						   n->abort_causes + n->abort_causes_len);
+			side->notes.push_back(note);
+		};
+		setup(c, "client", client_prof, v4(10, 0, 0, 1), kClientPort, kClientTag, false);
+		setup(s, "server", server_prof, v4(10, 0, 0, 2), kServerPort, kServerTag, true);
+	}
+	~Sim()
+	{
+		sctp_endpoint_fini(&c.ep);
+		sctp_endpoint_fini(&s.ep);
+	}
+
+	void setup(Side &x, const char *name, const struct sctp_profile *prof,
+		   struct sctp_addr addr, uint16_t port, uint32_t tag, bool listening)
+	{
+		x.name = name;
+		x.sim = this;
+		x.addr = addr;
+		x.port = port;
+		x.tag = tag;
+		x.rnd = tag ^ 0x1000;
+		std::memset(&x.counters, 0, sizeof(x.counters));
+		struct sctp_endpoint_config cfg;
+		std::memset(&cfg, 0, sizeof(cfg));
+		cfg.port = port;
+		cfg.profile = prof;
+		cfg.a_rwnd = 65536;
+		cfg.listening = listening;
+		cfg.extensions = SCTP_COOKIE_EXT_FORWARD_TSN;
+		cfg.choose_tag = [](void *ctx, const struct sctp_rx *) {
+			Side *x = static_cast<Side *>(ctx);
+			return x->fresh_tags ? x->tag + x->tags_issued++ : x->tag;
+		};
+		cfg.random32 = [](void *ctx) { return static_cast<Side *>(ctx)->rnd++; };
+		cfg.ctx = &x;
+		uint8_t key[SCTP_COOKIE_KEY_LEN];
+		for (unsigned i = 0; i < sizeof(key); i++)
+			key[i] = static_cast<uint8_t>(i * 13 + port);
+		ASSERT_EQ(sctp_endpoint_init(&x.ep, &cfg, key, now), 0);
+		sctp_assoc_init(&x.a, &ops, &x, &x.counters);
+	}
+
+	Side &peer_of(const Side &x)
+	{
+		return &x == &c ? s : c;
+	}
+
+	void transmit(Side &from, Bytes b, struct sctp_addr src, struct sctp_addr dst)
+	{
+		uint8_t first = b.size() > SCTP_COMMON_HDR_LEN ? b[SCTP_COMMON_HDR_LEN] : 0xff;
+		from.sent.push_back({ now, b, src, dst, first });
+		if (lose && lose(from, b, first))
+			return;
+		queue.emplace(now + delay, InFlight{ &peer_of(from), std::move(b), src, dst });
+	}
+
+	void deliver(Side &x, const InFlight &p)
+	{
+		struct sctp_rx rx;
+		std::memset(&rx, 0, sizeof(rx));
+		ASSERT_EQ(sctp_packet_parse(&rx.pkt, p.bytes.data(), p.bytes.size()), SCTP_PERR_OK);
+		rx.src = p.src;
+		rx.dst = p.dst;
+		if (x.has_assoc && !sctp_assoc_freeable(&x.a)) {
+			sctp_assoc_input(&x.a, &rx, now);
+			return;
+		}
+		alignas(8) uint8_t out[2048];
+		struct sctp_tx tx;
+		std::memset(&tx, 0, sizeof(tx));
+		tx.buf = out;
+		tx.cap = sizeof(out);
+		struct sctp_cookie_state st;
+		enum sctp_ep_drop drop;
+		enum sctp_ootb_result r = sctp_endpoint_input(&x.ep, &rx, now, &tx, &st, &drop);
+		if (r != SCTP_OOTB_DISCARD && tx.len)
+			transmit(x, Bytes(out, out + tx.len), tx.src, tx.dst);
+		if (r == SCTP_OOTB_NEW_ASSOC) {
+			sctp_assoc_init(&x.a, &ops, &x, &x.counters);
+			ASSERT_EQ(sctp_assoc_from_cookie(&x.a, &x.ep, &st, now), 0);
+			x.has_assoc = true;
+			sctp_assoc_input_after_cookie(&x.a, &rx, now);
+		}
+	}
+
+	void connect()
+	{
+		connect_from(c);
+	}
+
+	// x opens an association to its peer (both may: §5.2.1 collisions).
+	void connect_from(Side &x)
+	{
+		Side &y = peer_of(x);
+		ASSERT_EQ(sctp_assoc_connect(&x.a, &x.ep, &y.addr, &x.addr, x.port, y.port, now),
+			  0);
+		x.has_assoc = true;
+	}
+
+	// One event at or before limit: a packet first, then timers.
+	bool step(uint64_t limit)
+	{
+		uint64_t tq = queue.empty() ? SCTP_TIME_NEVER : queue.begin()->first;
+		uint64_t t = std::min({ tq, c.wakeup(), s.wakeup() });
+		if (t == SCTP_TIME_NEVER || t > limit)
+			return false;
+		now = std::max(now, t);
+		if (tq == t) {
+			InFlight p = queue.begin()->second;
+			queue.erase(queue.begin());
+			deliver(*p.to, p);
+		} else if (c.wakeup() == t) {
+			sctp_assoc_timeout(&c.a, now);
+		} else {
+			sctp_assoc_timeout(&s.a, now);
+		}
+		return true;
+	}
+
+	// Until nothing is left to happen (or limit); the clock stays at the last event.
+	void run(uint64_t limit = SCTP_TIME_NEVER - 1)
+	{
+		for (int i = 0; i < 100000 && step(limit); i++)
+			;
+	}
+
+	void handshake()
+	{
+		connect();
+		run();
+		ASSERT_EQ(c.a.state, SCTP_ASSOC_ESTABLISHED);
+		ASSERT_EQ(s.a.state, SCTP_ASSOC_ESTABLISHED);
+	}
+};
+
+inline uint64_t
+one_way_delay(const struct sctp_profile *p)
+{
+	return p == &sctp_profile_rfc ? SCTP_MS(50) : SCTP_US(20);
+}
+
+// No drop in any counter except those named.
+inline void
+expect_no_drops(const Side &x, std::initializer_list<enum sctp_assoc_drop> allowed = {})
+{
+	for (unsigned d = 0; d < SCTP_ASSOC_DROP_COUNT; d++) {
+		if (std::find(allowed.begin(), allowed.end(), d) != allowed.end())
+			continue;
+		EXPECT_EQ(x.counters.drops[d], 0u)
+			<< x.name << ": "
+			<< sctp_assoc_drop_name(static_cast<enum sctp_assoc_drop>(d));
+	}
+}
+
+// ---- One association, crafted packets ---------------------------------
+
+class One : public ::testing::Test {
+      protected:
+	void SetUp() override
+	{
+		prof_ = sctp_profile_rfc;
+		make_endpoint();
+	}
+	void TearDown() override
+	{
+		sctp_endpoint_fini(&ep_);
+	}
+	void make_endpoint()
+	{
+		std::memset(&counters_, 0, sizeof(counters_));
+		struct sctp_endpoint_config cfg;
+		std::memset(&cfg, 0, sizeof(cfg));
+		cfg.port = kClientPort;
+		cfg.profile = &prof_;
+		cfg.a_rwnd = 65536;
+		cfg.extensions = SCTP_COOKIE_EXT_FORWARD_TSN;
+		cfg.choose_tag = [](void *ctx, const struct sctp_rx *) {
+			One *t = static_cast<One *>(ctx);
+			return t->next_tag_ != 0 ? t->next_tag_++ : kClientTag;
+		};
+		cfg.random32 = [](void *) { return 1000u; };
+		cfg.ctx = this;
+		uint8_t key[SCTP_COOKIE_KEY_LEN] = { 1 };
+		ASSERT_EQ(sctp_endpoint_init(&ep_, &cfg, key, now_), 0);
+		ops_.send = [](void *ctx, const uint8_t *b, size_t len, const struct sctp_addr *src,
+			       const struct sctp_addr *dst) {
+			One *t = static_cast<One *>(ctx);
+			t->sent_.push_back({ t->now_, Bytes(b, b + len), *src, *dst, b[12] });
+		};
+		ops_.notify = [](void *ctx, const struct sctp_notification *n) {
+			One *t = static_cast<One *>(ctx);
+			Note note{ t->now_, *n, Bytes() };
+			if (n->abort_causes_len)
+				note.causes.assign(n->abort_causes,
+						   n->abort_causes + n->abort_causes_len);
+			t->notes_.push_back(note);
+		};
+		sctp_assoc_init(&a_, &ops_, this, &counters_);
+	}
+
+	void connect()
+	{
+		struct sctp_addr peer = peer_addr_, local = local_addr_;
+		ASSERT_EQ(sctp_assoc_connect(&a_, &ep_, &peer, &local, kClientPort, kServerPort,
+					     now_),
+			  0);
+		ASSERT_EQ(a_.state, SCTP_ASSOC_COOKIE_WAIT);
+	}
+
+	// Feed a packet from the peer: common header, then chunk bytes.
+	void input(uint32_t vtag, const Bytes &chunks, struct sctp_addr src = v4(10, 0, 0, 2))
+	{
+		Bytes p(SCTP_COMMON_HDR_LEN);
+		struct sctp_writer w = sctp_writer_make(p.data(), p.size());
+		sctp_packet_build_header(&w, kServerPort, kClientPort, vtag);
+		p.insert(p.end(), chunks.begin(), chunks.end());
+		struct sctp_rx rx;
+		std::memset(&rx, 0, sizeof(rx));
+		ASSERT_EQ(sctp_packet_parse(&rx.pkt, p.data(), p.size()), SCTP_PERR_OK);
+		rx.src = src;
+		rx.dst = local_addr_;
+		sctp_assoc_input(&a_, &rx, now_);
+	}
+	void input_hex(uint32_t vtag, const std::string &h)
+	{
+		input(vtag, hex::bytes(h));
+	}
+
+	// An INIT ACK chunk (tag, streams) with a cookie unless told otherwise.
+	static Bytes init_ack(uint32_t tag, uint16_t os, uint16_t mis,
+			      const std::function<void(struct sctp_writer *)> &params = nullptr,
+			      bool cookie = true)
+	{
+		Bytes b(2048);
+		struct sctp_writer w = sctp_writer_make(b.data(), b.size());
+		struct sctp_init ack;
+		std::memset(&ack, 0, sizeof(ack));
+		ack.type = SCTP_CHUNK_INIT_ACK;
+		ack.init_tag = tag;
+		ack.a_rwnd = 32768;
+		ack.os = os;
+		ack.mis = mis;
+		ack.initial_tsn = 5000;
+		size_t off = sctp_init_build_begin(&w, &ack);
+		if (params)
+			params(&w);
+		if (cookie) {
+			static const uint8_t ck[12] = { 'c', 'o', 'o', 'k', 'i', 'e',
+							1,   2,	  3,   4,   5,	 6 };
+			struct sctp_param_state_cookie sc = { ck, sizeof(ck) };
+			sctp_param_state_cookie_build(&w, &sc);
+		}
+		sctp_init_build_end(&w, off);
+		EXPECT_TRUE(sctp_writer_ok(&w));
+		b.resize(w.off);
+		return b;
+	}
+
+	void to_cookie_echoed()
+	{
+		connect();
+		input(kClientTag, init_ack(kServerTag, 10, 10));
+		ASSERT_EQ(a_.state, SCTP_ASSOC_COOKIE_ECHOED);
+	}
+	void to_established()
+	{
+		to_cookie_echoed();
+		input_hex(kClientTag, "0b000004");
+		ASSERT_EQ(a_.state, SCTP_ASSOC_ESTABLISHED);
+	}
+	// SHUTDOWN-PENDING and SHUTDOWN-RECEIVED are left at once while no data
+	// can be outstanding, so tests of their cells set the state directly.
+	void to_state(enum sctp_assoc_state s)
+	{
+		switch (s) {
+		case SCTP_ASSOC_CLOSED:
+			to_established();
+			ASSERT_EQ(sctp_assoc_abort(&a_, now_, nullptr, 0), 0);
+			break;
+		case SCTP_ASSOC_COOKIE_WAIT:
+			connect();
+			break;
+		case SCTP_ASSOC_COOKIE_ECHOED:
+			to_cookie_echoed();
+			break;
+		case SCTP_ASSOC_SHUTDOWN_SENT:
+			to_established();
+			ASSERT_EQ(sctp_assoc_shutdown(&a_, now_), 0);
+			break;
+		case SCTP_ASSOC_SHUTDOWN_ACK_SENT:
+			to_established();
+			input_hex(kClientTag, "07000008 00000000");
+			break;
+		default:
+			to_established();
+			a_.state = static_cast<uint8_t>(s);
+			break;
+		}
+		ASSERT_EQ(a_.state, s);
+	}
+
+	const Sent &last() const
+	{
+		return sent_.back();
+	}
+
+	struct sctp_profile prof_;
+	struct sctp_endpoint ep_;
+	struct sctp_assoc a_;
+	struct sctp_assoc_counters counters_;
+	struct sctp_assoc_ops ops_;
+	struct sctp_addr peer_addr_ = v4(10, 0, 0, 2), local_addr_ = v4(10, 0, 0, 1);
+	uint64_t now_ = kT0;
+	uint32_t next_tag_ = 0; // non-zero: the tags choose_tag hands out next
+	std::vector<Sent> sent_;
+	std::vector<Note> notes_;
+};
+
+} // namespace
+
+#endif // SCTP_TESTS_ASSOC_HARNESS_H
