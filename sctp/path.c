@@ -2,6 +2,11 @@
 /*
  * Path management, RFC 9260 §5.4, §6.4, §8.1-§8.3 and RFC 7829: see path.h
  * for the API and docs/PATHS.md for the rules and the state diagram.
+ *
+ * Storage: path 0 in the set, paths 1 .. cap-1 in the caller's block, every
+ * access through sctp_paths_get(); invariant 1 <= n <= cap <=
+ * SCTP_MAX_PATHS, and more != NULL whenever cap > 1. Nothing here allocates;
+ * attaching a block copies at most 7 paths (560 bytes).
  */
 #include <string.h>
 
@@ -10,7 +15,19 @@
 
 _Static_assert((SCTP_MAX_PATHS) * (SCTP_PATH_EV_BITS) <= 32, "per-path events fit bits 0..31");
 _Static_assert(SCTP_MAX_PATHS <= 32, "heartbeat masks are 32 bits");
-_Static_assert(sizeof(struct sctp_path) == 88, "struct sctp_path grew: see its comment");
+/*
+ * Sizes on LP64 (every DPDK target this builds for): a path is 56 bytes of
+ * 64-bit fields (the RTO estimator's 24, four times 8 more), 16 of address,
+ * 8 of state, flags, error counter and jitter value: 80, no padding (88
+ * while the address was a 17-byte struct sctp_addr). The set is 8 bytes of
+ * small fields, the block pointer (8), path 0 (80), the probe window (8)
+ * and the probe and refusal counters (2 + 2 padding + 4): 112. With eight
+ * paths inline, 88 bytes each, it was 728.
+ */
+_Static_assert(sizeof(struct sctp_path) == 80, "struct sctp_path grew: see its comment");
+_Static_assert(sizeof(void *) != 8 || sizeof(struct sctp_paths) == 112,
+	       "struct sctp_paths grew: see its comment");
+_Static_assert(SCTP_MAX_PATHS <= UINT8_MAX, "n and cap are 8 bits");
 
 /* How a path is probed (docs/PATHS.md "Heartbeats"). */
 enum hb_mode {
@@ -109,7 +126,7 @@ set_state(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, enum 
 		[SCTP_PATH_PF] = SCTP_PATH_EV_PF,
 		[SCTP_PATH_INACTIVE] = SCTP_PATH_EV_INACTIVE,
 	};
-	struct sctp_path *pa = &ps->path[i];
+	struct sctp_path *pa = sctp_paths_get(ps, i);
 
 	if (pa->state == s)
 		return 0;
@@ -126,17 +143,19 @@ set_state(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, enum 
 static int
 best_active(const struct sctp_paths *ps, unsigned skip)
 {
+	const struct sctp_path *b = NULL;
 	int best = -1;
 
 	for (unsigned i = 0; i < ps->n; i++) {
-		const struct sctp_path *pa = &ps->path[i];
+		const struct sctp_path *pa = sctp_paths_get_const(ps, i);
 
 		if (i == skip || !usable(pa, SCTP_PATH_ACTIVE))
 			continue;
-		if (best < 0 || pa->errors < ps->path[best].errors ||
-		    (pa->errors == ps->path[best].errors &&
-		     pa->rto.rto_ns < ps->path[best].rto.rto_ns))
+		if (b == NULL || pa->errors < b->errors ||
+		    (pa->errors == b->errors && pa->rto.rto_ns < b->rto.rto_ns)) {
 			best = (int)i;
+			b = pa;
+		}
 	}
 	return best;
 }
@@ -149,18 +168,20 @@ best_active(const struct sctp_paths *ps, unsigned skip)
 static int
 best_pf(const struct sctp_paths *ps)
 {
+	const struct sctp_path *b = NULL;
 	int best = -1;
 	unsigned best_rank = 0;
 
 	for (unsigned i = 0; i < ps->n; i++) {
-		const struct sctp_path *pa = &ps->path[i];
+		const struct sctp_path *pa = sctp_paths_get_const(ps, i);
 		unsigned rank = i == ps->current ? 0 : i == ps->primary ? 1 : 2;
 
 		if (!usable(pa, SCTP_PATH_PF))
 			continue;
-		if (best < 0 || pa->errors < ps->path[best].errors ||
-		    (pa->errors == ps->path[best].errors && rank < best_rank)) {
+		if (b == NULL || pa->errors < b->errors ||
+		    (pa->errors == b->errors && rank < best_rank)) {
 			best = (int)i;
+			b = pa;
 			best_rank = rank;
 		}
 	}
@@ -183,9 +204,9 @@ reselect(struct sctp_paths *ps, const struct sctp_profile *p)
 	unsigned want = cur;
 	int alt;
 
-	if (usable(&ps->path[ps->primary], SCTP_PATH_ACTIVE))
+	if (usable(sctp_paths_get_const(ps, ps->primary), SCTP_PATH_ACTIVE))
 		want = ps->primary;
-	else if (usable(&ps->path[cur], SCTP_PATH_ACTIVE))
+	else if (usable(sctp_paths_get_const(ps, cur), SCTP_PATH_ACTIVE))
 		want = cur;
 	else if ((alt = best_active(ps, SCTP_MAX_PATHS)) >= 0)
 		want = (unsigned)alt;
@@ -197,7 +218,7 @@ reselect(struct sctp_paths *ps, const struct sctp_profile *p)
 	if (want == ps->primary)
 		return SCTP_PATHS_EV_PRIMARY_RETURN;
 	/* RFC 7829 Primary Path Switchover: without return, the alternate becomes primary. */
-	if (!p->primary_return && ps->path[want].state == SCTP_PATH_ACTIVE) {
+	if (!p->primary_return && sctp_paths_get_const(ps, want)->state == SCTP_PATH_ACTIVE) {
 		ps->primary = (uint8_t)want;
 		return SCTP_PATHS_EV_FAILOVER | SCTP_PATHS_EV_PRIMARY_CHANGED;
 	}
@@ -215,7 +236,7 @@ static uint64_t
 count_error(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, bool count_assoc,
 	    uint64_t now_ns)
 {
-	struct sctp_path *pa = &ps->path[i];
+	struct sctp_path *pa = sctp_paths_get(ps, i);
 	uint64_t ev = 0;
 
 	if (count_assoc) {
@@ -239,8 +260,27 @@ static uint64_t
 path_alive(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, uint64_t now_ns)
 {
 	ps->assoc_errors = 0;
-	ps->path[i].errors = 0;
+	sctp_paths_get(ps, i)->errors = 0;
 	return set_state(ps, p, i, SCTP_PATH_ACTIVE, now_ns);
+}
+
+/* SCTP_ADDR_V4, SCTP_ADDR_V6 or SCTP_ADDR_NONE, from the flags. */
+static uint8_t
+path_family(const struct sctp_path *pa)
+{
+	if (pa->flags & SCTP_PATH_F_V4)
+		return SCTP_ADDR_V4;
+	if (pa->flags & SCTP_PATH_F_V6)
+		return SCTP_ADDR_V6;
+	return SCTP_ADDR_NONE;
+}
+
+/* sctp_addr_eq() against the path's address, without building a struct sctp_addr. */
+static bool
+path_has_addr(const struct sctp_path *pa, const struct sctp_addr *a)
+{
+	return a->family == path_family(pa) &&
+	       memcmp(pa->addr_bytes, a->bytes, sctp_addr_len(a)) == 0;
 }
 
 static void
@@ -250,9 +290,14 @@ path_init(struct sctp_path *pa, const struct sctp_profile *p, const struct sctp_
 	memset(pa, 0, sizeof(*pa));
 	pa->state = SCTP_PATH_ACTIVE;
 	pa->flags = SCTP_PATH_F_HB_ENABLED | (is_confirmed ? SCTP_PATH_F_CONFIRMED : 0);
+	if (addr->family == SCTP_ADDR_V4)
+		pa->flags |= SCTP_PATH_F_V4;
+	else if (addr->family == SCTP_ADDR_V6)
+		pa->flags |= SCTP_PATH_F_V6;
 	sctp_rto_init(&pa->rto, p);
 	pa->hb_due_ns = SCTP_TIME_NEVER;
-	pa->addr = *addr;
+	/* Only the family's bytes: the rest stays zero, as sctp_addr_v4() leaves it. */
+	memcpy(pa->addr_bytes, addr->bytes, sctp_addr_len(addr));
 }
 
 void
@@ -260,15 +305,42 @@ sctp_paths_init(struct sctp_paths *ps, const struct sctp_profile *p,
 		const struct sctp_addr *primary)
 {
 	memset(ps, 0, sizeof(*ps));
-	path_init(&ps->path[0], p, primary, true);
+	path_init(&ps->first, p, primary, true);
 	ps->n = 1;
+	ps->cap = 1;
+	ps->more = NULL;
+}
+
+int
+sctp_paths_attach(struct sctp_paths *ps, struct sctp_path *more, unsigned n_more)
+{
+	if (more == NULL || n_more == 0 || n_more < ps->n - 1u)
+		return -1;
+	/* The paths in use move with their state; the rest of the block is written by add(). */
+	if (ps->n > 1 && more != ps->more)
+		memmove(more, ps->more, (ps->n - 1u) * sizeof(*more));
+	ps->more = more;
+	ps->cap = (uint8_t)(n_more >= SCTP_MAX_PATHS - 1u ? SCTP_MAX_PATHS : 1u + n_more);
+	return 0;
+}
+
+struct sctp_path *
+sctp_paths_detach(struct sctp_paths *ps)
+{
+	struct sctp_path *more = ps->more;
+
+	if (ps->n > 1)
+		return NULL;
+	ps->more = NULL;
+	ps->cap = 1;
+	return more;
 }
 
 int
 sctp_paths_find(const struct sctp_paths *ps, const struct sctp_addr *addr)
 {
 	for (unsigned i = 0; i < ps->n; i++)
-		if (sctp_addr_eq(&ps->path[i].addr, addr))
+		if (path_has_addr(sctp_paths_get_const(ps, i), addr))
 			return (int)i;
 	return -1;
 }
@@ -286,7 +358,7 @@ static void
 path_start(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, uint64_t now_ns,
 	   uint32_t rnd)
 {
-	struct sctp_path *pa = &ps->path[i];
+	struct sctp_path *pa = sctp_paths_get(ps, i);
 
 	pa->last_tx_ns = now_ns;
 	pa->hb_jitter = rotate(rnd, i);
@@ -301,11 +373,11 @@ sctp_paths_add(struct sctp_paths *ps, const struct sctp_profile *p, const struct
 
 	if (found >= 0)
 		return found;
-	if (ps->n >= SCTP_MAX_PATHS || sctp_addr_len(addr) == 0)
+	if (ps->n >= ps->cap || sctp_addr_len(addr) == 0)
 		return -1;
 	unsigned i = ps->n++;
 
-	path_init(&ps->path[i], p, addr, is_confirmed);
+	path_init(sctp_paths_get(ps, i), p, addr, is_confirmed);
 	path_start(ps, p, i, now_ns, rnd);
 	return (int)i;
 }
@@ -324,8 +396,10 @@ sctp_paths_hb_stop(struct sctp_paths *ps)
 {
 	ps->running = false;
 	for (unsigned i = 0; i < ps->n; i++) {
-		ps->path[i].flags &= (uint8_t)~SCTP_PATH_F_HB_OUTSTANDING;
-		ps->path[i].hb_due_ns = SCTP_TIME_NEVER;
+		struct sctp_path *pa = sctp_paths_get(ps, i);
+
+		pa->flags &= (uint8_t)~SCTP_PATH_F_HB_OUTSTANDING;
+		pa->hb_due_ns = SCTP_TIME_NEVER;
 	}
 }
 
@@ -335,7 +409,7 @@ sctp_paths_set_hb_enabled(struct sctp_paths *ps, const struct sctp_profile *p, u
 {
 	if (i >= ps->n)
 		return -1;
-	struct sctp_path *pa = &ps->path[i];
+	struct sctp_path *pa = sctp_paths_get(ps, i);
 
 	if (on)
 		pa->flags |= SCTP_PATH_F_HB_ENABLED;
@@ -350,7 +424,7 @@ sctp_paths_set_primary(struct sctp_paths *ps, const struct sctp_profile *p, unsi
 		       uint64_t *events)
 {
 	*events = 0;
-	if (i >= ps->n || !confirmed(&ps->path[i]))
+	if (i >= ps->n || !confirmed(sctp_paths_get_const(ps, i)))
 		return -1;
 	ps->primary = (uint8_t)i;
 	*events = reselect(ps, p);
@@ -363,7 +437,7 @@ sctp_paths_rtx_path(const struct sctp_paths *ps, unsigned last)
 	unsigned cur = ps->current;
 	int alt;
 
-	if (cur != last && usable(&ps->path[cur], SCTP_PATH_ACTIVE))
+	if (cur != last && usable(sctp_paths_get_const(ps, cur), SCTP_PATH_ACTIVE))
 		return cur;
 	alt = best_active(ps, last);
 	return alt >= 0 ? (unsigned)alt : cur;
@@ -375,7 +449,7 @@ sctp_paths_on_t3_expiry(struct sctp_paths *ps, const struct sctp_profile *p, uns
 {
 	if (i >= ps->n)
 		return 0;
-	sctp_rto_backoff(&ps->path[i].rto, p);
+	sctp_rto_backoff(&sctp_paths_get(ps, i)->rto, p);
 	uint64_t ev = count_error(ps, p, i, true, now_ns);
 
 	return ev | reselect(ps, p);
@@ -408,7 +482,7 @@ grant_probes(struct sctp_paths *ps, const struct sctp_profile *p, uint32_t want,
 
 	for (unsigned k = 1; k <= ps->n && want; k++) {
 		unsigned i = (start + k) % ps->n;
-		struct sctp_path *pa = &ps->path[i];
+		struct sctp_path *pa = sctp_paths_get(ps, i);
 
 		if (!(want & (1u << i)))
 			continue;
@@ -436,7 +510,7 @@ sctp_paths_on_wakeup(struct sctp_paths *ps, const struct sctp_profile *p, uint64
 	uint32_t mask = 0, probes = 0;
 
 	for (unsigned i = 0; i < ps->n; i++) {
-		struct sctp_path *pa = &ps->path[i];
+		struct sctp_path *pa = sctp_paths_get(ps, i);
 
 		if (pa->hb_due_ns > now_ns)
 			continue;
@@ -488,7 +562,7 @@ sctp_paths_hb_info(struct sctp_paths *ps, unsigned i, uint64_t now_ns, uint64_t 
 	if (!sctp_writer_ok(w))
 		return -1;
 
-	struct sctp_path *pa = &ps->path[i];
+	struct sctp_path *pa = sctp_paths_get(ps, i);
 
 	pa->hb_nonce = nonce;
 	pa->hb_sent_ns = now_ns;
@@ -519,7 +593,7 @@ hb_ack_check(const struct sctp_paths *ps, const uint8_t *info, size_t info_len, 
 	if (i >= ps->n)
 		return SCTP_HB_ACK_BAD_PATH;
 
-	const struct sctp_path *pa = &ps->path[i];
+	const struct sctp_path *pa = sctp_paths_get_const(ps, i);
 	/* One comparison of everything, so timing tells nothing of which part differed. */
 	uint64_t diff = (nonce ^ pa->hb_nonce) | (sent ^ pa->hb_sent_ns);
 
@@ -543,7 +617,7 @@ sctp_paths_on_hb_ack(struct sctp_paths *ps, const struct sctp_profile *p, const 
 		return v;
 	}
 
-	struct sctp_path *pa = &ps->path[i];
+	struct sctp_path *pa = sctp_paths_get(ps, i);
 	uint64_t ev = 0;
 
 	*path = i;
@@ -565,9 +639,12 @@ sctp_paths_next_wakeup(const struct sctp_paths *ps)
 {
 	uint64_t t = SCTP_TIME_NEVER;
 
-	for (unsigned i = 0; i < ps->n; i++)
-		if (ps->path[i].hb_due_ns < t)
-			t = ps->path[i].hb_due_ns;
+	for (unsigned i = 0; i < ps->n; i++) {
+		uint64_t due = sctp_paths_get_const(ps, i)->hb_due_ns;
+
+		if (due < t)
+			t = due;
+	}
 	return t;
 }
 

@@ -9,10 +9,12 @@
  *
  * Sans-I/O: every call takes the profile and `now_ns` where time matters,
  * random values come from the caller as arguments, and nothing allocates:
- * struct sctp_paths lives inside the association. Each call that can change
- * something returns what happened as an event mask (SCTP_PATH_EV_* per path,
- * SCTP_PATHS_EV_* for the association), from which the association raises
- * RFC 6458-style notifications:
+ * struct sctp_paths lives inside the association with path 0 in it, and
+ * room for more paths is a block the caller attaches (sctp_paths_attach(),
+ * docs/PATHS.md "Storage"). Each call that can change something returns
+ * what happened as an event mask (SCTP_PATH_EV_* per path, SCTP_PATHS_EV_*
+ * for the association), from which the association raises RFC 6458-style
+ * notifications:
  *
  *   SCTP_PATH_EV_ACTIVE     -> SCTP_PEER_ADDR_CHANGE, SCTP_ADDR_AVAILABLE
  *   SCTP_PATH_EV_PF         -> SCTP_PEER_ADDR_CHANGE, SCTP_ADDR_POTENTIALLY_FAILED (Linux)
@@ -30,7 +32,10 @@
  *   SACK of new data     sctp_paths_on_data_acked() for the path the acked
  *                        TSNs were last sent to; an RTT sample, under Karn's
  *                        rule (sctp/rto.h), with sctp_rto_sample() on
- *                        ps->path[i].rto
+ *                        sctp_paths_get(ps, i)->rto
+ *   several addresses    (INIT or INIT ACK) a block of paths from the
+ *                        caller's pool, sctp_paths_attach(), then
+ *                        sctp_paths_add() each; one path needs no block
  *   wake-up              at sctp_paths_next_wakeup(): sctp_paths_on_wakeup()
  *                        counts unanswered heartbeats and names the paths to
  *                        send a HEARTBEAT to; for each, sctp_paths_hb_info()
@@ -48,6 +53,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sctp/addr.h"
 #include "sctp/profile.h"
@@ -60,7 +66,8 @@
  * Deployments multi-home with two addresses (two NICs or two networks:
  * SIGTRAN, 3GPP S1/NG/X2, Diameter), four with dual-stack IPv4 + IPv6; eight
  * leaves room for that and bounds what a peer's INIT can make us keep. The
- * association uses the first eight addresses it is given (further ones are
+ * association uses the first addresses it is given, as many as the block it
+ * attached has room for and never more than eight (further ones are
  * ignored, never an error: RFC 9260 does not oblige us to use every address).
  * Eight also fits the event mask below: 4 bits per path in 32 bits.
  */
@@ -77,18 +84,25 @@ enum sctp_path_state {
  * HEARTBEAT ACK (or rule 1 or 2 applies). HB_ENABLED: §8.3 A and C, idle
  * heartbeats on (the default). HB_OUTSTANDING: a HEARTBEAT awaits its ACK
  * and hb_due_ns is its deadline. NONCE_VALID: hb_nonce may still be
- * acknowledged, even after its deadline.
+ * acknowledged, even after its deadline. V4, V6: the family of addr_bytes
+ * (neither: an empty address, possible only for path 0); kept here rather
+ * than in a struct sctp_addr because its 17th byte would cost the path 8
+ * bytes of padding.
  */
 #define SCTP_PATH_F_CONFIRMED	   0x01u
 #define SCTP_PATH_F_HB_ENABLED	   0x02u
 #define SCTP_PATH_F_HB_OUTSTANDING 0x04u
 #define SCTP_PATH_F_NONCE_VALID	   0x08u
+#define SCTP_PATH_F_V4		   0x10u
+#define SCTP_PATH_F_V6		   0x20u
 
 /*
- * One destination transport address. Hot fields first: what choosing a path,
- * a SACK and a T3 expiry read fits in the first 40 bytes; the heartbeat
- * fields are touched at heartbeat pace; the address only when a packet is
- * built. 88 bytes.
+ * One destination transport address, 80 bytes (static_assert in path.c).
+ * Hot fields first: what choosing a path, a SACK and a T3 expiry read fits
+ * in the first 40 bytes; next the heartbeat deadline, which every
+ * sctp_paths_next_wakeup() scans; then the rest of the heartbeat fields,
+ * touched at heartbeat pace; last the address, read when a packet is built
+ * (sctp_path_addr()).
  */
 struct sctp_path {
 	uint8_t state;	    /* enum sctp_path_state */
@@ -101,27 +115,68 @@ struct sctp_path {
 	uint64_t hb_due_ns;  /* outstanding: the ACK deadline; else the next heartbeat, or NEVER */
 	uint64_t hb_sent_ns; /* when the last HEARTBEAT was sent (its info carries the same) */
 	uint64_t hb_nonce;   /* that HEARTBEAT's nonce (caller's random value) */
-	struct sctp_addr addr;
+	uint8_t addr_bytes[16]; /* network order; IPv4 in [0..3], the rest zero */
 };
 
 /*
- * The peer's destination addresses. path[0 .. n-1] are in use; primary and
- * current index into them and always name confirmed paths. current is the
- * path new data goes to: the primary while it is active, else an alternate
+ * The peer's destination addresses: paths 0 .. n-1 are in use, path i is
+ * sctp_paths_get(ps, i). Path 0 is `first`, inside the set; paths
+ * 1 .. cap-1 are the caller's block `more` (docs/PATHS.md "Storage"). No
+ * pointer into the set itself, so it moves with memcpy (the copy shares the
+ * block: use one of the two afterwards). primary and current
+ * index paths in use and always name confirmed paths. current is the path
+ * new data goes to: the primary while it is active, else an alternate
  * (sctp_paths_data_path()).
+ *
+ * 112 bytes on LP64 (static_assert in path.c): 8 bytes read by every call,
+ * the block pointer, path 0, then the §5.4 probe window and the refusal
+ * counter, which only probing and refused ACKs touch.
  */
 struct sctp_paths {
-	uint8_t n;
+	uint8_t n;   /* paths in use, 1 .. cap */
+	uint8_t cap; /* 1 + the block's length, at most SCTP_MAX_PATHS */
 	uint8_t primary;
 	uint8_t current;
-	bool running;	       /* heartbeats on: ESTABLISHED until SHUTDOWN sent (§8.3) */
-	uint16_t assoc_errors; /* §8.1 association error counter */
-	uint16_t probes;       /* §5.4 probes in the window ending at probe_window_end_ns */
+	bool running;		/* heartbeats on: ESTABLISHED until SHUTDOWN sent (§8.3) */
+	uint8_t probe_last;	/* path probed last: §5.4 probes go round robin from the next */
+	uint16_t assoc_errors;	/* §8.1 association error counter */
+	struct sctp_path *more; /* paths 1 .. cap-1; NULL while cap is 1 */
+	struct sctp_path first; /* path 0 */
 	uint64_t probe_window_end_ns;
+	uint16_t probes;	 /* §5.4 probes in the window ending at probe_window_end_ns */
 	uint32_t hb_ack_rejects; /* HEARTBEAT ACKs refused by sctp_paths_on_hb_ack() */
-	uint8_t probe_last;	 /* path probed last: §5.4 probes go round robin from the next */
-	struct sctp_path path[SCTP_MAX_PATHS];
 };
+
+/*
+ * Path i, for i < ps->cap (in use for i < ps->n). Unchecked: the callers in
+ * path.c compare i with n first, and an index from the peer (the Heartbeat
+ * Info) is checked before it gets here.
+ */
+static inline struct sctp_path *
+sctp_paths_get(struct sctp_paths *ps, unsigned i)
+{
+	return i == 0 ? &ps->first : &ps->more[i - 1];
+}
+
+static inline const struct sctp_path *
+sctp_paths_get_const(const struct sctp_paths *ps, unsigned i)
+{
+	return i == 0 ? &ps->first : &ps->more[i - 1];
+}
+
+/* The path's destination address; family SCTP_ADDR_NONE for an empty one. */
+static inline struct sctp_addr
+sctp_path_addr(const struct sctp_path *pa)
+{
+	struct sctp_addr a;
+
+	if (pa->flags & SCTP_PATH_F_V4)
+		return sctp_addr_v4(pa->addr_bytes);
+	if (pa->flags & SCTP_PATH_F_V6)
+		return sctp_addr_v6(pa->addr_bytes);
+	memset(&a, 0, sizeof(a));
+	return a;
+}
 
 /*
  * Event masks. Bits 0..31: four per path, path i at bits 4i..4i+3
@@ -192,16 +247,48 @@ const char *sctp_hb_ack_verdict_name(enum sctp_hb_ack_verdict v);
  * One path, to `primary`: confirmed (RFC 9260 §5.4 rules 1 and 2: the
  * address the INIT went to, or the one the INIT ACK went to), active,
  * primary and current. Heartbeats are off until sctp_paths_hb_start().
+ * Capacity 1, no block: a block attached before is forgotten, so take it
+ * back first (sctp_paths_block()).
  */
 void sctp_paths_init(struct sctp_paths *ps, const struct sctp_profile *p,
 		     const struct sctp_addr *primary);
 
 /*
+ * Room for paths 1 .. n_more: the caller's block more[0 .. n_more-1], which
+ * must stay valid and untouched by anyone else until it is detached or
+ * replaced. Capacity becomes 1 + n_more, at most SCTP_MAX_PATHS (elements
+ * past that stay unused). The paths 1 .. n-1 in use are copied into the new
+ * block (memmove, so the blocks may overlap), with all their state; the old
+ * block is then the caller's again: read it with sctp_paths_block() before
+ * the call. Cost: one copy of (n - 1) * 80 bytes. Returns 0, or -1 with
+ * nothing changed when more is NULL, n_more is 0, or the block is too short
+ * for the n - 1 paths in use.
+ */
+int sctp_paths_attach(struct sctp_paths *ps, struct sctp_path *more, unsigned n_more);
+
+/*
+ * Give the block back: capacity returns to 1. Refused while a path other
+ * than 0 is in use (n > 1): returns NULL and changes nothing. Paths are
+ * never removed, so a set that used its block keeps it; when the
+ * association is freed, give back sctp_paths_block() instead. Returns the
+ * block, or NULL when none was attached or on refusal.
+ */
+struct sctp_path *sctp_paths_detach(struct sctp_paths *ps);
+
+/* The attached block, NULL when none: what to give back to the pool. */
+static inline struct sctp_path *
+sctp_paths_block(const struct sctp_paths *ps)
+{
+	return ps->more;
+}
+
+/*
  * Add a destination address; `confirmed` per §5.4 (true for addresses our
  * user gave, false for ones learned from the peer's INIT or INIT ACK).
  * Returns its index; the existing index if the address is already a path;
- * -1 if the set is full or the address has no family. rnd: random value for
- * its first heartbeat's jitter, used if heartbeats are running.
+ * -1 if the set is full (n == cap: attach a longer block; never more than
+ * SCTP_MAX_PATHS) or the address has no family. rnd: random value for its
+ * first heartbeat's jitter, used if heartbeats are running.
  */
 int sctp_paths_add(struct sctp_paths *ps, const struct sctp_profile *p,
 		   const struct sctp_addr *addr, bool confirmed, uint64_t now_ns, uint32_t rnd);
@@ -254,7 +341,7 @@ static inline void
 sctp_paths_on_data_sent(struct sctp_paths *ps, unsigned i, uint64_t now_ns)
 {
 	if (i < ps->n)
-		ps->path[i].last_tx_ns = now_ns;
+		sctp_paths_get(ps, i)->last_tx_ns = now_ns;
 }
 
 /*
