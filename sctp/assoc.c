@@ -168,8 +168,7 @@ void
 sctp_assoc_init(struct sctp_assoc *a, const struct sctp_assoc_ops *ops, void *ctx,
 		struct sctp_assoc_counters *counters)
 {
-	memset(a, 0, offsetof(struct sctp_assoc, hs));
-	memset(&a->hs, 0, offsetof(struct sctp_assoc_handshake, cookie));
+	memset(a, 0, sizeof(*a));
 	a->state = SCTP_ASSOC_CLOSED;
 	for (unsigned t = 0; t < SCTP_ASSOC_TIMER_COUNT; t++)
 		a->timer_at[t] = SCTP_TIME_NEVER;
@@ -194,7 +193,12 @@ sctp_assoc_connect(struct sctp_assoc *a, struct sctp_endpoint *ep, const struct 
 		return -EINVAL;
 	if (a->state != SCTP_ASSOC_CLOSED)
 		return -EISCONN;
+	struct sctp_assoc_handshake *hs = a->ops->hs_get(a->ctx);
+	if (hs == NULL)
+		return -ENOBUFS;
 	assoc_reset(a, ep);
+	memset(hs, 0, offsetof(struct sctp_assoc_handshake, cookie));
+	a->hs = hs;
 	a->peer_addr = *peer;
 	a->local_addr = *local;
 	a->local_port = local_port;

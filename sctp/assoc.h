@@ -181,11 +181,23 @@ struct sctp_notification {
 	uint16_t abort_causes_len;
 };
 
+struct sctp_assoc_handshake;
+
 struct sctp_assoc_ops {
 	/* One SCTP packet, checksum field zero, from src to dst. */
 	void (*send)(void *ctx, const uint8_t *bytes, size_t len, const struct sctp_addr *src,
 		     const struct sctp_addr *dst);
 	void (*notify)(void *ctx, const struct sctp_notification *n);
+	/*
+	 * Handshake scratch for an association we initiate (1.3 KB: the peer's
+	 * cookie for T1-cookie retransmissions): taken by sctp_assoc_connect(),
+	 * given back when the association leaves COOKIE-WAIT / COOKIE-ECHOED.
+	 * The data plane keeps a per-lcore pool sized for the handshakes it lets
+	 * run at once; hs_get() returning NULL makes connect fail with -ENOBUFS.
+	 * An association made from a cookie never needs one.
+	 */
+	struct sctp_assoc_handshake *(*hs_get)(void *ctx);
+	void (*hs_put)(void *ctx, struct sctp_assoc_handshake *hs);
 };
 
 /* Most bytes of a packet the association builds (a COOKIE ECHO is the longest). */
@@ -201,9 +213,10 @@ struct sctp_assoc_ops {
 #define SCTP_ASSOC_REPORT_MAX 256u
 
 /*
- * Handshake state: dead once ESTABLISHED. Kept apart so that the data
- * path's state can overlay it later (the 512-byte goal of DESIGN.md
- * decision 6 counts an established association).
+ * Handshake state of an association we initiate: dead once ESTABLISHED.
+ * Not part of the association (the 512-byte goal of DESIGN.md decision 6
+ * counts an established one): ops->hs_get() lends it for COOKIE-WAIT and
+ * COOKIE-ECHOED only.
  */
 struct sctp_assoc_handshake {
 	uint64_t sent_ns;	  /* first transmission of the outstanding INIT / COOKIE ECHO */
@@ -242,7 +255,7 @@ struct sctp_assoc {
 	const struct sctp_assoc_ops *ops;
 	void *ctx;
 	struct sctp_assoc_counters *counters;
-	struct sctp_assoc_handshake hs;
+	struct sctp_assoc_handshake *hs; /* non-NULL exactly in COOKIE-WAIT and COOKIE-ECHOED */
 };
 
 /*
@@ -257,7 +270,8 @@ void sctp_assoc_init(struct sctp_assoc *a, const struct sctp_assoc_ops *ops, voi
  * T1-init, enter COOKIE-WAIT. Our Initiate Tag is ep->cfg.choose_tag(ctx,
  * NULL) (NULL: an association we initiate), our Initial TSN
  * ep->cfg.random32(). 0; -EISCONN unless CLOSED; -EINVAL for a missing
- * endpoint, an address that is not IPv4 or IPv6, or a port 0.
+ * endpoint, an address that is not IPv4 or IPv6, or a port 0; -ENOBUFS when
+ * ops->hs_get() has no handshake scratch to lend.
  */
 int sctp_assoc_connect(struct sctp_assoc *a, struct sctp_endpoint *ep, const struct sctp_addr *peer,
 		       const struct sctp_addr *local, uint16_t local_port, uint16_t peer_port,

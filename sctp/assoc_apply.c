@@ -57,8 +57,8 @@ assoc_tx_init_params(const struct sctp_assoc *a, struct sctp_writer *w)
 		memcpy(pa.addr, cfg->addrs[i].bytes, sizeof(pa.addr));
 		sctp_param_addr_build(w, &pa);
 	}
-	if (a->hs.preservative_ms != 0) {
-		struct sctp_param_cookie_preservative cp = { a->hs.preservative_ms };
+	if (a->hs->preservative_ms != 0) {
+		struct sctp_param_cookie_preservative cp = { a->hs->preservative_ms };
 		sctp_param_cookie_preservative_build(w, &cp);
 	}
 	if (cfg->extensions & SCTP_COOKIE_EXT_ECN)
@@ -95,15 +95,15 @@ assoc_tx_cookie_echo(const struct sctp_assoc *a, struct sctp_writer *w)
 {
 	struct sctp_cookie ce = {
 		.type = SCTP_CHUNK_COOKIE_ECHO,
-		.cookie = a->hs.cookie,
-		.cookie_len = a->hs.cookie_len,
+		.cookie = a->hs->cookie,
+		.cookie_len = a->hs->cookie_len,
 	};
 	sctp_cookie_build(w, &ce);
-	if (a->hs.report_len == 0)
+	if (a->hs->report_len == 0)
 		return;
 	struct sctp_error err = { 0 };
 	size_t off = sctp_error_build_begin(w, &err);
-	struct sctp_cause_unrecognized_params u = { a->hs.report, a->hs.report_len };
+	struct sctp_cause_unrecognized_params u = { a->hs->report, a->hs->report_len };
 	sctp_cause_unrecognized_params_build(w, &u);
 	sctp_error_build_end(w, off);
 }
@@ -239,10 +239,10 @@ assoc_note_handshake_tx(struct sctp_assoc *a, const struct assoc_run *run,
 	if (s->pkt != PKT_INIT && s->pkt != PKT_COOKIE_ECHO)
 		return;
 	if (s->rtx) {
-		a->hs.retransmitted = true;
+		a->hs->retransmitted = true;
 	} else {
-		a->hs.sent_ns = run->now_ns;
-		a->hs.retransmitted = false;
+		a->hs->sent_ns = run->now_ns;
+		a->hs->retransmitted = false;
 	}
 }
 
@@ -314,13 +314,13 @@ assoc_keep_reports(struct sctp_assoc *a, const struct assoc_peer *pr)
 
 	for (uint16_t i = 0; i < pr->n_report; i++) {
 		uint16_t at = (uint16_t)SCTP_PAD4(end), len = pr->report[i].length;
-		if ((size_t)at + len > sizeof(a->hs.report))
+		if ((size_t)at + len > sizeof(a->hs->report))
 			break;
-		memset(a->hs.report + end, 0, at - end);
-		memcpy(a->hs.report + at, sctp_param_tlv_bytes(&pr->report[i]), len);
+		memset(a->hs->report + end, 0, at - end);
+		memcpy(a->hs->report + at, sctp_param_tlv_bytes(&pr->report[i]), len);
 		end = (uint16_t)(at + len);
 	}
-	a->hs.report_len = end;
+	a->hs->report_len = end;
 }
 
 static void
@@ -334,8 +334,8 @@ assoc_apply_peer_init(struct sctp_assoc *a, const struct assoc_peer *pr)
 	a->extensions = pr->extensions;
 	if (pr->os_clamped)
 		a->counters->init_ack_os_clamped++;
-	memcpy(a->hs.cookie, pr->cookie, pr->cookie_len);
-	a->hs.cookie_len = pr->cookie_len;
+	memcpy(a->hs->cookie, pr->cookie, pr->cookie_len);
+	a->hs->cookie_len = pr->cookie_len;
 	assoc_keep_reports(a, pr);
 }
 
@@ -345,9 +345,9 @@ assoc_apply_stale_restart(struct sctp_assoc *a, uint32_t preservative_ms)
 {
 	a->stale_restarts++;
 	a->counters->stale_cookie_restarts++;
-	a->hs.preservative_ms = preservative_ms;
-	a->hs.cookie_len = 0;
-	a->hs.report_len = 0;
+	a->hs->preservative_ms = preservative_ms;
+	a->hs->cookie_len = 0;
+	a->hs->report_len = 0;
 	a->peer_vtag = 0; /* a T-bit ABORT with the old tag is no longer the peer's */
 }
 
@@ -434,7 +434,7 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 		assoc_apply_peer_init(a, &cmds->peer);
 		break;
 	case OP_RTO_SAMPLE:
-		sctp_rto_sample(&a->rto, assoc_profile(a), run->now_ns - a->hs.sent_ns);
+		sctp_rto_sample(&a->rto, assoc_profile(a), run->now_ns - a->hs->sent_ns);
 		break;
 	case OP_RTO_BACKOFF:
 		sctp_rto_backoff(&a->rto, assoc_profile(a));
@@ -466,6 +466,17 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 	}
 }
 
+/* The handshake scratch goes back as soon as the handshake is over. */
+static void
+assoc_release_handshake(struct sctp_assoc *a)
+{
+	if (a->hs != NULL && a->state != SCTP_ASSOC_COOKIE_WAIT &&
+	    a->state != SCTP_ASSOC_COOKIE_ECHOED) {
+		a->ops->hs_put(a->ctx, a->hs);
+		a->hs = NULL;
+	}
+}
+
 /* The one place that changes the association. */
 void
 assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds)
@@ -474,4 +485,5 @@ assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds
 		assoc_count_drop(a, SCTP_ASSOC_DROP_CMD_OVERFLOW);
 	for (uint8_t i = 0; i < cmds->n; i++)
 		assoc_apply_one(a, run, cmds, &cmds->cmd[i]);
+	assoc_release_handshake(a);
 }

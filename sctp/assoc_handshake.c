@@ -89,7 +89,7 @@ assoc_sf_init_ack(const struct sctp_assoc *a, const struct assoc_in *in, struct 
 	if (assoc_init_ack_refused(&ack, &p, o))
 		return;
 	assoc_peer_from_init_ack(a, &ack, &p, o);
-	if (!a->hs.retransmitted)
+	if (!a->hs->retransmitted)
 		emit(o, OP_RTO_SAMPLE);
 	emit_timer_stop(o, SCTP_ASSOC_T1_INIT);
 	emit_count(o, OP_INIT_RTX, 0);
@@ -113,7 +113,7 @@ assoc_sf_cookie_ack(const struct sctp_assoc *a, const struct assoc_in *in, struc
 		return;
 	}
 	emit_timer_stop(o, SCTP_ASSOC_T1_COOKIE);
-	if (!a->hs.retransmitted)
+	if (!a->hs->retransmitted)
 		emit(o, OP_RTO_SAMPLE);
 	emit_count(o, OP_INIT_RTX, 0);
 	emit_state(o, SCTP_ASSOC_ESTABLISHED);
@@ -158,7 +158,7 @@ ceil_ms(uint64_t ns)
 static uint32_t
 assoc_preservative_ms(const struct sctp_assoc *a, uint32_t staleness_us, uint64_t now_ns)
 {
-	uint64_t rtt_ns = now_ns > a->hs.sent_ns ? now_ns - a->hs.sent_ns : 0;
+	uint64_t rtt_ns = now_ns > a->hs->sent_ns ? now_ns - a->hs->sent_ns : 0;
 	uint64_t ms = ceil_ms((uint64_t)staleness_us * SCTP_NS_PER_US) + ceil_ms(rtt_ns);
 
 	return ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;

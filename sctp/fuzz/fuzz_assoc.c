@@ -85,7 +85,29 @@ on_notify(void *ctx, const struct sctp_notification *n)
 	(void)n;
 }
 
-static const struct sctp_assoc_ops ops = { on_send, on_notify };
+/* One association at a time: one handshake scratch, lent and given back. */
+static struct sctp_assoc_handshake hs_store;
+static bool hs_lent;
+
+static struct sctp_assoc_handshake *
+on_hs_get(void *ctx)
+{
+	(void)ctx;
+	if (hs_lent)
+		return NULL;
+	hs_lent = true;
+	return &hs_store;
+}
+
+static void
+on_hs_put(void *ctx, struct sctp_assoc_handshake *hs)
+{
+	(void)ctx;
+	check(hs_lent && hs == &hs_store);
+	hs_lent = false;
+}
+
+static const struct sctp_assoc_ops ops = { on_send, on_notify, on_hs_get, on_hs_put };
 
 static void
 endpoint_once(void)

@@ -148,6 +148,28 @@ send_cb(void *ctx, const uint8_t *bytes, size_t len, const struct sctp_addr *src
 	transmit(ctx, bytes, len, src, dst);
 }
 
+/* One association per side, so one handshake scratch per side. */
+static struct sctp_assoc_handshake *
+hs_get_cb(void *ctx)
+{
+	struct sim_endside *x = ctx;
+
+	if (x->hs_lent)
+		return NULL;
+	x->hs_lent = true;
+	return &x->hs;
+}
+
+static void
+hs_put_cb(void *ctx, struct sctp_assoc_handshake *hs)
+{
+	struct sim_endside *x = ctx;
+
+	if (hs != &x->hs || !x->hs_lent)
+		fail(&x->sim->res, SIM_LEAK, "handshake scratch given back twice or not ours");
+	x->hs_lent = false;
+}
+
 static void
 notify_cb(void *ctx, const struct sctp_notification *n)
 {
@@ -253,6 +275,8 @@ sim_init(struct sim *s, const struct sim_scenario *sc)
 		return -EINVAL;
 	s->ops.send = send_cb;
 	s->ops.notify = notify_cb;
+	s->ops.hs_get = hs_get_cb;
+	s->ops.hs_put = hs_put_cb;
 	s->stage_ops.dup = dup_cb;
 	s->stage_ops.ctx = s;
 	for (unsigned i = 0; i < SIM_SIDES; i++) {
@@ -551,6 +575,9 @@ sim_run(struct sim *s, const struct sim_scenario *sc, struct sim_result *res)
 		impair_drain(&s->stage[i], release_cb, s);
 	if (s->free_top != SIM_POOL_SIZE)
 		fail(r, SIM_LEAK, "%u of %u buffers free", s->free_top, SIM_POOL_SIZE);
+	for (unsigned i = 0; i < SIM_SIDES; i++)
+		if (s->side[i].hs_lent)
+			fail(r, SIM_LEAK, "side %u: handshake scratch never given back", i);
 	for (unsigned i = 0; i < SIM_SIDES; i++)
 		if (r->dir[i].no_buffer != 0)
 			fail(r, SIM_LEAK, "side %u: %" PRIu64 " packets found no buffer", i,

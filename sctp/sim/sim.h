@@ -132,6 +132,8 @@ struct sim_endside {
 	uint16_t port;
 	struct sim_note notes[SIM_NOTES_MAX];
 	unsigned n_notes;
+	struct sctp_assoc_handshake hs; /* the one handshake scratch this side lends */
+	bool hs_lent;
 };
 
 struct sim {

@@ -135,6 +135,9 @@ struct Side {
 	uint32_t rnd;
 	std::vector<Sent> sent;
 	std::vector<Note> notes;
+	// The one handshake scratch this side lends (ops.hs_get / hs_put).
+	struct sctp_assoc_handshake hs_store;
+	bool hs_lent = false;
 
 	uint64_t wakeup() const
 	{
@@ -197,6 +200,19 @@ struct Sim {
 				note.causes.assign(n->abort_causes,
 						   n->abort_causes + n->abort_causes_len);
 			side->notes.push_back(note);
+		};
+		ops.hs_get = [](void *ctx) -> struct sctp_assoc_handshake *
+		{
+			Side *side = static_cast<Side *>(ctx);
+			if (side->hs_lent)
+				return nullptr;
+			side->hs_lent = true;
+			return &side->hs_store;
+		};
+		ops.hs_put = [](void *ctx, struct sctp_assoc_handshake *hs) {
+			Side *side = static_cast<Side *>(ctx);
+			EXPECT_TRUE(side->hs_lent && hs == &side->hs_store) << side->name;
+			side->hs_lent = false;
 		};
 		setup(c, "client", client_prof, v4(10, 0, 0, 1), kClientPort, kClientTag, false);
 		setup(s, "server", server_prof, v4(10, 0, 0, 2), kServerPort, kServerTag, true);
@@ -392,6 +408,19 @@ class One : public ::testing::Test {
 						   n->abort_causes + n->abort_causes_len);
 			t->notes_.push_back(note);
 		};
+		ops_.hs_get = [](void *ctx) -> struct sctp_assoc_handshake *
+		{
+			One *t = static_cast<One *>(ctx);
+			if (t->hs_lent_ || t->hs_refuse_)
+				return nullptr;
+			t->hs_lent_ = true;
+			return &t->hs_store_;
+		};
+		ops_.hs_put = [](void *ctx, struct sctp_assoc_handshake *hs) {
+			One *t = static_cast<One *>(ctx);
+			EXPECT_TRUE(t->hs_lent_ && hs == &t->hs_store_);
+			t->hs_lent_ = false;
+		};
 		sctp_assoc_init(&a_, &ops_, this, &counters_);
 	}
 
@@ -501,6 +530,17 @@ class One : public ::testing::Test {
 		return sent_.back();
 	}
 
+	// A new CLOSED association in a_; a live one is aborted first, as a
+	// caller must, so that it gives back what it was lent.
+	void fresh()
+	{
+		if (a_.state != SCTP_ASSOC_CLOSED) {
+			ASSERT_EQ(sctp_assoc_abort(&a_, now_, nullptr, 0), 0);
+		}
+		ASSERT_FALSE(hs_lent_);
+		sctp_assoc_init(&a_, &ops_, this, &counters_);
+	}
+
 	struct sctp_profile prof_;
 	struct sctp_endpoint ep_;
 	struct sctp_assoc a_;
@@ -509,6 +549,9 @@ class One : public ::testing::Test {
 	struct sctp_addr peer_addr_ = v4(10, 0, 0, 2), local_addr_ = v4(10, 0, 0, 1);
 	uint64_t now_ = kT0;
 	uint32_t next_tag_ = 0; // non-zero: the tags choose_tag hands out next
+	struct sctp_assoc_handshake hs_store_;
+	bool hs_lent_ = false;
+	bool hs_refuse_ = false; // hs_get() has nothing to lend
 	std::vector<Sent> sent_;
 	std::vector<Note> notes_;
 };
