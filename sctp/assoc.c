@@ -97,10 +97,8 @@ sctp_assoc_timeout(struct sctp_assoc *a, uint64_t now_ns)
 {
 	/* T5 first: when it is due, retransmitting under T2 is pointless. */
 	static const uint8_t order[SCTP_ASSOC_TIMER_COUNT] = {
-		SCTP_ASSOC_T5_GUARD,
-		SCTP_ASSOC_T1_INIT,
-		SCTP_ASSOC_T1_COOKIE,
-		SCTP_ASSOC_T2_SHUTDOWN,
+		SCTP_ASSOC_T5_GUARD,	SCTP_ASSOC_T1_INIT,	SCTP_ASSOC_T1_COOKIE,
+		SCTP_ASSOC_T2_SHUTDOWN, SCTP_ASSOC_T_HEARTBEAT,
 	};
 	struct assoc_run run = { .rx = NULL, .now_ns = now_ns, .stop = false };
 
@@ -127,13 +125,14 @@ sctp_assoc_next_wakeup(const struct sctp_assoc *a)
 
 static int
 assoc_user_call(struct sctp_assoc *a, enum sctp_assoc_user_call u, uint64_t now_ns,
-		const uint8_t *reason, uint16_t reason_len)
+		const uint8_t *reason, uint16_t reason_len, const struct sctp_addr *addr)
 {
 	struct assoc_run run = { .rx = NULL, .now_ns = now_ns, .stop = false };
 	struct assoc_in in = {
 		.cell = &assoc_user_table[u][a->state],
 		.reason = reason,
 		.reason_len = reason_len,
+		.addr = addr,
 		.now_ns = now_ns,
 	};
 	return assoc_run_cell(a, &run, &in);
@@ -142,13 +141,19 @@ assoc_user_call(struct sctp_assoc *a, enum sctp_assoc_user_call u, uint64_t now_
 int
 sctp_assoc_shutdown(struct sctp_assoc *a, uint64_t now_ns)
 {
-	return assoc_user_call(a, SCTP_ASSOC_USER_SHUTDOWN, now_ns, NULL, 0);
+	return assoc_user_call(a, SCTP_ASSOC_USER_SHUTDOWN, now_ns, NULL, 0, NULL);
 }
 
 int
 sctp_assoc_abort(struct sctp_assoc *a, uint64_t now_ns, const uint8_t *reason, uint16_t reason_len)
 {
-	return assoc_user_call(a, SCTP_ASSOC_USER_ABORT, now_ns, reason, reason_len);
+	return assoc_user_call(a, SCTP_ASSOC_USER_ABORT, now_ns, reason, reason_len, NULL);
+}
+
+int
+sctp_assoc_set_primary(struct sctp_assoc *a, const struct sctp_addr *peer, uint64_t now_ns)
+{
+	return assoc_user_call(a, SCTP_ASSOC_USER_SET_PRIMARY, now_ns, NULL, 0, peer);
 }
 
 /* Everything but what the caller gave sctp_assoc_init(). */
@@ -161,7 +166,6 @@ assoc_reset(struct sctp_assoc *a, struct sctp_endpoint *ep)
 
 	sctp_assoc_init(a, ops, ctx, counters);
 	a->ep = ep;
-	sctp_rto_init(&a->rto, ep->cfg.profile);
 }
 
 void
@@ -188,9 +192,20 @@ sctp_assoc_connect(struct sctp_assoc *a, struct sctp_endpoint *ep, const struct 
 		   const struct sctp_addr *local, uint16_t local_port, uint16_t peer_port,
 		   uint64_t now_ns)
 {
-	if (ep == NULL || !assoc_addr_ok(peer) || !assoc_addr_ok(local) || local_port == 0 ||
-	    peer_port == 0)
+	return sctp_assoc_connectx(a, ep, peer, 1, local, local_port, peer_port, now_ns);
+}
+
+int
+sctp_assoc_connectx(struct sctp_assoc *a, struct sctp_endpoint *ep, const struct sctp_addr *peers,
+		    unsigned n_peers, const struct sctp_addr *local, uint16_t local_port,
+		    uint16_t peer_port, uint64_t now_ns)
+{
+	if (ep == NULL || peers == NULL || n_peers == 0 || !assoc_addr_ok(local) ||
+	    local_port == 0 || peer_port == 0)
 		return -EINVAL;
+	for (unsigned i = 0; i < n_peers; i++)
+		if (!assoc_addr_ok(&peers[i]))
+			return -EINVAL;
 	if (a->state != SCTP_ASSOC_CLOSED)
 		return -EISCONN;
 	struct sctp_assoc_handshake *hs = a->ops->hs_get(a->ctx);
@@ -199,8 +214,10 @@ sctp_assoc_connect(struct sctp_assoc *a, struct sctp_endpoint *ep, const struct 
 	assoc_reset(a, ep);
 	memset(hs, 0, offsetof(struct sctp_assoc_handshake, cookie));
 	a->hs = hs;
-	a->peer_addr = *peer;
 	a->local_addr = *local;
+	/* §5.4 rule 1: every address the user gave is confirmed. */
+	sctp_paths_init(&a->paths, ep->cfg.profile, &peers[0]);
+	assoc_add_peer_addrs(a, peers + 1, n_peers - 1, true, now_ns);
 	a->local_port = local_port;
 	a->peer_port = peer_port;
 	a->local_vtag = ep->cfg.choose_tag(ep->cfg.ctx, NULL);
@@ -237,8 +254,10 @@ sctp_assoc_from_cookie(struct sctp_assoc *a, struct sctp_endpoint *ep,
 	a->local_port = st->local_port;
 	a->peer_port = st->peer_port;
 	a->extensions = st->extensions;
-	a->peer_addr = st->peer_src;
 	a->local_addr = st->local_addr;
+	/* §5.4 rule 2: the address the INIT ACK went to is the confirmed one. */
+	sctp_paths_init(&a->paths, ep->cfg.profile, &st->peer_src);
+	assoc_add_peer_addrs(a, st->peer_addrs, st->n_peer_addrs, false, now_ns);
 
 	/* RFC 9260 §5.1 D: the COOKIE ACK is sent; ESTABLISHED, COMMUNICATION UP. */
 	struct assoc_run run = { .rx = NULL, .now_ns = now_ns, .stop = false };

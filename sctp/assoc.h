@@ -47,6 +47,7 @@
 #include "sctp/addr.h"
 #include "sctp/cookie.h"
 #include "sctp/endpoint.h"
+#include "sctp/path.h"
 #include "sctp/rto.h"
 #include "sctp/time.h"
 
@@ -63,12 +64,17 @@ enum sctp_assoc_state {
 	SCTP_ASSOC_STATE_COUNT
 };
 
-/* The timers of this step, RFC 9260 §5.1 and §9.2. */
+/*
+ * The timers, RFC 9260 §5.1, §8.3 and §9.2. HEARTBEAT is the path set's
+ * wake-up (sctp_paths_next_wakeup()): idle heartbeats, their deadlines and
+ * §5.4 probes, all paths behind one deadline.
+ */
 enum sctp_assoc_timer {
 	SCTP_ASSOC_T1_INIT = 0,
 	SCTP_ASSOC_T1_COOKIE,
 	SCTP_ASSOC_T2_SHUTDOWN,
 	SCTP_ASSOC_T5_GUARD,
+	SCTP_ASSOC_T_HEARTBEAT,
 	SCTP_ASSOC_TIMER_COUNT
 };
 
@@ -76,6 +82,7 @@ enum sctp_assoc_timer {
 enum sctp_assoc_user_call {
 	SCTP_ASSOC_USER_SHUTDOWN = 0,
 	SCTP_ASSOC_USER_ABORT,
+	SCTP_ASSOC_USER_SET_PRIMARY,
 	SCTP_ASSOC_USER_COUNT
 };
 
@@ -137,6 +144,11 @@ struct sctp_assoc_counters {
 	uint64_t init_ack_os_clamped;
 	uint64_t stale_cookie_restarts; /* §5.2.6 option 3 taken */
 	uint64_t restarts;		/* §5.2.4 A: the peer restarted, RESTART notified */
+	uint64_t heartbeats_sent;	/* §8.3 idle heartbeats and §5.4 probes */
+	uint64_t failovers;		/* new data moved off the primary (§6.4.1) */
+	uint64_t primary_returns;	/* new data moved back to the primary */
+	uint64_t peer_addrs_ignored;	/* peer addresses beyond the path storage, or of a
+					   family we have no local address for */
 };
 
 /* RFC 6458 sac_state, with names of our own (DESIGN.md decision 9). */
@@ -146,6 +158,16 @@ enum sctp_notify_type {
 	SCTP_NOTIFY_SHUTDOWN_COMPLETE, /* graceful close done */
 	SCTP_NOTIFY_CANT_START,	       /* the handshake failed */
 	SCTP_NOTIFY_RESTART,	       /* the peer restarted (§5.2.4 A): new tags, TSNs, streams */
+	SCTP_NOTIFY_PEER_ADDR_CHANGE,  /* RFC 6458 SCTP_PEER_ADDR_CHANGE: addr, addr_state */
+};
+
+/* RFC 6458 §6.1.2 spc_state, with names of our own. */
+enum sctp_addr_change {
+	SCTP_ADDR_CHANGE_AVAILABLE = 1,	     /* active again (§8.2, §8.3, RFC 7829) */
+	SCTP_ADDR_CHANGE_UNREACHABLE,	     /* inactive: errors above Path.Max.Retrans (§8.2) */
+	SCTP_ADDR_CHANGE_POTENTIALLY_FAILED, /* RFC 7829 PF */
+	SCTP_ADDR_CHANGE_CONFIRMED,	     /* §5.4: our heartbeat's nonce came back */
+	SCTP_ADDR_CHANGE_MADE_PRIMARY,	     /* the primary path is now this address */
 };
 
 /* Why an association ended; NONE for COMM_UP. */
@@ -158,8 +180,9 @@ enum sctp_assoc_reason {
 	SCTP_ASSOC_REASON_T1_COOKIE,	    /* COOKIE ECHO sent 1 + Max.Init.Retransmits times */
 	SCTP_ASSOC_REASON_STALE_COOKIE,	    /* Max.Init.Retransmits restarts after Stale Cookie */
 	SCTP_ASSOC_REASON_INIT_ACK_INVALID, /* INIT ACK refused (§3.3.3, §5.1.2) */
-	SCTP_ASSOC_REASON_T2_SHUTDOWN, /* SHUTDOWN (ACK) sent 1 + Association.Max.Retrans times */
-	SCTP_ASSOC_REASON_T5_GUARD,    /* the shutdown took longer than 5 x RTO.Max */
+	SCTP_ASSOC_REASON_T2_SHUTDOWN,	/* SHUTDOWN (ACK) sent 1 + Association.Max.Retrans times */
+	SCTP_ASSOC_REASON_T5_GUARD,	/* the shutdown took longer than 5 x RTO.Max */
+	SCTP_ASSOC_REASON_PATHS_FAILED, /* §8.1: Association.Max.Retrans errors in a row */
 };
 
 struct sctp_assoc;
@@ -179,6 +202,9 @@ struct sctp_notification {
 	/* sac_info of a peer ABORT: its error causes as received. */
 	const uint8_t *abort_causes;
 	uint16_t abort_causes_len;
+	/* PEER_ADDR_CHANGE: spc_aaddr and spc_state (enum sctp_addr_change). */
+	uint8_t addr_state;
+	struct sctp_addr addr;
 };
 
 struct sctp_assoc_handshake;
@@ -198,6 +224,16 @@ struct sctp_assoc_ops {
 	 */
 	struct sctp_assoc_handshake *(*hs_get)(void *ctx);
 	void (*hs_put)(void *ctx, struct sctp_assoc_handshake *hs);
+	/*
+	 * Room for the peer's second and further addresses (sctp/path.h,
+	 * "Storage"): a block of at least `want` paths, *got set to its length,
+	 * or NULL. Asked for when an INIT ACK or a cookie brings more than one
+	 * address; given back when the association closes. Both may be NULL: the
+	 * association then keeps one path and counts the other addresses in
+	 * peer_addrs_ignored (RFC 9260 does not oblige an endpoint to use all).
+	 */
+	struct sctp_path *(*paths_get)(void *ctx, unsigned want, unsigned *got);
+	void (*paths_put)(void *ctx, struct sctp_path *block);
 };
 
 /* Most bytes of a packet the association builds (a COOKIE ECHO is the longest). */
@@ -247,9 +283,8 @@ struct sctp_assoc {
 	uint16_t shutdown_rtx;	 /* SHUTDOWN or SHUTDOWN ACK, against Association.Max.Retrans */
 	uint16_t stale_restarts; /* §5.2.6 restarts, against Max.Init.Retransmits */
 	uint64_t timer_at[SCTP_ASSOC_TIMER_COUNT]; /* deadlines; SCTP_TIME_NEVER: stopped */
-	/* One path for now: the peer's primary address and its RTO. */
-	struct sctp_rto rto;
-	struct sctp_addr peer_addr;
+	/* The peer's addresses, each with its RTO and state; path 0 inside. */
+	struct sctp_paths paths;
 	struct sctp_addr local_addr;
 	struct sctp_endpoint *ep; /* profile, cookie keys, tag and random strategies */
 	const struct sctp_assoc_ops *ops;
@@ -276,6 +311,17 @@ void sctp_assoc_init(struct sctp_assoc *a, const struct sctp_assoc_ops *ops, voi
 int sctp_assoc_connect(struct sctp_assoc *a, struct sctp_endpoint *ep, const struct sctp_addr *peer,
 		       const struct sctp_addr *local, uint16_t local_port, uint16_t peer_port,
 		       uint64_t now_ns);
+
+/*
+ * The same with n_peers addresses of the peer (RFC 6458 sctp_connectx()):
+ * the INIT goes to peers[0], the primary; all of them are confirmed (RFC
+ * 9260 §5.4 rule 1). -EINVAL also for n_peers 0; addresses beyond what
+ * ops->paths_get() gives room for are ignored and counted.
+ */
+int sctp_assoc_connectx(struct sctp_assoc *a, struct sctp_endpoint *ep,
+			const struct sctp_addr *peers, unsigned n_peers,
+			const struct sctp_addr *local, uint16_t local_port, uint16_t peer_port,
+			uint64_t now_ns);
 
 /*
  * Server side, RFC 9260 §5.1 D: the endpoint verified a COOKIE ECHO and
@@ -317,6 +363,27 @@ int sctp_assoc_shutdown(struct sctp_assoc *a, uint64_t now_ns);
  */
 int sctp_assoc_abort(struct sctp_assoc *a, uint64_t now_ns, const uint8_t *reason,
 		     uint16_t reason_len);
+
+/*
+ * The user's SETPRIMARY (RFC 9260 §11.1 SET PRIMARY, RFC 6458
+ * SCTP_PRIMARY_ADDR): 0; -ENOTCONN when CLOSED; -EADDRNOTAVAIL for an
+ * address that is not one of the peer's; -EINVAL for one not yet
+ * confirmed (§5.4). New data moves at once if the path is active.
+ */
+int sctp_assoc_set_primary(struct sctp_assoc *a, const struct sctp_addr *peer, uint64_t now_ns);
+
+/* The path new data goes to, and the primary. */
+static inline const struct sctp_path *
+sctp_assoc_data_path(const struct sctp_assoc *a)
+{
+	return sctp_paths_get_const(&a->paths, a->paths.current);
+}
+
+static inline const struct sctp_path *
+sctp_assoc_primary_path(const struct sctp_assoc *a)
+{
+	return sctp_paths_get_const(&a->paths, a->paths.primary);
+}
 
 static inline bool
 sctp_assoc_freeable(const struct sctp_assoc *a)

@@ -17,14 +17,26 @@ assoc_cum_tsn_ack(const struct sctp_assoc *a)
 }
 
 /*
- * Where a packet of ours goes. One path for now, the peer's primary
- * address; with sctp/path.h this becomes the data path (new chunks) or the
- * retransmission path, chosen here and nowhere else.
+ * Where a packet of ours goes: the data path, the primary while it is
+ * active, else the alternate the path set chose (§6.4). The data path of
+ * issue 4 will pick the retransmission path here too.
  */
-static const struct sctp_addr *
+static struct sctp_addr
 assoc_path_dst(const struct sctp_assoc *a)
 {
-	return &a->peer_addr;
+	return sctp_path_addr(sctp_assoc_data_path(a));
+}
+
+static struct sctp_rto *
+assoc_data_rto(struct sctp_assoc *a)
+{
+	return &sctp_paths_get(&a->paths, a->paths.current)->rto;
+}
+
+static uint32_t
+assoc_rnd32(const struct sctp_assoc *a)
+{
+	return a->ep->cfg.random32(a->ep->cfg.ctx);
 }
 
 void
@@ -39,7 +51,7 @@ assoc_timer_duration(const struct sctp_assoc *a, enum sctp_assoc_timer t)
 {
 	if (t == SCTP_ASSOC_T5_GUARD)
 		return 5u * assoc_profile(a)->rto_max_ns;
-	return a->rto.rto_ns;
+	return sctp_assoc_data_path(a)->rto.rto_ns;
 }
 
 /* Our INIT's optional parameters: addresses, preservative, extensions. */
@@ -270,7 +282,8 @@ assoc_apply_send(struct sctp_assoc *a, const struct assoc_run *run, const struct
 {
 	_Alignas(8) uint8_t buf[SCTP_ASSOC_TX_MAX];
 	struct sctp_writer w = sctp_writer_make(buf, sizeof(buf));
-	const struct sctp_addr *src = &a->local_addr, *dst = assoc_path_dst(a);
+	struct sctp_addr path_dst = assoc_path_dst(a);
+	const struct sctp_addr *src = &a->local_addr, *dst = &path_dst;
 
 	sctp_packet_build_header(&w, a->local_port, a->peer_port, assoc_tx_vtag(a, run, s));
 	if (s->pkt == PKT_INIT_ACK)
@@ -334,6 +347,9 @@ assoc_apply_peer_init(struct sctp_assoc *a, const struct assoc_peer *pr)
 	a->extensions = pr->extensions;
 	if (pr->os_clamped)
 		a->counters->init_ack_os_clamped++;
+	/* §5.4 rule 3: learned from the peer, so unconfirmed until a heartbeat. */
+	assoc_add_peer_addrs(a, &pr->src, 1, false, 0);
+	assoc_add_peer_addrs(a, pr->addrs, pr->n_addrs, false, 0);
 	memcpy(a->hs->cookie, pr->cookie, pr->cookie_len);
 	a->hs->cookie_len = pr->cookie_len;
 	assoc_keep_reports(a, pr);
@@ -389,18 +405,196 @@ assoc_apply_restart(struct sctp_assoc *a, const struct sctp_cookie_state *st)
 	a->shutdown_rtx = 0;
 	a->stale_restarts = 0;
 	a->shutdown_requested = false;
-	sctp_rto_init(&a->rto, assoc_profile(a));
+	for (unsigned i = 0; i < a->paths.n; i++)
+		sctp_rto_init(&sctp_paths_get(&a->paths, i)->rto, assoc_profile(a));
 	a->counters->restarts++;
 }
 
 static void
 assoc_apply_close(struct sctp_assoc *a, struct assoc_run *run)
 {
+	struct sctp_path *block = sctp_paths_block(&a->paths);
+
+	sctp_paths_hb_stop(&a->paths);
+	if (block != NULL) {
+		/* The addresses stay readable (path 0); the block goes back. */
+		struct sctp_addr first = sctp_path_addr(sctp_paths_get(&a->paths, 0));
+		sctp_paths_init(&a->paths, assoc_profile(a), &first);
+		a->ops->paths_put(a->ctx, block);
+	}
 	for (unsigned t = 0; t < SCTP_ASSOC_TIMER_COUNT; t++)
 		a->timer_at[t] = SCTP_TIME_NEVER;
 	a->state = SCTP_ASSOC_CLOSED;
 	a->freeable = true;
 	run->stop = true;
+}
+
+void
+assoc_add_peer_addrs(struct sctp_assoc *a, const struct sctp_addr *addrs, unsigned n,
+		     bool confirmed, uint64_t now_ns)
+{
+	struct sctp_paths *ps = &a->paths;
+	unsigned fresh = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (addrs[i].family == a->local_addr.family && sctp_paths_find(ps, &addrs[i]) < 0)
+			fresh++;
+	if (ps->n + fresh > ps->cap && a->ops->paths_get != NULL) {
+		unsigned want = ps->n + fresh - 1u, got = 0;
+		if (want > SCTP_MAX_PATHS - 1u)
+			want = SCTP_MAX_PATHS - 1u;
+		struct sctp_path *old = sctp_paths_block(ps);
+		struct sctp_path *block = a->ops->paths_get(a->ctx, want, &got);
+		if (block != NULL && sctp_paths_attach(ps, block, got) == 0) {
+			if (old != NULL)
+				a->ops->paths_put(a->ctx, old);
+		} else if (block != NULL) {
+			a->ops->paths_put(a->ctx, block);
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (addrs[i].family != a->local_addr.family) {
+			a->counters->peer_addrs_ignored++;
+			continue;
+		}
+		if (sctp_paths_add(ps, assoc_profile(a), &addrs[i], confirmed, now_ns,
+				   assoc_rnd32(a)) < 0)
+			a->counters->peer_addrs_ignored++;
+	}
+}
+
+/*
+ * State entry actions (§8.3): heartbeats run from ESTABLISHED until our
+ * SHUTDOWN or SHUTDOWN ACK leaves. Kept here so that no handler can enter
+ * a state and forget them.
+ */
+static void
+assoc_enter_state(struct sctp_assoc *a, const struct assoc_run *run, uint8_t s)
+{
+	uint8_t old = a->state;
+
+	a->state = s;
+	if (s == SCTP_ASSOC_ESTABLISHED && old < SCTP_ASSOC_ESTABLISHED)
+		sctp_paths_hb_start(&a->paths, assoc_profile(a), run->now_ns, assoc_rnd32(a));
+	else if (s == SCTP_ASSOC_SHUTDOWN_SENT || s == SCTP_ASSOC_SHUTDOWN_ACK_SENT)
+		sctp_paths_hb_stop(&a->paths);
+}
+
+/* RFC 6458 SCTP_PEER_ADDR_CHANGE for path i. */
+static void
+assoc_notify_addr(struct sctp_assoc *a, unsigned i, enum sctp_addr_change what)
+{
+	struct sctp_notification n = {
+		.assoc = a,
+		.type = SCTP_NOTIFY_PEER_ADDR_CHANGE,
+		.outbound_streams = a->outbound_streams,
+		.inbound_streams = a->inbound_streams,
+		.extensions = a->extensions,
+		.addr_state = (uint8_t)what,
+		.addr = sctp_path_addr(sctp_paths_get(&a->paths, i)),
+	};
+	a->ops->notify(a->ctx, &n);
+}
+
+/*
+ * What the path set reported (sctp/path.h event masks) becomes
+ * notifications and counters; every path failing (§8.1) ends the
+ * association: COMMUNICATION LOST, nothing more to send to anyone.
+ */
+static void
+assoc_apply_path_events(struct sctp_assoc *a, struct assoc_run *run, uint64_t ev)
+{
+	static const struct {
+		unsigned bit;
+		enum sctp_addr_change what;
+	} map[] = {
+		{ SCTP_PATH_EV_CONFIRMED, SCTP_ADDR_CHANGE_CONFIRMED },
+		{ SCTP_PATH_EV_PF, SCTP_ADDR_CHANGE_POTENTIALLY_FAILED },
+		{ SCTP_PATH_EV_INACTIVE, SCTP_ADDR_CHANGE_UNREACHABLE },
+		{ SCTP_PATH_EV_ACTIVE, SCTP_ADDR_CHANGE_AVAILABLE },
+	};
+
+	for (unsigned i = 0; i < a->paths.n; i++) {
+		unsigned pev = sctp_path_events(ev, i);
+		for (unsigned k = 0; pev != 0 && k < sizeof(map) / sizeof(map[0]); k++)
+			if (pev & map[k].bit)
+				assoc_notify_addr(a, i, map[k].what);
+	}
+	if (ev & SCTP_PATHS_EV_PRIMARY_CHANGED)
+		assoc_notify_addr(a, a->paths.primary, SCTP_ADDR_CHANGE_MADE_PRIMARY);
+	if (ev & SCTP_PATHS_EV_FAILOVER)
+		a->counters->failovers++;
+	if (ev & SCTP_PATHS_EV_PRIMARY_RETURN)
+		a->counters->primary_returns++;
+	if (ev & SCTP_PATHS_EV_COMM_LOST) {
+		assoc_apply_close(a, run);
+		struct assoc_notify n = { .type = SCTP_NOTIFY_COMM_LOST,
+					  .reason = SCTP_ASSOC_REASON_PATHS_FAILED };
+		assoc_apply_notify(a, &n);
+	}
+}
+
+/* RFC 9260 §8.3: a HEARTBEAT to path i, its info recorded by the path set. */
+static void
+assoc_send_heartbeat(struct sctp_assoc *a, const struct assoc_run *run, unsigned i)
+{
+	_Alignas(8)
+		uint8_t buf[SCTP_COMMON_HDR_LEN + SCTP_CHUNK_HDR_LEN + SCTP_PATH_HB_INFO_LEN + 4u];
+	uint8_t info[SCTP_PATH_HB_INFO_LEN];
+	struct sctp_writer iw = sctp_writer_make(info, sizeof(info));
+	uint64_t nonce = (uint64_t)assoc_rnd32(a) << 32 | assoc_rnd32(a);
+
+	if (sctp_paths_hb_info(&a->paths, i, run->now_ns, nonce, assoc_rnd32(a), &iw) != 0)
+		return;
+	struct sctp_writer w = sctp_writer_make(buf, sizeof(buf));
+	sctp_packet_build_header(&w, a->local_port, a->peer_port, a->peer_vtag);
+	struct sctp_heartbeat hb = { SCTP_CHUNK_HEARTBEAT, 0, info, (uint16_t)iw.off };
+	sctp_heartbeat_build(&w, &hb);
+	if (!sctp_writer_ok(&w)) {
+		assoc_count_drop(a, SCTP_ASSOC_DROP_TX_TOO_BIG);
+		return;
+	}
+	struct sctp_addr dst = sctp_path_addr(sctp_paths_get(&a->paths, i));
+	a->counters->heartbeats_sent++;
+	a->ops->send(a->ctx, buf, w.off, &a->local_addr, &dst);
+}
+
+static void
+assoc_apply_paths_wakeup(struct sctp_assoc *a, struct assoc_run *run)
+{
+	uint32_t mask = 0;
+	uint64_t ev = sctp_paths_on_wakeup(&a->paths, assoc_profile(a), run->now_ns, &mask);
+
+	if (!(ev & SCTP_PATHS_EV_COMM_LOST))
+		for (unsigned i = 0; i < a->paths.n; i++)
+			if (mask & (1u << i))
+				assoc_send_heartbeat(a, run, i);
+	assoc_apply_path_events(a, run, ev);
+}
+
+static void
+assoc_apply_hb_ack(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_send *s)
+{
+	unsigned path;
+	uint64_t ev = 0;
+
+	if (sctp_paths_on_hb_ack(&a->paths, assoc_profile(a), s->view, s->view_len, run->now_ns,
+				 &path, &ev) != SCTP_HB_ACK_OK) {
+		assoc_count_drop(a, SCTP_ASSOC_DROP_HB_ACK_REFUSED);
+		return;
+	}
+	assoc_apply_path_events(a, run, ev);
+}
+
+static void
+assoc_apply_set_primary(struct sctp_assoc *a, struct assoc_run *run, unsigned i)
+{
+	uint64_t ev = 0;
+
+	if (sctp_paths_set_primary(&a->paths, assoc_profile(a), i, &ev) != 0)
+		return;
+	assoc_notify_addr(a, i, SCTP_ADDR_CHANGE_MADE_PRIMARY);
+	assoc_apply_path_events(a, run, ev & ~SCTP_PATHS_EV_PRIMARY_CHANGED);
 }
 
 static void
@@ -409,7 +603,7 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 {
 	switch ((enum assoc_op)c->op) {
 	case OP_STATE:
-		a->state = c->u.state;
+		assoc_enter_state(a, run, c->u.state);
 		break;
 	case OP_TIMER_START:
 		a->timer_at[c->u.timer] =
@@ -434,10 +628,10 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 		assoc_apply_peer_init(a, &cmds->peer);
 		break;
 	case OP_RTO_SAMPLE:
-		sctp_rto_sample(&a->rto, assoc_profile(a), run->now_ns - a->hs->sent_ns);
+		sctp_rto_sample(assoc_data_rto(a), assoc_profile(a), run->now_ns - a->hs->sent_ns);
 		break;
 	case OP_RTO_BACKOFF:
-		sctp_rto_backoff(&a->rto, assoc_profile(a));
+		sctp_rto_backoff(assoc_data_rto(a), assoc_profile(a));
 		break;
 	case OP_INIT_RTX:
 		a->init_rtx = (uint16_t)c->u.count;
@@ -463,6 +657,15 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 	case OP_RESTART:
 		assoc_apply_restart(a, &cmds->cookie);
 		break;
+	case OP_PATHS_WAKEUP:
+		assoc_apply_paths_wakeup(a, run);
+		break;
+	case OP_HB_ACK:
+		assoc_apply_hb_ack(a, run, &c->u.send);
+		break;
+	case OP_SET_PRIMARY:
+		assoc_apply_set_primary(a, run, c->u.count);
+		break;
 	}
 }
 
@@ -486,4 +689,7 @@ assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds
 	for (uint8_t i = 0; i < cmds->n; i++)
 		assoc_apply_one(a, run, cmds, &cmds->cmd[i]);
 	assoc_release_handshake(a);
+	/* The path set's deadline moves with what it was told; follow it. */
+	a->timer_at[SCTP_ASSOC_T_HEARTBEAT] =
+		a->paths.running ? sctp_paths_next_wakeup(&a->paths) : SCTP_TIME_NEVER;
 }

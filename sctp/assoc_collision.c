@@ -23,12 +23,6 @@
 
 #include "sctp/assoc_internal.h"
 
-bool
-assoc_peer_addr_known(const struct sctp_assoc *a, const struct sctp_addr *addr)
-{
-	return sctp_addr_eq(addr, &a->peer_addr);
-}
-
 static struct sctp_addr
 assoc_addr_of_param(const struct sctp_param_addr *pa)
 {

@@ -47,8 +47,9 @@ assoc_init_ack_refused(const struct sctp_init *ack, const struct sctp_init_param
 
 /* §5.1.1 streams, §5.1 C cookie, §3.2.2 reports: what OP_PEER_INIT records. */
 static void
-assoc_peer_from_init_ack(const struct sctp_assoc *a, const struct sctp_init *ack,
-			 const struct sctp_init_params *p, struct assoc_cmds *o)
+assoc_peer_from_init_ack(const struct sctp_assoc *a, const struct assoc_in *in,
+			 const struct sctp_init *ack, const struct sctp_init_params *p,
+			 struct assoc_cmds *o)
 {
 	const struct sctp_profile *prof = assoc_profile(a);
 	struct assoc_peer *pr = &o->peer;
@@ -65,6 +66,15 @@ assoc_peer_from_init_ack(const struct sctp_assoc *a, const struct sctp_init *ack
 	pr->cookie_len = p->cookie_len;
 	pr->n_report = p->n_report;
 	memcpy(pr->report, p->report, sizeof(pr->report[0]) * p->n_report);
+	/* §5.1.2: the INIT ACK's source and its addresses are the peer's. */
+	pr->src = in->rx->src;
+	pr->n_addrs = 0;
+	for (uint16_t i = 0; i < p->n_addrs && i < SCTP_INIT_MAX_ADDRS; i++) {
+		const struct sctp_param_addr *pa = &p->addrs[i];
+		pr->addrs[pr->n_addrs++] = pa->type == SCTP_PARAM_IPV4_ADDR
+						   ? sctp_addr_v4(pa->addr)
+						   : sctp_addr_v6(pa->addr);
+	}
 	emit(o, OP_PEER_INIT);
 }
 
@@ -88,7 +98,7 @@ assoc_sf_init_ack(const struct sctp_assoc *a, const struct assoc_in *in, struct 
 	}
 	if (assoc_init_ack_refused(&ack, &p, o))
 		return;
-	assoc_peer_from_init_ack(a, &ack, &p, o);
+	assoc_peer_from_init_ack(a, in, &ack, &p, o);
 	if (!a->hs->retransmitted)
 		emit(o, OP_RTO_SAMPLE);
 	emit_timer_stop(o, SCTP_ASSOC_T1_INIT);

@@ -11,6 +11,8 @@
  *                           (§5.2: collisions, tie-tags, restart);
  *   sctp/assoc_shutdown.c   SHUTDOWN family, ABORT, T2 and T5 handlers;
  *   sctp/assoc_control.c    HEARTBEAT, ERROR and unrecognized chunk handlers;
+ *   sctp/assoc_path.c       HEARTBEAT ACK, the heartbeat timer, SET PRIMARY
+ *                           (the path set, sctp/path.h, does the work);
  *   sctp/assoc_table.c      the three tables, row lookup and names;
  *   sctp/assoc_apply.c      the interpreter: state, timers, packets, the user.
  */
@@ -46,6 +48,9 @@ enum assoc_op {
 	OP_ADOPT_COOKIE,  /* §5.2.4 B before ESTABLISHED: the peer's side of cmds->cookie */
 	OP_PEER_VTAG,	  /* §5.2.4 B once ESTABLISHED: u.count is the peer's new tag */
 	OP_RESTART,	  /* §5.2.4 A: the association becomes cmds->cookie's */
+	OP_PATHS_WAKEUP,  /* sctp_paths_on_wakeup(): heartbeats sent, events raised */
+	OP_HB_ACK,	  /* u.send.view: a HEARTBEAT ACK's info for sctp_paths_on_hb_ack() */
+	OP_SET_PRIMARY,	  /* u.count: the path index the user made primary */
 };
 
 /* The packets an association sends. */
@@ -109,6 +114,10 @@ struct assoc_peer {
 	uint16_t cookie_len;
 	uint16_t n_report;
 	struct sctp_tlv report[SCTP_INIT_MAX_REPORTS];
+	/* §5.1.2: the INIT ACK's source and its address parameters. */
+	struct sctp_addr src;
+	uint8_t n_addrs;
+	struct sctp_addr addrs[SCTP_INIT_MAX_ADDRS];
 };
 
 /*
@@ -140,6 +149,7 @@ struct assoc_in {
 	const struct assoc_cell *cell;
 	const uint8_t *reason; /* user ABORT */
 	uint16_t reason_len;
+	const struct sctp_addr *addr; /* user SET PRIMARY */
 	uint64_t now_ns;
 };
 
@@ -242,7 +252,21 @@ min_u16(uint16_t x, uint16_t y)
 void assoc_begin_shutdown(const struct sctp_assoc *a, struct assoc_cmds *o);
 
 /* Is addr one of the peer's transport addresses in this association? */
-bool assoc_peer_addr_known(const struct sctp_assoc *a, const struct sctp_addr *addr);
+static inline bool
+assoc_peer_addr_known(const struct sctp_assoc *a, const struct sctp_addr *addr)
+{
+	return sctp_paths_find(&a->paths, addr) >= 0;
+}
+
+/* ---- Paths (assoc_apply.c) --------------------------------------------- */
+
+/*
+ * Add the peer's addresses to the path set (§5.1.2, §5.4): confirmed per
+ * §5.4 rules 1 and 2, room from ops->paths_get(); ones of another family
+ * than our local address, or beyond the room, are counted and left out.
+ */
+void assoc_add_peer_addrs(struct sctp_assoc *a, const struct sctp_addr *addrs, unsigned n,
+			  bool confirmed, uint64_t now_ns);
 
 /* ---- Handlers: the tables' cells (assoc_table.c) ---------------------- */
 
@@ -262,6 +286,14 @@ void assoc_sf_init_collision(const struct sctp_assoc *a, const struct assoc_in *
 void assoc_sf_init_unexpected(const struct sctp_assoc *a, const struct assoc_in *in,
 			      struct assoc_cmds *o);
 void assoc_sf_cookie_echo(const struct sctp_assoc *a, const struct assoc_in *in,
+			  struct assoc_cmds *o);
+
+/* assoc_path.c */
+void assoc_sf_heartbeat_ack(const struct sctp_assoc *a, const struct assoc_in *in,
+			    struct assoc_cmds *o);
+void assoc_tf_heartbeat(const struct sctp_assoc *a, const struct assoc_in *in,
+			struct assoc_cmds *o);
+void assoc_uf_set_primary(const struct sctp_assoc *a, const struct assoc_in *in,
 			  struct assoc_cmds *o);
 
 /* assoc_shutdown.c */

@@ -116,12 +116,12 @@ const struct assoc_cell assoc_chunk_table[SCTP_ASSOC_ROW_COUNT][SCTP_ASSOC_STATE
 	[SCTP_ASSOC_ROW_HEARTBEAT_ACK] = {
 		S(CLOSED) = CLOSED_CELL,
 		S(COOKIE_WAIT) = DISCARD(COOKIE_WAIT, OURS),
-		S(COOKIE_ECHOED) = DISCARD(PATH_MGMT, OURS),
-		S(ESTABLISHED) = DISCARD(PATH_MGMT, OURS),
-		S(SHUTDOWN_PENDING) = DISCARD(PATH_MGMT, OURS),
-		S(SHUTDOWN_SENT) = DISCARD(PATH_MGMT, OURS),
-		S(SHUTDOWN_RECEIVED) = DISCARD(PATH_MGMT, OURS),
-		S(SHUTDOWN_ACK_SENT) = DISCARD(PATH_MGMT, OURS),
+		S(COOKIE_ECHOED) = DO(sf_heartbeat_ack, OURS),
+		S(ESTABLISHED) = DO(sf_heartbeat_ack, OURS),
+		S(SHUTDOWN_PENDING) = DO(sf_heartbeat_ack, OURS),
+		S(SHUTDOWN_SENT) = DO(sf_heartbeat_ack, OURS),
+		S(SHUTDOWN_RECEIVED) = DO(sf_heartbeat_ack, OURS),
+		S(SHUTDOWN_ACK_SENT) = DO(sf_heartbeat_ack, OURS),
 	},
 	[SCTP_ASSOC_ROW_ABORT] = {
 		S(CLOSED) = CLOSED_CELL,
@@ -257,6 +257,17 @@ const struct assoc_cell assoc_timer_table[SCTP_ASSOC_TIMER_COUNT][SCTP_ASSOC_STA
 		S(SHUTDOWN_RECEIVED) = DO(tf_t5_guard, ANY),
 		S(SHUTDOWN_ACK_SENT) = DO(tf_t5_guard, ANY),
 	},
+	/* §8.3: heartbeats run from ESTABLISHED until SHUTDOWN or SHUTDOWN ACK is sent. */
+	[SCTP_ASSOC_T_HEARTBEAT] = {
+		S(CLOSED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(COOKIE_WAIT) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(COOKIE_ECHOED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(ESTABLISHED) = DO(tf_heartbeat, ANY),
+		S(SHUTDOWN_PENDING) = DO(tf_heartbeat, ANY),
+		S(SHUTDOWN_SENT) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(SHUTDOWN_RECEIVED) = DO(tf_heartbeat, ANY),
+		S(SHUTDOWN_ACK_SENT) = DISCARD(TIMER_UNEXPECTED, ANY),
+	},
 };
 
 /* User call x state. */
@@ -280,6 +291,16 @@ const struct assoc_cell assoc_user_table[SCTP_ASSOC_USER_COUNT][SCTP_ASSOC_STATE
 		S(SHUTDOWN_SENT) = DO(uf_abort, ANY),
 		S(SHUTDOWN_RECEIVED) = DO(uf_abort, ANY),
 		S(SHUTDOWN_ACK_SENT) = DO(uf_abort, ANY),
+	},
+	[SCTP_ASSOC_USER_SET_PRIMARY] = {
+		S(CLOSED) = REFUSE(USER_NOT_CONNECTED, -ENOTCONN),
+		S(COOKIE_WAIT) = DO(uf_set_primary, ANY),
+		S(COOKIE_ECHOED) = DO(uf_set_primary, ANY),
+		S(ESTABLISHED) = DO(uf_set_primary, ANY),
+		S(SHUTDOWN_PENDING) = DO(uf_set_primary, ANY),
+		S(SHUTDOWN_SENT) = DO(uf_set_primary, ANY),
+		S(SHUTDOWN_RECEIVED) = DO(uf_set_primary, ANY),
+		S(SHUTDOWN_ACK_SENT) = DO(uf_set_primary, ANY),
 	},
 };
 
@@ -406,10 +427,9 @@ static const char *const assoc_state_names[SCTP_ASSOC_STATE_COUNT] = {
 };
 
 static const char *const assoc_timer_names[SCTP_ASSOC_TIMER_COUNT] = {
-	[SCTP_ASSOC_T1_INIT] = "T1-init",
-	[SCTP_ASSOC_T1_COOKIE] = "T1-cookie",
-	[SCTP_ASSOC_T2_SHUTDOWN] = "T2-shutdown",
-	[SCTP_ASSOC_T5_GUARD] = "T5-shutdown-guard",
+	[SCTP_ASSOC_T1_INIT] = "T1-init",	  [SCTP_ASSOC_T1_COOKIE] = "T1-cookie",
+	[SCTP_ASSOC_T2_SHUTDOWN] = "T2-shutdown", [SCTP_ASSOC_T5_GUARD] = "T5-shutdown-guard",
+	[SCTP_ASSOC_T_HEARTBEAT] = "heartbeat",
 };
 
 static const char *const assoc_row_names[SCTP_ASSOC_ROW_COUNT] = {
@@ -433,6 +453,7 @@ static const char *const assoc_row_names[SCTP_ASSOC_ROW_COUNT] = {
 static const char *const assoc_user_names[SCTP_ASSOC_USER_COUNT] = {
 	[SCTP_ASSOC_USER_SHUTDOWN] = "SHUTDOWN",
 	[SCTP_ASSOC_USER_ABORT] = "ABORT",
+	[SCTP_ASSOC_USER_SET_PRIMARY] = "SET PRIMARY",
 };
 
 static const char *const assoc_drop_names[SCTP_ASSOC_DROP_COUNT] = {

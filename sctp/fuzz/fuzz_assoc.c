@@ -107,7 +107,32 @@ on_hs_put(void *ctx, struct sctp_assoc_handshake *hs)
 	hs_lent = false;
 }
 
-static const struct sctp_assoc_ops ops = { on_send, on_notify, on_hs_get, on_hs_put };
+/* Room for the peer's further addresses: one block, lent and given back. */
+static struct sctp_path paths_store[SCTP_MAX_PATHS - 1];
+static bool paths_lent;
+
+static struct sctp_path *
+on_paths_get(void *ctx, unsigned want, unsigned *got)
+{
+	(void)ctx;
+	(void)want;
+	if (paths_lent)
+		return NULL;
+	paths_lent = true;
+	*got = SCTP_MAX_PATHS - 1;
+	return paths_store;
+}
+
+static void
+on_paths_put(void *ctx, struct sctp_path *block)
+{
+	(void)ctx;
+	check(paths_lent && block == paths_store);
+	paths_lent = false;
+}
+
+static const struct sctp_assoc_ops ops = { on_send,   on_notify,    on_hs_get,
+					   on_hs_put, on_paths_get, on_paths_put };
 
 static void
 endpoint_once(void)
@@ -203,6 +228,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		wake = sctp_assoc_next_wakeup(&a);
 		check(wake == SCTP_TIME_NEVER || wake > now);
 	}
+	/* The caller's side of the contract: end it, then all lent storage is back. */
+	if (a.state != SCTP_ASSOC_CLOSED)
+		check(sctp_assoc_abort(&a, now, NULL, 0) == 0);
+	check(!hs_lent && !paths_lent);
 	check(memcmp(copy, data, size) == 0);
 	free(copy);
 	return 0;

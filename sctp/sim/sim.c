@@ -176,6 +176,11 @@ notify_cb(void *ctx, const struct sctp_notification *n)
 	struct sim_endside *x = ctx;
 	struct sim_result *r = &x->sim->res;
 
+	/* Path state changes are not the association's life: counted apart. */
+	if (n->type == SCTP_NOTIFY_PEER_ADDR_CHANGE) {
+		r->addr_changes[x->id]++;
+		return;
+	}
 	if (x->n_notes < SIM_NOTES_MAX) {
 		x->notes[x->n_notes].at_ns = x->sim->now;
 		x->notes[x->n_notes].type = n->type;
@@ -453,11 +458,32 @@ sim_step(struct sim *s, uint64_t limit_ns)
 	return true;
 }
 
-/* Run until pred holds, nothing is left to do, or the deadline passes. */
+/*
+ * Nothing left to happen but heartbeats: both stages empty and no timer
+ * running other than the heartbeat timer, which an established
+ * association runs for as long as it lives (RFC 9260 §8.3).
+ */
+static bool
+sim_quiet(const struct sim *s)
+{
+	for (unsigned i = 0; i < SIM_SIDES; i++) {
+		const struct sim_endside *x = &s->side[i];
+
+		if (impair_next_due(&s->stage[i]) != SCTP_TIME_NEVER)
+			return false;
+		for (unsigned t = 0; assoc_live(x) && t < SCTP_ASSOC_TIMER_COUNT; t++)
+			if (t != SCTP_ASSOC_T_HEARTBEAT && x->a.timer_at[t] != SCTP_TIME_NEVER)
+				return false;
+	}
+	return true;
+}
+
+/* Run until pred holds (NULL: until quiet), or the deadline passes. */
 static void
 run_until(struct sim *s, bool (*pred)(const struct sim *), uint64_t deadline)
 {
-	while ((pred == NULL || !pred(s)) && s->res.outcome == SIM_OK && sim_step(s, deadline))
+	while (!(pred != NULL ? pred(s) : sim_quiet(s)) && s->res.outcome == SIM_OK &&
+	       sim_step(s, deadline))
 		;
 }
 
@@ -537,7 +563,7 @@ sim_run(struct sim *s, const struct sim_scenario *sc, struct sim_result *res)
 		r->dir[i].duplicated = impair_counters_get(&s->stage[i])->duplicated;
 	}
 
-	if (sim_next_event(s) != SCTP_TIME_NEVER)
+	if (!sim_quiet(s))
 		fail(r, SIM_HANG, "events still pending at the time limit (t=%" PRIu64 " ns)",
 		     s->now);
 	if (r->notes[SIM_CLIENT] > r->comm_up[SIM_CLIENT] && r->comm_up[SIM_CLIENT] == 0)

@@ -100,9 +100,10 @@ struct sim_result {
 	struct sim_dir_stats dir[SIM_SIDES];
 	unsigned comm_up[SIM_SIDES];
 	unsigned shutdown_complete[SIM_SIDES];
-	unsigned notes[SIM_SIDES];	/* notifications of every kind */
-	unsigned server_assocs;		/* associations the server created from cookies */
-	uint8_t final_state[SIM_SIDES]; /* before the harness aborted anything left */
+	unsigned notes[SIM_SIDES];	  /* notifications of every kind but PEER_ADDR_CHANGE */
+	unsigned addr_changes[SIM_SIDES]; /* PEER_ADDR_CHANGE notifications */
+	unsigned server_assocs;		  /* associations the server created from cookies */
+	uint8_t final_state[SIM_SIDES];	  /* before the harness aborted anything left */
 	/* §5.2 INITs and COOKIE ECHOs the association refused (sim_collision_drops()). */
 	uint64_t collisions[SIM_SIDES];
 	uint64_t events;

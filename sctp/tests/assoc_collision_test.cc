@@ -259,7 +259,8 @@ TEST_F(Collision, CaseARestartsTheAssociation)
 	EXPECT_EQ(a_.peer_initial_tsn, 7000u);
 	EXPECT_EQ(a_.outbound_streams, 7u);
 	EXPECT_EQ(a_.inbound_streams, 9u);
-	EXPECT_EQ(a_.rto.rto_ns, prof_.rto_initial_ns); // §6.2.1: back to initial values
+	EXPECT_EQ(a_.paths.first.rto.rto_ns,
+		  prof_.rto_initial_ns); // §6.2.1: back to initial values
 	EXPECT_EQ(counters_.restarts, 1u);
 	ASSERT_EQ(notes_.size(), 2u);
 	EXPECT_EQ(notes_[1].n.type, SCTP_NOTIFY_RESTART);
@@ -315,7 +316,7 @@ TEST_F(Collision, CaseBInCookieWaitEstablishesWithThePeersCookie)
 	// Our Initial TSN is the one the peer got with this cookie (here a
 	// stateless INIT ACK of the endpoint made it, before our INIT left).
 	EXPECT_EQ(a_.local_initial_tsn, 900u);
-	EXPECT_EQ(sctp_assoc_next_wakeup(&a_), SCTP_TIME_NEVER); // T1-init stopped
+	EXPECT_EQ(a_.timer_at[SCTP_ASSOC_T1_INIT], SCTP_TIME_NEVER);
 	ASSERT_EQ(notes_.size(), 1u);
 	EXPECT_EQ(notes_[0].n.type, SCTP_NOTIFY_COMM_UP);
 	Packet p = decode(last().bytes);
@@ -329,7 +330,7 @@ TEST_F(Collision, CaseBInCookieEchoedAndEstablishedTakesThePeersNewTag)
 	echo(cookie_state(kClientTag, kNewPeerTag, kClientTag, kServerTag));
 	EXPECT_EQ(a_.state, SCTP_ASSOC_ESTABLISHED);
 	EXPECT_EQ(a_.peer_vtag, kNewPeerTag);
-	EXPECT_EQ(sctp_assoc_next_wakeup(&a_), SCTP_TIME_NEVER); // T1-cookie stopped
+	EXPECT_EQ(a_.timer_at[SCTP_ASSOC_T1_COOKIE], SCTP_TIME_NEVER);
 	EXPECT_EQ(notes_.size(), 1u);
 	// Once established only the tag moves ("MUST update its peer's
 	// Verification Tag"); the user hears nothing new.

@@ -330,10 +330,26 @@ struct Sim {
 		return true;
 	}
 
-	// Until nothing is left to happen (or limit); the clock stays at the last event.
+	// Nothing in flight and no timer running but the heartbeat timer,
+	// which an established association always runs (RFC 9260 §8.3).
+	bool quiet() const
+	{
+		if (!queue.empty())
+			return false;
+		for (const Side *x : { &c, &s })
+			for (unsigned t = 0; x->has_assoc && t < SCTP_ASSOC_TIMER_COUNT; t++)
+				if (t != SCTP_ASSOC_T_HEARTBEAT &&
+				    x->a.timer_at[t] != SCTP_TIME_NEVER)
+					return false;
+		return true;
+	}
+
+	// Until quiet (heartbeats aside), or until limit with everything
+	// running; the clock stays at the last event.
 	void run(uint64_t limit = SCTP_TIME_NEVER - 1)
 	{
-		for (int i = 0; i < 100000 && step(limit); i++)
+		bool until_quiet = limit == SCTP_TIME_NEVER - 1;
+		for (int i = 0; i < 100000 && !(until_quiet && quiet()) && step(limit); i++)
 			;
 	}
 

@@ -63,11 +63,23 @@ TEST_P(Pair, HandshakeEstablishesBothSides)
 	EXPECT_EQ(c.a.extensions & SCTP_COOKIE_EXT_FORWARD_TSN, SCTP_COOKIE_EXT_FORWARD_TSN);
 	EXPECT_EQ(s.a.extensions, c.a.extensions);
 	EXPECT_EQ(c.notes[0].n.extensions, c.a.extensions);
-	// No timer runs in ESTABLISHED; the client measured its RTT.
-	EXPECT_EQ(sctp_assoc_next_wakeup(&c.a), SCTP_TIME_NEVER);
-	EXPECT_EQ(sctp_assoc_next_wakeup(&s.a), SCTP_TIME_NEVER);
-	EXPECT_EQ(c.a.rto.rto_ns, client_rto());
-	EXPECT_EQ(s.a.rto.rto_ns, prof()->rto_initial_ns);
+	// Only the heartbeat timer runs in ESTABLISHED (§8.3), due one period
+	// (RTO + HB.interval, jittered by up to RTO / 2) after COMM_UP; the
+	// client measured its RTT.
+	for (const Side *x : { &c, &s }) {
+		for (unsigned t = 0; t < SCTP_ASSOC_TIMER_COUNT; t++) {
+			if (t != SCTP_ASSOC_T_HEARTBEAT) {
+				EXPECT_EQ(x->a.timer_at[t], SCTP_TIME_NEVER) << x->name << " " << t;
+			}
+		}
+		uint64_t rto = x->a.paths.first.rto.rto_ns, up = x->notes[0].at;
+		uint64_t hb = sctp_assoc_next_wakeup(&x->a);
+		EXPECT_EQ(hb, x->a.timer_at[SCTP_ASSOC_T_HEARTBEAT]);
+		EXPECT_GE(hb, up + prof()->hb_interval_ns + rto / 2) << x->name;
+		EXPECT_LT(hb, up + prof()->hb_interval_ns + rto + rto / 2) << x->name;
+	}
+	EXPECT_EQ(c.a.paths.first.rto.rto_ns, client_rto());
+	EXPECT_EQ(s.a.paths.first.rto.rto_ns, prof()->rto_initial_ns);
 	expect_no_drops(c);
 	expect_no_drops(s);
 }
@@ -206,7 +218,7 @@ TEST_P(Pair, LostInitsAreRetransmittedWithBackoff)
 	EXPECT_EQ(sim.c.notes[0].at, kT0 + 3 * r + 4 * d());
 	// Karn: the INIT ACK answered a retransmitted INIT, so no sample from
 	// it; the COOKIE ECHO / COOKIE ACK exchange gave the first one.
-	EXPECT_EQ(sim.c.a.rto.srtt_ns, 2 * d());
+	EXPECT_EQ(sim.c.a.paths.first.rto.srtt_ns, 2 * d());
 	expect_no_drops(sim.c);
 }
 
@@ -451,7 +463,8 @@ TEST(AssocTables, EveryCellIsAHandlerOrANamedDiscard)
 					  sctp_assoc_state_name(st));
 		}
 	}
-	EXPECT_EQ(cells, 8u * (15 + 4 + 2));
+	EXPECT_EQ(cells,
+		  8u * (SCTP_ASSOC_ROW_COUNT + SCTP_ASSOC_TIMER_COUNT + SCTP_ASSOC_USER_COUNT));
 	EXPECT_EQ(sctp_assoc_chunk_cell(SCTP_ASSOC_ROW_COUNT, SCTP_ASSOC_CLOSED, &ci), -EINVAL);
 	EXPECT_EQ(sctp_assoc_timer_cell(SCTP_ASSOC_T1_INIT, SCTP_ASSOC_STATE_COUNT, &ci), -EINVAL);
 	// Every drop has a counter name and a reason.
@@ -545,7 +558,7 @@ TEST_F(One, InitAckIsAnsweredWithCookieEcho)
 	// T1-init stopped, T1-cookie at the RTO the 30 ms sample gave (RTO.Min).
 	EXPECT_EQ(a_.timer_at[SCTP_ASSOC_T1_INIT], SCTP_TIME_NEVER);
 	EXPECT_EQ(a_.timer_at[SCTP_ASSOC_T1_COOKIE], now_ + prof_.rto_min_ns);
-	EXPECT_EQ(a_.rto.srtt_ns, SCTP_MS(30));
+	EXPECT_EQ(a_.paths.first.rto.srtt_ns, SCTP_MS(30));
 }
 
 // §3.2.2: unrecognized INIT ACK parameters marked "report" go back in an
