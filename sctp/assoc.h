@@ -159,6 +159,7 @@ enum sctp_notify_type {
 	SCTP_NOTIFY_CANT_START,	       /* the handshake failed */
 	SCTP_NOTIFY_RESTART,	       /* the peer restarted (§5.2.4 A): new tags, TSNs, streams */
 	SCTP_NOTIFY_PEER_ADDR_CHANGE,  /* RFC 6458 SCTP_PEER_ADDR_CHANGE: addr, addr_state */
+	SCTP_NOTIFY_REMOTE_ERROR,      /* RFC 6458 SCTP_REMOTE_ERROR: error, causes */
 };
 
 /* RFC 6458 §6.1.2 spc_state, with names of our own. */
@@ -193,13 +194,13 @@ struct sctp_assoc;
  */
 struct sctp_notification {
 	const struct sctp_assoc *assoc;
-	uint8_t type;		   /* enum sctp_notify_type: sac_state */
-	uint8_t reason;		   /* enum sctp_assoc_reason */
-	uint16_t error;		   /* sac_error: first cause code of the peer's ABORT, else 0 */
+	uint8_t type;	/* enum sctp_notify_type: sac_state */
+	uint8_t reason; /* enum sctp_assoc_reason */
+	uint16_t error; /* sac_error / sre_error: first cause code of the peer's ABORT or ERROR */
 	uint16_t outbound_streams; /* sac_outbound_streams */
 	uint16_t inbound_streams;  /* sac_inbound_streams */
 	uint32_t extensions;	   /* sac_info of COMM_UP: SCTP_COOKIE_EXT_* */
-	/* sac_info of a peer ABORT: its error causes as received. */
+	/* sac_info of a peer ABORT, sre_data of an ERROR: the causes as received. */
 	const uint8_t *abort_causes;
 	uint16_t abort_causes_len;
 	/* PEER_ADDR_CHANGE: spc_aaddr and spc_state (enum sctp_addr_change). */

@@ -27,6 +27,51 @@ assoc_path_dst(const struct sctp_assoc *a)
 	return sctp_path_addr(sctp_assoc_data_path(a));
 }
 
+/* Leading bits two addresses of one family share. */
+static unsigned
+assoc_common_prefix(const struct sctp_addr *x, const struct sctp_addr *y)
+{
+	unsigned len = sctp_addr_len(x), bits = 0;
+
+	for (unsigned i = 0; i < len; i++) {
+		uint8_t d = x->bytes[i] ^ y->bytes[i];
+		if (d != 0)
+			return bits + (unsigned)__builtin_clz((unsigned)d << 24);
+		bits += 8;
+	}
+	return bits;
+}
+
+/*
+ * Our source address toward dst. With one local address, that one. A
+ * multi-homed endpoint (RFC 9260 §6.4) uses, of its addresses of dst's
+ * family, the one sharing the longest prefix with dst, the association's
+ * own on a tie: on directly attached networks that is the address of the
+ * interface the path leaves by, so a reply to it comes back over the same
+ * network, and a network that fails takes down only the paths through it.
+ * A data plane with a routing table may pick otherwise (ops->send gets
+ * both addresses).
+ */
+static const struct sctp_addr *
+assoc_src_for(const struct sctp_assoc *a, const struct sctp_addr *dst)
+{
+	const struct sctp_endpoint_config *cfg = &a->ep->cfg;
+	const struct sctp_addr *best = &a->local_addr;
+	unsigned best_len = dst->family == best->family ? assoc_common_prefix(best, dst) : 0;
+
+	for (uint8_t i = 0; cfg->n_addrs > 1 && i < cfg->n_addrs; i++) {
+		const struct sctp_addr *x = &cfg->addrs[i];
+		if (x->family != dst->family)
+			continue;
+		unsigned l = assoc_common_prefix(x, dst);
+		if (l > best_len) {
+			best = x;
+			best_len = l;
+		}
+	}
+	return best;
+}
+
 static struct sctp_rto *
 assoc_data_rto(struct sctp_assoc *a)
 {
@@ -283,7 +328,7 @@ assoc_apply_send(struct sctp_assoc *a, const struct assoc_run *run, const struct
 	_Alignas(8) uint8_t buf[SCTP_ASSOC_TX_MAX];
 	struct sctp_writer w = sctp_writer_make(buf, sizeof(buf));
 	struct sctp_addr path_dst = assoc_path_dst(a);
-	const struct sctp_addr *src = &a->local_addr, *dst = &path_dst;
+	const struct sctp_addr *src = assoc_src_for(a, &path_dst), *dst = &path_dst;
 
 	sctp_packet_build_header(&w, a->local_port, a->peer_port, assoc_tx_vtag(a, run, s));
 	if (s->pkt == PKT_INIT_ACK)
@@ -556,7 +601,7 @@ assoc_send_heartbeat(struct sctp_assoc *a, const struct assoc_run *run, unsigned
 	}
 	struct sctp_addr dst = sctp_path_addr(sctp_paths_get(&a->paths, i));
 	a->counters->heartbeats_sent++;
-	a->ops->send(a->ctx, buf, w.off, &a->local_addr, &dst);
+	a->ops->send(a->ctx, buf, w.off, assoc_src_for(a, &dst), &dst);
 }
 
 static void

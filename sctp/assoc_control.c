@@ -8,15 +8,29 @@
 #include "sctp/assoc_internal.h"
 
 /*
- * ERROR once established (tag rule §8.5): counted, not acted on; a Stale
- * Cookie outside COOKIE-ECHOED is discarded (§5.2.6).
+ * ERROR (tag rule §8.5), RFC 9260 §3.3.10: the peer reports something it
+ * did not like; nothing in the association changes. The user hears of it
+ * (RFC 6458 §6.1.3 SCTP_REMOTE_ERROR: the first cause code and every cause
+ * as received). A Stale Cookie outside COOKIE-ECHOED concerns no cookie of
+ * ours any more (§5.2.6) and is only counted.
  */
 void
 assoc_sf_error(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
 {
+	struct sctp_error e;
+
 	(void)a;
-	(void)in;
-	emit_drop(o, SCTP_ASSOC_DROP_ERROR_IGNORED);
+	(void)sctp_error_parse(in->c, &e); /* never fails on a walked chunk */
+	uint16_t first = assoc_first_cause(e.causes, e.causes_len);
+	if (first == SCTP_CAUSE_STALE_COOKIE) {
+		emit_drop(o, SCTP_ASSOC_DROP_ERROR_IGNORED);
+		return;
+	}
+	struct assoc_notify *n = &emit(o, OP_NOTIFY)->u.notify;
+	n->type = SCTP_NOTIFY_REMOTE_ERROR;
+	n->error = first;
+	n->causes = e.causes;
+	n->causes_len = e.causes_len;
 }
 
 /*

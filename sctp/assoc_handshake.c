@@ -189,7 +189,7 @@ assoc_sf_error_cookie_echoed(const struct sctp_assoc *a, const struct assoc_in *
 
 	(void)sctp_error_parse(in->c, &e); /* never fails on a walked chunk */
 	if (!assoc_find_stale_cookie(&e, &staleness_us)) {
-		emit_drop(o, SCTP_ASSOC_DROP_ERROR_IGNORED);
+		assoc_sf_error(a, in, o);
 		return;
 	}
 	if (a->stale_restarts >= assoc_profile(a)->max_init_retransmits) {

@@ -249,6 +249,17 @@ min_u16(uint16_t x, uint16_t y)
 	return x < y ? x : y;
 }
 
+/* The first cause code of an error-cause list, 0 when there is none. */
+static inline uint16_t
+assoc_first_cause(const uint8_t *causes, uint16_t len)
+{
+	struct sctp_tlv_iter it;
+	struct sctp_tlv t;
+
+	sctp_tlv_iter_init(&it, SCTP_TLV_CAUSE, causes, len);
+	return sctp_tlv_iter_next(&it, &t) ? t.type : 0;
+}
+
 void assoc_begin_shutdown(const struct sctp_assoc *a, struct assoc_cmds *o);
 
 /* Is addr one of the peer's transport addresses in this association? */

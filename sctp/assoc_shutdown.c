@@ -54,17 +54,6 @@ assoc_send_shutdown_ack(struct assoc_cmds *o)
 	emit_state(o, SCTP_ASSOC_SHUTDOWN_ACK_SENT);
 }
 
-/* The first cause code of an error-cause list, 0 when there is none. */
-static uint16_t
-assoc_first_cause(const uint8_t *causes, uint16_t len)
-{
-	struct sctp_tlv_iter it;
-	struct sctp_tlv t;
-
-	sctp_tlv_iter_init(&it, SCTP_TLV_CAUSE, causes, len);
-	return sctp_tlv_iter_next(&it, &t) ? t.type : 0;
-}
-
 /*
  * RFC 9260 §9.1: ABORT, in any state with a TCB (tag rule §8.5.1 B, checked
  * before). The association is gone: CANT_START before ESTABLISHED,

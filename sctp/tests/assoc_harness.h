@@ -138,6 +138,22 @@ struct Side {
 	// The one handshake scratch this side lends (ops.hs_get / hs_put).
 	struct sctp_assoc_handshake hs_store;
 	bool hs_lent = false;
+	// Multi-homed sides have a second address and lend one path block.
+	bool multihomed = false;
+	struct sctp_addr addr2;
+	struct sctp_path path_block[SCTP_MAX_PATHS - 1];
+	bool paths_lent = false;
+
+	// PEER_ADDR_CHANGE notifications of one kind for one address, in order.
+	std::vector<uint64_t> addr_changes(const struct sctp_addr &x, uint8_t state) const
+	{
+		std::vector<uint64_t> t;
+		for (const auto &n : notes)
+			if (n.n.type == SCTP_NOTIFY_PEER_ADDR_CHANGE && n.n.addr_state == state &&
+			    sctp_addr_eq(&n.n.addr, &x))
+				t.push_back(n.at);
+		return t;
+	}
 
 	uint64_t wakeup() const
 	{
@@ -182,12 +198,32 @@ struct Sim {
 	std::multimap<uint64_t, InFlight> queue;
 	// Returns true when the packet is lost: from, the packet, its first chunk type.
 	std::function<bool(const Side &, const Bytes &, uint8_t)> lose;
-	struct sctp_assoc_ops ops;
+	struct sctp_assoc_ops ops = {};
+
+	// Destination addresses whose packets vanish (a path's black hole).
+	std::vector<struct sctp_addr> blackhole;
 
 	Sim(const struct sctp_profile *client_prof, const struct sctp_profile *server_prof,
-	    uint64_t one_way)
+	    uint64_t one_way, bool multihome = false)
 	    : delay(one_way)
 	{
+		c.multihomed = s.multihomed = multihome;
+		c.addr2 = v4(10, 0, 1, 1);
+		s.addr2 = v4(10, 0, 1, 2);
+		ops.paths_get = [](void *ctx, unsigned, unsigned *got) -> struct sctp_path *
+		{
+			Side *side = static_cast<Side *>(ctx);
+			if (side->paths_lent)
+				return nullptr;
+			side->paths_lent = true;
+			*got = SCTP_MAX_PATHS - 1;
+			return side->path_block;
+		};
+		ops.paths_put = [](void *ctx, struct sctp_path *block) {
+			Side *side = static_cast<Side *>(ctx);
+			EXPECT_TRUE(side->paths_lent && block == side->path_block) << side->name;
+			side->paths_lent = false;
+		};
 		ops.send = [](void *ctx, const uint8_t *b, size_t len, const struct sctp_addr *src,
 			      const struct sctp_addr *dst) {
 			Side *side = static_cast<Side *>(ctx);
@@ -240,6 +276,11 @@ struct Sim {
 		cfg.a_rwnd = 65536;
 		cfg.listening = listening;
 		cfg.extensions = SCTP_COOKIE_EXT_FORWARD_TSN;
+		if (x.multihomed) {
+			cfg.n_addrs = 2;
+			cfg.addrs[0] = addr;
+			cfg.addrs[1] = x.addr2;
+		}
 		cfg.choose_tag = [](void *ctx, const struct sctp_rx *) {
 			Side *x = static_cast<Side *>(ctx);
 			return x->fresh_tags ? x->tag + x->tags_issued++ : x->tag;
@@ -264,6 +305,9 @@ struct Sim {
 		from.sent.push_back({ now, b, src, dst, first });
 		if (lose && lose(from, b, first))
 			return;
+		for (const auto &h : blackhole)
+			if (sctp_addr_eq(&h, &dst))
+				return;
 		queue.emplace(now + delay, InFlight{ &peer_of(from), std::move(b), src, dst });
 	}
 
@@ -305,7 +349,9 @@ struct Sim {
 	void connect_from(Side &x)
 	{
 		Side &y = peer_of(x);
-		ASSERT_EQ(sctp_assoc_connect(&x.a, &x.ep, &y.addr, &x.addr, x.port, y.port, now),
+		struct sctp_addr peers[2] = { y.addr, y.addr2 };
+		ASSERT_EQ(sctp_assoc_connectx(&x.a, &x.ep, peers, y.multihomed ? 2 : 1, &x.addr,
+					      x.port, y.port, now),
 			  0);
 		x.has_assoc = true;
 	}
@@ -411,6 +457,7 @@ class One : public ::testing::Test {
 		cfg.ctx = this;
 		uint8_t key[SCTP_COOKIE_KEY_LEN] = { 1 };
 		ASSERT_EQ(sctp_endpoint_init(&ep_, &cfg, key, now_), 0);
+		std::memset(&ops_, 0, sizeof(ops_)); // paths_get NULL: one path
 		ops_.send = [](void *ctx, const uint8_t *b, size_t len, const struct sctp_addr *src,
 			       const struct sctp_addr *dst) {
 			One *t = static_cast<One *>(ctx);

@@ -808,10 +808,20 @@ TEST_F(One, StaleCookieErrorRestartsTheHandshake)
 	const Bytes &v = p.chunks[0].value;
 	ASSERT_EQ(sctp_init_params_decode(v.data() + 16, v.size() - 16, &ip), SCTP_PERR_OK);
 	EXPECT_EQ(ip.cookie_preservative_ms, 2u + 20u);
-	// An ERROR without Stale Cookie is noted only.
+	// An ERROR without Stale Cookie changes nothing; the user hears of it
+	// (RFC 6458 SCTP_REMOTE_ERROR) with its causes. A Stale Cookie once
+	// established is only counted (§5.2.6).
 	fresh();
 	to_state(SCTP_ASSOC_ESTABLISHED);
+	size_t n = notes_.size();
 	input_hex(kClientTag, "09000008 00040004");
+	EXPECT_EQ(a_.state, SCTP_ASSOC_ESTABLISHED);
+	ASSERT_EQ(notes_.size(), n + 1);
+	EXPECT_EQ(notes_.back().n.type, SCTP_NOTIFY_REMOTE_ERROR);
+	EXPECT_EQ(notes_.back().n.error, SCTP_CAUSE_OUT_OF_RESOURCE);
+	EXPECT_EQ(notes_.back().causes, hex::bytes("00040004"));
+	input_hex(kClientTag, "0900000c 00030008 00000001");
+	EXPECT_EQ(notes_.size(), n + 1);
 	EXPECT_EQ(counters_.drops[SCTP_ASSOC_DROP_ERROR_IGNORED], 1u);
 }
 
