@@ -15,6 +15,16 @@
 
 #include "sctp/assoc_internal.h"
 
+/* The layout sctp/assoc.h describes (DESIGN.md decision 6). */
+_Static_assert(sizeof(struct sctp_assoc) <= 512, "an association within 512 bytes");
+_Static_assert(offsetof(struct sctp_assoc, counters) + sizeof(void *) <= 64,
+	       "what every packet reads: cache line 0");
+_Static_assert(offsetof(struct sctp_assoc, paths) == 64, "the path set starts line 1");
+_Static_assert(offsetof(struct sctp_assoc, paths) + offsetof(struct sctp_paths, first) +
+			       offsetof(struct sctp_path, hb_due_ns) <=
+		       128,
+	       "path 0's hot fields (up to its last send time) in line 1");
+
 static int
 assoc_run_cell(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in *in)
 {

@@ -265,32 +265,50 @@ struct sctp_assoc_handshake {
 	uint8_t report[SCTP_ASSOC_REPORT_MAX]; /* Unrecognized Parameter TLVs, padded */
 };
 
+/*
+ * 264 bytes on LP64, laid out by how often a field is read (DESIGN.md
+ * decision 6; static_asserts in sctp/assoc.c, sizes printed by
+ * bench_endpoint and AssocSize.ReportSizes):
+ *
+ *   line 0 (bytes 0-63)    what every packet in or out reads: state, ports,
+ *                          tags, the peer's window, the extensions, and the
+ *                          endpoint, callbacks and counters;
+ *   line 1 (64-127)        the path set's header and path 0's hot fields
+ *                          (state, errors, RTO, last send: sctp/path.h);
+ *   then                   the rest of path 0, the timers (read after every
+ *                          input), the handshake leftovers and our address.
+ *
+ * The data path of issue 4 adds its hot state (TSN map, queues) after line
+ * 1 and moves the cold tail behind it; the budget is 512 bytes.
+ */
 struct sctp_assoc {
+	/* Line 0. */
 	uint8_t state;		 /* enum sctp_assoc_state */
 	bool shutdown_requested; /* user SHUTDOWN in COOKIE-ECHOED: run it once ESTABLISHED */
 	bool freeable;		 /* CLOSED and reported: the caller may free or reuse it */
+	uint8_t reserved;
 	uint16_t local_port;
 	uint16_t peer_port;
+	uint32_t local_vtag; /* our Initiate Tag: what the peer puts in its packets */
+	uint32_t peer_vtag;  /* the peer's Initiate Tag; 0 until known */
+	uint32_t extensions; /* SCTP_COOKIE_EXT_* both sides support */
+	uint32_t peer_a_rwnd;
 	uint16_t outbound_streams; /* min(our OS, peer MIS), §5.1.1 */
 	uint16_t inbound_streams;  /* min(peer OS, our MIS) */
-	uint32_t local_vtag;	   /* our Initiate Tag: what the peer puts in its packets */
-	uint32_t peer_vtag;	   /* the peer's Initiate Tag; 0 until known */
+	struct sctp_endpoint *ep;  /* profile, cookie keys, tag and random strategies */
+	const struct sctp_assoc_ops *ops;
+	void *ctx;
+	struct sctp_assoc_counters *counters;
+	/* Line 1 and on: the peer's addresses, each with its RTO and state. */
+	struct sctp_paths paths;
+	uint64_t timer_at[SCTP_ASSOC_TIMER_COUNT]; /* deadlines; SCTP_TIME_NEVER: stopped */
 	uint32_t local_initial_tsn;
 	uint32_t peer_initial_tsn;
-	uint32_t peer_a_rwnd;
-	uint32_t extensions; /* SCTP_COOKIE_EXT_* both sides support */
 	/* Retransmissions of the packet the running timer guards. */
 	uint16_t init_rtx;	 /* INIT or COOKIE ECHO, against Max.Init.Retransmits */
 	uint16_t shutdown_rtx;	 /* SHUTDOWN or SHUTDOWN ACK, against Association.Max.Retrans */
 	uint16_t stale_restarts; /* §5.2.6 restarts, against Max.Init.Retransmits */
-	uint64_t timer_at[SCTP_ASSOC_TIMER_COUNT]; /* deadlines; SCTP_TIME_NEVER: stopped */
-	/* The peer's addresses, each with its RTO and state; path 0 inside. */
-	struct sctp_paths paths;
 	struct sctp_addr local_addr;
-	struct sctp_endpoint *ep; /* profile, cookie keys, tag and random strategies */
-	const struct sctp_assoc_ops *ops;
-	void *ctx;
-	struct sctp_assoc_counters *counters;
 	struct sctp_assoc_handshake *hs; /* non-NULL exactly in COOKIE-WAIT and COOKIE-ECHOED */
 };
 
