@@ -26,8 +26,10 @@
  * with T2-shutdown and T5-shutdown-guard (§9.2); ABORT both ways (§9.1);
  * the verification tag rules of §8.5 and §8.5.1; HEARTBEAT answered (§8.3);
  * unrecognized chunks (§3.2); INIT and COOKIE ECHO in an existing
- * association, tie-tags and restart (§5.2). Next: the data path and several
- * paths.
+ * association, tie-tags and restart (§5.2); several peer addresses with
+ * heartbeats, confirmation, failover and SET PRIMARY (§5.4, §8, RFC 7829,
+ * through sctp/path.h); ERROR reported to the user. Next: the data path
+ * (issue 4).
  *
  * Finding the association (the caller's job): by our tag (the packet's
  * verification tag) and ports. Two chunk types also need a look-up by
