@@ -88,6 +88,7 @@ assoc_walk(struct sctp_assoc *a, const struct sctp_rx *rx, uint64_t now_ns, bool
 	}
 	if (it.err != SCTP_PERR_OK)
 		assoc_count_drop(a, SCTP_ASSOC_DROP_MALFORMED_PACKET);
+	assoc_rx_packet_end(a, &run);
 }
 
 void
@@ -108,7 +109,7 @@ sctp_assoc_timeout(struct sctp_assoc *a, uint64_t now_ns)
 	/* T5 first: when it is due, retransmitting under T2 is pointless. */
 	static const uint8_t order[SCTP_ASSOC_TIMER_COUNT] = {
 		SCTP_ASSOC_T5_GUARD,	SCTP_ASSOC_T1_INIT,	SCTP_ASSOC_T1_COOKIE,
-		SCTP_ASSOC_T2_SHUTDOWN, SCTP_ASSOC_T_HEARTBEAT,
+		SCTP_ASSOC_T2_SHUTDOWN, SCTP_ASSOC_T_HEARTBEAT, SCTP_ASSOC_T_SACK,
 	};
 	struct assoc_run run = { .rx = NULL, .now_ns = now_ns, .stop = false };
 

@@ -49,9 +49,12 @@
 #include "sctp/addr.h"
 #include "sctp/cookie.h"
 #include "sctp/endpoint.h"
+#include "sctp/buf.h"
 #include "sctp/path.h"
+#include "sctp/reasm.h"
 #include "sctp/rto.h"
 #include "sctp/time.h"
+#include "sctp/tsn_map.h"
 
 /* RFC 9260 §4: the states, and only the states (flags are fields). */
 enum sctp_assoc_state {
@@ -77,6 +80,7 @@ enum sctp_assoc_timer {
 	SCTP_ASSOC_T2_SHUTDOWN,
 	SCTP_ASSOC_T5_GUARD,
 	SCTP_ASSOC_T_HEARTBEAT,
+	SCTP_ASSOC_T_SACK, /* delayed SACK, RFC 9260 §6.2 */
 	SCTP_ASSOC_TIMER_COUNT
 };
 
@@ -151,6 +155,29 @@ struct sctp_assoc_counters {
 	uint64_t primary_returns;	/* new data moved back to the primary */
 	uint64_t peer_addrs_ignored;	/* peer addresses beyond the path storage, or of a
 					   family we have no local address for */
+	/* Receive side (issue 4). */
+	uint64_t data_chunks;	     /* DATA chunks taken (delivered or queued) */
+	uint64_t data_dups;	     /* DATA chunks whose TSN we had already */
+	uint64_t data_out_of_window; /* beyond the TSN map: dropped, retransmitted later */
+	uint64_t data_no_room;	     /* reassembly caps or pool: dropped, not acknowledged */
+	uint64_t data_bad_stream;    /* stream id >= inbound streams: ERROR cause 1 */
+	uint64_t sacks_sent;	     /* at most one per received packet */
+	uint64_t sacks_delayed;	     /* sent by the delayed-SACK timer */
+};
+
+/*
+ * The data path's per-lcore resources and limits, shared by every
+ * association of an endpoint (sctp_endpoint_config.data). Nothing here is
+ * per association; each association's own storage comes from
+ * ops->data_get().
+ */
+struct sctp_data_config {
+	struct sctp_buf_ops buf;	    /* hold / release of payload buffers */
+	struct sctp_reasm_pool *reasm_pool; /* queued fragments (sctp/reasm.h) */
+	struct sctp_reasm_limits reasm;	    /* per association; max_bytes is our window */
+	uint16_t tsn_map_words;		    /* receive window: 64 TSNs a word */
+	uint16_t max_dups;		    /* duplicate TSNs listed per SACK */
+	uint16_t max_gap_blocks;	    /* Gap Ack Blocks per SACK, the rest left out */
 };
 
 /* RFC 6458 sac_state, with names of our own (DESIGN.md decision 9). */
@@ -186,6 +213,8 @@ enum sctp_assoc_reason {
 	SCTP_ASSOC_REASON_T2_SHUTDOWN,	/* SHUTDOWN (ACK) sent 1 + Association.Max.Retrans times */
 	SCTP_ASSOC_REASON_T5_GUARD,	/* the shutdown took longer than 5 x RTO.Max */
 	SCTP_ASSOC_REASON_PATHS_FAILED, /* §8.1: Association.Max.Retrans errors in a row */
+	SCTP_ASSOC_REASON_NO_MEMORY,	/* ops->data_get() refused: ABORT, Out of Resource */
+	SCTP_ASSOC_REASON_PROTOCOL,	/* the peer broke the protocol: ABORT sent */
 };
 
 struct sctp_assoc;
@@ -237,6 +266,20 @@ struct sctp_assoc_ops {
 	 */
 	struct sctp_path *(*paths_get)(void *ctx, unsigned want, unsigned *got);
 	void (*paths_put)(void *ctx, struct sctp_path *block);
+	/*
+	 * Received messages, in order per stream (sctp/reasm.h "What the
+	 * receiver sees"): each slice read with sctp_reasm_iter_*() during the
+	 * call carries one reference the receiver releases.
+	 */
+	void (*deliver)(void *ctx, const struct sctp_reasm_msg *m);
+	/*
+	 * The association's data-path storage (the inbound streams' state, the
+	 * TSN map's bitmap and duplicate list): `bytes` 8-aligned, asked for on
+	 * entering ESTABLISHED, given back at close. NULL: the association
+	 * aborts with Out of Resource.
+	 */
+	void *(*data_get)(void *ctx, size_t bytes);
+	void (*data_put)(void *ctx, void *mem);
 };
 
 /* Most bytes of a packet the association builds (a COOKIE ECHO is the longest). */
@@ -312,6 +355,14 @@ struct sctp_assoc {
 	uint16_t stale_restarts; /* §5.2.6 restarts, against Max.Init.Retransmits */
 	struct sctp_addr local_addr;
 	struct sctp_assoc_handshake *hs; /* non-NULL exactly in COOKIE-WAIT and COOKIE-ECHOED */
+	/* Receive side, RFC 9260 §6.2, §6.5-§6.9 (sctp/assoc_data.c). */
+	struct sctp_tsn_map rx_tsn;
+	struct sctp_reasm rx_reasm;
+	struct sctp_reasm_stream *rx_streams; /* in data_mem, one per inbound stream */
+	void *data_mem;			      /* from ops->data_get(), NULL outside ESTABLISHED+ */
+	uint16_t rx_pkts;		      /* packets with DATA since our last SACK */
+	uint8_t rx_sack_now;		      /* SACK policy bits (assoc_data.c) */
+	uint8_t rx_path; /* path of the last packet with DATA: SACKs go there */
 };
 
 /*

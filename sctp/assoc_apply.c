@@ -9,11 +9,11 @@
 
 #include "sctp/assoc_internal.h"
 
-/* §9.2: SHUTDOWN carries the last in-sequence TSN received: none yet. */
+/* §9.2: SHUTDOWN carries the last in-sequence TSN received. */
 static uint32_t
 assoc_cum_tsn_ack(const struct sctp_assoc *a)
 {
-	return a->peer_initial_tsn - 1u;
+	return a->data_mem != NULL ? sctp_tsn_map_cum(&a->rx_tsn) : a->peer_initial_tsn - 1u;
 }
 
 /*
@@ -192,6 +192,16 @@ assoc_tx_abort_cause(const struct assoc_send *s, struct sctp_writer *w)
 	case SCTP_CAUSE_OUT_OF_RESOURCE:
 		sctp_cause_out_of_resource_build(w);
 		break;
+	case SCTP_CAUSE_NO_USER_DATA: {
+		struct sctp_cause_no_user_data n = { s->value };
+		sctp_cause_no_user_data_build(w, &n);
+		break;
+	}
+	case SCTP_CAUSE_PROTOCOL_VIOLATION: {
+		struct sctp_cause_protocol_violation pv = { NULL, 0 };
+		sctp_cause_protocol_violation_build(w, &pv);
+		break;
+	}
 	case SCTP_CAUSE_RESTART_WITH_NEW_ADDRS: {
 		struct sctp_cause_restart_new_addrs r = { s->view, s->view_len };
 		sctp_cause_restart_new_addrs_build(w, &r);
@@ -245,6 +255,17 @@ assoc_tx_chunks(const struct sctp_assoc *a, const struct assoc_send *s, struct s
 	case PKT_COOKIE_ACK: {
 		struct sctp_cookie ack = { SCTP_CHUNK_COOKIE_ACK, 0, NULL, 0 };
 		sctp_cookie_build(w, &ack);
+		break;
+	}
+	case PKT_SACK:
+		assoc_tx_sack(a, w);
+		break;
+	case PKT_ERROR_STREAM: {
+		struct sctp_error err = { 0 };
+		size_t off = sctp_error_build_begin(w, &err);
+		struct sctp_cause_invalid_stream is = { (uint16_t)s->value, 0 };
+		sctp_cause_invalid_stream_build(w, &is);
+		sctp_error_build_end(w, off);
 		break;
 	}
 	case PKT_ERROR_STALE: {
@@ -342,9 +363,21 @@ assoc_apply_send(struct sctp_assoc *a, const struct assoc_run *run, const struct
 	if ((s->reflect || s->to_source) && run->rx != NULL) {
 		src = &run->rx->dst;
 		dst = &run->rx->src;
+	} else if (s->pkt == PKT_SACK && a->rx_path < a->paths.n) {
+		/* §6.4: SACKs go where the DATA came from. */
+		path_dst = sctp_path_addr(sctp_paths_get(&a->paths, a->rx_path));
+		src = assoc_src_for(a, &path_dst);
 	}
 	assoc_note_handshake_tx(a, run, s);
 	a->ops->send(a->ctx, buf, w.off, src, dst);
+	if (s->pkt == PKT_SACK || s->pkt == PKT_SHUTDOWN) {
+		assoc_sack_sent(a);
+		if (s->pkt == PKT_SACK) {
+			a->counters->sacks_sent++;
+			if (run->rx == NULL)
+				a->counters->sacks_delayed++;
+		}
+	}
 }
 
 static void
@@ -440,8 +473,10 @@ assoc_apply_adopt_cookie(struct sctp_assoc *a, const struct sctp_cookie_state *s
  * that added any was refused (§5.2.2).
  */
 static void
-assoc_apply_restart(struct sctp_assoc *a, const struct sctp_cookie_state *st)
+assoc_apply_restart(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_cookie_state *st)
 {
+	/* Whatever was received for the old association is dropped (§5.2.4 A). */
+	assoc_data_stop(a);
 	assoc_apply_adopt_cookie(a, st);
 	a->local_vtag = st->local_vtag;
 	for (unsigned t = 0; t < SCTP_ASSOC_TIMER_COUNT; t++)
@@ -453,6 +488,8 @@ assoc_apply_restart(struct sctp_assoc *a, const struct sctp_cookie_state *st)
 	for (unsigned i = 0; i < a->paths.n; i++)
 		sctp_rto_init(&sctp_paths_get(&a->paths, i)->rto, assoc_profile(a));
 	a->counters->restarts++;
+	if (assoc_data_start(a) != 0)
+		assoc_abort_now(a, run, SCTP_CAUSE_OUT_OF_RESOURCE, SCTP_ASSOC_REASON_NO_MEMORY, 0);
 }
 
 static void
@@ -460,6 +497,7 @@ assoc_apply_close(struct sctp_assoc *a, struct assoc_run *run)
 {
 	struct sctp_path *block = sctp_paths_block(&a->paths);
 
+	assoc_data_stop(a);
 	sctp_paths_hb_stop(&a->paths);
 	if (block != NULL) {
 		/* The addresses stay readable (path 0); the block goes back. */
@@ -514,15 +552,19 @@ assoc_add_peer_addrs(struct sctp_assoc *a, const struct sctp_addr *addrs, unsign
  * a state and forget them.
  */
 static void
-assoc_enter_state(struct sctp_assoc *a, const struct assoc_run *run, uint8_t s)
+assoc_enter_state(struct sctp_assoc *a, struct assoc_run *run, uint8_t s)
 {
 	uint8_t old = a->state;
 
 	a->state = s;
-	if (s == SCTP_ASSOC_ESTABLISHED && old < SCTP_ASSOC_ESTABLISHED)
+	if (s == SCTP_ASSOC_ESTABLISHED && old < SCTP_ASSOC_ESTABLISHED) {
 		sctp_paths_hb_start(&a->paths, assoc_profile(a), run->now_ns, assoc_rnd32(a));
-	else if (s == SCTP_ASSOC_SHUTDOWN_SENT || s == SCTP_ASSOC_SHUTDOWN_ACK_SENT)
+		if (assoc_data_start(a) != 0)
+			assoc_abort_now(a, run, SCTP_CAUSE_OUT_OF_RESOURCE,
+					SCTP_ASSOC_REASON_NO_MEMORY, 0);
+	} else if (s == SCTP_ASSOC_SHUTDOWN_SENT || s == SCTP_ASSOC_SHUTDOWN_ACK_SENT) {
 		sctp_paths_hb_stop(&a->paths);
+	}
 }
 
 /* RFC 6458 SCTP_PEER_ADDR_CHANGE for path i. */
@@ -700,7 +742,7 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 		a->peer_vtag = c->u.count;
 		break;
 	case OP_RESTART:
-		assoc_apply_restart(a, &cmds->cookie);
+		assoc_apply_restart(a, run, &cmds->cookie);
 		break;
 	case OP_PATHS_WAKEUP:
 		assoc_apply_paths_wakeup(a, run);
@@ -710,6 +752,9 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 		break;
 	case OP_SET_PRIMARY:
 		assoc_apply_set_primary(a, run, c->u.count);
+		break;
+	case OP_DATA:
+		assoc_rx_data(a, run, c->u.chunk);
 		break;
 	}
 }
@@ -731,7 +776,7 @@ assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds
 {
 	if (cmds->overflow)
 		assoc_count_drop(a, SCTP_ASSOC_DROP_CMD_OVERFLOW);
-	for (uint8_t i = 0; i < cmds->n; i++)
+	for (uint8_t i = 0; i < cmds->n && !run->halted; i++)
 		assoc_apply_one(a, run, cmds, &cmds->cmd[i]);
 	assoc_release_handshake(a);
 	/* The path set's deadline moves with what it was told; follow it. */

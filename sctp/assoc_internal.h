@@ -13,6 +13,8 @@
  *   sctp/assoc_control.c    HEARTBEAT, ERROR and unrecognized chunk handlers;
  *   sctp/assoc_path.c       HEARTBEAT ACK, the heartbeat timer, SET PRIMARY
  *                           (the path set, sctp/path.h, does the work);
+ *   sctp/assoc_data.c       the data path: DATA in, SACK policy and SACK out
+ *                           (the TSN map and reassembly do the work);
  *   sctp/assoc_table.c      the three tables, row lookup and names;
  *   sctp/assoc_apply.c      the interpreter: state, timers, packets, the user.
  */
@@ -51,6 +53,7 @@ enum assoc_op {
 	OP_PATHS_WAKEUP,  /* sctp_paths_on_wakeup(): heartbeats sent, events raised */
 	OP_HB_ACK,	  /* u.send.view: a HEARTBEAT ACK's info for sctp_paths_on_hb_ack() */
 	OP_SET_PRIMARY,	  /* u.count: the path index the user made primary */
+	OP_DATA,	  /* u.chunk: a DATA chunk for the receive path (assoc_data.c) */
 };
 
 /* The packets an association sends. */
@@ -67,6 +70,8 @@ enum assoc_pkt {
 	PKT_INIT_ACK,	 /* §5.2.1, §5.2.2: answers the INIT in hand with cmds->init_ack */
 	PKT_ERROR_STALE, /* ERROR, Stale Cookie of u.send.value µs (§5.2.4 step 3) */
 	PKT_SHUTDOWN_ACK_COOKIE, /* SHUTDOWN ACK + ERROR, Cookie Received While Shutting Down */
+	PKT_SACK,		 /* from the TSN map, to the path of the last DATA (§6.4) */
+	PKT_ERROR_STREAM,	 /* ERROR, Invalid Stream Identifier u.send.value (§6.5) */
 };
 
 struct assoc_send {
@@ -76,7 +81,7 @@ struct assoc_send {
 	bool rtx;	     /* a retransmission of INIT / COOKIE ECHO (Karn) */
 	uint16_t cause;	     /* ABORT: the cause code, 0 for none */
 	uint32_t vtag;	     /* non-zero: use it instead of the peer's tag */
-	uint32_t value;	     /* PKT_ERROR_STALE: the staleness in µs */
+	uint32_t value;	     /* PKT_ERROR_STALE: staleness µs; ERROR_STREAM: sid; ABORT: TSN */
 	const uint8_t *view; /* cause data, heartbeat info, chunk: valid during the input */
 	uint16_t view_len;
 };
@@ -98,6 +103,7 @@ struct assoc_cmd {
 		uint32_t count;
 		struct assoc_send send;
 		struct assoc_notify notify;
+		const struct sctp_chunk *chunk; /* valid during the input */
 	} u;
 };
 
@@ -307,6 +313,10 @@ void assoc_tf_heartbeat(const struct sctp_assoc *a, const struct assoc_in *in,
 void assoc_uf_set_primary(const struct sctp_assoc *a, const struct assoc_in *in,
 			  struct assoc_cmds *o);
 
+/* assoc_data.c: handlers */
+void assoc_sf_data(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_tf_sack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+
 /* assoc_shutdown.c */
 void assoc_sf_abort(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_sf_shutdown(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
@@ -354,8 +364,22 @@ extern const struct assoc_cell assoc_user_table[SCTP_ASSOC_USER_COUNT][SCTP_ASSO
 struct assoc_run {
 	const struct sctp_rx *rx; /* NULL for timers and user calls */
 	uint64_t now_ns;
-	bool stop; /* no further chunk of this packet */
+	bool stop;     /* no further chunk of this packet */
+	bool halted;   /* the interpreter itself ended the association: apply nothing more */
+	bool had_data; /* the packet carried DATA: a SACK decision is due at its end */
 };
+
+/* assoc_data.c: the receive path, run by the interpreter. */
+int assoc_data_start(struct sctp_assoc *a);
+void assoc_data_stop(struct sctp_assoc *a);
+void assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c);
+void assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run);
+void assoc_tx_sack(const struct sctp_assoc *a, struct sctp_writer *w);
+void assoc_sack_sent(struct sctp_assoc *a);
+uint32_t assoc_rwnd(const struct sctp_assoc *a);
+/* ABORT with one cause (value: its datum), CLOSED, the user told; nothing more applied. */
+void assoc_abort_now(struct sctp_assoc *a, struct assoc_run *run, uint16_t cause,
+		     enum sctp_assoc_reason reason, uint32_t value);
 
 void assoc_count_drop(struct sctp_assoc *a, enum sctp_assoc_drop d);
 void assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds);

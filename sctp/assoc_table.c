@@ -67,9 +67,9 @@ const struct assoc_cell assoc_chunk_table[SCTP_ASSOC_ROW_COUNT][SCTP_ASSOC_STATE
 		S(CLOSED) = CLOSED_CELL,
 		S(COOKIE_WAIT) = DISCARD(COOKIE_WAIT, OURS),
 		S(COOKIE_ECHOED) = DISCARD(DATA_PATH, OURS),
-		S(ESTABLISHED) = DISCARD(DATA_PATH, OURS),
-		S(SHUTDOWN_PENDING) = DISCARD(DATA_PATH, OURS),
-		S(SHUTDOWN_SENT) = DISCARD(DATA_PATH, OURS),
+		S(ESTABLISHED) = DO(sf_data, OURS),
+		S(SHUTDOWN_PENDING) = DO(sf_data, OURS),
+		S(SHUTDOWN_SENT) = DO(sf_data, OURS),
 		S(SHUTDOWN_RECEIVED) = DISCARD(DATA_AFTER_SHUTDOWN, OURS),
 		S(SHUTDOWN_ACK_SENT) = DISCARD(DATA_AFTER_SHUTDOWN, OURS),
 	},
@@ -268,6 +268,17 @@ const struct assoc_cell assoc_timer_table[SCTP_ASSOC_TIMER_COUNT][SCTP_ASSOC_STA
 		S(SHUTDOWN_RECEIVED) = DO(tf_heartbeat, ANY),
 		S(SHUTDOWN_ACK_SENT) = DISCARD(TIMER_UNEXPECTED, ANY),
 	},
+	/* §6.2: a SACK owed for DATA may fall due in any state that took DATA. */
+	[SCTP_ASSOC_T_SACK] = {
+		S(CLOSED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(COOKIE_WAIT) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(COOKIE_ECHOED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(ESTABLISHED) = DO(tf_sack, ANY),
+		S(SHUTDOWN_PENDING) = DO(tf_sack, ANY),
+		S(SHUTDOWN_SENT) = DO(tf_sack, ANY),
+		S(SHUTDOWN_RECEIVED) = DO(tf_sack, ANY),
+		S(SHUTDOWN_ACK_SENT) = DO(tf_sack, ANY),
+	},
 };
 
 /* User call x state. */
@@ -429,7 +440,7 @@ static const char *const assoc_state_names[SCTP_ASSOC_STATE_COUNT] = {
 static const char *const assoc_timer_names[SCTP_ASSOC_TIMER_COUNT] = {
 	[SCTP_ASSOC_T1_INIT] = "T1-init",	  [SCTP_ASSOC_T1_COOKIE] = "T1-cookie",
 	[SCTP_ASSOC_T2_SHUTDOWN] = "T2-shutdown", [SCTP_ASSOC_T5_GUARD] = "T5-shutdown-guard",
-	[SCTP_ASSOC_T_HEARTBEAT] = "heartbeat",
+	[SCTP_ASSOC_T_HEARTBEAT] = "heartbeat",	  [SCTP_ASSOC_T_SACK] = "delayed-SACK",
 };
 
 static const char *const assoc_row_names[SCTP_ASSOC_ROW_COUNT] = {

@@ -46,10 +46,13 @@ const char *sctp_ep_drop_name(enum sctp_ep_drop d);
 const char *sctp_ep_drop_describe(enum sctp_ep_drop d);
 
 struct sctp_rx;
+struct sctp_data_config;
 
 struct sctp_endpoint_config {
 	uint16_t port;
 	const struct sctp_profile *profile;
+	/* The data path's per-lcore pools and limits (sctp/assoc.h); NULL: none. */
+	const struct sctp_data_config *data;
 	uint32_t a_rwnd;	      /* advertised receive window in our INIT ACK */
 	bool listening;		      /* answer INITs (a client-only endpoint does not) */
 	uint32_t extensions;	      /* SCTP_COOKIE_EXT_* we offer and accept */
@@ -92,6 +95,13 @@ struct sctp_rx {
 	struct sctp_packet pkt; /* sctp_packet_parse() of the SCTP bytes */
 	struct sctp_addr src;	/* IP source */
 	struct sctp_addr dst;	/* IP destination */
+	/*
+	 * The buffer the bytes live in (an rte_mbuf in the data plane), for
+	 * zero-copy payload slices (sctp/buf.h): the core holds it before
+	 * keeping a slice past the call. NULL: nobody owns the bytes; payloads
+	 * are then only valid during the call.
+	 */
+	void *handle;
 };
 
 /* A packet the endpoint wants sent: SCTP bytes, checksum field zero. */

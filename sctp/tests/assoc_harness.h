@@ -15,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -455,6 +456,7 @@ class One : public ::testing::Test {
 		};
 		cfg.random32 = [](void *) { return 1000u; };
 		cfg.ctx = this;
+		cfg.data = data_cfg_;
 		uint8_t key[SCTP_COOKIE_KEY_LEN] = { 1 };
 		ASSERT_EQ(sctp_endpoint_init(&ep_, &cfg, key, now_), 0);
 		std::memset(&ops_, 0, sizeof(ops_)); // paths_get NULL: one path
@@ -484,6 +486,35 @@ class One : public ::testing::Test {
 			EXPECT_TRUE(t->hs_lent_ && hs == &t->hs_store_);
 			t->hs_lent_ = false;
 		};
+		// The data path (used when data_cfg_ is set): messages are copied
+		// out and their slices released at once, as an application would.
+		ops_.deliver = [](void *ctx, const struct sctp_reasm_msg *m) {
+			One *t = static_cast<One *>(ctx);
+			Delivery d{ m->sid, m->ssn, m->ppid, m->flags, Bytes() };
+			struct sctp_reasm_iter it;
+			struct sctp_slice sl;
+			sctp_reasm_iter_init(&it, m);
+			while (sctp_reasm_iter_next(&it, &sl)) {
+				d.bytes.insert(d.bytes.end(), sl.data, sl.data + sl.len);
+				if (sl.handle != nullptr)
+					t->data_cfg_->buf.release(t->data_cfg_->buf.ctx, sl.handle);
+			}
+			EXPECT_EQ(d.bytes.size(), m->len);
+			t->delivered_.push_back(d);
+		};
+		ops_.data_get = [](void *ctx, size_t bytes) -> void * {
+			One *t = static_cast<One *>(ctx);
+			if (t->data_lent_ || t->data_refuse_)
+				return nullptr;
+			t->data_lent_ = true;
+			t->data_store_.assign((bytes + 7) / 8, 0xa5a5a5a5a5a5a5a5ull);
+			return t->data_store_.data();
+		};
+		ops_.data_put = [](void *ctx, void *mem) {
+			One *t = static_cast<One *>(ctx);
+			EXPECT_TRUE(t->data_lent_ && mem == t->data_store_.data());
+			t->data_lent_ = false;
+		};
 		sctp_assoc_init(&a_, &ops_, this, &counters_);
 	}
 
@@ -499,7 +530,10 @@ class One : public ::testing::Test {
 	// Feed a packet from the peer: common header, then chunk bytes.
 	void input(uint32_t vtag, const Bytes &chunks, struct sctp_addr src = v4(10, 0, 0, 2))
 	{
-		Bytes p(SCTP_COMMON_HDR_LEN);
+		// A packet with a buffer handle may be kept by the association
+		// (zero copy): its bytes then live as long as the test.
+		kept_.push_back(std::make_unique<Bytes>(SCTP_COMMON_HDR_LEN));
+		Bytes &p = *kept_.back();
 		struct sctp_writer w = sctp_writer_make(p.data(), p.size());
 		sctp_packet_build_header(&w, kServerPort, kClientPort, vtag);
 		p.insert(p.end(), chunks.begin(), chunks.end());
@@ -508,6 +542,7 @@ class One : public ::testing::Test {
 		ASSERT_EQ(sctp_packet_parse(&rx.pkt, p.data(), p.size()), SCTP_PERR_OK);
 		rx.src = src;
 		rx.dst = local_addr_;
+		rx.handle = rx_handle_;
 		sctp_assoc_input(&a_, &rx, now_);
 	}
 	void input_hex(uint32_t vtag, const std::string &h)
@@ -614,7 +649,21 @@ class One : public ::testing::Test {
 	uint32_t next_tag_ = 0; // non-zero: the tags choose_tag hands out next
 	struct sctp_assoc_handshake hs_store_;
 	bool hs_lent_ = false;
-	bool hs_refuse_ = false; // hs_get() has nothing to lend
+	// The data path, off unless a test sets data_cfg_ before make_endpoint().
+	struct Delivery {
+		uint16_t sid, ssn;
+		uint32_t ppid;
+		uint8_t flags;
+		Bytes bytes;
+	};
+	const struct sctp_data_config *data_cfg_ = nullptr;
+	void *rx_handle_ = nullptr; // the handle input() gives its packets
+	std::vector<uint64_t> data_store_;
+	bool data_lent_ = false;
+	bool data_refuse_ = false;
+	std::vector<Delivery> delivered_;
+	std::vector<std::unique_ptr<Bytes>> kept_; // every packet input() made
+	bool hs_refuse_ = false;		   // hs_get() has nothing to lend
 	std::vector<Sent> sent_;
 	std::vector<Note> notes_;
 };

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The association's receive path, RFC 9260 §6.2 (acknowledgement), §6.5
+ * (streams), §6.7 (gaps), §6.9 (reassembly), §9.2 (DATA while shutting
+ * down): a DATA chunk's TSN is checked against the TSN map
+ * (sctp/tsn_map.h), its payload handed to reassembly (sctp/reasm.h), which
+ * delivers whole messages in order per stream, and the TSN marked only if
+ * reassembly took it. At the end of each packet one decision: a SACK now,
+ * or the delayed-SACK timer.
+ *
+ * The handlers (sf_data, tf_sack) only name the input; the work is done
+ * here, by the interpreter, because the two modules decide as they go and
+ * the per-chunk cost matters (issue 4's goal: 150 cycles for a 64-byte DATA
+ * packet through delivery and the SACK decision). Nothing here allocates:
+ * the association's storage comes once from ops->data_get(), fragments
+ * from the lcore's reassembly pool.
+ *
+ * SACK policy (profile fields, docs/PROFILES.md):
+ *   - never more than one SACK per received packet: decided at its end;
+ *   - at once when the packet leaves a gap (§6.7), fills the last gap our
+ *     previous SACK reported (the sender learns at once that its recovery
+ *     is over, as TCP's RFC 5681 §4.2 asks), carried a duplicate (§6.2:
+ *     MUST for duplicates), carried the I bit (RFC 7053), or when
+ *     sack_every packets with DATA have gone unacknowledged (the RFC's
+ *     "every second packet", 4 in the data-center profile);
+ *   - otherwise within sack_delay (200 ms RFC, 100 µs DC) by the T-SACK
+ *     timer;
+ *   - in SHUTDOWN-SENT a SHUTDOWN instead, T2 restarted (§9.2).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "sctp/assoc_internal.h"
+
+/* struct sctp_assoc.rx_sack_now */
+#define ASSOC_RX_SACK_NOW     0x1u /* this packet asks for a SACK at once */
+#define ASSOC_RX_GAP_REPORTED 0x2u /* our last SACK carried Gap Ack Blocks */
+
+static const struct sctp_data_config *
+assoc_data_cfg(const struct sctp_assoc *a)
+{
+	return a->ep->cfg.data;
+}
+
+static size_t
+align8(size_t n)
+{
+	return (n + 7u) & ~(size_t)7u;
+}
+
+/*
+ * RFC 9260 §6.1: DATA (tag rule §8.5) in a state that takes it. The
+ * receive path runs in the interpreter (assoc_rx_data()).
+ */
+void
+assoc_sf_data(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	if (a->data_mem == NULL) {
+		emit_drop(o, SCTP_ASSOC_DROP_DATA_PATH);
+		return;
+	}
+	emit(o, OP_DATA)->u.chunk = in->c;
+}
+
+/* RFC 9260 §6.2: the delayed SACK is due. */
+void
+assoc_tf_sack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	(void)a;
+	(void)in;
+	emit_send(o, PKT_SACK);
+}
+
+int
+assoc_data_start(struct sctp_assoc *a)
+{
+	const struct sctp_data_config *d = assoc_data_cfg(a);
+
+	if (d == NULL || a->ops->data_get == NULL)
+		return 0; /* no data path configured: DATA is counted and dropped */
+	size_t streams = align8((size_t)a->inbound_streams * sizeof(struct sctp_reasm_stream));
+	size_t bits = (size_t)d->tsn_map_words * sizeof(uint64_t);
+	size_t dups = (size_t)d->max_dups * sizeof(uint32_t);
+	uint8_t *mem = a->ops->data_get(a->ctx, streams + bits + dups);
+	if (mem == NULL)
+		return -ENOMEM;
+	a->data_mem = mem;
+	a->rx_streams = (struct sctp_reasm_stream *)(void *)mem;
+	sctp_reasm_streams_init(a->rx_streams, a->inbound_streams);
+	sctp_reasm_init(&a->rx_reasm);
+	sctp_tsn_map_init(&a->rx_tsn, a->peer_initial_tsn, (uint64_t *)(void *)(mem + streams),
+			  d->tsn_map_words, (uint32_t *)(void *)(mem + streams + bits),
+			  d->max_dups);
+	a->rx_pkts = 0;
+	a->rx_sack_now = 0;
+	a->rx_path = a->paths.current;
+	return 0;
+}
+
+static void assoc_deliver(void *arg, const struct sctp_reasm_msg *m);
+
+static struct sctp_reasm_env
+assoc_reasm_env(struct sctp_assoc *a)
+{
+	const struct sctp_data_config *d = assoc_data_cfg(a);
+	struct sctp_reasm_env env = {
+		.pool = d->reasm_pool,
+		.streams = a->rx_streams,
+		.n_streams = a->inbound_streams,
+		.lim = d->reasm,
+		.buf = &d->buf,
+		.deliver = assoc_deliver,
+		.arg = a,
+	};
+	return env;
+}
+
+static void
+assoc_deliver(void *arg, const struct sctp_reasm_msg *m)
+{
+	struct sctp_assoc *a = arg;
+
+	a->ops->deliver(a->ctx, m);
+}
+
+void
+assoc_data_stop(struct sctp_assoc *a)
+{
+	if (a->data_mem == NULL)
+		return;
+	struct sctp_reasm_env env = assoc_reasm_env(a);
+	sctp_reasm_abandon(&a->rx_reasm, &env);
+	a->ops->data_put(a->ctx, a->data_mem);
+	a->data_mem = NULL;
+	a->rx_streams = NULL;
+	a->timer_at[SCTP_ASSOC_T_SACK] = SCTP_TIME_NEVER;
+}
+
+/* §6.2: what we can still take, after what reassembly holds. */
+uint32_t
+assoc_rwnd(const struct sctp_assoc *a)
+{
+	uint32_t buf = a->ep->cfg.a_rwnd, held = sctp_reasm_queued_bytes(&a->rx_reasm);
+
+	return held < buf ? buf - held : 0;
+}
+
+/* §3.3.10.1: ERROR, Invalid Stream Identifier, to where the DATA came from. */
+static void
+assoc_send_invalid_stream(struct sctp_assoc *a, struct assoc_run *run, uint16_t sid)
+{
+	struct assoc_cmds cmds = { .n = 0 };
+	struct assoc_send *s = emit_send(&cmds, PKT_ERROR_STREAM);
+
+	s->value = sid;
+	s->to_source = true;
+	assoc_apply(a, run, &cmds);
+}
+
+void
+assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c)
+{
+	struct sctp_data d;
+	enum sctp_parse_err e = sctp_data_parse(c, &d);
+
+	if (e == SCTP_PERR_DATA_NO_USER_DATA) {
+		/* §3.3.1, §6.2: ABORT with No User Data, naming the TSN. */
+		assoc_abort_now(a, run, SCTP_CAUSE_NO_USER_DATA, SCTP_ASSOC_REASON_PROTOCOL,
+				sctp_load_be32(c->value));
+		return;
+	}
+	if (e != SCTP_PERR_OK) {
+		assoc_count_drop(a, SCTP_ASSOC_DROP_MALFORMED_CHUNK);
+		run->stop = true;
+		return;
+	}
+	run->had_data = true;
+	if (d.flags & SCTP_DATA_FLAG_I)
+		a->rx_sack_now |= ASSOC_RX_SACK_NOW; /* RFC 7053: the sender asked for it */
+	switch (sctp_tsn_map_check(&a->rx_tsn, d.tsn)) {
+	case SCTP_TSN_MAP_DUPLICATE:
+		(void)sctp_tsn_map_mark(&a->rx_tsn, d.tsn); /* listed in the next SACK */
+		a->counters->data_dups++;
+		a->rx_sack_now |= ASSOC_RX_SACK_NOW; /* §6.2: duplicates are reported at once */
+		return;
+	case SCTP_TSN_MAP_OUT_OF_WINDOW:
+		a->counters->data_out_of_window++;
+		return;
+	default:
+		break;
+	}
+	struct sctp_reasm_env env = assoc_reasm_env(a);
+	struct sctp_reasm_chunk rc = sctp_reasm_chunk_of(&d, run->rx->handle);
+	uint32_t cum = sctp_tsn_map_cum(&a->rx_tsn);
+	enum sctp_reasm_verdict v = sctp_reasm_input(&a->rx_reasm, &env, &rc, cum);
+	switch (v) {
+	case SCTP_REASM_NO_ROOM:
+		a->counters->data_no_room++;
+		a->rx_sack_now |= ASSOC_RX_SACK_NOW; /* tell the peer our window now */
+		return;
+	case SCTP_REASM_BAD_FRAGMENT:
+	case SCTP_REASM_BAD_LEN:
+		assoc_abort_now(a, run, SCTP_CAUSE_PROTOCOL_VIOLATION, SCTP_ASSOC_REASON_PROTOCOL,
+				0);
+		return;
+	case SCTP_REASM_BAD_STREAM:
+		a->counters->data_bad_stream++;
+		assoc_send_invalid_stream(a, run, d.sid);
+		break;
+	case SCTP_REASM_DUPLICATE:
+		a->counters->data_dups++;
+		return;
+	default:
+		a->counters->data_chunks++;
+		break;
+	}
+	(void)sctp_tsn_map_mark(&a->rx_tsn, d.tsn);
+	if (sctp_tsn_map_cum(&a->rx_tsn) != cum)
+		sctp_reasm_cum_moved(&a->rx_reasm, &env, sctp_tsn_map_cum(&a->rx_tsn));
+}
+
+/* The one SACK (or SHUTDOWN) decision per packet with DATA. */
+void
+assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run)
+{
+	const struct sctp_profile *p = assoc_profile(a);
+	struct assoc_cmds cmds = { .n = 0 };
+
+	if (!run->had_data || run->halted || a->data_mem == NULL)
+		return;
+	int i = sctp_paths_find(&a->paths, &run->rx->src);
+	if (i >= 0)
+		a->rx_path = (uint8_t)i;
+	a->rx_pkts++;
+	if (a->state == SCTP_ASSOC_SHUTDOWN_SENT) {
+		/* §9.2: each packet with DATA is answered with a SHUTDOWN, T2 restarted. */
+		emit_send(&cmds, PKT_SHUTDOWN);
+		emit_timer_start(&cmds, SCTP_ASSOC_T2_SHUTDOWN);
+		assoc_apply(a, run, &cmds);
+		return;
+	}
+	bool gaps = sctp_tsn_map_has_gaps(&a->rx_tsn);
+	bool gap_news = gaps || (a->rx_sack_now & ASSOC_RX_GAP_REPORTED);
+	if ((a->rx_sack_now & ASSOC_RX_SACK_NOW) || a->rx_pkts >= p->sack_every ||
+	    (gap_news && p->sack_immediate_on_gap_or_dup)) {
+		emit_send(&cmds, PKT_SACK)->to_source = true;
+		assoc_apply(a, run, &cmds);
+		return;
+	}
+	if (a->timer_at[SCTP_ASSOC_T_SACK] == SCTP_TIME_NEVER)
+		a->timer_at[SCTP_ASSOC_T_SACK] = run->now_ns + p->sack_delay_ns;
+}
+
+/* RFC 9260 §3.3.4: the SACK as the TSN map stands. */
+void
+assoc_tx_sack(const struct sctp_assoc *a, struct sctp_writer *w)
+{
+	const struct sctp_data_config *d = assoc_data_cfg(a);
+	struct sctp_sack_gap gaps[64];
+	const uint32_t *dups;
+	unsigned max_gaps = d->max_gap_blocks < 64 ? d->max_gap_blocks : 64;
+	unsigned n_gaps = sctp_tsn_map_gaps(&a->rx_tsn, gaps, max_gaps, NULL);
+	unsigned n_dups = sctp_tsn_map_dups(&a->rx_tsn, &dups);
+
+	sctp_sack_build_from(w, 0, sctp_tsn_map_cum(&a->rx_tsn), assoc_rwnd(a), gaps,
+			     (uint16_t)n_gaps, dups, (uint16_t)n_dups);
+}
+
+/* A SACK left (or a SHUTDOWN, which carries the cumulative TSN): start afresh. */
+void
+assoc_sack_sent(struct sctp_assoc *a)
+{
+	if (a->data_mem == NULL)
+		return;
+	a->rx_pkts = 0;
+	a->rx_sack_now = sctp_tsn_map_has_gaps(&a->rx_tsn) ? ASSOC_RX_GAP_REPORTED : 0;
+	sctp_tsn_map_clear_dups(&a->rx_tsn);
+	a->timer_at[SCTP_ASSOC_T_SACK] = SCTP_TIME_NEVER;
+}
+
+void
+assoc_abort_now(struct sctp_assoc *a, struct assoc_run *run, uint16_t cause,
+		enum sctp_assoc_reason reason, uint32_t value)
+{
+	struct assoc_cmds cmds = { .n = 0 };
+	struct assoc_send *s = emit_send(&cmds, PKT_ABORT);
+
+	s->cause = cause;
+	s->value = value;
+	emit_close(&cmds,
+		   a->state >= SCTP_ASSOC_ESTABLISHED ? SCTP_NOTIFY_COMM_LOST
+						      : SCTP_NOTIFY_CANT_START,
+		   reason);
+	assoc_apply(a, run, &cmds);
+	run->halted = true;
+	run->stop = true;
+}
