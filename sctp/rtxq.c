@@ -1,0 +1,753 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sender's retransmission queue and SACK processing, RFC 9260 §6.1 A,
+ * §6.2.1, §6.3.1 C5, §6.3.2, §6.3.3 E3, §7.2.4 and §12.4: see rtxq.h for
+ * the API, the states, the reference contract and the costs.
+ *
+ * Invariants between calls (sctp_rtxq_check() verifies every one):
+ *  I1  The list from head along next holds TSNs cum_point + 1, + 2, ...
+ *      up to the tail's, each once; head and tail are NIL together.
+ *  I2  Each node has exactly one of IN_FLIGHT, GAP_ACKED, MARKED.
+ *  I3  path_flight[i] is the sum of chunk bytes of IN_FLIGHT nodes with
+ *      path i; data_flight the sum of their payload bytes; n_gap_acked and
+ *      n_marked count their states.
+ *  I4  cum_point <= karn_fence <= highest sent (serial order), so the fence
+ *      never falls 2^31 behind and its comparisons stay meaningful.
+ *
+ * Processing one SACK (sctp_rtxq_on_sack), after checks that read the gap
+ * blocks once and change nothing (any refusal leaves everything as it was):
+ *
+ *  1. Cumulative ack: nodes up to the cum TSN leave the head; those not
+ *     gap-acked before are newly acknowledged (bytes to their path, RTT
+ *     sample, R3 check). The run is spliced onto the pool's free list at
+ *     once: the nodes are already linked in order.
+ *  2. Gap blocks (only if the SACK has any, or chunks were gap-acked
+ *     before): one walk from the new head, merged with the blocks in
+ *     ascending order, until past the last block and every previously
+ *     gap-acked node. A covered node not gap-acked before is newly acked; a
+ *     gap-acked node not covered is reneged (§6.2.1 D iii): back in flight,
+ *     one miss indication, T3-rtx to be started on its path.
+ *  3. Miss indications (§7.2.4): a second walk from the head over the
+ *     IN_FLIGHT nodes below the HTNA, the highest TSN this SACK newly
+ *     acknowledged (or, in Fast Recovery on a SACK that moved the cum
+ *     point, below the last gap block's end: every TSN it reports missing),
+ *     plus the reneged ones. A node reaching three is marked for fast
+ *     retransmit, unless it was fast-retransmitted before (§7.2.4 rule 5).
+ *
+ * Miss indications count for IN_FLIGHT nodes only: a MARKED node will be
+ * resent anyway, and a GAP_ACKED one is not missing. A node's count starts
+ * over when it is resent; the FAST_RTX bit never clears.
+ *
+ * Gap block order. §3.3.4 says the blocks "SHOULD be isolated", not that
+ * they are sorted; every stack we know sends them ascending and disjoint,
+ * and that is what lets step 2 be one merge over the list. A SACK whose
+ * blocks go backwards or overlap would need the walk restarted per block,
+ * O(blocks * queue) for the peer to choose (16379 blocks by 64 K chunks);
+ * such a SACK is refused (SCTP_RTXQ_SACK_GAP_ORDER, nothing changes) and
+ * the association counts it. Adjacent blocks (end + 1 == next start) are
+ * accepted.
+ *
+ * Old SACKs and a_rwnd. §6.2.1 D i drops a SACK whose cum TSN is behind the
+ * Cumulative TSN Ack Point, and with it its a_rwnd: that window was
+ * computed before data the newer SACK already accounted for, and taking it
+ * could reopen a window the receiver has since closed. D i says "less
+ * than": a SACK with the same cum TSN is processed in full, a_rwnd
+ * included, since that is how window updates and new gap reports arrive
+ * (§6.2). One that was overtaken by a newer one with the same cum TSN cannot
+ * be told apart; its gap blocks may look like reneging. The RFC accepts
+ * this; so does every stack.
+ *
+ * RTT samples (§6.3.1 C5). Never from a RETRANSMITTED chunk, and only from
+ * a chunk above the Karn fence: the highest TSN sent at the last
+ * retransmission, so "no DATA chunk with TSN less than or equal to r was
+ * retransmitted since the DATA chunk with TSN r was sent first" holds (more
+ * strictly: retransmissions of higher TSNs block it too). The fence alone
+ * already excludes every retransmitted chunk (it is at or above each one's
+ * TSN from its resend on); the RETRANSMITTED test states C5's first
+ * sentence where it is applied. Per path, the newest newly acknowledged
+ * eligible chunk gives the sample; C4 (once per round trip) is the
+ * association's.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "sctp/rtxq.h"
+#include "sctp/tsn.h"
+#include "sctp/wire.h"
+
+#define NIL SCTP_RTXQ_NIL
+
+#define S_IN_FLIGHT SCTP_RTXQ_S_IN_FLIGHT
+#define S_GAP_ACKED SCTP_RTXQ_S_GAP_ACKED
+#define S_MARKED    SCTP_RTXQ_S_MARKED
+#define S_FAST_RTX  SCTP_RTXQ_S_FAST_RTX
+#define S_RTX	    SCTP_RTXQ_S_RETRANSMITTED
+#define S_PHASE	    SCTP_RTXQ_S_PHASE
+/* Transient, inside one sctp_rtxq_on_sack(): reneged by this SACK (step 2 to step 3). */
+#define S_RENEGED 0x20u
+
+/*
+ * 48 bytes on LP64: two pointers and the send time (24), TSN, PPID, next
+ * (12), length, stream and SSN (6), flags, state, path and misses (4), 2 of
+ * padding. 40 would need the send time in 32 bits (4.3 s of nanoseconds:
+ * too short for RTO.Max) or the PPID out of the node.
+ */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct sctp_rtxq_node) == 48,
+	       "struct sctp_rtxq_node grew: see its comment");
+/*
+ * 64 bytes: the eight per-path flight sizes (32) and eight 32-bit fields.
+ * The 48 first aimed at would need the per-path flights outside the queue
+ * (in struct sctp_path, with the queue handed a pointer per call).
+ */
+_Static_assert(sizeof(struct sctp_rtxq) <= 64, "struct sctp_rtxq grew: see its comment");
+_Static_assert(SCTP_MAX_PATHS <= 8, "path masks are 8 bits");
+_Static_assert((S_PHASE & (S_FAST_RTX | S_RTX | S_RENEGED)) == 0, "state bits overlap");
+
+static inline uint8_t
+bit(unsigned path)
+{
+	return (uint8_t)(1u << path);
+}
+
+uint32_t
+sctp_rtxq_highest_sent(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool)
+{
+	return q->tail == NIL ? q->cum_point : pool->nodes[q->tail].tsn;
+}
+
+int
+sctp_rtxq_pool_init(struct sctp_rtxq_pool *p, struct sctp_rtxq_node *nodes, uint32_t n)
+{
+	if (nodes == NULL || n == 0 || n >= NIL)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		memset(&nodes[i], 0, sizeof(nodes[i]));
+		nodes[i].next = i + 1 < n ? i + 1 : NIL;
+	}
+	p->nodes = nodes;
+	p->n = n;
+	p->free = 0;
+	p->n_free = n;
+	return 0;
+}
+
+void
+sctp_rtxq_init(struct sctp_rtxq *q, uint32_t initial_tsn, uint32_t peer_a_rwnd)
+{
+	memset(q, 0, sizeof(*q));
+	q->head = NIL;
+	q->tail = NIL;
+	q->cum_point = initial_tsn - 1u;
+	q->karn_fence = q->cum_point;
+	q->a_rwnd = peer_a_rwnd;
+}
+
+const char *
+sctp_rtxq_sack_verdict_name(enum sctp_rtxq_sack_verdict v)
+{
+	switch (v) {
+	case SCTP_RTXQ_SACK_OK:
+		return "ok";
+	case SCTP_RTXQ_SACK_OLD:
+		return "old";
+	case SCTP_RTXQ_SACK_CUM_NOT_SENT:
+		return "cum_not_sent";
+	case SCTP_RTXQ_SACK_GAP_NOT_SENT:
+		return "gap_not_sent";
+	case SCTP_RTXQ_SACK_BAD_GAP:
+		return "bad_gap";
+	case SCTP_RTXQ_SACK_GAP_ORDER:
+		return "gap_order";
+	}
+	return "unknown";
+}
+
+enum sctp_rtxq_add_verdict
+sctp_rtxq_add(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, const struct sctp_rtxq_chunk *c,
+	      uint64_t now_ns)
+{
+	struct sctp_rtxq_pool *pool = env->pool;
+	uint32_t highest = sctp_rtxq_highest_sent(q, pool);
+	struct sctp_rtxq_node *n;
+	uint32_t x;
+
+	if (c->path >= SCTP_MAX_PATHS)
+		return SCTP_RTXQ_ADD_BAD_PATH;
+	if (c->payload.len > SCTP_RTXQ_MAX_PAYLOAD)
+		return SCTP_RTXQ_ADD_BAD_LEN;
+	if (c->tsn != highest + 1u)
+		return SCTP_RTXQ_ADD_BAD_TSN;
+	if (pool->n_free == 0 ||
+	    (env->max_chunks != 0 && highest - q->cum_point >= env->max_chunks))
+		return SCTP_RTXQ_ADD_NO_ROOM;
+
+	x = pool->free;
+	n = &pool->nodes[x];
+	pool->free = n->next;
+	pool->n_free--;
+
+	n->handle = c->payload.handle;
+	n->data = c->payload.data;
+	n->sent_ns = now_ns;
+	n->tsn = c->tsn;
+	n->ppid = c->ppid;
+	n->next = NIL;
+	n->len = (uint16_t)c->payload.len;
+	n->sid = c->sid;
+	n->ssn = c->ssn;
+	n->flags = c->flags;
+	n->state = S_IN_FLIGHT;
+	n->path = c->path;
+	n->misses = 0;
+
+	if (q->tail == NIL)
+		q->head = x;
+	else
+		pool->nodes[q->tail].next = x;
+	q->tail = x;
+	q->path_flight[c->path] += sctp_rtxq_chunk_bytes(n->len);
+	q->data_flight += n->len;
+	return SCTP_RTXQ_ADD_OK;
+}
+
+/*
+ * The checks that refuse a SACK, before anything changes. room: TSNs sent
+ * above the SACK's cum TSN (highest - cum), so a block may end at offset
+ * room at most.
+ */
+static enum sctp_rtxq_sack_verdict
+check_gaps(const struct sctp_sack *s, uint32_t room)
+{
+	uint32_t prev_end = 0;
+
+	for (uint16_t i = 0; i < s->n_gaps; i++) {
+		struct sctp_sack_gap g = sctp_sack_gap_block(s, i);
+
+		if (g.start == 0 || g.start > g.end)
+			return SCTP_RTXQ_SACK_BAD_GAP;
+		if (g.end > room)
+			return SCTP_RTXQ_SACK_GAP_NOT_SENT;
+		if (i > 0 && g.start <= prev_end)
+			return SCTP_RTXQ_SACK_GAP_ORDER;
+		prev_end = g.end;
+	}
+	return SCTP_RTXQ_SACK_OK;
+}
+
+/* What one SACK's walks carry between the steps. */
+struct walk {
+	struct sctp_rtxq_sack_result *out;
+	uint64_t now_ns;
+	uint32_t htna; /* highest TSN newly acked, valid if have_htna */
+	bool have_htna;
+	uint8_t seen;	  /* paths whose earliest outstanding chunk has been passed */
+	uint8_t restart;  /* paths whose earliest outstanding chunk was newly acked */
+	uint32_t reneged; /* nodes with S_RENEGED set, for step 3 */
+};
+
+/*
+ * Node n, IN_FLIGHT or MARKED, is newly acknowledged (by the cum TSN or a
+ * gap block): its bytes go to its path, it leaves the flight or the marked
+ * count, and it may give an RTT sample. The caller sets its new state.
+ */
+static void
+newly_acked(struct sctp_rtxq *q, struct walk *w, const struct sctp_rtxq_node *n)
+{
+	uint32_t cb = sctp_rtxq_chunk_bytes(n->len);
+	unsigned p = n->path;
+	struct sctp_rtxq_path_ack *pa = &w->out->path[p];
+
+	pa->bytes_acked += cb;
+	w->out->acked_mask |= bit(p);
+	if (n->state & S_IN_FLIGHT) {
+		/* R3: the first outstanding chunk of this path met in TSN order. */
+		if (!(w->seen & bit(p)))
+			w->restart |= bit(p);
+		w->seen |= bit(p);
+		q->path_flight[p] -= cb;
+		q->data_flight -= n->len;
+	} else {
+		q->n_marked--;
+	}
+	if (!(n->state & S_RTX) && sctp_tsn_gt(n->tsn, q->karn_fence)) {
+		pa->rtt_ns = w->now_ns > n->sent_ns ? w->now_ns - n->sent_ns : 0;
+		w->out->rtt_mask |= bit(p);
+	}
+	w->htna = n->tsn;
+	w->have_htna = true;
+}
+
+/* Step 1: release the nodes up to cum; returns how many. */
+static uint32_t
+cum_ack(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, struct walk *w, uint32_t cum)
+{
+	struct sctp_rtxq_pool *pool = env->pool;
+	struct sctp_rtxq_node *nodes = pool->nodes;
+	uint32_t first = q->head;
+	uint32_t last = NIL;
+	uint32_t count = 0;
+	uint32_t x = first;
+
+	while (x != NIL && sctp_tsn_le(nodes[x].tsn, cum)) {
+		struct sctp_rtxq_node *n = &nodes[x];
+
+		if (n->state & S_GAP_ACKED)
+			q->n_gap_acked--;
+		else
+			newly_acked(q, w, n);
+		if (n->handle != NULL)
+			env->buf->release(env->buf->ctx, n->handle);
+		n->handle = NULL;
+		n->data = NULL;
+		n->state = 0;
+		last = x;
+		x = n->next;
+		count++;
+	}
+	if (count == 0)
+		return 0;
+	/* The run first..last is linked already: hand it back in one splice. */
+	nodes[last].next = pool->free;
+	pool->free = first;
+	pool->n_free += count;
+	q->head = x;
+	if (x == NIL)
+		q->tail = NIL;
+	return count;
+}
+
+/* Step 2: gap blocks against the queue, one merge walk; reneging. */
+static void
+gap_walk(struct sctp_rtxq *q, struct sctp_rtxq_node *nodes, struct walk *w,
+	 const struct sctp_sack *s)
+{
+	uint32_t cum = q->cum_point;
+	uint32_t left = q->n_gap_acked; /* gap-acked nodes not yet visited */
+	uint16_t b = 0;
+	uint32_t lo = 0;
+	uint32_t hi = 0;
+	uint32_t x = q->head;
+
+	if (s->n_gaps > 0) {
+		struct sctp_sack_gap g = sctp_sack_gap_block(s, 0);
+
+		lo = cum + g.start;
+		hi = cum + g.end;
+	}
+	while (x != NIL && (b < s->n_gaps || left > 0)) {
+		struct sctp_rtxq_node *n = &nodes[x];
+		unsigned p = n->path;
+		uint32_t cb = sctp_rtxq_chunk_bytes(n->len);
+		bool covered;
+
+		while (b < s->n_gaps && sctp_tsn_gt(n->tsn, hi)) {
+			if (++b < s->n_gaps) {
+				struct sctp_sack_gap g = sctp_sack_gap_block(s, b);
+
+				lo = cum + g.start;
+				hi = cum + g.end;
+			}
+		}
+		covered = b < s->n_gaps && sctp_tsn_ge(n->tsn, lo);
+
+		if (n->state & S_GAP_ACKED) {
+			left--;
+			if (!covered) {
+				/* §6.2.1 D iii: the receiver reneged. Outstanding again. */
+				n->state =
+					(uint8_t)((n->state & ~S_PHASE) | S_IN_FLIGHT | S_RENEGED);
+				q->n_gap_acked--;
+				q->path_flight[p] += cb;
+				q->data_flight += n->len;
+				w->out->reneged++;
+				w->out->t3_start_mask |= bit(p);
+				w->reneged++;
+				w->seen |= bit(p);
+			}
+		} else if (covered) {
+			newly_acked(q, w, n);
+			n->state = (uint8_t)((n->state & ~S_PHASE) | S_GAP_ACKED);
+			q->n_gap_acked++;
+		} else if (n->state & S_IN_FLIGHT) {
+			w->seen |= bit(p);
+		}
+		x = n->next;
+	}
+}
+
+/* A chunk with its third miss indication: marked for fast retransmit (§7.2.4 rules 1, 5). */
+static void
+mark_fast_rtx(struct sctp_rtxq *q, struct sctp_rtxq_sack_result *out, struct sctp_rtxq_node *n)
+{
+	uint32_t cb = sctp_rtxq_chunk_bytes(n->len);
+
+	n->state = (uint8_t)((n->state & ~S_PHASE) | S_MARKED | S_FAST_RTX);
+	q->path_flight[n->path] -= cb;
+	q->data_flight -= n->len;
+	q->n_marked++;
+	out->fast_rtx_mask |= bit(n->path);
+	out->fast_rtx_chunks++;
+	out->fast_rtx_bytes += cb;
+}
+
+/*
+ * Step 3: one miss indication for each IN_FLIGHT node below limit (if
+ * has_limit) and for each node reneged by this SACK.
+ */
+static void
+miss_walk(struct sctp_rtxq *q, struct sctp_rtxq_node *nodes, struct walk *w, bool has_limit,
+	  uint32_t limit)
+{
+	uint32_t x = q->head;
+
+	while (x != NIL) {
+		struct sctp_rtxq_node *n = &nodes[x];
+		bool below = has_limit && sctp_tsn_lt(n->tsn, limit);
+		bool count;
+
+		if (!below && w->reneged == 0)
+			break;
+		if (n->state & S_RENEGED) {
+			n->state &= (uint8_t)~S_RENEGED;
+			w->reneged--;
+			count = true;
+		} else {
+			count = below;
+		}
+		if (count && (n->state & S_IN_FLIGHT) && !(n->state & S_FAST_RTX)) {
+			if (++n->misses >= SCTP_RTXQ_FR_THRESHOLD)
+				mark_fast_rtx(q, w->out, n);
+		}
+		x = n->next;
+	}
+}
+
+static void
+result_start(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool,
+	     struct sctp_rtxq_sack_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < SCTP_MAX_PATHS; i++) {
+		out->path[i].flight_before = q->path_flight[i];
+		out->path[i].flight_after = q->path_flight[i];
+		out->flight_before += q->path_flight[i];
+	}
+	out->flight_after = out->flight_before;
+	out->cum_tsn = q->cum_point;
+	out->highest_sent = sctp_rtxq_highest_sent(q, pool);
+	out->all_acked = out->flight_before == 0 && q->n_marked == 0;
+}
+
+/* After the walks: flights after, T3 masks, totals. */
+static void
+result_finish(const struct sctp_rtxq *q, const struct walk *w, struct sctp_rtxq_sack_result *out)
+{
+	out->flight_after = 0;
+	for (unsigned i = 0; i < SCTP_MAX_PATHS; i++) {
+		uint32_t f = q->path_flight[i];
+
+		out->path[i].flight_after = f;
+		out->flight_after += f;
+		out->bytes_acked += out->path[i].bytes_acked;
+		if (f == 0)
+			out->t3_stop_mask |= bit(i);
+		else if (w->restart & bit(i))
+			out->t3_restart_mask |= bit(i);
+	}
+	out->t3_start_mask &= (uint8_t)~out->t3_stop_mask;
+	out->cum_tsn = q->cum_point;
+	out->all_acked = out->flight_after == 0 && q->n_marked == 0;
+}
+
+/* §6.2.1 D i, then §12.4. [cum_point, highest] spans < 2^31 TSNs (I1). */
+static enum sctp_rtxq_sack_verdict
+check_cum(const struct sctp_rtxq *q, uint32_t cum, uint32_t highest)
+{
+	if (sctp_tsn_lt(cum, q->cum_point))
+		return SCTP_RTXQ_SACK_OLD;
+	if (cum - q->cum_point > highest - q->cum_point)
+		return SCTP_RTXQ_SACK_CUM_NOT_SENT;
+	return SCTP_RTXQ_SACK_OK;
+}
+
+/* Step 1 and the cum point. */
+static void
+advance(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, struct walk *w, uint32_t cum)
+{
+	w->out->chunks_released = cum_ack(q, env, w, cum);
+	if (cum != q->cum_point) {
+		w->out->cum_advanced = true;
+		q->cum_point = cum;
+		if (sctp_tsn_lt(q->karn_fence, cum))
+			q->karn_fence = cum;
+	}
+}
+
+enum sctp_rtxq_sack_verdict
+sctp_rtxq_on_sack(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, const struct sctp_sack *s,
+		  bool in_fast_recovery, uint64_t now_ns, struct sctp_rtxq_sack_result *out)
+{
+	struct sctp_rtxq_node *nodes = env->pool->nodes;
+	uint32_t cum = s->cum_tsn;
+	uint32_t highest = sctp_rtxq_highest_sent(q, env->pool);
+	enum sctp_rtxq_sack_verdict v;
+	struct walk w;
+	uint32_t last_end = 0;
+
+	result_start(q, env->pool, out);
+	v = check_cum(q, cum, highest);
+	if (v == SCTP_RTXQ_SACK_OK)
+		v = check_gaps(s, highest - cum);
+	if (v != SCTP_RTXQ_SACK_OK)
+		return v;
+	if (s->n_gaps > 0)
+		last_end = sctp_sack_gap_block(s, (uint16_t)(s->n_gaps - 1)).end;
+
+	memset(&w, 0, sizeof(w));
+	w.out = out;
+	w.now_ns = now_ns;
+	advance(q, env, &w, cum);
+	q->a_rwnd = s->a_rwnd;
+
+	if (s->n_gaps > 0 || q->n_gap_acked > 0)
+		gap_walk(q, nodes, &w, s);
+
+	if (in_fast_recovery && out->cum_advanced && s->n_gaps > 0)
+		miss_walk(q, nodes, &w, true, cum + last_end);
+	else if (w.have_htna && sctp_tsn_gt(w.htna, cum))
+		miss_walk(q, nodes, &w, true, w.htna);
+	else if (w.reneged > 0)
+		miss_walk(q, nodes, &w, false, 0);
+
+	result_finish(q, &w, out);
+	return SCTP_RTXQ_SACK_OK;
+}
+
+enum sctp_rtxq_sack_verdict
+sctp_rtxq_on_shutdown_cum(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint32_t cum_tsn,
+			  uint64_t now_ns, struct sctp_rtxq_sack_result *out)
+{
+	enum sctp_rtxq_sack_verdict v;
+	struct walk w;
+
+	result_start(q, env->pool, out);
+	v = check_cum(q, cum_tsn, sctp_rtxq_highest_sent(q, env->pool));
+	if (v != SCTP_RTXQ_SACK_OK)
+		return v;
+	memset(&w, 0, sizeof(w));
+	w.out = out;
+	w.now_ns = now_ns;
+	advance(q, env, &w, cum_tsn);
+	result_finish(q, &w, out);
+	return SCTP_RTXQ_SACK_OK;
+}
+
+uint32_t
+sctp_rtxq_on_t3_expiry(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigned path,
+		       uint32_t *bytes)
+{
+	struct sctp_rtxq_node *nodes = env->pool->nodes;
+	uint32_t count = 0;
+	uint32_t total = 0;
+
+	if (path < SCTP_MAX_PATHS && q->path_flight[path] > 0) {
+		for (uint32_t x = q->head; x != NIL; x = nodes[x].next) {
+			struct sctp_rtxq_node *n = &nodes[x];
+
+			if (n->path != path || !(n->state & S_IN_FLIGHT))
+				continue;
+			n->state = (uint8_t)((n->state & ~S_PHASE) | S_MARKED);
+			total += sctp_rtxq_chunk_bytes(n->len);
+			q->data_flight -= n->len;
+			count++;
+		}
+		q->path_flight[path] -= total;
+		q->n_marked += count;
+	}
+	if (bytes != NULL)
+		*bytes = total;
+	return count;
+}
+
+unsigned
+sctp_rtxq_take_rtx(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigned path,
+		   uint32_t budget, struct sctp_rtxq_rtx *out, unsigned max_out, uint32_t *bytes)
+{
+	struct sctp_rtxq_node *nodes = env->pool->nodes;
+	uint32_t left = q->n_marked; /* marked nodes not yet visited */
+	uint32_t used = 0;
+	unsigned k = 0;
+
+	if (path >= SCTP_MAX_PATHS)
+		left = 0;
+	for (uint32_t x = q->head; x != NIL && left > 0 && k < max_out; x = nodes[x].next) {
+		struct sctp_rtxq_node *n = &nodes[x];
+		uint32_t cb;
+
+		if (!(n->state & S_MARKED))
+			continue;
+		cb = sctp_rtxq_chunk_bytes(n->len);
+		if (cb > budget - used)
+			break;
+		used += cb;
+		left--;
+		n->state = (uint8_t)((n->state & ~S_PHASE) | S_IN_FLIGHT | S_RTX);
+		n->path = (uint8_t)path;
+		n->misses = 0;
+		q->path_flight[path] += cb;
+		q->data_flight += n->len;
+		q->n_marked--;
+		out[k].payload.handle = n->handle;
+		out[k].payload.data = n->data;
+		out[k].payload.len = n->len;
+		out[k].tsn = n->tsn;
+		out[k].ppid = n->ppid;
+		out[k].sid = n->sid;
+		out[k].ssn = n->ssn;
+		out[k].flags = n->flags;
+		k++;
+	}
+	/* §6.3.1 C5: nothing sent so far may give an RTT sample now (see the top of the file). */
+	if (k > 0)
+		q->karn_fence = sctp_rtxq_highest_sent(q, env->pool);
+	if (bytes != NULL)
+		*bytes = used;
+	return k;
+}
+
+static void
+msg_start(struct sctp_rtxq_msg *m, const struct sctp_rtxq_node *n)
+{
+	memset(m, 0, sizeof(*m));
+	m->first_tsn = n->tsn;
+	m->ppid = n->ppid;
+	m->sid = n->sid;
+	m->ssn = n->ssn;
+	m->flags = n->flags;
+	m->has_first = (n->flags & SCTP_DATA_FLAG_B) != 0;
+}
+
+void
+sctp_rtxq_abandon(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, sctp_rtxq_msg_fn fn,
+		  void *arg)
+{
+	struct sctp_rtxq_pool *pool = env->pool;
+	struct sctp_rtxq_node *nodes = pool->nodes;
+	uint32_t highest = sctp_rtxq_highest_sent(q, pool);
+	struct sctp_rtxq_msg m;
+	bool open = false;
+	uint32_t count = 0;
+
+	for (uint32_t x = q->head; x != NIL; x = nodes[x].next) {
+		struct sctp_rtxq_node *n = &nodes[x];
+
+		if (open && (n->flags & SCTP_DATA_FLAG_B)) {
+			/* A B fragment before the open message's E: the peer never saw an E. */
+			if (fn != NULL)
+				fn(arg, &m);
+			open = false;
+		}
+		if (!open) {
+			msg_start(&m, n);
+			open = true;
+		}
+		m.len += n->len;
+		m.chunks++;
+		if (n->state & S_GAP_ACKED)
+			m.gap_acked_len += n->len;
+		if (n->flags & SCTP_DATA_FLAG_E) {
+			m.has_last = true;
+			if (fn != NULL)
+				fn(arg, &m);
+			open = false;
+		}
+	}
+	if (open && fn != NULL)
+		fn(arg, &m);
+
+	for (uint32_t x = q->head; x != NIL; x = nodes[x].next) {
+		struct sctp_rtxq_node *n = &nodes[x];
+
+		if (n->handle != NULL)
+			env->buf->release(env->buf->ctx, n->handle);
+		n->handle = NULL;
+		n->data = NULL;
+		n->state = 0;
+		count++;
+	}
+	if (count > 0) {
+		nodes[q->tail].next = pool->free;
+		pool->free = q->head;
+		pool->n_free += count;
+	}
+	memset(q->path_flight, 0, sizeof(q->path_flight));
+	q->head = NIL;
+	q->tail = NIL;
+	q->cum_point = highest;
+	q->karn_fence = highest;
+	q->data_flight = 0;
+	q->n_gap_acked = 0;
+	q->n_marked = 0;
+}
+
+const char *
+sctp_rtxq_check(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool)
+{
+	uint32_t flight[SCTP_MAX_PATHS] = { 0 };
+	uint32_t data = 0;
+	uint32_t gap = 0;
+	uint32_t marked = 0;
+	uint32_t count = 0;
+	uint32_t expect = q->cum_point + 1u;
+	uint32_t last = NIL;
+	uint32_t highest;
+
+	if ((q->head == NIL) != (q->tail == NIL))
+		return "head and tail disagree on emptiness";
+	for (uint32_t x = q->head; x != NIL; x = pool->nodes[x].next) {
+		const struct sctp_rtxq_node *n;
+		uint8_t ph;
+
+		if (x >= pool->n)
+			return "link outside the pool";
+		if (++count > pool->n)
+			return "more nodes than the pool has (a cycle)";
+		n = &pool->nodes[x];
+		if (n->tsn != expect)
+			return "TSNs not consecutive from cum_point + 1";
+		expect++;
+		ph = n->state & S_PHASE;
+		if (ph != S_IN_FLIGHT && ph != S_GAP_ACKED && ph != S_MARKED)
+			return "not exactly one of in flight, gap-acked, marked";
+		if (n->state & S_RENEGED)
+			return "transient reneged bit left set";
+		if (n->path >= SCTP_MAX_PATHS)
+			return "path index out of range";
+		if (ph == S_IN_FLIGHT) {
+			flight[n->path] += sctp_rtxq_chunk_bytes(n->len);
+			data += n->len;
+		} else if (ph == S_GAP_ACKED) {
+			gap++;
+		} else {
+			marked++;
+		}
+		last = x;
+	}
+	if (last != q->tail)
+		return "tail is not the last node";
+	for (unsigned i = 0; i < SCTP_MAX_PATHS; i++)
+		if (flight[i] != q->path_flight[i])
+			return "path flight differs from a recount";
+	if (data != q->data_flight)
+		return "payload in flight differs from a recount";
+	if (gap != q->n_gap_acked)
+		return "gap-acked count differs from a recount";
+	if (marked != q->n_marked)
+		return "marked count differs from a recount";
+	if (count > pool->n - pool->n_free)
+		return "more nodes queued than taken from the pool";
+	highest = sctp_rtxq_highest_sent(q, pool);
+	if (!sctp_tsn_le(q->cum_point, q->karn_fence) || !sctp_tsn_le(q->karn_fence, highest))
+		return "Karn fence outside [cum_point, highest sent]";
+	return NULL;
+}

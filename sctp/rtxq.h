@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sender's retransmission queue and SACK processing: every DATA chunk
+ * sent and not yet cumulatively acknowledged, what the peer's SACKs say
+ * about each, and what the association must do about it. RFC 9260 §6.1
+ * (the peer's rwnd, rule A), §6.2.1 (processing a received SACK: rwnd, out
+ * of order SACKs, reneging, Fast Recovery exit point), §6.3.1 C5 (Karn),
+ * §6.3.2 (T3-rtx rules R2-R4), §6.3.3 E3 (T3-rtx expiry), §7.2.4 (miss
+ * indications, HTNA, fast retransmit once per chunk) and §12.4 (a SACK that
+ * acknowledges a TSN not sent is a protocol violation: "MUST abort").
+ *
+ * Place in the send path. The association assigns a TSN when a chunk first
+ * goes out and hands the chunk to sctp_rtxq_add() with the path it went to
+ * and the payload's reference. Each SACK goes through sctp_rtxq_on_sack(),
+ * whose result feeds the congestion control (sctp/cc.h, docs/CC.md: bytes
+ * acknowledged and flight sizes per path, cum advanced, fast retransmit per
+ * path), the RTO estimator (RTT samples per path, sctp_rto_sample()) and the
+ * T3-rtx timers (masks of paths to stop, restart or start). A T3-rtx expiry
+ * goes through sctp_rtxq_on_t3_expiry(); retransmissions are taken with
+ * sctp_rtxq_take_rtx(); close or restart ends with sctp_rtxq_abandon().
+ *
+ * The queue holds exactly the TSNs cum_point + 1 .. highest sent, one node
+ * each, in TSN order: TSNs are assigned in send order, sctp_rtxq_add()
+ * refuses any TSN but the next one, and only a cumulative ack (or abandon)
+ * removes nodes, from the head. So appends are O(1), the number of chunks
+ * queued is highest - cum_point, and "the highest TSN sent" is the tail's.
+ *
+ * A chunk is in exactly one of three states:
+ *   IN_FLIGHT   sent, not acknowledged: RFC 9260 §1.3's "outstanding data",
+ *               counted in its path's flight size and against the peer's
+ *               rwnd.
+ *   GAP_ACKED   acknowledged by a Gap Ack Block of the last SACK accepted;
+ *               not in flight (§1.3: outstanding means "not yet received an
+ *               acknowledgement"), but kept: the peer may renege (§6.2).
+ *   MARKED      marked for retransmission (T3-rtx expiry or fast
+ *               retransmit), not yet resent; not in flight (§1.3 "A DATA
+ *               chunk that is classified as lost but that has not yet been
+ *               retransmitted is not in outstanding data").
+ * plus two history bits: FAST_RTX (fast-retransmitted once, never again,
+ * §7.2.4 rule 5) and RETRANSMITTED (sent more than once: no RTT sample,
+ * §6.3.1 C5).
+ *
+ * Units. Flight sizes are bytes of DATA chunks, header and padding
+ * included: 16 + the payload rounded up to 4 (§7.2: "the length of the DATA
+ * chunk, including the padding, SHOULD be used"), the unit of sctp/cc.h.
+ * The peer's rwnd counts payload bytes only: §6.2.1 B subtracts "the data
+ * size of the chunk", and the receiver's a_rwnd counts "bytes received and
+ * buffered" (§6.2), not our headers. rwnd = max(0, a_rwnd of the last SACK
+ * accepted - payload bytes in flight): §6.2.1 B, C and D ii in one formula,
+ * computed when asked (sctp_rtxq_rwnd()).
+ *
+ * Zero copy and references (sctp/buf.h). sctp_rtxq_add() takes over the
+ * caller's reference to the payload (no hold() here); the queue calls
+ * ops->release() exactly once per chunk, when a SACK acknowledges it
+ * cumulatively or on sctp_rtxq_abandon(), and never otherwise: not on a gap
+ * ack (the peer may renege), not on marking, not on retransmission. A
+ * retransmission is lent the queue's slice (sctp_rtxq_take_rtx()): the
+ * same bytes go out again. NULL handles are never released. release() is
+ * called from inside sctp_rtxq_on_sack() and sctp_rtxq_abandon(), with the
+ * queue half updated: it must not call into this module.
+ *
+ * Memory. Nodes come from a pool (struct sctp_rtxq_pool: an array and a
+ * free list, one per lcore, shared by its associations), 48 bytes each. The
+ * per-association header is 64 bytes, one cache line: 32 of them are the
+ * eight per-path flight sizes (SCTP_MAX_PATHS * 4), the rest head, tail,
+ * the Cumulative TSN Ack Point, the last a_rwnd, payload bytes in flight,
+ * the Karn fence and two counters. Nothing here allocates.
+ *
+ * Costs, Q being the chunks queued, A those a SACK acknowledges
+ * cumulatively, G its gap blocks, W the chunks from the new cum point to
+ * max(the last gap block's end, the highest chunk gap-acked before):
+ *   sctp_rtxq_add()             O(1)
+ *   SACK, no gap blocks and nothing gap-acked before   O(A): the common case
+ *   SACK with gap blocks        O(A + G + W), W walked twice at most (acks,
+ *                               then miss indications up to the HTNA)
+ *   T3-rtx expiry               O(Q)
+ *   sctp_rtxq_take_rtx()        O(position of the last chunk taken)
+ *   abandon                     O(Q)
+ *
+ * Peer input never reaches an assert: every SACK gets a verdict, and a SACK
+ * refused (old, violating or unmergeable) changes nothing at all.
+ */
+#ifndef SCTP_RTXQ_H
+#define SCTP_RTXQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sctp/buf.h"
+#include "sctp/chunk_sack.h"
+#include "sctp/path.h"
+
+/* "No node" in links; the largest pool is below it. */
+#define SCTP_RTXQ_NIL UINT32_MAX
+
+/* Largest DATA payload: the chunk's Length is 16 bits, 16 of them header. */
+#define SCTP_RTXQ_MAX_PAYLOAD (65535u - 16u)
+
+/* Fast retransmit on the third miss indication (§7.2.4). */
+#define SCTP_RTXQ_FR_THRESHOLD 3u
+
+/* struct sctp_rtxq_node.state: exactly one of the first three is set. */
+#define SCTP_RTXQ_S_IN_FLIGHT	  0x01u /* outstanding: counts in flight and against rwnd */
+#define SCTP_RTXQ_S_GAP_ACKED	  0x02u /* acked by a gap block of the last SACK */
+#define SCTP_RTXQ_S_MARKED	  0x04u /* marked for retransmission, not yet resent */
+#define SCTP_RTXQ_S_FAST_RTX	  0x08u /* marked by fast retransmit once: never again */
+#define SCTP_RTXQ_S_RETRANSMITTED 0x10u /* sent more than once: no RTT sample (Karn) */
+#define SCTP_RTXQ_S_PHASE	  0x07u /* the three exclusive bits */
+
+/*
+ * One DATA chunk sent: a node of the pool. The fields are this module's;
+ * tests and the association read them through the pool (q->head, next).
+ * 48 bytes (static_assert in rtxq.c).
+ */
+struct sctp_rtxq_node {
+	void *handle;	     /* the payload's buffer; the queue owns one reference */
+	const uint8_t *data; /* first payload byte */
+	uint64_t sent_ns;    /* first transmission (RTT samples) */
+	uint32_t tsn;
+	uint32_t ppid;	/* as the caller gave it (host value of the field) */
+	uint32_t next;	/* higher TSN; in the pool: next free node */
+	uint16_t len;	/* payload bytes */
+	uint16_t sid;	/* stream */
+	uint16_t ssn;	/* stream sequence number */
+	uint8_t flags;	/* DATA chunk flags: SCTP_DATA_FLAG_B, _E, _U, _I */
+	uint8_t state;	/* SCTP_RTXQ_S_* */
+	uint8_t path;	/* path index it was last sent to, < SCTP_MAX_PATHS */
+	uint8_t misses; /* miss indications (§7.2.4) since it was last sent */
+};
+
+/* Nodes of one lcore, shared by its associations. */
+struct sctp_rtxq_pool {
+	struct sctp_rtxq_node *nodes;
+	uint32_t n;	 /* nodes in the array */
+	uint32_t free;	 /* first free node, SCTP_RTXQ_NIL when none */
+	uint32_t n_free; /* free nodes */
+};
+
+/*
+ * One association's queue: 64 bytes. Initialize with sctp_rtxq_init().
+ * Read it through the accessors below.
+ */
+struct sctp_rtxq {
+	uint32_t path_flight[SCTP_MAX_PATHS]; /* bytes of IN_FLIGHT chunks per path */
+	uint32_t head;			      /* lowest TSN, cum_point + 1; NIL when empty */
+	uint32_t tail;			      /* highest TSN sent; NIL when empty */
+	uint32_t cum_point;		      /* Cumulative TSN Ack Point (§6.2.1) */
+	uint32_t a_rwnd;		      /* a_rwnd of the last SACK accepted (or INIT) */
+	uint32_t data_flight;		      /* payload bytes of IN_FLIGHT chunks (for rwnd) */
+	uint32_t karn_fence;  /* highest TSN sent when a chunk was last retransmitted: no RTT
+				 sample at or below it (§6.3.1 C5, second sentence) */
+	uint32_t n_gap_acked; /* GAP_ACKED chunks */
+	uint32_t n_marked;    /* MARKED chunks */
+};
+
+/*
+ * Everything a call needs besides the header: the lcore's pool, the buffer
+ * ops, and the association's cap on chunks queued (0: the pool is the only
+ * limit). The association builds it (it can keep one per association).
+ */
+struct sctp_rtxq_env {
+	struct sctp_rtxq_pool *pool;
+	const struct sctp_buf_ops *buf;
+	uint32_t max_chunks;
+};
+
+/* n nodes in caller storage, all free. -1 if n is 0 or not below SCTP_RTXQ_NIL. */
+int sctp_rtxq_pool_init(struct sctp_rtxq_pool *p, struct sctp_rtxq_node *nodes, uint32_t n);
+
+/*
+ * An empty queue whose first TSN will be initial_tsn (ours, from the INIT or
+ * INIT ACK we sent): the Cumulative TSN Ack Point starts at initial_tsn - 1,
+ * which is what the peer's first SACK acknowledges when it has nothing
+ * (§3.3.4). peer_a_rwnd: the a_rwnd of the peer's INIT or INIT ACK
+ * (§6.2.1 A).
+ */
+void sctp_rtxq_init(struct sctp_rtxq *q, uint32_t initial_tsn, uint32_t peer_a_rwnd);
+
+/* One chunk as it first goes out. */
+struct sctp_rtxq_chunk {
+	uint32_t tsn;
+	uint32_t ppid;
+	uint16_t sid;
+	uint16_t ssn;
+	uint8_t flags;		   /* DATA chunk flags */
+	uint8_t path;		   /* the path it is sent to */
+	struct sctp_slice payload; /* the caller's reference passes to the queue on OK */
+};
+
+enum sctp_rtxq_add_verdict {
+	SCTP_RTXQ_ADD_OK = 0,
+	SCTP_RTXQ_ADD_NO_ROOM,	/* pool empty or max_chunks reached: do not send it yet */
+	SCTP_RTXQ_ADD_BAD_TSN,	/* not highest sent + 1: a caller bug */
+	SCTP_RTXQ_ADD_BAD_PATH, /* path >= SCTP_MAX_PATHS: a caller bug */
+	SCTP_RTXQ_ADD_BAD_LEN,	/* payload above SCTP_RTXQ_MAX_PAYLOAD: a caller bug */
+};
+
+/*
+ * The chunk went out now, for the first time: queued IN_FLIGHT on its path
+ * (flight += its chunk bytes, §6.2.1 B). Any verdict but OK takes nothing:
+ * the reference stays with the caller, nothing changes.
+ */
+enum sctp_rtxq_add_verdict sctp_rtxq_add(struct sctp_rtxq *q, const struct sctp_rtxq_env *env,
+					 const struct sctp_rtxq_chunk *c, uint64_t now_ns);
+
+/*
+ * What sctp_rtxq_on_sack() decided. Only OK changes anything; every other
+ * verdict leaves the queue, its counters and the a_rwnd as they were.
+ */
+enum sctp_rtxq_sack_verdict {
+	SCTP_RTXQ_SACK_OK = 0,
+	SCTP_RTXQ_SACK_OLD,	     /* §6.2.1 D i: cum TSN behind the Cumulative TSN Ack Point,
+					an out-of-order SACK: dropped, a_rwnd too; count it */
+	SCTP_RTXQ_SACK_CUM_NOT_SENT, /* cum TSN above the highest TSN sent: §12.4 "MUST abort",
+					ABORT with a Protocol Violation cause */
+	SCTP_RTXQ_SACK_GAP_NOT_SENT, /* a gap block ends above the highest TSN sent: §12.4,
+					ABORT as above */
+	SCTP_RTXQ_SACK_BAD_GAP,	     /* a gap block with start > end or start 0 (§3.3.4: gap
+					TSNs are above the cum TSN): malformed, ABORT as above */
+	SCTP_RTXQ_SACK_GAP_ORDER,    /* gap blocks not in ascending order or overlapping:
+					dropped, count it (see rtxq.c "Gap block order") */
+};
+
+/* "ok", "old", "cum_not_sent", "gap_not_sent", "bad_gap", "gap_order"; "unknown". */
+const char *sctp_rtxq_sack_verdict_name(enum sctp_rtxq_sack_verdict v);
+
+/* The verdicts the association answers with an ABORT (RFC 9260 §12.4). */
+static inline bool
+sctp_rtxq_sack_verdict_aborts(enum sctp_rtxq_sack_verdict v)
+{
+	return v == SCTP_RTXQ_SACK_CUM_NOT_SENT || v == SCTP_RTXQ_SACK_GAP_NOT_SENT ||
+	       v == SCTP_RTXQ_SACK_BAD_GAP;
+}
+
+/* One path's share of a SACK. */
+struct sctp_rtxq_path_ack {
+	uint32_t bytes_acked;	/* chunk bytes newly acked (cum or gap), last sent here */
+	uint32_t flight_before; /* this path's flight size before the SACK */
+	uint32_t flight_after;	/* after it: acked, fast-retransmit marks out; reneged in */
+	uint32_t reserved;
+	uint64_t rtt_ns; /* RTT sample, valid when rtt_mask has this path's bit */
+};
+
+/*
+ * What a SACK did. Masks have bit i for path i. On any verdict the struct
+ * is filled: for a refused SACK, nothing acked and flights unchanged.
+ *
+ * For sctp/cc.h (docs/CC.md "What the association does"): for each path in
+ * acked_mask, sctp_cc_on_sack() with path[i].bytes_acked, flight_before,
+ * flight_after and cum_advanced; then for each path in fast_rtx_mask,
+ * sctp_cc_on_fast_retransmit(); if fast_rtx_mask is not 0,
+ * sctp_cc_recovery_enter(highest_sent).
+ *
+ * For the T3-rtx timers (§6.3.2): stop those in t3_stop_mask (R2: nothing
+ * outstanding on the path), restart those in t3_restart_mask (R3: the
+ * path's earliest outstanding chunk was acknowledged and data remains),
+ * start those in t3_start_mask if not running (R4, §6.2.1 D iii: a chunk
+ * last sent there was reneged). A path is in at most one of stop and
+ * restart; start implies not stop.
+ */
+struct sctp_rtxq_sack_result {
+	struct sctp_rtxq_path_ack path[SCTP_MAX_PATHS];
+	uint32_t flight_before;	  /* all paths */
+	uint32_t flight_after;	  /* all paths */
+	uint32_t bytes_acked;	  /* all paths */
+	uint32_t cum_tsn;	  /* Cumulative TSN Ack Point after the SACK */
+	uint32_t highest_sent;	  /* the Fast Recovery exit point, §7.2.4 rule 6 */
+	uint32_t chunks_released; /* cumulatively acked: removed, references released */
+	uint32_t reneged;	  /* gap-acked before, missing now (§6.2.1 D iii) */
+	uint32_t fast_rtx_chunks; /* newly marked for fast retransmit */
+	uint32_t fast_rtx_bytes;
+	uint8_t acked_mask;	 /* paths with bytes_acked > 0 */
+	uint8_t rtt_mask;	 /* paths with an RTT sample */
+	uint8_t fast_rtx_mask;	 /* paths whose chunks got their third miss indication */
+	uint8_t t3_stop_mask;	 /* R2 */
+	uint8_t t3_restart_mask; /* R3 */
+	uint8_t t3_start_mask;	 /* R4 / D iii */
+	bool cum_advanced;	 /* the Cumulative TSN Ack Point moved */
+	bool all_acked;		 /* nothing in flight and nothing marked: every chunk sent is
+				    acknowledged (cumulatively or by gap blocks) */
+};
+
+/*
+ * One received SACK, as parsed by sctp_sack_parse(): its cumulative TSN,
+ * a_rwnd and gap blocks (read in place with sctp_sack_gap_block(), no
+ * copy). Duplicate TSNs and an NR-SACK's NR blocks are not read: duplicate
+ * TSNs are at or below a cum TSN already acknowledged, so their chunks are
+ * gone, and the association does not negotiate NR-SACK.
+ *
+ * in_fast_recovery: sctp_cc_recovery_active() as it stood when the SACK
+ * arrived, before sctp_cc_recovery_on_sack(): §7.2.4 "If an endpoint is in
+ * Fast Recovery and a SACK chunk arrives that advances the Cumulative TSN
+ * Ack Point, the miss indications are incremented for all TSNs reported
+ * missing in the SACK chunk". Otherwise miss indications go only to TSNs
+ * below the highest TSN newly acknowledged (HTNA).
+ *
+ * now_ns: for RTT samples (now - first transmission).
+ */
+enum sctp_rtxq_sack_verdict sctp_rtxq_on_sack(struct sctp_rtxq *q, const struct sctp_rtxq_env *env,
+					      const struct sctp_sack *s, bool in_fast_recovery,
+					      uint64_t now_ns, struct sctp_rtxq_sack_result *out);
+
+/*
+ * The Cumulative TSN Ack of a SHUTDOWN chunk (RFC 9260 §9.2, §3.3.8): the
+ * cumulative part of sctp_rtxq_on_sack() alone. Same verdicts for the cum
+ * TSN (OLD, CUM_NOT_SENT) and the same result, but gap-acked chunks stay
+ * gap-acked (§3.3.8: "the receiver of the SHUTDOWN chunk MUST NOT interpret
+ * the lack of a Gap Ack Block as a renege"), no miss indication is counted
+ * and the a_rwnd is kept (a SHUTDOWN carries none).
+ */
+enum sctp_rtxq_sack_verdict sctp_rtxq_on_shutdown_cum(struct sctp_rtxq *q,
+						      const struct sctp_rtxq_env *env,
+						      uint32_t cum_tsn, uint64_t now_ns,
+						      struct sctp_rtxq_sack_result *out);
+
+/*
+ * §6.3.3 E3: T3-rtx expired on `path`. Every IN_FLIGHT chunk last sent to
+ * it becomes MARKED (its flight drops to 0, rwnd grows by their payload,
+ * §6.2.1 C). Returns the chunks marked; *bytes (if not NULL) their chunk
+ * bytes. The association then takes the first packetful with
+ * sctp_rtxq_take_rtx(), possibly to another path (§6.4). A path index out
+ * of range marks nothing.
+ */
+uint32_t sctp_rtxq_on_t3_expiry(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigned path,
+				uint32_t *bytes);
+
+/* One chunk to retransmit. */
+struct sctp_rtxq_rtx {
+	struct sctp_slice payload; /* lent: the queue keeps its reference (see below) */
+	uint32_t tsn;
+	uint32_t ppid;
+	uint16_t sid;
+	uint16_t ssn;
+	uint8_t flags;
+};
+
+/*
+ * Retransmissions: the MARKED chunks in TSN order, while their chunk bytes
+ * fit in `budget` and up to max_out of them, into out[]. Each becomes
+ * IN_FLIGHT again on `path` (flight and rwnd as for a send), RETRANSMITTED
+ * (no RTT sample from it), with its miss count reset; the Karn fence moves
+ * to the highest TSN sent. Stops at the first marked chunk that does not
+ * fit, so a packet carries the earliest ones (§6.3.3 E3, §7.2.4 rule 3).
+ * Returns the number taken; *bytes (if not NULL) their chunk bytes.
+ *
+ * The slices are the queue's: valid until the chunk leaves the queue (a
+ * cumulative ack or abandon, never during a call that does not take a
+ * SACK). A transmit path that frees what it sends takes its own reference
+ * with ops->hold() first. A path index out of range takes nothing.
+ */
+unsigned sctp_rtxq_take_rtx(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigned path,
+			    uint32_t budget, struct sctp_rtxq_rtx *out, unsigned max_out,
+			    uint32_t *bytes);
+
+/* A message that was not cumulatively acknowledged, for a send-failed notification. */
+struct sctp_rtxq_msg {
+	uint32_t first_tsn;	/* its first chunk in the queue */
+	uint32_t ppid;		/* of that chunk */
+	uint32_t len;		/* payload bytes of its chunks in the queue */
+	uint32_t gap_acked_len; /* of which gap-acked (the peer had them, might renege) */
+	uint32_t chunks;	/* its chunks in the queue */
+	uint16_t sid;
+	uint16_t ssn;
+	uint8_t flags;	/* DATA flags of the first chunk (U tells unordered) */
+	bool has_first; /* its B fragment is in the queue (none of it was acked) */
+	bool has_last;	/* its E fragment is in the queue (else the rest was never sent) */
+};
+
+typedef void (*sctp_rtxq_msg_fn)(void *arg, const struct sctp_rtxq_msg *m);
+
+/*
+ * Close or restart: fn(arg, m) (if fn is not NULL) once per message with a
+ * chunk in the queue, in TSN order, then every chunk's reference is
+ * released and every node goes back to the pool. The queue is then empty,
+ * with its Cumulative TSN Ack Point at the highest TSN sent (the next add
+ * continues the TSN sequence) and nothing in flight. A message is a run
+ * from a B fragment (or the queue's head) to an E fragment (or the tail).
+ */
+void sctp_rtxq_abandon(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, sctp_rtxq_msg_fn fn,
+		       void *arg);
+
+/* Bytes a DATA chunk with len payload bytes takes on the wire: 16 + len padded to 4. */
+static inline uint32_t
+sctp_rtxq_chunk_bytes(uint32_t len)
+{
+	return 16u + ((len + 3u) & ~3u);
+}
+
+/* Flight size of path i (0 for an index out of range). */
+static inline uint32_t
+sctp_rtxq_path_flight(const struct sctp_rtxq *q, unsigned i)
+{
+	return i < SCTP_MAX_PATHS ? q->path_flight[i] : 0;
+}
+
+/* Flight size over all paths (chunk bytes). */
+static inline uint32_t
+sctp_rtxq_flight(const struct sctp_rtxq *q)
+{
+	uint32_t f = 0;
+
+	for (unsigned i = 0; i < SCTP_MAX_PATHS; i++)
+		f += q->path_flight[i];
+	return f;
+}
+
+/* The peer's rwnd (§6.2.1): last a_rwnd minus payload bytes in flight, floored at 0. */
+static inline uint32_t
+sctp_rtxq_rwnd(const struct sctp_rtxq *q)
+{
+	return q->a_rwnd > q->data_flight ? q->a_rwnd - q->data_flight : 0;
+}
+
+/* The Cumulative TSN Ack Point. */
+static inline uint32_t
+sctp_rtxq_cum_point(const struct sctp_rtxq *q)
+{
+	return q->cum_point;
+}
+
+/* Highest TSN sent (the tail's); the cum point when the queue is empty. */
+uint32_t sctp_rtxq_highest_sent(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool);
+
+/* Chunks queued (sent and not cumulatively acknowledged). */
+static inline uint32_t
+sctp_rtxq_count(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool)
+{
+	return sctp_rtxq_highest_sent(q, pool) - q->cum_point;
+}
+
+/* Nothing queued: every TSN sent is cumulatively acknowledged. */
+static inline bool
+sctp_rtxq_empty(const struct sctp_rtxq *q)
+{
+	return q->head == SCTP_RTXQ_NIL;
+}
+
+/* Chunks marked for retransmission and not yet resent. */
+static inline uint32_t
+sctp_rtxq_marked(const struct sctp_rtxq *q)
+{
+	return q->n_marked;
+}
+
+/*
+ * Every invariant of the queue, recounted from the nodes in O(Q): TSNs
+ * consecutive from cum_point + 1 to the tail, one phase bit per node, path
+ * in range, flights, payload in flight and the two counters equal to a
+ * recount, the Karn fence between the cum point and the highest TSN sent,
+ * no more nodes than the pool has. NULL when all hold, else a static string
+ * naming the first broken one. For tests, the simulator and debug builds.
+ */
+const char *sctp_rtxq_check(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool);
+
+#endif /* SCTP_RTXQ_H */
