@@ -559,13 +559,13 @@ const Net kNets[] = {
 TEST(SimRx, EveryMessageOnceInOrderUnderImpairmentDc)
 {
 	for (const Net &n : kNets)
-		sweep(&sctp_profile_dc, n, 12, 120, 16);
+		sweep(&sctp_profile_dc, n, 40, 120, 16);
 }
 
 TEST(SimRx, EveryMessageOnceInOrderUnderImpairmentRfc)
 {
 	for (const Net &n : kNets)
-		sweep(&sctp_profile_rfc, n, 6, 120, 16);
+		sweep(&sctp_profile_rfc, n, 20, 120, 16);
 }
 
 TEST(SimRx, ManyStreamsAndSmallMessages)
