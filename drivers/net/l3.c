@@ -1,0 +1,1366 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ARP (RFC 826), IPv4 (RFC 791), ICMP (RFC 792, RFC 1191), IPv6 (RFC 8200),
+ * ICMPv6 (RFC 4443), Neighbor Discovery (RFC 4861 §7), UDP (RFC 768) and
+ * SCTP over UDP (RFC 6951 §5) for one lcore, without I/O.
+ *
+ * Receive: the shared parser (drivers/net/frame.c) walks Ethernet, VLAN, IP
+ * and its extension headers; this file adds what a host must check that a
+ * capture decoder need not (IPv4 header checksum, ICMP and UDP checksums,
+ * destination addresses, fragments) and what it must answer. ICMP errors are
+ * parsed by running the same parser over the quoted datagram.
+ *
+ * Neighbours: one table for both families, entries [0, nbr_count) in use,
+ * removal moves the last entry into the hole. Lookups scan the used entries
+ * (one compare per neighbour: a gateway and a few on-link peers per lcore).
+ * States follow RFC 4861 §7.3.2 without DELAY/PROBE as separate states: a
+ * STALE entry is used at once and re-probed by unicast, at most max_probes
+ * times retrans_ns apart, then removed.
+ *
+ * Costs: input of an SCTP frame is the parser plus one IPv4 header checksum
+ * (20 bytes) and, over UDP, one pass of the one's-complement sum over the
+ * datagram when its checksum is non-zero; output writes at most 62 bytes.
+ */
+#include "drivers/net/l3.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "drivers/net/frame.h"
+
+#define ETH_HDR_LEN	14u
+#define ETH_MIN_FRAME	60u /* without FCS: shorter frames are padded */
+#define ETHERTYPE_IPV4	0x0800u
+#define ETHERTYPE_IPV6	0x86DDu
+#define ETHERTYPE_ARP	0x0806u
+#define ARP_LEN		28u
+#define ARP_OP_REQUEST	1u
+#define ARP_OP_REPLY	2u
+#define IPV4_HDR_LEN	20u
+#define IPV6_HDR_LEN	40u
+#define UDP_HDR_LEN	8u
+#define SCTP_COMMON_LEN 12u
+#define ICMP_HDR_LEN	8u
+#define ND_MSG_LEN	24u /* NS and NA without options */
+#define ND_OPT_SLLA	1u
+#define ND_OPT_TLLA	2u
+#define NA_FLAG_S	0x40u
+#define NA_FLAG_O	0x20u
+#define ND_HOP_LIMIT	255u
+#define IPV4_DF		0x4000u
+#define IPV4_FRAG_MASK	0x3FFFu /* MF and the offset */
+
+#define PROTO_ICMP   1u
+#define PROTO_UDP    17u
+#define PROTO_ICMPV6 58u
+#define PROTO_SCTP   132u
+
+#define ICMP_ECHO_REPLY	   0u
+#define ICMP_UNREACH	   3u
+#define ICMP_ECHO_REQUEST  8u
+#define ICMP_CODE_PROTO	   2u
+#define ICMP_CODE_PORT	   3u
+#define ICMP_CODE_FRAG	   4u
+#define ICMP6_UNREACH	   1u
+#define ICMP6_PTB	   2u
+#define ICMP6_PARAM	   4u
+#define ICMP6_CODE_PORT	   4u
+#define ICMP6_CODE_NEXTHDR 1u
+#define ICMP6_ECHO_REQUEST 128u
+#define ICMP6_ECHO_REPLY   129u
+#define ICMP6_NS	   135u
+#define ICMP6_NA	   136u
+
+/* RFC 4861 §10 defaults; stale entries go after 10 minutes unused. */
+#define DEFAULT_REACHABLE_NS (30ull * 1000000000ull)
+#define DEFAULT_RETRANS_NS   (1ull * 1000000000ull)
+#define DEFAULT_STALE_NS     (600ull * 1000000000ull)
+#define DEFAULT_MAX_PROBES   3u
+#define DEFAULT_TTL	     64u
+
+static const char *const drop_names[DPSCTP_L3_DROP_COUNT] = {
+	[DPSCTP_L3_DROP_NONE] = "none",
+#define DPSCTP_L3_DROP(name, str, why) [DPSCTP_L3_DROP_##name] = str,
+#include "drivers/net/l3_drop.def"
+#undef DPSCTP_L3_DROP
+};
+
+static const char *const drop_whys[DPSCTP_L3_DROP_COUNT] = {
+	[DPSCTP_L3_DROP_NONE] = "not dropped",
+#define DPSCTP_L3_DROP(name, str, why) [DPSCTP_L3_DROP_##name] = why,
+#include "drivers/net/l3_drop.def"
+#undef DPSCTP_L3_DROP
+};
+
+const char *
+dpsctp_l3_drop_name(enum dpsctp_l3_drop d)
+{
+	return (unsigned)d < DPSCTP_L3_DROP_COUNT ? drop_names[d] : "unknown";
+}
+
+const char *
+dpsctp_l3_drop_describe(enum dpsctp_l3_drop d)
+{
+	return (unsigned)d < DPSCTP_L3_DROP_COUNT ? drop_whys[d] : "unknown drop";
+}
+
+static const struct {
+	const char *name;
+	size_t off;
+} event_counters[] = {
+	{ "frames_in", offsetof(struct dpsctp_l3_counters, frames_in) },
+	{ "sctp_in", offsetof(struct dpsctp_l3_counters, sctp_in) },
+	{ "sctp_udp_in", offsetof(struct dpsctp_l3_counters, udp_in) },
+	{ "icmp_errors_in", offsetof(struct dpsctp_l3_counters, icmp_errors_in) },
+	{ "arp_replies_sent", offsetof(struct dpsctp_l3_counters, arp_replies_sent) },
+	{ "na_sent", offsetof(struct dpsctp_l3_counters, na_sent) },
+	{ "echo_replies_sent", offsetof(struct dpsctp_l3_counters, echo_replies_sent) },
+	{ "nbr_updates", offsetof(struct dpsctp_l3_counters, nbr_updates) },
+	{ "tx_ready", offsetof(struct dpsctp_l3_counters, tx_ready) },
+	{ "tx_parked", offsetof(struct dpsctp_l3_counters, tx_parked) },
+	{ "parked_released", offsetof(struct dpsctp_l3_counters, parked_released) },
+	{ "probes_sent", offsetof(struct dpsctp_l3_counters, probes_sent) },
+	{ "nbr_evicted", offsetof(struct dpsctp_l3_counters, nbr_evicted) },
+};
+#define EVENT_COUNTERS (sizeof(event_counters) / sizeof(event_counters[0]))
+
+unsigned
+dpsctp_l3_counter_count(void)
+{
+	return (unsigned)EVENT_COUNTERS + DPSCTP_L3_DROP_COUNT - 1u;
+}
+
+const char *
+dpsctp_l3_counter_name(unsigned i)
+{
+	if (i < EVENT_COUNTERS)
+		return event_counters[i].name;
+	return dpsctp_l3_drop_name((enum dpsctp_l3_drop)(i - EVENT_COUNTERS + 1u));
+}
+
+uint64_t
+dpsctp_l3_counter_value(const struct dpsctp_l3_counters *c, unsigned i)
+{
+	if (i < EVENT_COUNTERS) {
+		uint64_t v;
+		memcpy(&v, (const uint8_t *)c + event_counters[i].off, sizeof(v));
+		return v;
+	}
+	i = i - (unsigned)EVENT_COUNTERS + 1u;
+	return i < DPSCTP_L3_DROP_COUNT ? c->drops[i] : 0;
+}
+
+static inline uint16_t
+load_be16(const uint8_t *p)
+{
+	return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+static inline uint32_t
+load_be32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static inline void
+store_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void
+store_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+uint32_t
+dpsctp_l3_csum_add(uint32_t sum, const uint8_t *p, size_t len)
+{
+	/* 64-bit accumulator: no carry is lost before the fold (RFC 1071 §2(B)). */
+	uint64_t s = sum;
+	size_t i = 0;
+	for (; i + 1 < len; i += 2)
+		s += (uint32_t)load_be16(p + i);
+	if (i < len)
+		s += (uint32_t)p[i] << 8;
+	while (s >> 32)
+		s = (s & 0xFFFFFFFFu) + (s >> 32);
+	return (uint32_t)s;
+}
+
+uint16_t
+dpsctp_l3_csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xFFFFu) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* RFC 768 / RFC 8200 §8.1 pseudo-header sum (not folded). */
+static uint32_t
+pseudo_sum(uint8_t family, const uint8_t *src, const uint8_t *dst, uint8_t proto, uint32_t len)
+{
+	uint8_t tail[8] = { 0 };
+	uint32_t s;
+	if (family == 4) {
+		s = dpsctp_l3_csum_add(0, src, 4);
+		s = dpsctp_l3_csum_add(s, dst, 4);
+		tail[1] = proto;
+		store_be16(tail + 2, (uint16_t)len);
+		return dpsctp_l3_csum_add(s, tail, 4);
+	}
+	s = dpsctp_l3_csum_add(0, src, 16);
+	s = dpsctp_l3_csum_add(s, dst, 16);
+	store_be32(tail, len);
+	tail[7] = proto;
+	return dpsctp_l3_csum_add(s, tail, 8);
+}
+
+static inline size_t
+addr_len(uint8_t family)
+{
+	return family == 4 ? 4u : 16u;
+}
+
+static bool
+ip_eq(const struct dpsctp_l3_ip *a, const struct dpsctp_l3_ip *b)
+{
+	return a->family == b->family && memcmp(a->b, b->b, addr_len(a->family)) == 0;
+}
+
+static void
+ip_set(struct dpsctp_l3_ip *ip, uint8_t family, const uint8_t *bytes)
+{
+	memset(ip, 0, sizeof(*ip));
+	ip->family = family;
+	memcpy(ip->b, bytes, addr_len(family));
+}
+
+static bool
+prefix_match(const uint8_t *a, const uint8_t *b, unsigned bits)
+{
+	unsigned full = bits / 8u;
+	if (memcmp(a, b, full) != 0)
+		return false;
+	unsigned rest = bits % 8u;
+	if (rest == 0)
+		return true;
+	uint8_t mask = (uint8_t)(0xFFu << (8u - rest));
+	return ((a[full] ^ b[full]) & mask) == 0;
+}
+
+static inline bool
+v6_link_local(const uint8_t *a)
+{
+	return a[0] == 0xFE && (a[1] & 0xC0) == 0x80;
+}
+
+static inline bool
+v6_multicast(const uint8_t *a)
+{
+	return a[0] == 0xFF;
+}
+
+static bool
+v6_unspecified(const uint8_t *a)
+{
+	static const uint8_t zero[16];
+	return memcmp(a, zero, 16) == 0;
+}
+
+/* Index of our address equal to ip, or -1. */
+static int
+ours(const struct dpsctp_l3 *l3, uint8_t family, const uint8_t *b)
+{
+	for (unsigned i = 0; i < l3->cfg.addr_count; i++) {
+		const struct dpsctp_l3_ip *a = &l3->cfg.addr[i];
+		if (a->family == family && memcmp(a->b, b, addr_len(family)) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Our address on the same link as target (prefix match, link-local for link-local), or -1. */
+static int
+our_src_for(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *target)
+{
+	int any = -1;
+	for (unsigned i = 0; i < l3->cfg.addr_count; i++) {
+		const struct dpsctp_l3_ip *a = &l3->cfg.addr[i];
+		if (a->family != target->family)
+			continue;
+		if (target->family == 6 && v6_link_local(target->b)) {
+			if (v6_link_local(a->b))
+				return (int)i;
+			continue;
+		}
+		if (prefix_match(a->b, target->b, l3->cfg.prefix[i]))
+			return (int)i;
+		if (any < 0)
+			any = (int)i;
+	}
+	return any;
+}
+
+static bool
+on_link(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst)
+{
+	if (dst->family == 6 && v6_link_local(dst->b))
+		return true;
+	for (unsigned i = 0; i < l3->cfg.addr_count; i++) {
+		const struct dpsctp_l3_ip *a = &l3->cfg.addr[i];
+		if (a->family == dst->family && !(a->family == 6 && v6_link_local(a->b)) &&
+		    prefix_match(a->b, dst->b, l3->cfg.prefix[i]))
+			return true;
+	}
+	return false;
+}
+
+/* A source a unicast peer may have (RFC 1122 §3.2.1.3, RFC 4291 §2.5.2-2.7). */
+static bool
+source_ok(uint8_t family, const uint8_t *a)
+{
+	if (family == 4) {
+		uint32_t v = load_be32(a);
+		return v != 0 && v != 0xFFFFFFFFu && (v >> 24) != 127u && (v >> 28) != 0xEu;
+	}
+	static const uint8_t loop[16] = { [15] = 1 };
+	return !v6_unspecified(a) && !v6_multicast(a) && memcmp(a, loop, 16) != 0;
+}
+
+static inline bool
+mac_is_group(const uint8_t *m)
+{
+	return (m[0] & 1u) != 0;
+}
+
+int
+dpsctp_l3_init(struct dpsctp_l3 *l3, const struct dpsctp_l3_config *cfg,
+	       void (*release)(void *ctx, uintptr_t handle), void *release_ctx)
+{
+	if (cfg->addr_count > DPSCTP_L3_ADDR_MAX)
+		return -EINVAL;
+	bool any_v6 = false;
+	bool have_ll = false;
+	for (unsigned i = 0; i < cfg->addr_count; i++) {
+		uint8_t fam = cfg->addr[i].family;
+		if ((fam != 4 && fam != 6) || cfg->prefix[i] > (fam == 4 ? 32u : 128u))
+			return -EINVAL;
+		if (fam == 6) {
+			any_v6 = true;
+			have_ll = have_ll || v6_link_local(cfg->addr[i].b);
+		}
+	}
+	if ((cfg->gw4.family != 0 && cfg->gw4.family != 4) ||
+	    (cfg->gw6.family != 0 && cfg->gw6.family != 6))
+		return -EINVAL;
+	bool add_ll = cfg->ipv6_link_local && any_v6 && !have_ll;
+	if (add_ll && cfg->addr_count == DPSCTP_L3_ADDR_MAX)
+		return -EINVAL;
+
+	memset(l3, 0, sizeof(*l3));
+	l3->cfg = *cfg;
+	struct dpsctp_l3_config *c = &l3->cfg;
+	if (add_ll) {
+		/* RFC 4291 §2.5.1 and appendix A: modified EUI-64 from the MAC. */
+		struct dpsctp_l3_ip *ll = &c->addr[c->addr_count];
+		memset(ll, 0, sizeof(*ll));
+		ll->family = 6;
+		ll->b[0] = 0xFE;
+		ll->b[1] = 0x80;
+		ll->b[8] = (uint8_t)(c->mac[0] ^ 0x02u);
+		ll->b[9] = c->mac[1];
+		ll->b[10] = c->mac[2];
+		ll->b[11] = 0xFF;
+		ll->b[12] = 0xFE;
+		ll->b[13] = c->mac[3];
+		ll->b[14] = c->mac[4];
+		ll->b[15] = c->mac[5];
+		c->prefix[c->addr_count] = 64;
+		c->addr_count++;
+	}
+	if (c->udp_port == 0)
+		c->udp_port = DPSCTP_L3_UDP_PORT;
+	if (c->ttl == 0)
+		c->ttl = DEFAULT_TTL;
+	if (c->reachable_ns == 0)
+		c->reachable_ns = DEFAULT_REACHABLE_NS;
+	if (c->retrans_ns == 0)
+		c->retrans_ns = DEFAULT_RETRANS_NS;
+	if (c->stale_ns == 0)
+		c->stale_ns = DEFAULT_STALE_NS;
+	if (c->max_probes == 0)
+		c->max_probes = DEFAULT_MAX_PROBES;
+	l3->release = release;
+	l3->release_ctx = release_ctx;
+	return 0;
+}
+
+/* Neighbour table ------------------------------------------------------- */
+
+static struct dpsctp_l3_nbr *
+nbr_find(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip)
+{
+	for (unsigned i = 0; i < l3->nbr_count; i++)
+		if (ip_eq(&l3->nbr[i].ip, ip))
+			return &l3->nbr[i];
+	return NULL;
+}
+
+const struct dpsctp_l3_nbr *
+dpsctp_l3_nbr_find(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip)
+{
+	return nbr_find((struct dpsctp_l3 *)(uintptr_t)l3, ip);
+}
+
+static void
+nbr_remove(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n)
+{
+	unsigned i = (unsigned)(n - l3->nbr);
+	l3->nbr_count--;
+	if (i != l3->nbr_count)
+		l3->nbr[i] = l3->nbr[l3->nbr_count];
+	memset(&l3->nbr[l3->nbr_count], 0, sizeof(l3->nbr[0]));
+}
+
+/* Give every parked packet of n back, counted under reason. */
+static void
+nbr_give_back(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, enum dpsctp_l3_drop reason)
+{
+	for (unsigned k = 0; k < n->parked; k++) {
+		l3->ctr.drops[reason]++;
+		if (l3->release != NULL)
+			l3->release(l3->release_ctx, n->park[k].handle);
+	}
+	n->parked = 0;
+}
+
+/* Last use or confirmation: the eviction order. */
+static inline uint64_t
+nbr_last_seen(const struct dpsctp_l3_nbr *n)
+{
+	return n->used > n->confirmed ? n->used : n->confirmed;
+}
+
+/*
+ * A new entry for ip. With may_evict (we have a packet to send) a full
+ * table gives up its least recently used resolved entry; learning from a
+ * peer's ARP request or NS never evicts, so a flood of them cannot push our
+ * gateway out.
+ */
+static struct dpsctp_l3_nbr *
+nbr_alloc(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip, bool may_evict)
+{
+	if (l3->nbr_count == DPSCTP_L3_NBR_MAX) {
+		if (!may_evict)
+			return NULL;
+		struct dpsctp_l3_nbr *victim = NULL;
+		for (unsigned i = 0; i < l3->nbr_count; i++) {
+			struct dpsctp_l3_nbr *n = &l3->nbr[i];
+			if (n->state != DPSCTP_L3_NBR_INCOMPLETE &&
+			    (victim == NULL || nbr_last_seen(n) < nbr_last_seen(victim)))
+				victim = n;
+		}
+		if (victim == NULL)
+			return NULL;
+		nbr_remove(l3, victim);
+		l3->ctr.nbr_evicted++;
+	}
+	struct dpsctp_l3_nbr *n = &l3->nbr[l3->nbr_count++];
+	memset(n, 0, sizeof(*n));
+	n->ip = *ip;
+	return n;
+}
+
+/* Hand n's parked packets to the caller (in->released) to be sent now. */
+static void
+nbr_release(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, struct dpsctp_l3_in *in)
+{
+	for (unsigned k = 0; k < n->parked; k++) {
+		in->released[in->released_count++] = n->park[k];
+		l3->ctr.parked_released++;
+	}
+	n->parked = 0;
+}
+
+/*
+ * Learn mac for n. reachable: the frame confirms two-way reachability (ARP
+ * reply, solicited NA); otherwise a new or changed address is STALE
+ * (RFC 4861 §7.2.3, §7.2.5). An INCOMPLETE entry releases its packets.
+ */
+static void
+nbr_learn(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, const uint8_t *mac, bool reachable,
+	  uint64_t now, struct dpsctp_l3_in *in)
+{
+	bool changed = n->state == DPSCTP_L3_NBR_INCOMPLETE || memcmp(n->mac, mac, 6) != 0;
+	memcpy(n->mac, mac, 6);
+	if (reachable) {
+		n->state = DPSCTP_L3_NBR_REACHABLE;
+		n->confirmed = now;
+		n->probes = 0;
+	} else if (changed) {
+		n->state = DPSCTP_L3_NBR_STALE;
+		n->probes = 0;
+		n->used = now;
+	}
+	l3->ctr.nbr_updates++;
+	nbr_release(l3, n, in);
+}
+
+/* Frame builders -------------------------------------------------------- */
+
+static uint8_t *
+put_eth(uint8_t *p, const uint8_t *dst, const uint8_t *src, uint16_t type)
+{
+	memcpy(p, dst, 6);
+	memcpy(p + 6, src, 6);
+	store_be16(p + 12, type);
+	return p + ETH_HDR_LEN;
+}
+
+/* IPv4 header without options; the checksum is filled. */
+static void
+put_ipv4(uint8_t *p, uint8_t tos, uint16_t total, uint16_t id, uint16_t frag, uint8_t ttl,
+	 uint8_t proto, const uint8_t *src, const uint8_t *dst)
+{
+	p[0] = 0x45;
+	p[1] = tos;
+	store_be16(p + 2, total);
+	store_be16(p + 4, id);
+	store_be16(p + 6, frag);
+	p[8] = ttl;
+	p[9] = proto;
+	store_be16(p + 10, 0);
+	memcpy(p + 12, src, 4);
+	memcpy(p + 16, dst, 4);
+	store_be16(p + 10, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, p, IPV4_HDR_LEN)));
+}
+
+static void
+put_ipv6(uint8_t *p, uint8_t tclass, uint16_t payload, uint8_t nh, uint8_t hops, const uint8_t *src,
+	 const uint8_t *dst)
+{
+	p[0] = (uint8_t)(0x60u | (tclass >> 4));
+	p[1] = (uint8_t)(tclass << 4);
+	p[2] = 0;
+	p[3] = 0;
+	store_be16(p + 4, payload);
+	p[6] = nh;
+	p[7] = hops;
+	memcpy(p + 8, src, 16);
+	memcpy(p + 24, dst, 16);
+}
+
+static void
+solicited_node(uint8_t *out, const uint8_t *target)
+{
+	static const uint8_t pfx[13] = { 0xFF, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0xFF };
+	memcpy(out, pfx, 13);
+	memcpy(out + 13, target + 13, 3);
+}
+
+/* RFC 2464 §7: IPv6 multicast to 33:33 and the low 32 bits of the group. */
+static void
+v6_multicast_mac(uint8_t *mac, const uint8_t *group)
+{
+	mac[0] = 0x33;
+	mac[1] = 0x33;
+	memcpy(mac + 2, group + 12, 4);
+}
+
+/*
+ * An ARP request or NS for n->ip, broadcast/multicast while INCOMPLETE,
+ * unicast to the cached MAC while STALE. Returns the length, 0 when the
+ * buffer is too small or no address of ours can be the source.
+ */
+static uint32_t
+build_probe(struct dpsctp_l3 *l3, const struct dpsctp_l3_nbr *n, uint8_t *buf, size_t cap)
+{
+	static const uint8_t bcast[6] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+	bool unicast = n->state == DPSCTP_L3_NBR_STALE;
+	int si = our_src_for(l3, &n->ip);
+	if (buf == NULL || si < 0)
+		return 0;
+	const uint8_t *src = l3->cfg.addr[si].b;
+	if (n->ip.family == 4) {
+		if (cap < ETH_MIN_FRAME)
+			return 0;
+		memset(buf, 0, ETH_MIN_FRAME);
+		uint8_t *a = put_eth(buf, unicast ? n->mac : bcast, l3->cfg.mac, ETHERTYPE_ARP);
+		store_be16(a, 1);
+		store_be16(a + 2, ETHERTYPE_IPV4);
+		a[4] = 6;
+		a[5] = 4;
+		store_be16(a + 6, ARP_OP_REQUEST);
+		memcpy(a + 8, l3->cfg.mac, 6);
+		memcpy(a + 14, src, 4);
+		memcpy(a + 24, n->ip.b, 4);
+		return ETH_MIN_FRAME;
+	}
+	uint32_t len = ETH_HDR_LEN + IPV6_HDR_LEN + ND_MSG_LEN + 8u;
+	if (cap < len)
+		return 0;
+	uint8_t dst[16];
+	uint8_t mac[6];
+	if (unicast) {
+		memcpy(dst, n->ip.b, 16);
+		memcpy(mac, n->mac, 6);
+	} else {
+		solicited_node(dst, n->ip.b);
+		v6_multicast_mac(mac, dst);
+	}
+	uint8_t *ip = put_eth(buf, mac, l3->cfg.mac, ETHERTYPE_IPV6);
+	put_ipv6(ip, 0, ND_MSG_LEN + 8u, PROTO_ICMPV6, ND_HOP_LIMIT, src, dst);
+	uint8_t *m = ip + IPV6_HDR_LEN;
+	memset(m, 0, ND_MSG_LEN + 8u);
+	m[0] = ICMP6_NS;
+	memcpy(m + 8, n->ip.b, 16);
+	m[24] = ND_OPT_SLLA;
+	m[25] = 1;
+	memcpy(m + 26, l3->cfg.mac, 6);
+	uint32_t s = pseudo_sum(6, src, dst, PROTO_ICMPV6, ND_MSG_LEN + 8u);
+	store_be16(m + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, m, ND_MSG_LEN + 8u)));
+	return len;
+}
+
+/* Write a probe for n if one is due and room was given; returns its length. */
+static uint32_t
+maybe_probe(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, uint64_t now, uint8_t *buf, size_t cap)
+{
+	if (buf == NULL || n->probes >= l3->cfg.max_probes)
+		return 0;
+	if (n->probes > 0 && now - n->probed < l3->cfg.retrans_ns)
+		return 0;
+	/*
+	 * A probe that cannot be built (no address of ours in the family, too
+	 * small a buffer) still counts as an attempt, so the entry times out
+	 * and its packets come back rather than waiting forever.
+	 */
+	uint32_t len = build_probe(l3, n, buf, cap);
+	n->probes++;
+	n->probed = now;
+	if (len > 0)
+		l3->ctr.probes_sent++;
+	return len;
+}
+
+/* Receive --------------------------------------------------------------- */
+
+static enum dpsctp_l3_verdict
+drop(struct dpsctp_l3 *l3, struct dpsctp_l3_in *in, enum dpsctp_l3_drop why)
+{
+	l3->ctr.drops[why]++;
+	in->verdict = DPSCTP_L3_IN_DROP;
+	in->drop = why;
+	return in->verdict;
+}
+
+/* Start a reply: Ethernet back to the frame's sender, VLAN tags mirrored. */
+static uint8_t *
+reply_l2(const struct dpsctp_l3 *l3, const uint8_t *frame, uint32_t l2_len, uint8_t *reply)
+{
+	memcpy(reply, frame + 6, 6);
+	memcpy(reply + 6, l3->cfg.mac, 6);
+	memcpy(reply + 12, frame + 12, l2_len - 12u);
+	return reply + l2_len;
+}
+
+static enum dpsctp_l3_verdict
+arp_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, uint32_t l2_len, uint64_t now,
+	  uint8_t *reply, size_t reply_cap, struct dpsctp_l3_in *in)
+{
+	if (len < l2_len || len - l2_len < ARP_LEN)
+		return drop(l3, in, DPSCTP_L3_DROP_ARP_TRUNCATED);
+	const uint8_t *a = frame + l2_len;
+	if (load_be16(a) != 1 || load_be16(a + 2) != ETHERTYPE_IPV4 || a[4] != 6 || a[5] != 4)
+		return drop(l3, in, DPSCTP_L3_DROP_ARP_FORMAT);
+	uint16_t op = load_be16(a + 6);
+	if (op != ARP_OP_REQUEST && op != ARP_OP_REPLY)
+		return drop(l3, in, DPSCTP_L3_DROP_ARP_OPCODE);
+	const uint8_t *sha = a + 8, *spa = a + 14, *tpa = a + 24;
+	static const uint8_t zero_mac[6];
+	if (mac_is_group(sha) || memcmp(sha, zero_mac, 6) == 0 || ours(l3, 4, spa) >= 0)
+		return drop(l3, in, DPSCTP_L3_DROP_ARP_BAD_SENDER);
+	/* RFC 5227 §2.1.1: an ARP probe (sender 0.0.0.0) teaches nothing. */
+	bool probe = load_be32(spa) == 0;
+	if (!probe && !source_ok(4, spa))
+		return drop(l3, in, DPSCTP_L3_DROP_ARP_BAD_SENDER);
+
+	struct dpsctp_l3_ip sip;
+	ip_set(&sip, 4, spa);
+	bool for_us = ours(l3, 4, tpa) >= 0;
+	/* RFC 826 "merge": update an entry we have; add one when the request is for us. */
+	struct dpsctp_l3_nbr *n = probe ? NULL : nbr_find(l3, &sip);
+	if (n == NULL && !probe && op == ARP_OP_REQUEST && for_us) {
+		n = nbr_alloc(l3, &sip, false);
+		if (n != NULL)
+			n->state = DPSCTP_L3_NBR_INCOMPLETE;
+	}
+	if (n != NULL)
+		nbr_learn(l3, n, sha, op == ARP_OP_REPLY, now, in);
+
+	if (op == ARP_OP_REPLY) {
+		if (n == NULL)
+			return drop(l3, in, DPSCTP_L3_DROP_ARP_UNSOLICITED);
+		in->verdict = DPSCTP_L3_IN_CONSUMED;
+		return in->verdict;
+	}
+	if (!for_us)
+		return drop(l3, in, DPSCTP_L3_DROP_ARP_NOT_FOR_US);
+	/* Padded to the Ethernet minimum, counted without the VLAN tags (802.1Q §6.9). */
+	uint32_t rlen = l2_len + ARP_LEN;
+	if (rlen < ETH_MIN_FRAME + (l2_len - ETH_HDR_LEN))
+		rlen = ETH_MIN_FRAME + (l2_len - ETH_HDR_LEN);
+	if (reply == NULL || reply_cap < rlen)
+		return drop(l3, in, DPSCTP_L3_DROP_REPLY_NO_ROOM);
+	memset(reply, 0, rlen);
+	uint8_t *r = reply_l2(l3, frame, l2_len, reply);
+	memcpy(r, a, 6); /* htype, ptype, hlen, plen */
+	store_be16(r + 6, ARP_OP_REPLY);
+	memcpy(r + 8, l3->cfg.mac, 6);
+	memcpy(r + 14, tpa, 4);
+	memcpy(r + 18, sha, 6);
+	memcpy(r + 24, spa, 4);
+	in->reply_len = rlen;
+	in->verdict = DPSCTP_L3_IN_REPLY;
+	l3->ctr.arp_replies_sent++;
+	return in->verdict;
+}
+
+/* The IP header of the frame, as the parser found it. */
+struct ipview {
+	const uint8_t *frame;
+	uint32_t l2_len; /* Ethernet + VLAN tags */
+	uint32_t l3;	 /* IP header offset (== l2_len) */
+	uint32_t l4;	 /* transport header offset */
+	uint32_t end;	 /* end of the IP datagram, <= frame length */
+	uint8_t family;
+	const uint8_t *src, *dst;
+};
+
+/*
+ * SCTP over UDP (RFC 6951 §5.4): the UDP header at v->l4, inside the
+ * datagram. The destination port must be ours; a non-zero checksum must
+ * verify; IPv6 forbids a zero one (RFC 8200 §8.1).
+ */
+static enum dpsctp_l3_verdict
+udp_input(struct dpsctp_l3 *l3, const struct ipview *v, struct dpsctp_l3_in *in)
+{
+	if (v->end - v->l4 < UDP_HDR_LEN)
+		return drop(l3, in, DPSCTP_L3_DROP_FRAME_UDP_LEN);
+	const uint8_t *u = v->frame + v->l4;
+	uint16_t ulen = load_be16(u + 4);
+	if (ulen < UDP_HDR_LEN || ulen > v->end - v->l4)
+		return drop(l3, in, DPSCTP_L3_DROP_FRAME_UDP_LEN);
+	if (load_be16(u + 2) != l3->cfg.udp_port)
+		return drop(l3, in, DPSCTP_L3_DROP_UDP_PORT);
+	uint16_t csum = load_be16(u + 6);
+	if (csum == 0 && v->family == 6)
+		return drop(l3, in, DPSCTP_L3_DROP_UDP6_ZERO_CHECKSUM);
+	if (csum != 0) {
+		uint32_t s = pseudo_sum(v->family, v->src, v->dst, PROTO_UDP, ulen);
+		if (dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, u, ulen)) != 0)
+			return drop(l3, in, DPSCTP_L3_DROP_UDP_CHECKSUM);
+	}
+	if (ulen - UDP_HDR_LEN < SCTP_COMMON_LEN)
+		return drop(l3, in, DPSCTP_L3_DROP_SCTP_TRUNCATED);
+	in->sctp.offset = v->l4 + UDP_HDR_LEN;
+	in->sctp.len = ulen - UDP_HDR_LEN;
+	in->sctp.udp_encap = true;
+	in->sctp.udp_src_port = load_be16(u);
+	l3->ctr.udp_in++;
+	return DPSCTP_L3_IN_SCTP;
+}
+
+static enum dpsctp_l3_verdict
+sctp_result(struct dpsctp_l3 *l3, const struct ipview *v, struct dpsctp_l3_in *in)
+{
+	const uint8_t *s = v->frame + in->sctp.offset;
+	ip_set(&in->sctp.src, v->family, v->src);
+	ip_set(&in->sctp.dst, v->family, v->dst);
+	in->sctp.src_port = load_be16(s);
+	in->sctp.dst_port = load_be16(s + 2);
+	const uint8_t *ip = v->frame + v->l3;
+	in->sctp.tclass = v->family == 4 ? ip[1] : (uint8_t)((ip[0] << 4) | (ip[1] >> 4));
+	l3->ctr.sctp_in++;
+	in->verdict = DPSCTP_L3_IN_SCTP;
+	return in->verdict;
+}
+
+/*
+ * The packet an ICMP error quotes (RFC 792, RFC 4443 §3): its IP header,
+ * then SCTP or UDP + SCTP, cut wherever the reporter stopped. We need the
+ * ports and the verification tag: 8 bytes of the SCTP common header.
+ */
+static enum dpsctp_l3_verdict
+icmp_error(struct dpsctp_l3 *l3, const struct ipview *v, enum dpsctp_l3_icmp_kind kind,
+	   uint32_t mtu, struct dpsctp_l3_in *in)
+{
+	const uint8_t *m = v->frame + v->l4;
+	uint32_t qoff = v->l4 + ICMP_HDR_LEN;
+	uint32_t qlen = v->end - qoff;
+	const uint8_t *q = v->frame + qoff;
+	struct net_frame f;
+	enum net_frame_err e = net_frame_parse(
+		&f, v->family == 4 ? NET_FRAME_LINK_IPV4 : NET_FRAME_LINK_IPV6, q, qlen);
+	if (e == NET_FRAME_ERR_IP_TRUNCATED || e == NET_FRAME_ERR_IP_VERSION)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_SHORT);
+	if (f.ip_version == 0)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_NOT_SCTP);
+	/* What we send has no IPv4 fragments and no IPv6 extension headers. */
+	if ((v->family == 4 && (load_be16(q + 6) & IPV4_FRAG_MASK) != 0) ||
+	    e == NET_FRAME_ERR_IP_FRAGMENT)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_FRAGMENT);
+	if (v->family == 6 && f.l4_offset != IPV6_HDR_LEN)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_NOT_SCTP);
+	bool ok_err = e == NET_FRAME_OK || e == NET_FRAME_ERR_CAPTURE_TRUNCATED ||
+		      e == NET_FRAME_ERR_NOT_SCTP || e == NET_FRAME_ERR_UDP_LEN;
+	if (!ok_err || (f.ip_proto != PROTO_SCTP && f.ip_proto != PROTO_UDP))
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_NOT_SCTP);
+
+	struct dpsctp_l3_icmp_in *r = &in->icmp;
+	uint32_t s = f.l4_offset;
+	if (f.ip_proto == PROTO_UDP) {
+		if (qlen - f.l4_offset < UDP_HDR_LEN)
+			return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_SHORT);
+		r->udp_local_port = load_be16(q + s);
+		r->udp_peer_port = load_be16(q + s + 2);
+		if (r->udp_local_port != l3->cfg.udp_port)
+			return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_NOT_SCTP);
+		r->udp_encap = true;
+		s += UDP_HDR_LEN;
+	}
+	if (qlen < s || qlen - s < 8u)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_SHORT);
+	if (ours(l3, v->family, f.src_addr) < 0)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_NOT_OURS);
+	r->kind = kind;
+	r->type = m[0];
+	r->code = m[1];
+	r->mtu = mtu;
+	ip_set(&r->reporter, v->family, v->src);
+	ip_set(&r->local, v->family, f.src_addr);
+	ip_set(&r->peer, v->family, f.dst_addr);
+	r->local_port = load_be16(q + s);
+	r->peer_port = load_be16(q + s + 2);
+	r->vtag = load_be32(q + s + 4);
+	r->quote_offset = qoff + s;
+	r->quote_len = qlen - s;
+	l3->ctr.icmp_errors_in++;
+	in->verdict = DPSCTP_L3_IN_ICMP_ERROR;
+	return in->verdict;
+}
+
+/* Echo reply: the request's identifier, sequence and data, back to its sender. */
+static enum dpsctp_l3_verdict
+echo_reply(struct dpsctp_l3 *l3, const struct ipview *v, uint8_t *reply, size_t reply_cap,
+	   struct dpsctp_l3_in *in)
+{
+	uint32_t mlen = v->end - v->l4;
+	uint32_t iphl = v->family == 4 ? IPV4_HDR_LEN : IPV6_HDR_LEN;
+	uint32_t rlen = v->l2_len + iphl + mlen;
+	if (v->family == 4 && iphl + mlen > 0xFFFFu)
+		return drop(l3, in, DPSCTP_L3_DROP_REPLY_NO_ROOM);
+	if (reply == NULL || reply_cap < rlen)
+		return drop(l3, in, DPSCTP_L3_DROP_REPLY_NO_ROOM);
+	uint8_t *ip = reply_l2(l3, v->frame, v->l2_len, reply);
+	uint8_t *m = ip + iphl;
+	memcpy(m, v->frame + v->l4, mlen);
+	m[1] = 0;
+	store_be16(m + 2, 0);
+	if (v->family == 4) {
+		put_ipv4(ip, 0, (uint16_t)(iphl + mlen), load_be16(v->frame + v->l3 + 4), 0,
+			 l3->cfg.ttl, PROTO_ICMP, v->dst, v->src);
+		m[0] = ICMP_ECHO_REPLY;
+		store_be16(m + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, m, mlen)));
+	} else {
+		put_ipv6(ip, 0, (uint16_t)mlen, PROTO_ICMPV6, l3->cfg.ttl, v->dst, v->src);
+		m[0] = ICMP6_ECHO_REPLY;
+		uint32_t s = pseudo_sum(6, v->dst, v->src, PROTO_ICMPV6, mlen);
+		store_be16(m + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, m, mlen)));
+	}
+	in->reply_len = rlen;
+	in->verdict = DPSCTP_L3_IN_REPLY;
+	l3->ctr.echo_replies_sent++;
+	return in->verdict;
+}
+
+static enum dpsctp_l3_verdict
+icmp4_input(struct dpsctp_l3 *l3, const struct ipview *v, uint8_t *reply, size_t reply_cap,
+	    struct dpsctp_l3_in *in)
+{
+	uint32_t mlen = v->end - v->l4;
+	const uint8_t *m = v->frame + v->l4;
+	if (mlen < ICMP_HDR_LEN)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_TRUNCATED);
+	if (dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, m, mlen)) != 0)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_CHECKSUM);
+	if (m[0] == ICMP_ECHO_REQUEST && m[1] == 0)
+		return echo_reply(l3, v, reply, reply_cap, in);
+	if (m[0] != ICMP_UNREACH)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_TYPE);
+	switch (m[1]) {
+	case ICMP_CODE_FRAG:
+		/* RFC 1191 §4: next-hop MTU in the low 16 bits of the second word. */
+		return icmp_error(l3, v, DPSCTP_L3_ICMP_FRAG_NEEDED, load_be16(m + 6), in);
+	case ICMP_CODE_PROTO:
+		return icmp_error(l3, v, DPSCTP_L3_ICMP_PROTO_UNREACH, 0, in);
+	case ICMP_CODE_PORT:
+		return icmp_error(l3, v, DPSCTP_L3_ICMP_PORT_UNREACH, 0, in);
+	default:
+		return icmp_error(l3, v, DPSCTP_L3_ICMP_UNREACH, 0, in);
+	}
+}
+
+/*
+ * ND options (RFC 4861 §4.6) after the fixed part: finds the link-layer
+ * address option of type want. Returns false on a malformed option.
+ */
+static bool
+nd_options(const uint8_t *o, uint32_t len, uint8_t want, const uint8_t **lla)
+{
+	*lla = NULL;
+	while (len > 0) {
+		if (len < 2u || o[1] == 0 || (uint32_t)o[1] * 8u > len)
+			return false;
+		uint32_t olen = (uint32_t)o[1] * 8u;
+		if (o[0] == want && olen >= 8u)
+			*lla = o + 2;
+		o += olen;
+		len -= olen;
+	}
+	return true;
+}
+
+static enum dpsctp_l3_verdict
+ns_input(struct dpsctp_l3 *l3, const struct ipview *v, uint64_t now, uint8_t *reply,
+	 size_t reply_cap, struct dpsctp_l3_in *in)
+{
+	const uint8_t *m = v->frame + v->l4;
+	uint32_t mlen = v->end - v->l4;
+	const uint8_t *target = m + 8;
+	if (m[1] != 0 || mlen < ND_MSG_LEN || v6_multicast(target))
+		return drop(l3, in, DPSCTP_L3_DROP_ND_INVALID);
+	const uint8_t *slla;
+	if (!nd_options(m + ND_MSG_LEN, mlen - ND_MSG_LEN, ND_OPT_SLLA, &slla))
+		return drop(l3, in, DPSCTP_L3_DROP_ND_OPTION);
+	bool dad = v6_unspecified(v->src);
+	uint8_t sn[16];
+	solicited_node(sn, target);
+	/* RFC 4861 §7.1.1: DAD goes to the solicited-node group, without SLLA. */
+	if (dad && (memcmp(v->dst, sn, 16) != 0 || slla != NULL))
+		return drop(l3, in, DPSCTP_L3_DROP_ND_INVALID);
+	if (v6_multicast(v->dst) && memcmp(v->dst, sn, 16) != 0)
+		return drop(l3, in, DPSCTP_L3_DROP_NS_NOT_FOR_US);
+	if (ours(l3, 6, target) < 0)
+		return drop(l3, in, DPSCTP_L3_DROP_NS_NOT_FOR_US);
+
+	struct dpsctp_l3_nbr *n = NULL;
+	if (!dad && slla != NULL) {
+		struct dpsctp_l3_ip sip;
+		ip_set(&sip, 6, v->src);
+		n = nbr_find(l3, &sip);
+		if (n == NULL) {
+			n = nbr_alloc(l3, &sip, false);
+			if (n != NULL)
+				n->state = DPSCTP_L3_NBR_INCOMPLETE;
+		}
+		if (n != NULL)
+			nbr_learn(l3, n, slla, false, now, in);
+	}
+
+	uint32_t rlen = v->l2_len + IPV6_HDR_LEN + ND_MSG_LEN + 8u;
+	if (reply == NULL || reply_cap < rlen)
+		return drop(l3, in, DPSCTP_L3_DROP_REPLY_NO_ROOM);
+	/* §7.2.4: to the soliciter; after DAD to all-nodes, S clear. */
+	static const uint8_t all_nodes[16] = { 0xFF, 0x02, [15] = 1 };
+	const uint8_t *dst = dad ? all_nodes : v->src;
+	uint8_t *ip = reply_l2(l3, v->frame, v->l2_len, reply);
+	if (dad)
+		v6_multicast_mac(reply, all_nodes);
+	else if (slla != NULL)
+		memcpy(reply, slla, 6);
+	put_ipv6(ip, 0, ND_MSG_LEN + 8u, PROTO_ICMPV6, ND_HOP_LIMIT, target, dst);
+	uint8_t *a = ip + IPV6_HDR_LEN;
+	memset(a, 0, ND_MSG_LEN + 8u);
+	a[0] = ICMP6_NA;
+	a[4] = (uint8_t)(NA_FLAG_O | (dad ? 0u : NA_FLAG_S));
+	memcpy(a + 8, target, 16);
+	a[24] = ND_OPT_TLLA;
+	a[25] = 1;
+	memcpy(a + 26, l3->cfg.mac, 6);
+	uint32_t s = pseudo_sum(6, target, dst, PROTO_ICMPV6, ND_MSG_LEN + 8u);
+	store_be16(a + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, a, ND_MSG_LEN + 8u)));
+	in->reply_len = rlen;
+	in->verdict = DPSCTP_L3_IN_REPLY;
+	l3->ctr.na_sent++;
+	return in->verdict;
+}
+
+/* RFC 4861 §7.2.5: what an NA does to the entry of its target. */
+static enum dpsctp_l3_verdict
+na_input(struct dpsctp_l3 *l3, const struct ipview *v, uint64_t now, struct dpsctp_l3_in *in)
+{
+	const uint8_t *m = v->frame + v->l4;
+	uint32_t mlen = v->end - v->l4;
+	if (m[1] != 0 || mlen < ND_MSG_LEN || v6_multicast(m + 8))
+		return drop(l3, in, DPSCTP_L3_DROP_ND_INVALID);
+	bool solicited = (m[4] & NA_FLAG_S) != 0;
+	bool override = (m[4] & NA_FLAG_O) != 0;
+	if (solicited && v6_multicast(v->dst))
+		return drop(l3, in, DPSCTP_L3_DROP_ND_INVALID);
+	const uint8_t *tlla;
+	if (!nd_options(m + ND_MSG_LEN, mlen - ND_MSG_LEN, ND_OPT_TLLA, &tlla))
+		return drop(l3, in, DPSCTP_L3_DROP_ND_OPTION);
+	struct dpsctp_l3_ip tip;
+	ip_set(&tip, 6, m + 8);
+	struct dpsctp_l3_nbr *n = nbr_find(l3, &tip);
+	if (n == NULL || (n->state == DPSCTP_L3_NBR_INCOMPLETE && tlla == NULL))
+		return drop(l3, in, DPSCTP_L3_DROP_NA_UNSOLICITED);
+	if (n->state == DPSCTP_L3_NBR_INCOMPLETE) {
+		nbr_learn(l3, n, tlla, solicited, now, in);
+	} else if (!override && tlla != NULL && memcmp(tlla, n->mac, 6) != 0) {
+		/* Not overriding a different address: only doubt the one we have. */
+		if (n->state == DPSCTP_L3_NBR_REACHABLE) {
+			n->state = DPSCTP_L3_NBR_STALE;
+			n->probes = 0;
+		}
+	} else if (tlla != NULL) {
+		nbr_learn(l3, n, tlla, solicited, now, in);
+	} else if (solicited) {
+		nbr_learn(l3, n, n->mac, true, now, in);
+	}
+	in->verdict = DPSCTP_L3_IN_CONSUMED;
+	return in->verdict;
+}
+
+static enum dpsctp_l3_verdict
+icmp6_input(struct dpsctp_l3 *l3, const struct ipview *v, uint64_t now, uint8_t *reply,
+	    size_t reply_cap, struct dpsctp_l3_in *in)
+{
+	if (v->l4 != v->l3 + IPV6_HDR_LEN)
+		return drop(l3, in, DPSCTP_L3_DROP_IPV6_EXT_HEADERS);
+	uint32_t mlen = v->end - v->l4;
+	const uint8_t *m = v->frame + v->l4;
+	if (mlen < ICMP_HDR_LEN)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_TRUNCATED);
+	uint32_t s = pseudo_sum(6, v->src, v->dst, PROTO_ICMPV6, mlen);
+	if (dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, m, mlen)) != 0)
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_CHECKSUM);
+	uint8_t hops = v->frame[v->l3 + 7];
+	if (m[0] == ICMP6_NS || m[0] == ICMP6_NA) {
+		if (hops != ND_HOP_LIMIT)
+			return drop(l3, in, DPSCTP_L3_DROP_ND_HOP_LIMIT);
+		return m[0] == ICMP6_NS ? ns_input(l3, v, now, reply, reply_cap, in)
+					: na_input(l3, v, now, in);
+	}
+	if (v6_multicast(v->dst))
+		return drop(l3, in,
+			    m[0] == ICMP6_ECHO_REQUEST ? DPSCTP_L3_DROP_ECHO_MULTICAST
+						       : DPSCTP_L3_DROP_IP_NOT_OURS);
+	if (!source_ok(6, v->src))
+		return drop(l3, in, DPSCTP_L3_DROP_IP_BAD_SOURCE);
+	switch (m[0]) {
+	case ICMP6_ECHO_REQUEST:
+		if (m[1] != 0)
+			return drop(l3, in, DPSCTP_L3_DROP_ICMP_TYPE);
+		return echo_reply(l3, v, reply, reply_cap, in);
+	case ICMP6_PTB:
+		return icmp_error(l3, v, DPSCTP_L3_ICMP_FRAG_NEEDED, load_be32(m + 4), in);
+	case ICMP6_UNREACH:
+		return icmp_error(l3, v,
+				  m[1] == ICMP6_CODE_PORT ? DPSCTP_L3_ICMP_PORT_UNREACH
+							  : DPSCTP_L3_ICMP_UNREACH,
+				  0, in);
+	case ICMP6_PARAM:
+		if (m[1] == ICMP6_CODE_NEXTHDR)
+			return icmp_error(l3, v, DPSCTP_L3_ICMP_PROTO_UNREACH, 0, in);
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_TYPE);
+	default:
+		return drop(l3, in, DPSCTP_L3_DROP_ICMP_TYPE);
+	}
+}
+
+static enum dpsctp_l3_drop
+frame_drop(enum net_frame_err e)
+{
+	switch (e) {
+	case NET_FRAME_ERR_VLAN_TOO_DEEP:
+		return DPSCTP_L3_DROP_FRAME_VLAN_TOO_DEEP;
+	case NET_FRAME_ERR_IP_VERSION:
+		return DPSCTP_L3_DROP_FRAME_IP_VERSION;
+	case NET_FRAME_ERR_IP_TRUNCATED:
+		return DPSCTP_L3_DROP_FRAME_IP_TRUNCATED;
+	case NET_FRAME_ERR_IPV4_IHL:
+		return DPSCTP_L3_DROP_FRAME_IPV4_IHL;
+	case NET_FRAME_ERR_IPV4_TOTAL_LEN:
+		return DPSCTP_L3_DROP_FRAME_IPV4_TOTAL_LEN;
+	case NET_FRAME_ERR_IPV6_EXT_LEN:
+		return DPSCTP_L3_DROP_FRAME_IPV6_EXT_LEN;
+	case NET_FRAME_ERR_IPV6_JUMBOGRAM:
+		return DPSCTP_L3_DROP_FRAME_IPV6_JUMBOGRAM;
+	case NET_FRAME_ERR_IP_FRAGMENT:
+		return DPSCTP_L3_DROP_IP_FRAGMENT;
+	case NET_FRAME_ERR_UDP_LEN:
+		return DPSCTP_L3_DROP_FRAME_UDP_LEN;
+	case NET_FRAME_ERR_CAPTURE_TRUNCATED:
+		return DPSCTP_L3_DROP_IP_CAPTURE_SHORT;
+	default:
+		return DPSCTP_L3_DROP_FRAME_LINK_TRUNCATED;
+	}
+}
+
+enum dpsctp_l3_verdict
+dpsctp_l3_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, uint64_t now_ns,
+		uint8_t *reply, size_t reply_cap, struct dpsctp_l3_in *in)
+{
+	static const uint8_t bcast[6] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+	memset(in, 0, offsetof(struct dpsctp_l3_in, released));
+	in->released_count = 0;
+	l3->ctr.frames_in++;
+	if (len < ETH_HDR_LEN)
+		return drop(l3, in, DPSCTP_L3_DROP_FRAME_LINK_TRUNCATED);
+	if (memcmp(frame, l3->cfg.mac, 6) != 0 && memcmp(frame, bcast, 6) != 0 &&
+	    !mac_is_group(frame))
+		return drop(l3, in, DPSCTP_L3_DROP_L2_NOT_OURS);
+
+	struct net_frame f;
+	enum net_frame_err e = net_frame_parse(&f, NET_FRAME_LINK_ETHERNET, frame, len);
+	uint32_t l2_len = ETH_HDR_LEN + 4u * f.vlan_count;
+	if (e == NET_FRAME_ERR_NOT_IP) {
+		if (load_be16(frame + l2_len - 2u) == ETHERTYPE_ARP)
+			return arp_input(l3, frame, len, l2_len, now_ns, reply, reply_cap, in);
+		return drop(l3, in, DPSCTP_L3_DROP_ETHERTYPE);
+	}
+	if (e != NET_FRAME_OK && e != NET_FRAME_ERR_NOT_SCTP)
+		return drop(l3, in, frame_drop(e));
+
+	/* The parser bounds the SCTP span, not other protocols: check the datagram here. */
+	struct ipview v = {
+		.frame = frame,
+		.l2_len = l2_len,
+		.l3 = f.l3_offset,
+		.l4 = f.l4_offset,
+		.end = f.l3_offset + f.ip_len,
+		.family = f.ip_version,
+		.src = frame + f.l3_offset + (f.ip_version == 4 ? 12u : 8u),
+		.dst = frame + f.l3_offset + (f.ip_version == 4 ? 16u : 24u),
+	};
+	if (v.end > len || v.l4 > v.end)
+		return drop(l3, in, DPSCTP_L3_DROP_IP_CAPTURE_SHORT);
+	if (v.family == 4) {
+		const uint8_t *ip = frame + v.l3;
+		uint32_t hl = (uint32_t)(ip[0] & 0x0Fu) * 4u;
+		if (dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, ip, hl)) != 0)
+			return drop(l3, in, DPSCTP_L3_DROP_IPV4_CHECKSUM);
+		if ((load_be16(ip + 6) & IPV4_FRAG_MASK) != 0)
+			return drop(l3, in, DPSCTP_L3_DROP_IP_FRAGMENT);
+	}
+	bool icmp6 = v.family == 6 && f.ip_proto == PROTO_ICMPV6;
+	if (ours(l3, v.family, v.dst) < 0 && !(icmp6 && v6_multicast(v.dst)))
+		return drop(l3, in, DPSCTP_L3_DROP_IP_NOT_OURS);
+	if (icmp6)
+		return icmp6_input(l3, &v, now_ns, reply, reply_cap, in);
+	if (!source_ok(v.family, v.src))
+		return drop(l3, in, DPSCTP_L3_DROP_IP_BAD_SOURCE);
+
+	switch (f.ip_proto) {
+	case PROTO_ICMP:
+		if (v.family != 4)
+			return drop(l3, in, DPSCTP_L3_DROP_IP_PROTO);
+		return icmp4_input(l3, &v, reply, reply_cap, in);
+	case PROTO_SCTP:
+		if (f.sctp_len < SCTP_COMMON_LEN)
+			return drop(l3, in, DPSCTP_L3_DROP_SCTP_TRUNCATED);
+		in->sctp.offset = f.sctp_offset;
+		in->sctp.len = f.sctp_len;
+		return sctp_result(l3, &v, in);
+	case PROTO_UDP:
+		/* The parser skips IPv6 fragments only for port 9899: ours may differ. */
+		if (v.family == 6 && v.l4 != v.l3 + IPV6_HDR_LEN && !f.udp_encap)
+			return drop(l3, in, DPSCTP_L3_DROP_IPV6_EXT_HEADERS);
+		if (udp_input(l3, &v, in) != DPSCTP_L3_IN_SCTP)
+			return in->verdict;
+		return sctp_result(l3, &v, in);
+	default:
+		return drop(l3, in, DPSCTP_L3_DROP_IP_PROTO);
+	}
+}
+
+/* Transmit -------------------------------------------------------------- */
+
+static enum dpsctp_l3_tx_verdict
+tx_drop(struct dpsctp_l3 *l3, struct dpsctp_l3_out *out, enum dpsctp_l3_drop why)
+{
+	l3->ctr.drops[why]++;
+	out->verdict = DPSCTP_L3_TX_DROP;
+	out->drop = why;
+	return out->verdict;
+}
+
+static void
+write_headers(const struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, const uint8_t *mac,
+	      uint8_t *hdr, struct dpsctp_l3_out *out)
+{
+	bool v4 = tx->src.family == 4;
+	bool udp = tx->udp_dst_port != 0;
+	uint32_t iphl = v4 ? IPV4_HDR_LEN : IPV6_HDR_LEN;
+	uint32_t l4len = tx->sctp_len + (udp ? UDP_HDR_LEN : 0u);
+	uint8_t proto = udp ? PROTO_UDP : PROTO_SCTP;
+	uint8_t *ip = put_eth(hdr, mac, l3->cfg.mac, v4 ? ETHERTYPE_IPV4 : ETHERTYPE_IPV6);
+	if (v4)
+		/* RFC 6864 §4.1: DF set, so the identification may be 0 (PMTUD, RFC 8899). */
+		put_ipv4(ip, tx->tclass, (uint16_t)(iphl + l4len), 0, IPV4_DF, l3->cfg.ttl, proto,
+			 tx->src.b, tx->dst.b);
+	else
+		put_ipv6(ip, tx->tclass, (uint16_t)l4len, proto, l3->cfg.ttl, tx->src.b, tx->dst.b);
+	out->l2_len = ETH_HDR_LEN;
+	out->l3_len = iphl;
+	out->hdr_len = ETH_HDR_LEN + iphl;
+	out->udp_csum = DPSCTP_L3_UDP_CSUM_NONE;
+	if (!udp)
+		return;
+	uint8_t *u = ip + iphl;
+	store_be16(u, l3->cfg.udp_port);
+	store_be16(u + 2, tx->udp_dst_port);
+	store_be16(u + 4, (uint16_t)l4len);
+	store_be16(u + 6, 0);
+	out->hdr_len += UDP_HDR_LEN;
+	uint32_t s = pseudo_sum(tx->src.family, tx->src.b, tx->dst.b, PROTO_UDP, l4len);
+	if (tx->sctp != NULL) {
+		s = dpsctp_l3_csum_add(s, u, UDP_HDR_LEN);
+		uint16_t c = dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, tx->sctp, tx->sctp_len));
+		/* RFC 768: a computed zero is sent as all ones. */
+		store_be16(u + 6, c == 0 ? 0xFFFFu : c);
+		out->udp_csum = DPSCTP_L3_UDP_CSUM_FULL;
+	} else if (v4) {
+		out->udp_csum = DPSCTP_L3_UDP_CSUM_ZERO;
+	} else {
+		/* Offload convention: the field holds the folded pseudo-header sum. */
+		store_be16(u + 6, (uint16_t)~dpsctp_l3_csum_fold(s));
+		out->udp_csum = DPSCTP_L3_UDP_CSUM_PSEUDO;
+	}
+}
+
+enum dpsctp_l3_tx_verdict
+dpsctp_l3_output(struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, uint64_t now_ns, uint8_t *hdr,
+		 size_t hdr_cap, uint8_t *probe, size_t probe_cap, struct dpsctp_l3_out *out)
+{
+	memset(out, 0, sizeof(*out));
+	uint8_t fam = tx->src.family;
+	if ((fam != 4 && fam != 6) || tx->dst.family != fam || ours(l3, fam, tx->src.b) < 0)
+		return tx_drop(l3, out, DPSCTP_L3_DROP_TX_BAD_REQUEST);
+	bool udp = tx->udp_dst_port != 0;
+	uint32_t l4len = tx->sctp_len + (udp ? UDP_HDR_LEN : 0u);
+	if (tx->sctp_len > 0xFFFFu || l4len + (fam == 4 ? IPV4_HDR_LEN : 0u) > 0xFFFFu)
+		return tx_drop(l3, out, DPSCTP_L3_DROP_TX_BAD_REQUEST);
+	uint32_t need =
+		ETH_HDR_LEN + (fam == 4 ? IPV4_HDR_LEN : IPV6_HDR_LEN) + (udp ? UDP_HDR_LEN : 0u);
+	if (hdr == NULL || hdr_cap < need)
+		return tx_drop(l3, out, DPSCTP_L3_DROP_TX_NO_ROOM);
+
+	const struct dpsctp_l3_ip *nh = &tx->dst;
+	if (!on_link(l3, nh)) {
+		nh = fam == 4 ? &l3->cfg.gw4 : &l3->cfg.gw6;
+		if (nh->family != fam)
+			return tx_drop(l3, out, DPSCTP_L3_DROP_TX_NO_ROUTE);
+	}
+	struct dpsctp_l3_nbr *n = nbr_find(l3, nh);
+	if (n == NULL) {
+		n = nbr_alloc(l3, nh, true);
+		if (n == NULL)
+			return tx_drop(l3, out, DPSCTP_L3_DROP_NBR_TABLE_FULL);
+		n->state = DPSCTP_L3_NBR_INCOMPLETE;
+	}
+	if (n->state == DPSCTP_L3_NBR_INCOMPLETE) {
+		if (n->parked == DPSCTP_L3_PARK_MAX)
+			return tx_drop(l3, out, DPSCTP_L3_DROP_NBR_PARK_FULL);
+		n->park[n->parked++] = *tx;
+		l3->ctr.tx_parked++;
+		out->probe_len = maybe_probe(l3, n, now_ns, probe, probe_cap);
+		out->verdict = DPSCTP_L3_TX_PARKED;
+		return out->verdict;
+	}
+	if (n->state == DPSCTP_L3_NBR_REACHABLE && now_ns - n->confirmed >= l3->cfg.reachable_ns) {
+		n->state = DPSCTP_L3_NBR_STALE;
+		n->probes = 0;
+	}
+	if (n->state == DPSCTP_L3_NBR_STALE)
+		out->probe_len = maybe_probe(l3, n, now_ns, probe, probe_cap);
+	n->used = now_ns;
+	write_headers(l3, tx, n->mac, hdr, out);
+	l3->ctr.tx_ready++;
+	out->verdict = DPSCTP_L3_TX_READY;
+	return out->verdict;
+}
+
+static inline uint64_t
+min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+uint64_t
+dpsctp_l3_tick(struct dpsctp_l3 *l3, uint64_t now_ns, uint8_t *probe, size_t probe_cap,
+	       uint32_t *probe_len)
+{
+	const struct dpsctp_l3_config *c = &l3->cfg;
+	uint64_t next = UINT64_MAX;
+	if (probe_len != NULL)
+		*probe_len = 0;
+	unsigned i = 0;
+	while (i < l3->nbr_count) {
+		struct dpsctp_l3_nbr *n = &l3->nbr[i];
+		bool retrans_due = n->probes > 0 && now_ns - n->probed >= c->retrans_ns;
+		if (n->state == DPSCTP_L3_NBR_INCOMPLETE) {
+			if (n->probes >= c->max_probes && retrans_due) {
+				nbr_give_back(l3, n, DPSCTP_L3_DROP_NBR_RESOLVE_TIMEOUT);
+				nbr_remove(l3, n);
+				continue; /* the last entry moved into slot i */
+			}
+			if ((n->probes == 0 || retrans_due) && probe != NULL && probe_len != NULL &&
+			    *probe_len == 0)
+				*probe_len = maybe_probe(l3, n, now_ns, probe, probe_cap);
+			next = min_u64(next, n->probes == 0 ? now_ns : n->probed + c->retrans_ns);
+		} else {
+			if (n->state == DPSCTP_L3_NBR_REACHABLE &&
+			    now_ns - n->confirmed >= c->reachable_ns) {
+				n->state = DPSCTP_L3_NBR_STALE;
+				n->probes = 0;
+				if (n->used < n->confirmed)
+					n->used = n->confirmed;
+			}
+			if (n->state == DPSCTP_L3_NBR_REACHABLE) {
+				next = min_u64(next, n->confirmed + c->reachable_ns);
+			} else {
+				/* STALE: unanswered unicast probes, or unused for stale_ns. */
+				if ((n->probes >= c->max_probes && retrans_due) ||
+				    now_ns - n->used >= c->stale_ns) {
+					nbr_remove(l3, n);
+					continue;
+				}
+				next = min_u64(next, n->used + c->stale_ns);
+				if (n->probes > 0)
+					next = min_u64(next, n->probed + c->retrans_ns);
+			}
+		}
+		i++;
+	}
+	return next;
+}
+
+void
+dpsctp_l3_flush(struct dpsctp_l3 *l3)
+{
+	while (l3->nbr_count > 0) {
+		struct dpsctp_l3_nbr *n = &l3->nbr[l3->nbr_count - 1u];
+		nbr_give_back(l3, n, DPSCTP_L3_DROP_NBR_FLUSHED);
+		nbr_remove(l3, n);
+	}
+}
