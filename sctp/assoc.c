@@ -89,6 +89,7 @@ assoc_walk(struct sctp_assoc *a, const struct sctp_rx *rx, uint64_t now_ns, bool
 	if (it.err != SCTP_PERR_OK)
 		assoc_count_drop(a, SCTP_ASSOC_DROP_MALFORMED_PACKET);
 	assoc_rx_packet_end(a, &run);
+	assoc_tx_flush(a, &run);
 }
 
 void
@@ -106,10 +107,15 @@ sctp_assoc_input_after_cookie(struct sctp_assoc *a, const struct sctp_rx *rx, ui
 void
 sctp_assoc_timeout(struct sctp_assoc *a, uint64_t now_ns)
 {
-	/* T5 first: when it is due, retransmitting under T2 is pointless. */
+	/*
+	 * T5 first: when it is due, retransmitting under T2 is pointless.
+	 * T3-rtx before the heartbeat: its error count may make a path
+	 * potentially failed, whose probe is then due at once (RFC 7829).
+	 */
 	static const uint8_t order[SCTP_ASSOC_TIMER_COUNT] = {
-		SCTP_ASSOC_T5_GUARD,	SCTP_ASSOC_T1_INIT,	SCTP_ASSOC_T1_COOKIE,
-		SCTP_ASSOC_T2_SHUTDOWN, SCTP_ASSOC_T_HEARTBEAT, SCTP_ASSOC_T_SACK,
+		SCTP_ASSOC_T5_GUARD,	SCTP_ASSOC_T1_INIT, SCTP_ASSOC_T1_COOKIE,
+		SCTP_ASSOC_T2_SHUTDOWN, SCTP_ASSOC_T3_RTX,  SCTP_ASSOC_T_HEARTBEAT,
+		SCTP_ASSOC_T_SACK,
 	};
 	struct assoc_run run = { .rx = NULL, .now_ns = now_ns, .stop = false };
 
@@ -121,6 +127,7 @@ sctp_assoc_timeout(struct sctp_assoc *a, uint64_t now_ns)
 		struct assoc_in in = { .cell = &assoc_timer_table[t][a->state], .now_ns = now_ns };
 		assoc_run_cell(a, &run, &in);
 	}
+	assoc_tx_flush(a, &run);
 }
 
 uint64_t
@@ -135,18 +142,43 @@ sctp_assoc_next_wakeup(const struct sctp_assoc *a)
 }
 
 static int
+assoc_user_run(struct sctp_assoc *a, enum sctp_assoc_user_call u, struct assoc_in *in)
+{
+	struct assoc_run run = { .rx = NULL, .now_ns = in->now_ns, .stop = false };
+
+	in->cell = &assoc_user_table[u][a->state];
+	int r = assoc_run_cell(a, &run, in);
+	if (r == 0)
+		r = run.result;
+	assoc_tx_flush(a, &run);
+	return r;
+}
+
+static int
 assoc_user_call(struct sctp_assoc *a, enum sctp_assoc_user_call u, uint64_t now_ns,
 		const uint8_t *reason, uint16_t reason_len, const struct sctp_addr *addr)
 {
-	struct assoc_run run = { .rx = NULL, .now_ns = now_ns, .stop = false };
 	struct assoc_in in = {
-		.cell = &assoc_user_table[u][a->state],
 		.reason = reason,
 		.reason_len = reason_len,
 		.addr = addr,
 		.now_ns = now_ns,
 	};
-	return assoc_run_cell(a, &run, &in);
+	return assoc_user_run(a, u, &in);
+}
+
+int
+sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
+		const struct sctp_slice *msg, uint64_t now_ns)
+{
+	struct assoc_in in = {
+		.msg = msg,
+		.ppid = ppid,
+		.sid = sid,
+		.flags = flags,
+		.now_ns = now_ns,
+	};
+	return assoc_user_run(a, SCTP_ASSOC_USER_SEND, &in);
 }
 
 int

@@ -4,7 +4,7 @@
  * handshake to the teardown. docs/STATES.md has the diagram and the tables.
  *
  * Sans-I/O. Inputs: a received packet (sctp_assoc_input), the time
- * (sctp_assoc_timeout) and the user's calls (connect, shutdown, abort), each
+ * (sctp_assoc_timeout) and the user's calls (connect, send, shutdown, abort), each
  * with now_ns. Outputs: packets through ops->send (SCTP bytes with a zero
  * checksum: the caller's CRC policy fills it) and notifications through
  * ops->notify, both called before the input function returns; and the next
@@ -28,8 +28,10 @@
  * unrecognized chunks (§3.2); INIT and COOKIE ECHO in an existing
  * association, tie-tags and restart (§5.2); several peer addresses with
  * heartbeats, confirmation, failover and SET PRIMARY (§5.4, §8, RFC 7829,
- * through sctp/path.h); ERROR reported to the user. Next: the data path
- * (issue 4).
+ * through sctp/path.h); ERROR reported to the user; the data path
+ * (issue 4, docs/DATAPATH.md): DATA in, SACK policy and SACK out
+ * (sctp/assoc_data.c), user send, transmission with congestion control,
+ * SACK in, fast retransmit, T3-rtx and SEND FAILED (sctp/assoc_send.c).
  *
  * Finding the association (the caller's job): by our tag (the packet's
  * verification tag) and ports. Two chunk types also need a look-up by
@@ -50,8 +52,11 @@
 #include "sctp/cookie.h"
 #include "sctp/endpoint.h"
 #include "sctp/buf.h"
+#include "sctp/cc.h"
+#include "sctp/outq.h"
 #include "sctp/path.h"
 #include "sctp/reasm.h"
+#include "sctp/rtxq.h"
 #include "sctp/rto.h"
 #include "sctp/time.h"
 #include "sctp/tsn_map.h"
@@ -81,6 +86,8 @@ enum sctp_assoc_timer {
 	SCTP_ASSOC_T5_GUARD,
 	SCTP_ASSOC_T_HEARTBEAT,
 	SCTP_ASSOC_T_SACK, /* delayed SACK, RFC 9260 §6.2 */
+	/* T3-rtx (§6.3.2): the earliest of the per-path deadlines, tx->t3_at[]. */
+	SCTP_ASSOC_T3_RTX,
 	SCTP_ASSOC_TIMER_COUNT
 };
 
@@ -89,6 +96,7 @@ enum sctp_assoc_user_call {
 	SCTP_ASSOC_USER_SHUTDOWN = 0,
 	SCTP_ASSOC_USER_ABORT,
 	SCTP_ASSOC_USER_SET_PRIMARY,
+	SCTP_ASSOC_USER_SEND,
 	SCTP_ASSOC_USER_COUNT
 };
 
@@ -163,6 +171,17 @@ struct sctp_assoc_counters {
 	uint64_t data_bad_stream;    /* stream id >= inbound streams: ERROR cause 1 */
 	uint64_t sacks_sent;	     /* at most one per received packet */
 	uint64_t sacks_delayed;	     /* sent by the delayed-SACK timer */
+	/* Send side (issue 4, sctp/assoc_send.c). */
+	uint64_t data_sent;	   /* DATA chunks sent for the first time */
+	uint64_t data_rtx;	   /* DATA chunks retransmitted (fast or T3) */
+	uint64_t data_packets;	   /* packets carrying DATA */
+	uint64_t sacks_bundled;	   /* SACKs that went out ahead of DATA */
+	uint64_t sacks_in;	   /* SACKs accepted */
+	uint64_t sacks_old;	   /* §6.2.1 D i: behind the Cumulative TSN Ack Point */
+	uint64_t sacks_gap_order;  /* gap blocks out of order: dropped */
+	uint64_t t3_expiries;	   /* §6.3.3 */
+	uint64_t fast_retransmits; /* §7.2.4: SACKs that marked chunks for fast retransmit */
+	uint64_t send_failed;	   /* SEND_FAILED notifications */
 };
 
 /*
@@ -178,6 +197,39 @@ struct sctp_data_config {
 	uint16_t tsn_map_words;		    /* receive window: 64 TSNs a word */
 	uint16_t max_dups;		    /* duplicate TSNs listed per SACK */
 	uint16_t max_gap_blocks;	    /* Gap Ack Blocks per SACK, the rest left out */
+	/*
+	 * Send side (sctp/assoc_send.c); off (sctp_assoc_send() -EOPNOTSUPP)
+	 * while outq_pool or rtxq_pool is NULL. The outq's pool must use the
+	 * same buffer ops as buf.
+	 */
+	struct sctp_outq_pool *outq_pool; /* queued messages (sctp/outq.h) */
+	struct sctp_rtxq_pool *rtxq_pool; /* DATA chunks sent, not yet acked (sctp/rtxq.h) */
+	uint32_t outq_max_bytes;	  /* per association: payload bytes queued */
+	uint32_t outq_max_msgs;		  /* per association: messages queued */
+	uint32_t rtxq_max_chunks;	  /* per association: chunks unacked; 0: the pool */
+	/* NULL: sctp_cc_params_dc for sctp_profile_dc, sctp_cc_params_rfc otherwise. */
+	const struct sctp_cc_params *cc;
+	/* Path MTU for every path, IP header included; 0: 1500 (SCTP_ASSOC_TX_MAX). */
+	uint16_t mtu;
+};
+
+/*
+ * The send side's state (sctp/assoc_send.c), inside the association's
+ * data_mem block: the send and retransmission queues, the congestion state
+ * and T3-rtx deadline of each path, Fast Recovery, the next TSN. Read-only
+ * for callers (tests read cwnd and flight).
+ */
+struct sctp_assoc_tx {
+	struct sctp_rtxq rtxq;			     /* 64 bytes */
+	struct sctp_outq outq;			     /* 48 bytes */
+	struct sctp_rtxq_env env;		     /* pool, buffer ops, max_chunks */
+	const struct sctp_cc_params *cc;	     /* checked parameters */
+	struct sctp_cc_path path_cc[SCTP_MAX_PATHS]; /* §7.2: per destination */
+	uint64_t t3_at[SCTP_MAX_PATHS];		     /* T3-rtx deadlines; SCTP_TIME_NEVER: off */
+	struct sctp_cc_recovery fr;		     /* §7.2.4: one per association */
+	uint32_t next_tsn;			     /* TSN of the next new chunk */
+	uint16_t mtu;				     /* IP packet size */
+	bool fast_rtx; /* one fast-retransmit packet owed, cwnd ignored */
 };
 
 /* RFC 6458 sac_state, with names of our own (DESIGN.md decision 9). */
@@ -189,6 +241,7 @@ enum sctp_notify_type {
 	SCTP_NOTIFY_RESTART,	       /* the peer restarted (§5.2.4 A): new tags, TSNs, streams */
 	SCTP_NOTIFY_PEER_ADDR_CHANGE,  /* RFC 6458 SCTP_PEER_ADDR_CHANGE: addr, addr_state */
 	SCTP_NOTIFY_REMOTE_ERROR,      /* RFC 6458 SCTP_REMOTE_ERROR: error, causes */
+	SCTP_NOTIFY_SEND_FAILED,       /* RFC 6458 SCTP_SEND_FAILED_EVENT: sid, ppid, length */
 };
 
 /* RFC 6458 §6.1.2 spc_state, with names of our own. */
@@ -237,9 +290,33 @@ struct sctp_notification {
 	/* PEER_ADDR_CHANGE: spc_aaddr and spc_state (enum sctp_addr_change). */
 	uint8_t addr_state;
 	struct sctp_addr addr;
+	/*
+	 * SEND_FAILED, once per message not (wholly) acknowledged at close or
+	 * restart: its stream, PPID and length; sent: some of it went out (the
+	 * peer may have it, RFC 6458 SCTP_DATA_SENT), else SCTP_DATA_UNSENT.
+	 */
+	uint16_t sid;
+	bool sent;
+	uint32_t ppid;
+	uint32_t length;
 };
 
 struct sctp_assoc_handshake;
+
+/* One DATA chunk of a packet for ops->send_data. */
+struct sctp_tx_seg {
+	uint8_t hdr[16];	   /* chunk header, TSN, SID, SSN, PPID: network order */
+	struct sctp_slice payload; /* the user's bytes, never copied */
+	uint8_t pad;		   /* zero bytes after the payload, 0 .. 3 */
+};
+
+/*
+ * The packet as one buffer: head, then each seg's header, payload and
+ * padding. Returns the length, or 0 when it exceeds cap (nothing useful
+ * written).
+ */
+size_t sctp_tx_flatten(uint8_t *out, size_t cap, const uint8_t *head, size_t head_len,
+		       const struct sctp_tx_seg *segs, unsigned n_segs);
 
 struct sctp_assoc_ops {
 	/* One SCTP packet, checksum field zero, from src to dst. */
@@ -274,12 +351,27 @@ struct sctp_assoc_ops {
 	void (*deliver)(void *ctx, const struct sctp_reasm_msg *m);
 	/*
 	 * The association's data-path storage (the inbound streams' state, the
-	 * TSN map's bitmap and duplicate list): `bytes` 8-aligned, asked for on
+	 * TSN map's bitmap and duplicate list, and with a send side struct
+	 * sctp_assoc_tx and 16 bytes per outbound stream, docs/DATAPATH.md):
+	 * `bytes` 8-aligned, asked for on
 	 * entering ESTABLISHED, given back at close. NULL: the association
 	 * aborts with Out of Resource.
 	 */
 	void *(*data_get)(void *ctx, size_t bytes);
 	void (*data_put)(void *ctx, void *mem);
+	/*
+	 * One packet with DATA, zero copy (docs/DATAPATH.md): head[0 ..
+	 * head_len - 1] is the common header (checksum zero) and any control
+	 * chunk bundled ahead (a SACK); then each seg is one DATA chunk: its
+	 * 16 header bytes, its payload slice, its padding (zero bytes). The
+	 * caller copies or chains; the slices stay valid (the association holds
+	 * them) until acknowledged, but a caller that keeps one past the call
+	 * takes its own hold(). NULL: the association flattens the packet into
+	 * a buffer on its stack (sctp_tx_flatten()) and calls send.
+	 */
+	void (*send_data)(void *ctx, const uint8_t *head, size_t head_len,
+			  const struct sctp_tx_seg *segs, unsigned n_segs,
+			  const struct sctp_addr *src, const struct sctp_addr *dst);
 };
 
 /* Most bytes of a packet the association builds (a COOKIE ECHO is the longest). */
@@ -311,7 +403,8 @@ struct sctp_assoc_handshake {
 };
 
 /*
- * 264 bytes on LP64, laid out by how often a field is read (DESIGN.md
+ * 368 bytes on LP64 (the send side's state is in data_mem, behind tx),
+ * laid out by how often a field is read (DESIGN.md
  * decision 6; static_asserts in sctp/assoc.c, sizes printed by
  * bench_endpoint and AssocSize.ReportSizes):
  *
@@ -363,6 +456,8 @@ struct sctp_assoc {
 	uint16_t rx_pkts;		      /* packets with DATA since our last SACK */
 	uint8_t rx_sack_now;		      /* SACK policy bits (assoc_data.c) */
 	uint8_t rx_path; /* path of the last packet with DATA: SACKs go there */
+	/* Send side, in data_mem; NULL when not configured or outside ESTABLISHED+. */
+	struct sctp_assoc_tx *tx;
 };
 
 /*
@@ -443,6 +538,22 @@ int sctp_assoc_abort(struct sctp_assoc *a, uint64_t now_ns, const uint8_t *reaso
  * confirmed (§5.4). New data moves at once if the path is active.
  */
 int sctp_assoc_set_primary(struct sctp_assoc *a, const struct sctp_addr *peer, uint64_t now_ns);
+
+/* sctp_assoc_send() flags. */
+#define SCTP_SEND_UNORDERED SCTP_OUTQ_UNORDERED /* §6.6: U bit, no SSN */
+#define SCTP_SEND_SACK_NOW  SCTP_OUTQ_SACK_NOW	/* RFC 7053: I bit on the last fragment */
+
+/*
+ * Queue one message (RFC 9260 §6.1, §6.5, §6.6, §6.9) on stream sid, then
+ * send what the windows allow. The caller's reference to msg->handle passes
+ * to the association on success only. 0; -ENOTCONN before ESTABLISHED and
+ * when CLOSED; -ESHUTDOWN once a shutdown is under way (§9.2: no new data);
+ * -EOPNOTSUPP without a send side configured (sctp_data_config); the send
+ * queue's -EINVAL (bad stream, empty message, unknown flags), -EMSGSIZE,
+ * -ENOBUFS (per-association limits: retry later) and -ENOMEM (pool).
+ */
+int sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
+		    const struct sctp_slice *msg, uint64_t now_ns);
 
 /* The path new data goes to, and the primary. */
 static inline const struct sctp_path *

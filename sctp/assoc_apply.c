@@ -52,7 +52,7 @@ assoc_common_prefix(const struct sctp_addr *x, const struct sctp_addr *y)
  * A data plane with a routing table may pick otherwise (ops->send gets
  * both addresses).
  */
-static const struct sctp_addr *
+const struct sctp_addr *
 assoc_src_for(const struct sctp_assoc *a, const struct sctp_addr *dst)
 {
 	const struct sctp_endpoint_config *cfg = &a->ep->cfg;
@@ -564,6 +564,8 @@ assoc_enter_state(struct sctp_assoc *a, struct assoc_run *run, uint8_t s)
 					SCTP_ASSOC_REASON_NO_MEMORY, 0);
 	} else if (s == SCTP_ASSOC_SHUTDOWN_SENT || s == SCTP_ASSOC_SHUTDOWN_ACK_SENT) {
 		sctp_paths_hb_stop(&a->paths);
+	} else if (s == SCTP_ASSOC_SHUTDOWN_PENDING || s == SCTP_ASSOC_SHUTDOWN_RECEIVED) {
+		run->shutdown_step = true; /* §9.2: on once nothing is outstanding */
 	}
 }
 
@@ -588,7 +590,7 @@ assoc_notify_addr(struct sctp_assoc *a, unsigned i, enum sctp_addr_change what)
  * notifications and counters; every path failing (§8.1) ends the
  * association: COMMUNICATION LOST, nothing more to send to anyone.
  */
-static void
+void
 assoc_apply_path_events(struct sctp_assoc *a, struct assoc_run *run, uint64_t ev)
 {
 	static const struct {
@@ -755,6 +757,18 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 		break;
 	case OP_DATA:
 		assoc_rx_data(a, run, c->u.chunk);
+		break;
+	case OP_SACK:
+		assoc_rx_sack(a, run, c->u.chunk);
+		break;
+	case OP_SHUTDOWN_CUM:
+		assoc_rx_shutdown_cum(a, run, c->u.chunk);
+		break;
+	case OP_T3:
+		assoc_tx_t3(a, run);
+		break;
+	case OP_PUSH:
+		assoc_tx_push(a, run, c->u.user);
 		break;
 	}
 }

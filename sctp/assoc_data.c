@@ -80,8 +80,9 @@ assoc_data_start(struct sctp_assoc *a)
 		return 0; /* no data path configured: DATA is counted and dropped */
 	size_t streams = align8((size_t)a->inbound_streams * sizeof(struct sctp_reasm_stream));
 	size_t bits = (size_t)d->tsn_map_words * sizeof(uint64_t);
-	size_t dups = (size_t)d->max_dups * sizeof(uint32_t);
-	uint8_t *mem = a->ops->data_get(a->ctx, streams + bits + dups);
+	size_t dups = align8((size_t)d->max_dups * sizeof(uint32_t));
+	size_t tx = assoc_tx_mem(a); /* the send side's share, 0 when it is off */
+	uint8_t *mem = a->ops->data_get(a->ctx, streams + bits + dups + tx);
 	if (mem == NULL)
 		return -ENOMEM;
 	a->data_mem = mem;
@@ -94,6 +95,8 @@ assoc_data_start(struct sctp_assoc *a)
 	a->rx_pkts = 0;
 	a->rx_sack_now = 0;
 	a->rx_path = a->paths.current;
+	if (tx != 0)
+		assoc_tx_start(a, mem + streams + bits + dups);
 	return 0;
 }
 
@@ -130,6 +133,7 @@ assoc_data_stop(struct sctp_assoc *a)
 		return;
 	struct sctp_reasm_env env = assoc_reasm_env(a);
 	sctp_reasm_abandon(&a->rx_reasm, &env);
+	assoc_tx_stop(a);
 	a->ops->data_put(a->ctx, a->data_mem);
 	a->data_mem = NULL;
 	a->rx_streams = NULL;

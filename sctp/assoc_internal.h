@@ -15,6 +15,9 @@
  *                           (the path set, sctp/path.h, does the work);
  *   sctp/assoc_data.c       the data path: DATA in, SACK policy and SACK out
  *                           (the TSN map and reassembly do the work);
+ *   sctp/assoc_send.c       the send path: user send, the flush after
+ *                           every input, SACK in, T3-rtx (the send queue,
+ *                           the retransmission queue and cc do the work);
  *   sctp/assoc_table.c      the three tables, row lookup and names;
  *   sctp/assoc_apply.c      the interpreter: state, timers, packets, the user.
  */
@@ -54,6 +57,10 @@ enum assoc_op {
 	OP_HB_ACK,	  /* u.send.view: a HEARTBEAT ACK's info for sctp_paths_on_hb_ack() */
 	OP_SET_PRIMARY,	  /* u.count: the path index the user made primary */
 	OP_DATA,	  /* u.chunk: a DATA chunk for the receive path (assoc_data.c) */
+	OP_SACK,	  /* u.chunk: a SACK for the send path (assoc_send.c) */
+	OP_SHUTDOWN_CUM,  /* u.chunk: a SHUTDOWN's Cumulative TSN Ack (§9.2) */
+	OP_T3,		  /* T3-rtx expired on every path whose deadline passed */
+	OP_PUSH,	  /* u.user: the user's message into the send queue; run->result */
 };
 
 /* The packets an association sends. */
@@ -104,6 +111,7 @@ struct assoc_cmd {
 		struct assoc_send send;
 		struct assoc_notify notify;
 		const struct sctp_chunk *chunk; /* valid during the input */
+		const struct assoc_in *user;	/* the user call in hand */
 	} u;
 };
 
@@ -156,6 +164,10 @@ struct assoc_in {
 	const uint8_t *reason; /* user ABORT */
 	uint16_t reason_len;
 	const struct sctp_addr *addr; /* user SET PRIMARY */
+	const struct sctp_slice *msg; /* user SEND: the message, its stream, PPID, flags */
+	uint32_t ppid;
+	uint16_t sid;
+	uint8_t flags;
 	uint64_t now_ns;
 };
 
@@ -317,6 +329,15 @@ void assoc_uf_set_primary(const struct sctp_assoc *a, const struct assoc_in *in,
 void assoc_sf_data(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_tf_sack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 
+/* assoc_send.c: handlers */
+void assoc_sf_sack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_sf_shutdown_data(const struct sctp_assoc *a, const struct assoc_in *in,
+			    struct assoc_cmds *o);
+void assoc_tf_t3_rtx(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_uf_send(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_uf_shutdown_data(const struct sctp_assoc *a, const struct assoc_in *in,
+			    struct assoc_cmds *o);
+
 /* assoc_shutdown.c */
 void assoc_sf_abort(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_sf_shutdown(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
@@ -364,9 +385,12 @@ extern const struct assoc_cell assoc_user_table[SCTP_ASSOC_USER_COUNT][SCTP_ASSO
 struct assoc_run {
 	const struct sctp_rx *rx; /* NULL for timers and user calls */
 	uint64_t now_ns;
-	bool stop;     /* no further chunk of this packet */
-	bool halted;   /* the interpreter itself ended the association: apply nothing more */
-	bool had_data; /* the packet carried DATA: a SACK decision is due at its end */
+	bool stop;	    /* no further chunk of this packet */
+	bool halted;	    /* the interpreter itself ended the association: apply nothing more */
+	bool had_data;	    /* the packet carried DATA: a SACK decision is due at its end */
+	int result;	    /* a user call's return value set by the interpreter (OP_PUSH) */
+	bool shutdown_step; /* SHUTDOWN-PENDING or -RECEIVED entered, or data acked: the
+			       flush checks whether the shutdown may go on (§9.2) */
 };
 
 /* assoc_data.c: the receive path, run by the interpreter. */
@@ -380,6 +404,21 @@ uint32_t assoc_rwnd(const struct sctp_assoc *a);
 /* ABORT with one cause (value: its datum), CLOSED, the user told; nothing more applied. */
 void assoc_abort_now(struct sctp_assoc *a, struct assoc_run *run, uint16_t cause,
 		     enum sctp_assoc_reason reason, uint32_t value);
+
+/* assoc_send.c: the send path, run by the interpreter. */
+size_t assoc_tx_mem(const struct sctp_assoc *a);
+void assoc_tx_start(struct sctp_assoc *a, void *mem);
+void assoc_tx_stop(struct sctp_assoc *a);
+bool assoc_tx_outstanding(const struct sctp_assoc *a);
+void assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in *in);
+void assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run);
+void assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c);
+void assoc_rx_shutdown_cum(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c);
+void assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run);
+
+/* assoc_apply.c, for the send path. */
+const struct sctp_addr *assoc_src_for(const struct sctp_assoc *a, const struct sctp_addr *dst);
+void assoc_apply_path_events(struct sctp_assoc *a, struct assoc_run *run, uint64_t ev);
 
 void assoc_count_drop(struct sctp_assoc *a, enum sctp_assoc_drop d);
 void assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds);

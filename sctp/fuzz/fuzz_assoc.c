@@ -152,7 +152,9 @@ on_deliver(void *ctx, const struct sctp_reasm_msg *m)
 }
 
 /* The data path's storage: one association at a time, at most 65535 streams. */
-static uint64_t data_store[(65536u * 4u + 64u * 8u + 64u * 4u) / 8u];
+/* Receive side (stream state, TSN map, dups), then the send side (struct sctp_assoc_tx, 16 bytes
+ * per outbound stream). */
+static uint64_t data_store[(65536u * 4u + 64u * 8u + 64u * 4u + 1024u + 65536u * 16u) / 8u];
 static bool data_lent;
 
 static void *
@@ -192,7 +194,46 @@ static const struct sctp_assoc_ops ops = {
  */
 static struct sctp_reasm_node reasm_nodes[64];
 static struct sctp_reasm_pool reasm_pool;
+
+/*
+ * The send side: small pools, so that SACKs meet full and empty queues.
+ * Messages live in one static buffer whose holds are counted: every hold
+ * must be released once the association is closed.
+ */
+static int msg_holds;
+static uint8_t msg_bytes[4000];
+
+static void
+msg_hold(void *ctx, void *h)
+{
+	(void)ctx;
+	check(h == msg_bytes);
+	msg_holds++;
+}
+
+static void
+msg_release(void *ctx, void *h)
+{
+	(void)ctx;
+	if (h != msg_bytes)
+		return; /* a received payload: the fuzzer's bytes, NULL handles */
+	check(msg_holds > 0);
+	msg_holds--;
+}
+
+static struct sctp_outq_msg outq_nodes[16];
+static struct sctp_outq_pool outq_pool;
+static struct sctp_rtxq_node rtxq_nodes[32];
+static struct sctp_rtxq_pool rtxq_pool;
+static const struct sctp_buf_ops msg_ops = { .hold = msg_hold, .release = msg_release };
+
 static struct sctp_data_config data_cfg = {
+	.buf = { .hold = msg_hold, .release = msg_release },
+	.outq_pool = &outq_pool,
+	.rtxq_pool = &rtxq_pool,
+	.outq_max_bytes = 16000,
+	.outq_max_msgs = 16,
+	.rtxq_max_chunks = 24,
 	.reasm_pool = &reasm_pool,
 	.reasm = { .max_bytes = 4096, .pd_point = 1024, .max_chunks = 32 },
 	.tsn_map_words = 64,
@@ -218,6 +259,8 @@ endpoint_once(void)
 	};
 	static const uint8_t key[SCTP_COOKIE_KEY_LEN] = { 4, 5, 6 };
 	check(sctp_reasm_pool_init(&reasm_pool, reasm_nodes, 64) == 0);
+	check(sctp_outq_pool_init(&outq_pool, outq_nodes, 16, &msg_ops) == 0);
+	check(sctp_rtxq_pool_init(&rtxq_pool, rtxq_nodes, 32) == 0);
 	check(sctp_endpoint_init(&ep, &cfg, key, 0) == 0);
 	ready = 1;
 }
@@ -267,6 +310,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	start(&a, data[0], now);
 	bool keep_tags = (data[0] & 8) != 0;
+	/* Data of ours outstanding, so that SACK, SHUTDOWN and T3-rtx find some. */
+	for (unsigned m = 0; (data[0] & 16) != 0 && m < 6; m++) {
+		msg_holds++; /* the caller's reference, passed on success */
+		struct sctp_slice sl = { msg_bytes, msg_bytes, 1u + m * 700u };
+		if (sctp_assoc_send(&a, (uint16_t)(m & 3), m, m & 1 ? SCTP_SEND_UNORDERED : 0, &sl,
+				    now) != 0)
+			msg_holds--;
+	}
 	size_t off = 1;
 	for (int n = 0; n < 8 && off + 2 <= size; n++) {
 		size_t len = (size_t)data[off] << 8 | data[off + 1];
@@ -301,6 +352,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(sctp_assoc_abort(&a, now, NULL, 0) == 0);
 	check(!hs_lent && !paths_lent && !data_lent);
 	check(reasm_pool.n_free == reasm_pool.n);
+	check(outq_pool.n_free == outq_pool.n && rtxq_pool.n_free == rtxq_pool.n);
+	check(msg_holds == 0);
 	check(memcmp(copy, data, size) == 0);
 	free(copy);
 	return 0;

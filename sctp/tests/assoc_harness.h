@@ -121,6 +121,32 @@ backoff_sum(uint64_t rto, uint64_t rto_max, unsigned expiries)
 
 struct Sim;
 
+// A message as the receiving user saw it.
+struct RxMsg {
+	uint16_t sid;
+	uint32_t ppid;
+	uint8_t flags; // SCTP_REASM_MSG_*
+	Bytes bytes;
+};
+
+// The data path of one side of a Sim (Sim::enable_data()): the lcore's
+// pools, the endpoint's data config, the association's storage.
+struct SideData {
+	struct sctp_data_config cfg;
+	struct sctp_reasm_node reasm_nodes[256];
+	struct sctp_reasm_pool reasm_pool;
+	std::vector<struct sctp_outq_msg> outq_nodes;
+	struct sctp_outq_pool outq_pool;
+	std::vector<struct sctp_rtxq_node> rtxq_nodes;
+	struct sctp_rtxq_pool rtxq_pool;
+	std::vector<uint64_t> store;
+	bool lent = false;
+	std::vector<RxMsg> delivered;
+	std::vector<struct sctp_notification> failed; // SEND_FAILED notifications
+	unsigned data_packets = 0;		      // packets sent with DATA
+	std::vector<uint64_t> data_times;	      // when each went out
+};
+
 struct Side {
 	const char *name;
 	Sim *sim;
@@ -136,6 +162,7 @@ struct Side {
 	uint32_t rnd;
 	std::vector<Sent> sent;
 	std::vector<Note> notes;
+	std::unique_ptr<SideData> data; // set by Sim::enable_data()
 	// The one handshake scratch this side lends (ops.hs_get / hs_put).
 	struct sctp_assoc_handshake hs_store;
 	bool hs_lent = false;
@@ -204,6 +231,118 @@ struct Sim {
 	// Destination addresses whose packets vanish (a path's black hole).
 	std::vector<struct sctp_addr> blackhole;
 
+	// Refcounted fake buffers (sctp/buf.h): every received packet and every
+	// message sent lives in one; counts must all be 0 at the end.
+	std::vector<std::unique_ptr<Bytes>> bufs;
+	std::map<const void *, int> refs;
+	struct sctp_buf_ops buf_ops = {};
+
+	void *fresh_buf(Bytes b)
+	{
+		bufs.push_back(std::make_unique<Bytes>(std::move(b)));
+		refs[bufs.back().get()] = 1;
+		return bufs.back().get();
+	}
+	void put(void *h)
+	{
+		EXPECT_GT(refs[h], 0);
+		refs[h]--;
+	}
+	int held() const
+	{
+		int n = 0;
+		for (const auto &r : refs)
+			n += r.second;
+		return n;
+	}
+
+	// Both sides get a send and receive path: pools of these sizes, the
+	// profile's cc, rwnd = reassembly's max_bytes.
+	void enable_data(uint32_t rwnd = 65536, uint32_t rtxq_nodes = 1024,
+			 uint32_t outq_max_bytes = 1u << 20)
+	{
+		buf_ops.ctx = this;
+		buf_ops.hold = [](void *ctx, void *h) { static_cast<Sim *>(ctx)->refs[h]++; };
+		buf_ops.release = [](void *ctx, void *h) { static_cast<Sim *>(ctx)->put(h); };
+		ops.deliver = [](void *ctx, const struct sctp_reasm_msg *m) {
+			Side *side = static_cast<Side *>(ctx);
+			RxMsg d{ m->sid, m->ppid, m->flags, Bytes() };
+			struct sctp_reasm_iter it;
+			struct sctp_slice sl;
+			sctp_reasm_iter_init(&it, m);
+			while (sctp_reasm_iter_next(&it, &sl)) {
+				d.bytes.insert(d.bytes.end(), sl.data, sl.data + sl.len);
+				if (sl.handle != nullptr)
+					side->sim->put(sl.handle);
+			}
+			side->data->delivered.push_back(std::move(d));
+		};
+		ops.data_get = [](void *ctx, size_t bytes) -> void * {
+			Side *side = static_cast<Side *>(ctx);
+			if (side->data->lent)
+				return nullptr;
+			side->data->lent = true;
+			side->data->store.assign((bytes + 7) / 8, 0xa5a5a5a5a5a5a5a5ull);
+			return side->data->store.data();
+		};
+		ops.data_put = [](void *ctx, void *mem) {
+			Side *side = static_cast<Side *>(ctx);
+			EXPECT_TRUE(side->data->lent && mem == side->data->store.data());
+			side->data->lent = false;
+		};
+		ops.send_data = [](void *ctx, const uint8_t *head, size_t head_len,
+				   const struct sctp_tx_seg *segs, unsigned n,
+				   const struct sctp_addr *src, const struct sctp_addr *dst) {
+			Side *side = static_cast<Side *>(ctx);
+			Bytes b(SCTP_ASSOC_TX_MAX);
+			size_t len = sctp_tx_flatten(b.data(), b.size(), head, head_len, segs, n);
+			EXPECT_NE(len, 0u);
+			b.resize(len);
+			side->data->data_packets++;
+			side->data->data_times.push_back(side->sim->now);
+			side->sim->transmit(*side, std::move(b), *src, *dst);
+		};
+		for (Side *x : { &c, &s }) {
+			x->data = std::make_unique<SideData>();
+			SideData &d = *x->data;
+			std::memset(&d.cfg, 0, sizeof(d.cfg));
+			ASSERT_EQ(sctp_reasm_pool_init(&d.reasm_pool, d.reasm_nodes, 256), 0);
+			d.outq_nodes.resize(1024);
+			ASSERT_EQ(sctp_outq_pool_init(&d.outq_pool, d.outq_nodes.data(), 1024,
+						      &buf_ops),
+				  0);
+			d.rtxq_nodes.resize(rtxq_nodes);
+			ASSERT_EQ(
+				sctp_rtxq_pool_init(&d.rtxq_pool, d.rtxq_nodes.data(), rtxq_nodes),
+				0);
+			d.cfg.buf = buf_ops;
+			d.cfg.reasm_pool = &d.reasm_pool;
+			d.cfg.reasm = { rwnd, 0, 256 };
+			d.cfg.tsn_map_words = 16;
+			d.cfg.max_dups = 16;
+			d.cfg.max_gap_blocks = 16;
+			d.cfg.outq_pool = &d.outq_pool;
+			d.cfg.rtxq_pool = &d.rtxq_pool;
+			d.cfg.outq_max_bytes = outq_max_bytes;
+			d.cfg.outq_max_msgs = 4096;
+			x->ep.cfg.data = &d.cfg;
+			x->ep.cfg.a_rwnd = rwnd;
+		}
+	}
+
+	// Queue a message from x: its bytes in a fresh buffer whose reference
+	// passes to the association on success (dropped here on failure).
+	int send(Side &x, uint16_t sid, const Bytes &msg, uint8_t flags = 0, uint32_t ppid = 51)
+	{
+		void *h = fresh_buf(msg);
+		const Bytes *b = static_cast<const Bytes *>(h);
+		struct sctp_slice sl = { h, b->data(), static_cast<uint32_t>(b->size()) };
+		int r = sctp_assoc_send(&x.a, sid, ppid, flags, &sl, now);
+		if (r != 0)
+			put(h);
+		return r;
+	}
+
 	Sim(const struct sctp_profile *client_prof, const struct sctp_profile *server_prof,
 	    uint64_t one_way, bool multihome = false)
 	    : delay(one_way)
@@ -232,6 +371,8 @@ struct Sim {
 		};
 		ops.notify = [](void *ctx, const struct sctp_notification *n) {
 			Side *side = static_cast<Side *>(ctx);
+			if (n->type == SCTP_NOTIFY_SEND_FAILED && side->data)
+				side->data->failed.push_back(*n);
 			Note note{ side->sim->now, *n, Bytes() };
 			if (n->abort_causes_len)
 				note.causes.assign(n->abort_causes,
@@ -316,9 +457,24 @@ struct Sim {
 	{
 		struct sctp_rx rx;
 		std::memset(&rx, 0, sizeof(rx));
-		ASSERT_EQ(sctp_packet_parse(&rx.pkt, p.bytes.data(), p.bytes.size()), SCTP_PERR_OK);
+		const Bytes *pb = &p.bytes;
+		if (x.data) {
+			// The association may keep slices of it (zero copy).
+			rx.handle = fresh_buf(p.bytes);
+			pb = static_cast<const Bytes *>(rx.handle);
+		}
+		ASSERT_EQ(sctp_packet_parse(&rx.pkt, pb->data(), pb->size()), SCTP_PERR_OK);
 		rx.src = p.src;
 		rx.dst = p.dst;
+		struct Unref {
+			Sim *sim;
+			void *h;
+			~Unref()
+			{
+				if (h != nullptr)
+					sim->put(h);
+			}
+		} unref{ this, rx.handle };
 		if (x.has_assoc && !sctp_assoc_freeable(&x.a)) {
 			sctp_assoc_input(&x.a, &rx, now);
 			return;

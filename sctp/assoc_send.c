@@ -1,0 +1,694 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The association's send path, RFC 9260 §6.1 (transmission rules A-D),
+ * §6.2.1 (processing a SACK), §6.3.2 and §6.3.3 (T3-rtx, rules R1-R3,
+ * E1-E3), §7.2 (congestion control, through sctp/cc.h), §7.2.4 (fast
+ * retransmit), §9.2 (no new data once a shutdown is under way; the
+ * SHUTDOWN's Cumulative TSN Ack) and RFC 6458 §6.1.4 (SEND FAILED). The
+ * order of calls is in docs/DATAPATH.md.
+ *
+ * The modules do the work: the send queue (sctp/outq.h) keeps messages and
+ * cuts chunks, the retransmission queue (sctp/rtxq.h) keeps what was sent
+ * and judges SACKs, the congestion control (sctp/cc.h) says how much may
+ * go, the path set (sctp/path.h) keeps RTOs and error counts. This file
+ * calls them in the RFC's order, assigns TSNs, and builds packets.
+ *
+ * One flush after every input, timer and user call (assoc_tx_flush()):
+ * packets of at most one MTU (tx->mtu, IP header included) while the
+ * path's cwnd (with Max.Burst), the peer's rwnd and the retransmission
+ * queue's room allow: a delayed SACK first if one is pending (bundled, the
+ * delayed-SACK timer then stops), retransmissions, then new chunks.
+ *
+ * Storage: struct sctp_assoc_tx and the outbound streams' entries (16 bytes
+ * each) sit in the data_mem block (assoc_tx_mem()); messages and chunks in
+ * the lcore's pools. Nothing is allocated here. Zero copy: a DATA chunk is
+ * a 16-byte header plus the user's slice (ops->send_data); without that op
+ * the packet is flattened on the stack (one copy) for ops->send.
+ *
+ * Stack: a packet being built is about 8 KB (head, 128 segments), the
+ * chunk arrays of one fill or take another 5 KB, the flatten fallback 9 KB.
+ *
+ * Invariants: the TSNs of new chunks are consecutive from our Initial TSN
+ * (rtxq refuses any other); every chunk taken from the send queue goes to
+ * the retransmission queue (its reference with it), which is why the flush
+ * bounds each fill by the retransmission queue's room first.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "sctp/assoc_internal.h"
+#include "sctp/chunk_data.h"
+#include "sctp/chunk_sack.h"
+#include "sctp/chunk_shutdown.h"
+
+/* Most DATA chunks in one packet: 20 bytes each at least. */
+#define ASSOC_TX_MAX_SEGS 128u
+/* Largest MTU the flatten fallback and the bounds accept (jumbo frames). */
+#define ASSOC_TX_MTU_MAX 9000u
+/* Smallest MTU: RFC 9260 §6.9 assumes at least an IPv6 minimum link. */
+#define ASSOC_TX_MTU_MIN 576u
+
+static size_t
+tx_align8(size_t n)
+{
+	return (n + 7u) & ~(size_t)7u;
+}
+
+static const struct sctp_data_config *
+tx_cfg(const struct sctp_assoc *a)
+{
+	return a->ep->cfg.data;
+}
+
+size_t
+assoc_tx_mem(const struct sctp_assoc *a)
+{
+	const struct sctp_data_config *d = tx_cfg(a);
+
+	if (d == NULL || d->outq_pool == NULL || d->rtxq_pool == NULL || a->outbound_streams == 0)
+		return 0;
+	return tx_align8(sizeof(struct sctp_assoc_tx)) +
+	       tx_align8((size_t)a->outbound_streams * sizeof(struct sctp_outq_stream));
+}
+
+/* PMDCS (§1.3) for the association's address family at tx->mtu. */
+static uint16_t
+tx_pmdcs(const struct sctp_assoc *a)
+{
+	unsigned ip = a->local_addr.family == SCTP_ADDR_V6 ? 40u : 20u;
+
+	return (uint16_t)(a->tx->mtu - ip - SCTP_COMMON_HDR_LEN);
+}
+
+void
+assoc_tx_start(struct sctp_assoc *a, void *mem)
+{
+	const struct sctp_data_config *d = tx_cfg(a);
+	struct sctp_assoc_tx *tx = mem;
+	struct sctp_outq_stream *streams =
+		(struct sctp_outq_stream *)(void *)((uint8_t *)mem + tx_align8(sizeof(*tx)));
+	struct sctp_outq_config oc = {
+		.max_bytes = d->outq_max_bytes,
+		.max_msgs = d->outq_max_msgs,
+		.n_streams = a->outbound_streams,
+		.sched = SCTP_OUTQ_SCHED_RR,
+		.idata = false,
+	};
+
+	memset(tx, 0, sizeof(*tx));
+	a->tx = NULL;
+	if (sctp_outq_init(&tx->outq, d->outq_pool, streams, &oc) != 0)
+		return; /* a bad limit: the send side stays off (-EOPNOTSUPP) */
+	tx->env.pool = d->rtxq_pool;
+	tx->env.buf = &d->buf;
+	tx->env.max_chunks = d->rtxq_max_chunks;
+	tx->cc = d->cc;
+	if (tx->cc == NULL)
+		tx->cc = assoc_profile(a) == &sctp_profile_dc ? &sctp_cc_params_dc
+							      : &sctp_cc_params_rfc;
+	if (sctp_cc_params_check(tx->cc) != NULL)
+		tx->cc = &sctp_cc_params_rfc;
+	tx->mtu = d->mtu == 0 ? (uint16_t)SCTP_ASSOC_TX_MAX : d->mtu;
+	if (tx->mtu < ASSOC_TX_MTU_MIN)
+		tx->mtu = ASSOC_TX_MTU_MIN;
+	if (tx->mtu > ASSOC_TX_MTU_MAX)
+		tx->mtu = ASSOC_TX_MTU_MAX;
+	sctp_rtxq_init(&tx->rtxq, a->local_initial_tsn, a->peer_a_rwnd);
+	tx->next_tsn = a->local_initial_tsn;
+	sctp_cc_recovery_init(&tx->fr);
+	a->tx = tx;
+	for (unsigned i = 0; i < SCTP_MAX_PATHS; i++) {
+		sctp_cc_init(&tx->path_cc[i], tx->cc, tx_pmdcs(a), a->local_addr.family);
+		tx->t3_at[i] = SCTP_TIME_NEVER;
+	}
+}
+
+static void
+tx_notify_failed(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint32_t len, bool sent)
+{
+	struct sctp_notification n = {
+		.assoc = a,
+		.type = SCTP_NOTIFY_SEND_FAILED,
+		.outbound_streams = a->outbound_streams,
+		.inbound_streams = a->inbound_streams,
+		.extensions = a->extensions,
+		.sid = sid,
+		.sent = sent,
+		.ppid = ppid,
+		.length = len,
+	};
+	a->counters->send_failed++;
+	a->ops->notify(a->ctx, &n);
+}
+
+/* A message with chunks unacknowledged; one whose rest is still queued is the outq's to report. */
+static void
+tx_rtxq_failed(void *arg, const struct sctp_rtxq_msg *m)
+{
+	if (m->has_last)
+		tx_notify_failed(arg, m->sid, m->ppid, m->len, true);
+}
+
+static void
+tx_outq_failed(void *arg, const struct sctp_outq_unsent *u)
+{
+	tx_notify_failed(arg, u->sid, u->ppid, u->msg.len, u->taken != 0);
+}
+
+/*
+ * Close or restart (RFC 6458 §6.1.4): SEND FAILED once per message sent
+ * and not acknowledged (TSN order), then once per message still queued;
+ * every reference released.
+ */
+void
+assoc_tx_stop(struct sctp_assoc *a)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+
+	if (tx == NULL)
+		return;
+	sctp_rtxq_abandon(&tx->rtxq, &tx->env, tx_rtxq_failed, a);
+	(void)sctp_outq_abandon(&tx->outq, tx_outq_failed, a);
+	a->tx = NULL;
+	a->timer_at[SCTP_ASSOC_T3_RTX] = SCTP_TIME_NEVER;
+}
+
+/* §9.2 "outstanding data": queued or sent and not cumulatively acknowledged. */
+bool
+assoc_tx_outstanding(const struct sctp_assoc *a)
+{
+	return a->tx != NULL && (!sctp_outq_empty(&a->tx->outq) || !sctp_rtxq_empty(&a->tx->rtxq));
+}
+
+/* ---- Handlers ------------------------------------------------------------ */
+
+/* §6.2.1: a SACK, in a state where data of ours may be outstanding. */
+void
+assoc_sf_sack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	if (a->tx == NULL) {
+		emit_drop(o, SCTP_ASSOC_DROP_DATA_PATH);
+		return;
+	}
+	emit(o, OP_SACK)->u.chunk = in->c;
+}
+
+/*
+ * §9.2: SHUTDOWN in ESTABLISHED, SHUTDOWN-PENDING or SHUTDOWN-RECEIVED: its
+ * Cumulative TSN Ack acknowledges our data, SHUTDOWN-RECEIVED; the SHUTDOWN
+ * ACK leaves once nothing of ours is outstanding (assoc_tx_flush()).
+ */
+void
+assoc_sf_shutdown_data(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	struct sctp_shutdown sd;
+
+	(void)a;
+	if (sctp_shutdown_parse(in->c, &sd) != SCTP_PERR_OK) {
+		emit_drop_packet(o, SCTP_ASSOC_DROP_MALFORMED_CHUNK);
+		return;
+	}
+	emit(o, OP_SHUTDOWN_CUM)->u.chunk = in->c;
+	emit_state(o, SCTP_ASSOC_SHUTDOWN_RECEIVED);
+}
+
+/* §6.3.3: some path's T3-rtx deadline passed. */
+void
+assoc_tf_t3_rtx(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	(void)a;
+	(void)in;
+	emit(o, OP_T3);
+}
+
+/*
+ * §9.2: the user's SHUTDOWN in ESTABLISHED: SHUTDOWN-PENDING, T5 bounds the
+ * whole sequence; the SHUTDOWN leaves from the flush at the end of this
+ * call, or later, once our data is all acknowledged.
+ */
+void
+assoc_uf_shutdown_data(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	(void)a;
+	(void)in;
+	emit_state(o, SCTP_ASSOC_SHUTDOWN_PENDING);
+	emit_timer_start(o, SCTP_ASSOC_T5_GUARD);
+}
+
+/* The user's SEND in ESTABLISHED: the message joins the send queue. */
+void
+assoc_uf_send(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	(void)a;
+	emit(o, OP_PUSH)->u.user = in;
+}
+
+/* ---- The interpreter's part ---------------------------------------------- */
+
+void
+assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in *in)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+
+	if (tx == NULL) {
+		run->result = -EOPNOTSUPP;
+		return;
+	}
+	if (in->msg == NULL) {
+		run->result = -EINVAL;
+		return;
+	}
+	int r = sctp_outq_push(&tx->outq, in->sid, in->ppid, in->flags, in->msg);
+	/* The queue took a hold of its own: the caller's reference ends here. */
+	if (r == 0 && in->msg->handle != NULL)
+		tx_cfg(a)->buf.release(tx_cfg(a)->buf.ctx, in->msg->handle);
+	run->result = r;
+}
+
+/* The association's T3-rtx timer follows the earliest path deadline. */
+static void
+tx_t3_sync(struct sctp_assoc *a)
+{
+	uint64_t next = SCTP_TIME_NEVER;
+
+	if (a->tx != NULL)
+		for (unsigned i = 0; i < SCTP_MAX_PATHS; i++)
+			if (a->tx->t3_at[i] < next)
+				next = a->tx->t3_at[i];
+	a->timer_at[SCTP_ASSOC_T3_RTX] = next;
+}
+
+static void
+tx_t3_start(struct sctp_assoc *a, unsigned i, uint64_t now_ns, bool restart)
+{
+	if (i >= a->paths.n)
+		return;
+	if (restart || a->tx->t3_at[i] == SCTP_TIME_NEVER)
+		a->tx->t3_at[i] = now_ns + sctp_paths_get(&a->paths, i)->rto.rto_ns;
+}
+
+size_t
+sctp_tx_flatten(uint8_t *out, size_t cap, const uint8_t *head, size_t head_len,
+		const struct sctp_tx_seg *segs, unsigned n_segs)
+{
+	size_t len = head_len;
+
+	for (unsigned i = 0; i < n_segs; i++)
+		len += sizeof(segs[i].hdr) + segs[i].payload.len + segs[i].pad;
+	if (len > cap)
+		return 0;
+	memcpy(out, head, head_len);
+	size_t off = head_len;
+	for (unsigned i = 0; i < n_segs; i++) {
+		memcpy(out + off, segs[i].hdr, sizeof(segs[i].hdr));
+		off += sizeof(segs[i].hdr);
+		memcpy(out + off, segs[i].payload.data, segs[i].payload.len);
+		off += segs[i].payload.len;
+		memset(out + off, 0, segs[i].pad);
+		off += segs[i].pad;
+	}
+	return len;
+}
+
+/* One packet being built: its head (common header, SACK) and DATA chunks. */
+struct tx_pkt {
+	_Alignas(8) uint8_t head[SCTP_ASSOC_TX_MAX];
+	struct sctp_writer w;
+	unsigned n;
+	uint32_t room; /* bytes of chunks that still fit in the packet */
+	struct sctp_tx_seg segs[ASSOC_TX_MAX_SEGS];
+};
+
+/* A fresh packet; a pending delayed SACK goes in first (§6.10 bundling). */
+static void
+tx_pkt_begin(struct sctp_assoc *a, struct tx_pkt *p)
+{
+	p->w = sctp_writer_make(p->head, sizeof(p->head));
+	p->n = 0;
+	sctp_packet_build_header(&p->w, a->local_port, a->peer_port, a->peer_vtag);
+	p->room = tx_pmdcs(a);
+	if (a->data_mem != NULL && a->timer_at[SCTP_ASSOC_T_SACK] != SCTP_TIME_NEVER) {
+		size_t before = p->w.off;
+		assoc_tx_sack(a, &p->w);
+		size_t sack = p->w.off - before;
+		if (!sctp_writer_ok(&p->w) || sack + 20u > p->room) {
+			p->w = sctp_writer_make(p->head, sizeof(p->head));
+			sctp_packet_build_header(&p->w, a->local_port, a->peer_port, a->peer_vtag);
+			return; /* it goes alone when the timer fires */
+		}
+		p->room -= (uint32_t)sack;
+	}
+}
+
+static void
+tx_seg(struct tx_pkt *p, uint32_t tsn, uint16_t sid, uint16_t ssn, uint32_t ppid, uint8_t flags,
+       const struct sctp_slice *payload)
+{
+	struct sctp_tx_seg *s = &p->segs[p->n++];
+	struct sctp_writer w = sctp_writer_make(s->hdr, sizeof(s->hdr));
+	struct sctp_data d = {
+		.flags = flags,
+		.sid = sid,
+		.ssn = ssn,
+		.tsn = tsn,
+		.ppid = ppid,
+		.payload_len = (uint16_t)payload->len,
+	};
+
+	sctp_data_build_header(&w, &d);
+	s->payload = *payload;
+	s->pad = (uint8_t)(SCTP_PAD4(payload->len) - payload->len);
+}
+
+static void
+tx_pkt_send(struct sctp_assoc *a, struct tx_pkt *p, unsigned path)
+{
+	struct sctp_addr dst = sctp_path_addr(sctp_paths_get(&a->paths, path));
+	const struct sctp_addr *src = assoc_src_for(a, &dst);
+
+	if (p->w.off > SCTP_COMMON_HDR_LEN) {
+		assoc_sack_sent(a);
+		a->counters->sacks_sent++;
+		a->counters->sacks_bundled++;
+	}
+	a->counters->data_packets++;
+	if (a->ops->send_data != NULL) {
+		a->ops->send_data(a->ctx, p->head, p->w.off, p->segs, p->n, src, &dst);
+		return;
+	}
+	_Alignas(8) uint8_t flat[ASSOC_TX_MTU_MAX];
+	size_t len = sctp_tx_flatten(flat, sizeof(flat), p->head, p->w.off, p->segs, p->n);
+	if (len == 0) {
+		assoc_count_drop(a, SCTP_ASSOC_DROP_TX_TOO_BIG);
+		return;
+	}
+	a->ops->send(a->ctx, flat, len, src, &dst);
+}
+
+/*
+ * Retransmissions to path rp (§6.3.3 E3, §7.2.4 rule 3): packets of the
+ * earliest marked chunks while cwnd allows, or one packet regardless of it
+ * when a fast retransmit is owed.
+ */
+static void
+tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx_pkt *p)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+	struct sctp_cc_window w = sctp_cc_window(&tx->path_cc[rp], tx->cc,
+						 sctp_rtxq_path_flight(&tx->rtxq, rp), false);
+	uint32_t sent = 0, pkts = 0;
+
+	while (sctp_rtxq_marked(&tx->rtxq) != 0 &&
+	       (tx->fast_rtx || sctp_cc_window_allows(&w, sent, pkts))) {
+		struct sctp_rtxq_rtx r[ASSOC_TX_MAX_SEGS];
+		uint32_t bytes = 0;
+		tx_pkt_begin(a, p);
+		unsigned n = sctp_rtxq_take_rtx(&tx->rtxq, &tx->env, rp, p->room, r,
+						ASSOC_TX_MAX_SEGS, &bytes);
+		if (n == 0)
+			break;
+		for (unsigned k = 0; k < n; k++)
+			tx_seg(p, r[k].tsn, r[k].sid, r[k].ssn, r[k].ppid, r[k].flags,
+			       &r[k].payload);
+		a->counters->data_rtx += n;
+		tx_pkt_send(a, p, rp);
+		tx_t3_start(a, rp, run->now_ns, false);
+		tx->fast_rtx = false;
+		sent += bytes;
+		pkts++;
+	}
+	tx->fast_rtx = false;
+}
+
+/* Room for new chunks: the retransmission queue's pool and cap. */
+static unsigned
+tx_rtxq_room(const struct sctp_assoc_tx *tx)
+{
+	uint32_t room = tx->env.pool->n_free;
+
+	if (tx->env.max_chunks != 0) {
+		uint32_t used = sctp_rtxq_count(&tx->rtxq, tx->env.pool);
+		uint32_t left = used < tx->env.max_chunks ? tx->env.max_chunks - used : 0;
+		if (left < room)
+			room = left;
+	}
+	return room < ASSOC_TX_MAX_SEGS ? room : ASSOC_TX_MAX_SEGS;
+}
+
+/*
+ * New DATA to the data path (§6.1 A-D): while cwnd with Max.Burst allows,
+ * the peer's rwnd has room (or, at zero window, one chunk when nothing is
+ * in flight: the §6.1 A probe), and the retransmission queue has room.
+ */
+static void
+tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+	unsigned dp = sctp_paths_data_path(&a->paths);
+	uint32_t max_payload = (uint32_t)tx_pmdcs(a) - SCTP_OUTQ_DATA_HDR;
+	struct sctp_cc_window w = sctp_cc_window(&tx->path_cc[dp], tx->cc,
+						 sctp_rtxq_path_flight(&tx->rtxq, dp), true);
+	uint32_t sent = 0, pkts = 0;
+
+	while (!sctp_outq_empty(&tx->outq) && sctp_cc_window_allows(&w, sent, pkts)) {
+		uint32_t rwnd = sctp_rtxq_rwnd(&tx->rtxq);
+		unsigned max = tx_rtxq_room(tx);
+		if (max == 0)
+			break;
+		tx_pkt_begin(a, p);
+		uint32_t room = p->room, rwnd_room = rwnd + SCTP_OUTQ_DATA_HDR + 3u;
+		if (sctp_outq_peek_len(&tx->outq, max_payload) > rwnd_room) {
+			if (sctp_rtxq_flight(&tx->rtxq) != 0)
+				break;
+			max = 1; /* §6.1 A: with nothing in flight, one chunk always may go */
+		} else if (rwnd_room < room) {
+			room = rwnd_room;
+		}
+		struct sctp_outq_chunk ch[ASSOC_TX_MAX_SEGS];
+		uint32_t used = 0;
+		unsigned n = sctp_outq_fill(&tx->outq, max_payload, room, ch, max, &used);
+		if (n == 0)
+			break;
+		for (unsigned k = 0; k < n; k++) {
+			struct sctp_rtxq_chunk rc = {
+				.tsn = tx->next_tsn,
+				.ppid = ch[k].ppid,
+				.sid = ch[k].sid,
+				.ssn = ch[k].ssn,
+				.flags = ch[k].flags,
+				.path = (uint8_t)dp,
+				.payload = ch[k].slice,
+			};
+			/*
+			 * Room was checked first, so only a bug fails here; the
+			 * chunk is then dropped (its reference released) rather
+			 * than sent without a retransmission queue entry.
+			 */
+			if (sctp_rtxq_add(&tx->rtxq, &tx->env, &rc, run->now_ns) !=
+			    SCTP_RTXQ_ADD_OK) {
+				if (ch[k].slice.handle != NULL)
+					tx_cfg(a)->buf.release(tx_cfg(a)->buf.ctx,
+							       ch[k].slice.handle);
+				continue;
+			}
+			tx_seg(p, rc.tsn, rc.sid, rc.ssn, rc.ppid, rc.flags, &ch[k].slice);
+			tx->next_tsn++;
+		}
+		if (p->n == 0)
+			break;
+		a->counters->data_sent += p->n;
+		tx_pkt_send(a, p, dp);
+		sctp_paths_on_data_sent(&a->paths, dp, run->now_ns);
+		tx_t3_start(a, dp, run->now_ns, false);
+		sent += used;
+		pkts++;
+	}
+}
+
+/* §9.2: once nothing is outstanding, SHUTDOWN-PENDING and SHUTDOWN-RECEIVED move on. */
+static void
+tx_shutdown_step(struct sctp_assoc *a, struct assoc_run *run)
+{
+	struct assoc_cmds cmds = { .n = 0 };
+
+	if (assoc_tx_outstanding(a))
+		return;
+	if (a->state == SCTP_ASSOC_SHUTDOWN_PENDING) {
+		emit_send(&cmds, PKT_SHUTDOWN);
+		emit_count(&cmds, OP_SHUTDOWN_RTX, 0);
+		emit_timer_start(&cmds, SCTP_ASSOC_T2_SHUTDOWN);
+		emit_state(&cmds, SCTP_ASSOC_SHUTDOWN_SENT);
+	} else if (a->state == SCTP_ASSOC_SHUTDOWN_RECEIVED) {
+		emit_send(&cmds, PKT_SHUTDOWN_ACK);
+		emit_count(&cmds, OP_SHUTDOWN_RTX, 0);
+		emit_timer_start(&cmds, SCTP_ASSOC_T2_SHUTDOWN);
+		emit_state(&cmds, SCTP_ASSOC_SHUTDOWN_ACK_SENT);
+	} else {
+		return;
+	}
+	assoc_apply(a, run, &cmds);
+}
+
+void
+assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run)
+{
+	if (run->halted)
+		return;
+	if (a->state != SCTP_ASSOC_ESTABLISHED && a->state != SCTP_ASSOC_SHUTDOWN_PENDING &&
+	    a->state != SCTP_ASSOC_SHUTDOWN_RECEIVED)
+		return;
+	if (a->tx != NULL) {
+		struct tx_pkt p;
+		unsigned rp = sctp_paths_rtx_path(&a->paths, sctp_paths_data_path(&a->paths));
+		if (sctp_rtxq_marked(&a->tx->rtxq) != 0)
+			tx_flush_rtx(a, run, rp, &p);
+		if (sctp_rtxq_marked(&a->tx->rtxq) == 0)
+			tx_flush_new(a, run, &p);
+		tx_t3_sync(a);
+	}
+	if (run->shutdown_step)
+		tx_shutdown_step(a, run);
+	run->shutdown_step = false;
+}
+
+/* What a SACK (or SHUTDOWN's cum ack) did: cc, RTO, paths, T3 (docs/CC.md order). */
+static void
+tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq_sack_result *r,
+	     bool fr_before)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+	const struct sctp_profile *prof = assoc_profile(a);
+	uint64_t ev = 0;
+
+	a->counters->sacks_in++;
+	run->shutdown_step = true;
+	(void)sctp_cc_recovery_on_sack(&tx->fr, r->cum_tsn);
+	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++) {
+		uint8_t bit = (uint8_t)(1u << i);
+		if (r->acked_mask & bit) {
+			struct sctp_cc_sack ev_cc = {
+				.bytes_acked = r->path[i].bytes_acked,
+				.flight_before = r->path[i].flight_before,
+				.flight_after = r->path[i].flight_after,
+				.cum_tsn_advanced = r->cum_advanced,
+				.in_fast_recovery = sctp_cc_recovery_active(&tx->fr),
+			};
+			sctp_cc_on_sack(&tx->path_cc[i], tx->cc, &ev_cc);
+			ev |= sctp_paths_on_data_acked(&a->paths, prof, i, run->now_ns);
+		}
+		if (r->rtt_mask & bit)
+			sctp_rto_sample(&sctp_paths_get(&a->paths, i)->rto, prof,
+					r->path[i].rtt_ns);
+	}
+	if (r->fast_rtx_mask != 0) {
+		a->counters->fast_retransmits++;
+		for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++)
+			if (r->fast_rtx_mask & (1u << i))
+				sctp_cc_on_fast_retransmit(&tx->path_cc[i], tx->cc, fr_before);
+		(void)sctp_cc_recovery_enter(&tx->fr, r->highest_sent);
+		tx->fast_rtx = true;
+	}
+	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++) {
+		uint8_t bit = (uint8_t)(1u << i);
+		if (r->t3_stop_mask & bit)
+			tx->t3_at[i] = SCTP_TIME_NEVER; /* §6.3.2 R2 */
+		else if (r->t3_restart_mask & bit)
+			tx_t3_start(a, i, run->now_ns, true); /* R3 */
+		if (r->t3_start_mask & bit)
+			tx_t3_start(a, i, run->now_ns, false); /* R4 */
+	}
+	tx_t3_sync(a);
+	if (ev != 0)
+		assoc_apply_path_events(a, run, ev);
+}
+
+static void
+tx_sack_verdict(struct sctp_assoc *a, struct assoc_run *run, enum sctp_rtxq_sack_verdict v,
+		const struct sctp_rtxq_sack_result *r, bool fr_before)
+{
+	if (sctp_rtxq_sack_verdict_aborts(v)) {
+		/* RFC 9260 §12.4: a SACK of a TSN never sent. */
+		assoc_abort_now(a, run, SCTP_CAUSE_PROTOCOL_VIOLATION, SCTP_ASSOC_REASON_PROTOCOL,
+				0);
+		return;
+	}
+	if (v == SCTP_RTXQ_SACK_OLD) {
+		a->counters->sacks_old++;
+		return;
+	}
+	if (v == SCTP_RTXQ_SACK_GAP_ORDER) {
+		a->counters->sacks_gap_order++;
+		return;
+	}
+	tx_after_ack(a, run, r, fr_before);
+}
+
+void
+assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+	struct sctp_sack s;
+	struct sctp_rtxq_sack_result r;
+
+	if (tx == NULL)
+		return;
+	if (sctp_sack_parse(c, &s) != SCTP_PERR_OK) {
+		assoc_count_drop(a, SCTP_ASSOC_DROP_MALFORMED_CHUNK);
+		run->stop = true;
+		return;
+	}
+	bool fr = sctp_cc_recovery_active(&tx->fr);
+	enum sctp_rtxq_sack_verdict v =
+		sctp_rtxq_on_sack(&tx->rtxq, &tx->env, &s, fr, run->now_ns, &r);
+	tx_sack_verdict(a, run, v, &r, fr);
+}
+
+/* §9.2: the SHUTDOWN's Cumulative TSN Ack, a SACK without gap blocks. */
+void
+assoc_rx_shutdown_cum(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+	struct sctp_shutdown sd;
+	struct sctp_rtxq_sack_result r;
+
+	if (tx == NULL || sctp_shutdown_parse(c, &sd) != SCTP_PERR_OK)
+		return;
+	bool fr = sctp_cc_recovery_active(&tx->fr);
+	enum sctp_rtxq_sack_verdict v =
+		sctp_rtxq_on_shutdown_cum(&tx->rtxq, &tx->env, sd.cum_tsn, run->now_ns, &r);
+	tx_sack_verdict(a, run, v, &r, fr);
+}
+
+/*
+ * §6.3.3: T3-rtx expired on each path whose deadline passed: its chunks
+ * marked (E3), cwnd to one PMDCS (E1, §7.2.3), Fast Recovery over, the RTO
+ * backed off and errors counted (E2, §8.1, §8.2: maybe failover or
+ * COMMUNICATION LOST). The flush then retransmits to the rtx path and
+ * restarts T3 there.
+ */
+void
+assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+
+	if (tx == NULL)
+		return;
+	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS && a->tx != NULL; i++) {
+		if (tx->t3_at[i] > run->now_ns)
+			continue;
+		tx->t3_at[i] = SCTP_TIME_NEVER;
+		a->counters->t3_expiries++;
+		(void)sctp_rtxq_on_t3_expiry(&tx->rtxq, &tx->env, i, NULL);
+		sctp_cc_on_t3_expiry(&tx->path_cc[i], tx->cc);
+		sctp_cc_recovery_on_t3(&tx->fr);
+		uint64_t ev = sctp_paths_on_t3_expiry(&a->paths, assoc_profile(a), i, run->now_ns);
+		tx_t3_sync(a);
+		if (ev != 0)
+			assoc_apply_path_events(a, run, ev);
+		if (a->state == SCTP_ASSOC_CLOSED) {
+			run->halted = true;
+			return;
+		}
+	}
+	tx_t3_sync(a);
+}

@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The association's send path (sctp/assoc_send.c) end to end: two
+// associations on a virtual clock (assoc_harness.h Sim) with the send and
+// receive paths on, both profiles. Messages go both ways and are checked
+// byte for byte, exactly once and in order per ordered stream; losses are
+// recovered by fast retransmit and by T3-rtx at the asserted times; slow
+// start shows in the packets per round trip; shutdown waits for the data;
+// SEND FAILED reports what an abort strands; the send API's errors; a SACK
+// of a TSN never sent aborts (RFC 9260 §12.4). Every buffer hold is
+// released at the end of every test (zero copy, sctp/buf.h).
+#include <cstdio>
+#include <random>
+#include <set>
+
+#include "assoc_harness.h"
+
+extern "C" {
+#include "sctp/chunk_sack.h"
+}
+
+namespace {
+
+class Send : public ::testing::TestWithParam<const struct sctp_profile *> {
+      protected:
+	const struct sctp_profile *prof() const
+	{
+		return GetParam();
+	}
+	std::unique_ptr<Sim> make(uint32_t rwnd = 65536, uint32_t rtxq_nodes = 1024,
+				  uint32_t outq_max_bytes = 1u << 20)
+	{
+		auto sim = std::make_unique<Sim>(prof(), prof(), one_way_delay(prof()));
+		sim->enable_data(rwnd, rtxq_nodes, outq_max_bytes);
+		return sim;
+	}
+	// Close what is open, then check that nothing is held or lent.
+	static void finish(Sim &sim)
+	{
+		for (Side *x : { &sim.c, &sim.s }) {
+			if (x->has_assoc && x->a.state != SCTP_ASSOC_CLOSED) {
+				EXPECT_EQ(sctp_assoc_abort(&x->a, sim.now, nullptr, 0), 0);
+			}
+		}
+		sim.queue.clear();
+		EXPECT_EQ(sim.held(), 0) << "every hold released";
+		for (Side *x : { &sim.c, &sim.s }) {
+			EXPECT_FALSE(x->data->lent) << x->name << ": data storage given back";
+			EXPECT_EQ(x->data->rtxq_pool.n_free, x->data->rtxq_pool.n);
+			EXPECT_EQ(x->data->outq_pool.n_free, x->data->outq_pool.n);
+			EXPECT_EQ(x->data->reasm_pool.n_free, x->data->reasm_pool.n);
+		}
+	}
+};
+
+// A message whose bytes tell where it came from: checkable byte for byte.
+Bytes
+pattern(size_t len, uint32_t seed)
+{
+	Bytes b(len);
+	uint32_t x = seed * 2654435761u + 1;
+	for (auto &c : b) {
+		x = x * 1103515245u + 12345u;
+		c = static_cast<uint8_t>(x >> 16);
+	}
+	return b;
+}
+
+struct Expect {
+	uint16_t sid;
+	bool unordered;
+	Bytes bytes;
+};
+
+// Every expected message delivered exactly once; ordered ones in order per stream.
+void
+check_delivery(const std::vector<Expect> &want, const std::vector<RxMsg> &got, const char *who)
+{
+	ASSERT_EQ(got.size(), want.size()) << who;
+	std::map<uint16_t, std::vector<Bytes>> want_ordered, got_ordered;
+	std::multiset<Bytes> want_unordered, got_unordered;
+	for (const auto &w : want) {
+		if (w.unordered)
+			want_unordered.insert(w.bytes);
+		else
+			want_ordered[w.sid].push_back(w.bytes);
+	}
+	for (const auto &g : got) {
+		EXPECT_EQ(g.flags & (SCTP_REASM_MSG_MORE | SCTP_REASM_MSG_CONT), 0u);
+		if (g.flags & SCTP_REASM_MSG_UNORDERED)
+			got_unordered.insert(g.bytes);
+		else
+			got_ordered[g.sid].push_back(g.bytes);
+	}
+	EXPECT_TRUE(want_ordered == got_ordered) << who << ": ordered streams differ";
+	EXPECT_TRUE(want_unordered == got_unordered) << who << ": unordered messages differ";
+}
+
+TEST_P(Send, MessagesBothWaysExactlyOnceInOrder)
+{
+	auto sim = make();
+	sim->handshake();
+	std::mt19937 rng(7);
+	std::vector<Expect> to_s, to_c;
+	for (int i = 0; i < 60; i++) {
+		for (Side *x : { &sim->c, &sim->s }) {
+			size_t len = (i % 7 == 0) ? 1 + rng() % 9000 : 1 + rng() % 300;
+			uint16_t sid = static_cast<uint16_t>(rng() % 4);
+			bool u = rng() % 5 == 0;
+			Bytes b = pattern(len, static_cast<uint32_t>(i * 2 + (x == &sim->s)));
+			ASSERT_EQ(sim->send(*x, sid, b, u ? SCTP_SEND_UNORDERED : 0), 0);
+			(x == &sim->c ? to_s : to_c).push_back({ sid, u, b });
+		}
+		if (i % 10 == 9)
+			sim->run();
+	}
+	sim->run();
+	check_delivery(to_s, sim->s.data->delivered, "server");
+	check_delivery(to_c, sim->c.data->delivered, "client");
+	EXPECT_EQ(sim->c.counters.data_rtx, 0u);
+	EXPECT_GT(sim->c.counters.sacks_in, 0u);
+	EXPECT_TRUE(sctp_rtxq_empty(&sim->c.a.tx->rtxq));
+	// With the RFC's 200 ms SACK delay, delayed SACKs ride on DATA going
+	// the other way (the DC profile's 100 µs delay mostly expires first).
+	if (prof() == &sctp_profile_rfc) {
+		EXPECT_GT(sim->c.counters.sacks_bundled + sim->s.counters.sacks_bundled, 0u);
+	}
+	expect_no_drops(sim->c);
+	expect_no_drops(sim->s);
+	finish(*sim);
+}
+
+TEST_P(Send, SmallMessagesAreBundled)
+{
+	auto sim = make();
+	sim->handshake();
+	std::vector<Expect> want;
+	for (int i = 0; i < 20; i++) {
+		Bytes b = pattern(40, i);
+		ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+		want.push_back({ 0, false, b });
+	}
+	// The first message left alone (nothing was waiting); the other 19
+	// waited for cwnd only if the first flight was full, else each left
+	// at once: in all cases no packet carries less than it could.
+	sim->run();
+	check_delivery(want, sim->s.data->delivered, "server");
+	EXPECT_LE(sim->c.data->data_packets, 20u);
+	finish(*sim);
+}
+
+// RFC 7053: SCTP_SEND_SACK_NOW sets the I bit; the receiver answers at
+// once instead of after its SACK delay.
+TEST_P(Send, SackNowIsAnsweredAtOnce)
+{
+	auto sim = make();
+	sim->handshake();
+	uint64_t t0 = sim->now;
+	ASSERT_EQ(sim->send(sim->c, 0, pattern(10, 1), SCTP_SEND_SACK_NOW), 0);
+	Packet p = decode(sim->c.sent.back().bytes);
+	ASSERT_EQ(p.chunks.size(), 1u);
+	EXPECT_EQ(p.chunks[0].type, SCTP_CHUNK_DATA);
+	EXPECT_TRUE(p.chunks[0].flags & SCTP_DATA_FLAG_I);
+	sim->run();
+	auto sacks = sim->s.times_of(SCTP_CHUNK_SACK);
+	ASSERT_EQ(sacks.size(), 1u);
+	EXPECT_EQ(sacks[0], t0 + sim->delay);
+	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T3_RTX], SCTP_TIME_NEVER) << "§6.3.2 R2";
+	finish(*sim);
+}
+
+TEST_P(Send, LargeMessageIsFragmentedAtThePmdcs)
+{
+	auto sim = make();
+	sim->handshake();
+	Bytes b = pattern(20000, 3);
+	ASSERT_EQ(sim->send(sim->c, 1, b, 0, 99), 0);
+	sim->run();
+	ASSERT_EQ(sim->s.data->delivered.size(), 1u);
+	EXPECT_EQ(sim->s.data->delivered[0].bytes, b);
+	EXPECT_EQ(sim->s.data->delivered[0].ppid, 99u);
+	// 1452 payload bytes per DATA chunk on IPv4 at MTU 1500: 14 chunks.
+	EXPECT_EQ(sim->c.counters.data_sent, 14u);
+	for (const auto &p : sim->c.sent)
+		EXPECT_LE(p.bytes.size(), 1480u) << "an IPv4 packet of at most 1500 bytes";
+	finish(*sim);
+}
+
+// The DATA packets x sent, in order, as (time, first TSN).
+std::vector<std::pair<uint64_t, uint32_t>>
+data_packets(const Side &x)
+{
+	std::vector<std::pair<uint64_t, uint32_t>> out;
+	for (const auto &s : x.sent) {
+		Packet p = decode(s.bytes);
+		for (const auto &c : p.chunks)
+			if (c.type == SCTP_CHUNK_DATA) {
+				out.push_back({ s.at, sctp_load_be32(c.value.data()) });
+				break;
+			}
+	}
+	return out;
+}
+
+TEST_P(Send, LostPacketRecoveredByFastRetransmit)
+{
+	auto sim = make();
+	sim->handshake();
+	bool lost = false;
+	sim->lose = [&](const Side &from, const Bytes &, uint8_t) {
+		// The first DATA packet of the client that carries only DATA.
+		if (&from == &sim->c && !lost && from.data->data_packets == 1) {
+			lost = true;
+			return true;
+		}
+		return false;
+	};
+	std::vector<Expect> want;
+	for (int i = 0; i < 40; i++) {
+		Bytes b = pattern(1000, i);
+		ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+		want.push_back({ 0, false, b });
+	}
+	sim->run();
+	ASSERT_TRUE(lost);
+	check_delivery(want, sim->s.data->delivered, "server");
+	EXPECT_GE(sim->c.counters.fast_retransmits, 1u);
+	EXPECT_EQ(sim->c.counters.t3_expiries, 0u);
+	EXPECT_GE(sim->c.counters.data_rtx, 1u);
+	finish(*sim);
+}
+
+TEST_P(Send, LostPacketRecoveredByT3AfterOneRto)
+{
+	auto sim = make();
+	sim->handshake();
+	unsigned drops = 0;
+	sim->lose = [&](const Side &from, const Bytes &, uint8_t first) {
+		if (&from == &sim->c && first == SCTP_CHUNK_DATA && drops == 0) {
+			drops++;
+			return true;
+		}
+		return false;
+	};
+	uint64_t rto = sim->c.a.paths.first.rto.rto_ns;
+	uint64_t t0 = sim->now;
+	Bytes b = pattern(100, 1);
+	ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T3_RTX], t0 + rto);
+	sim->run(t0 + rto);
+	// §6.3.3 E2: the RTO doubled (up to RTO.Max) as T3-rtx expired.
+	EXPECT_EQ(sim->c.a.paths.first.rto.rto_ns, std::min<uint64_t>(2 * rto, prof()->rto_max_ns));
+	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T3_RTX], t0 + rto + sim->c.a.paths.first.rto.rto_ns)
+		<< "T3-rtx restarted with the backed-off RTO";
+	sim->run();
+	auto pk = data_packets(sim->c);
+	ASSERT_EQ(pk.size(), 2u);
+	EXPECT_EQ(pk[0].first, t0);
+	EXPECT_EQ(pk[1].first, t0 + rto) << "§6.3.3: retransmitted when T3-rtx expires";
+	EXPECT_EQ(pk[0].second, pk[1].second) << "the same TSN";
+	EXPECT_EQ(sim->c.counters.t3_expiries, 1u);
+	ASSERT_EQ(sim->s.data->delivered.size(), 1u);
+	EXPECT_EQ(sim->s.data->delivered[0].bytes, b);
+	finish(*sim);
+}
+
+// §6.4, §8.2: T3-rtx expiries on a black-holed primary count as path
+// errors; retransmissions go to the other address, and new data follows
+// once the primary is no longer active.
+TEST_P(Send, T3RetransmitsToTheAlternateAndFailsOver)
+{
+	auto sim = std::make_unique<Sim>(prof(), prof(), one_way_delay(prof()), true);
+	sim->enable_data();
+	sim->handshake();
+	sim->run(sim->now + SCTP_S(30)); // heartbeats confirm the second addresses
+	ASSERT_EQ(sim->c.a.paths.n, 2u);
+	sim->blackhole.push_back(sim->s.addr);
+	std::vector<Expect> want;
+	for (int i = 0; i < 30; i++) {
+		Bytes b = pattern(900, i);
+		ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+		want.push_back({ 0, false, b });
+	}
+	sim->run(sim->now + SCTP_S(120));
+	check_delivery(want, sim->s.data->delivered, "server");
+	EXPECT_GE(sim->c.counters.t3_expiries, 1u);
+	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED);
+	// Retransmissions reached the server by its second address.
+	bool via_alternate = false;
+	for (const auto &sent : sim->c.sent)
+		via_alternate = via_alternate || sctp_addr_eq(&sent.dst, &sim->s.addr2);
+	EXPECT_TRUE(via_alternate);
+	EXPECT_GE(sim->c.counters.failovers, 1u) << "new data moved off the primary";
+	finish(*sim);
+}
+
+TEST_P(Send, SlowStartGrowsThePacketsPerRoundTrip)
+{
+	auto sim = make(1u << 20);
+	sim->handshake();
+	for (int i = 0; i < 200; i++)
+		ASSERT_EQ(sim->send(sim->c, 0, pattern(1452, i)), 0);
+	sim->run();
+	// Packets per round trip: group the DATA packets by the time they left
+	// (a flight leaves at one instant or within one RTT of the last).
+	auto pk = data_packets(sim->c);
+	ASSERT_FALSE(pk.empty());
+	uint64_t rtt = 2 * one_way_delay(prof());
+	std::vector<unsigned> per_rtt;
+	uint64_t start = pk[0].first;
+	for (const auto &p : pk) {
+		if (per_rtt.empty() || p.first >= start + rtt) {
+			per_rtt.push_back(0);
+			start = p.first;
+		}
+		per_rtt.back()++;
+	}
+	ASSERT_GE(per_rtt.size(), 3u);
+	// RFC: initial cwnd 4404 = 3 full chunks; DC: 10.
+	EXPECT_EQ(per_rtt[0], prof() == &sctp_profile_dc ? 10u : 3u);
+	std::string seq;
+	for (unsigned n : per_rtt)
+		seq += std::to_string(n) + " ";
+	// Slow start: each round trip's SACKs open cwnd by up to L * PMDCS each,
+	// so the flights grow until the 200 messages run out.
+	unsigned best = *std::max_element(per_rtt.begin(), per_rtt.end());
+	EXPECT_GE(best, 3 * per_rtt[0]) << seq;
+	EXPECT_GE(per_rtt[2], per_rtt[0]) << seq;
+	EXPECT_GT(sim->c.a.tx->path_cc[0].cwnd, per_rtt[0] * 1468u) << seq;
+	EXPECT_EQ(sim->s.data->delivered.size(), 200u);
+	finish(*sim);
+}
+
+TEST_P(Send, SmallWindowBoundsWhatIsInFlight)
+{
+	auto sim = make(4000);
+	sim->handshake();
+	std::vector<Expect> want;
+	for (int i = 0; i < 30; i++) {
+		Bytes b = pattern(1000, i);
+		ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+		want.push_back({ 0, false, b });
+		EXPECT_LE(sim->c.a.tx->rtxq.data_flight, 4000u);
+	}
+	for (int i = 0; i < 10000 && sim->step(SCTP_TIME_NEVER - 1); i++) {
+		EXPECT_LE(sim->c.a.tx->rtxq.data_flight, 4000u + 1000u);
+		if (sim->quiet())
+			break;
+	}
+	check_delivery(want, sim->s.data->delivered, "server");
+	finish(*sim);
+}
+
+// The a_rwnd of every SACK x sent, in order.
+std::vector<uint32_t>
+sack_windows(const Side &x)
+{
+	std::vector<uint32_t> out;
+	for (const auto &sent : x.sent) {
+		Packet p = decode(sent.bytes);
+		for (const auto &c : p.chunks)
+			if (c.type == SCTP_CHUNK_SACK)
+				out.push_back(sctp_load_be32(c.value.data() + 4));
+	}
+	return out;
+}
+
+// The receiver's window closes when reassembly holds what a lost first
+// fragment keeps from delivery; the sender stops at it, and the window
+// reopens once the retransmission fills the hole.
+TEST_P(Send, ZeroWindowClosesAndReopens)
+{
+	const uint32_t rwnd = 4 * 1452;
+	auto sim = make(rwnd);
+	sim->handshake();
+	bool lost = false;
+	sim->lose = [&](const Side &from, const Bytes &, uint8_t first) {
+		if (&from == &sim->c && first == SCTP_CHUNK_DATA && !lost) {
+			lost = true;
+			return true;
+		}
+		return false;
+	};
+	Bytes big = pattern(30000, 9);
+	ASSERT_EQ(sim->send(sim->c, 0, big), 0);
+	bool zero = false;
+	for (int i = 0; i < 100000 && sim->step(SCTP_TIME_NEVER - 1) && !sim->quiet(); i++) {
+		ASSERT_LE(sim->c.a.tx->rtxq.data_flight, rwnd);
+		zero = zero || sctp_rtxq_rwnd(&sim->c.a.tx->rtxq) == 0;
+	}
+	EXPECT_TRUE(zero) << "the sender saw the peer's window closed";
+	// A message above the receive buffer comes in parts (partial delivery,
+	// sctp/reasm.h): MORE on all but the last.
+	Bytes got;
+	const auto &d = sim->s.data->delivered;
+	ASSERT_FALSE(d.empty());
+	for (size_t i = 0; i < d.size(); i++) {
+		got.insert(got.end(), d[i].bytes.begin(), d[i].bytes.end());
+		EXPECT_EQ((d[i].flags & SCTP_REASM_MSG_MORE) != 0, i + 1 < d.size());
+	}
+	EXPECT_EQ(got, big);
+	auto w = sack_windows(sim->s);
+	ASSERT_FALSE(w.empty());
+	// Three chunks held behind the hole: one chunk of room advertised,
+	// which the lost chunk, still in flight, takes.
+	auto low = std::min_element(w.begin(), w.end());
+	EXPECT_LE(*low, rwnd - 3 * 1452u);
+	EXPECT_NE(std::find(low, w.end(), rwnd), w.end()) << "the window reopened";
+	finish(*sim);
+}
+
+TEST_P(Send, ShutdownWaitsForOutstandingData)
+{
+	auto sim = make();
+	sim->handshake();
+	std::vector<Expect> want;
+	for (int i = 0; i < 30; i++) {
+		Bytes b = pattern(1200, i);
+		ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+		want.push_back({ 0, false, b });
+	}
+	ASSERT_EQ(sctp_assoc_shutdown(&sim->c.a, sim->now), 0);
+	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_SHUTDOWN_PENDING);
+	EXPECT_TRUE(sim->c.times_of(SCTP_CHUNK_SHUTDOWN).empty());
+	EXPECT_EQ(sim->send(sim->c, 0, pattern(10, 1)), -ESHUTDOWN);
+	sim->run();
+	check_delivery(want, sim->s.data->delivered, "server");
+	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_CLOSED);
+	EXPECT_EQ(sim->s.a.state, SCTP_ASSOC_CLOSED);
+	auto sd = sim->c.times_of(SCTP_CHUNK_SHUTDOWN);
+	ASSERT_EQ(sd.size(), 1u);
+	auto pk = data_packets(sim->c);
+	EXPECT_GT(sd[0], pk.back().first) << "SHUTDOWN only after the last DATA was acked";
+	EXPECT_EQ(sim->c.data->failed.size(), 0u);
+	finish(*sim);
+}
+
+TEST_P(Send, AbortWithQueuedDataReportsSendFailed)
+{
+	auto sim = make();
+	sim->handshake();
+	for (int i = 0; i < 20; i++)
+		ASSERT_EQ(sim->send(sim->c, static_cast<uint16_t>(i % 3), pattern(1400, i), 0,
+				    static_cast<uint32_t>(100 + i)),
+			  0);
+	ASSERT_EQ(sctp_assoc_abort(&sim->c.a, sim->now, nullptr, 0), 0);
+	const auto &f = sim->c.data->failed;
+	ASSERT_EQ(f.size(), 20u) << "one SEND FAILED per message";
+	unsigned sent = 0;
+	for (unsigned i = 0; i < f.size(); i++) {
+		EXPECT_EQ(f[i].length, 1400u);
+		sent += f[i].sent;
+	}
+	EXPECT_EQ(sent, sim->c.counters.data_sent) << "sent: the messages that went out";
+	EXPECT_EQ(sim->c.counters.send_failed, 20u);
+	finish(*sim);
+}
+
+TEST_P(Send, ApiErrors)
+{
+	auto sim = make(65536, 1024, 4096);
+	Bytes b = pattern(10, 1);
+	EXPECT_EQ(sim->send(sim->c, 0, b), -ENOTCONN);
+	sim->connect();
+	EXPECT_EQ(sim->send(sim->c, 0, b), -ENOTCONN) << "COOKIE-WAIT";
+	sim->run();
+	ASSERT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED);
+	EXPECT_EQ(sim->send(sim->c, sim->c.a.outbound_streams, b), -EINVAL);
+	EXPECT_EQ(sim->send(sim->c, 0, Bytes()), -EINVAL);
+	EXPECT_EQ(sim->send(sim->c, 0, b, 0x80), -EINVAL);
+	EXPECT_EQ(sim->send(sim->c, 0, pattern(5000, 2)), -EMSGSIZE);
+	EXPECT_EQ(sctp_assoc_send(&sim->c.a, 0, 0, 0, nullptr, sim->now), -EINVAL);
+	int r = 0;
+	for (int i = 0; i < 100 && r == 0; i++)
+		r = sim->send(sim->c, 0, pattern(1000, i));
+	EXPECT_EQ(r, -ENOBUFS);
+	sim->run();
+	EXPECT_EQ(sim->send(sim->c, 0, b), 0) << "room again once sent";
+	sim->run();
+	finish(*sim);
+}
+
+TEST_P(Send, SackOfATsnNeverSentAborts)
+{
+	auto sim = make();
+	sim->handshake();
+	sim->lose = [](const Side &, const Bytes &, uint8_t) { return true; };
+	ASSERT_EQ(sim->send(sim->c, 0, pattern(100, 1)), 0);
+	uint32_t tsn0 = sim->c.a.local_initial_tsn;
+	// Cum TSN before our first, a gap block reaching 5 past it: never sent.
+	Bytes pkt(64);
+	struct sctp_writer w = sctp_writer_make(pkt.data(), pkt.size());
+	sctp_packet_build_header(&w, kServerPort, kClientPort, sim->c.a.local_vtag);
+	struct sctp_sack_gap g = { 1, 5 };
+	sctp_sack_build_from(&w, 0, tsn0 - 1, 65536, &g, 1, nullptr, 0);
+	ASSERT_TRUE(sctp_writer_ok(&w));
+	pkt.resize(w.off);
+	sim->lose = nullptr;
+	sim->deliver(sim->c, Sim::InFlight{ &sim->c, pkt, sim->s.addr, sim->c.addr });
+	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_CLOSED);
+	Packet ab = decode(sim->c.sent.back().bytes);
+	ASSERT_EQ(ab.chunks.size(), 1u);
+	EXPECT_EQ(ab.chunks[0].type, SCTP_CHUNK_ABORT);
+	auto cs = causes_of(ab.chunks[0].value);
+	ASSERT_EQ(cs.size(), 1u);
+	EXPECT_EQ(cs[0].first, SCTP_CAUSE_PROTOCOL_VIOLATION);
+	ASSERT_EQ(sim->c.data->failed.size(), 1u);
+	EXPECT_TRUE(sim->c.data->failed[0].sent);
+	finish(*sim);
+}
+
+// Model-based: random messages both ways over a lossy, duplicating link,
+// many seeds. The model is the list of messages each side queued; every
+// one must arrive once, byte for byte, in order per ordered stream.
+TEST_P(Send, RandomLossManySeeds)
+{
+	uint64_t rtx = 0, t3 = 0, fast = 0;
+	for (uint32_t seed = 1; seed <= 40; seed++) {
+		SCOPED_TRACE("seed " + std::to_string(seed));
+		auto sim = make();
+		sim->handshake();
+		std::mt19937 rng(seed);
+		unsigned loss_pct = seed % 4 == 0 ? 20 : seed % 5; // 0 .. 4 %, or 20 %
+		sim->lose = [&](const Side &, const Bytes &, uint8_t first) {
+			// The handshake is over; shutdown chunks are kept so that the
+			// run ends within T5.
+			if (first == SCTP_CHUNK_SHUTDOWN || first == SCTP_CHUNK_SHUTDOWN_ACK ||
+			    first == SCTP_CHUNK_SHUTDOWN_COMPLETE)
+				return false;
+			return rng() % 100 < loss_pct;
+		};
+		std::vector<Expect> to_s, to_c;
+		for (int i = 0; i < 80; i++) {
+			Side &x = rng() % 2 ? sim->c : sim->s;
+			size_t len = rng() % 8 == 0 ? 1 + rng() % 6000 : 1 + rng() % 200;
+			uint16_t sid = static_cast<uint16_t>(rng() % 3);
+			bool u = rng() % 6 == 0;
+			Bytes b = pattern(len, seed * 1000 + static_cast<uint32_t>(i));
+			ASSERT_EQ(sim->send(x, sid, b, u ? SCTP_SEND_UNORDERED : 0), 0);
+			(&x == &sim->c ? to_s : to_c).push_back({ sid, u, b });
+			if (rng() % 8 == 0)
+				sim->run(sim->now + rng() % (4 * one_way_delay(prof())));
+		}
+		// Odd seeds: the client shuts down with data outstanding both ways
+		// (§9.2: SHUTDOWN-PENDING here, SHUTDOWN-RECEIVED there).
+		bool shut = seed % 2 == 1;
+		if (shut) {
+			ASSERT_EQ(sctp_assoc_shutdown(&sim->c.a, sim->now), 0);
+		}
+		sim->run(sim->now + SCTP_S(600));
+		if (shut) {
+			ASSERT_EQ(sim->c.a.state, SCTP_ASSOC_CLOSED) << "loss " << loss_pct << "%";
+			ASSERT_EQ(sim->s.a.state, SCTP_ASSOC_CLOSED);
+			EXPECT_EQ(sim->c.notes.back().n.type, SCTP_NOTIFY_SHUTDOWN_COMPLETE);
+			EXPECT_TRUE(sim->c.data->failed.empty());
+			EXPECT_TRUE(sim->s.data->failed.empty());
+		} else {
+			ASSERT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED)
+				<< "loss " << loss_pct << "%: the association survived";
+			for (Side *x : { &sim->c, &sim->s }) {
+				EXPECT_TRUE(sctp_rtxq_empty(&x->a.tx->rtxq));
+				EXPECT_EQ(sctp_rtxq_check(&x->a.tx->rtxq, &x->data->rtxq_pool),
+					  nullptr);
+			}
+		}
+		check_delivery(to_s, sim->s.data->delivered, "server");
+		check_delivery(to_c, sim->c.data->delivered, "client");
+		for (Side *x : { &sim->c, &sim->s }) {
+			rtx += x->counters.data_rtx;
+			t3 += x->counters.t3_expiries;
+			fast += x->counters.fast_retransmits;
+		}
+		finish(*sim);
+		if (HasFailure())
+			break;
+	}
+	// The losses were recovered both ways.
+	EXPECT_GT(rtx, 0u);
+	EXPECT_GT(t3, 0u);
+	EXPECT_GT(fast, 0u);
+	std::printf("retransmitted %llu chunks, %llu T3-rtx expiries, %llu fast retransmits\n",
+		    static_cast<unsigned long long>(rtx), static_cast<unsigned long long>(t3),
+		    static_cast<unsigned long long>(fast));
+}
+
+INSTANTIATE_TEST_SUITE_P(Profiles, Send, ::testing::Values(&sctp_profile_rfc, &sctp_profile_dc),
+			 [](const ::testing::TestParamInfo<const struct sctp_profile *> &i) {
+				 return std::string(i.param == &sctp_profile_rfc ? "rfc" : "dc");
+			 });
+
+} // namespace
