@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Two associations exchanging data both ways at once through seeded
+// impairment stages on a virtual clock (suite sim; issue 4). Each side
+// sends the messages of sctp/sim/sim_traffic.h (1 byte to 64 KiB, several
+// streams, a share unordered) from refcounted application buffers as fast
+// as the association takes them, and judges what the other side delivers:
+// every message exactly once, in order on ordered streams, byte-identical.
+// When both directions are complete, one side shuts down gracefully; then
+// every packet buffer and application buffer must have been released
+// exactly as often as it was held (zero copy), and every pool be full.
+//
+// Each run also reports goodput in virtual time (application bytes
+// delivered both ways over the time to deliver them); the sweep prints one
+// "[sim-data]" line per profile and network and one JSON object per line
+// prefixed "SIM_GOODPUT " for docs/PERFORMANCE.md.
+#include <gtest/gtest.h>
+
+#include <cinttypes>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "drivers/impair/impair.h"
+#include "sctp/assoc.h"
+#include "sctp/chunk.h"
+#include "sctp/sim/sim_traffic.h"
+}
+
+namespace {
+
+// Both kinds of buffer start with their kind, so one set of buffer ops
+// serves the receive path (packets) and the send path (application data).
+enum { kPacket = 1, kAppBuf = 2 };
+
+struct Buf {
+	int kind;
+	int refs = 0;
+	std::vector<uint8_t> bytes;
+	explicit Buf(int k) : kind(k)
+	{
+	}
+};
+
+struct Net {
+	const char *name;
+	uint32_t loss_permille;
+	bool dup_reorder;
+};
+
+struct Result {
+	bool ok = false;
+	std::string why;
+	uint64_t bytes = 0, t_done = 0, data_rtx = 0, sacks = 0, data_pkts = 0;
+};
+
+class Run {
+      public:
+	Run(const struct sctp_profile *prof, const Net &net, uint64_t seed, uint32_t messages,
+	    uint16_t streams)
+	    : prof_(prof)
+	{
+		for (unsigned i = 0; i < 2; i++) {
+			traffic_[i] = {
+				seed * 2 + i, messages, 1, SIM_TRAFFIC_MAX_LEN, streams, 20
+			};
+			seen_[i].resize(messages / 8 + 1);
+			last_k_[i].resize(streams);
+		}
+		scratch_.resize(SIM_TRAFFIC_MAX_LEN);
+		buf_ops_.hold = [](void *, void *h) { static_cast<Buf *>(h)->refs++; };
+		buf_ops_.release = [](void *ctx, void *h) {
+			static_cast<Run *>(ctx)->put(static_cast<Buf *>(h));
+		};
+		buf_ops_.ctx = this;
+		struct impair_config cfg = {};
+		cfg.loss_ppb = net.loss_permille * (IMPAIR_PPB_ONE / 1000u);
+		if (net.dup_reorder) {
+			cfg.dup_ppb = IMPAIR_PCT(2);
+			cfg.reorder_ppb = IMPAIR_PCT(2);
+			cfg.reorder_gap = 3;
+		}
+		cfg.delay_ns = prof == &sctp_profile_dc ? SCTP_US(20) : SCTP_MS(25);
+		stage_ops_.dup = [](void *ctx, uintptr_t h, uint32_t, uintptr_t *copy) {
+			Run *r = static_cast<Run *>(ctx);
+			*copy = reinterpret_cast<uintptr_t>(
+				r->new_buf(kPacket, reinterpret_cast<Buf *>(h)->bytes));
+			return true;
+		};
+		stage_ops_.ctx = this;
+		for (unsigned i = 0; i < 2; i++) {
+			stage_mem_[i].resize(impair_storage_size(8192) / 8 + 1);
+			EXPECT_EQ(impair_init(&stage_[i], &cfg, &stage_ops_, seed * 7 + i, 8192,
+					      stage_mem_[i].data(), stage_mem_[i].size() * 8),
+				  0);
+		}
+		for (unsigned i = 0; i < 2; i++) {
+			end_[i].run = this;
+			end_[i].id = i;
+			sim_traffic_judge_init(&end_[i].judge, &traffic_[1 - i], 1 - i,
+					       seen_[i].data(), last_k_[i].data());
+			setup(end_[i], streams);
+		}
+	}
+	~Run()
+	{
+		for (End &e : end_)
+			sctp_endpoint_fini(&e.ep);
+	}
+
+	Result go()
+	{
+		Result res;
+		uint64_t t0 = now_;
+		uint64_t deadline = now_ + (prof_ == &sctp_profile_dc ? SCTP_S(120) : SCTP_S(7200));
+		feed();
+		bool shut = false;
+		for (long steps = 0; steps < 20000000; steps++) {
+			if (!shut && all_delivered()) {
+				res.t_done = now_ - t0;
+				shut = true;
+				if (sctp_assoc_shutdown(&end_[0].a, now_) != 0) {
+					res.why = "shutdown refused";
+					break;
+				}
+			}
+			if (shut && end_[0].a.state == SCTP_ASSOC_CLOSED &&
+			    end_[1].a.state == SCTP_ASSOC_CLOSED)
+				break;
+			uint64_t t =
+				std::min({ impair_next_due(&stage_[0]), impair_next_due(&stage_[1]),
+					   sctp_assoc_next_wakeup(&end_[0].a),
+					   sctp_assoc_next_wakeup(&end_[1].a) });
+			if (t == SCTP_TIME_NEVER || t > deadline)
+				break;
+			now_ = std::max(now_, t);
+			uintptr_t h;
+			uint32_t len;
+			bool did = false;
+			for (unsigned i = 0; i < 2 && !did; i++) {
+				if (impair_pop(&stage_[i], now_, &h, &len)) {
+					input(end_[1 - i], reinterpret_cast<Buf *>(h));
+					did = true;
+				}
+			}
+			for (unsigned i = 0; i < 2 && !did; i++) {
+				if (sctp_assoc_next_wakeup(&end_[i].a) <= now_) {
+					sctp_assoc_timeout(&end_[i].a, now_);
+					did = true;
+				}
+			}
+			feed();
+		}
+		for (End &e : end_) {
+			res.bytes += e.judge.bytes;
+			res.data_rtx += e.counters.data_rtx;
+			res.sacks += e.counters.sacks_sent;
+			res.data_pkts += e.data_pkts;
+		}
+		// Tear down: nothing may be left held anywhere.
+		for (End &e : end_)
+			if (e.a.state != SCTP_ASSOC_CLOSED)
+				sctp_assoc_abort(&e.a, now_, nullptr, 0);
+		for (unsigned i = 0; i < 2; i++)
+			impair_drain(
+				&stage_[i],
+				[](void *ctx, uintptr_t h, uint32_t) {
+					static_cast<Run *>(ctx)->put(reinterpret_cast<Buf *>(h));
+				},
+				this);
+		char why[256] = "";
+		for (End &e : end_) {
+			if (e.judge.bad != 0 && !why[0])
+				snprintf(why, sizeof(why),
+					 "side %u: %u bad deliveries, first %s k %u", e.id,
+					 e.judge.bad, sim_traffic_verdict_name(e.judge.first_bad),
+					 e.judge.first_bad_k);
+			else if (sim_traffic_missing(&e.judge) != 0 && !why[0])
+				snprintf(why, sizeof(why), "side %u: %u messages missing", e.id,
+					 sim_traffic_missing(&e.judge));
+			else if (e.notes_lost != 0 && !why[0])
+				snprintf(why, sizeof(why), "side %u: the association was lost",
+					 e.id);
+			else if ((e.reasm_pool.n_free != e.reasm_pool.n ||
+				  e.rtxq_pool.n_free != e.rtxq_pool.n ||
+				  sctp_outq_pool_free(&e.outq_pool) != e.outq_pool.n) &&
+				 !why[0])
+				snprintf(why, sizeof(why), "side %u: a pool is not full", e.id);
+		}
+		if (!why[0] && !shut)
+			snprintf(why, sizeof(why), "not everything delivered by the deadline");
+		if (!why[0] && bufs_in_use_ != 0)
+			snprintf(why, sizeof(why), "%" PRIu64 " buffers still held", bufs_in_use_);
+		if (!why[0] && (end_[0].completes != 1 || end_[1].completes != 1))
+			snprintf(why, sizeof(why), "no clean shutdown (%u/%u SHUTDOWN_COMPLETE)",
+				 end_[0].completes, end_[1].completes);
+		res.why = why;
+		res.ok = why[0] == 0;
+		return res;
+	}
+
+      private:
+	struct End {
+		Run *run;
+		unsigned id;
+		struct sctp_endpoint ep;
+		struct sctp_assoc a;
+		struct sctp_assoc_counters counters = {};
+		struct sctp_assoc_ops ops = {};
+		struct sctp_data_config data = {};
+		std::vector<struct sctp_reasm_node> reasm_nodes =
+			std::vector<struct sctp_reasm_node>(1024);
+		std::vector<struct sctp_outq_msg> outq_nodes =
+			std::vector<struct sctp_outq_msg>(256);
+		std::vector<struct sctp_rtxq_node> rtxq_nodes =
+			std::vector<struct sctp_rtxq_node>(2048);
+		struct sctp_reasm_pool reasm_pool;
+		struct sctp_outq_pool outq_pool;
+		struct sctp_rtxq_pool rtxq_pool;
+		std::vector<uint64_t> mem;
+		struct sim_traffic_judge judge;
+		uint32_t next_k = 0; // next message to send
+		uint32_t rnd = 5;
+		uint64_t data_pkts = 0;
+		unsigned completes = 0, notes_lost = 0;
+		std::vector<uint8_t> partial;
+		uint32_t partial_ppid = 0;
+		uint16_t partial_sid = 0;
+	};
+
+	Buf *new_buf(int kind, const std::vector<uint8_t> &b)
+	{
+		auto &pool = kind == kPacket ? free_pkts_ : free_app_;
+		Buf *p;
+		if (!pool.empty()) {
+			p = pool.back();
+			pool.pop_back();
+		} else {
+			bufs_.push_back(std::make_unique<Buf>(kind));
+			p = bufs_.back().get();
+		}
+		p->bytes = b;
+		p->refs = 1;
+		bufs_in_use_++;
+		return p;
+	}
+	void put(Buf *p)
+	{
+		EXPECT_GT(p->refs, 0);
+		if (--p->refs == 0) {
+			bufs_in_use_--;
+			(p->kind == kPacket ? free_pkts_ : free_app_).push_back(p);
+		}
+	}
+
+	void setup(End &e, uint16_t streams)
+	{
+		sctp_reasm_pool_init(&e.reasm_pool, e.reasm_nodes.data(),
+				     (uint32_t)e.reasm_nodes.size());
+		sctp_outq_pool_init(&e.outq_pool, e.outq_nodes.data(),
+				    (uint32_t)e.outq_nodes.size(), &buf_ops_);
+		sctp_rtxq_pool_init(&e.rtxq_pool, e.rtxq_nodes.data(),
+				    (uint32_t)e.rtxq_nodes.size());
+		e.data.buf = buf_ops_;
+		e.data.reasm_pool = &e.reasm_pool;
+		e.data.reasm = { 1u << 20, 256 * 1024, 1000 };
+		e.data.tsn_map_words = 64;
+		e.data.max_dups = 16;
+		e.data.max_gap_blocks = 16;
+		e.data.outq_pool = &e.outq_pool;
+		e.data.rtxq_pool = &e.rtxq_pool;
+		e.data.outq_max_bytes = 1u << 20;
+		e.data.outq_max_msgs = 200;
+		struct sctp_endpoint_config cfg = {};
+		cfg.port = 5001;
+		cfg.profile = prof_;
+		cfg.a_rwnd = e.data.reasm.max_bytes;
+		cfg.listening = true;
+		cfg.choose_tag = [](void *ctx, const struct sctp_rx *) {
+			return static_cast<End *>(ctx)->a.local_vtag | 1u;
+		};
+		cfg.random32 = [](void *ctx) {
+			End *x = static_cast<End *>(ctx);
+			x->rnd = x->rnd * 1664525u + 1013904223u;
+			return x->rnd;
+		};
+		cfg.ctx = &e;
+		cfg.data = &e.data;
+		uint8_t key[SCTP_COOKIE_KEY_LEN] = { 3 };
+		ASSERT_EQ(sctp_endpoint_init(&e.ep, &cfg, key, now_), 0);
+		e.ops.send = [](void *ctx, const uint8_t *b, size_t len, const struct sctp_addr *,
+				const struct sctp_addr *) {
+			End *x = static_cast<End *>(ctx);
+			x->run->transmit(*x, std::vector<uint8_t>(b, b + len));
+		};
+		e.ops.send_data = [](void *ctx, const uint8_t *head, size_t head_len,
+				     const struct sctp_tx_seg *segs, unsigned n,
+				     const struct sctp_addr *, const struct sctp_addr *) {
+			End *x = static_cast<End *>(ctx);
+			std::vector<uint8_t> b(SCTP_ASSOC_TX_MAX);
+			b.resize(sctp_tx_flatten(b.data(), b.size(), head, head_len, segs, n));
+			x->data_pkts++;
+			x->run->transmit(*x, std::move(b));
+		};
+		e.ops.notify = [](void *ctx, const struct sctp_notification *n) {
+			End *x = static_cast<End *>(ctx);
+			if (n->type == SCTP_NOTIFY_SHUTDOWN_COMPLETE)
+				x->completes++;
+			if (n->type == SCTP_NOTIFY_COMM_LOST || n->type == SCTP_NOTIFY_SEND_FAILED)
+				x->notes_lost++;
+		};
+		e.ops.deliver = [](void *ctx, const struct sctp_reasm_msg *m) {
+			End *x = static_cast<End *>(ctx);
+			x->run->deliver(*x, m);
+		};
+		e.ops.data_get = [](void *ctx, size_t n) -> void * {
+			End *x = static_cast<End *>(ctx);
+			x->mem.assign((n + 7) / 8, 0);
+			return x->mem.data();
+		};
+		e.ops.data_put = [](void *, void *) {};
+		struct sctp_cookie_state st = {};
+		st.local_vtag = e.id == 0 ? 0x1111 : 0x2222;
+		st.peer_vtag = e.id == 0 ? 0x2222 : 0x1111;
+		st.local_initial_tsn = e.id == 0 ? 0xfffffff0u : 77;
+		st.peer_initial_tsn = e.id == 0 ? 77 : 0xfffffff0u;
+		st.peer_a_rwnd = cfg.a_rwnd;
+		st.outbound_streams = st.inbound_streams = streams;
+		st.local_port = 5001;
+		st.peer_port = 5001;
+		st.peer_src = addr(1 - e.id);
+		st.local_addr = addr(e.id);
+		sctp_assoc_init(&e.a, &e.ops, &e, &e.counters);
+		ASSERT_EQ(sctp_assoc_from_cookie(&e.a, &e.ep, &st, now_), 0);
+		ASSERT_NE(e.a.tx, nullptr);
+	}
+
+	static struct sctp_addr addr(unsigned i)
+	{
+		const uint8_t b[4] = { 10, 0, 0, (uint8_t)(1 + i) };
+		return sctp_addr_v4(b);
+	}
+
+	void transmit(End &from, std::vector<uint8_t> b)
+	{
+		uint32_t len = (uint32_t)b.size();
+		Buf *p = new_buf(kPacket, b);
+		if (impair_push(&stage_[from.id], reinterpret_cast<uintptr_t>(p), len, now_) !=
+		    IMPAIR_QUEUED)
+			put(p);
+	}
+
+	void input(End &to, Buf *p)
+	{
+		struct sctp_rx rx = {};
+		if (sctp_packet_parse(&rx.pkt, p->bytes.data(), p->bytes.size()) == SCTP_PERR_OK) {
+			rx.src = addr(1 - to.id);
+			rx.dst = addr(to.id);
+			rx.handle = p;
+			if (!sctp_assoc_freeable(&to.a)) {
+				sctp_assoc_input(&to.a, &rx, now_);
+			} else {
+				// The association is gone: the endpoint answers (RFC 9260
+				// §8.4, e.g. SHUTDOWN COMPLETE to a late SHUTDOWN ACK).
+				alignas(8) uint8_t out[2048];
+				struct sctp_tx tx = { out, sizeof(out), 0, {}, {} };
+				struct sctp_cookie_state st;
+				enum sctp_ep_drop drop;
+				if (sctp_endpoint_input(&to.ep, &rx, now_, &tx, &st, &drop) ==
+					    SCTP_OOTB_REPLY &&
+				    tx.len != 0)
+					transmit(to, std::vector<uint8_t>(out, out + tx.len));
+			}
+		}
+		put(p);
+	}
+
+	// Whole messages and partial deliveries, judged as in sim_rx_test.
+	void deliver(End &e, const struct sctp_reasm_msg *m)
+	{
+		struct sctp_reasm_iter it;
+		struct sctp_slice sl;
+		bool part = (m->flags & (SCTP_REASM_MSG_MORE | SCTP_REASM_MSG_CONT)) != 0;
+		std::vector<uint8_t> whole;
+		std::vector<uint8_t> &into = part ? e.partial : whole;
+		if (part && !(m->flags & SCTP_REASM_MSG_CONT)) {
+			e.partial.clear();
+			e.partial_ppid = m->ppid;
+			e.partial_sid = m->sid;
+		}
+		sctp_reasm_iter_init(&it, m);
+		while (sctp_reasm_iter_next(&it, &sl)) {
+			into.insert(into.end(), sl.data, sl.data + sl.len);
+			if (sl.handle != nullptr)
+				put(static_cast<Buf *>(sl.handle));
+		}
+		if (m->flags & SCTP_REASM_MSG_MORE)
+			return;
+		const uint8_t *d = into.data();
+		uint32_t l = (uint32_t)into.size();
+		sim_traffic_judge(
+			&e.judge, part ? e.partial_ppid : m->ppid, part ? e.partial_sid : m->sid,
+			(m->flags & SCTP_REASM_MSG_UNORDERED) != 0, &d, &l, 1, scratch_.data());
+		if (part)
+			e.partial.clear();
+	}
+
+	// Each side queues its next messages while the association takes them.
+	void feed()
+	{
+		for (End &e : end_) {
+			const struct sim_traffic_config *c = &traffic_[e.id];
+			while (e.next_k < c->messages && e.a.state == SCTP_ASSOC_ESTABLISHED) {
+				struct sim_traffic_msg m = sim_traffic_msg(c, e.id, e.next_k);
+				Buf *b = new_buf(kAppBuf, std::vector<uint8_t>(m.len));
+				sim_traffic_fill(c, e.id, &m, b->bytes.data());
+				struct sctp_slice s = { b, b->bytes.data(), m.len };
+				int rc = sctp_assoc_send(&e.a, m.sid, m.k,
+							 m.unordered ? SCTP_SEND_UNORDERED : 0, &s,
+							 now_);
+				if (rc != 0) {
+					put(b);
+					EXPECT_TRUE(rc == -ENOBUFS || rc == -ENOMEM) << rc;
+					break;
+				}
+				e.next_k++;
+			}
+		}
+	}
+
+	bool all_delivered() const
+	{
+		return sim_traffic_missing(&end_[0].judge) == 0 &&
+		       sim_traffic_missing(&end_[1].judge) == 0;
+	}
+
+	const struct sctp_profile *prof_;
+	struct sim_traffic_config traffic_[2];
+	std::vector<uint8_t> seen_[2];
+	std::vector<int64_t> last_k_[2];
+	std::vector<uint8_t> scratch_;
+	struct sctp_buf_ops buf_ops_ = {};
+	struct impair stage_[2];
+	struct impair_ops stage_ops_ = {};
+	std::vector<uint64_t> stage_mem_[2];
+	End end_[2];
+	std::vector<std::unique_ptr<Buf>> bufs_;
+	std::vector<Buf *> free_pkts_, free_app_;
+	uint64_t bufs_in_use_ = 0;
+	uint64_t now_ = SCTP_S(1);
+};
+
+void
+sweep(const struct sctp_profile *prof, const Net &n, unsigned seeds, uint32_t messages,
+      uint16_t streams)
+{
+	unsigned failed = 0;
+	uint64_t bytes = 0, time = 0, rtx = 0, sacks = 0, pkts = 0;
+	const char *pname = prof == &sctp_profile_dc ? "dc" : "rfc";
+	for (unsigned s = 1; s <= seeds; s++) {
+		Run r(prof, n, s, messages, streams);
+		Result res = r.go();
+		if (!res.ok) {
+			failed++;
+			ADD_FAILURE() << "SIM_DATA_REPLAY='profile=" << pname << " net=" << n.name
+				      << " seed=" << s << " messages=" << messages
+				      << " streams=" << streams << "': " << res.why;
+		}
+		bytes += res.bytes;
+		time += res.t_done;
+		rtx += res.data_rtx;
+		sacks += res.sacks;
+		pkts += res.data_pkts;
+	}
+	double goodput_mbps = time ? (double)bytes * 8.0 / ((double)time / 1e9) / 1e6 : 0.0;
+	printf("[sim-data] profile=%-3s net=%-16s streams=%-3u runs=%u failed=%u | goodput %.1f "
+	       "Mbit/s (virtual), %" PRIu64 " DATA packets, %.2f SACKs per DATA packet, %" PRIu64
+	       " retransmitted chunks\n",
+	       pname, n.name, streams, seeds, failed, goodput_mbps, pkts,
+	       pkts ? (double)sacks / (double)pkts : 0.0, rtx);
+	printf("SIM_GOODPUT {\"profile\":\"%s\",\"net\":\"%s\",\"loss_permille\":%u,"
+	       "\"streams\":%u,\"runs\":%u,\"goodput_mbit_s\":%.3f,\"retransmitted\":%" PRIu64
+	       "}\n",
+	       pname, n.name, n.loss_permille, streams, seeds, goodput_mbps, rtx);
+}
+
+const Net kNets[] = {
+	{ "loss0", 0, false },	{ "loss0.1", 1, false },  { "loss1", 10, false },
+	{ "loss5", 50, false }, { "loss20", 200, false }, { "loss1_dup2_reord2", 10, true },
+};
+
+TEST(SimData, BothWaysThroughImpairmentDc)
+{
+	for (const Net &n : kNets)
+		sweep(&sctp_profile_dc, n, 6, 80, 8);
+}
+
+TEST(SimData, BothWaysThroughImpairmentRfc)
+{
+	for (const Net &n : kNets)
+		sweep(&sctp_profile_rfc, n, 3, 80, 8);
+}
+
+} // namespace
