@@ -189,16 +189,14 @@ void
 drain(Wire &w, std::vector<std::unique_ptr<Pair>> &pairs)
 {
 	for (int round = 0; round < 64; round++) {
-		while (!w.q.empty()) {
-			Wire::Pkt p = std::move(w.q.front());
-			w.q.pop_front();
+		while (!w.empty()) {
+			Wire::Pkt *p = &w.ring[w.head++ % Wire::kRing];
 			struct sctp_rx rx = {};
-			if (sctp_packet_parse(&rx.pkt, p.bytes.data(), p.bytes.size()) !=
-			    SCTP_PERR_OK)
+			if (sctp_packet_parse(&rx.pkt, p->bytes, p->len) != SCTP_PERR_OK)
 				abort();
-			rx.src = sctp_path_addr(&p.to->a.paths.first);
-			rx.dst = p.to->a.local_addr;
-			sctp_assoc_input(&p.to->a, &rx, w.now);
+			rx.src = sctp_path_addr(&p->to->a.paths.first);
+			rx.dst = p->to->a.local_addr;
+			sctp_assoc_input(&p->to->a, &rx, w.now);
 		}
 		uint64_t next = SCTP_TIME_NEVER;
 		for (auto &pr : pairs)
