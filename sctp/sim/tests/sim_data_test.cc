@@ -47,6 +47,7 @@ struct Net {
 	const char *name;
 	uint32_t loss_permille;
 	bool dup_reorder;
+	bool jitter; // delay jitter of 4 one-way delays, packets may overtake each other
 };
 
 struct Result {
@@ -82,6 +83,10 @@ class Run {
 			cfg.reorder_gap = 3;
 		}
 		cfg.delay_ns = prof == &sctp_profile_dc ? SCTP_US(20) : SCTP_MS(25);
+		if (net.jitter) {
+			cfg.jitter_ns = 4 * cfg.delay_ns;
+			cfg.jitter_reorders = true;
+		}
 		stage_ops_.dup = [](void *ctx, uintptr_t h, uint32_t, uintptr_t *copy) {
 			Run *r = static_cast<Run *>(ctx);
 			*copy = reinterpret_cast<uintptr_t>(
@@ -486,14 +491,22 @@ sweep(const struct sctp_profile *prof, const Net &n, unsigned seeds, uint32_t me
 }
 
 const Net kNets[] = {
-	{ "loss0", 0, false },	{ "loss0.1", 1, false },  { "loss1", 10, false },
-	{ "loss5", 50, false }, { "loss20", 200, false }, { "loss1_dup2_reord2", 10, true },
+	{ "loss0", 0, false, false },	       { "loss0.1", 1, false, false },
+	{ "loss1", 10, false, false },	       { "loss5", 50, false, false },
+	{ "loss20", 200, false, false },       { "loss1_dup2_reord2", 10, true, false },
+	{ "loss1_jitter4x", 10, false, true },
 };
 
 TEST(SimData, BothWaysThroughImpairmentDc)
 {
 	for (const Net &n : kNets)
 		sweep(&sctp_profile_dc, n, 6, 80, 8);
+}
+
+// 1,024 streams both ways, small and large messages mixed.
+TEST(SimData, ManyStreamsBothWays)
+{
+	sweep(&sctp_profile_dc, kNets[2], 4, 300, 1024);
 }
 
 TEST(SimData, BothWaysThroughImpairmentRfc)
