@@ -168,6 +168,14 @@ assoc_user_call(struct sctp_assoc *a, enum sctp_assoc_user_call u, uint64_t now_
 }
 
 int
+sctp_assoc_consumed(struct sctp_assoc *a, uint32_t bytes, uint64_t now_ns)
+{
+	struct assoc_in in = { .bytes = bytes, .now_ns = now_ns };
+
+	return assoc_user_run(a, SCTP_ASSOC_USER_CONSUMED, &in);
+}
+
+int
 sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
 		const struct sctp_slice *msg, uint64_t now_ns)
 {

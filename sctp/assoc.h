@@ -97,6 +97,7 @@ enum sctp_assoc_user_call {
 	SCTP_ASSOC_USER_ABORT,
 	SCTP_ASSOC_USER_SET_PRIMARY,
 	SCTP_ASSOC_USER_SEND,
+	SCTP_ASSOC_USER_CONSUMED,
 	SCTP_ASSOC_USER_COUNT
 };
 
@@ -171,6 +172,7 @@ struct sctp_assoc_counters {
 	uint64_t data_bad_stream;    /* stream id >= inbound streams: ERROR cause 1 */
 	uint64_t sacks_sent;	     /* at most one per received packet */
 	uint64_t sacks_delayed;	     /* sent by the delayed-SACK timer */
+	uint64_t window_updates;     /* SACKs sent because the application consumed data */
 	/* Send side (issue 4, sctp/assoc_send.c). */
 	uint64_t data_sent;	   /* DATA chunks sent for the first time */
 	uint64_t data_rtx;	   /* DATA chunks retransmitted (fast or T3) */
@@ -197,6 +199,14 @@ struct sctp_data_config {
 	uint16_t tsn_map_words;		    /* receive window: 64 TSNs a word */
 	uint16_t max_dups;		    /* duplicate TSNs listed per SACK */
 	uint16_t max_gap_blocks;	    /* Gap Ack Blocks per SACK, the rest left out */
+	/*
+	 * Count delivered bytes against our window until the application says
+	 * it consumed them (sctp_assoc_consumed()): a slow reader then closes
+	 * the window, as RFC 9260 §6.2 means by the receive buffer, instead of
+	 * holding mbufs the window does not see. Off: the window counts only
+	 * what reassembly holds.
+	 */
+	bool rwnd_counts_delivered;
 	/*
 	 * Send side (sctp/assoc_send.c); off (sctp_assoc_send() -EOPNOTSUPP)
 	 * while outq_pool or rtxq_pool is NULL. The outq's pool must use the
@@ -455,7 +465,9 @@ struct sctp_assoc {
 	void *data_mem;			      /* from ops->data_get(), NULL outside ESTABLISHED+ */
 	uint16_t rx_pkts;		      /* packets with DATA since our last SACK */
 	uint8_t rx_sack_now;		      /* SACK policy bits (assoc_data.c) */
-	uint8_t rx_path; /* path of the last packet with DATA: SACKs go there */
+	uint8_t rx_path;	/* path of the last packet with DATA: SACKs go there */
+	uint32_t rx_unconsumed; /* delivered, not yet consumed (rwnd_counts_delivered) */
+	uint32_t rx_rwnd_sent;	/* the a_rwnd our last SACK carried */
 	/* Send side, in data_mem; NULL when not configured or outside ESTABLISHED+. */
 	struct sctp_assoc_tx *tx;
 };
@@ -552,6 +564,16 @@ int sctp_assoc_set_primary(struct sctp_assoc *a, const struct sctp_addr *peer, u
  * queue's -EINVAL (bad stream, empty message, unknown flags), -EMSGSIZE,
  * -ENOBUFS (per-association limits: retry later) and -ENOMEM (pool).
  */
+/*
+ * The application is done with `bytes` of what was delivered (with
+ * sctp_data_config.rwnd_counts_delivered on). When our window has grown by
+ * at least min(MTU, half the buffer) since the last SACK, a SACK goes out
+ * at once to say so (receiver-side silly window avoidance, as RFC 9260
+ * §6.2 and RFC 1122 §4.2.3.3 describe for TCP); smaller growth waits for
+ * the next SACK. 0; -ENOTCONN without a receive path.
+ */
+int sctp_assoc_consumed(struct sctp_assoc *a, uint32_t bytes, uint64_t now_ns);
+
 int sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
 		    const struct sctp_slice *msg, uint64_t now_ns);
 

@@ -767,6 +767,9 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 	case OP_T3:
 		assoc_tx_t3(a, run);
 		break;
+	case OP_CONSUMED:
+		assoc_rx_consumed(a, run, c->u.count);
+		break;
 	case OP_PUSH:
 		assoc_tx_push(a, run, c->u.user);
 		break;

@@ -95,6 +95,8 @@ assoc_data_start(struct sctp_assoc *a)
 	a->rx_pkts = 0;
 	a->rx_sack_now = 0;
 	a->rx_path = a->paths.current;
+	a->rx_unconsumed = 0;
+	a->rx_rwnd_sent = assoc_rwnd(a);
 	if (tx != 0)
 		assoc_tx_start(a, mem + streams + bits + dups);
 	return 0;
@@ -123,6 +125,8 @@ assoc_deliver(void *arg, const struct sctp_reasm_msg *m)
 {
 	struct sctp_assoc *a = arg;
 
+	if (assoc_data_cfg(a)->rwnd_counts_delivered)
+		a->rx_unconsumed += m->len;
 	a->ops->deliver(a->ctx, m);
 }
 
@@ -140,13 +144,52 @@ assoc_data_stop(struct sctp_assoc *a)
 	a->timer_at[SCTP_ASSOC_T_SACK] = SCTP_TIME_NEVER;
 }
 
-/* §6.2: what we can still take, after what reassembly holds. */
+/*
+ * §6.2: what we can still take, after what reassembly holds and, when the
+ * application accounts for it, what it has not consumed yet.
+ */
 uint32_t
 assoc_rwnd(const struct sctp_assoc *a)
 {
-	uint32_t buf = a->ep->cfg.a_rwnd, held = sctp_reasm_queued_bytes(&a->rx_reasm);
+	uint32_t buf = a->ep->cfg.a_rwnd;
+	uint64_t held = sctp_reasm_queued_bytes(&a->rx_reasm);
 
-	return held < buf ? buf - held : 0;
+	if (assoc_data_cfg(a)->rwnd_counts_delivered)
+		held += a->rx_unconsumed;
+	return held < buf ? buf - (uint32_t)held : 0;
+}
+
+/* The user's CONSUMED: a window update may be due (assoc_rx_consumed()). */
+void
+assoc_uf_consumed(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	(void)a;
+	emit_count(o, OP_CONSUMED, in->bytes);
+}
+
+/*
+ * The application gave back `bytes`. A SACK goes out at once only if the
+ * window grew by at least min(MTU, half the buffer) since the last one we
+ * sent: small openings wait for the next SACK, so a reader that consumes a
+ * few bytes at a time does not make a SACK each time (silly window
+ * avoidance), while a sender stopped by a closed window learns as soon as
+ * a packet's worth is free.
+ */
+void
+assoc_rx_consumed(struct sctp_assoc *a, struct assoc_run *run, uint32_t bytes)
+{
+	if (a->data_mem == NULL)
+		return;
+	a->rx_unconsumed -= bytes < a->rx_unconsumed ? bytes : a->rx_unconsumed;
+	uint32_t now_rwnd = assoc_rwnd(a), buf = a->ep->cfg.a_rwnd;
+	uint32_t mtu = a->tx != NULL ? a->tx->mtu : SCTP_ASSOC_TX_MAX;
+	uint32_t step = mtu < buf / 2 ? mtu : buf / 2;
+	if (now_rwnd <= a->rx_rwnd_sent || now_rwnd - a->rx_rwnd_sent < step)
+		return;
+	struct assoc_cmds cmds = { .n = 0 };
+	emit_send(&cmds, PKT_SACK);
+	assoc_apply(a, run, &cmds);
+	a->counters->window_updates++;
 }
 
 /* §3.3.10.1: ERROR, Invalid Stream Identifier, to where the DATA came from. */
@@ -277,6 +320,7 @@ assoc_sack_sent(struct sctp_assoc *a)
 	if (a->data_mem == NULL)
 		return;
 	a->rx_pkts = 0;
+	a->rx_rwnd_sent = assoc_rwnd(a);
 	a->rx_sack_now = sctp_tsn_map_has_gaps(&a->rx_tsn) ? ASSOC_RX_GAP_REPORTED : 0;
 	sctp_tsn_map_clear_dups(&a->rx_tsn);
 	a->timer_at[SCTP_ASSOC_T_SACK] = SCTP_TIME_NEVER;

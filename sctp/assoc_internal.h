@@ -61,6 +61,7 @@ enum assoc_op {
 	OP_SHUTDOWN_CUM,  /* u.chunk: a SHUTDOWN's Cumulative TSN Ack (§9.2) */
 	OP_T3,		  /* T3-rtx expired on every path whose deadline passed */
 	OP_PUSH,	  /* u.user: the user's message into the send queue; run->result */
+	OP_CONSUMED,	  /* u.count: bytes the application consumed (assoc_data.c) */
 };
 
 /* The packets an association sends. */
@@ -168,6 +169,7 @@ struct assoc_in {
 	uint32_t ppid;
 	uint16_t sid;
 	uint8_t flags;
+	uint32_t bytes; /* user CONSUMED */
 	uint64_t now_ns;
 };
 
@@ -328,6 +330,7 @@ void assoc_uf_set_primary(const struct sctp_assoc *a, const struct assoc_in *in,
 /* assoc_data.c: handlers */
 void assoc_sf_data(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_tf_sack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_uf_consumed(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 
 /* assoc_send.c: handlers */
 void assoc_sf_sack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
@@ -398,6 +401,7 @@ int assoc_data_start(struct sctp_assoc *a);
 void assoc_data_stop(struct sctp_assoc *a);
 void assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c);
 void assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run);
+void assoc_rx_consumed(struct sctp_assoc *a, struct assoc_run *run, uint32_t bytes);
 void assoc_tx_sack(const struct sctp_assoc *a, struct sctp_writer *w);
 void assoc_sack_sent(struct sctp_assoc *a);
 uint32_t assoc_rwnd(const struct sctp_assoc *a);

@@ -338,6 +338,17 @@ const struct assoc_cell assoc_user_table[SCTP_ASSOC_USER_COUNT][SCTP_ASSOC_STATE
 		S(SHUTDOWN_RECEIVED) = REFUSE(USER_SEND_SHUTDOWN, -ESHUTDOWN),
 		S(SHUTDOWN_ACK_SENT) = REFUSE(USER_SEND_SHUTDOWN, -ESHUTDOWN),
 	},
+	/* §6.2: the application freed receive buffer; wherever DATA may still come. */
+	[SCTP_ASSOC_USER_CONSUMED] = {
+		S(CLOSED) = REFUSE(USER_NOT_CONNECTED, -ENOTCONN),
+		S(COOKIE_WAIT) = REFUSE(USER_NOT_CONNECTED, -ENOTCONN),
+		S(COOKIE_ECHOED) = REFUSE(USER_NOT_CONNECTED, -ENOTCONN),
+		S(ESTABLISHED) = DO(uf_consumed, ANY),
+		S(SHUTDOWN_PENDING) = DO(uf_consumed, ANY),
+		S(SHUTDOWN_SENT) = DO(uf_consumed, ANY),
+		S(SHUTDOWN_RECEIVED) = DO(uf_consumed, ANY),
+		S(SHUTDOWN_ACK_SENT) = DO(uf_consumed, ANY),
+	},
 };
 
 #undef S
@@ -488,10 +499,9 @@ static const char *const assoc_row_names[SCTP_ASSOC_ROW_COUNT] = {
 };
 
 static const char *const assoc_user_names[SCTP_ASSOC_USER_COUNT] = {
-	[SCTP_ASSOC_USER_SHUTDOWN] = "SHUTDOWN",
-	[SCTP_ASSOC_USER_ABORT] = "ABORT",
-	[SCTP_ASSOC_USER_SET_PRIMARY] = "SET PRIMARY",
-	[SCTP_ASSOC_USER_SEND] = "SEND",
+	[SCTP_ASSOC_USER_SHUTDOWN] = "SHUTDOWN",       [SCTP_ASSOC_USER_ABORT] = "ABORT",
+	[SCTP_ASSOC_USER_SET_PRIMARY] = "SET PRIMARY", [SCTP_ASSOC_USER_SEND] = "SEND",
+	[SCTP_ASSOC_USER_CONSUMED] = "CONSUMED",
 };
 
 static const char *const assoc_drop_names[SCTP_ASSOC_DROP_COUNT] = {

@@ -342,3 +342,32 @@ TEST_P(Data, NoStorageAbortsWithOutOfResource)
 }
 
 } // namespace
+
+namespace {
+
+// §6.2 with the application's consumption counted: a reader that does not
+// consume closes the window; consuming a little does not make a SACK (the
+// next SACK carries it), consuming a packet's worth sends one at once.
+TEST_P(Data, ASlowReaderClosesTheWindowAndConsumingReopensIt)
+{
+	cfg_.rwnd_counts_delivered = true;
+	std::string big(1400, 'x');
+	rx(data_chunk(kBE | SCTP_DATA_FLAG_I, kTsn0, 0, 0, big));
+	rx(data_chunk(kBE | SCTP_DATA_FLAG_I, kTsn0 + 1, 0, 1, big));
+	ASSERT_EQ(delivered_.size(), 2u);
+	EXPECT_EQ(sack_of(last().bytes).a_rwnd, 4096u - 2800u) << "delivered, not consumed";
+	size_t sacks_before = sacks();
+	ASSERT_EQ(sctp_assoc_consumed(&a_, 1000, now_), 0);
+	EXPECT_EQ(sacks(), sacks_before) << "1000 bytes: less than min(MTU, buffer/2)";
+	ASSERT_EQ(sctp_assoc_consumed(&a_, 1800, now_), 0);
+	ASSERT_EQ(sacks(), sacks_before + 1) << "a window update";
+	EXPECT_EQ(sack_of(last().bytes).a_rwnd, 4096u);
+	EXPECT_EQ(counters_.window_updates, 1u);
+	// Consuming more than was delivered is clamped, and says nothing.
+	ASSERT_EQ(sctp_assoc_consumed(&a_, 5000, now_), 0);
+	EXPECT_EQ(sacks(), sacks_before + 1);
+	ASSERT_EQ(sctp_assoc_abort(&a_, now_, nullptr, 0), 0);
+	EXPECT_EQ(sctp_assoc_consumed(&a_, 1, now_), -ENOTCONN);
+}
+
+} // namespace
