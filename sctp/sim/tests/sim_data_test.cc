@@ -47,7 +47,8 @@ struct Net {
 	const char *name;
 	uint32_t loss_permille;
 	bool dup_reorder;
-	bool jitter; // delay jitter of 4 one-way delays, packets may overtake each other
+	bool jitter;	  // delay jitter of 4 one-way delays, packets may overtake each other
+	bool slow_reader; // side 1's application consumes at most 300 bytes per event
 };
 
 struct Result {
@@ -60,7 +61,7 @@ class Run {
       public:
 	Run(const struct sctp_profile *prof, const Net &net, uint64_t seed, uint32_t messages,
 	    uint16_t streams)
-	    : prof_(prof)
+	    : prof_(prof), slow_reader_(net.slow_reader)
 	{
 		for (unsigned i = 0; i < 2; i++) {
 			traffic_[i] = {
@@ -155,9 +156,15 @@ class Run {
 					did = true;
 				}
 			}
+			consume();
 			feed();
 		}
+		bool slow_bad = false;
 		for (End &e : end_) {
+			if (e.data.rwnd_counts_delivered &&
+			    (e.counters.window_updates == 0 ||
+			     e.max_unconsumed < e.data.reasm.max_bytes / 2))
+				slow_bad = true;
 			res.bytes += e.judge.bytes;
 			res.data_rtx += e.counters.data_rtx;
 			res.sacks += e.counters.sacks_sent;
@@ -200,6 +207,9 @@ class Run {
 		if (!why[0] && (end_[0].completes != 1 || end_[1].completes != 1))
 			snprintf(why, sizeof(why), "no clean shutdown (%u/%u SHUTDOWN_COMPLETE)",
 				 end_[0].completes, end_[1].completes);
+		if (!why[0] && slow_bad)
+			snprintf(why, sizeof(why),
+				 "the slow reader never closed and reopened its window");
 		res.why = why;
 		res.ok = why[0] == 0;
 		return res;
@@ -229,6 +239,8 @@ class Run {
 		uint32_t rnd = 5;
 		uint64_t data_pkts = 0;
 		unsigned completes = 0, notes_lost = 0;
+		uint32_t unconsumed = 0;     // delivered bytes the slow application still holds
+		uint32_t max_unconsumed = 0; // the most it held at once
 		std::vector<uint8_t> partial;
 		uint32_t partial_ppid = 0;
 		uint16_t partial_sid = 0;
@@ -270,6 +282,12 @@ class Run {
 		e.data.buf = buf_ops_;
 		e.data.reasm_pool = &e.reasm_pool;
 		e.data.reasm = { 1u << 20, 256 * 1024, 1000 };
+		if (slow_reader_ && e.id == 1) {
+			// A 64 KiB receive buffer that delivered bytes keep occupied
+			// until the application consumes them (RFC 9260 §6.2).
+			e.data.reasm = { 64 * 1024, 16 * 1024, 1000 };
+			e.data.rwnd_counts_delivered = true;
+		}
 		e.data.tsn_map_words = 64;
 		e.data.max_dups = 16;
 		e.data.max_gap_blocks = 16;
@@ -382,8 +400,25 @@ class Run {
 	}
 
 	// Whole messages and partial deliveries, judged as in sim_rx_test.
+	// The slow application: a little of what it holds each event.
+	void consume()
+	{
+		for (End &e : end_) {
+			if (!e.data.rwnd_counts_delivered || e.unconsumed == 0)
+				continue;
+			uint32_t n = e.unconsumed < 300 ? e.unconsumed : 300;
+			e.unconsumed -= n;
+			(void)sctp_assoc_consumed(&e.a, n, now_);
+		}
+	}
+
 	void deliver(End &e, const struct sctp_reasm_msg *m)
 	{
+		if (e.data.rwnd_counts_delivered) {
+			e.unconsumed += m->len;
+			if (e.unconsumed > e.max_unconsumed)
+				e.max_unconsumed = e.unconsumed;
+		}
 		struct sctp_reasm_iter it;
 		struct sctp_slice sl;
 		bool part = (m->flags & (SCTP_REASM_MSG_MORE | SCTP_REASM_MSG_CONT)) != 0;
@@ -441,6 +476,7 @@ class Run {
 	}
 
 	const struct sctp_profile *prof_;
+	bool slow_reader_;
 	struct sim_traffic_config traffic_[2];
 	std::vector<uint8_t> seen_[2];
 	std::vector<int64_t> last_k_[2];
@@ -491,10 +527,14 @@ sweep(const struct sctp_profile *prof, const Net &n, unsigned seeds, uint32_t me
 }
 
 const Net kNets[] = {
-	{ "loss0", 0, false, false },	       { "loss0.1", 1, false, false },
-	{ "loss1", 10, false, false },	       { "loss5", 50, false, false },
-	{ "loss20", 200, false, false },       { "loss1_dup2_reord2", 10, true, false },
-	{ "loss1_jitter4x", 10, false, true },
+	{ "loss0", 0, false, false, false },
+	{ "loss0.1", 1, false, false, false },
+	{ "loss1", 10, false, false, false },
+	{ "loss5", 50, false, false, false },
+	{ "loss20", 200, false, false, false },
+	{ "loss1_dup2_reord2", 10, true, false, false },
+	{ "loss1_jitter4x", 10, false, true, false },
+	{ "loss1_slow_reader", 10, false, false, true },
 };
 
 TEST(SimData, BothWaysThroughImpairmentDc)
