@@ -343,7 +343,6 @@ void assoc_uf_shutdown_data(const struct sctp_assoc *a, const struct assoc_in *i
 
 /* assoc_shutdown.c */
 void assoc_sf_abort(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
-void assoc_sf_shutdown(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_sf_shutdown_in_shutdown_sent(const struct sctp_assoc *a, const struct assoc_in *in,
 					struct assoc_cmds *o);
 void assoc_sf_shutdown_resend_ack(const struct sctp_assoc *a, const struct assoc_in *in,
@@ -361,7 +360,6 @@ void assoc_tf_t2_shutdown_sent(const struct sctp_assoc *a, const struct assoc_in
 void assoc_tf_t2_shutdown_ack_sent(const struct sctp_assoc *a, const struct assoc_in *in,
 				   struct assoc_cmds *o);
 void assoc_tf_t5_guard(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
-void assoc_uf_shutdown(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_uf_shutdown_cookie_wait(const struct sctp_assoc *a, const struct assoc_in *in,
 				   struct assoc_cmds *o);
 void assoc_uf_shutdown_cookie_echoed(const struct sctp_assoc *a, const struct assoc_in *in,

@@ -229,10 +229,8 @@ assoc_tf_t3_rtx(const struct sctp_assoc *a, const struct assoc_in *in, struct as
 void
 assoc_uf_shutdown_data(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
 {
-	(void)a;
 	(void)in;
-	emit_state(o, SCTP_ASSOC_SHUTDOWN_PENDING);
-	emit_timer_start(o, SCTP_ASSOC_T5_GUARD);
+	assoc_begin_shutdown(a, o);
 }
 
 /* The user's SEND in ESTABLISHED: the message joins the send queue. */

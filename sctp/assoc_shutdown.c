@@ -10,38 +10,17 @@
 #include "sctp/assoc_internal.h"
 
 /*
- * RFC 9260 §9.2 "outstanding data": the hook the data path fills. Until it
- * exists nothing is ever outstanding, so SHUTDOWN-PENDING and
- * SHUTDOWN-RECEIVED are left at once.
- */
-static bool
-assoc_data_outstanding(const struct sctp_assoc *a)
-{
-	(void)a;
-	return false;
-}
-
-/* §9.2: SHUTDOWN sent, T2-shutdown started, SHUTDOWN-SENT. */
-static void
-assoc_send_shutdown(struct assoc_cmds *o)
-{
-	emit_send(o, PKT_SHUTDOWN);
-	emit_count(o, OP_SHUTDOWN_RTX, 0);
-	emit_timer_start(o, SCTP_ASSOC_T2_SHUTDOWN);
-	emit_state(o, SCTP_ASSOC_SHUTDOWN_SENT);
-}
-
-/*
  * §9.2: the user's SHUTDOWN. SHUTDOWN-PENDING until our data is acked; T5
- * bounds the whole sequence from here.
+ * bounds the whole sequence from here. The SHUTDOWN itself leaves from the
+ * flush at the end of the input (assoc_send.c, tx_shutdown_step()), as soon
+ * as nothing is queued or unacknowledged: at once when nothing is.
  */
 void
 assoc_begin_shutdown(const struct sctp_assoc *a, struct assoc_cmds *o)
 {
+	(void)a;
 	emit_state(o, SCTP_ASSOC_SHUTDOWN_PENDING);
 	emit_timer_start(o, SCTP_ASSOC_T5_GUARD);
-	if (!assoc_data_outstanding(a))
-		assoc_send_shutdown(o);
 }
 
 /* §9.2: SHUTDOWN ACK sent, T2-shutdown started, SHUTDOWN-ACK-SENT. */
@@ -71,26 +50,6 @@ assoc_sf_abort(const struct sctp_assoc *a, const struct assoc_in *in, struct ass
 	n->error = assoc_first_cause(ab.causes, ab.causes_len);
 	n->causes = ab.causes;
 	n->causes_len = ab.causes_len;
-}
-
-/*
- * RFC 9260 §9.2: SHUTDOWN in ESTABLISHED, SHUTDOWN-PENDING or
- * SHUTDOWN-RECEIVED (tag rule §8.5). SHUTDOWN-RECEIVED; its Cumulative TSN
- * Ack goes to the data path; once nothing of ours is outstanding, SHUTDOWN
- * ACK, T2-shutdown, SHUTDOWN-ACK-SENT.
- */
-void
-assoc_sf_shutdown(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
-{
-	struct sctp_shutdown sd;
-
-	if (sctp_shutdown_parse(in->c, &sd) != SCTP_PERR_OK) {
-		emit_drop_packet(o, SCTP_ASSOC_DROP_MALFORMED_CHUNK);
-		return;
-	}
-	emit_state(o, SCTP_ASSOC_SHUTDOWN_RECEIVED);
-	if (!assoc_data_outstanding(a))
-		assoc_send_shutdown_ack(o);
 }
 
 /*
@@ -245,14 +204,6 @@ assoc_tf_t5_guard(const struct sctp_assoc *a, const struct assoc_in *in, struct 
 	(void)in;
 	emit_send(o, PKT_ABORT);
 	emit_close(o, SCTP_NOTIFY_COMM_LOST, SCTP_ASSOC_REASON_T5_GUARD);
-}
-
-/* RFC 9260 §9.2: user SHUTDOWN in ESTABLISHED. */
-void
-assoc_uf_shutdown(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
-{
-	(void)in;
-	assoc_begin_shutdown(a, o);
 }
 
 /*
