@@ -113,10 +113,11 @@ sctp_assoc_timeout(struct sctp_assoc *a, uint64_t now_ns)
 	 * potentially failed, whose probe is then due at once (RFC 7829).
 	 */
 	static const uint8_t order[SCTP_ASSOC_TIMER_COUNT] = {
-		SCTP_ASSOC_T5_GUARD,	SCTP_ASSOC_T1_INIT, SCTP_ASSOC_T1_COOKIE,
-		SCTP_ASSOC_T2_SHUTDOWN, SCTP_ASSOC_T3_RTX,  SCTP_ASSOC_T_HEARTBEAT,
-		SCTP_ASSOC_T_SACK,
+		SCTP_ASSOC_T5_GUARD,	SCTP_ASSOC_T1_INIT,  SCTP_ASSOC_T1_COOKIE,
+		SCTP_ASSOC_T2_SHUTDOWN, SCTP_ASSOC_T3_RTX,   SCTP_ASSOC_T_HEARTBEAT,
+		SCTP_ASSOC_T_SACK,	SCTP_ASSOC_T_BUNDLE,
 	};
+	_Static_assert(SCTP_ASSOC_TIMER_COUNT == 8, "every timer has its place in order[]");
 	struct assoc_run run = { .rx = NULL, .now_ns = now_ns, .stop = false };
 
 	for (unsigned i = 0; i < SCTP_ASSOC_TIMER_COUNT; i++) {

@@ -88,6 +88,12 @@ enum sctp_assoc_timer {
 	SCTP_ASSOC_T_SACK, /* delayed SACK, RFC 9260 §6.2 */
 	/* T3-rtx (§6.3.2): the earliest of the per-path deadlines, tx->t3_at[]. */
 	SCTP_ASSOC_T3_RTX,
+	/*
+	 * The bundling delay (sctp_data_config.bundle_delay_us): when the
+	 * oldest message held back for bundling has waited long enough. Only
+	 * ever running in ESTABLISHED, with a delay configured.
+	 */
+	SCTP_ASSOC_T_BUNDLE,
 	SCTP_ASSOC_TIMER_COUNT
 };
 
@@ -98,6 +104,7 @@ enum sctp_assoc_user_call {
 	SCTP_ASSOC_USER_SET_PRIMARY,
 	SCTP_ASSOC_USER_SEND,
 	SCTP_ASSOC_USER_CONSUMED,
+	SCTP_ASSOC_USER_FLUSH,
 	SCTP_ASSOC_USER_COUNT
 };
 
@@ -221,6 +228,23 @@ struct sctp_data_config {
 	const struct sctp_cc_params *cc;
 	/* Path MTU for every path, IP header included; 0: 1500 (SCTP_ASSOC_TX_MAX). */
 	uint16_t mtu;
+	/*
+	 * Stream scheduler of every association's send queue (enum
+	 * sctp_outq_sched): 0 is round robin (RFC 8260 §3.2), SCTP_OUTQ_SCHED_FCFS
+	 * first come, first served (§3.1). An unknown value leaves the send
+	 * side off (-EOPNOTSUPP), as any bad send queue limit does.
+	 */
+	uint8_t sched;
+	/*
+	 * Bundling delay (RFC 9260 §6.10 leaves the policy to the sender), in
+	 * microseconds; 0, the default, never waits. Otherwise, in ESTABLISHED,
+	 * new DATA that would leave in a packet less than full is held back
+	 * until the oldest message held has waited this long, or more is queued
+	 * to fill a packet. Never held: retransmissions, control chunks (a SACK
+	 * due goes alone), a message sent with SCTP_SEND_SACK_NOW (and what is
+	 * queued with it), and anything once a shutdown is under way.
+	 */
+	uint32_t bundle_delay_us;
 };
 
 /*
@@ -240,6 +264,16 @@ struct sctp_assoc_tx {
 	uint32_t next_tsn;			     /* TSN of the next new chunk */
 	uint16_t mtu;				     /* IP packet size */
 	bool fast_rtx; /* one fast-retransmit packet owed, cwnd ignored */
+	/* A SCTP_SEND_SACK_NOW message is queued: nothing is held back for bundling. */
+	bool no_hold;
+	/* sctp_data_config.bundle_delay_us in ns, 0: never hold back. */
+	uint64_t bundle_delay_ns;
+	/*
+	 * When the queue last went from empty to not empty: no message queued
+	 * is older, so holding until hold_since + bundle_delay_ns waits no
+	 * message longer than the delay. SCTP_TIME_NEVER while empty.
+	 */
+	uint64_t hold_since;
 };
 
 /* RFC 6458 sac_state, with names of our own (DESIGN.md decision 9). */
@@ -413,7 +447,7 @@ struct sctp_assoc_handshake {
 };
 
 /*
- * 368 bytes on LP64 (the send side's state is in data_mem, behind tx),
+ * 384 bytes on LP64 (the send side's state is in data_mem, behind tx),
  * laid out by how often a field is read (DESIGN.md
  * decision 6; static_asserts in sctp/assoc.c, sizes printed by
  * bench_endpoint and AssocSize.ReportSizes):
@@ -556,14 +590,13 @@ int sctp_assoc_set_primary(struct sctp_assoc *a, const struct sctp_addr *peer, u
 #define SCTP_SEND_SACK_NOW  SCTP_OUTQ_SACK_NOW	/* RFC 7053: I bit on the last fragment */
 
 /*
- * Queue one message (RFC 9260 §6.1, §6.5, §6.6, §6.9) on stream sid, then
- * send what the windows allow. The caller's reference to msg->handle passes
- * to the association on success only. 0; -ENOTCONN before ESTABLISHED and
- * when CLOSED; -ESHUTDOWN once a shutdown is under way (§9.2: no new data);
- * -EOPNOTSUPP without a send side configured (sctp_data_config); the send
- * queue's -EINVAL (bad stream, empty message, unknown flags), -EMSGSIZE,
- * -ENOBUFS (per-association limits: retry later) and -ENOMEM (pool).
+ * Queue only, like MSG_MORE: the caller promises another send or a
+ * sctp_assoc_flush() soon, so that the messages of one receive burst leave
+ * bundled (RFC 9260 §6.10) instead of one packet each. Any input or timer
+ * before that sends them too.
  */
+#define SCTP_SEND_MORE 0x40u
+
 /*
  * The application is done with `bytes` of what was delivered (with
  * sctp_data_config.rwnd_counts_delivered on). When our window has grown by
@@ -574,8 +607,26 @@ int sctp_assoc_set_primary(struct sctp_assoc *a, const struct sctp_addr *peer, u
  */
 int sctp_assoc_consumed(struct sctp_assoc *a, uint32_t bytes, uint64_t now_ns);
 
+/*
+ * Queue one message (RFC 9260 §6.1, §6.5, §6.6, §6.9) on stream sid, then
+ * send what the windows allow (with SCTP_SEND_MORE: only queue). The
+ * caller's reference to msg->handle passes to the association on success
+ * only. 0; -ENOTCONN before ESTABLISHED and when CLOSED; -ESHUTDOWN once
+ * a shutdown is under way (§9.2: no new data); -EOPNOTSUPP without a send
+ * side configured (sctp_data_config); the send queue's -EINVAL (bad
+ * stream, empty message, unknown flags), -EMSGSIZE, -ENOBUFS
+ * (per-association limits: retry later) and -ENOMEM (pool).
+ */
 int sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
 		    const struct sctp_slice *msg, uint64_t now_ns);
+
+/*
+ * Send what SCTP_SEND_MORE left queued, as far as the windows allow (and
+ * the bundling delay: a partial packet may still wait for it). 0;
+ * -ENOTCONN before ESTABLISHED and when CLOSED. In the shutdown states it
+ * sends what is left (§9.2) and returns 0.
+ */
+int sctp_assoc_flush(struct sctp_assoc *a, uint64_t now_ns);
 
 /* The path new data goes to, and the primary. */
 static inline const struct sctp_path *

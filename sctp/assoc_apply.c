@@ -773,6 +773,9 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 	case OP_PUSH:
 		assoc_tx_push(a, run, c->u.user);
 		break;
+	case OP_BUNDLE_DUE:
+		run->bundle_due = true;
+		break;
 	}
 }
 

@@ -23,6 +23,10 @@
  *     MUST for duplicates), carried the I bit (RFC 7053), or when
  *     sack_every packets with DATA have gone unacknowledged (the RFC's
  *     "every second packet", 4 in the data-center profile);
+ *   - a SACK "at once" with a send side on leaves from the flush that ends
+ *     the input: bundled ahead of the first DATA packet the same input
+ *     releases when that goes where the DATA came from (§6.10, §6.4), else
+ *     alone (assoc_tx_flush());
  *   - otherwise within sack_delay (200 ms RFC, 100 µs DC) by the T-SACK
  *     timer;
  *   - in SHUTDOWN-SENT a SHUTDOWN instead, T2 restarted (§9.2).
@@ -290,6 +294,12 @@ assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run)
 	bool gap_news = gaps || (a->rx_sack_now & ASSOC_RX_GAP_REPORTED);
 	if ((a->rx_sack_now & ASSOC_RX_SACK_NOW) || a->rx_pkts >= p->sack_every ||
 	    (gap_news && p->sack_immediate_on_gap_or_dup)) {
+		if (a->tx != NULL && (a->state == SCTP_ASSOC_ESTABLISHED ||
+				      a->state == SCTP_ASSOC_SHUTDOWN_PENDING)) {
+			/* §6.10: ahead of the DATA the flush sends next, else alone. */
+			run->sack_due = true;
+			return;
+		}
 		emit_send(&cmds, PKT_SACK)->to_source = true;
 		assoc_apply(a, run, &cmds);
 		return;

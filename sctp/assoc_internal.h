@@ -62,6 +62,7 @@ enum assoc_op {
 	OP_T3,		  /* T3-rtx expired on every path whose deadline passed */
 	OP_PUSH,	  /* u.user: the user's message into the send queue; run->result */
 	OP_CONSUMED,	  /* u.count: bytes the application consumed (assoc_data.c) */
+	OP_BUNDLE_DUE,	  /* the bundling delay ran out: the flush holds nothing back */
 };
 
 /* The packets an association sends. */
@@ -340,6 +341,8 @@ void assoc_tf_t3_rtx(const struct sctp_assoc *a, const struct assoc_in *in, stru
 void assoc_uf_send(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_uf_shutdown_data(const struct sctp_assoc *a, const struct assoc_in *in,
 			    struct assoc_cmds *o);
+void assoc_tf_bundle(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_uf_flush(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 
 /* assoc_shutdown.c */
 void assoc_sf_abort(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
@@ -392,6 +395,10 @@ struct assoc_run {
 	int result;	    /* a user call's return value set by the interpreter (OP_PUSH) */
 	bool shutdown_step; /* SHUTDOWN-PENDING or -RECEIVED entered, or data acked: the
 			       flush checks whether the shutdown may go on (§9.2) */
+	bool more;	    /* SCTP_SEND_MORE: the flush sends no new data this time */
+	bool bundle_due;    /* the bundling delay's timer fired: hold nothing back */
+	bool sack_due;	    /* the packet's SACK decided "at once": it rides ahead of the
+			       first DATA this input sends, or leaves alone (assoc_tx_flush) */
 };
 
 /* assoc_data.c: the receive path, run by the interpreter. */

@@ -16,8 +16,20 @@
  * One flush after every input, timer and user call (assoc_tx_flush()):
  * packets of at most one MTU (tx->mtu, IP header included) while the
  * path's cwnd (with Max.Burst), the peer's rwnd and the retransmission
- * queue's room allow: a delayed SACK first if one is pending (bundled, the
- * delayed-SACK timer then stops), retransmissions, then new chunks.
+ * queue's room allow: a SACK first if one is owed (the delayed one, or the
+ * one the input's DATA asked for at once: bundled, §6.10, so the input
+ * costs one packet, not two), retransmissions, then new chunks. A SACK owed
+ * at once that found no DATA to ride on leaves alone at the end.
+ *
+ * Bundling (RFC 9260 §6.10) without waiting is the default. Two ways to
+ * bundle more: SCTP_SEND_MORE (the flush of that call sends no new data:
+ * the caller queues a burst, then calls sctp_assoc_flush()), and a
+ * bundling delay (sctp_data_config.bundle_delay_us): in ESTABLISHED, a
+ * packet of new data that would leave less than full waits until the
+ * oldest queued message has waited the delay (SCTP_ASSOC_T_BUNDLE), unless
+ * a SCTP_SEND_SACK_NOW message is queued. Retransmissions and control
+ * chunks never wait, and a shutdown sends everything at once. With no
+ * delay configured the flush pays one test of tx->bundle_delay_ns.
  *
  * Storage: struct sctp_assoc_tx and the outbound streams' entries (16 bytes
  * each) sit in the data_mem block (assoc_tx_mem()); messages and chunks in
@@ -40,6 +52,8 @@
 #include "sctp/chunk_data.h"
 #include "sctp/chunk_sack.h"
 #include "sctp/chunk_shutdown.h"
+
+_Static_assert((SCTP_SEND_MORE & SCTP_OUTQ_FLAGS) == 0, "MORE is no DATA chunk flag");
 
 /* Most DATA chunks in one packet: 20 bytes each at least. */
 #define ASSOC_TX_MAX_SEGS 128u
@@ -91,14 +105,14 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 		.max_bytes = d->outq_max_bytes,
 		.max_msgs = d->outq_max_msgs,
 		.n_streams = a->outbound_streams,
-		.sched = SCTP_OUTQ_SCHED_RR,
+		.sched = d->sched,
 		.idata = false,
 	};
 
 	memset(tx, 0, sizeof(*tx));
 	a->tx = NULL;
 	if (sctp_outq_init(&tx->outq, d->outq_pool, streams, &oc) != 0)
-		return; /* a bad limit: the send side stays off (-EOPNOTSUPP) */
+		return; /* a bad limit or scheduler: the send side stays off (-EOPNOTSUPP) */
 	tx->env.pool = d->rtxq_pool;
 	tx->env.buf = &d->buf;
 	tx->env.max_chunks = d->rtxq_max_chunks;
@@ -108,6 +122,8 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 							      : &sctp_cc_params_rfc;
 	if (sctp_cc_params_check(tx->cc) != NULL)
 		tx->cc = &sctp_cc_params_rfc;
+	tx->bundle_delay_ns = (uint64_t)d->bundle_delay_us * 1000u;
+	tx->hold_since = SCTP_TIME_NEVER;
 	tx->mtu = d->mtu == 0 ? (uint16_t)SCTP_ASSOC_TX_MAX : d->mtu;
 	if (tx->mtu < ASSOC_TX_MTU_MIN)
 		tx->mtu = ASSOC_TX_MTU_MIN;
@@ -171,6 +187,7 @@ assoc_tx_stop(struct sctp_assoc *a)
 	(void)sctp_outq_abandon(&tx->outq, tx_outq_failed, a);
 	a->tx = NULL;
 	a->timer_at[SCTP_ASSOC_T3_RTX] = SCTP_TIME_NEVER;
+	a->timer_at[SCTP_ASSOC_T_BUNDLE] = SCTP_TIME_NEVER;
 }
 
 /* §9.2 "outstanding data": queued or sent and not cumulatively acknowledged. */
@@ -233,6 +250,24 @@ assoc_uf_shutdown_data(const struct sctp_assoc *a, const struct assoc_in *in, st
 	assoc_begin_shutdown(a, o);
 }
 
+/* The bundling delay ran out (ESTABLISHED): the flush after it holds nothing back. */
+void
+assoc_tf_bundle(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	(void)a;
+	(void)in;
+	emit(o, OP_BUNDLE_DUE);
+}
+
+/* The user's FLUSH: the flush that ends every user call does the work. */
+void
+assoc_uf_flush(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	(void)a;
+	(void)in;
+	(void)o;
+}
+
 /* The user's SEND in ESTABLISHED: the message joins the send queue. */
 void
 assoc_uf_send(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
@@ -256,11 +291,21 @@ assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in
 		run->result = -EINVAL;
 		return;
 	}
-	int r = sctp_outq_push(&tx->outq, in->sid, in->ppid, in->flags, in->msg);
-	/* The queue took a hold of its own: the caller's reference ends here. */
-	if (r == 0 && in->msg->handle != NULL)
-		tx_cfg(a)->buf.release(tx_cfg(a)->buf.ctx, in->msg->handle);
+	uint8_t flags = (uint8_t)(in->flags & ~SCTP_SEND_MORE);
+	int r = sctp_outq_push(&tx->outq, in->sid, in->ppid, flags, in->msg);
 	run->result = r;
+	if (r != 0)
+		return;
+	/* The queue took a hold of its own: the caller's reference ends here. */
+	if (in->msg->handle != NULL)
+		tx_cfg(a)->buf.release(tx_cfg(a)->buf.ctx, in->msg->handle);
+	run->more = (in->flags & SCTP_SEND_MORE) != 0;
+	if (tx->bundle_delay_ns != 0) {
+		if (tx->hold_since == SCTP_TIME_NEVER)
+			tx->hold_since = run->now_ns;
+		if (flags & SCTP_SEND_SACK_NOW)
+			tx->no_hold = true; /* RFC 7053: the sender wants an answer now */
+	}
 }
 
 /* The association's T3-rtx timer follows the earliest path deadline. */
@@ -317,15 +362,33 @@ struct tx_pkt {
 	struct sctp_tx_seg segs[ASSOC_TX_MAX_SEGS];
 };
 
-/* A fresh packet; a pending delayed SACK goes in first (§6.10 bundling). */
+/*
+ * Does the SACK owed go in a packet to path i? The delayed one always; the
+ * one owed at once only if the packet goes where the DATA came from (§6.4:
+ * SACKs go to the source of the DATA they acknowledge).
+ */
+static bool
+tx_sack_rides(const struct sctp_assoc *a, const struct assoc_run *run, unsigned i)
+{
+	if (a->data_mem == NULL)
+		return false;
+	if (a->timer_at[SCTP_ASSOC_T_SACK] != SCTP_TIME_NEVER)
+		return true;
+	if (!run->sack_due || run->rx == NULL)
+		return false;
+	struct sctp_addr dst = sctp_path_addr(sctp_paths_get_const(&a->paths, i));
+	return sctp_addr_eq(&dst, &run->rx->src);
+}
+
+/* A fresh packet to path i; a SACK owed goes in first (§6.10 bundling). */
 static void
-tx_pkt_begin(struct sctp_assoc *a, struct tx_pkt *p)
+tx_pkt_begin(struct sctp_assoc *a, const struct assoc_run *run, struct tx_pkt *p, unsigned i)
 {
 	p->w = sctp_writer_make(p->head, sizeof(p->head));
 	p->n = 0;
 	sctp_packet_build_header(&p->w, a->local_port, a->peer_port, a->peer_vtag);
 	p->room = tx_pmdcs(a);
-	if (a->data_mem != NULL && a->timer_at[SCTP_ASSOC_T_SACK] != SCTP_TIME_NEVER) {
+	if (tx_sack_rides(a, run, i)) {
 		size_t before = p->w.off;
 		assoc_tx_sack(a, &p->w);
 		size_t sack = p->w.off - before;
@@ -359,12 +422,14 @@ tx_seg(struct tx_pkt *p, uint32_t tsn, uint16_t sid, uint16_t ssn, uint32_t ppid
 }
 
 static void
-tx_pkt_send(struct sctp_assoc *a, struct tx_pkt *p, unsigned path)
+tx_pkt_send(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p, unsigned path)
 {
 	struct sctp_addr dst = sctp_path_addr(sctp_paths_get(&a->paths, path));
 	const struct sctp_addr *src = assoc_src_for(a, &dst);
 
 	if (p->w.off > SCTP_COMMON_HDR_LEN) {
+		/* One SACK per received packet: later packets of this flush carry none. */
+		run->sack_due = false;
 		assoc_sack_sent(a);
 		a->counters->sacks_sent++;
 		a->counters->sacks_bundled++;
@@ -400,7 +465,7 @@ tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx
 	       (tx->fast_rtx || sctp_cc_window_allows(&w, sent, pkts))) {
 		struct sctp_rtxq_rtx r[ASSOC_TX_MAX_SEGS];
 		uint32_t bytes = 0;
-		tx_pkt_begin(a, p);
+		tx_pkt_begin(a, run, p, rp);
 		unsigned n = sctp_rtxq_take_rtx(&tx->rtxq, &tx->env, rp, p->room, r,
 						ASSOC_TX_MAX_SEGS, &bytes);
 		if (n == 0)
@@ -409,7 +474,7 @@ tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx
 			tx_seg(p, r[k].tsn, r[k].sid, r[k].ssn, r[k].ppid, r[k].flags,
 			       &r[k].payload);
 		a->counters->data_rtx += n;
-		tx_pkt_send(a, p, rp);
+		tx_pkt_send(a, run, p, rp);
 		tx_t3_start(a, rp, run->now_ns, false);
 		tx->fast_rtx = false;
 		sent += bytes;
@@ -434,6 +499,43 @@ tx_rtxq_room(const struct sctp_assoc_tx *tx)
 }
 
 /*
+ * Hold the next packet of new data back? Only with a bundling delay, in
+ * ESTABLISHED, no SACK_NOW message queued, less than a full packet queued
+ * (sctp_outq_wire_bytes() against PMDCS), and the oldest queued message
+ * younger than the delay.
+ */
+static bool
+tx_hold(const struct sctp_assoc *a, const struct assoc_run *run)
+{
+	const struct sctp_assoc_tx *tx = a->tx;
+
+	return tx->bundle_delay_ns != 0 && !tx->no_hold && !run->bundle_due &&
+	       a->state == SCTP_ASSOC_ESTABLISHED &&
+	       sctp_outq_wire_bytes(&tx->outq) < tx_pmdcs(a) && tx->hold_since != SCTP_TIME_NEVER &&
+	       run->now_ns - tx->hold_since < tx->bundle_delay_ns;
+}
+
+/*
+ * After a flush with a bundling delay: an empty queue forgets its age; a
+ * tail held back gets the timer at the oldest message's deadline; anything
+ * else (windows closed, or sent) needs none.
+ */
+static void
+tx_bundle_sync(struct sctp_assoc *a, const struct assoc_run *run)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+	uint64_t at = SCTP_TIME_NEVER;
+
+	if (sctp_outq_empty(&tx->outq)) {
+		tx->hold_since = SCTP_TIME_NEVER;
+		tx->no_hold = false;
+	} else if (tx_hold(a, run)) {
+		at = tx->hold_since + tx->bundle_delay_ns;
+	}
+	a->timer_at[SCTP_ASSOC_T_BUNDLE] = at;
+}
+
+/*
  * New DATA to the data path (§6.1 A-D): while cwnd with Max.Burst allows,
  * the peer's rwnd has room (or, at zero window, one chunk when nothing is
  * in flight: the §6.1 A probe), and the retransmission queue has room.
@@ -451,9 +553,9 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 	while (!sctp_outq_empty(&tx->outq) && sctp_cc_window_allows(&w, sent, pkts)) {
 		uint32_t rwnd = sctp_rtxq_rwnd(&tx->rtxq);
 		unsigned max = tx_rtxq_room(tx);
-		if (max == 0)
+		if (max == 0 || tx_hold(a, run))
 			break;
-		tx_pkt_begin(a, p);
+		tx_pkt_begin(a, run, p, dp);
 		uint32_t room = p->room, rwnd_room = rwnd + SCTP_OUTQ_DATA_HDR + 3u;
 		if (sctp_outq_peek_len(&tx->outq, max_payload) > rwnd_room) {
 			if (sctp_rtxq_flight(&tx->rtxq) != 0)
@@ -495,7 +597,7 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 		if (p->n == 0)
 			break;
 		a->counters->data_sent += p->n;
-		tx_pkt_send(a, p, dp);
+		tx_pkt_send(a, run, p, dp);
 		sctp_paths_on_data_sent(&a->paths, dp, run->now_ns);
 		tx_t3_start(a, dp, run->now_ns, false);
 		sent += used;
@@ -527,6 +629,17 @@ tx_shutdown_step(struct sctp_assoc *a, struct assoc_run *run)
 	assoc_apply(a, run, &cmds);
 }
 
+/* The SACK owed at once found no DATA packet to ride on: alone, to the DATA's source. */
+static void
+tx_sack_alone(struct sctp_assoc *a, struct assoc_run *run)
+{
+	struct assoc_cmds cmds = { .n = 0 };
+
+	run->sack_due = false;
+	emit_send(&cmds, PKT_SACK)->to_source = true;
+	assoc_apply(a, run, &cmds);
+}
+
 void
 assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run)
 {
@@ -540,13 +653,34 @@ assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run)
 		unsigned rp = sctp_paths_rtx_path(&a->paths, sctp_paths_data_path(&a->paths));
 		if (sctp_rtxq_marked(&a->tx->rtxq) != 0)
 			tx_flush_rtx(a, run, rp, &p);
-		if (sctp_rtxq_marked(&a->tx->rtxq) == 0)
+		if (sctp_rtxq_marked(&a->tx->rtxq) == 0 && !run->more)
 			tx_flush_new(a, run, &p);
 		tx_t3_sync(a);
+		if (a->tx->bundle_delay_ns != 0)
+			tx_bundle_sync(a, run);
 	}
+	if (run->sack_due)
+		tx_sack_alone(a, run);
 	if (run->shutdown_step)
 		tx_shutdown_step(a, run);
 	run->shutdown_step = false;
+}
+
+int
+sctp_assoc_flush(struct sctp_assoc *a, uint64_t now_ns)
+{
+	struct assoc_run run = { .rx = NULL, .now_ns = now_ns };
+	struct assoc_in in = { .now_ns = now_ns };
+	struct assoc_cmds cmds;
+
+	cmds.n = 0;
+	cmds.overflow = false;
+	cmds.result = 0;
+	in.cell = &assoc_user_table[SCTP_ASSOC_USER_FLUSH][a->state];
+	in.cell->fn(a, &in, &cmds);
+	assoc_apply(a, &run, &cmds);
+	assoc_tx_flush(a, &run);
+	return cmds.result;
 }
 
 /* What a SACK (or SHUTDOWN's cum ack) did: cc, RTO, paths, T3 (docs/CC.md order). */

@@ -293,6 +293,21 @@ const struct assoc_cell assoc_timer_table[SCTP_ASSOC_TIMER_COUNT][SCTP_ASSOC_STA
 		S(SHUTDOWN_RECEIVED) = DO(tf_t3_rtx, ANY),
 		S(SHUTDOWN_ACK_SENT) = DISCARD(TIMER_UNEXPECTED, ANY),
 	},
+	/*
+	 * The bundling delay holds new data back in ESTABLISHED only: every
+	 * flush outside it sends what it may and stops the timer, and leaving
+	 * ESTABLISHED always ends in a flush (or a close, which stops it).
+	 */
+	[SCTP_ASSOC_T_BUNDLE] = {
+		S(CLOSED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(COOKIE_WAIT) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(COOKIE_ECHOED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(ESTABLISHED) = DO(tf_bundle, ANY),
+		S(SHUTDOWN_PENDING) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(SHUTDOWN_SENT) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(SHUTDOWN_RECEIVED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(SHUTDOWN_ACK_SENT) = DISCARD(TIMER_UNEXPECTED, ANY),
+	},
 };
 
 /* User call x state. */
@@ -348,6 +363,17 @@ const struct assoc_cell assoc_user_table[SCTP_ASSOC_USER_COUNT][SCTP_ASSOC_STATE
 		S(SHUTDOWN_SENT) = DO(uf_consumed, ANY),
 		S(SHUTDOWN_RECEIVED) = DO(uf_consumed, ANY),
 		S(SHUTDOWN_ACK_SENT) = DO(uf_consumed, ANY),
+	},
+	/* What SCTP_SEND_MORE queued leaves; the shutdown states send what is left (§9.2). */
+	[SCTP_ASSOC_USER_FLUSH] = {
+		S(CLOSED) = REFUSE(USER_NOT_CONNECTED, -ENOTCONN),
+		S(COOKIE_WAIT) = REFUSE(USER_NOT_CONNECTED, -ENOTCONN),
+		S(COOKIE_ECHOED) = REFUSE(USER_NOT_CONNECTED, -ENOTCONN),
+		S(ESTABLISHED) = DO(uf_flush, ANY),
+		S(SHUTDOWN_PENDING) = DO(uf_flush, ANY),
+		S(SHUTDOWN_SENT) = DO(uf_flush, ANY),
+		S(SHUTDOWN_RECEIVED) = DO(uf_flush, ANY),
+		S(SHUTDOWN_ACK_SENT) = DO(uf_flush, ANY),
 	},
 };
 
@@ -477,7 +503,7 @@ static const char *const assoc_timer_names[SCTP_ASSOC_TIMER_COUNT] = {
 	[SCTP_ASSOC_T1_INIT] = "T1-init",	  [SCTP_ASSOC_T1_COOKIE] = "T1-cookie",
 	[SCTP_ASSOC_T2_SHUTDOWN] = "T2-shutdown", [SCTP_ASSOC_T5_GUARD] = "T5-shutdown-guard",
 	[SCTP_ASSOC_T_HEARTBEAT] = "heartbeat",	  [SCTP_ASSOC_T_SACK] = "delayed-SACK",
-	[SCTP_ASSOC_T3_RTX] = "T3-rtx",
+	[SCTP_ASSOC_T3_RTX] = "T3-rtx",		  [SCTP_ASSOC_T_BUNDLE] = "bundling-delay",
 };
 
 static const char *const assoc_row_names[SCTP_ASSOC_ROW_COUNT] = {
@@ -501,7 +527,7 @@ static const char *const assoc_row_names[SCTP_ASSOC_ROW_COUNT] = {
 static const char *const assoc_user_names[SCTP_ASSOC_USER_COUNT] = {
 	[SCTP_ASSOC_USER_SHUTDOWN] = "SHUTDOWN",       [SCTP_ASSOC_USER_ABORT] = "ABORT",
 	[SCTP_ASSOC_USER_SET_PRIMARY] = "SET PRIMARY", [SCTP_ASSOC_USER_SEND] = "SEND",
-	[SCTP_ASSOC_USER_CONSUMED] = "CONSUMED",
+	[SCTP_ASSOC_USER_CONSUMED] = "CONSUMED",       [SCTP_ASSOC_USER_FLUSH] = "FLUSH",
 };
 
 static const char *const assoc_drop_names[SCTP_ASSOC_DROP_COUNT] = {

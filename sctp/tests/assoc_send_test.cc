@@ -15,6 +15,7 @@
 #include "assoc_harness.h"
 
 extern "C" {
+#include "sctp/chunk_data.h"
 #include "sctp/chunk_sack.h"
 }
 
@@ -580,6 +581,422 @@ TEST_P(Send, RandomLossManySeeds)
 	std::printf("retransmitted %llu chunks, %llu T3-rtx expiries, %llu fast retransmits\n",
 		    static_cast<unsigned long long>(rtx), static_cast<unsigned long long>(t3),
 		    static_cast<unsigned long long>(fast));
+}
+
+// ---- Bundling: SCTP_SEND_MORE, the bundling delay, the scheduler ------
+
+// The DATA chunks of one packet as (sid, ssn, payload length).
+struct DataChunk {
+	uint16_t sid, ssn;
+	uint32_t tsn, len;
+	uint8_t flags;
+};
+
+std::vector<DataChunk>
+data_chunks(const Bytes &pkt)
+{
+	std::vector<DataChunk> out;
+	for (const auto &c : decode(pkt).chunks)
+		if (c.type == SCTP_CHUNK_DATA)
+			out.push_back({ sctp_load_be16(c.value.data() + 4),
+					sctp_load_be16(c.value.data() + 6),
+					sctp_load_be32(c.value.data()),
+					static_cast<uint32_t>(c.value.size() - 12), c.flags });
+	return out;
+}
+
+// The packets x sent from index `from` on.
+std::vector<Packet>
+packets_since(const Side &x, size_t from)
+{
+	std::vector<Packet> out;
+	for (size_t i = from; i < x.sent.size(); i++)
+		out.push_back(decode(x.sent[i].bytes));
+	return out;
+}
+
+// 20 messages of 64 bytes with SCTP_SEND_MORE leave only at the flush,
+// bundled: 80 bytes of chunk each, 18 fit the 1468 bytes of an IPv4 packet
+// at MTU 1500, so 2 packets. Without the flag each send is one packet.
+TEST_P(Send, MoreQueuesAndTheFlushBundles)
+{
+	auto sim = make();
+	sim->handshake();
+	EXPECT_EQ(sctp_assoc_flush(&sim->c.a, sim->now), 0) << "nothing queued: nothing to do";
+	EXPECT_EQ(sim->c.data->data_packets, 0u);
+	std::vector<Expect> want;
+	for (int i = 0; i < 20; i++) {
+		Bytes b = pattern(64, i);
+		ASSERT_EQ(sim->send(sim->c, 0, b, SCTP_SEND_MORE), 0);
+		want.push_back({ 0, false, b });
+	}
+	EXPECT_EQ(sim->c.data->data_packets, 0u) << "MORE: queued, not sent";
+	EXPECT_EQ(sctp_outq_queued_msgs(&sim->c.a.tx->outq), 20u);
+	size_t first = sim->c.sent.size();
+	EXPECT_EQ(sctp_assoc_flush(&sim->c.a, sim->now), 0);
+	EXPECT_EQ(sim->c.data->data_packets, 2u);
+	auto pk = packets_since(sim->c, first);
+	ASSERT_EQ(pk.size(), 2u);
+	EXPECT_EQ(data_chunks(sim->c.sent[first].bytes).size(), 18u);
+	EXPECT_EQ(data_chunks(sim->c.sent[first + 1].bytes).size(), 2u);
+	sim->run();
+	check_delivery(want, sim->s.data->delivered, "server");
+
+	// The same without the flag: one packet per send (cwnd allows 20 x 80 bytes).
+	unsigned before = sim->c.data->data_packets;
+	for (int i = 0; i < 20; i++) {
+		Bytes b = pattern(64, 100 + i);
+		ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+		want.push_back({ 0, false, b });
+		EXPECT_EQ(sim->c.data->data_packets, before + i + 1) << "send " << i;
+	}
+	// A last send without MORE flushes what the earlier ones queued.
+	before = sim->c.data->data_packets;
+	for (int i = 0; i < 5; i++) {
+		Bytes b = pattern(64, 200 + i);
+		ASSERT_EQ(sim->send(sim->c, 0, b, i < 4 ? SCTP_SEND_MORE : 0), 0);
+		want.push_back({ 0, false, b });
+	}
+	EXPECT_EQ(sim->c.data->data_packets, before + 1);
+	sim->run();
+	check_delivery(want, sim->s.data->delivered, "server");
+	expect_no_drops(sim->c);
+	finish(*sim);
+}
+
+TEST_P(Send, FlushBeforeEstablishedIsRefused)
+{
+	auto sim = make();
+	EXPECT_EQ(sctp_assoc_flush(&sim->c.a, sim->now), -ENOTCONN);
+	sim->connect();
+	EXPECT_EQ(sctp_assoc_flush(&sim->c.a, sim->now), -ENOTCONN) << "COOKIE-WAIT";
+	sim->run();
+	ASSERT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED);
+	EXPECT_EQ(sctp_assoc_flush(&sim->c.a, sim->now), 0);
+	EXPECT_EQ(sim->c.counters.drops[SCTP_ASSOC_DROP_USER_NOT_CONNECTED], 2u);
+	finish(*sim);
+}
+
+// Bundling delay 100 µs: three small sends at t0 wait, then leave together
+// in one packet at t0 + 100 µs, when SCTP_ASSOC_T_BUNDLE fires.
+TEST_P(Send, BundleDelayHoldsAPartialPacket)
+{
+	auto sim = make();
+	sim->c.data->cfg.bundle_delay_us = 100;
+	sim->handshake();
+	uint64_t t0 = sim->now;
+	std::vector<Expect> want;
+	for (int i = 0; i < 3; i++) {
+		Bytes b = pattern(64, i);
+		ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+		want.push_back({ 0, false, b });
+	}
+	EXPECT_EQ(sim->c.data->data_packets, 0u);
+	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T_BUNDLE], t0 + SCTP_US(100));
+	sim->now = t0 + SCTP_US(50);
+	EXPECT_EQ(sctp_assoc_flush(&sim->c.a, sim->now), 0);
+	EXPECT_EQ(sim->c.data->data_packets, 0u) << "a flush within the delay holds too";
+	sim->run(t0 + SCTP_US(100) - 1);
+	EXPECT_EQ(sim->c.data->data_packets, 0u);
+	sim->run(t0 + SCTP_US(100));
+	ASSERT_EQ(sim->c.data->data_packets, 1u);
+	EXPECT_EQ(sim->c.data->data_times[0], t0 + SCTP_US(100));
+	EXPECT_EQ(data_chunks(sim->c.last_of(SCTP_CHUNK_DATA).bytes).size(), 3u);
+	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T_BUNDLE], SCTP_TIME_NEVER);
+	sim->run();
+	check_delivery(want, sim->s.data->delivered, "server");
+	expect_no_drops(sim->c);
+	finish(*sim);
+}
+
+// Enough queued for a full packet: it leaves at once; only the tail waits.
+// 200-byte messages are 216 bytes of chunk: 6 fit in 1468, the 7th makes
+// 1512, so the 7th send releases a packet of 6 and the 7th waits.
+TEST_P(Send, BundleDelaySendsAFullPacketAtOnce)
+{
+	auto sim = make();
+	sim->c.data->cfg.bundle_delay_us = 100;
+	sim->handshake();
+	uint64_t t0 = sim->now;
+	std::vector<Expect> want;
+	for (int i = 0; i < 7; i++) {
+		Bytes b = pattern(200, i);
+		ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+		want.push_back({ 0, false, b });
+		EXPECT_EQ(sim->c.data->data_packets, i < 6 ? 0u : 1u) << "send " << i;
+	}
+	EXPECT_EQ(data_chunks(sim->c.last_of(SCTP_CHUNK_DATA).bytes).size(), 6u);
+	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T_BUNDLE], t0 + SCTP_US(100));
+	sim->run(t0 + SCTP_US(100));
+	ASSERT_EQ(sim->c.data->data_packets, 2u);
+	EXPECT_EQ(sim->c.data->data_times[1], t0 + SCTP_US(100));
+	// A message longer than a packet: its full first fragment goes at once.
+	sim->run();
+	unsigned before = sim->c.data->data_packets;
+	Bytes big = pattern(1500, 9);
+	ASSERT_EQ(sim->send(sim->c, 1, big), 0);
+	want.push_back({ 1, false, big });
+	EXPECT_EQ(sim->c.data->data_packets, before + 1);
+	sim->run();
+	EXPECT_EQ(sim->c.data->data_packets, before + 2) << "the 48-byte tail after its wait";
+	check_delivery(want, sim->s.data->delivered, "server");
+	finish(*sim);
+}
+
+// Delay 0, the default: every send leaves at once, no timer.
+TEST_P(Send, BundleDelayZeroNeverWaits)
+{
+	auto sim = make();
+	sim->handshake();
+	for (int i = 0; i < 3; i++) {
+		ASSERT_EQ(sim->send(sim->c, 0, pattern(64, i)), 0);
+		EXPECT_EQ(sim->c.data->data_packets, i + 1u);
+		EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T_BUNDLE], SCTP_TIME_NEVER);
+	}
+	sim->run();
+	EXPECT_EQ(sim->s.data->delivered.size(), 3u);
+	finish(*sim);
+}
+
+// Never held: a SACK_NOW message (RFC 7053: the sender wants an answer
+// now), and anything once the user shuts down (§9.2: the shutdown must
+// not wait on the delay).
+TEST_P(Send, BundleDelayNeverHoldsSackNowOrShutdown)
+{
+	auto sim = make();
+	sim->c.data->cfg.bundle_delay_us = 100;
+	sim->handshake();
+	uint64_t t0 = sim->now;
+	ASSERT_EQ(sim->send(sim->c, 0, pattern(64, 1), SCTP_SEND_SACK_NOW), 0);
+	EXPECT_EQ(sim->c.data->data_packets, 1u);
+	sim->run();
+	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T_BUNDLE], SCTP_TIME_NEVER);
+
+	t0 = sim->now;
+	ASSERT_EQ(sim->send(sim->c, 0, pattern(64, 2)), 0);
+	EXPECT_EQ(sim->c.data->data_packets, 1u) << "held";
+	sim->now = t0 + SCTP_US(10);
+	ASSERT_EQ(sctp_assoc_shutdown(&sim->c.a, sim->now), 0);
+	EXPECT_EQ(sim->c.data->data_packets, 2u) << "the shutdown sends it at once";
+	EXPECT_EQ(sim->c.data->data_times[1], t0 + SCTP_US(10));
+	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T_BUNDLE], SCTP_TIME_NEVER);
+	sim->run();
+	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_CLOSED);
+	EXPECT_EQ(sim->s.data->delivered.size(), 2u);
+	finish(*sim);
+}
+
+// The scheduler from the config: three messages on stream 0, then three on
+// stream 1, bundled into one packet. Round robin alternates, FCFS keeps the
+// order of the sends (RFC 8260 §3.1, §3.2). An unknown one turns the send
+// side off.
+TEST_P(Send, SchedulerFromTheConfig)
+{
+	for (uint8_t sched : { (uint8_t)SCTP_OUTQ_SCHED_RR, (uint8_t)SCTP_OUTQ_SCHED_FCFS }) {
+		SCOPED_TRACE(sctp_outq_sched_name(sched));
+		auto sim = make();
+		sim->c.data->cfg.sched = sched;
+		sim->handshake();
+		for (int i = 0; i < 6; i++)
+			ASSERT_EQ(sim->send(sim->c, i < 3 ? 0 : 1, pattern(32, i), SCTP_SEND_MORE),
+				  0);
+		ASSERT_EQ(sctp_assoc_flush(&sim->c.a, sim->now), 0);
+		ASSERT_EQ(sim->c.data->data_packets, 1u);
+		std::vector<std::pair<uint16_t, uint16_t>> order;
+		for (const auto &d : data_chunks(sim->c.last_of(SCTP_CHUNK_DATA).bytes))
+			order.push_back({ d.sid, d.ssn });
+		std::vector<std::pair<uint16_t, uint16_t>> rr = { { 0, 0 }, { 1, 0 }, { 0, 1 },
+								  { 1, 1 }, { 0, 2 }, { 1, 2 } };
+		std::vector<std::pair<uint16_t, uint16_t>> fcfs = { { 0, 0 }, { 0, 1 }, { 0, 2 },
+								    { 1, 0 }, { 1, 1 }, { 1, 2 } };
+		EXPECT_EQ(order, sched == SCTP_OUTQ_SCHED_FCFS ? fcfs : rr);
+		sim->run();
+		EXPECT_EQ(sim->s.data->delivered.size(), 6u);
+		finish(*sim);
+	}
+	auto sim = make();
+	sim->c.data->cfg.sched = SCTP_OUTQ_SCHED_COUNT;
+	sim->handshake();
+	EXPECT_EQ(sim->send(sim->c, 0, pattern(32, 1)), -EOPNOTSUPP);
+	finish(*sim);
+}
+
+// A packet from the server to the client: a SACK of everything the client
+// sent and, when data_tsn is set, a DATA chunk with the I bit.
+Bytes
+sack_and_data(Sim &sim, uint32_t cum, bool with_data, uint32_t data_tsn)
+{
+	Bytes pkt(256);
+	struct sctp_writer w = sctp_writer_make(pkt.data(), pkt.size());
+	sctp_packet_build_header(&w, kServerPort, kClientPort, sim.c.a.local_vtag);
+	sctp_sack_build_from(&w, 0, cum, 65536, nullptr, 0, nullptr, 0);
+	if (with_data) {
+		static const uint8_t hello[5] = { 'h', 'e', 'l', 'l', 'o' };
+		struct sctp_data d;
+		std::memset(&d, 0, sizeof(d));
+		d.flags = SCTP_DATA_FLAG_B | SCTP_DATA_FLAG_E | SCTP_DATA_FLAG_I;
+		d.tsn = data_tsn;
+		d.ssn = static_cast<uint16_t>(data_tsn - sim.c.a.peer_initial_tsn);
+		d.ppid = 51;
+		d.payload = hello;
+		d.payload_len = sizeof(hello);
+		sctp_data_build(&w, &d);
+	}
+	EXPECT_TRUE(sctp_writer_ok(&w));
+	pkt.resize(w.off);
+	return pkt;
+}
+
+// The SACK a received packet asks for at once rides ahead of the DATA the
+// same packet releases (its SACK opened cwnd): one packet, not two, and
+// never a second SACK in the later packets of the same flush.
+TEST_P(Send, SackAtOnceRidesOnTheDataItReleases)
+{
+	auto sim = make();
+	sim->handshake();
+	// The server sees nothing: its answers are crafted here.
+	sim->lose = [&](const Side &from, const Bytes &, uint8_t) { return &from == &sim->c; };
+	uint32_t tsn = sim->c.a.peer_initial_tsn;
+
+	// Nothing to release: the SACK leaves alone, as before.
+	size_t first = sim->c.sent.size();
+	sim->deliver(sim->c,
+		     Sim::InFlight{ &sim->c,
+				    sack_and_data(*sim, sim->c.a.tx->next_tsn - 1, true, tsn++),
+				    sim->s.addr, sim->c.addr });
+	auto pk = packets_since(sim->c, first);
+	ASSERT_EQ(pk.size(), 1u);
+	ASSERT_EQ(pk[0].chunks.size(), 1u);
+	EXPECT_EQ(pk[0].chunks[0].type, SCTP_CHUNK_SACK);
+	EXPECT_EQ(sim->c.counters.sacks_bundled, 0u);
+
+	// Fill cwnd, then queue more behind it.
+	int n = 0;
+	while (sctp_outq_empty(&sim->c.a.tx->outq)) {
+		ASSERT_EQ(sim->send(sim->c, 0, pattern(1400, n)), 0);
+		ASSERT_LT(++n, 100);
+	}
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(sim->send(sim->c, 1, pattern(64, 1000 + i)), 0);
+	uint64_t sacks = sim->c.counters.sacks_sent, bundled = sim->c.counters.sacks_bundled;
+	unsigned data_pk = sim->c.data->data_packets;
+	first = sim->c.sent.size();
+	sim->deliver(sim->c,
+		     Sim::InFlight{ &sim->c,
+				    sack_and_data(*sim, sim->c.a.tx->next_tsn - 1, true, tsn++),
+				    sim->s.addr, sim->c.addr });
+	pk = packets_since(sim->c, first);
+	ASSERT_GE(pk.size(), 1u);
+	EXPECT_EQ(sim->c.data->data_packets - data_pk, pk.size()) << "no packet without DATA";
+	ASSERT_GE(pk[0].chunks.size(), 2u);
+	EXPECT_EQ(pk[0].chunks[0].type, SCTP_CHUNK_SACK);
+	EXPECT_EQ(pk[0].chunks[1].type, SCTP_CHUNK_DATA);
+	unsigned n_sacks = 0;
+	for (const auto &p : pk)
+		for (const auto &c : p.chunks)
+			n_sacks += c.type == SCTP_CHUNK_SACK;
+	EXPECT_EQ(n_sacks, 1u) << "one SACK per received packet";
+	EXPECT_EQ(sim->c.counters.sacks_sent, sacks + 1);
+	EXPECT_EQ(sim->c.counters.sacks_bundled, bundled + 1);
+	EXPECT_TRUE(sctp_outq_empty(&sim->c.a.tx->outq));
+	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T_SACK], SCTP_TIME_NEVER);
+	EXPECT_EQ(sim->c.data->delivered.size(), 2u);
+	finish(*sim);
+}
+
+// Model-based: random bursts with and without SCTP_SEND_MORE, random
+// flushes, a random bundling delay (0 for some seeds), over a lossy link,
+// many seeds. Whatever the batching, every message arrives once, byte for
+// byte, in order per ordered stream, and nothing waits once the run is
+// quiet (the bundling timer is stopped).
+TEST_P(Send, RandomBundlingManySeeds)
+{
+	size_t msgs = 0, pkts = 0;
+	for (uint32_t seed = 1; seed <= 30; seed++) {
+		SCOPED_TRACE("seed " + std::to_string(seed));
+		auto sim = make();
+		std::mt19937 rng(seed);
+		static const uint32_t delays[] = { 0, 10, 100, 5000 };
+		for (Side *x : { &sim->c, &sim->s }) {
+			x->data->cfg.bundle_delay_us = delays[rng() % 4];
+			x->data->cfg.sched = static_cast<uint8_t>(rng() % 2);
+		}
+		sim->handshake();
+		unsigned loss_pct = seed % 3 == 0 ? 5 : 0;
+		sim->lose = [&](const Side &, const Bytes &, uint8_t first) {
+			if (first == SCTP_CHUNK_SHUTDOWN || first == SCTP_CHUNK_SHUTDOWN_ACK ||
+			    first == SCTP_CHUNK_SHUTDOWN_COMPLETE)
+				return false;
+			return rng() % 100 < loss_pct;
+		};
+		std::vector<Expect> to_s, to_c;
+		bool pending[2] = { false, false };
+		for (int i = 0; i < 120; i++) {
+			int who = rng() % 2;
+			Side &x = who ? sim->s : sim->c;
+			size_t len = rng() % 10 == 0 ? 1 + rng() % 4000 : 1 + rng() % 150;
+			uint16_t sid = static_cast<uint16_t>(rng() % 3);
+			uint8_t flags = rng() % 6 == 0 ? SCTP_SEND_UNORDERED : 0;
+			if (rng() % 3 != 0)
+				flags |= SCTP_SEND_MORE;
+			if (rng() % 25 == 0)
+				flags |= SCTP_SEND_SACK_NOW;
+			Bytes b = pattern(len, seed * 1000 + static_cast<uint32_t>(i));
+			ASSERT_EQ(sim->send(x, sid, b, flags), 0);
+			(who ? to_c : to_s)
+				.push_back({ sid, (flags & SCTP_SEND_UNORDERED) != 0, b });
+			pending[who] = (flags & SCTP_SEND_MORE) != 0;
+			if (pending[who] && rng() % 4 == 0) {
+				ASSERT_EQ(sctp_assoc_flush(&x.a, sim->now), 0);
+				pending[who] = false;
+			}
+			if (rng() % 6 == 0) {
+				// The promise of SCTP_SEND_MORE: flush before time moves on.
+				for (int k = 0; k < 2; k++) {
+					if (!pending[k])
+						continue;
+					Side &y = k ? sim->s : sim->c;
+					ASSERT_EQ(sctp_assoc_flush(&y.a, sim->now), 0);
+					pending[k] = false;
+				}
+				sim->run(sim->now + rng() % (4 * one_way_delay(prof())));
+			}
+		}
+		for (int k = 0; k < 2; k++) {
+			if (pending[k]) {
+				ASSERT_EQ(sctp_assoc_flush(&(k ? sim->s : sim->c).a, sim->now), 0);
+			}
+		}
+		bool shut = seed % 2 == 1;
+		if (shut) {
+			ASSERT_EQ(sctp_assoc_shutdown(&sim->c.a, sim->now), 0);
+		}
+		sim->run(sim->now + SCTP_S(600));
+		if (shut) {
+			ASSERT_EQ(sim->c.a.state, SCTP_ASSOC_CLOSED);
+			ASSERT_EQ(sim->s.a.state, SCTP_ASSOC_CLOSED);
+		} else {
+			ASSERT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED);
+			for (Side *x : { &sim->c, &sim->s }) {
+				EXPECT_TRUE(sctp_outq_empty(&x->a.tx->outq));
+				EXPECT_TRUE(sctp_rtxq_empty(&x->a.tx->rtxq));
+				EXPECT_EQ(x->a.timer_at[SCTP_ASSOC_T_BUNDLE], SCTP_TIME_NEVER);
+			}
+		}
+		check_delivery(to_s, sim->s.data->delivered, "server");
+		check_delivery(to_c, sim->c.data->delivered, "client");
+		expect_no_drops(sim->c, { SCTP_ASSOC_DROP_BAD_VTAG });
+		msgs += to_s.size() + to_c.size();
+		pkts += sim->c.data->data_packets + sim->s.data->data_packets;
+		finish(*sim);
+		if (HasFailure()) {
+			std::printf("failing seed %u\n", seed);
+			break;
+		}
+	}
+	// Bundling happened: fewer DATA packets than messages.
+	EXPECT_LT(pkts, msgs);
+	std::printf("%zu messages in %zu DATA packets\n", msgs, pkts);
 }
 
 INSTANTIATE_TEST_SUITE_P(Profiles, Send, ::testing::Values(&sctp_profile_rfc, &sctp_profile_dc),
