@@ -23,7 +23,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 PACKAGES=(
 	gcc g++ clang libclang-rt-14-dev clang-format meson ninja-build pkg-config python3
 	libdpdk-dev dpdk-dev libisal-dev libssl-dev libpcap-dev
-	libgtest-dev libbenchmark-dev libusrsctp-dev tshark iproute2
+	libgtest-dev libbenchmark-dev libusrsctp-dev tshark iproute2 iputils-ping
 )
 
 log() { printf '\033[1mdev.sh:\033[0m %s\n' "$*" >&2; }
