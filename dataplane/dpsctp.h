@@ -7,8 +7,25 @@
  * programs link usrsctp, which exports about 300 sctp_* symbols, beside us).
  * Everything else in libdpsctp is built with hidden visibility.
  *
- * The embedded API (endpoints, associations, callbacks) arrives with the data
- * plane (issue 5); this header starts with what exists.
+ * The embedded API: an instance owns one DPDK port and runs N workers, one
+ * rx/tx queue pair each; associations live on one worker for their whole
+ * life (the one their verification tag names, docs/DEMUX.md). Callbacks
+ * run on that worker and must not block. docs/API.md has the threading
+ * rules, the ownership of mbufs and a walk-through; apps/dpsctp-echo.c is
+ * the smallest complete program.
+ *
+ * Errors are negative errno values; each function lists the ones it
+ * returns and what they mean for it:
+ *   -EINVAL     an argument is out of its documented range
+ *   -ENOENT     no such association, listener or worker
+ *   -ENOTCONN   the association is not (or no longer) established
+ *   -EAGAIN     no room now (send buffer, request ring): retry later, or
+ *               wait for the on_space callback
+ *   -EMSGSIZE   the message is larger than the send buffer can ever hold
+ *   -ENOMEM     a pool is exhausted (associations, handshakes, mbufs)
+ *   -EEXIST     already done (a listener on that port, a started instance)
+ *   -EBUSY      not allowed while the instance runs (or before it starts)
+ *   -ENODEV     the port could not be opened (the error text says why)
  */
 #ifndef DPSCTP_H
 #define DPSCTP_H
@@ -50,6 +67,332 @@ DPSCTP_EXPORT uint32_t dpsctp_crc32c(uint32_t crc, const void *buf, size_t len);
  * @return a static string; never NULL.
  */
 DPSCTP_EXPORT const char *dpsctp_crc32c_engine(void);
+
+/* ------------------------------------------------------------------------
+ * The embedded data plane (issue 5). Needs DPDK: declared always, defined
+ * in libdpsctp when it was built with DPDK.
+ */
+
+struct rte_mbuf;
+struct rte_mempool;
+struct dpsctp;
+struct dpsctp_assoc;
+struct dpsctp_config;
+
+/** A local or peer IP address: family 4 or 6, bytes in network order. */
+struct dpsctp_addr {
+	uint8_t family;	   /**< 4 or 6 */
+	uint8_t bytes[16]; /**< IPv4 in bytes[0..3] */
+};
+
+/** One slice of a received message: bytes inside a received mbuf. */
+struct dpsctp_seg {
+	struct rte_mbuf *m;  /**< the packet the bytes arrived in (not the bytes' start) */
+	const uint8_t *data; /**< first byte of the slice */
+	uint32_t len;	     /**< bytes in the slice */
+};
+
+/** dpsctp_msg.flags */
+#define DPSCTP_MSG_UNORDERED 0x01u /**< sent unordered (U bit) */
+#define DPSCTP_MSG_MORE	     0x02u /**< partial delivery: more of this message follows */
+#define DPSCTP_MSG_CONT	     0x04u /**< continues a message whose start was delivered */
+
+/**
+ * A received message as its receive callback sees it: the payload is the
+ * concatenation of segs[0 .. nsegs-1], slices of the received mbufs (no
+ * copy). The slices stay valid until the callback returns; to keep them
+ * longer without copying call dpsctp_msg_to_mbuf().
+ */
+struct dpsctp_msg {
+	uint16_t sid;	/**< stream */
+	uint16_t ssn;	/**< stream sequence number (ordered messages) */
+	uint32_t ppid;	/**< payload protocol identifier, as sent (network order) */
+	uint32_t len;	/**< payload bytes in this delivery */
+	uint32_t flags; /**< DPSCTP_MSG_* */
+	uint32_t nsegs; /**< entries of segs */
+	const struct dpsctp_seg *segs;
+};
+
+/** dpsctp_sndinfo.flags */
+#define DPSCTP_SEND_UNORDERED 0x01u /**< deliver on arrival, no stream order (U bit) */
+#define DPSCTP_SEND_SACK_NOW  0x02u /**< ask the peer to SACK at once (I bit, RFC 7053) */
+
+/** How to send one message. */
+struct dpsctp_sndinfo {
+	uint16_t sid;	/**< stream, below the association's outbound streams */
+	uint32_t ppid;	/**< payload protocol identifier, sent as given */
+	uint32_t flags; /**< DPSCTP_SEND_* */
+};
+
+/** Event types (RFC 6458 names where one exists). */
+enum dpsctp_event_type {
+	DPSCTP_EV_COMM_UP = 1,	     /**< established; the handle may send */
+	DPSCTP_EV_COMM_LOST,	     /**< ended abnormally; the handle dies after the callback */
+	DPSCTP_EV_SHUTDOWN_COMPLETE, /**< closed gracefully; the handle dies after the callback */
+	DPSCTP_EV_CANT_START,	    /**< the handshake failed; the handle dies after the callback */
+	DPSCTP_EV_RESTART,	    /**< the peer restarted: new TSNs, queues kept */
+	DPSCTP_EV_PEER_ADDR_CHANGE, /**< a path changed state (addr, addr_state) */
+	DPSCTP_EV_REMOTE_ERROR,	    /**< the peer sent an ERROR chunk (error) */
+	DPSCTP_EV_SEND_FAILED,	    /**< a message was not (wholly) acknowledged at close */
+};
+
+/** An event on an association. */
+struct dpsctp_event {
+	enum dpsctp_event_type type;
+	uint16_t error;		   /**< first cause code of an ABORT or ERROR, else 0 */
+	uint16_t reason;	   /**< why it ended: the core's enum sctp_assoc_reason */
+	uint16_t outbound_streams; /**< COMM_UP, RESTART */
+	uint16_t inbound_streams;  /**< COMM_UP, RESTART */
+	uint8_t addr_state;	   /**< PEER_ADDR_CHANGE: RFC 6458 spc_state */
+	struct dpsctp_addr addr;   /**< PEER_ADDR_CHANGE */
+	uint16_t sid;		   /**< SEND_FAILED */
+	uint32_t ppid;		   /**< SEND_FAILED */
+	uint32_t length;	   /**< SEND_FAILED: message bytes */
+	int sent;		   /**< SEND_FAILED: some of it went on the wire */
+};
+
+/** Receive callback: one message (or a partial delivery of one). */
+typedef void (*dpsctp_recv_cb)(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg);
+
+/**
+ * What an application hears from its associations. Every member may be
+ * NULL. All run on the association's worker, inside dpsctp_poll() or the
+ * started loop; they may call the association's API (send, shutdown, abort)
+ * directly and must not block.
+ */
+struct dpsctp_callbacks {
+	dpsctp_recv_cb on_recv; /**< messages, unless a per-stream handler takes them */
+	/** Association events; after COMM_LOST, SHUTDOWN_COMPLETE and CANT_START the handle is
+	 * gone. */
+	void (*on_event)(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg);
+	/** The send buffer has at least the threshold free (dpsctp_set_send_space()). */
+	void (*on_space)(struct dpsctp_assoc *a, uint32_t free_bytes, void *arg);
+};
+
+/** Per-association statistics (dpsctp_assoc_get_stats()). */
+struct dpsctp_assoc_stats {
+	uint64_t msgs_sent, bytes_sent; /**< accepted by send */
+	uint64_t msgs_recv, bytes_recv; /**< handed to receive callbacks */
+	uint64_t data_chunks_out;	/**< DATA chunks sent for the first time */
+	uint64_t data_chunks_rtx;	/**< DATA chunks retransmitted */
+	uint64_t data_chunks_in;	/**< DATA chunks taken */
+	uint64_t data_dups_in;		/**< duplicate DATA chunks received */
+	uint64_t sacks_out, sacks_in;	/**< SACK chunks sent and accepted */
+	uint64_t t3_expiries;		/**< retransmission timeouts */
+	uint64_t fast_retransmits;	/**< fast retransmit events */
+	uint32_t state;			/**< RFC 9260 §4 state (enum sctp_assoc_state) */
+	uint32_t peer_rwnd;		/**< the peer's window as we last saw it */
+	uint32_t send_queued;		/**< bytes queued, not yet sent */
+	uint32_t paths;			/**< peer addresses known */
+};
+
+/** Per-path statistics (dpsctp_path_get_stats()). */
+struct dpsctp_path_stats {
+	struct dpsctp_addr addr; /**< the peer address */
+	uint32_t state;		 /**< 0 active, 1 potentially failed, 2 inactive (sctp/path.h) */
+	uint32_t srtt_us;	 /**< smoothed RTT, 0 before the first sample */
+	uint32_t rto_us;	 /**< current RTO */
+	uint32_t cwnd;		 /**< congestion window, bytes */
+	uint32_t ssthresh;	 /**< slow-start threshold, bytes */
+	uint32_t flight;	 /**< bytes outstanding on this path */
+	int primary;		 /**< 1 for the primary path */
+};
+
+/**
+ * Start DPDK: rte_eal_init() on the EAL part of argv (everything before
+ * "--"), once per process.
+ *
+ * @return the number of arguments consumed (as rte_eal_init()), or
+ *         -ENODEV when the EAL refused to start (its log says why).
+ */
+DPSCTP_EXPORT int dpsctp_eal_init(int argc, char **argv);
+
+/**
+ * Create an instance from a configuration (dataplane/config.h): open the
+ * port, set up one worker per queue pair with its pools, tables and timer
+ * wheel. Nothing runs until dpsctp_start() or dpsctp_poll().
+ *
+ * @param cfg     the configuration; copied.
+ * @param err     room for a one-line reason on failure; may be NULL.
+ * @param errlen  bytes at err.
+ * @return the instance, or NULL with err filled (bad configuration, the
+ *         port would not open, memory for the pools).
+ */
+DPSCTP_EXPORT struct dpsctp *dpsctp_create(const struct dpsctp_config *cfg, char *err,
+					   size_t errlen);
+
+/**
+ * Run worker i on the calling thread for one loop iteration: receive a
+ * burst, process it, fire timers, transmit. The caller owns the worker for
+ * the call (never two threads on one worker; not on a started instance).
+ *
+ * @return the packets and timers handled (0 when idle), or -EINVAL for a
+ *         bad worker index, -EBUSY when the instance is started.
+ */
+DPSCTP_EXPORT int dpsctp_poll(struct dpsctp *d, unsigned worker);
+
+/**
+ * Launch every worker on its own EAL worker lcore (dpsctp_workers() of
+ * them are needed) running the loop until dpsctp_stop().
+ *
+ * @return 0, -EEXIST when already started, -EBUSY when not enough idle
+ *         worker lcores exist.
+ */
+DPSCTP_EXPORT int dpsctp_start(struct dpsctp *d);
+
+/**
+ * Close every association and stop: SHUTDOWN to each (ABORT to those still
+ * in their handshake), up to timeout_ms for the shutdowns to complete, ABORT
+ * to the rest; then stop the loops and wait for them. Callbacks run during
+ * the wait. May be called from any thread but a worker's.
+ *
+ * @return the number of associations that had to be aborted (0 is a clean
+ *         stop).
+ */
+DPSCTP_EXPORT int dpsctp_stop(struct dpsctp *d, unsigned timeout_ms);
+
+/** Stop (if needed, with a 1 s timeout), free every resource, close the port. */
+DPSCTP_EXPORT void dpsctp_destroy(struct dpsctp *d);
+
+/** Workers (queue pairs) of the instance. */
+DPSCTP_EXPORT unsigned dpsctp_workers(const struct dpsctp *d);
+
+/**
+ * Accept associations on an SCTP port (on every worker). Accepted
+ * associations announce themselves with DPSCTP_EV_COMM_UP through cb with
+ * arg; change them per association with dpsctp_assoc_set_callbacks().
+ * Before dpsctp_start() or from a worker's thread for that worker only:
+ * call it before traffic starts.
+ *
+ * @return 0, -EEXIST for a port already listened on, -ENOMEM when
+ *         DP_MAX_LISTEN ports listen already, -EINVAL for port 0.
+ */
+DPSCTP_EXPORT int dpsctp_listen(struct dpsctp *d, uint16_t port, const struct dpsctp_callbacks *cb,
+				void *arg);
+
+/**
+ * Start an association to a peer with one or more addresses (RFC 9260
+ * §5.1, multi-homed when n_peers > 1), owned by worker `worker`. Returns
+ * at once; DPSCTP_EV_COMM_UP or DPSCTP_EV_CANT_START follows on the worker.
+ * From another thread than the worker's, the request travels through the
+ * worker's request ring.
+ *
+ * @return the association handle, or NULL with *rc set: -EINVAL (no peer,
+ *         bad worker, port 0), -ENOMEM (no association or handshake block),
+ *         -EAGAIN (request ring full).
+ */
+DPSCTP_EXPORT struct dpsctp_assoc *dpsctp_connect(struct dpsctp *d, unsigned worker,
+						  const struct dpsctp_addr *peers, unsigned n_peers,
+						  uint16_t peer_port, uint16_t local_port,
+						  const struct dpsctp_callbacks *cb, void *arg,
+						  int *rc);
+
+/**
+ * Send one message from an mbuf (a chain is one message). Zero copy: the
+ * segments are referenced until acknowledged; payloads at or below the
+ * configured copy threshold are copied into the packet being bundled. On
+ * success the mbuf belongs to the library; on error it stays the caller's.
+ * From another thread than the owner's the request is queued and the
+ * result of the send itself is not reported (count refusals in
+ * statistics).
+ *
+ * @return 0, -ENOTCONN (not established or closing), -EINVAL (stream out of
+ *         range, empty message), -EAGAIN (send buffer full: wait for
+ *         on_space), -EMSGSIZE (larger than the send buffer).
+ */
+DPSCTP_EXPORT int dpsctp_send(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si,
+			      struct rte_mbuf *m);
+
+/**
+ * Send one message from bytes: copied once into mbufs of the instance's
+ * pool, then as dpsctp_send().
+ *
+ * @return as dpsctp_send(), and -ENOMEM when no mbuf is free.
+ */
+DPSCTP_EXPORT int dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si,
+				    const void *buf, size_t len);
+
+/**
+ * Graceful close (RFC 9260 §9.2): queued data is sent, then SHUTDOWN.
+ * DPSCTP_EV_SHUTDOWN_COMPLETE (or COMM_LOST) follows.
+ *
+ * @return 0, -ENOTCONN when already closing or closed.
+ */
+DPSCTP_EXPORT int dpsctp_shutdown(struct dpsctp_assoc *a);
+
+/**
+ * Abort (RFC 9260 §9.1): ABORT sent, queued data dropped with SEND_FAILED
+ * events; COMM_LOST follows.
+ *
+ * @return 0, -ENOTCONN when already closed.
+ */
+DPSCTP_EXPORT int dpsctp_abort(struct dpsctp_assoc *a);
+
+/** Replace an association's callbacks and argument (on its worker). */
+DPSCTP_EXPORT void dpsctp_assoc_set_callbacks(struct dpsctp_assoc *a,
+					      const struct dpsctp_callbacks *cb, void *arg);
+
+/** The argument the callbacks receive. */
+DPSCTP_EXPORT void *dpsctp_assoc_arg(const struct dpsctp_assoc *a);
+
+/**
+ * Per-stream receive handlers: messages on stream s < n go to
+ * handlers[s].recv when it is not NULL, else to on_recv. The arrays stay
+ * the caller's and must outlive the association (or be replaced).
+ *
+ * @return 0, -EINVAL when n is 0 with a non-NULL array.
+ */
+DPSCTP_EXPORT int dpsctp_assoc_set_stream_handlers(struct dpsctp_assoc *a,
+						   const dpsctp_recv_cb *recv, void *const *args,
+						   uint16_t n);
+
+/**
+ * Ask for on_space once at least threshold bytes of the send buffer are
+ * free after a send was refused with -EAGAIN (0: the default, a quarter of
+ * the send buffer).
+ */
+DPSCTP_EXPORT void dpsctp_set_send_space(struct dpsctp_assoc *a, uint32_t threshold);
+
+/**
+ * Keep a received message without copying: an mbuf chain of indirect
+ * mbufs, one per slice, each holding a reference to the received packet.
+ * Free it with rte_pktmbuf_free().
+ *
+ * @return the chain, or NULL when the indirect pool is empty.
+ */
+DPSCTP_EXPORT struct rte_mbuf *dpsctp_msg_to_mbuf(struct dpsctp_assoc *a,
+						  const struct dpsctp_msg *m);
+
+/** Copy a message's payload into buf (at most cap bytes). @return bytes copied. */
+DPSCTP_EXPORT size_t dpsctp_msg_copy(const struct dpsctp_msg *m, void *buf, size_t cap);
+
+/** The association's statistics. @return 0, -EINVAL for NULL arguments. */
+DPSCTP_EXPORT int dpsctp_assoc_get_stats(const struct dpsctp_assoc *a,
+					 struct dpsctp_assoc_stats *st);
+
+/** Statistics of path i (0 is the first peer address). @return 0, -ENOENT past the last. */
+DPSCTP_EXPORT int dpsctp_path_get_stats(const struct dpsctp_assoc *a, unsigned i,
+					struct dpsctp_path_stats *st);
+
+/** The association's worker index. */
+DPSCTP_EXPORT unsigned dpsctp_assoc_worker(const struct dpsctp_assoc *a);
+
+/**
+ * Worker counters by index: names are stable (docs/COUNTERS.md). Counters
+ * of the L3 layer and the endpoints follow the worker's own, prefixed
+ * "l3." and "ep.".
+ *
+ * @return the value, and *name set; -ENOENT (as a value of UINT64_MAX with
+ *         *name NULL) past the last.
+ */
+DPSCTP_EXPORT uint64_t dpsctp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i,
+					     const char **name);
+
+/** The instance's mbuf pool (for applications that build their own mbufs). */
+DPSCTP_EXPORT struct rte_mempool *dpsctp_pktmbuf_pool(const struct dpsctp *d);
+
+/** Associations the instance holds now (all workers). */
+DPSCTP_EXPORT unsigned dpsctp_assoc_count(const struct dpsctp *d);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,1148 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The data plane's configuration: defaults, one option by name, the
+ * command line, files, cross checks, printing (config.h has the contract,
+ * docs/CONFIG.md the option list for users).
+ *
+ * One table (options[] below) names every option once: its argument, how
+ * its value is read, its range and its help line. set(), the argv loop, the
+ * file reader, print() and usage() all walk it, so an option added there is
+ * parsed, printed, round-tripped and documented in --help at once; the
+ * default in the help text is printed from dpsctp_config_defaults(), so it
+ * cannot drift from the code.
+ *
+ * Invariants: n_ports <= DPSCTP_CONFIG_MAX_PORTS, n_ips <=
+ * DPSCTP_CONFIG_MAX_IPS, no two equal ports or addresses, every stored
+ * string NUL-terminated and printable as one file value (no blank, not
+ * starting with '#'), so print() output always parses back; a refused
+ * value leaves the configuration as it was (a file keeps its earlier lines).
+ *
+ * Costs: set() is a linear search over 24 names and a parse of one value;
+ * files are read a line at a time into a DPSCTP_CONFIG_LINE_MAX stack
+ * buffer. Nothing is allocated; the only libc state touched is the FILE.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dataplane/config.h"
+
+/* Ranges, with the reason for each bound. */
+#define MTU_MIN		576u	   /* RFC 791: every IPv4 host takes 576-byte datagrams */
+#define MTU_MIN_IPV6	1280u	   /* RFC 8200 §5 */
+#define MTU_MAX		9216u	   /* the common jumbo frame limit of switches and NICs */
+#define QUEUES_MAX	128u	   /* RTE_MAX_LCORE of Debian's DPDK 22.11 build */
+#define ASSOCS_MAX	1048576u   /* 2^20 per lcore: 512 MiB of 512-byte idle associations */
+#define HANDSHAKES_MAX	65536u	   /* INITs in flight per lcore; far above any connect burst */
+#define STREAMS_MAX	65535u	   /* RFC 9260 §3.3.2: 16-bit stream counts */
+#define PATHS_MAX	8u	   /* a peer's addresses one association tracks (docs/PATHS.md) */
+#define BUF_MIN		4096u	   /* one page: two full-sized packets at MTU 1500 */
+#define BUF_MAX		(1u << 30) /* rwnd is 32 bits; 1 GiB keeps 2x of it in uint32_t */
+#define MBUFS_MIN	256u	   /* two rx rings of 128 descriptors */
+#define MBUFS_MAX	(1u << 24) /* 32 GiB of 2 KiB buffers: more than a host gives one port */
+#define COPY_MAX_MAX	MTU_MAX	   /* a copied payload fits in one packet */
+#define DEFAULT_MTU	1500u
+#define DEFAULT_ASSOCS	1024u
+#define DEFAULT_HS	256u
+#define DEFAULT_STREAMS 64u
+#define DEFAULT_PATHS	4u
+#define DEFAULT_BUF	(256u * 1024u)
+#define ADDR_TEXT_MAX	64u /* longer than any IPv6 text form (45) */
+
+enum kind {
+	K_PORT,
+	K_IP,
+	K_GW,
+	K_MAC,
+	K_UINT,
+	K_SIZE,
+	K_COPY_MAX,
+	K_PROFILE,
+	K_UDP_ENCAP,
+	K_NO_UDP_ENCAP,
+	K_TELEMETRY,
+	K_NO_TELEMETRY,
+	K_IMPAIR,
+	K_LOG,
+	K_CONFIG,
+};
+
+enum value_rule {
+	V_NONE,	    /* a flag */
+	V_REQUIRED, /* "--name value" or "--name=value" */
+	V_OPTIONAL, /* "--name" or "--name=value" */
+};
+
+struct opt {
+	const char *name;
+	const char *arg; /* shown in help; NULL for a flag */
+	enum kind kind;
+	enum value_rule value;
+	size_t off;	   /* K_UINT, K_SIZE: the field */
+	unsigned width;	   /* its size: 2 or 4 bytes */
+	uint32_t min, max; /* range of a non-zero value */
+	const char *zero;  /* meaning of 0 when 0 is allowed outside min..max, else NULL */
+	const char *help;
+};
+
+#define UINT_OPT(n, a, field, lo, hi, z, h)                                                        \
+	{                                                                                          \
+		.name = n, .arg = a, .kind = K_UINT, .value = V_REQUIRED,                          \
+		.off = offsetof(struct dpsctp_config, field),                                      \
+		.width = sizeof(((struct dpsctp_config *)0)->field), .min = lo, .max = hi,         \
+		.zero = z, .help = h                                                               \
+	}
+#define SIZE_OPT(n, field, lo, hi, h)                                                              \
+	{                                                                                          \
+		.name = n, .arg = "BYTES", .kind = K_SIZE, .value = V_REQUIRED,                    \
+		.off = offsetof(struct dpsctp_config, field),                                      \
+		.width = sizeof(((struct dpsctp_config *)0)->field), .min = lo, .max = hi,         \
+		.help = h                                                                          \
+	}
+
+static const struct opt options[] = {
+	{ .name = "port",
+	  .arg = "DEVARGS",
+	  .kind = K_PORT,
+	  .value = V_REQUIRED,
+	  .help = "a DPDK port: vdev or PCI address with its arguments (repeatable, up to 4)" },
+	{ .name = "ip",
+	  .arg = "ADDR/PREFIX",
+	  .kind = K_IP,
+	  .value = V_REQUIRED,
+	  .help = "a local IPv4 or IPv6 address and its on-link prefix (repeatable, up to 8: "
+		  "multi-homing)" },
+	{ .name = "gw",
+	  .arg = "ADDR",
+	  .kind = K_GW,
+	  .value = V_REQUIRED,
+	  .help = "the gateway for off-link destinations, one per family" },
+	{ .name = "mac",
+	  .arg = "MAC",
+	  .kind = K_MAC,
+	  .value = V_REQUIRED,
+	  .help = "use this unicast Ethernet address (xx:xx:xx:xx:xx:xx) instead of the port's" },
+	UINT_OPT("sctp-port", "N", sctp_port, 1, 65535, "none",
+		 "the local SCTP port (apps usually set it)"),
+	{ .name = "profile",
+	  .arg = "rfc|dc",
+	  .kind = K_PROFILE,
+	  .value = V_REQUIRED,
+	  .help = "protocol timers and acknowledgement policy: RFC 9260 defaults or data center" },
+	{ .name = "udp-encap",
+	  .arg = "[=PORT]",
+	  .kind = K_UDP_ENCAP,
+	  .value = V_OPTIONAL,
+	  .help = "SCTP over UDP (RFC 6951) to the peers we connect to; =PORT sets udp-port" },
+	{ .name = "no-udp-encap",
+	  .kind = K_NO_UDP_ENCAP,
+	  .value = V_NONE,
+	  .help = "SCTP directly over IP (protocol 132) to the peers we connect to" },
+	UINT_OPT("udp-port", "PORT", udp_port, 1, 65535, NULL,
+		 "our UDP encapsulation port, and the peer's when we connect over UDP"),
+	UINT_OPT("queues", "N", queues, 1, QUEUES_MAX, "one per worker lcore",
+		 "rx/tx queue pairs per port, one worker lcore each"),
+	UINT_OPT("mtu", "N", mtu, MTU_MIN, MTU_MAX, NULL, "the IP MTU of the ports"),
+	UINT_OPT("max-assocs", "N", max_assocs, 1, ASSOCS_MAX, NULL,
+		 "associations per lcore (preallocated)"),
+	UINT_OPT("max-handshakes", "N", max_handshakes, 1, HANDSHAKES_MAX, NULL,
+		 "associations being set up per lcore"),
+	UINT_OPT("max-streams", "N", max_streams, 1, STREAMS_MAX, NULL,
+		 "streams offered and accepted per direction of an association"),
+	UINT_OPT("max-paths", "N", max_paths, 1, PATHS_MAX, NULL,
+		 "peer addresses (paths) kept per association"),
+	SIZE_OPT("rcvbuf", rcvbuf, BUF_MIN, BUF_MAX,
+		 "receive window and reassembly bytes per association"),
+	SIZE_OPT("sndbuf", sndbuf, BUF_MIN, BUF_MAX, "queued send bytes per association"),
+	UINT_OPT("mbufs", "N", mbufs, MBUFS_MIN, MBUFS_MAX, "computed from the limits",
+		 "packet buffers in the pool of each port"),
+	{ .name = "copy-max",
+	  .arg = "BYTES|auto",
+	  .kind = K_COPY_MAX,
+	  .value = V_REQUIRED,
+	  .min = 0,
+	  .max = COPY_MAX_MAX,
+	  .help = "payloads up to this size are copied into the packet, larger ones referenced" },
+	{ .name = "impair",
+	  .arg = "SPEC",
+	  .kind = K_IMPAIR,
+	  .value = V_REQUIRED,
+	  .help = "test impairment, e.g. loss=1%,delay=100us,seed=42 (docs/IMPAIR.md)" },
+	{ .name = "telemetry",
+	  .kind = K_TELEMETRY,
+	  .value = V_NONE,
+	  .help = "serve counters over DPDK telemetry" },
+	{ .name = "no-telemetry",
+	  .kind = K_NO_TELEMETRY,
+	  .value = V_NONE,
+	  .help = "do not serve them" },
+	{ .name = "log-level",
+	  .arg = "LEVEL",
+	  .kind = K_LOG,
+	  .value = V_REQUIRED,
+	  .help = "error|warning|info|debug" },
+	{ .name = "config",
+	  .arg = "FILE",
+	  .kind = K_CONFIG,
+	  .value = V_REQUIRED,
+	  .help = "apply a configuration file here (later options override it)" },
+};
+
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+static const char *const profile_names[] = {
+	[DPSCTP_CONFIG_PROFILE_DC] = "dc",
+	[DPSCTP_CONFIG_PROFILE_RFC] = "rfc",
+};
+
+static const char *const log_names[] = {
+	[DPSCTP_CONFIG_LOG_ERROR] = "error",
+	[DPSCTP_CONFIG_LOG_WARNING] = "warning",
+	[DPSCTP_CONFIG_LOG_INFO] = "info",
+	[DPSCTP_CONFIG_LOG_DEBUG] = "debug",
+};
+
+static int parse_file(struct dpsctp_config *c, const char *path, const char *dir, char *err,
+		      size_t errlen);
+
+__attribute__((format(printf, 3, 4))) static void
+seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* "--" on the command line, nothing in a file (the message then starts "FILE:LINE: "). */
+static const char *
+dashes(const struct dpsctp_config *c)
+{
+	return c->depth_ > 0 ? "" : "--";
+}
+
+static const struct opt *
+find_opt(const char *name, size_t len)
+{
+	for (size_t i = 0; i < N_OPTIONS; i++)
+		if (strlen(options[i].name) == len && memcmp(options[i].name, name, len) == 0)
+			return &options[i];
+	return NULL;
+}
+
+static uint32_t
+get_field(const struct dpsctp_config *c, const struct opt *o)
+{
+	const char *p = (const char *)c + o->off;
+
+	if (o->width == sizeof(uint16_t)) {
+		uint16_t v;
+		memcpy(&v, p, sizeof(v));
+		return v;
+	}
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void
+put_field(struct dpsctp_config *c, const struct opt *o, uint32_t v)
+{
+	char *p = (char *)c + o->off;
+
+	if (o->width == sizeof(uint16_t)) {
+		uint16_t v16 = (uint16_t)v;
+		memcpy(p, &v16, sizeof(v16));
+	} else {
+		memcpy(p, &v, sizeof(v));
+	}
+}
+
+/* The allowed values of an integer option, for messages and help. */
+static void
+range_text(const struct opt *o, char *buf, size_t len)
+{
+	if (o->zero != NULL)
+		snprintf(buf, len, "0 = %s, or %u..%u", o->zero, o->min, o->max);
+	else
+		snprintf(buf, len, "%u..%u", o->min, o->max);
+}
+
+/*
+ * A whole decimal number, with one k/K/m/M/g/G suffix (powers of 1024)
+ * when @suffix; no sign, no blanks. Returns 0, -EINVAL for anything else,
+ * or -ERANGE for a number above UINT32_MAX before its suffix (above every
+ * range; *out is then above UINT32_MAX too).
+ */
+static int
+parse_number(const char *s, bool suffix, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = s;
+	bool range = false;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10u + (uint64_t)(*p - '0');
+		if (v > UINT32_MAX)
+			range = true; /* keeps v <= 2^36 + 9, so a suffix cannot overflow */
+		if (range)
+			v = UINT32_MAX + UINT64_C(1);
+	}
+	if (suffix && *p != '\0' && p[1] == '\0') {
+		switch (*p) {
+		case 'k':
+		case 'K':
+			v <<= 10;
+			p++;
+			break;
+		case 'm':
+		case 'M':
+			v <<= 20;
+			p++;
+			break;
+		case 'g':
+		case 'G':
+			v <<= 30;
+			p++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (*p != '\0')
+		return -EINVAL;
+	*out = v;
+	return range ? -ERANGE : 0;
+}
+
+static int
+set_uint(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, size_t errlen)
+{
+	char range[96];
+	uint64_t n;
+	int rc;
+
+	range_text(o, range, sizeof(range));
+	rc = parse_number(v, o->kind == K_SIZE, &n);
+	if (rc == -EINVAL) {
+		if (o->kind == K_SIZE)
+			seterr(err, errlen,
+			       "%s%s '%s': not a size (bytes, optional suffix k, m or g for "
+			       "powers of 1024; %s)",
+			       dashes(c), o->name, v, range);
+		else
+			seterr(err, errlen, "%s%s '%s': not a whole number (%s)", dashes(c),
+			       o->name, v, range);
+		return -EINVAL;
+	}
+	if (rc != 0 || (!(n == 0 && o->zero != NULL) && (n < o->min || n > o->max))) {
+		seterr(err, errlen, "%s%s '%s': out of range (%s)", dashes(c), o->name, v, range);
+		return -EINVAL;
+	}
+	put_field(c, o, (uint32_t)n);
+	return 0;
+}
+
+/*
+ * Text print() can write as a file value and read back as is: not empty, no
+ * blank (the reader trims them, and a blank before '#' starts a comment),
+ * not starting with '#' (a comment after "name = ").
+ */
+static bool
+plain_word(const char *s)
+{
+	if (*s == '\0' || *s == '#')
+		return false;
+	for (; *s != '\0'; s++)
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			return false;
+	return true;
+}
+
+static bool
+addr_usable(const struct dpsctp_config_addr *a)
+{
+	static const uint8_t zero[16];
+
+	if (a->family == 4) {
+		if (memcmp(a->bytes, zero, 4) == 0)
+			return false; /* 0.0.0.0 */
+		if ((a->bytes[0] & 0xf0u) == 0xe0u)
+			return false; /* 224.0.0.0/4 multicast */
+		return !(a->bytes[0] == 255 && a->bytes[1] == 255 && a->bytes[2] == 255 &&
+			 a->bytes[3] == 255);
+	}
+	return memcmp(a->bytes, zero, 16) != 0 && a->bytes[0] != 0xffu; /* ::, ff00::/8 */
+}
+
+/* An address as text ("10.0.0.1", "2001:db8::1"); -EINVAL when it is none. */
+static int
+parse_addr(const char *s, size_t len, struct dpsctp_config_addr *a)
+{
+	char buf[ADDR_TEXT_MAX];
+
+	if (len == 0 || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	memset(a, 0, sizeof(*a));
+	if (memchr(buf, ':', len) != NULL) {
+		if (inet_pton(AF_INET6, buf, a->bytes) != 1)
+			return -EINVAL;
+		a->family = 6;
+	} else {
+		if (inet_pton(AF_INET, buf, a->bytes) != 1)
+			return -EINVAL;
+		a->family = 4;
+	}
+	return 0;
+}
+
+static void
+addr_text(const struct dpsctp_config_addr *a, char *buf, size_t len)
+{
+	if (inet_ntop(a->family == 6 ? AF_INET6 : AF_INET, a->bytes, buf, (socklen_t)len) == NULL)
+		snprintf(buf, len, "?");
+}
+
+/* Whether @a is inside @ip's prefix (same family). */
+static bool
+on_link(const struct dpsctp_config_ip *ip, const struct dpsctp_config_addr *a)
+{
+	unsigned bits = ip->prefix;
+
+	if (ip->addr.family != a->family)
+		return false;
+	for (unsigned i = 0; bits > 0; i++) {
+		unsigned take = bits < 8 ? bits : 8;
+		uint8_t mask = (uint8_t)(0xffu << (8 - take));
+
+		if ((ip->addr.bytes[i] & mask) != (a->bytes[i] & mask))
+			return false;
+		bits -= take;
+	}
+	return true;
+}
+
+/* The first entry of a new source replaces the list earlier sources built (config.h). */
+static bool
+list_replaced(const struct dpsctp_config *c, unsigned list_src)
+{
+	return c->src_ != 0 && list_src != c->src_;
+}
+
+static int
+set_port(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
+{
+	bool replace = list_replaced(c, c->ports_src_);
+	unsigned n = replace ? 0 : c->n_ports;
+
+	if (!plain_word(v)) {
+		seterr(err, errlen, "%sport '%s': empty, contains a blank or starts with '#'",
+		       dashes(c), v);
+		return -EINVAL;
+	}
+	if (strlen(v) >= DPSCTP_CONFIG_DEVARGS_LEN) {
+		seterr(err, errlen, "%sport '%.40s...': longer than %u bytes", dashes(c), v,
+		       DPSCTP_CONFIG_DEVARGS_LEN - 1);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(c->ports[i], v) == 0) {
+			seterr(err, errlen, "%sport '%s': given twice", dashes(c), v);
+			return -EINVAL;
+		}
+	}
+	if (n == DPSCTP_CONFIG_MAX_PORTS) {
+		seterr(err, errlen, "%sport '%s': at most %u ports", dashes(c), v,
+		       DPSCTP_CONFIG_MAX_PORTS);
+		return -EINVAL;
+	}
+	snprintf(c->ports[n], DPSCTP_CONFIG_DEVARGS_LEN, "%s", v);
+	c->n_ports = n + 1;
+	c->ports_src_ = c->src_;
+	return 0;
+}
+
+static int
+set_ip(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
+{
+	bool replace = list_replaced(c, c->ips_src_);
+	unsigned n = replace ? 0 : c->n_ips;
+	const char *slash = strchr(v, '/');
+	struct dpsctp_config_ip ip;
+	uint64_t prefix;
+	unsigned max;
+
+	memset(&ip, 0, sizeof(ip));
+	if (slash == NULL) {
+		seterr(err, errlen,
+		       "%sip '%s': missing /PREFIX (ADDR/PREFIX, prefix 0..32 for IPv4, 0..128 for "
+		       "IPv6)",
+		       dashes(c), v);
+		return -EINVAL;
+	}
+	if (parse_addr(v, (size_t)(slash - v), &ip.addr) != 0) {
+		seterr(err, errlen, "%sip '%s': not an IPv4 or IPv6 address (ADDR/PREFIX)",
+		       dashes(c), v);
+		return -EINVAL;
+	}
+	max = ip.addr.family == 4 ? 32u : 128u;
+	if (parse_number(slash + 1, false, &prefix) != 0 || prefix > max) {
+		seterr(err, errlen, "%sip '%s': bad prefix length (0..%u for IPv%u)", dashes(c), v,
+		       max, ip.addr.family);
+		return -EINVAL;
+	}
+	ip.prefix = (uint8_t)prefix;
+	if (!addr_usable(&ip.addr)) {
+		seterr(err, errlen,
+		       "%sip '%s': not a unicast address (unspecified, multicast or broadcast)",
+		       dashes(c), v);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (c->ips[i].addr.family == ip.addr.family &&
+		    memcmp(c->ips[i].addr.bytes, ip.addr.bytes, 16) == 0) {
+			seterr(err, errlen, "%sip '%s': address given twice", dashes(c), v);
+			return -EINVAL;
+		}
+	}
+	if (n == DPSCTP_CONFIG_MAX_IPS) {
+		seterr(err, errlen, "%sip '%s': at most %u local addresses", dashes(c), v,
+		       DPSCTP_CONFIG_MAX_IPS);
+		return -EINVAL;
+	}
+	c->ips[n] = ip;
+	c->n_ips = n + 1;
+	c->ips_src_ = c->src_;
+	return 0;
+}
+
+static int
+set_gw(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
+{
+	struct dpsctp_config_addr a;
+
+	if (parse_addr(v, strlen(v), &a) != 0 || !addr_usable(&a)) {
+		seterr(err, errlen, "%sgw '%s': not a unicast IPv4 or IPv6 address", dashes(c), v);
+		return -EINVAL;
+	}
+	if (a.family == 4)
+		c->gw4 = a;
+	else
+		c->gw6 = a;
+	return 0;
+}
+
+static int
+hex_digit(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+static int
+set_mac(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
+{
+	uint8_t mac[6];
+	bool ok = strlen(v) == 17;
+
+	for (unsigned i = 0; ok && i < 6; i++) {
+		int hi = hex_digit(v[3 * i]);
+		int lo = hex_digit(v[3 * i + 1]);
+
+		if (hi < 0 || lo < 0 || (i < 5 && v[3 * i + 2] != ':'))
+			ok = false;
+		else
+			mac[i] = (uint8_t)(hi << 4 | lo);
+	}
+	if (!ok) {
+		seterr(err, errlen, "%smac '%s': not an Ethernet address (xx:xx:xx:xx:xx:xx)",
+		       dashes(c), v);
+		return -EINVAL;
+	}
+	if ((mac[0] & 1u) != 0 || (mac[0] | mac[1] | mac[2] | mac[3] | mac[4] | mac[5]) == 0) {
+		seterr(err, errlen, "%smac '%s': not a unicast address (multicast bit or all zero)",
+		       dashes(c), v);
+		return -EINVAL;
+	}
+	memcpy(c->mac, mac, sizeof(mac));
+	c->has_mac = true;
+	return 0;
+}
+
+static int
+set_named(struct dpsctp_config *c, const struct opt *o, const char *v, const char *const *names,
+	  unsigned n, unsigned *out, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(names[i], v) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	seterr(err, errlen, "%s%s '%s': unknown (%s)", dashes(c), o->name, v,
+	       o->kind == K_PROFILE ? "rfc or dc" : "error, warning, info or debug");
+	return -EINVAL;
+}
+
+/* Apply @v to option @o; the flags and value rules are checked by the caller. */
+static int
+apply(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, size_t errlen)
+{
+	unsigned idx;
+	uint64_t n;
+	int rc;
+
+	switch (o->kind) {
+	case K_PORT:
+		return set_port(c, v, err, errlen);
+	case K_IP:
+		return set_ip(c, v, err, errlen);
+	case K_GW:
+		return set_gw(c, v, err, errlen);
+	case K_MAC:
+		return set_mac(c, v, err, errlen);
+	case K_UINT:
+	case K_SIZE:
+		return set_uint(c, o, v, err, errlen);
+	case K_COPY_MAX:
+		if (strcmp(v, "auto") == 0) {
+			c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
+			return 0;
+		}
+		if (parse_number(v, true, &n) != 0 || n > COPY_MAX_MAX) {
+			seterr(err, errlen, "%scopy-max '%s': not auto or a size 0..%u", dashes(c),
+			       v, COPY_MAX_MAX);
+			return -EINVAL;
+		}
+		c->copy_max = (uint32_t)n;
+		return 0;
+	case K_PROFILE:
+		rc = set_named(c, o, v, profile_names, 2, &idx, err, errlen);
+		if (rc == 0)
+			c->profile = (enum dpsctp_config_profile)idx;
+		return rc;
+	case K_LOG:
+		rc = set_named(c, o, v, log_names, 4, &idx, err, errlen);
+		if (rc == 0)
+			c->log_level = (enum dpsctp_config_log_level)idx;
+		return rc;
+	case K_UDP_ENCAP:
+		if (v != NULL) {
+			/* udp-port's range, named as given. */
+			struct opt port = *find_opt("udp-port", strlen("udp-port"));
+
+			port.name = o->name;
+			rc = set_uint(c, &port, v, err, errlen);
+			if (rc != 0)
+				return rc;
+		}
+		c->udp_encap = true;
+		return 0;
+	case K_NO_UDP_ENCAP:
+		c->udp_encap = false;
+		return 0;
+	case K_TELEMETRY:
+		c->telemetry = true;
+		return 0;
+	case K_NO_TELEMETRY:
+		c->telemetry = false;
+		return 0;
+	case K_IMPAIR:
+		if (*v != '\0' && !plain_word(v)) {
+			seterr(err, errlen, "%simpair '%s': contains a blank or starts with '#'",
+			       dashes(c), v);
+			return -EINVAL;
+		}
+		if (strlen(v) >= DPSCTP_CONFIG_IMPAIR_LEN) {
+			seterr(err, errlen, "%simpair: spec longer than %u bytes", dashes(c),
+			       DPSCTP_CONFIG_IMPAIR_LEN - 1);
+			return -EINVAL;
+		}
+		snprintf(c->impair, sizeof(c->impair), "%s", v);
+		return 0;
+	case K_CONFIG:
+		return parse_file(c, v, NULL, err, errlen);
+	}
+	return -EINVAL;
+}
+
+/* Checks the value rule of @o, then applies it. */
+static int
+set_opt(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, size_t errlen)
+{
+	if (o->value == V_NONE && v != NULL) {
+		seterr(err, errlen, "%s%s '%s': takes no value", dashes(c), o->name, v);
+		return -EINVAL;
+	}
+	if (o->value == V_REQUIRED && v == NULL) {
+		seterr(err, errlen, "%s%s: missing value (%s)", dashes(c), o->name, o->arg);
+		return -EINVAL;
+	}
+	return apply(c, o, v, err, errlen);
+}
+
+void
+dpsctp_config_defaults(struct dpsctp_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->profile = DPSCTP_CONFIG_PROFILE_DC;
+	c->udp_port = DPSCTP_CONFIG_UDP_PORT;
+	c->mtu = DEFAULT_MTU;
+	c->max_assocs = DEFAULT_ASSOCS;
+	c->max_handshakes = DEFAULT_HS;
+	c->max_streams = DEFAULT_STREAMS;
+	c->max_paths = DEFAULT_PATHS;
+	c->rcvbuf = DEFAULT_BUF;
+	c->sndbuf = DEFAULT_BUF;
+	c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
+	c->telemetry = true;
+	c->log_level = DPSCTP_CONFIG_LOG_INFO;
+	c->next_src_ = 1;
+}
+
+int
+dpsctp_config_set(struct dpsctp_config *c, const char *name, const char *value, char *err,
+		  size_t errlen)
+{
+	const struct opt *o = find_opt(name, strlen(name));
+
+	if (o == NULL)
+		return -ENOENT;
+	return set_opt(c, o, value, err, errlen);
+}
+
+int
+dpsctp_config_parse_args(struct dpsctp_config *c, int argc, char **argv, char *err, size_t errlen)
+{
+	unsigned saved_src = c->src_;
+	int w = 1;
+	int rc = 0;
+	int i;
+
+	if (argc < 1)
+		return argc < 0 ? -EINVAL : 0;
+	c->src_ = c->next_src_++;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *eq;
+		const char *v = NULL;
+		const struct opt *o;
+
+		if (strcmp(a, "--") == 0)
+			break;
+		if (strncmp(a, "--", 2) != 0) {
+			argv[w++] = argv[i];
+			continue;
+		}
+		eq = strchr(a + 2, '=');
+		o = find_opt(a + 2, eq != NULL ? (size_t)(eq - a - 2) : strlen(a + 2));
+		if (o == NULL) {
+			argv[w++] = argv[i];
+			continue;
+		}
+		if (eq != NULL) {
+			v = eq + 1;
+		} else if (o->value == V_REQUIRED && i + 1 < argc &&
+			   strncmp(argv[i + 1], "--", 2) != 0) {
+			v = argv[++i];
+		}
+		rc = set_opt(c, o, v, err, errlen);
+		if (rc != 0)
+			break;
+	}
+	c->src_ = saved_src;
+	if (rc != 0)
+		return rc;
+	for (; i < argc; i++)
+		argv[w++] = argv[i];
+	if (w < argc)
+		argv[w] = NULL;
+	return w;
+}
+
+/* Blank: space, tab, CR (files written on Windows). */
+static bool
+blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r';
+}
+
+/*
+ * One line of a file into @line: 1 when a line was read, 0 at the end, -1
+ * when it does not fit (the rest of it is skipped).
+ */
+static int
+read_line(FILE *f, char *line, size_t size)
+{
+	size_t n = 0;
+	bool fits = true;
+	int ch;
+
+	while ((ch = getc(f)) != EOF && ch != '\n') {
+		if (n + 1 < size)
+			line[n++] = (char)ch;
+		else
+			fits = false;
+	}
+	line[n] = '\0';
+	if (ch == EOF && n == 0 && fits)
+		return 0;
+	return fits ? 1 : -1;
+}
+
+/* The directory part of @path ("" when it has none), with its slash. */
+static void
+dir_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash != NULL ? (size_t)(slash - path) + 1 : 0;
+
+	if (n >= len)
+		n = 0;
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+}
+
+/* Applies one line already stripped of its comment and outer blanks. */
+static int
+file_line(struct dpsctp_config *c, char *s, const char *dir, char *err, size_t errlen)
+{
+	char *eq = strchr(s, '=');
+	char *name_end = eq != NULL ? eq : s + strlen(s);
+	char *v = NULL;
+	const struct opt *o;
+
+	while (name_end > s && blank(name_end[-1]))
+		name_end--;
+	*name_end = '\0';
+	if (eq != NULL) {
+		v = eq + 1;
+		while (blank(*v))
+			v++;
+	}
+	o = find_opt(s, strlen(s));
+	if (o == NULL) {
+		seterr(err, errlen, "unknown option '%s'%s", s,
+		       s[0] == '-' ? " (write names without dashes)" : "");
+		return -EINVAL;
+	}
+	if (o->kind == K_CONFIG && v != NULL)
+		return parse_file(c, v, dir, err, errlen);
+	return set_opt(c, o, v, err, errlen);
+}
+
+static int
+parse_file(struct dpsctp_config *c, const char *path, const char *dir, char *err, size_t errlen)
+{
+	char full[4096];
+	char here[4096];
+	char line[DPSCTP_CONFIG_LINE_MAX];
+	char msg[512];
+	unsigned saved_src = c->src_;
+	unsigned lineno = 0;
+	int rc = 0;
+	FILE *f;
+
+	if (dir != NULL && path[0] != '/' && dir[0] != '\0') {
+		if ((size_t)snprintf(full, sizeof(full), "%s%s", dir, path) >= sizeof(full)) {
+			seterr(err, errlen, "%s: path too long", path);
+			return -EINVAL;
+		}
+		path = full;
+	}
+	if (c->depth_ >= DPSCTP_CONFIG_DEPTH_MAX) {
+		seterr(err, errlen, "%s: configuration files nested more than %u deep", path,
+		       DPSCTP_CONFIG_DEPTH_MAX);
+		return -EINVAL;
+	}
+	f = fopen(path, "r");
+	if (f == NULL) {
+		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return -EIO;
+	}
+	dir_of(path, here, sizeof(here));
+	c->depth_++;
+	c->src_ = c->next_src_++;
+	for (;;) {
+		int got = read_line(f, line, sizeof(line));
+		char *s = line;
+		char *end;
+
+		if (got == 0)
+			break;
+		lineno++;
+		if (got < 0) {
+			seterr(err, errlen, "%s:%u: line longer than %u bytes", path, lineno,
+			       DPSCTP_CONFIG_LINE_MAX - 1);
+			rc = -EINVAL;
+			break;
+		}
+		for (end = s; *end != '\0'; end++) {
+			if (*end == '#' && (end == s || blank(end[-1]))) {
+				*end = '\0';
+				break;
+			}
+		}
+		while (end > s && blank(end[-1]))
+			*--end = '\0';
+		while (blank(*s))
+			s++;
+		if (*s == '\0')
+			continue;
+		msg[0] = '\0';
+		rc = file_line(c, s, here, msg, sizeof(msg));
+		if (rc != 0) {
+			/* An include's message names its own line: "a.conf:3: b.conf:5: ...". */
+			seterr(err, errlen, "%s:%u: %s", path, lineno, msg);
+			break;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		seterr(err, errlen, "%s: read error", path);
+		rc = -EIO;
+	}
+	fclose(f);
+	c->depth_--;
+	c->src_ = saved_src;
+	return rc;
+}
+
+int
+dpsctp_config_parse_file(struct dpsctp_config *c, const char *path, char *err, size_t errlen)
+{
+	return parse_file(c, path, NULL, err, errlen);
+}
+
+int
+dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen)
+{
+	const struct dpsctp_config_addr *gws[2] = { &c->gw4, &c->gw6 };
+	bool has6 = false;
+	char text[ADDR_TEXT_MAX];
+
+	if (c->n_ports > 0 && c->n_ips == 0) {
+		seterr(err, errlen, "--port %s: needs at least one --ip ADDR/PREFIX", c->ports[0]);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < c->n_ips; i++)
+		has6 |= c->ips[i].addr.family == 6;
+	for (unsigned g = 0; g < 2; g++) {
+		bool found = false;
+
+		if (gws[g]->family == 0)
+			continue;
+		for (unsigned i = 0; i < c->n_ips && !found; i++)
+			found = on_link(&c->ips[i], gws[g]);
+		if (!found) {
+			addr_text(gws[g], text, sizeof(text));
+			seterr(err, errlen, "--gw %s: not on-link for any --ip of its family",
+			       text);
+			return -EINVAL;
+		}
+	}
+	if (has6 && c->mtu < MTU_MIN_IPV6) {
+		seterr(err, errlen, "--mtu %u: IPv6 needs at least %u (RFC 8200 §5)", c->mtu,
+		       MTU_MIN_IPV6);
+		return -EINVAL;
+	}
+	if (c->rcvbuf < c->mtu || c->sndbuf < c->mtu) {
+		seterr(err, errlen, "--%s %u: below --mtu %u, no full-sized packet fits",
+		       c->rcvbuf < c->mtu ? "rcvbuf" : "sndbuf",
+		       c->rcvbuf < c->mtu ? c->rcvbuf : c->sndbuf, c->mtu);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A byte count with the largest suffix that keeps it exact: 262144 -> "256k". */
+static void
+size_text(uint32_t v, char *buf, size_t len)
+{
+	if (v != 0 && v % (1u << 30) == 0)
+		snprintf(buf, len, "%ug", v >> 30);
+	else if (v != 0 && v % (1u << 20) == 0)
+		snprintf(buf, len, "%um", v >> 20);
+	else if (v != 0 && v % 1024u == 0)
+		snprintf(buf, len, "%uk", v >> 10);
+	else
+		snprintf(buf, len, "%u", v);
+}
+
+/* The value of a single-valued option as the file syntax writes it. */
+static void
+format_value(const struct dpsctp_config *c, const struct opt *o, char *buf, size_t len)
+{
+	switch (o->kind) {
+	case K_UINT:
+		snprintf(buf, len, "%u", get_field(c, o));
+		break;
+	case K_SIZE:
+		size_text(get_field(c, o), buf, len);
+		break;
+	case K_COPY_MAX:
+		if (c->copy_max == DPSCTP_CONFIG_COPY_MAX_AUTO)
+			snprintf(buf, len, "auto");
+		else
+			snprintf(buf, len, "%u", c->copy_max);
+		break;
+	case K_PROFILE:
+		snprintf(buf, len, "%s", dpsctp_config_profile_name(c->profile));
+		break;
+	case K_LOG:
+		snprintf(buf, len, "%s", dpsctp_config_log_level_name(c->log_level));
+		break;
+	case K_UDP_ENCAP:
+	case K_NO_UDP_ENCAP:
+		snprintf(buf, len, "%s", c->udp_encap ? "on" : "off");
+		break;
+	case K_TELEMETRY:
+	case K_NO_TELEMETRY:
+		snprintf(buf, len, "%s", c->telemetry ? "on" : "off");
+		break;
+	case K_MAC:
+		if (c->has_mac)
+			snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", c->mac[0], c->mac[1],
+				 c->mac[2], c->mac[3], c->mac[4], c->mac[5]);
+		else
+			snprintf(buf, len, "the port's");
+		break;
+	case K_PORT:
+	case K_IP:
+	case K_GW:
+	case K_IMPAIR:
+	case K_CONFIG:
+		/* Lists and strings are printed whole by print(); for usage, the default. */
+		snprintf(buf, len, "none");
+		break;
+	}
+}
+
+int
+dpsctp_config_print(const struct dpsctp_config *c, FILE *f)
+{
+	char text[ADDR_TEXT_MAX];
+	char value[96];
+
+	fprintf(f, "# dpsctp configuration (docs/CONFIG.md)\n");
+	for (size_t k = 0; k < N_OPTIONS; k++) {
+		const struct opt *o = &options[k];
+
+		switch (o->kind) {
+		case K_PORT:
+			for (unsigned i = 0; i < c->n_ports; i++)
+				fprintf(f, "port = %s\n", c->ports[i]);
+			break;
+		case K_IP:
+			for (unsigned i = 0; i < c->n_ips; i++) {
+				addr_text(&c->ips[i].addr, text, sizeof(text));
+				fprintf(f, "ip = %s/%u\n", text, c->ips[i].prefix);
+			}
+			break;
+		case K_GW:
+			if (c->gw4.family != 0) {
+				addr_text(&c->gw4, text, sizeof(text));
+				fprintf(f, "gw = %s\n", text);
+			}
+			if (c->gw6.family != 0) {
+				addr_text(&c->gw6, text, sizeof(text));
+				fprintf(f, "gw = %s\n", text);
+			}
+			break;
+		case K_MAC:
+			if (c->has_mac) {
+				format_value(c, o, value, sizeof(value));
+				fprintf(f, "mac = %s\n", value);
+			}
+			break;
+		case K_IMPAIR:
+			if (c->impair[0] != '\0')
+				fprintf(f, "impair = %s\n", c->impair);
+			break;
+		case K_UDP_ENCAP:
+			fprintf(f, "%s\n", c->udp_encap ? "udp-encap" : "no-udp-encap");
+			break;
+		case K_TELEMETRY:
+			fprintf(f, "%s\n", c->telemetry ? "telemetry" : "no-telemetry");
+			break;
+		case K_NO_UDP_ENCAP:
+		case K_NO_TELEMETRY:
+		case K_CONFIG:
+			break;
+		case K_UINT:
+		case K_SIZE:
+		case K_COPY_MAX:
+		case K_PROFILE:
+		case K_LOG:
+			format_value(c, o, value, sizeof(value));
+			fprintf(f, "%s = %s\n", o->name, value);
+			break;
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+void
+dpsctp_config_usage(FILE *f)
+{
+	struct dpsctp_config d;
+	char value[96];
+	char range[96];
+	char arg[64];
+
+	dpsctp_config_defaults(&d);
+	fprintf(f, "dpsctp options (after \"--\"; also \"name = value\" lines in a --config "
+		   "file):\n");
+	for (size_t k = 0; k < N_OPTIONS; k++) {
+		const struct opt *o = &options[k];
+
+		if (o->arg == NULL)
+			snprintf(arg, sizeof(arg), "--%s", o->name);
+		else if (o->value == V_OPTIONAL)
+			snprintf(arg, sizeof(arg), "--%s%s", o->name, o->arg);
+		else
+			snprintf(arg, sizeof(arg), "--%s %s", o->name, o->arg);
+		fprintf(f, "  %-28s %s", arg, o->help);
+		if (o->kind == K_UINT || o->kind == K_SIZE) {
+			range_text(o, range, sizeof(range));
+			format_value(&d, o, value, sizeof(value));
+			fprintf(f, " (%s; default %s)\n", range, value);
+		} else if (o->kind == K_COPY_MAX) {
+			format_value(&d, o, value, sizeof(value));
+			fprintf(f, " (auto or 0..%u; default %s)\n", o->max, value);
+		} else if (o->kind == K_NO_UDP_ENCAP || o->kind == K_NO_TELEMETRY ||
+			   o->kind == K_CONFIG) {
+			fprintf(f, "\n");
+		} else {
+			format_value(&d, o, value, sizeof(value));
+			fprintf(f, " (default %s)\n", value);
+		}
+	}
+	fprintf(f, "  sizes take a k, m or g suffix (powers of 1024): --rcvbuf 4m\n");
+}
+
+const char *
+dpsctp_config_profile_name(enum dpsctp_config_profile p)
+{
+	return (unsigned)p < 2u ? profile_names[p] : NULL;
+}
+
+const char *
+dpsctp_config_log_level_name(enum dpsctp_config_log_level l)
+{
+	return (unsigned)l < 4u ? log_names[l] : NULL;
+}

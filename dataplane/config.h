@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The data plane's configuration: what an app passes to dpsctp_create()
+ * (dataplane/dpsctp.h), filled from defaults, a configuration file and the
+ * application part of the command line (every app takes
+ * "[EAL args] -- [app args]"; rte_eal_init() consumes the EAL part, this
+ * module the rest). docs/CONFIG.md lists every option with its default and
+ * range, the file syntax and the precedence rules.
+ *
+ * Pure C11 and libc (inet_pton, stdio for files): no DPDK, no allocation.
+ * Everything lives in struct dpsctp_config, 1548 bytes of fixed arrays,
+ * so a configuration is copied with "=" and compared field by field.
+ *
+ * Sources and precedence. Options apply in the order they are read; a later
+ * value of a single-valued option replaces an earlier one. "config FILE"
+ * applies the file where it appears, so command-line options after it
+ * override the file and options before it are overridden by it. The two
+ * lists (port, ip) are per source: the first entry a source gives (the
+ * command line, or one file) replaces the list the sources before it built;
+ * further entries of the same source append. Calls to dpsctp_config_set()
+ * outside a parse always append.
+ *
+ * Errors are returned, never asserted: every function that reads text
+ * returns 0 or a negative errno and writes a one-line message naming the
+ * option, the value and what is allowed into the caller's err buffer
+ * (truncated to errlen, always NUL-terminated when errlen > 0; err may be
+ * NULL).
+ */
+#ifndef DPSCTP_DATAPLANE_CONFIG_H
+#define DPSCTP_DATAPLANE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dataplane/dpsctp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DPSCTP_CONFIG_MAX_PORTS	    4u	       /* --port, repeatable */
+#define DPSCTP_CONFIG_MAX_IPS	    8u	       /* --ip, repeatable (multi-homing) */
+#define DPSCTP_CONFIG_DEVARGS_LEN   256u       /* bytes of one --port string, NUL included */
+#define DPSCTP_CONFIG_IMPAIR_LEN    256u       /* bytes of the --impair spec, NUL included */
+#define DPSCTP_CONFIG_LINE_MAX	    1024u      /* bytes of one configuration file line */
+#define DPSCTP_CONFIG_DEPTH_MAX	    4u	       /* files a file may include, nested */
+#define DPSCTP_CONFIG_UDP_PORT	    9899u      /* RFC 6951 §5: the IANA port for SCTP over UDP */
+#define DPSCTP_CONFIG_COPY_MAX_AUTO UINT32_MAX /* --copy-max auto: the library's threshold */
+
+/* --profile (sctp/profile.h: the RFC 9260 defaults or the data-center set). */
+enum dpsctp_config_profile {
+	DPSCTP_CONFIG_PROFILE_DC = 0,
+	DPSCTP_CONFIG_PROFILE_RFC,
+};
+
+/* --log-level, most severe first. */
+enum dpsctp_config_log_level {
+	DPSCTP_CONFIG_LOG_ERROR = 0,
+	DPSCTP_CONFIG_LOG_WARNING,
+	DPSCTP_CONFIG_LOG_INFO,
+	DPSCTP_CONFIG_LOG_DEBUG,
+};
+
+/* An IPv4 or IPv6 address; bytes in network order, IPv4 in bytes[0..3]. */
+struct dpsctp_config_addr {
+	uint8_t family; /* 4 or 6; 0 = not set */
+	uint8_t bytes[16];
+};
+
+/* A local address with its on-link prefix length (--ip ADDR/PREFIX). */
+struct dpsctp_config_ip {
+	struct dpsctp_config_addr addr;
+	uint8_t prefix; /* 0..32 (IPv4), 0..128 (IPv6) */
+};
+
+struct dpsctp_config {
+	/* --port DEVARGS: "net_ring0", "net_tap0,iface=dp0", a PCI address. */
+	unsigned n_ports;
+	char ports[DPSCTP_CONFIG_MAX_PORTS][DPSCTP_CONFIG_DEVARGS_LEN];
+	/* --ip ADDR/PREFIX, in the order given; distinct addresses. */
+	unsigned n_ips;
+	struct dpsctp_config_ip ips[DPSCTP_CONFIG_MAX_IPS];
+	/* --gw ADDR: at most one per family; family 0 = none. */
+	struct dpsctp_config_addr gw4, gw6;
+	/* --mac: replaces the port's own address when has_mac. */
+	bool has_mac;
+	uint8_t mac[6];
+
+	uint16_t sctp_port;			/* --sctp-port, 0 = none (the app sets it) */
+	enum dpsctp_config_profile profile;	/* --profile, default dc */
+	bool udp_encap;				/* --udp-encap: SCTP over UDP, RFC 6951 */
+	uint16_t udp_port;			/* --udp-port / --udp-encap=PORT, 9899 */
+	uint16_t queues;			/* --queues, 0 = one per worker lcore */
+	uint16_t mtu;				/* --mtu, 1500 */
+	uint32_t max_assocs;			/* --max-assocs, per lcore, 1024 */
+	uint32_t max_handshakes;		/* --max-handshakes, per lcore, 256 */
+	uint32_t max_streams;			/* --max-streams, 64 */
+	uint32_t max_paths;			/* --max-paths, per association, 4 */
+	uint32_t rcvbuf;			/* --rcvbuf bytes per association, 256 KiB */
+	uint32_t sndbuf;			/* --sndbuf bytes per association, 256 KiB */
+	uint32_t mbufs;				/* --mbufs pool size, 0 = computed */
+	uint32_t copy_max;			/* --copy-max bytes, or _COPY_MAX_AUTO */
+	char impair[DPSCTP_CONFIG_IMPAIR_LEN];	/* --impair spec, "" = none */
+	bool telemetry;				/* --telemetry / --no-telemetry, on */
+	enum dpsctp_config_log_level log_level; /* --log-level, info */
+
+	/*
+	 * Private bookkeeping of the parsers (list replacement per source,
+	 * include depth); set by dpsctp_config_defaults(), not for apps.
+	 */
+	unsigned src_, next_src_, ports_src_, ips_src_, depth_;
+};
+
+/* Fill @c with the defaults listed in docs/CONFIG.md; no list entries. */
+DPSCTP_EXPORT void dpsctp_config_defaults(struct dpsctp_config *c);
+
+/*
+ * Apply one option by its long name without the dashes ("ip", "max-assocs");
+ * @value is NULL for a flag ("telemetry") or an option given without one.
+ * Returns 0; -ENOENT for a name this module does not know (nothing is
+ * written to err: the caller may know it); -EINVAL for a bad or missing
+ * value, a flag given a value, a full list, with a message; for "config",
+ * what dpsctp_config_parse_file() returns (never -ENOENT). @c is unchanged
+ * on error except for "config", which leaves the lines before the bad one
+ * applied.
+ */
+DPSCTP_EXPORT int dpsctp_config_set(struct dpsctp_config *c, const char *name, const char *value,
+				    char *err, size_t errlen);
+
+/*
+ * Parse the application part of a command line: argv[1 .. argc-1] (argv[0]
+ * is the program name, as after rte_eal_init()). Options this module knows,
+ * as "--name value" or "--name=value" (flags and the optional value of
+ * --udp-encap only as "--name" / "--name=value"), are applied in order and
+ * removed; everything else (other options with their values, positional
+ * words, and "--" with everything after it, which is never looked at) is
+ * moved to argv[1 ..] in its original order, so the app parses its own
+ * options (getopt or a loop) from the same argv afterwards. A value that
+ * starts with "--" counts as missing: write "--name=--x" for such a value.
+ *
+ * Returns the new argc (1 or more when argc >= 1; argv[new argc] is set to
+ * NULL when new argc < argc), or -EINVAL (a bad option) or -EIO (a config
+ * file that cannot be read) with a message; on error @c holds the options
+ * before the bad one and the order of argv[1 ..] is unspecified (the app
+ * reports the message and exits).
+ */
+DPSCTP_EXPORT int dpsctp_config_parse_args(struct dpsctp_config *c, int argc, char **argv,
+					   char *err, size_t errlen);
+
+/*
+ * Apply a configuration file: one option per line, "name = value" or
+ * "name" (a flag), names as on the command line without the dashes; blank
+ * lines and comments ("#" as the first non-blank character, or after a
+ * blank) are ignored; lines are at most DPSCTP_CONFIG_LINE_MAX - 1 bytes.
+ * "config = FILE" includes another file, at most DPSCTP_CONFIG_DEPTH_MAX
+ * deep; a relative include path is taken from the including file's
+ * directory. Returns 0; -EIO when a file cannot be opened or read (the
+ * message has strerror), or -EINVAL for an unknown name, a bad value, a
+ * too long line or too deep an include, with a message "FILE:LINE: ..."
+ * ("A:3: B:5: ..." for a line of B included from line 3 of A). The lines
+ * before a bad one stay applied.
+ */
+DPSCTP_EXPORT int dpsctp_config_parse_file(struct dpsctp_config *c, const char *path, char *err,
+					   size_t errlen);
+
+/*
+ * Cross checks a single option cannot make: a port needs at least one --ip;
+ * a gateway must be on-link for a local address of its family (inside
+ * its prefix); an IPv6 address needs --mtu >= 1280 (RFC 8200 §5); the send
+ * and receive buffers hold at least one full-sized packet (>= --mtu).
+ * Returns 0 or -EINVAL with a message.
+ */
+DPSCTP_EXPORT int dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen);
+
+/*
+ * Write @c in the file syntax, every option, so that parse_file() of the
+ * output onto dpsctp_config_defaults() gives back @c (lists and all).
+ * Returns 0, or -EIO when writing to @f failed.
+ */
+DPSCTP_EXPORT int dpsctp_config_print(const struct dpsctp_config *c, FILE *f);
+
+/* Help text: every option, its argument, default and range; one per line. */
+DPSCTP_EXPORT void dpsctp_config_usage(FILE *f);
+
+/* "dc", "rfc"; "error", "warning", "info", "debug" (NULL when out of range). */
+DPSCTP_EXPORT const char *dpsctp_config_profile_name(enum dpsctp_config_profile p);
+DPSCTP_EXPORT const char *dpsctp_config_log_level_name(enum dpsctp_config_log_level l);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPSCTP_DATAPLANE_CONFIG_H */

@@ -1,0 +1,742 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The embedded API (dataplane/dpsctp.h): an instance's life (create, poll or
+ * start, stop, destroy) and the calls on associations.
+ *
+ * Threading (docs/API.md): a call on an association runs at once when the
+ * calling thread owns the association's worker — inside that worker's
+ * poll, i.e. in a callback, or on an instance that was never started, where
+ * the caller polls every worker itself and so owns them all. From any other
+ * thread it becomes a request on the worker's MP/SC ring, executed at the
+ * worker's next poll; the call then reports only whether it was queued.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "dataplane/dp.h"
+
+/* Payloads up to this size are copied into the packet (--copy-max auto); see docs/DATAPLANE.md. */
+#define DP_COPY_MAX_DEFAULT 256u
+
+static void
+dp_err(char *err, size_t errlen, const char *fmt, const char *what, int rc)
+{
+	if (err != NULL && errlen != 0)
+		snprintf(err, errlen, fmt, what, rc);
+}
+
+int
+dpsctp_eal_init(int argc, char **argv)
+{
+	int n = rte_eal_init(argc, argv);
+	return n < 0 ? -ENODEV : n;
+}
+
+static struct dpsctp_l3_ip
+dp_cfg_ip(const struct dpsctp_config_addr *a)
+{
+	struct dpsctp_l3_ip ip;
+	memset(&ip, 0, sizeof(ip));
+	ip.family = a->family;
+	memcpy(ip.b, a->bytes, sizeof(ip.b));
+	return ip;
+}
+
+static void
+dp_settings(struct dpsctp *d, const struct dpsctp_config *c)
+{
+	struct dp_settings *s = &d->set;
+	for (unsigned i = 0; i < c->n_ips && i < DPSCTP_L3_ADDR_MAX; i++) {
+		s->addrs[i] = dp_cfg_ip(&c->ips[i].addr);
+		s->prefix[i] = c->ips[i].prefix;
+		s->n_addrs++;
+	}
+	if (c->gw4.family != 0)
+		s->gw4 = dp_cfg_ip(&c->gw4);
+	if (c->gw6.family != 0)
+		s->gw6 = dp_cfg_ip(&c->gw6);
+	s->udp_encap = c->udp_encap;
+	s->udp_port = c->udp_port;
+	s->max_assocs = c->max_assocs;
+	s->max_handshakes = c->max_handshakes;
+	s->rcvbuf = c->rcvbuf;
+	s->sndbuf = c->sndbuf;
+	s->max_streams = (uint16_t)(c->max_streams > 65535u ? 65535u : c->max_streams);
+	s->copy_max =
+		c->copy_max == DPSCTP_CONFIG_COPY_MAX_AUTO ? DP_COPY_MAX_DEFAULT : c->copy_max;
+}
+
+/* Bytes ops->data_get() asks for at most (sctp/assoc_data.c, assoc_send.c). */
+static uint32_t
+dp_data_bytes(uint16_t streams)
+{
+	return (uint32_t)(streams * (sizeof(struct sctp_reasm_stream) + 16u + 8u) + 64u * 8u +
+			  16u * 4u + sizeof(struct sctp_assoc_tx) + 64u);
+}
+
+struct dpsctp *
+dpsctp_create(const struct dpsctp_config *cfg, char *err, size_t errlen)
+{
+	char why[256];
+	int rc;
+
+	if (cfg == NULL) {
+		dp_err(err, errlen, "%s (%d)", "no configuration", -EINVAL);
+		return NULL;
+	}
+	if (dpsctp_config_validate(cfg, why, sizeof(why)) != 0) {
+		dp_err(err, errlen, "%s", why, 0);
+		return NULL;
+	}
+	if (cfg->n_ports != 1) {
+		dp_err(err, errlen, "%s (got %d)", "an instance drives exactly one --port",
+		       (int)cfg->n_ports);
+		return NULL;
+	}
+	struct dpsctp *d = rte_zmalloc("dpsctp", sizeof(*d), RTE_CACHE_LINE_SIZE);
+	if (d == NULL) {
+		dp_err(err, errlen, "%s (%d)", "no memory for the instance", -ENOMEM);
+		return NULL;
+	}
+	d->cfg = *cfg;
+	dp_settings(d, cfg);
+	d->profile = cfg->profile == DPSCTP_CONFIG_PROFILE_RFC ? sctp_profile_rfc : sctp_profile_dc;
+	if (d->profile.out_streams > d->set.max_streams)
+		d->profile.out_streams = d->set.max_streams;
+	if (d->profile.max_in_streams > d->set.max_streams)
+		d->profile.max_in_streams = d->set.max_streams;
+	d->data_bytes = dp_data_bytes(d->set.max_streams);
+	d->n_workers = cfg->queues != 0 ? cfg->queues : 1;
+	if (d->n_workers > DP_MAX_WORKERS) {
+		dp_err(err, errlen, "%s (%d)", "--queues above the workers an instance runs",
+		       DP_MAX_WORKERS);
+		rte_free(d);
+		return NULL;
+	}
+	for (unsigned i = 0; i < DP_MAX_WORKERS; i++)
+		d->lcore_of[i] = RTE_MAX_LCORE;
+
+	struct dpsctp_port_conf pc;
+	memset(&pc, 0, sizeof(pc));
+	/* "ethdev:NAME": a port the application created itself (rte_eth_from_rings()). */
+	if (strncmp(d->cfg.ports[0], "ethdev:", 7) == 0) {
+		if (rte_eth_dev_get_port_by_name(d->cfg.ports[0] + 7, &pc.port_id) != 0) {
+			dp_err(err, errlen, "port: no ethdev named \"%s\" (%d)",
+			       d->cfg.ports[0] + 7, -ENODEV);
+			rte_free(d);
+			return NULL;
+		}
+	} else {
+		pc.devargs = d->cfg.ports[0];
+	}
+	pc.nb_queues = (uint16_t)d->n_workers;
+	pc.mtu = cfg->mtu;
+	pc.pool_size = cfg->mbufs;
+	rc = dpsctp_port_open(&pc, &d->port);
+	if (rc != 0) {
+		dp_err(err, errlen, "port: %s (%d)", d->port.error, rc);
+		rte_free(d);
+		return NULL;
+	}
+	if (cfg->has_mac) {
+		memcpy(d->port.mac.addr_bytes, cfg->mac, 6);
+	} else if (rte_is_zero_ether_addr(&d->port.mac)) {
+		/* net_ring ports have no address: a random locally administered one. */
+		rte_eth_random_addr(d->port.mac.addr_bytes);
+	}
+	(void)rte_eth_dev_default_mac_addr_set(d->port.port_id, &d->port.mac);
+
+	char name[RTE_MEMPOOL_NAMESIZE];
+	snprintf(name, sizeof(name), "dp%pi", (void *)d);
+	d->indirect_pool = rte_pktmbuf_pool_create(name, d->port.pool->size, 64, 0, 0,
+						   d->port.socket_id < 0 ? 0 : d->port.socket_id);
+	uint8_t key[DPSCTP_VTAG_KEY_BYTES];
+	if (d->indirect_pool == NULL || getrandom(key, sizeof(key), 0) != (ssize_t)sizeof(key) ||
+	    getrandom(d->cookie_key, sizeof(d->cookie_key), 0) != (ssize_t)sizeof(d->cookie_key)) {
+		dp_err(err, errlen, "%s (%d)", "no memory or randomness for the instance", -ENOMEM);
+		dpsctp_destroy(d);
+		return NULL;
+	}
+	unsigned bits = 0;
+	while ((1u << bits) < d->n_workers)
+		bits++;
+	if (dpsctp_vtag_scheme_init(&d->vtag, bits, d->n_workers, key) != 0) {
+		dp_err(err, errlen, "%s (%d)", "verification tag scheme", -EINVAL);
+		dpsctp_destroy(d);
+		return NULL;
+	}
+	if (cfg->sctp_port != 0) {
+		d->listeners[0].port = cfg->sctp_port;
+		d->n_listeners = 1;
+	}
+	for (unsigned i = 0; i < d->n_workers; i++) {
+		rc = dp_worker_create(d, i);
+		if (rc != 0) {
+			dp_err(err, errlen, "worker: %s (%d)",
+			       "pools or tables do not fit (lower --max-assocs, --rcvbuf, "
+			       "--sndbuf)",
+			       rc);
+			dpsctp_destroy(d);
+			return NULL;
+		}
+	}
+	if (cfg->telemetry)
+		dp_telemetry_add(d);
+	return d;
+}
+
+unsigned
+dpsctp_workers(const struct dpsctp *d)
+{
+	return d->n_workers;
+}
+
+struct rte_mempool *
+dpsctp_pktmbuf_pool(const struct dpsctp *d)
+{
+	return d->port.pool;
+}
+
+unsigned
+dpsctp_assoc_count(const struct dpsctp *d)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < d->n_workers; i++)
+		n += d->w[i] != NULL ? d->w[i]->n_conns : 0;
+	return n;
+}
+
+int
+dpsctp_poll(struct dpsctp *d, unsigned worker)
+{
+	if (worker >= d->n_workers)
+		return -EINVAL;
+	if (d->started)
+		return -EBUSY;
+	return (int)dp_worker_poll(d->w[worker]);
+}
+
+static int
+dp_lcore_main(void *arg)
+{
+	struct dp_worker *w = arg;
+	while (w->d->running)
+		(void)dp_worker_poll(w);
+	return 0;
+}
+
+int
+dpsctp_start(struct dpsctp *d)
+{
+	unsigned lcore, i = 0;
+
+	if (d->started)
+		return -EEXIST;
+	RTE_LCORE_FOREACH_WORKER(lcore)
+	{
+		if (i == d->n_workers)
+			break;
+		if (rte_eal_get_lcore_state(lcore) == WAIT)
+			d->lcore_of[i++] = lcore;
+	}
+	if (i < d->n_workers) {
+		for (unsigned k = 0; k < DP_MAX_WORKERS; k++)
+			d->lcore_of[k] = RTE_MAX_LCORE;
+		return -EBUSY;
+	}
+	d->running = true;
+	d->started = true;
+	for (i = 0; i < d->n_workers; i++)
+		if (rte_eal_remote_launch(dp_lcore_main, d->w[i], d->lcore_of[i]) != 0)
+			return -EBUSY;
+	return 0;
+}
+
+/* Run fn on every worker: directly when the caller polls them, else by request. */
+static void
+dp_on_workers(struct dpsctp *d, void (*fn)(struct dpsctp *, unsigned, void *), void *arg)
+{
+	for (unsigned i = 0; i < d->n_workers; i++) {
+		if (!d->started) {
+			dp_worker_set_current(d->w[i]);
+			fn(d, i, arg);
+			if (d->w[i]->n_tx != 0)
+				dp_worker_flush_tx(d->w[i]);
+			dp_worker_set_current(NULL);
+			continue;
+		}
+		void *p;
+		while (rte_mempool_get(d->w[i]->req_pool, &p) != 0)
+			rte_pause();
+		struct dp_req *r = p;
+		memset(r, 0, sizeof(*r));
+		r->kind = DP_REQ_CALL;
+		r->fn = fn;
+		r->arg = arg;
+		while (rte_ring_mp_enqueue(d->w[i]->requests, r) != 0)
+			rte_pause();
+	}
+}
+
+static void
+dp_close_all(struct dpsctp *d, unsigned i, void *arg)
+{
+	struct dp_worker *w = d->w[i];
+	bool abort = arg != NULL;
+	w->stopping = true;
+	for (struct dpsctp_assoc *c = w->conns, *next; c != NULL; c = next) {
+		next = c->next;
+		uint8_t st = c->a.state;
+		if (abort || st == SCTP_ASSOC_COOKIE_WAIT || st == SCTP_ASSOC_COOKIE_ECHOED)
+			(void)sctp_assoc_abort(&c->a, w->now_ns, NULL, 0);
+		else
+			(void)sctp_assoc_shutdown(&c->a, w->now_ns);
+		dp_conn_after(c);
+	}
+}
+
+static uint64_t
+dp_ms(void)
+{
+	return rte_get_tsc_cycles() / (rte_get_tsc_hz() / 1000u);
+}
+
+int
+dpsctp_stop(struct dpsctp *d, unsigned timeout_ms)
+{
+	int aborted = 0;
+
+	dp_on_workers(d, dp_close_all, NULL);
+	uint64_t until = dp_ms() + timeout_ms;
+	while (dpsctp_assoc_count(d) != 0 && dp_ms() < until) {
+		if (!d->started)
+			for (unsigned i = 0; i < d->n_workers; i++)
+				(void)dp_worker_poll(d->w[i]);
+		else
+			rte_delay_us_sleep(1000);
+	}
+	aborted = (int)dpsctp_assoc_count(d);
+	if (aborted != 0) {
+		dp_on_workers(d, dp_close_all, d);
+		/* ABORT frees at once; let the workers run their requests. */
+		uint64_t grace = dp_ms() + 100;
+		while (dpsctp_assoc_count(d) != 0 && dp_ms() < grace) {
+			if (!d->started)
+				for (unsigned i = 0; i < d->n_workers; i++)
+					(void)dp_worker_poll(d->w[i]);
+			else
+				rte_delay_us_sleep(1000);
+		}
+	}
+	if (d->started) {
+		d->running = false;
+		for (unsigned i = 0; i < d->n_workers; i++)
+			if (d->lcore_of[i] != RTE_MAX_LCORE)
+				(void)rte_eal_wait_lcore(d->lcore_of[i]);
+		d->started = false;
+	}
+	/* Whatever the loops left in their batches and rings. */
+	for (unsigned i = 0; i < d->n_workers; i++) {
+		struct dp_worker *w = d->w[i];
+		void *p;
+		if (w == NULL)
+			continue;
+		if (w->n_tx != 0)
+			dp_worker_flush_tx(w);
+		while (rte_ring_sc_dequeue(w->handoff, &p) == 0)
+			rte_pktmbuf_free(p);
+		while (rte_ring_sc_dequeue(w->requests, &p) == 0) {
+			struct dp_req *r = p;
+			rte_pktmbuf_free(r->m);
+			rte_mempool_put(w->req_pool, r);
+		}
+		dpsctp_l3_flush(&w->l3);
+	}
+	return aborted;
+}
+
+void
+dpsctp_destroy(struct dpsctp *d)
+{
+	if (d == NULL)
+		return;
+	dp_telemetry_remove(d);
+	if (dpsctp_assoc_count(d) != 0 || d->started)
+		(void)dpsctp_stop(d, 1000);
+	for (unsigned i = 0; i < d->n_workers; i++) {
+		dp_worker_destroy(d->w[i]);
+		d->w[i] = NULL;
+	}
+	if (d->port.open)
+		(void)dpsctp_port_close(&d->port);
+	rte_mempool_free(d->indirect_pool);
+	rte_free(d);
+}
+
+int
+dpsctp_listen(struct dpsctp *d, uint16_t port, const struct dpsctp_callbacks *cb, void *arg)
+{
+	if (port == 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < d->n_listeners; i++) {
+		if (d->listeners[i].port != port)
+			continue;
+		if (d->listeners[i].cb != NULL)
+			return -EEXIST;
+		d->listeners[i].cb = cb; /* the --sctp-port endpoint, now with callbacks */
+		d->listeners[i].arg = arg;
+		return 0;
+	}
+	if (d->n_listeners == DP_MAX_LISTEN)
+		return -ENOMEM;
+	if (d->started)
+		return -EBUSY;
+	unsigned slot = d->n_listeners;
+	d->listeners[slot].port = port;
+	d->listeners[slot].cb = cb;
+	d->listeners[slot].arg = arg;
+	for (unsigned i = 0; i < d->n_workers; i++)
+		if (dp_worker_listen(d->w[i], slot) != 0)
+			return -EINVAL;
+	d->n_listeners++;
+	return 0;
+}
+
+/* Whether the calling thread may run a call on w now (see the file comment). */
+static bool
+dp_owner(const struct dp_worker *w)
+{
+	return !w->d->started || dp_worker_current() == w;
+}
+
+static struct dp_req *
+dp_req_new(struct dp_worker *w, enum dp_req_kind kind, struct dpsctp_assoc *c)
+{
+	void *p;
+	if (rte_mempool_get(w->req_pool, &p) != 0) {
+		w->ctr.requests_full++;
+		return NULL;
+	}
+	struct dp_req *r = p;
+	memset(r, 0, sizeof(*r));
+	r->kind = (uint8_t)kind;
+	r->assoc = c;
+	return r;
+}
+
+static int
+dp_req_post(struct dp_worker *w, struct dp_req *r)
+{
+	if (rte_ring_mp_enqueue(w->requests, r) != 0) {
+		w->ctr.requests_full++;
+		rte_mempool_put(w->req_pool, r);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+static int
+dp_map_send_rc(int rc)
+{
+	switch (rc) {
+	case -ESHUTDOWN:
+	case -ENOTCONN:
+	case -EOPNOTSUPP:
+		return -ENOTCONN;
+	case -ENOBUFS:
+	case -ENOMEM:
+	case -EAGAIN:
+		return -EAGAIN;
+	default:
+		return rc;
+	}
+}
+
+void
+dp_worker_run_request(struct dp_worker *w, struct dp_req *r)
+{
+	struct dpsctp_assoc *c = r->assoc;
+	int rc;
+
+	switch ((enum dp_req_kind)r->kind) {
+	case DP_REQ_CONNECT:
+		dp_conn_link(c);
+		if (dp_conn_connect(w, c, r) != 0) {
+			/* CANT_START is the handle's last word, as for a failed handshake. */
+			struct dpsctp_event ev = { .type = DPSCTP_EV_CANT_START };
+			if (c->cb != NULL && c->cb->on_event != NULL)
+				c->cb->on_event(c, &ev, c->arg);
+			dp_conn_free(c);
+			return;
+		}
+		dp_conn_after(c);
+		break;
+	case DP_REQ_SEND:
+		rc = dp_conn_send(c, &r->si, r->m);
+		if (rc != 0)
+			rte_pktmbuf_free(r->m);
+		break;
+	case DP_REQ_SHUTDOWN:
+		(void)sctp_assoc_shutdown(&c->a, w->now_ns);
+		dp_conn_after(c);
+		break;
+	case DP_REQ_ABORT:
+		(void)sctp_assoc_abort(&c->a, w->now_ns, NULL, 0);
+		dp_conn_after(c);
+		break;
+	case DP_REQ_CONSUMED:
+		(void)sctp_assoc_consumed(&c->a, r->bytes, w->now_ns);
+		dp_conn_after(c);
+		break;
+	case DP_REQ_CALL:
+		r->fn(w->d, w->index, r->arg);
+		break;
+	}
+}
+
+struct dpsctp_assoc *
+dpsctp_connect(struct dpsctp *d, unsigned worker, const struct dpsctp_addr *peers, unsigned n_peers,
+	       uint16_t peer_port, uint16_t local_port, const struct dpsctp_callbacks *cb,
+	       void *arg, int *rc)
+{
+	int dummy;
+	if (rc == NULL)
+		rc = &dummy;
+	if (d == NULL || worker >= d->n_workers || peers == NULL || n_peers == 0 ||
+	    n_peers > SCTP_MAX_PATHS || peer_port == 0) {
+		*rc = -EINVAL;
+		return NULL;
+	}
+	struct dp_worker *w = d->w[worker];
+	struct dp_req *r = dp_req_new(w, DP_REQ_CONNECT, NULL);
+	if (r == NULL) {
+		*rc = -EAGAIN;
+		return NULL;
+	}
+	for (unsigned i = 0; i < n_peers; i++) {
+		if (peers[i].family != 4 && peers[i].family != 6) {
+			rte_mempool_put(w->req_pool, r);
+			*rc = -EINVAL;
+			return NULL;
+		}
+		r->peers[i] = peers[i].family == 6 ? sctp_addr_v6(peers[i].bytes)
+						   : sctp_addr_v4(peers[i].bytes);
+	}
+	r->n_peers = (uint16_t)n_peers;
+	r->peer_port = peer_port;
+	r->local_port = local_port;
+	if (dp_owner(w)) {
+		struct dpsctp_assoc *c = dp_conn_alloc(w, cb, arg);
+		if (c == NULL) {
+			rte_mempool_put(w->req_pool, r);
+			*rc = -ENOMEM;
+			return NULL;
+		}
+		r->assoc = c;
+		int e = dp_conn_connect(w, c, r);
+		rte_mempool_put(w->req_pool, r);
+		if (e != 0) {
+			dp_conn_free(c);
+			*rc = e == -ENOBUFS ? -ENOMEM : e;
+			return NULL;
+		}
+		dp_conn_after(c);
+		if (!d->started && w->n_tx != 0)
+			dp_worker_flush_tx(w);
+		*rc = 0;
+		return c;
+	}
+	/* Another thread: the block is taken here (the pool is multi-producer) so
+	 * the caller has its handle now; the worker links it and connects. */
+	struct dpsctp_assoc *c = dp_conn_block(w, cb, arg);
+	if (c == NULL) {
+		rte_mempool_put(w->req_pool, r);
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	r->assoc = c;
+	*rc = dp_req_post(w, r);
+	if (*rc != 0) {
+		rte_mempool_put(w->conn_pool, c);
+		return NULL;
+	}
+	return c;
+}
+
+static int
+dp_assoc_call(struct dpsctp_assoc *a, enum dp_req_kind kind, uint32_t bytes)
+{
+	struct dp_worker *w = a->w;
+	if (dp_owner(w)) {
+		int rc = 0;
+		if (kind == DP_REQ_SHUTDOWN)
+			rc = sctp_assoc_shutdown(&a->a, w->now_ns);
+		else if (kind == DP_REQ_ABORT)
+			rc = sctp_assoc_abort(&a->a, w->now_ns, NULL, 0);
+		else
+			rc = sctp_assoc_consumed(&a->a, bytes, w->now_ns);
+		dp_conn_after(a);
+		if (!w->d->started && w->n_tx != 0)
+			dp_worker_flush_tx(w);
+		return rc == -EALREADY ? -ENOTCONN : rc;
+	}
+	struct dp_req *r = dp_req_new(w, kind, a);
+	if (r == NULL)
+		return -EAGAIN;
+	r->bytes = bytes;
+	return dp_req_post(w, r);
+}
+
+int
+dpsctp_shutdown(struct dpsctp_assoc *a)
+{
+	return a == NULL ? -EINVAL : dp_assoc_call(a, DP_REQ_SHUTDOWN, 0);
+}
+
+int
+dpsctp_abort(struct dpsctp_assoc *a)
+{
+	return a == NULL ? -EINVAL : dp_assoc_call(a, DP_REQ_ABORT, 0);
+}
+
+int
+dpsctp_send(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, struct rte_mbuf *m)
+{
+	if (a == NULL || si == NULL || m == NULL)
+		return -EINVAL;
+	struct dp_worker *w = a->w;
+	if (dp_owner(w)) {
+		int rc = dp_map_send_rc(dp_conn_send(a, si, m));
+		if (!w->d->started && w->n_tx != 0)
+			dp_worker_flush_tx(w);
+		return rc;
+	}
+	struct dp_req *r = dp_req_new(w, DP_REQ_SEND, a);
+	if (r == NULL)
+		return -EAGAIN;
+	r->si = *si;
+	r->m = m;
+	return dp_req_post(w, r);
+}
+
+int
+dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, const void *buf,
+		  size_t len)
+{
+	if (a == NULL || si == NULL || (buf == NULL && len != 0))
+		return -EINVAL;
+	if (len == 0)
+		return -EINVAL;
+	struct rte_mempool *pool = a->w->d->port.pool;
+	struct rte_mbuf *head = NULL, *tail = NULL;
+	const uint8_t *p = buf;
+	size_t left = len;
+	while (left != 0) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		if (m == NULL) {
+			rte_pktmbuf_free(head);
+			return -ENOMEM;
+		}
+		uint16_t room = rte_pktmbuf_tailroom(m);
+		uint16_t k = left < room ? (uint16_t)left : room;
+		memcpy(rte_pktmbuf_append(m, k), p, k);
+		p += k;
+		left -= k;
+		if (head == NULL) {
+			head = tail = m;
+		} else {
+			tail->next = m;
+			tail = m;
+			head->nb_segs++;
+			head->pkt_len += k;
+		}
+	}
+	int rc = dpsctp_send(a, si, head);
+	if (rc != 0)
+		rte_pktmbuf_free(head);
+	return rc;
+}
+
+void
+dpsctp_assoc_set_callbacks(struct dpsctp_assoc *a, const struct dpsctp_callbacks *cb, void *arg)
+{
+	a->cb = cb;
+	a->arg = arg;
+}
+
+void *
+dpsctp_assoc_arg(const struct dpsctp_assoc *a)
+{
+	return a->arg;
+}
+
+int
+dpsctp_assoc_set_stream_handlers(struct dpsctp_assoc *a, const dpsctp_recv_cb *recv,
+				 void *const *args, uint16_t n)
+{
+	if (recv != NULL && n == 0)
+		return -EINVAL;
+	a->stream_recv = recv;
+	a->stream_args = args;
+	a->n_stream_cb = recv != NULL ? n : 0;
+	return 0;
+}
+
+void
+dpsctp_set_send_space(struct dpsctp_assoc *a, uint32_t threshold)
+{
+	a->space_threshold = threshold;
+}
+
+unsigned
+dpsctp_assoc_worker(const struct dpsctp_assoc *a)
+{
+	return a->w->index;
+}
+
+size_t
+dpsctp_msg_copy(const struct dpsctp_msg *m, void *buf, size_t cap)
+{
+	size_t done = 0;
+	for (uint32_t i = 0; i < m->nsegs && done < cap; i++) {
+		size_t k = m->segs[i].len < cap - done ? m->segs[i].len : cap - done;
+		memcpy((uint8_t *)buf + done, m->segs[i].data, k);
+		done += k;
+	}
+	return done;
+}
+
+struct rte_mbuf *
+dpsctp_msg_to_mbuf(struct dpsctp_assoc *a, const struct dpsctp_msg *m)
+{
+	struct rte_mbuf *head = NULL, *tail = NULL;
+	for (uint32_t i = 0; i < m->nsegs; i++) {
+		struct rte_mbuf *mi = rte_pktmbuf_alloc(a->w->d->indirect_pool);
+		if (mi == NULL) {
+			rte_pktmbuf_free(head);
+			return NULL;
+		}
+		rte_pktmbuf_attach(mi, m->segs[i].m);
+		mi->data_off = (uint16_t)(m->segs[i].data - (const uint8_t *)mi->buf_addr);
+		mi->data_len = (uint16_t)m->segs[i].len;
+		mi->pkt_len = m->segs[i].len;
+		if (head == NULL) {
+			head = tail = mi;
+		} else {
+			tail->next = mi;
+			tail = mi;
+			head->nb_segs++;
+			head->pkt_len += mi->data_len;
+		}
+	}
+	return head;
+}

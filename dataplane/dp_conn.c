@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * An association in the runtime: the core's callbacks (struct
+ * sctp_assoc_ops) on the worker's mbufs and pools, its place in the
+ * worker's two tables and timer wheel, and its way back to the
+ * application's callbacks.
+ *
+ * Life: dp_conn_alloc() takes a block from the worker's pool (a COOKIE ECHO
+ * accepted by dp_rx.c, or dpsctp_connect()); after every call into the core
+ * dp_conn_after() re-arms the wheel at sctp_assoc_next_wakeup(), tells a
+ * waiting application that send space opened, and frees the block once
+ * the core says the association is freeable (CLOSED and reported) — after
+ * the end event's callback has returned, which is the last time the
+ * application sees the handle.
+ *
+ * Buffers (sctp/buf.h): a handle is an rte_mbuf segment; hold() adds a
+ * reference, release() drops one with rte_pktmbuf_free_seg() (segments are
+ * referenced one by one, so a chain is never freed as a whole here).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include <rte_malloc.h>
+
+#include "dataplane/dp.h"
+
+static void
+dp_ext_free(void *addr, void *opaque)
+{
+	(void)opaque;
+	rte_free(addr);
+}
+
+void
+dp_buf_hold(void *ctx, void *handle)
+{
+	(void)ctx;
+	rte_mbuf_refcnt_update((struct rte_mbuf *)handle, 1);
+}
+
+void
+dp_buf_release(void *ctx, void *handle)
+{
+	(void)ctx;
+	rte_pktmbuf_free_seg((struct rte_mbuf *)handle);
+}
+
+static struct sctp_assoc_handshake *
+dp_hs_get(void *ctx)
+{
+	struct dpsctp_assoc *c = ctx;
+	void *p;
+	return rte_mempool_get(c->w->hs_pool, &p) == 0 ? p : NULL;
+}
+
+static void
+dp_hs_put(void *ctx, struct sctp_assoc_handshake *hs)
+{
+	struct dpsctp_assoc *c = ctx;
+	rte_mempool_put(c->w->hs_pool, hs);
+}
+
+static struct sctp_path *
+dp_paths_get(void *ctx, unsigned want, unsigned *got)
+{
+	struct dpsctp_assoc *c = ctx;
+	void *p;
+	(void)want; /* one block size: DP_PATHS_PER_BLOCK covers SCTP_MAX_PATHS - 1 */
+	if (rte_mempool_get(c->w->paths_pool, &p) != 0)
+		return NULL;
+	*got = DP_PATHS_PER_BLOCK;
+	return p;
+}
+
+static void
+dp_paths_put(void *ctx, struct sctp_path *block)
+{
+	struct dpsctp_assoc *c = ctx;
+	rte_mempool_put(c->w->paths_pool, block);
+}
+
+static void *
+dp_data_get(void *ctx, size_t bytes)
+{
+	struct dpsctp_assoc *c = ctx;
+	void *p;
+	if (bytes > c->w->d->data_bytes || rte_mempool_get(c->w->data_pool, &p) != 0)
+		return NULL;
+	memset(p, 0, bytes);
+	return p;
+}
+
+static void
+dp_data_put(void *ctx, void *mem)
+{
+	struct dpsctp_assoc *c = ctx;
+	rte_mempool_put(c->w->data_pool, mem);
+}
+
+static void
+dp_addr_out(struct dpsctp_addr *out, const struct sctp_addr *a)
+{
+	memset(out, 0, sizeof(*out));
+	out->family = a->family == SCTP_ADDR_V6 ? 6 : 4;
+	memcpy(out->bytes, a->bytes, sizeof(out->bytes));
+}
+
+static void
+dp_notify(void *ctx, const struct sctp_notification *n)
+{
+	struct dpsctp_assoc *c = ctx;
+	struct dpsctp_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = (enum dpsctp_event_type)n->type; /* same numbering, checked below */
+	ev.error = n->error;
+	ev.reason = n->reason;
+	ev.outbound_streams = n->outbound_streams;
+	ev.inbound_streams = n->inbound_streams;
+	ev.addr_state = n->addr_state;
+	if (n->type == SCTP_NOTIFY_PEER_ADDR_CHANGE)
+		dp_addr_out(&ev.addr, &n->addr);
+	ev.sid = n->sid;
+	ev.ppid = n->ppid;
+	ev.length = n->length;
+	ev.sent = n->sent;
+	if (n->type == SCTP_NOTIFY_COMM_LOST || n->type == SCTP_NOTIFY_SHUTDOWN_COMPLETE ||
+	    n->type == SCTP_NOTIFY_CANT_START)
+		c->notified_end = true;
+	if (c->cb != NULL && c->cb->on_event != NULL)
+		c->cb->on_event(c, &ev, c->arg);
+}
+
+_Static_assert((int)DPSCTP_EV_COMM_UP == (int)SCTP_NOTIFY_COMM_UP &&
+		       (int)DPSCTP_EV_COMM_LOST == (int)SCTP_NOTIFY_COMM_LOST &&
+		       (int)DPSCTP_EV_SHUTDOWN_COMPLETE == (int)SCTP_NOTIFY_SHUTDOWN_COMPLETE &&
+		       (int)DPSCTP_EV_CANT_START == (int)SCTP_NOTIFY_CANT_START &&
+		       (int)DPSCTP_EV_RESTART == (int)SCTP_NOTIFY_RESTART &&
+		       (int)DPSCTP_EV_PEER_ADDR_CHANGE == (int)SCTP_NOTIFY_PEER_ADDR_CHANGE &&
+		       (int)DPSCTP_EV_REMOTE_ERROR == (int)SCTP_NOTIFY_REMOTE_ERROR &&
+		       (int)DPSCTP_EV_SEND_FAILED == (int)SCTP_NOTIFY_SEND_FAILED,
+	       "public event numbers follow the core's");
+
+static void
+dp_deliver_call(struct dpsctp_assoc *c, struct dpsctp_msg *msg)
+{
+	dpsctp_recv_cb fn = NULL;
+	void *arg = c->arg;
+	if (msg->sid < c->n_stream_cb && c->stream_recv[msg->sid] != NULL) {
+		fn = c->stream_recv[msg->sid];
+		arg = c->stream_args != NULL ? c->stream_args[msg->sid] : c->arg;
+	} else if (c->cb != NULL) {
+		fn = c->cb->on_recv;
+	}
+	c->st.msgs_recv++;
+	c->st.bytes_recv += msg->len;
+	c->w->ctr.msgs_delivered++;
+	c->w->ctr.bytes_delivered += msg->len;
+	if (fn != NULL)
+		fn(c, msg, arg);
+	for (uint32_t i = 0; i < msg->nsegs; i++)
+		rte_pktmbuf_free_seg(msg->segs[i].m);
+}
+
+/*
+ * A message from reassembly: its slices, each with one reference, become
+ * the callback's segments; the references are dropped after it returns
+ * (dpsctp_msg_to_mbuf() takes its own to keep them). More slices than
+ * DP_MSG_SEGS go out as consecutive partial deliveries (MORE / CONT).
+ */
+static void
+dp_deliver(void *ctx, const struct sctp_reasm_msg *m)
+{
+	struct dpsctp_assoc *c = ctx;
+	struct dp_worker *w = c->w;
+	struct sctp_reasm_iter it;
+	struct sctp_slice s;
+	struct dpsctp_msg msg;
+	uint32_t base = 0;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.sid = m->sid;
+	msg.ssn = m->ssn;
+	msg.ppid = m->ppid;
+	msg.flags = ((m->flags & SCTP_REASM_MSG_UNORDERED) ? DPSCTP_MSG_UNORDERED : 0) |
+		    ((m->flags & SCTP_REASM_MSG_CONT) ? DPSCTP_MSG_CONT : 0);
+	msg.segs = w->segs;
+	sctp_reasm_iter_init(&it, m);
+	while (sctp_reasm_iter_next(&it, &s)) {
+		if (msg.nsegs == DP_MSG_SEGS) {
+			msg.flags |= DPSCTP_MSG_MORE;
+			dp_deliver_call(c, &msg);
+			msg.flags = (msg.flags & DPSCTP_MSG_UNORDERED) | DPSCTP_MSG_CONT;
+			msg.nsegs = 0;
+			msg.len = 0;
+		}
+		w->segs[msg.nsegs].m = s.handle;
+		w->segs[msg.nsegs].data = s.data;
+		w->segs[msg.nsegs].len = s.len;
+		msg.nsegs++;
+		msg.len += s.len;
+		base += s.len;
+	}
+	if (m->flags & SCTP_REASM_MSG_MORE)
+		msg.flags |= DPSCTP_MSG_MORE;
+	(void)base;
+	dp_deliver_call(c, &msg);
+}
+
+const struct sctp_assoc_ops dp_conn_ops = {
+	.send = dp_tx_send,
+	.notify = dp_notify,
+	.hs_get = dp_hs_get,
+	.hs_put = dp_hs_put,
+	.paths_get = dp_paths_get,
+	.paths_put = dp_paths_put,
+	.deliver = dp_deliver,
+	.data_get = dp_data_get,
+	.data_put = dp_data_put,
+	.send_data = dp_tx_send_data,
+};
+
+struct dpsctp_assoc *
+dp_conn_block(struct dp_worker *w, const struct dpsctp_callbacks *cb, void *arg)
+{
+	void *p;
+	if (rte_mempool_get(w->conn_pool, &p) != 0)
+		return NULL;
+	struct dpsctp_assoc *c = p;
+	memset(c, 0, sizeof(*c));
+	c->w = w;
+	c->cb = cb;
+	c->arg = arg;
+	return c;
+}
+
+void
+dp_conn_link(struct dpsctp_assoc *c)
+{
+	struct dp_worker *w = c->w;
+	c->id = ++w->d->next_id * DP_MAX_WORKERS + w->index;
+	dpsctp_timer_init(&c->timer);
+	sctp_assoc_init(&c->a, &dp_conn_ops, c, &c->ctr);
+	c->next = w->conns;
+	if (w->conns != NULL)
+		w->conns->prev = c;
+	w->conns = c;
+	w->n_conns++;
+	w->ctr.assocs_created++;
+}
+
+struct dpsctp_assoc *
+dp_conn_alloc(struct dp_worker *w, const struct dpsctp_callbacks *cb, void *arg)
+{
+	struct dpsctp_assoc *c = dp_conn_block(w, cb, arg);
+	if (c != NULL)
+		dp_conn_link(c);
+	return c;
+}
+
+void
+dp_conn_free(struct dpsctp_assoc *c)
+{
+	struct dp_worker *w = c->w;
+	if (c->in_tag_table)
+		(void)rte_hash_del_key(w->by_tag, &c->tag_key);
+	if (c->in_peer_table)
+		(void)rte_hash_del_key(w->by_peer, &c->peer_key);
+	dpsctp_timer_cancel(&w->wheel, &c->timer);
+	if (c->prev != NULL)
+		c->prev->next = c->next;
+	else
+		w->conns = c->next;
+	if (c->next != NULL)
+		c->next->prev = c->prev;
+	w->n_conns--;
+	w->ctr.assocs_freed++;
+	rte_mempool_put(w->conn_pool, c);
+}
+
+int
+dp_conn_index_tag(struct dpsctp_assoc *c)
+{
+	if (c->in_tag_table || c->a.local_vtag == 0)
+		return 0;
+	memset(&c->tag_key, 0, sizeof(c->tag_key));
+	c->tag_key.vtag = c->a.local_vtag;
+	c->tag_key.local_port = c->a.local_port;
+	c->tag_key.peer_port = c->a.peer_port;
+	if (rte_hash_add_key_data(c->w->by_tag, &c->tag_key, c) != 0)
+		return -ENOSPC;
+	c->in_tag_table = true;
+	return 0;
+}
+
+static void
+dp_peer_key(struct dp_peer_key *k, const struct sctp_addr *peer, uint16_t lport, uint16_t pport)
+{
+	memset(k, 0, sizeof(*k));
+	memcpy(k->addr, peer->bytes, sizeof(k->addr));
+	k->family = peer->family;
+	k->local_port = lport;
+	k->peer_port = pport;
+}
+
+int
+dp_conn_index_peer(struct dpsctp_assoc *c)
+{
+	if (c->in_peer_table)
+		return 0;
+	struct sctp_addr peer = sctp_path_addr(sctp_paths_get_const(&c->a.paths, 0));
+	dp_peer_key(&c->peer_key, &peer, c->a.local_port, c->a.peer_port);
+	if (rte_hash_add_key_data(c->w->by_peer, &c->peer_key, c) != 0)
+		return -ENOSPC;
+	c->in_peer_table = true;
+	return 0;
+}
+
+struct dpsctp_assoc *
+dp_conn_by_tag(struct dp_worker *w, uint32_t vtag, uint16_t lport, uint16_t pport)
+{
+	struct dp_tag_key k;
+	void *data;
+	memset(&k, 0, sizeof(k));
+	k.vtag = vtag;
+	k.local_port = lport;
+	k.peer_port = pport;
+	return rte_hash_lookup_data(w->by_tag, &k, &data) >= 0 ? data : NULL;
+}
+
+struct dpsctp_assoc *
+dp_conn_by_peer(struct dp_worker *w, const struct sctp_addr *peer, uint16_t lport, uint16_t pport)
+{
+	struct dp_peer_key k;
+	void *data;
+	dp_peer_key(&k, peer, lport, pport);
+	return rte_hash_lookup_data(w->by_peer, &k, &data) >= 0 ? data : NULL;
+}
+
+static uint32_t
+dp_conn_space(const struct dpsctp_assoc *c)
+{
+	const struct sctp_assoc_tx *tx = c->a.tx;
+	if (tx == NULL)
+		return 0;
+	return tx->outq.max_bytes > tx->outq.queued_bytes
+		       ? tx->outq.max_bytes - tx->outq.queued_bytes
+		       : 0;
+}
+
+void
+dp_conn_after(struct dpsctp_assoc *c)
+{
+	struct dp_worker *w = c->w;
+
+	if (sctp_assoc_freeable(&c->a)) {
+		dp_conn_free(c);
+		return;
+	}
+	(void)dp_conn_index_tag(c);
+	uint64_t at = sctp_assoc_next_wakeup(&c->a);
+	if (at == SCTP_TIME_NEVER)
+		dpsctp_timer_cancel(&w->wheel, &c->timer);
+	else if (!dpsctp_timer_armed(&c->timer) ||
+		 dpsctp_timer_expiry_ns(&w->wheel, &c->timer) != at)
+		dpsctp_timer_arm(&w->wheel, &c->timer, at);
+	if (c->want_space) {
+		uint32_t space = dp_conn_space(c);
+		uint32_t want =
+			c->space_threshold != 0 ? c->space_threshold : w->d->set.sndbuf / 4u;
+		if (space >= want) {
+			c->want_space = false;
+			if (c->cb != NULL && c->cb->on_space != NULL)
+				c->cb->on_space(c, space, c->arg);
+		}
+	}
+}
+
+void
+dp_conn_timer_cb(struct dpsctp_timer_wheel *wh, struct dpsctp_timer *t, void *arg)
+{
+	struct dp_worker *w = arg;
+	struct dpsctp_assoc *c =
+		(struct dpsctp_assoc *)((char *)t - offsetof(struct dpsctp_assoc, timer));
+	(void)wh;
+	sctp_assoc_timeout(&c->a, w->now_ns);
+	dp_conn_after(c);
+}
+
+static struct sctp_endpoint *
+dp_conn_endpoint(struct dp_worker *w, uint16_t port)
+{
+	for (unsigned i = 0; i < w->d->n_listeners; i++)
+		if (w->d->listeners[i].port == port)
+			return &w->ep[i];
+	return &w->closed_ep;
+}
+
+int
+dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct dp_req *r)
+{
+	struct dpsctp *d = w->d;
+	struct sctp_addr local;
+	bool found = false;
+	uint8_t fam = r->peers[0].family == SCTP_ADDR_V6 ? 6 : 4;
+
+	for (unsigned i = 0; i < d->set.n_addrs && !found; i++)
+		if (d->set.addrs[i].family == fam) {
+			local = dp_sctp_addr(&d->set.addrs[i]);
+			found = true;
+		}
+	if (!found)
+		return -EINVAL;
+	uint16_t lport = r->local_port;
+	if (lport == 0)
+		lport = (uint16_t)(49152u + (w->rnd = w->rnd * 1664525u + 1013904223u) % 16384u);
+	c->udp_port = d->set.udp_encap ? d->set.udp_port : 0;
+	int rc = sctp_assoc_connectx(&c->a, dp_conn_endpoint(w, lport), r->peers, r->n_peers,
+				     &local, lport, r->peer_port, w->now_ns);
+	if (rc != 0)
+		return rc;
+	if (dp_conn_index_tag(c) != 0 || dp_conn_index_peer(c) != 0) {
+		(void)sctp_assoc_abort(&c->a, w->now_ns, NULL, 0);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* The application's message as one slice: a single segment as is, a chain copied once. */
+int
+dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte_mbuf *m)
+{
+	struct dp_worker *w = c->w;
+	struct rte_mbuf *one = m;
+	int rc;
+
+	if (m->pkt_len == 0)
+		return -EINVAL;
+	if (m->nb_segs > 1) {
+		/* One slice per message (sctp_assoc_send()): a chain is flattened into an
+		 * external buffer once. Applications that care send single segments. */
+		uint32_t len = m->pkt_len;
+		struct rte_mbuf *n = rte_pktmbuf_alloc(w->d->port.pool);
+		uint16_t shlen = (uint16_t)len;
+		struct rte_mbuf_ext_shared_info *sh;
+		if (n == NULL)
+			return -ENOMEM;
+		if (len + sizeof(*sh) + 8u > UINT16_MAX) {
+			rte_pktmbuf_free(n);
+			return -EMSGSIZE;
+		}
+		void *buf = rte_malloc_socket("dp_send", (size_t)len + sizeof(*sh) + 8, 64,
+					      w->d->port.socket_id < 0 ? 0 : w->d->port.socket_id);
+		if (buf == NULL) {
+			rte_pktmbuf_free(n);
+			return -ENOMEM;
+		}
+		shlen = (uint16_t)(len + sizeof(*sh) + 8);
+		sh = rte_pktmbuf_ext_shinfo_init_helper(buf, &shlen, dp_ext_free, NULL);
+		if (sh == NULL) {
+			rte_free(buf);
+			rte_pktmbuf_free(n);
+			return -ENOMEM;
+		}
+		rte_pktmbuf_attach_extbuf(n, buf, rte_malloc_virt2iova(buf), shlen, sh);
+		n->data_off = 0;
+		n->data_len = (uint16_t)len;
+		n->pkt_len = len;
+		if (rte_pktmbuf_read(m, 0, len, buf) != buf)
+			memcpy(buf, rte_pktmbuf_read(m, 0, len, buf), len);
+		w->ctr.send_copied++;
+		one = n;
+	}
+	struct sctp_slice s = { one, rte_pktmbuf_mtod(one, const uint8_t *), one->data_len };
+	uint8_t flags = ((si->flags & DPSCTP_SEND_UNORDERED) ? SCTP_SEND_UNORDERED : 0) |
+			((si->flags & DPSCTP_SEND_SACK_NOW) ? SCTP_SEND_SACK_NOW : 0);
+	rc = sctp_assoc_send(&c->a, si->sid, si->ppid, flags, &s, w->now_ns);
+	if (rc == 0) {
+		/* Our reference to `one` passed to the association (sctp_assoc_send()). */
+		c->st.msgs_sent++;
+		c->st.bytes_sent += s.len;
+		w->ctr.msgs_sent++;
+		w->ctr.bytes_sent += s.len;
+		if (one != m)
+			rte_pktmbuf_free(m); /* the chain was copied */
+	} else {
+		if (one != m)
+			rte_pktmbuf_free(one);
+		w->ctr.send_refused++;
+		if (rc == -ENOBUFS || rc == -EAGAIN || rc == -ENOMEM)
+			c->want_space = true;
+	}
+	dp_conn_after(c);
+	return rc;
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One received frame, from the queue or from another worker's hand-off:
+ *
+ *   L3 (drivers/net/l3.c): ARP, ND, ICMP echo answered; ICMP errors
+ *   counted; SCTP over IP or over UDP (RFC 6951) located in the frame.
+ *   CRC32c (RFC 9260 §6.8): the NIC's verdict when it gives one, else
+ *   drivers/crc32c over the packet (never written).
+ *   Owner: the worker our verification tag names (dataplane/vtag.c); a
+ *   frame for another worker goes to that worker's hand-off ring (MP/SC
+ *   rte_ring, the mbuf pointer only) and is classified again there.
+ *   Association: (our tag, ports) in the worker's rte_hash; INIT (tag 0)
+ *   and packets whose T bit reflects the peer's tag by (peer address,
+ *   ports); otherwise the endpoint of the destination port (or the closed
+ *   endpoint) answers as §8.4 says, and a valid COOKIE ECHO creates the
+ *   association on this worker — the one its tag named.
+ *
+ * The frame's mbuf is released here; the core took its own references to
+ * payload slices it keeps (sctp/buf.h), so the packet lives on in the
+ * reassembly queue or in the application's hands without a copy.
+ *
+ * A multi-segment frame (net_ring loopback passes our own tx chains
+ * through) is copied into one mbuf first: the core parses contiguous
+ * bytes. NICs deliver one segment per frame up to the 2 KB data room, so
+ * this is counted (rx_linearized) and absent on real ports at MTU 1500.
+ */
+#include <stdalign.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "dataplane/dp.h"
+#include "drivers/crc32c/crc32c_mbuf.h"
+#include "sctp/packet.h"
+#include "sctp/wire.h"
+
+static struct rte_mbuf *
+dp_rx_linearize(struct dp_worker *w, struct rte_mbuf *m)
+{
+	struct rte_mbuf *n = rte_pktmbuf_alloc(w->d->port.pool);
+	if (n == NULL || m->pkt_len > rte_pktmbuf_tailroom(n)) {
+		rte_pktmbuf_free(n);
+		rte_pktmbuf_free(m);
+		w->ctr.rx_no_mbuf++;
+		return NULL;
+	}
+	char *dst = rte_pktmbuf_append(n, (uint16_t)m->pkt_len);
+	const void *src = rte_pktmbuf_read(m, 0, m->pkt_len, dst);
+	if (src != NULL && src != dst)
+		memcpy(dst, src, m->pkt_len);
+	n->ol_flags = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	rte_pktmbuf_free(m);
+	w->ctr.rx_linearized++;
+	return n;
+}
+
+static struct sctp_endpoint *
+dp_rx_endpoint(struct dp_worker *w, uint16_t port, unsigned *slot)
+{
+	for (unsigned i = 0; i < w->d->n_listeners; i++)
+		if (w->d->listeners[i].port == port) {
+			*slot = i;
+			return &w->ep[i];
+		}
+	*slot = DP_MAX_LISTEN;
+	return &w->closed_ep;
+}
+
+/* No association took the packet: the endpoint answers (§8.4) or accepts a cookie. */
+static void
+dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
+	   const struct dpsctp_l3_sctp_in *in)
+{
+	alignas(8) uint8_t out[SCTP_ASSOC_TX_MAX];
+	struct sctp_tx tx = { out, sizeof(out), 0, { 0 }, { 0 } };
+	struct sctp_cookie_state st;
+	enum sctp_ep_drop drop;
+	unsigned slot;
+	struct sctp_endpoint *ep = dp_rx_endpoint(w, rx->pkt.dst_port, &slot);
+	uint16_t udp_port = in->udp_encap ? in->udp_src_port : 0;
+
+	(void)m;
+	w->ctr.ootb++;
+	enum sctp_ootb_result r = sctp_endpoint_input(ep, rx, w->now_ns, &tx, &st, &drop);
+	if (r == SCTP_OOTB_REPLY) {
+		if (tx.len != 0)
+			dp_tx_bytes(w, udp_port, out, tx.len, &tx.src, &tx.dst);
+		return;
+	}
+	if (r != SCTP_OOTB_NEW_ASSOC)
+		return; /* counted by the endpoint under drop */
+
+	const struct dp_listener *l = slot < DP_MAX_LISTEN ? &w->d->listeners[slot] : NULL;
+	struct dpsctp_assoc *c =
+		dp_conn_alloc(w, l != NULL ? l->cb : NULL, l != NULL ? l->arg : NULL);
+	if (c == NULL) {
+		w->ctr.drop_no_conn_memory++;
+		return; /* the peer retransmits its COOKIE ECHO */
+	}
+	c->udp_port = udp_port;
+	/* The COOKIE ACK leaves first: whatever COMM_UP's callback sends follows it. */
+	if (tx.len != 0)
+		dp_tx_bytes(w, udp_port, out, tx.len, &tx.src, &tx.dst);
+	if (sctp_assoc_from_cookie(&c->a, ep, &st, w->now_ns) != 0) {
+		dp_conn_after(c);
+		return;
+	}
+	if (dp_conn_index_tag(c) != 0 || dp_conn_index_peer(c) != 0) {
+		w->ctr.drop_table_full++;
+		(void)sctp_assoc_abort(&c->a, w->now_ns, NULL, 0);
+		dp_conn_after(c);
+		return;
+	}
+	sctp_assoc_input_after_cookie(&c->a, rx, w->now_ns);
+	dp_conn_after(c);
+}
+
+static bool
+dp_rx_reflected(const struct sctp_packet *pkt)
+{
+	/* ABORT and SHUTDOWN COMPLETE may carry the peer's own tag (T bit, §8.5.1 B, C). */
+	if (pkt->len < 16)
+		return false;
+	uint8_t type = pkt->buf[12], flags = pkt->buf[13];
+	return (type == SCTP_CHUNK_ABORT || type == SCTP_CHUNK_SHUTDOWN_COMPLETE) &&
+	       (flags & SCTP_FLAG_T) != 0;
+}
+
+static void
+dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_in *in, bool handed)
+{
+	struct dpsctp *d = w->d;
+	uint8_t *bytes = rte_pktmbuf_mtod_offset(m, uint8_t *, in->offset);
+
+	w->ctr.rx_sctp++;
+	uint64_t ck = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	if (!in->udp_encap && ck == RTE_MBUF_F_RX_L4_CKSUM_GOOD) {
+		w->ctr.rx_crc_offload++;
+	} else if (!in->udp_encap && ck == RTE_MBUF_F_RX_L4_CKSUM_BAD) {
+		w->ctr.rx_crc_offload++;
+		w->ctr.drop_bad_crc++;
+		goto done;
+	} else {
+		w->ctr.rx_crc_software++;
+		if (crc32c_sctp_verify(bytes, in->len) != CRC32C_VERDICT_OK) {
+			w->ctr.drop_bad_crc++;
+			goto done;
+		}
+	}
+
+	struct sctp_rx rx;
+	memset(&rx, 0, sizeof(rx));
+	if (sctp_packet_parse(&rx.pkt, bytes, in->len) != SCTP_PERR_OK) {
+		w->ctr.drop_malformed++;
+		goto done;
+	}
+	rx.src = dp_sctp_addr(&in->src);
+	rx.dst = dp_sctp_addr(&in->dst);
+	rx.handle = m;
+
+	bool reflected = dp_rx_reflected(&rx.pkt);
+	if (!handed && rx.pkt.vtag != 0 && !reflected && d->n_workers > 1) {
+		int owner = dpsctp_vtag_owner(&d->vtag, rx.pkt.vtag);
+		if (owner < 0 || (unsigned)owner >= d->n_workers) {
+			w->ctr.drop_tag_no_owner++;
+			goto done;
+		}
+		if ((unsigned)owner != w->index) {
+			if (rte_ring_mp_enqueue(d->w[owner]->handoff, m) != 0) {
+				w->ctr.rx_handoff_full++;
+				goto done;
+			}
+			w->ctr.rx_handoff_out++;
+			return;
+		}
+	}
+
+	struct dpsctp_assoc *c = NULL;
+	if (rx.pkt.vtag != 0 && !reflected)
+		c = dp_conn_by_tag(w, rx.pkt.vtag, rx.pkt.dst_port, rx.pkt.src_port);
+	if (c == NULL)
+		c = dp_conn_by_peer(w, &rx.src, rx.pkt.dst_port, rx.pkt.src_port);
+	if (c != NULL) {
+		if (in->udp_encap)
+			c->udp_port = in->udp_src_port; /* RFC 6951 §5.4: follow the peer's port */
+		sctp_assoc_input(&c->a, &rx, w->now_ns);
+		dp_conn_after(c);
+	} else {
+		dp_rx_ootb(w, m, &rx, in);
+	}
+done:
+	rte_pktmbuf_free(m);
+}
+
+void
+dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed)
+{
+	uint8_t reply[1600];
+	struct dpsctp_l3_in in;
+
+	if (m->nb_segs > 1 && (m = dp_rx_linearize(w, m)) == NULL)
+		return;
+	enum dpsctp_l3_verdict v =
+		dpsctp_l3_input(&w->l3, rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
+				w->now_ns, reply, sizeof(reply), &in);
+	if (in.released_count != 0)
+		dp_tx_l3_released(w, in.released, in.released_count);
+	switch (v) {
+	case DPSCTP_L3_IN_SCTP:
+		dp_rx_sctp(w, m, &in.sctp, handed);
+		return;
+	case DPSCTP_L3_IN_REPLY: {
+		struct rte_mbuf *r = rte_pktmbuf_alloc(w->d->port.pool);
+		char *p = r != NULL ? rte_pktmbuf_append(r, (uint16_t)in.reply_len) : NULL;
+		if (p != NULL) {
+			memcpy(p, reply, in.reply_len);
+			dp_tx_frame(w, r);
+		} else {
+			rte_pktmbuf_free(r);
+			w->ctr.tx_no_mbuf++;
+		}
+		break;
+	}
+	case DPSCTP_L3_IN_ICMP_ERROR:
+		w->ctr.icmp_errors++;
+		break;
+	case DPSCTP_L3_IN_DROP:
+	case DPSCTP_L3_IN_CONSUMED:
+		break;
+	}
+	rte_pktmbuf_free(m);
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Statistics: per association, per path, per worker (docs/COUNTERS.md).
+ *
+ * A worker's counters are one flat list for telemetry and the API: its own
+ * (DP_WORKER_COUNTERS in dp.h), then drivers/net/l3.c's ("l3." prefix),
+ * then the endpoints' drops summed over the worker's endpoints ("ep."
+ * prefix). Reading from another thread sees each 64-bit counter whole
+ * (aligned stores) but not a snapshot of all of them together.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dataplane/dp.h"
+
+static const char *const dp_ctr_names[] = {
+#define DP_CTR_NAME(name, why) #name,
+	DP_WORKER_COUNTERS(DP_CTR_NAME)
+#undef DP_CTR_NAME
+};
+
+#define DP_N_OWN (sizeof(dp_ctr_names) / sizeof(dp_ctr_names[0]))
+
+/* "l3.<name>" and "ep.<name>", built once (names are static per process). */
+static char dp_l3_names[64][48];
+static char dp_ep_names[SCTP_EP_DROP_COUNT][48];
+
+static const char *
+dp_l3_name(unsigned i)
+{
+	if (dp_l3_names[i][0] == '\0')
+		snprintf(dp_l3_names[i], sizeof(dp_l3_names[i]), "l3.%s",
+			 dpsctp_l3_counter_name(i));
+	return dp_l3_names[i];
+}
+
+static const char *
+dp_ep_name(unsigned i)
+{
+	if (dp_ep_names[i][0] == '\0')
+		snprintf(dp_ep_names[i], sizeof(dp_ep_names[i]), "ep.%s",
+			 sctp_ep_drop_name((enum sctp_ep_drop)i));
+	return dp_ep_names[i];
+}
+
+uint64_t
+dpsctp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name)
+{
+	*name = NULL;
+	if (d == NULL || worker >= d->n_workers)
+		return UINT64_MAX;
+	const struct dp_worker *w = d->w[worker];
+	if (i < DP_N_OWN) {
+		*name = dp_ctr_names[i];
+		return ((const uint64_t *)&w->ctr)[i];
+	}
+	i -= (unsigned)DP_N_OWN;
+	unsigned n_l3 = dpsctp_l3_counter_count();
+	if (i < n_l3 && i < 64) {
+		*name = dp_l3_name(i);
+		return dpsctp_l3_counter_value(&w->l3.ctr, i);
+	}
+	i -= n_l3;
+	if (i < SCTP_EP_DROP_COUNT) {
+		uint64_t v = w->closed_ep.drops[i];
+		for (unsigned k = 0; k < d->n_listeners; k++)
+			v += w->ep[k].drops[i];
+		*name = dp_ep_name(i);
+		return v;
+	}
+	return UINT64_MAX;
+}
+
+_Static_assert(sizeof(struct dp_worker_counters) == DP_N_OWN * sizeof(uint64_t),
+	       "worker counters are a flat array of uint64_t");
+
+int
+dpsctp_assoc_get_stats(const struct dpsctp_assoc *a, struct dpsctp_assoc_stats *st)
+{
+	if (a == NULL || st == NULL)
+		return -EINVAL;
+	*st = a->st;
+	st->data_chunks_out = a->ctr.data_sent;
+	st->data_chunks_rtx = a->ctr.data_rtx;
+	st->data_chunks_in = a->ctr.data_chunks;
+	st->data_dups_in = a->ctr.data_dups;
+	st->sacks_out = a->ctr.sacks_sent;
+	st->sacks_in = a->ctr.sacks_in;
+	st->t3_expiries = a->ctr.t3_expiries;
+	st->fast_retransmits = a->ctr.fast_retransmits;
+	st->state = a->a.state;
+	st->peer_rwnd = a->a.tx != NULL ? a->a.tx->rtxq.a_rwnd : a->a.peer_a_rwnd;
+	st->send_queued = a->a.tx != NULL ? a->a.tx->outq.queued_bytes : 0;
+	st->paths = a->a.paths.n;
+	return 0;
+}
+
+int
+dpsctp_path_get_stats(const struct dpsctp_assoc *a, unsigned i, struct dpsctp_path_stats *st)
+{
+	if (a == NULL || st == NULL)
+		return -EINVAL;
+	if (i >= a->a.paths.n)
+		return -ENOENT;
+	const struct sctp_path *p = sctp_paths_get_const(&a->a.paths, i);
+	struct sctp_addr addr = sctp_path_addr(p);
+	memset(st, 0, sizeof(*st));
+	st->addr.family = addr.family == SCTP_ADDR_V6 ? 6 : 4;
+	memcpy(st->addr.bytes, addr.bytes, sizeof(st->addr.bytes));
+	st->state = p->state;
+	st->srtt_us = (uint32_t)(p->rto.srtt_ns / 1000u);
+	st->rto_us = (uint32_t)(p->rto.rto_ns / 1000u);
+	if (a->a.tx != NULL && i < SCTP_MAX_PATHS) {
+		st->cwnd = a->a.tx->path_cc[i].cwnd;
+		st->ssthresh = a->a.tx->path_cc[i].ssthresh;
+		st->flight = a->a.tx->rtxq.path_flight[i];
+	}
+	st->primary = i == a->a.paths.primary;
+	return 0;
+}

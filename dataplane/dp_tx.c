@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The core's packets onto mbufs and into the worker's tx batch.
+ *
+ * Control packets (ops->send, and the endpoint's replies) are a few dozen
+ * bytes: copied into one mbuf. Packets with DATA (ops->send_data) are
+ * built as a chain without copying payloads above the copy threshold
+ * (--copy-max, issue 5 "copied into a bundle only below a measured
+ * crossover"):
+ *
+ *   [L2/L3 (+UDP) | common header | SACK | DATA hdr | small payloads ...]
+ *       -> [indirect mbuf on the application's (or peer's) payload]
+ *       -> [pad | next DATA hdr | ...] -> ...
+ *
+ * The indirect mbuf takes its own reference to the payload's mbuf
+ * (rte_pktmbuf_attach), so the PMD frees it after transmission while the
+ * core's reference keeps the payload for retransmission until the SACK.
+ * Counters tx_payload_copied / tx_payload_zero_copy say which bytes went
+ * which way. Over UDP (RFC 6951) the packet is built flat (the UDP checksum
+ * is computed over contiguous bytes): encapsulation costs a copy.
+ *
+ * CRC32c: the NIC fills it when the port offers SCTP checksum offload and
+ * the packet is not UDP-encapsulated; otherwise drivers/crc32c over the
+ * chain before the L2/L3 headers are prepended in the headroom.
+ */
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "dataplane/dp.h"
+#include "drivers/crc32c/crc32c_mbuf.h"
+
+void
+dp_tx_frame(struct dp_worker *w, struct rte_mbuf *m)
+{
+	if (w->n_tx == DP_TX_MAX)
+		dp_worker_flush_tx(w);
+	w->tx[w->n_tx++] = m;
+}
+
+void
+dp_tx_l3_release(void *ctx, uintptr_t handle)
+{
+	(void)ctx;
+	rte_pktmbuf_free((struct rte_mbuf *)handle);
+}
+
+static void
+dp_tx_probe(struct dp_worker *w, const uint8_t *probe, uint32_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->port.pool);
+	char *p = m != NULL ? rte_pktmbuf_append(m, (uint16_t)len) : NULL;
+	if (p == NULL) {
+		rte_pktmbuf_free(m);
+		w->ctr.tx_no_mbuf++;
+		return;
+	}
+	memcpy(p, probe, len);
+	dp_tx_frame(w, m);
+}
+
+/* L2/L3 headers for an SCTP packet already in m (checksum done or offloaded). */
+static void
+dp_tx_finish(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_tx *tx, bool offload)
+{
+	uint8_t hdr[DPSCTP_L3_HDR_MAX], probe[DPSCTP_L3_PROBE_MAX];
+	struct dpsctp_l3_out out;
+
+	enum dpsctp_l3_tx_verdict v = dpsctp_l3_output(&w->l3, tx, w->now_ns, hdr, sizeof(hdr),
+						       probe, sizeof(probe), &out);
+	if (out.probe_len != 0)
+		dp_tx_probe(w, probe, out.probe_len);
+	if (v == DPSCTP_L3_TX_PARKED)
+		return; /* the layer holds m until the neighbour answers or it gives up */
+	if (v != DPSCTP_L3_TX_READY) {
+		w->ctr.tx_l3_drop++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	char *p = rte_pktmbuf_prepend(m, (uint16_t)out.hdr_len);
+	if (p == NULL) {
+		w->ctr.tx_no_mbuf++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	memcpy(p, hdr, out.hdr_len);
+	if (offload) {
+		m->l2_len = out.l2_len;
+		m->l3_len = out.l3_len;
+		m->ol_flags |= RTE_MBUF_F_TX_SCTP_CKSUM |
+			       (tx->dst.family == 6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4);
+	}
+	dp_tx_frame(w, m);
+}
+
+void
+dp_tx_l3_released(struct dp_worker *w, const struct dpsctp_l3_tx *released, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = (struct rte_mbuf *)released[i].handle;
+		dp_tx_finish(w, m, &released[i], (m->ol_flags & RTE_MBUF_F_TX_SCTP_CKSUM) != 0);
+	}
+}
+
+static bool
+dp_tx_offload(const struct dp_worker *w, uint16_t udp_port)
+{
+	return udp_port == 0 && w->d->port.offloads.crc.tx == CRC32C_WHERE_NIC;
+}
+
+/* Checksum (or its offload mark), then L2/L3: m holds the SCTP packet from offset 0. */
+static void
+dp_tx_sctp(struct dp_worker *w, struct rte_mbuf *m, uint16_t udp_port, const struct sctp_addr *src,
+	   const struct sctp_addr *dst)
+{
+	bool offload = dp_tx_offload(w, udp_port);
+	if (offload) {
+		w->ctr.tx_crc_offload++;
+		m->ol_flags |= RTE_MBUF_F_TX_SCTP_CKSUM; /* remembered while parked */
+	} else {
+		w->ctr.tx_crc_software++;
+		(void)crc32c_mbuf_sctp_fill(m, 0, m->pkt_len);
+	}
+	struct dpsctp_l3_tx tx;
+	memset(&tx, 0, sizeof(tx));
+	tx.src = dp_l3_ip(src);
+	tx.dst = dp_l3_ip(dst);
+	tx.udp_dst_port = udp_port;
+	tx.sctp = m->nb_segs == 1 ? rte_pktmbuf_mtod(m, const uint8_t *) : NULL;
+	tx.sctp_len = m->pkt_len;
+	tx.handle = (uintptr_t)m;
+	dp_tx_finish(w, m, &tx, offload);
+}
+
+void
+dp_tx_bytes(struct dp_worker *w, uint16_t udp_port, const uint8_t *bytes, size_t len,
+	    const struct sctp_addr *src, const struct sctp_addr *dst)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->port.pool);
+	char *p = m != NULL && len <= rte_pktmbuf_tailroom(m) ? rte_pktmbuf_append(m, (uint16_t)len)
+							      : NULL;
+	if (p == NULL) {
+		rte_pktmbuf_free(m);
+		w->ctr.tx_no_mbuf++;
+		return;
+	}
+	memcpy(p, bytes, len);
+	dp_tx_sctp(w, m, udp_port, src, dst);
+}
+
+void
+dp_tx_send(void *ctx, const uint8_t *bytes, size_t len, const struct sctp_addr *src,
+	   const struct sctp_addr *dst)
+{
+	struct dpsctp_assoc *c = ctx;
+	dp_tx_bytes(c->w, c->udp_port, bytes, len, src, dst);
+}
+
+/* A chain under construction: bytes go to the tail's tailroom, new direct mbufs as needed. */
+struct dp_chain {
+	struct rte_mbuf *head, *tail;
+	uint32_t len;
+	uint16_t segs;
+	bool failed;
+};
+
+static void
+dp_chain_link(struct dp_chain *ch, struct rte_mbuf *m)
+{
+	ch->tail->next = m;
+	ch->tail = m;
+	ch->segs++;
+}
+
+static void
+dp_chain_put(struct dp_worker *w, struct dp_chain *ch, const void *src, uint32_t n)
+{
+	const uint8_t *s = src;
+	while (n != 0 && !ch->failed) {
+		uint16_t room = rte_pktmbuf_tailroom(ch->tail);
+		if (room == 0 || RTE_MBUF_HAS_EXTBUF(ch->tail) || RTE_MBUF_CLONED(ch->tail)) {
+			struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->port.pool);
+			if (m == NULL) {
+				ch->failed = true;
+				w->ctr.tx_no_mbuf++;
+				return;
+			}
+			rte_pktmbuf_reset_headroom(m);
+			m->data_off = 0;
+			dp_chain_link(ch, m);
+			continue;
+		}
+		uint32_t k = n < room ? n : room;
+		uint8_t *d = rte_pktmbuf_mtod_offset(ch->tail, uint8_t *, ch->tail->data_len);
+		if (s != NULL) {
+			memcpy(d, s, k);
+			s += k;
+		} else {
+			memset(d, 0, k);
+		}
+		ch->tail->data_len = (uint16_t)(ch->tail->data_len + k);
+		ch->len += k;
+		n -= k;
+	}
+}
+
+static void
+dp_chain_ref(struct dp_worker *w, struct dp_chain *ch, const struct sctp_slice *s)
+{
+	struct rte_mbuf *mi = rte_pktmbuf_alloc(w->d->indirect_pool);
+	if (mi == NULL) {
+		ch->failed = true;
+		w->ctr.tx_no_mbuf++;
+		return;
+	}
+	rte_pktmbuf_attach(mi, (struct rte_mbuf *)s->handle);
+	mi->data_off = (uint16_t)(s->data - (const uint8_t *)mi->buf_addr);
+	mi->data_len = (uint16_t)s->len;
+	dp_chain_link(ch, mi);
+	ch->len += s->len;
+}
+
+void
+dp_tx_send_data(void *ctx, const uint8_t *head, size_t head_len, const struct sctp_tx_seg *segs,
+		unsigned n_segs, const struct sctp_addr *src, const struct sctp_addr *dst)
+{
+	static const uint8_t zeros[4];
+	struct dpsctp_assoc *c = ctx;
+	struct dp_worker *w = c->w;
+	uint32_t copy_max = c->udp_port != 0 ? UINT32_MAX : w->d->set.copy_max;
+	struct dp_chain ch = { 0 };
+
+	ch.head = ch.tail = rte_pktmbuf_alloc(w->d->port.pool);
+	if (ch.head == NULL) {
+		w->ctr.tx_no_mbuf++;
+		return;
+	}
+	ch.segs = 1;
+	dp_chain_put(w, &ch, head, (uint32_t)head_len);
+	for (unsigned i = 0; i < n_segs && !ch.failed; i++) {
+		const struct sctp_tx_seg *s = &segs[i];
+		dp_chain_put(w, &ch, s->hdr, sizeof(s->hdr));
+		if (s->payload.len <= copy_max || s->payload.handle == NULL) {
+			dp_chain_put(w, &ch, s->payload.data, s->payload.len);
+			w->ctr.tx_payload_copied += s->payload.len;
+		} else {
+			dp_chain_ref(w, &ch, &s->payload);
+			w->ctr.tx_payload_zero_copy += s->payload.len;
+		}
+		dp_chain_put(w, &ch, zeros, s->pad);
+	}
+	if (ch.failed) {
+		rte_pktmbuf_free(ch.head);
+		return; /* counted; the chunks stay in the retransmission queue */
+	}
+	ch.head->nb_segs = ch.segs;
+	ch.head->pkt_len = ch.len;
+	dp_tx_sctp(w, ch.head, c->udp_port, src, dst);
+}

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A worker: what one rx/tx queue pair needs, and its run-to-completion loop
+ * (docs/LCORE.md "The loop"):
+ *
+ *   rx burst -> dp_rx_frame() each -> hand-off ring -> request ring ->
+ *   timer wheel -> L3 tick -> tx burst
+ *
+ * Everything a worker allocates comes from its NUMA socket at creation:
+ * association, handshake, path and data blocks from rte_mempools sized by
+ * --max-assocs and --max-handshakes; reassembly nodes, queued messages and
+ * sent chunks from the core's pools (sctp/reasm.h, outq.h, rtxq.h) sized
+ * from --rcvbuf and --sndbuf. Nothing is allocated per packet but mbufs.
+ *
+ * The current worker is a thread-local pointer set for the duration of a
+ * poll: the API uses it to tell a call on the owning thread (run at once)
+ * from one elsewhere (queued on the request ring).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_hash_crc.h>
+#include <rte_jhash.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "dataplane/dp.h"
+
+static __thread struct dp_worker *dp_current;
+
+struct dp_worker *
+dp_worker_current(void)
+{
+	return dp_current;
+}
+
+void
+dp_worker_set_current(struct dp_worker *w)
+{
+	dp_current = w;
+}
+
+/* The TSC in nanoseconds: the core's clock (sctp/time.h) on this worker. */
+static uint64_t
+dp_now_ns(void)
+{
+	static __thread double ns_per_cycle;
+	if (ns_per_cycle == 0)
+		ns_per_cycle = 1e9 / (double)rte_get_tsc_hz();
+	return (uint64_t)((double)rte_rdtsc() * ns_per_cycle);
+}
+
+static uint32_t
+dp_random32(void *ctx)
+{
+	struct dp_worker *w = ctx;
+	/* xorshift32 seeded from the TSC and the OpenSSL-keyed vtag scheme at creation;
+	 * initial TSNs need unpredictability only against off-path guessing (§5.3.1
+	 * relies on the tag for that). */
+	uint32_t x = w->rnd;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	w->rnd = x;
+	return x;
+}
+
+static uint32_t
+dp_choose_tag(void *ctx, const struct sctp_rx *rx)
+{
+	(void)rx;
+	struct dp_worker *w = ctx;
+	return dpsctp_vtag_make(&w->d->vtag, w->index, dp_random32(w));
+}
+
+static struct rte_hash *
+dp_hash(const char *what, struct dpsctp *d, unsigned index, uint32_t entries, uint32_t key_len)
+{
+	char name[RTE_HASH_NAMESIZE];
+	snprintf(name, sizeof(name), "dp%p%s%u", (void *)d, what, index);
+	struct rte_hash_parameters p = {
+		.name = name,
+		.entries = entries < 8 ? 8 : entries,
+		.key_len = key_len,
+		.hash_func = rte_hash_crc,
+		.socket_id = d->port.socket_id < 0 ? 0 : d->port.socket_id,
+	};
+	return rte_hash_create(&p);
+}
+
+static struct rte_mempool *
+dp_pool(const char *what, struct dpsctp *d, unsigned index, unsigned n, unsigned size)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	snprintf(name, sizeof(name), "dp%p%s%u", (void *)d, what, index);
+	/* Multi-producer and -consumer: dpsctp_connect() from another thread takes
+	 * an association block; no cache, so a block freed is at once visible. */
+	return rte_mempool_create(name, n < 2 ? 2 : n, size, 0, 0, NULL, NULL, NULL, NULL,
+				  d->port.socket_id < 0 ? 0 : d->port.socket_id, 0);
+}
+
+static struct rte_ring *
+dp_ring(const char *what, struct dpsctp *d, unsigned index, unsigned n)
+{
+	char name[RTE_RING_NAMESIZE];
+	snprintf(name, sizeof(name), "dp%p%s%u", (void *)d, what, index);
+	return rte_ring_create(name, rte_align32pow2(n),
+			       d->port.socket_id < 0 ? 0 : d->port.socket_id, RING_F_SC_DEQ);
+}
+
+static int
+dp_endpoint(struct dp_worker *w, struct sctp_endpoint *ep, uint16_t port, bool listening)
+{
+	struct dpsctp *d = w->d;
+	struct sctp_endpoint_config c;
+	memset(&c, 0, sizeof(c));
+	c.port = port;
+	c.profile = &d->profile;
+	c.data = &w->data;
+	c.a_rwnd = w->data.reasm.max_bytes;
+	c.listening = listening;
+	c.choose_tag = dp_choose_tag;
+	c.random32 = dp_random32;
+	c.ctx = w;
+	for (unsigned i = 0; i < d->set.n_addrs && i < SCTP_EP_MAX_ADDRS; i++)
+		c.addrs[c.n_addrs++] = dp_sctp_addr(&d->set.addrs[i]);
+	return sctp_endpoint_init(ep, &c, d->cookie_key, dp_now_ns());
+}
+
+int
+dp_worker_create(struct dpsctp *d, unsigned index)
+{
+	int socket = d->port.socket_id < 0 ? 0 : d->port.socket_id;
+	struct dp_worker *w =
+		rte_zmalloc_socket("dp_worker", sizeof(*w), RTE_CACHE_LINE_SIZE, socket);
+	if (w == NULL)
+		return -ENOMEM;
+	d->w[index] = w;
+	w->d = d;
+	w->index = index;
+	w->rnd = (uint32_t)rte_rdtsc() ^ (0x9e3779b9u * (index + 1)) ^
+		 dpsctp_vtag_make(&d->vtag, 0, 1);
+	if (w->rnd == 0)
+		w->rnd = 1;
+	w->now_ns = dp_now_ns();
+
+	/* L3: our addresses and MAC; parked packets given back through dp_tx. */
+	struct dpsctp_l3_config l3c;
+	memset(&l3c, 0, sizeof(l3c));
+	memcpy(l3c.mac, d->port.mac.addr_bytes, 6);
+	for (unsigned i = 0; i < d->set.n_addrs && i < DPSCTP_L3_ADDR_MAX; i++) {
+		l3c.addr[i] = d->set.addrs[i];
+		l3c.prefix[i] = d->set.prefix[i];
+		l3c.addr_count++;
+		if (d->set.addrs[i].family == 6)
+			l3c.ipv6_link_local = true;
+	}
+	l3c.gw4 = d->set.gw4;
+	l3c.gw6 = d->set.gw6;
+	l3c.udp_port = d->set.udp_port;
+	if (dpsctp_l3_init(&w->l3, &l3c, dp_tx_l3_release, w) != 0)
+		return -EINVAL;
+
+	/* The core's pools: reassembly nodes for the receive windows, messages
+	 * and chunks for the send buffers, over every association at once. */
+	uint32_t assocs = d->set.max_assocs;
+	uint32_t reasm_n = assocs * (d->set.rcvbuf / 512u + 16u);
+	uint32_t outq_n = assocs * (d->set.sndbuf / 1024u + 16u);
+	uint32_t rtxq_n = assocs * (d->set.sndbuf / 512u + 16u);
+	if (reasm_n > 1u << 22)
+		reasm_n = 1u << 22;
+	if (outq_n > SCTP_OUTQ_POOL_MAX)
+		outq_n = SCTP_OUTQ_POOL_MAX;
+	if (rtxq_n > 1u << 22)
+		rtxq_n = 1u << 22;
+	w->reasm_nodes = rte_zmalloc_socket("dp_reasm", (size_t)reasm_n * sizeof(*w->reasm_nodes),
+					    RTE_CACHE_LINE_SIZE, socket);
+	w->outq_nodes = rte_zmalloc_socket("dp_outq", (size_t)outq_n * sizeof(*w->outq_nodes),
+					   RTE_CACHE_LINE_SIZE, socket);
+	w->rtxq_nodes = rte_zmalloc_socket("dp_rtxq", (size_t)rtxq_n * sizeof(*w->rtxq_nodes),
+					   RTE_CACHE_LINE_SIZE, socket);
+	if (w->reasm_nodes == NULL || w->outq_nodes == NULL || w->rtxq_nodes == NULL)
+		return -ENOMEM;
+	w->data.buf.hold = dp_buf_hold;
+	w->data.buf.release = dp_buf_release;
+	w->data.buf.ctx = w;
+	if (sctp_reasm_pool_init(&w->reasm_pool, w->reasm_nodes, reasm_n) != 0 ||
+	    sctp_outq_pool_init(&w->outq_pool, w->outq_nodes, outq_n, &w->data.buf) != 0 ||
+	    sctp_rtxq_pool_init(&w->rtxq_pool, w->rtxq_nodes, rtxq_n) != 0)
+		return -EINVAL;
+	w->data.reasm_pool = &w->reasm_pool;
+	w->data.reasm.max_bytes = d->set.rcvbuf;
+	/* Messages above half the window are delivered in parts (partial delivery). */
+	w->data.reasm.pd_point = d->set.rcvbuf / 2u;
+	uint32_t chunks = d->set.rcvbuf / 64u + 16u;
+	w->data.reasm.max_chunks = (uint16_t)(chunks > 65535u ? 65535u : chunks);
+	w->data.tsn_map_words = 64;
+	w->data.max_dups = 16;
+	w->data.max_gap_blocks = 16;
+	w->data.outq_pool = &w->outq_pool;
+	w->data.rtxq_pool = &w->rtxq_pool;
+	w->data.outq_max_bytes = d->set.sndbuf;
+	w->data.outq_max_msgs = d->set.sndbuf / 64u + 16u;
+	w->data.rtxq_max_chunks = d->set.sndbuf / 64u + 16u;
+	w->data.mtu = d->port.mtu != 0 ? d->port.mtu : 1500;
+	if (w->data.mtu > SCTP_ASSOC_TX_MAX)
+		w->data.mtu = SCTP_ASSOC_TX_MAX;
+
+	/* Association, handshake, path and data blocks. */
+	w->conn_pool = dp_pool("c", d, index, assocs, sizeof(struct dpsctp_assoc));
+	w->hs_pool =
+		dp_pool("h", d, index, d->set.max_handshakes, sizeof(struct sctp_assoc_handshake));
+	w->paths_pool =
+		dp_pool("p", d, index, assocs, DP_PATHS_PER_BLOCK * sizeof(struct sctp_path));
+	w->data_pool = dp_pool("d", d, index, assocs, d->data_bytes);
+	w->req_pool = dp_pool("q", d, index, 1024, sizeof(struct dp_req));
+	w->by_tag = dp_hash("t", d, index, assocs * 2, sizeof(struct dp_tag_key));
+	w->by_peer = dp_hash("a", d, index, assocs * 2, sizeof(struct dp_peer_key));
+	w->handoff = dp_ring("r", d, index, 4096);
+	w->requests = dp_ring("k", d, index, 1024);
+	if (w->conn_pool == NULL || w->hs_pool == NULL || w->paths_pool == NULL ||
+	    w->data_pool == NULL || w->req_pool == NULL || w->by_tag == NULL ||
+	    w->by_peer == NULL || w->handoff == NULL || w->requests == NULL)
+		return -ENOMEM;
+
+	if (dp_endpoint(w, &w->closed_ep, 0, false) != 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < d->n_listeners; i++)
+		if (dp_endpoint(w, &w->ep[i], d->listeners[i].port, true) != 0)
+			return -EINVAL;
+	if (dpsctp_timer_wheel_init(&w->wheel, 1000, w->now_ns) != 0)
+		return -EINVAL;
+	return 0;
+}
+
+int
+dp_worker_listen(struct dp_worker *w, unsigned slot)
+{
+	return dp_endpoint(w, &w->ep[slot], w->d->listeners[slot].port, true);
+}
+
+void
+dp_worker_destroy(struct dp_worker *w)
+{
+	if (w == NULL)
+		return;
+	rte_hash_free(w->by_tag);
+	rte_hash_free(w->by_peer);
+	rte_ring_free(w->handoff);
+	rte_ring_free(w->requests);
+	rte_mempool_free(w->conn_pool);
+	rte_mempool_free(w->hs_pool);
+	rte_mempool_free(w->paths_pool);
+	rte_mempool_free(w->data_pool);
+	rte_mempool_free(w->req_pool);
+	rte_free(w->reasm_nodes);
+	rte_free(w->outq_nodes);
+	rte_free(w->rtxq_nodes);
+	sctp_endpoint_fini(&w->closed_ep);
+	for (unsigned i = 0; i < w->d->n_listeners; i++)
+		sctp_endpoint_fini(&w->ep[i]);
+	rte_free(w);
+}
+
+/*
+ * Hand the batch to the port. A PMD that takes fewer (ring full) gets a few
+ * more tries in this call; what it still refuses is dropped and counted:
+ * SCTP retransmits, and holding packets here would make the batch unbounded.
+ */
+void
+dp_worker_flush_tx(struct dp_worker *w)
+{
+	unsigned done = 0;
+	for (int tries = 0; done < w->n_tx && tries < 8; tries++)
+		done += rte_eth_tx_burst(w->d->port.port_id, (uint16_t)w->index, w->tx + done,
+					 (uint16_t)(w->n_tx - done));
+	w->ctr.tx_packets += done;
+	if (done < w->n_tx) {
+		w->ctr.tx_full += w->n_tx - done;
+		rte_pktmbuf_free_bulk(w->tx + done, w->n_tx - done);
+	}
+	w->n_tx = 0;
+}
+
+unsigned
+dp_worker_poll(struct dp_worker *w)
+{
+	struct rte_mbuf *pkts[DP_BURST];
+	unsigned work = 0;
+
+	dp_worker_set_current(w);
+	w->now_ns = dp_now_ns();
+	w->ctr.polls++;
+
+	uint16_t n = rte_eth_rx_burst(w->d->port.port_id, (uint16_t)w->index, pkts, DP_BURST);
+	w->ctr.rx_packets += n;
+	for (uint16_t i = 0; i < n; i++)
+		dp_rx_frame(w, pkts[i], false);
+	work += n;
+
+	/* Frames other workers received for us. */
+	n = (uint16_t)rte_ring_sc_dequeue_burst(w->handoff, (void **)pkts, DP_BURST, NULL);
+	w->ctr.rx_handoff_in += n;
+	for (uint16_t i = 0; i < n; i++)
+		dp_rx_frame(w, pkts[i], true);
+	work += n;
+
+	/* API calls made on other threads. */
+	void *reqs[DP_BURST];
+	unsigned nr = rte_ring_sc_dequeue_burst(w->requests, reqs, DP_BURST, NULL);
+	for (unsigned i = 0; i < nr; i++) {
+		dp_worker_run_request(w, reqs[i]);
+		rte_mempool_put(w->req_pool, reqs[i]);
+	}
+	w->ctr.requests += nr;
+	work += nr;
+
+	unsigned fired = dpsctp_timer_wheel_advance(&w->wheel, w->now_ns, dp_conn_timer_cb, w);
+	w->ctr.timers_fired += fired;
+	work += fired;
+
+	uint8_t probe[DPSCTP_L3_PROBE_MAX];
+	uint32_t probe_len = 0;
+	(void)dpsctp_l3_tick(&w->l3, w->now_ns, probe, sizeof(probe), &probe_len);
+	if (probe_len != 0) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->port.pool);
+		if (m != NULL && rte_pktmbuf_append(m, (uint16_t)probe_len) != NULL) {
+			memcpy(rte_pktmbuf_mtod(m, uint8_t *), probe, probe_len);
+			dp_tx_frame(w, m);
+		} else {
+			rte_pktmbuf_free(m);
+			w->ctr.tx_no_mbuf++;
+		}
+	}
+
+	if (w->n_tx != 0)
+		dp_worker_flush_tx(w);
+	if (work == 0)
+		w->ctr.idle_polls++;
+	dp_worker_set_current(NULL);
+	return work;
+}
