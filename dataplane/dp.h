@@ -83,6 +83,8 @@
 	X(requests, "API requests executed from other threads")                                    \
 	X(requests_full, "API requests refused: the worker's request ring was full")               \
 	X(timers_fired, "association timer wheel expiries")                                        \
+	X(impair_dropped, "frames the impairment stage dropped (--impair: loss, limit, rate)")     \
+	X(impair_duplicated, "frames the impairment stage duplicated (--impair dup)")              \
 	X(polls, "loop iterations")                                                                \
 	X(idle_polls, "loop iterations that found nothing to do")
 
@@ -125,6 +127,7 @@ struct dpsctp_assoc {
 	bool in_tag_table, in_peer_table;
 	bool notified_end; /* COMM_LOST, SHUTDOWN_COMPLETE or CANT_START given */
 	bool want_space;   /* a send was refused for room: call on_space when it frees */
+	bool in_send;	   /* inside dpsctp_send(): on_space waits for the next input */
 	bool app_closed;   /* the application called close or abort */
 	uint16_t udp_port; /* the peer's RFC 6951 port; 0 for SCTP over IP */
 	uint64_t id;	   /* stable identifier for statistics and telemetry */
@@ -199,8 +202,11 @@ struct dp_worker {
 	bool stopping;
 	unsigned n_tx;
 	struct rte_mbuf *tx[DP_TX_MAX];
-	struct impair impair;
+	struct impair impair; /* --impair: between the tx batch and the port */
+	void *impair_mem;
+	struct impair_ops impair_ops;
 	bool impair_on;
+	bool impair_corrupts; /* packets are copied before the stage may flip a bit */
 	struct dp_worker_counters ctr;
 	struct dpsctp_seg segs[DP_MSG_SEGS];
 };
@@ -248,6 +254,8 @@ unsigned dp_worker_poll(struct dp_worker *w);
 struct dp_worker *dp_worker_current(void);
 void dp_worker_set_current(struct dp_worker *w);
 void dp_worker_flush_tx(struct dp_worker *w);
+int dp_worker_impair_setup(struct dp_worker *w, char *err, size_t errlen);
+void dp_worker_impair_drain(struct dp_worker *w);
 void dp_worker_run_request(struct dp_worker *w, struct dp_req *r);
 
 /* dp_rx.c */

@@ -180,6 +180,11 @@ dpsctp_create(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	}
 	for (unsigned i = 0; i < d->n_workers; i++) {
 		rc = dp_worker_create(d, i);
+		if (rc == 0 && dp_worker_impair_setup(d->w[i], why, sizeof(why)) != 0) {
+			dp_err(err, errlen, "--impair: %s (%d)", why, -EINVAL);
+			dpsctp_destroy(d);
+			return NULL;
+		}
 		if (rc != 0) {
 			dp_err(err, errlen, "worker: %s (%d)",
 			       "pools or tables do not fit (lower --max-assocs, --rcvbuf, "
@@ -354,6 +359,7 @@ dpsctp_stop(struct dpsctp *d, unsigned timeout_ms)
 			dp_worker_flush_tx(w);
 		while (rte_ring_sc_dequeue(w->handoff, &p) == 0)
 			rte_pktmbuf_free(p);
+		dp_worker_impair_drain(w);
 		while (rte_ring_sc_dequeue(w->requests, &p) == 0) {
 			struct dp_req *r = p;
 			rte_pktmbuf_free(r->m);

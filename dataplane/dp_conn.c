@@ -366,7 +366,9 @@ dp_conn_after(struct dpsctp_assoc *c)
 	else if (!dpsctp_timer_armed(&c->timer) ||
 		 dpsctp_timer_expiry_ns(&w->wheel, &c->timer) != at)
 		dpsctp_timer_arm(&w->wheel, &c->timer, at);
-	if (c->want_space) {
+	/* Never from inside a send: an application that sends again from on_space
+	 * would re-enter its own send loop. The next input or timer tells it. */
+	if (c->want_space && !c->in_send) {
 		uint32_t space = dp_conn_space(c);
 		uint32_t want =
 			c->space_threshold != 0 ? c->space_threshold : w->d->set.sndbuf / 4u;
@@ -476,6 +478,7 @@ dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte
 	struct sctp_slice s = { one, rte_pktmbuf_mtod(one, const uint8_t *), one->data_len };
 	uint8_t flags = ((si->flags & DPSCTP_SEND_UNORDERED) ? SCTP_SEND_UNORDERED : 0) |
 			((si->flags & DPSCTP_SEND_SACK_NOW) ? SCTP_SEND_SACK_NOW : 0);
+	c->in_send = true;
 	rc = sctp_assoc_send(&c->a, si->sid, si->ppid, flags, &s, w->now_ns);
 	if (rc == 0) {
 		/* Our reference to `one` passed to the association (sctp_assoc_send()). */
@@ -493,5 +496,6 @@ dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte
 			c->want_space = true;
 	}
 	dp_conn_after(c);
+	c->in_send = false;
 	return rc;
 }

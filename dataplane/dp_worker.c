@@ -259,10 +259,116 @@ dp_worker_destroy(struct dp_worker *w)
 	rte_free(w->reasm_nodes);
 	rte_free(w->outq_nodes);
 	rte_free(w->rtxq_nodes);
+	dp_worker_impair_drain(w);
+	rte_free(w->impair_mem);
 	sctp_endpoint_fini(&w->closed_ep);
 	for (unsigned i = 0; i < w->d->n_listeners; i++)
 		sctp_endpoint_fini(&w->ep[i]);
 	rte_free(w);
+}
+
+/* Impairment stage callbacks: a duplicate is a clone (shares the data), a
+ * corruption flips one bit of a packet the worker copied for the purpose. */
+static bool
+dp_impair_dup(void *ctx, uintptr_t handle, uint32_t len, uintptr_t *copy)
+{
+	struct dp_worker *w = ctx;
+	(void)len;
+	struct rte_mbuf *c = rte_pktmbuf_clone((struct rte_mbuf *)handle, w->d->indirect_pool);
+	if (c == NULL)
+		return false;
+	w->ctr.impair_duplicated++;
+	*copy = (uintptr_t)c;
+	return true;
+}
+
+static void
+dp_impair_corrupt(void *ctx, uintptr_t handle, uint32_t len, uint32_t offset, uint8_t bit)
+{
+	(void)ctx;
+	(void)len;
+	struct rte_mbuf *m = (struct rte_mbuf *)handle;
+	if (offset < m->data_len)
+		rte_pktmbuf_mtod(m, uint8_t *)[offset] ^= (uint8_t)(1u << (bit & 7u));
+}
+
+int
+dp_worker_impair_setup(struct dp_worker *w, char *err, size_t errlen)
+{
+	struct impair_config cfg;
+	uint64_t seed = 1;
+	const char *spec = w->d->cfg.impair;
+
+	memset(&cfg, 0, sizeof(cfg));
+	if (spec[0] == '\0')
+		return 0;
+	if (impair_parse(spec, &cfg, &seed, err, errlen) != 0)
+		return -EINVAL;
+	if (impair_config_is_zero(&cfg))
+		return 0;
+	const uint32_t cap = 8192;
+	size_t bytes = impair_storage_size(cap);
+	w->impair_mem = rte_zmalloc("dp_impair", bytes, 64);
+	if (w->impair_mem == NULL)
+		return -ENOMEM;
+	static const struct impair_ops ops_template = { dp_impair_dup, dp_impair_corrupt, NULL };
+	struct impair_ops *ops = &w->impair_ops;
+	*ops = ops_template;
+	ops->ctx = w;
+	/* One seed per worker, derived from the configured one: runs repeat. */
+	if (impair_init(&w->impair, &cfg, ops, seed + w->index, cap, w->impair_mem, bytes) != 0)
+		return -EINVAL;
+	w->impair_on = true;
+	w->impair_corrupts = cfg.corrupt_ppb != 0;
+	return 0;
+}
+
+/* A private copy of a frame, so that a bit flip cannot reach a retransmission's payload. */
+static struct rte_mbuf *
+dp_impair_private(struct dp_worker *w, struct rte_mbuf *m)
+{
+	struct rte_mbuf *c = rte_pktmbuf_copy(m, w->d->port.pool, 0, UINT32_MAX);
+	rte_pktmbuf_free(m);
+	return c;
+}
+
+static void
+dp_impair_release(void *ctx, uintptr_t handle, uint32_t len)
+{
+	(void)ctx;
+	(void)len;
+	rte_pktmbuf_free((struct rte_mbuf *)handle);
+}
+
+void
+dp_worker_impair_drain(struct dp_worker *w)
+{
+	if (w->impair_on)
+		(void)impair_drain(&w->impair, dp_impair_release, w);
+}
+
+/* The batch through the stage: what is due now comes back into w->tx. */
+static void
+dp_worker_impair(struct dp_worker *w)
+{
+	unsigned n = w->n_tx;
+	w->n_tx = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = w->tx[i];
+		if (w->impair_corrupts && (m = dp_impair_private(w, m)) == NULL) {
+			w->ctr.tx_no_mbuf++;
+			continue;
+		}
+		if (impair_push(&w->impair, (uintptr_t)m, m->pkt_len, w->now_ns) != IMPAIR_QUEUED) {
+			w->ctr.impair_dropped++;
+			rte_pktmbuf_free(m);
+		}
+	}
+	uintptr_t h[DP_TX_MAX];
+	uint32_t len[DP_TX_MAX];
+	n = impair_pop_burst(&w->impair, w->now_ns, h, len, DP_TX_MAX);
+	for (unsigned i = 0; i < n; i++)
+		w->tx[w->n_tx++] = (struct rte_mbuf *)h[i];
 }
 
 /*
@@ -274,6 +380,8 @@ void
 dp_worker_flush_tx(struct dp_worker *w)
 {
 	unsigned done = 0;
+	if (w->impair_on)
+		dp_worker_impair(w);
 	for (int tries = 0; done < w->n_tx && tries < 8; tries++)
 		done += rte_eth_tx_burst(w->d->port.port_id, (uint16_t)w->index, w->tx + done,
 					 (uint16_t)(w->n_tx - done));
@@ -336,7 +444,7 @@ dp_worker_poll(struct dp_worker *w)
 		}
 	}
 
-	if (w->n_tx != 0)
+	if (w->n_tx != 0 || (w->impair_on && impair_next_due(&w->impair) <= w->now_ns))
 		dp_worker_flush_tx(w);
 	if (work == 0)
 		w->ctr.idle_polls++;

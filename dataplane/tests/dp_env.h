@@ -31,7 +31,7 @@ class DpEal : public ::testing::Environment {
 		// keeps the runtime files away.
 		static const char *args[] = {
 			"dp_test",	 "--no-huge", "--no-pci", "--no-shconf", "-m",
-			"1024",		 "-l",	      "0",	  "--log-level", "lib.eal:error",
+			"1024",		 "-l",	      "0-1",	  "--log-level", "lib.eal:error",
 			"--no-telemetry"
 		};
 		std::vector<char *> argv;
