@@ -48,6 +48,8 @@
 /* A worker's counters (names in dp_stats.c, same order). */
 #define DP_WORKER_COUNTERS(X)                                                                      \
 	X(rx_packets, "frames received from the queue")                                            \
+	X(rx_on_owner,                                                                             \
+	  "SCTP packets that arrived on their owner's queue (hardware-steered when flow_hw)")      \
 	X(rx_handoff_in, "frames another worker handed to this one (tag names us)")                \
 	X(rx_handoff_out, "frames handed to the worker the tag names")                             \
 	X(rx_handoff_full, "hand-off ring full: frame dropped")                                    \
@@ -239,6 +241,7 @@ struct dpsctp {
 	struct dp_listener listeners[DP_MAX_LISTEN];
 	struct dp_worker *w[DP_MAX_WORKERS];
 	unsigned lcore_of[DP_MAX_WORKERS]; /* EAL lcore running worker i, or RTE_MAX_LCORE */
+	bool flow_hw;			   /* rte_flow steers our tags to their owners' queues */
 	volatile bool running;		   /* dpsctp_start()ed loops keep going while true */
 	bool started;
 	uint32_t data_bytes; /* data_pool element size */

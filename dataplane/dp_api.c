@@ -23,9 +23,14 @@
 #include <rte_mbuf.h>
 
 #include "dataplane/dp.h"
+#include "drivers/port/flow.h"
 
-/* Payloads up to this size are copied into the packet (--copy-max auto); see docs/DATAPLANE.md. */
-#define DP_COPY_MAX_DEFAULT 256u
+/*
+ * Payloads up to this size are copied into the packet (--copy-max auto): the
+ * crossover bench/dp_copy_bench.cc measures (docs/PERFORMANCE.md "Copy or
+ * refer"): 512 bytes when the payload is not in cache, above 1 KiB when it is.
+ */
+#define DP_COPY_MAX_DEFAULT 512u
 
 static void
 dp_err(char *err, size_t errlen, const char *fmt, const char *what, int rc)
@@ -169,7 +174,25 @@ dpsctp_create(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	unsigned bits = 0;
 	while ((1u << bits) < d->n_workers)
 		bits++;
-	if (dpsctp_vtag_scheme_init(&d->vtag, bits, d->n_workers, key) != 0) {
+	/*
+	 * With several workers, ask the port to steer on the owner bits of our
+	 * tags (rte_flow, drivers/port/flow.c). Hardware steering needs the owner
+	 * bits in clear; without it the tags are mixed by the keyed permutation
+	 * and packets on the wrong queue are handed over in software
+	 * (docs/DEMUX.md). Software PMDs refuse; the refusal is kept in the port's
+	 * error text for the log.
+	 */
+	if (d->n_workers > 1) {
+		uint32_t mask = ((1u << bits) - 1u) << (32u - bits);
+		bool ok = true;
+		for (unsigned i = 0; i < d->n_workers && ok; i++)
+			ok = dpsctp_port_flow_vtag(&d->port, mask, (uint32_t)i << (32u - bits),
+						   (uint16_t)i, NULL) == 0;
+		if (!ok)
+			(void)dpsctp_port_flow_flush(&d->port);
+		d->flow_hw = ok;
+	}
+	if (dpsctp_vtag_scheme_init(&d->vtag, bits, d->n_workers, d->flow_hw ? NULL : key) != 0) {
 		dp_err(err, errlen, "%s (%d)", "verification tag scheme", -EINVAL);
 		dpsctp_destroy(d);
 		return NULL;
@@ -382,6 +405,8 @@ dpsctp_destroy(struct dpsctp *d)
 		dp_worker_destroy(d->w[i]);
 		d->w[i] = NULL;
 	}
+	if (d->flow_hw)
+		(void)dpsctp_port_flow_flush(&d->port);
 	if (d->port.open)
 		(void)dpsctp_port_close(&d->port);
 	rte_mempool_free(d->indirect_pool);

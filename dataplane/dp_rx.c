@@ -173,6 +173,7 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 			w->ctr.rx_handoff_out++;
 			return;
 		}
+		w->ctr.rx_on_owner++;
 	}
 
 	struct dpsctp_assoc *c = NULL;
