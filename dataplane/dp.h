@@ -157,6 +157,7 @@ enum dp_req_kind {
 	DP_REQ_SHUTDOWN,
 	DP_REQ_ABORT,
 	DP_REQ_CONSUMED,
+	DP_REQ_FLUSH,
 	DP_REQ_CALL, /* run fn(arg) on the worker */
 };
 

@@ -528,6 +528,10 @@ dp_worker_run_request(struct dp_worker *w, struct dp_req *r)
 		(void)sctp_assoc_consumed(&c->a, r->bytes, w->now_ns);
 		dp_conn_after(c);
 		break;
+	case DP_REQ_FLUSH:
+		(void)sctp_assoc_flush(&c->a, w->now_ns);
+		dp_conn_after(c);
+		break;
 	case DP_REQ_CALL:
 		r->fn(w->d, w->index, r->arg);
 		break;
@@ -613,6 +617,8 @@ dp_assoc_call(struct dpsctp_assoc *a, enum dp_req_kind kind, uint32_t bytes)
 			rc = sctp_assoc_shutdown(&a->a, w->now_ns);
 		else if (kind == DP_REQ_ABORT)
 			rc = sctp_assoc_abort(&a->a, w->now_ns, NULL, 0);
+		else if (kind == DP_REQ_FLUSH)
+			rc = sctp_assoc_flush(&a->a, w->now_ns);
 		else
 			rc = sctp_assoc_consumed(&a->a, bytes, w->now_ns);
 		dp_conn_after(a);
@@ -631,6 +637,12 @@ int
 dpsctp_shutdown(struct dpsctp_assoc *a)
 {
 	return a == NULL ? -EINVAL : dp_assoc_call(a, DP_REQ_SHUTDOWN, 0);
+}
+
+int
+dpsctp_flush(struct dpsctp_assoc *a)
+{
+	return a == NULL ? -EINVAL : dp_assoc_call(a, DP_REQ_FLUSH, 0);
 }
 
 int

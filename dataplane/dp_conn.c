@@ -477,7 +477,8 @@ dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte
 	}
 	struct sctp_slice s = { one, rte_pktmbuf_mtod(one, const uint8_t *), one->data_len };
 	uint8_t flags = ((si->flags & DPSCTP_SEND_UNORDERED) ? SCTP_SEND_UNORDERED : 0) |
-			((si->flags & DPSCTP_SEND_SACK_NOW) ? SCTP_SEND_SACK_NOW : 0);
+			((si->flags & DPSCTP_SEND_SACK_NOW) ? SCTP_SEND_SACK_NOW : 0) |
+			((si->flags & DPSCTP_SEND_MORE) ? SCTP_SEND_MORE : 0);
 	c->in_send = true;
 	rc = sctp_assoc_send(&c->a, si->sid, si->ppid, flags, &s, w->now_ns);
 	if (rc == 0) {

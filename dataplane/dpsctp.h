@@ -116,6 +116,13 @@ struct dpsctp_msg {
 /** dpsctp_sndinfo.flags */
 #define DPSCTP_SEND_UNORDERED 0x01u /**< deliver on arrival, no stream order (U bit) */
 #define DPSCTP_SEND_SACK_NOW  0x02u /**< ask the peer to SACK at once (I bit, RFC 7053) */
+/**
+ * More messages follow at once (like MSG_MORE): queue this one without
+ * sending, so a burst of small messages leaves bundled. The caller sends
+ * one without the flag, or calls dpsctp_flush(), before returning to the
+ * loop; the worker also flushes at its next input or timer.
+ */
+#define DPSCTP_SEND_MORE 0x04u
 
 /** How to send one message. */
 struct dpsctp_sndinfo {
@@ -311,6 +318,13 @@ DPSCTP_EXPORT int dpsctp_send(struct dpsctp_assoc *a, const struct dpsctp_sndinf
  */
 DPSCTP_EXPORT int dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si,
 				    const void *buf, size_t len);
+
+/**
+ * Send what DPSCTP_SEND_MORE left queued, as far as the windows allow.
+ *
+ * @return 0, -ENOTCONN before the association is established.
+ */
+DPSCTP_EXPORT int dpsctp_flush(struct dpsctp_assoc *a);
 
 /**
  * Graceful close (RFC 9260 §9.2): queued data is sent, then SHUTDOWN.

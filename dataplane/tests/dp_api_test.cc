@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+// [dp] The embedded API beyond the bulk transfer: per-stream receive
+// handlers, DPSCTP_SEND_MORE bundling and dpsctp_flush(), a multi-homed
+// connect and per-path statistics, the send-space threshold, keeping a
+// received message with dpsctp_msg_to_mbuf(), and the error values of
+// docs/API.md. Two instances over a net_ring pair, polled by the test.
+#include <gtest/gtest.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dataplane/tests/dp_env.h"
+
+namespace {
+
+constexpr uint16_t kPort = 7001;
+
+struct App {
+	dpsctp_assoc *a = nullptr;
+	bool up = false, done = false, lost = false;
+	unsigned recv_default = 0, recv_s1 = 0, recv_s2 = 0;
+	uint32_t space_calls = 0, space_min = UINT32_MAX;
+	std::vector<rte_mbuf *> kept; // messages kept without copying
+	std::vector<std::string> kept_want;
+};
+
+void
+on_event(dpsctp_assoc *a, const dpsctp_event *ev, void *arg)
+{
+	App *p = static_cast<App *>(arg);
+	if (ev->type == DPSCTP_EV_COMM_UP) {
+		p->a = a;
+		p->up = true;
+	}
+	if (ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE)
+		p->done = true;
+	if (ev->type == DPSCTP_EV_COMM_LOST || ev->type == DPSCTP_EV_CANT_START)
+		p->lost = true;
+}
+
+std::string
+text(const dpsctp_msg *m)
+{
+	std::string s(m->len, '\0');
+	dpsctp_msg_copy(m, s.data(), s.size());
+	return s;
+}
+
+void
+on_recv(dpsctp_assoc *a, const dpsctp_msg *m, void *arg)
+{
+	App *p = static_cast<App *>(arg);
+	p->recv_default++;
+	if (m->sid == 3) { // keep it: an mbuf chain referring to the received packet
+		rte_mbuf *c = dpsctp_msg_to_mbuf(a, m);
+		ASSERT_NE(c, nullptr);
+		p->kept.push_back(c);
+		p->kept_want.push_back(text(m));
+	}
+}
+
+void
+on_s1(dpsctp_assoc *, const dpsctp_msg *m, void *arg)
+{
+	static_cast<App *>(arg)->recv_s1++;
+	EXPECT_EQ(m->sid, 1);
+}
+
+void
+on_s2(dpsctp_assoc *, const dpsctp_msg *m, void *arg)
+{
+	static_cast<App *>(arg)->recv_s2++;
+	EXPECT_EQ(m->sid, 2);
+}
+
+void
+on_space(dpsctp_assoc *, uint32_t free_bytes, void *arg)
+{
+	App *p = static_cast<App *>(arg);
+	p->space_calls++;
+	if (free_bytes < p->space_min)
+		p->space_min = free_bytes;
+}
+
+const dpsctp_callbacks kCb = { on_recv, on_event, on_space };
+
+class DpApi : public ::testing::Test {
+      protected:
+	void SetUp() override
+	{
+		link_ = std::make_unique<RingLink>("api" + std::to_string(serial_++), 1);
+		ASSERT_GE(link_->a, 0);
+		ASSERT_GE(link_->b, 0);
+		char err[256];
+		dpsctp_config cc = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
+		dpsctp_config sc = dp_test_config(link_->name_b, "10.0.0.2/24", 1, 0);
+		// A second address a side: two paths each way (multi-homing).
+		ASSERT_EQ(dpsctp_config_set(&cc, "ip", "10.0.1.1/24", err, sizeof(err)), 0) << err;
+		ASSERT_EQ(dpsctp_config_set(&sc, "ip", "10.0.1.2/24", err, sizeof(err)), 0) << err;
+		ASSERT_EQ(dpsctp_config_set(&cc, "sndbuf", "64k", err, sizeof(err)), 0) << err;
+		c_ = dpsctp_create(&cc, err, sizeof(err));
+		ASSERT_NE(c_, nullptr) << err;
+		s_ = dpsctp_create(&sc, err, sizeof(err));
+		ASSERT_NE(s_, nullptr) << err;
+		cfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_));
+		sfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_));
+		ASSERT_EQ(dpsctp_listen(s_, kPort, &kCb, &server_), 0);
+		EXPECT_EQ(dpsctp_listen(s_, kPort, &kCb, &server_), -EEXIST);
+		EXPECT_EQ(dpsctp_listen(s_, 0, &kCb, &server_), -EINVAL);
+	}
+	void TearDown() override
+	{
+		for (rte_mbuf *m : server_.kept)
+			rte_pktmbuf_free(m);
+		if (c_ != nullptr) {
+			EXPECT_EQ(dpsctp_stop(c_, 100), 0);
+			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_)), cfree_);
+		}
+		if (s_ != nullptr) {
+			EXPECT_EQ(dpsctp_stop(s_, 100), 0);
+			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_)), sfree_);
+		}
+		dpsctp_destroy(c_);
+		dpsctp_destroy(s_);
+		link_.reset();
+	}
+	void poll(unsigned n = 1)
+	{
+		for (unsigned i = 0; i < n; i++) {
+			dpsctp_poll(c_, 0);
+			dpsctp_poll(s_, 0);
+		}
+	}
+	template <typename F> bool until(F f, uint64_t max = 20000000)
+	{
+		for (uint64_t i = 0; i < max && !f(); i++)
+			poll();
+		return f();
+	}
+	void connect_both()
+	{
+		dpsctp_addr peers[2] = { { 4, { 10, 0, 0, 2 } }, { 4, { 10, 0, 1, 2 } } };
+		int rc = 0;
+		ASSERT_NE(dpsctp_connect(c_, 0, peers, 2, kPort, 0, &kCb, &client_, &rc), nullptr)
+			<< rc;
+		ASSERT_TRUE(until([&] { return client_.up && server_.up; }))
+			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
+	}
+
+	std::unique_ptr<RingLink> link_;
+	dpsctp *c_ = nullptr, *s_ = nullptr;
+	unsigned cfree_ = 0, sfree_ = 0;
+	App client_, server_;
+	static unsigned serial_;
+};
+
+unsigned DpApi::serial_ = 0;
+
+TEST_F(DpApi, StreamHandlersBundlingAndKeptMessages)
+{
+	connect_both();
+	dpsctp_recv_cb handlers[3] = { nullptr, on_s1, on_s2 };
+	void *args[3] = { nullptr, &server_, &server_ };
+	ASSERT_EQ(dpsctp_assoc_set_stream_handlers(server_.a, handlers, args, 3), 0);
+	EXPECT_EQ(dpsctp_assoc_set_stream_handlers(server_.a, handlers, args, 0), -EINVAL);
+
+	// 40 small messages on streams 0..3 with MORE, then a flush: they leave bundled.
+	dpsctp_assoc_stats before, after;
+	ASSERT_EQ(dpsctp_assoc_get_stats(client_.a, &before), 0);
+	for (unsigned i = 0; i < 40; i++) {
+		std::string m = "message " + std::to_string(i);
+		dpsctp_sndinfo si = { (uint16_t)(i % 4), 0, DPSCTP_SEND_MORE };
+		ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, m.data(), m.size()), 0);
+	}
+	ASSERT_EQ(dpsctp_flush(client_.a), 0);
+	ASSERT_TRUE(until(
+		[&] { return server_.recv_default + server_.recv_s1 + server_.recv_s2 == 40; }));
+	ASSERT_EQ(dpsctp_assoc_get_stats(client_.a, &after), 0);
+	EXPECT_EQ(after.data_chunks_out - before.data_chunks_out, 40u);
+	EXPECT_EQ(server_.recv_s1, 10u);
+	EXPECT_EQ(server_.recv_s2, 10u);
+	EXPECT_EQ(server_.recv_default, 20u); // streams 0 and 3
+	// Bundled: far fewer DATA packets than messages (one per message without MORE).
+	const char *name;
+	uint64_t pkts = 0;
+	for (unsigned i = 0;; i++) {
+		uint64_t v = dpsctp_worker_counter(s_, 0, i, &name);
+		if (name == nullptr)
+			break;
+		if (strcmp(name, "rx_sctp") == 0)
+			pkts = v;
+	}
+	EXPECT_LT(pkts, 20u) << "the server received " << pkts << " SCTP packets in all";
+
+	// The kept stream-3 messages are intact after their callbacks returned.
+	ASSERT_EQ(server_.kept.size(), 10u);
+	for (size_t i = 0; i < server_.kept.size(); i++) {
+		rte_mbuf *m = server_.kept[i];
+		std::string got(m->pkt_len, '\0');
+		ASSERT_NE(rte_pktmbuf_read(m, 0, m->pkt_len, got.data()), nullptr);
+		if (rte_pktmbuf_read(m, 0, m->pkt_len, got.data()) != got.data())
+			memcpy(got.data(), rte_pktmbuf_read(m, 0, m->pkt_len, got.data()),
+			       m->pkt_len);
+		EXPECT_EQ(got, server_.kept_want[i]);
+	}
+
+	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
+}
+
+TEST_F(DpApi, MultiHomedPathsAndStatistics)
+{
+	connect_both();
+	// Some traffic for RTT samples.
+	for (unsigned i = 0; i < 50; i++) {
+		dpsctp_sndinfo si = { 0, 0, 0 };
+		ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "0123456789", 10), 0);
+		poll(20);
+	}
+	ASSERT_TRUE(until([&] { return server_.recv_default == 50; }));
+	dpsctp_assoc_stats st;
+	ASSERT_EQ(dpsctp_assoc_get_stats(client_.a, &st), 0);
+	EXPECT_EQ(st.paths, 2u);
+	EXPECT_EQ(st.msgs_sent, 50u);
+	EXPECT_EQ(st.state, 3u); // ESTABLISHED
+	dpsctp_path_stats p0, p1, p2;
+	ASSERT_EQ(dpsctp_path_get_stats(client_.a, 0, &p0), 0);
+	ASSERT_EQ(dpsctp_path_get_stats(client_.a, 1, &p1), 0);
+	EXPECT_EQ(dpsctp_path_get_stats(client_.a, 2, &p2), -ENOENT);
+	const uint8_t a0[4] = { 10, 0, 0, 2 }, a1[4] = { 10, 0, 1, 2 };
+	EXPECT_EQ(p0.addr.family, 4);
+	EXPECT_EQ(memcmp(p0.addr.bytes, a0, 4), 0);
+	EXPECT_EQ(memcmp(p1.addr.bytes, a1, 4), 0);
+	EXPECT_EQ(p0.primary, 1);
+	EXPECT_EQ(p1.primary, 0);
+	EXPECT_GT(p0.srtt_us + 1, 0u);
+	EXPECT_GT(p0.rto_us, 0u);
+	EXPECT_GT(p0.cwnd, 0u);
+	// The server learnt both client addresses from the INIT.
+	dpsctp_assoc_stats sst;
+	ASSERT_EQ(dpsctp_assoc_get_stats(server_.a, &sst), 0);
+	EXPECT_EQ(sst.paths, 2u);
+	EXPECT_EQ(dpsctp_assoc_worker(client_.a), 0u);
+	ASSERT_EQ(dpsctp_abort(client_.a), 0);
+	ASSERT_TRUE(until([&] { return server_.lost; }));
+}
+
+TEST_F(DpApi, ErrorsAndSendSpace)
+{
+	int rc = 0;
+	dpsctp_addr none[1] = { { 4, { 10, 0, 0, 2 } } };
+	EXPECT_EQ(dpsctp_connect(c_, 0, none, 0, kPort, 0, &kCb, &client_, &rc), nullptr);
+	EXPECT_EQ(rc, -EINVAL);
+	EXPECT_EQ(dpsctp_connect(c_, 5, none, 1, kPort, 0, &kCb, &client_, &rc), nullptr);
+	EXPECT_EQ(rc, -EINVAL);
+	EXPECT_EQ(dpsctp_connect(c_, 0, none, 1, 0, 0, &kCb, &client_, &rc), nullptr);
+	EXPECT_EQ(rc, -EINVAL);
+	EXPECT_EQ(dpsctp_poll(c_, 7), -EINVAL);
+	connect_both();
+
+	dpsctp_sndinfo bad = { 60000, 0, 0 };
+	EXPECT_EQ(dpsctp_send_bytes(client_.a, &bad, "x", 1), -EINVAL);
+	dpsctp_sndinfo si = { 0, 0, 0 };
+	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, "x", 0), -EINVAL);
+
+	// Fill the 64 KiB send buffer without polling, then ask for on_space once
+	// at least 48 KiB are free again.
+	dpsctp_set_send_space(client_.a, 48 * 1024);
+	std::vector<uint8_t> big(4000, 7);
+	int r = 0;
+	unsigned queued = 0;
+	while ((r = dpsctp_send_bytes(client_.a, &si, big.data(), big.size())) == 0)
+		queued++;
+	EXPECT_EQ(r, -EAGAIN);
+	EXPECT_GT(queued, 0u);
+	ASSERT_TRUE(until([&] { return client_.space_calls > 0; }));
+	EXPECT_GE(client_.space_min, 48u * 1024u);
+
+	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+	EXPECT_EQ(dpsctp_shutdown(client_.a), -ENOTCONN);
+	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, "x", 1), -ENOTCONN);
+	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
+}
+
+TEST(DpApiConfig, CreateRefusesABadConfiguration)
+{
+	dpsctp_config c;
+	char err[256] = "";
+	dpsctp_config_defaults(&c);
+	EXPECT_EQ(dpsctp_create(&c, err, sizeof(err)), nullptr);
+	EXPECT_NE(err[0], '\0');
+	ASSERT_EQ(dpsctp_config_set(&c, "port", "ethdev:no_such_port", err, sizeof(err)), 0);
+	ASSERT_EQ(dpsctp_config_set(&c, "ip", "10.9.9.9/24", err, sizeof(err)), 0);
+	err[0] = '\0';
+	EXPECT_EQ(dpsctp_create(&c, err, sizeof(err)), nullptr);
+	EXPECT_NE(std::string(err).find("no_such_port"), std::string::npos) << err;
+}
+
+} // namespace
+
+int
+main(int argc, char **argv)
+{
+	::testing::InitGoogleTest(&argc, argv);
+	::testing::AddGlobalTestEnvironment(new DpEal);
+	return RUN_ALL_TESTS();
+}
