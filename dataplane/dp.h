@@ -211,6 +211,8 @@ struct dp_worker {
 	bool impair_on;
 	bool impair_corrupts; /* packets are copied before the stage may flip a bit */
 	struct dp_worker_counters ctr;
+	/* Associations' named discards (sctp/assoc_drop.def), summed as they close. */
+	uint64_t assoc_drops_closed[SCTP_ASSOC_DROP_COUNT];
 	struct dpsctp_seg segs[DP_MSG_SEGS];
 };
 

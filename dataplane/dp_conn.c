@@ -277,6 +277,8 @@ dp_conn_free(struct dpsctp_assoc *c)
 		c->next->prev = c->prev;
 	w->n_conns--;
 	w->ctr.assocs_freed++;
+	for (unsigned i = 0; i < SCTP_ASSOC_DROP_COUNT; i++)
+		w->assoc_drops_closed[i] += c->ctr.drops[i];
 	rte_mempool_put(w->conn_pool, c);
 }
 

@@ -5,8 +5,11 @@
  * A worker's counters are one flat list for telemetry and the API: its own
  * (DP_WORKER_COUNTERS in dp.h), then drivers/net/l3.c's ("l3." prefix),
  * then the endpoints' drops summed over the worker's endpoints ("ep."
- * prefix). Reading from another thread sees each 64-bit counter whole
- * (aligned stores) but not a snapshot of all of them together.
+ * prefix), then the associations' named discards ("assoc." prefix): those of
+ * closed associations, plus the live ones' when read on the worker's thread
+ * or on an instance that is polled, not started (another thread must not
+ * walk the worker's list; /dpsctp/ telemetry asks the worker instead). Reading from another thread
+ * sees each 64-bit counter whole (aligned stores) but not a snapshot of all of them together.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,9 +25,19 @@ static const char *const dp_ctr_names[] = {
 
 #define DP_N_OWN (sizeof(dp_ctr_names) / sizeof(dp_ctr_names[0]))
 
-/* "l3.<name>" and "ep.<name>", built once (names are static per process). */
+/* "l3.<name>", "ep.<name>", "assoc.<name>", built once (names are static per process). */
 static char dp_l3_names[64][48];
 static char dp_ep_names[SCTP_EP_DROP_COUNT][48];
+static char dp_assoc_names[SCTP_ASSOC_DROP_COUNT][64];
+
+static const char *
+dp_assoc_name(unsigned i)
+{
+	if (dp_assoc_names[i][0] == '\0')
+		snprintf(dp_assoc_names[i], sizeof(dp_assoc_names[i]), "assoc.%s",
+			 sctp_assoc_drop_name((enum sctp_assoc_drop)i));
+	return dp_assoc_names[i];
+}
 
 static const char *
 dp_l3_name(unsigned i)
@@ -67,6 +80,18 @@ dpsctp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const
 		for (unsigned k = 0; k < d->n_listeners; k++)
 			v += w->ep[k].drops[i];
 		*name = dp_ep_name(i);
+		return v;
+	}
+	i -= SCTP_EP_DROP_COUNT;
+	if (i + 1 < SCTP_ASSOC_DROP_COUNT) {
+		/* [NONE] is not a drop: names start at 1. Live associations are read
+		 * only by the worker's own thread (or on a polled instance). */
+		unsigned k = i + 1;
+		uint64_t v = w->assoc_drops_closed[k];
+		if (!d->started || dp_worker_current() == w)
+			for (const struct dpsctp_assoc *c = w->conns; c != NULL; c = c->next)
+				v += c->ctr.drops[k];
+		*name = dp_assoc_name(k);
 		return v;
 	}
 	return UINT64_MAX;

@@ -393,8 +393,10 @@ DPSCTP_EXPORT unsigned dpsctp_assoc_worker(const struct dpsctp_assoc *a);
 
 /**
  * Worker counters by index: names are stable (docs/COUNTERS.md). Counters
- * of the L3 layer and the endpoints follow the worker's own, prefixed
- * "l3." and "ep.".
+ * of the L3 layer, the endpoints and the associations' discards follow the
+ * worker's own, prefixed "l3.", "ep." and "assoc." (the last include live
+ * associations only when called on the worker's thread or on a polled
+ * instance).
  *
  * @return the value, and *name set; -ENOENT (as a value of UINT64_MAX with
  *         *name NULL) past the last.
