@@ -44,6 +44,7 @@
 #define DP_MSG_SEGS	   64u	/* slices handed to one receive callback */
 #define DP_HS_PER_WORKER   64u	/* handshake scratch blocks (client side) */
 #define DP_PATHS_PER_BLOCK 7u	/* further peer addresses per association */
+#define DP_FULL_WINDOWS	   64u	/* associations whose full windows the pools hold at once */
 
 /* A worker's counters (names in dp_stats.c, same order). */
 #define DP_WORKER_COUNTERS(X)                                                                      \

@@ -166,14 +166,22 @@ dp_worker_create(struct dpsctp *d, unsigned index)
 
 	/* The core's pools: reassembly nodes for the receive windows, messages
 	 * and chunks for the send buffers, over every association at once. */
+	/*
+	 * The core's pools are shared by the worker's associations: sized for
+	 * DP_FULL_WINDOWS of them holding full windows at once, plus 16 entries
+	 * each for the rest. An association that finds a pool empty drops and
+	 * counts (data_no_room) or refuses the send (-EAGAIN): the peer and the
+	 * application retry, nothing grows (docs/LCORE.md).
+	 */
 	uint32_t assocs = d->set.max_assocs;
-	uint32_t reasm_n = assocs * (d->set.rcvbuf / 512u + 16u);
-	uint32_t outq_n = assocs * (d->set.sndbuf / 1024u + 16u);
-	uint32_t rtxq_n = assocs * (d->set.sndbuf / 512u + 16u);
+	uint32_t full = assocs < DP_FULL_WINDOWS ? assocs : DP_FULL_WINDOWS;
+	uint32_t reasm_n = full * (d->set.rcvbuf / 512u) + assocs * 16u;
+	uint32_t outq_n = full * (d->set.sndbuf / 1024u) + assocs * 16u;
+	uint32_t rtxq_n = full * (d->set.sndbuf / 512u) + assocs * 16u;
 	if (reasm_n > 1u << 22)
 		reasm_n = 1u << 22;
-	if (outq_n > SCTP_OUTQ_POOL_MAX)
-		outq_n = SCTP_OUTQ_POOL_MAX;
+	if (outq_n > 1u << 22)
+		outq_n = 1u << 22;
 	if (rtxq_n > 1u << 22)
 		rtxq_n = 1u << 22;
 	w->reasm_nodes = rte_zmalloc_socket("dp_reasm", (size_t)reasm_n * sizeof(*w->reasm_nodes),
