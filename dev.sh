@@ -80,23 +80,26 @@ cmd_build() {
 
 cmd_run() {
 	cmd_build
-	# The main demo until the data plane lands (issues 5 and 6): decode the
-	# capture corpus with dpsctp-decode and show what it sees.
-	local corpus=../shared/corpus/pcap
-	[ -d "$corpus" ] || die "no capture corpus at $corpus"
-	local f out
-	out=$(mktemp)
-	trap 'rm -f "$out"' RETURN
-	for f in "$corpus"/*.pcap "$corpus"/*.cap; do
-		printf '\n== %s\n' "$(basename "$f")"
-		"$BUILD_DIR"/apps/dpsctp-decode/dpsctp-decode "$f" >"$out" 2>"$out.sum" ||
-			die "dpsctp-decode failed on $f"
-		head -n 8 "$out"
-		[ "$(wc -l <"$out")" -le 8 ] || echo "... ($(wc -l <"$out") packets in all)"
-		cat "$out.sum"
-		rm -f "$out.sum"
+	# The main demo until dpsctp-perf lands (issue 6): the embedded example
+	# in loopback — client and server in one process over a net_ring port
+	# pair, no NIC, no hugepages — echoing messages of three sizes, every
+	# echo checked; then what dpsctp-decode sees in one capture.
+	local echo="$BUILD_DIR"/apps/dpsctp-echo/dpsctp-echo
+	[ -x "$echo" ] || die "$echo was not built (is libdpdk-dev installed?)"
+	local eal=(--no-huge --no-pci --no-shconf -l 0 -m 512 --log-level lib.eal:error)
+	local args
+	for args in "-n 100000 -l 64 --streams 16" "-n 50000 -l 1452" "-n 500 -l 60000"; do
+		log "dpsctp-echo --loopback $args"
+		# shellcheck disable=SC2086
+		"$echo" "${eal[@]}" -- --loopback $args 2>&1 | grep -v '^TELEMETRY' ||
+			die "dpsctp-echo failed"
 	done
-	log "decode any capture: $BUILD_DIR/apps/dpsctp-decode/dpsctp-decode [--json] FILE"
+	local corpus=../shared/corpus/pcap
+	if [ -f "$corpus/pkts__sctp-test.cap" ]; then
+		log "dpsctp-decode $corpus/pkts__sctp-test.cap (first lines)"
+		"$BUILD_DIR"/apps/dpsctp-decode/dpsctp-decode "$corpus/pkts__sctp-test.cap" | head -n 8
+	fi
+	log "more: $echo [EAL args] -- -h; $BUILD_DIR/apps/dpsctp-decode/dpsctp-decode [--json] FILE"
 }
 
 cmd_test() {

@@ -74,6 +74,7 @@
 	X(tx_payload_copied, "payload bytes copied into a bundle (below the copy threshold)")      \
 	X(tx_payload_zero_copy, "payload bytes sent by reference (indirect mbufs)")                \
 	X(send_copied, "messages copied at send: mbuf chains and byte sends (one copy)")           \
+	X(send_packed, "small byte sends packed into a shared mbuf (one copy, no mbuf each)")      \
 	X(tx_crc_offload, "SCTP CRC32c left to the NIC")                                           \
 	X(tx_crc_software, "SCTP CRC32c computed in software")                                     \
 	X(assocs_created, "associations created (from a cookie or by connect)")                    \
@@ -204,6 +205,7 @@ struct dp_worker {
 	uint32_t n_conns;
 	uint32_t rnd;
 	bool stopping;
+	struct rte_mbuf *pack; /* small byte sends are copied here, one slice each */
 	unsigned n_tx;
 	struct rte_mbuf *tx[DP_TX_MAX];
 	struct impair impair; /* --impair: between the tx batch and the port */
@@ -298,6 +300,8 @@ struct dpsctp_assoc *dp_conn_by_peer(struct dp_worker *w, const struct sctp_addr
 void dp_conn_timer_cb(struct dpsctp_timer_wheel *wh, struct dpsctp_timer *t, void *arg);
 int dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct dp_req *r);
 int dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte_mbuf *m);
+int dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, const void *buf,
+		       uint32_t len);
 void dp_buf_hold(void *ctx, void *handle);
 void dp_buf_release(void *ctx, void *handle);
 

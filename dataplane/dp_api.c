@@ -146,6 +146,24 @@ dpsctp_create(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	pc.nb_queues = (uint16_t)d->n_workers;
 	pc.mtu = cfg->mtu;
 	pc.pool_size = cfg->mbufs;
+	if (pc.pool_size == 0) {
+		/*
+		 * Rings and bursts (what the port computes), plus the mbufs that
+		 * windows hold: received packets in reassembly or in the application's
+		 * hands, sent payloads until acknowledged — for DP_FULL_WINDOWS
+		 * associations with full windows per worker, as the core's pools are
+		 * sized. An exhausted pool drops received packets (SACKs included) and
+		 * stalls associations, so --mbufs should follow --max-assocs when many
+		 * associations move data at once (docs/CONFIG.md).
+		 */
+		uint32_t full =
+			d->set.max_assocs < DP_FULL_WINDOWS ? d->set.max_assocs : DP_FULL_WINDOWS;
+		uint64_t n =
+			dpsctp_port_pool_size((uint16_t)d->n_workers, DPSCTP_PORT_RING_DEFAULT,
+					      DPSCTP_PORT_RING_DEFAULT, 256) +
+			(uint64_t)d->n_workers * full * ((d->set.rcvbuf + d->set.sndbuf) / 1024u);
+		pc.pool_size = n > (1u << 22) ? (1u << 22) : (uint32_t)n;
+	}
 	rc = dpsctp_port_open(&pc, &d->port);
 	if (rc != 0) {
 		dp_err(err, errlen, "port: %s (%d)", d->port.error, rc);
@@ -383,6 +401,8 @@ dpsctp_stop(struct dpsctp *d, unsigned timeout_ms)
 		while (rte_ring_sc_dequeue(w->handoff, &p) == 0)
 			rte_pktmbuf_free(p);
 		dp_worker_impair_drain(w);
+		rte_pktmbuf_free(w->pack); /* its slices were given back with their associations */
+		w->pack = NULL;
 		while (rte_ring_sc_dequeue(w->requests, &p) == 0) {
 			struct dp_req *r = p;
 			rte_pktmbuf_free(r->m);
@@ -679,7 +699,14 @@ dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, const
 		return -EINVAL;
 	if (len == 0)
 		return -EINVAL;
-	struct rte_mempool *pool = a->w->d->port.pool;
+	struct dp_worker *w = a->w;
+	if (len <= w->d->set.copy_max && dp_owner(w)) {
+		int rc = dp_map_send_rc(dp_conn_send_small(a, si, buf, (uint32_t)len));
+		if (!w->d->started && w->n_tx != 0)
+			dp_worker_flush_tx(w);
+		return rc;
+	}
+	struct rte_mempool *pool = w->d->port.pool;
 	struct rte_mbuf *head = NULL, *tail = NULL;
 	const uint8_t *p = buf;
 	size_t left = len;
@@ -687,7 +714,10 @@ dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, const
 		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
 		if (m == NULL) {
 			rte_pktmbuf_free(head);
-			return -ENOMEM;
+			if (dp_owner(w))
+				a->want_space =
+					true; /* on_space once acknowledged data frees mbufs */
+			return -EAGAIN;
 		}
 		uint16_t room = rte_pktmbuf_tailroom(m);
 		uint16_t k = left < room ? (uint16_t)left : room;

@@ -502,3 +502,54 @@ dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte
 	c->in_send = false;
 	return rc;
 }
+
+/*
+ * A small message sent from bytes (at most --copy-max, so always copied into
+ * the packets that carry it): it goes into the worker's packing mbuf after
+ * the previous ones, and its slice holds one reference to that mbuf. Small
+ * messages then cost a 2 KB mbuf per few dozen, not one each; the mbuf goes
+ * back to the pool when the last of them is acknowledged.
+ */
+int
+dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, const void *buf,
+		   uint32_t len)
+{
+	struct dp_worker *w = c->w;
+	struct rte_mbuf *p = w->pack;
+
+	if (p == NULL || rte_pktmbuf_tailroom(p) < len) {
+		rte_pktmbuf_free(p); /* the worker's own reference; slices keep theirs */
+		p = w->pack = rte_pktmbuf_alloc(w->d->port.pool);
+		if (p == NULL) {
+			w->ctr.send_refused++;
+			c->want_space = true;
+			return -EAGAIN;
+		}
+	}
+	uint8_t *dst = rte_pktmbuf_mtod_offset(p, uint8_t *, p->data_len);
+	memcpy(dst, buf, len);
+	struct sctp_slice s = { p, dst, len };
+	uint8_t flags = ((si->flags & DPSCTP_SEND_UNORDERED) ? SCTP_SEND_UNORDERED : 0) |
+			((si->flags & DPSCTP_SEND_SACK_NOW) ? SCTP_SEND_SACK_NOW : 0) |
+			((si->flags & DPSCTP_SEND_MORE) ? SCTP_SEND_MORE : 0);
+	rte_mbuf_refcnt_update(p, 1); /* the reference the association takes on success */
+	c->in_send = true;
+	int rc = sctp_assoc_send(&c->a, si->sid, si->ppid, flags, &s, w->now_ns);
+	if (rc == 0) {
+		p->data_len = (uint16_t)(p->data_len + len);
+		p->pkt_len += len;
+		c->st.msgs_sent++;
+		c->st.bytes_sent += len;
+		w->ctr.msgs_sent++;
+		w->ctr.bytes_sent += len;
+		w->ctr.send_packed++;
+	} else {
+		rte_mbuf_refcnt_update(p, -1);
+		w->ctr.send_refused++;
+		if (rc == -ENOBUFS || rc == -EAGAIN || rc == -ENOMEM)
+			c->want_space = true;
+	}
+	dp_conn_after(c);
+	c->in_send = false;
+	return rc;
+}

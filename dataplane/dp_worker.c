@@ -269,6 +269,7 @@ dp_worker_destroy(struct dp_worker *w)
 	rte_free(w->rtxq_nodes);
 	dp_worker_impair_drain(w);
 	rte_free(w->impair_mem);
+	rte_pktmbuf_free(w->pack);
 	sctp_endpoint_fini(&w->closed_ep);
 	for (unsigned i = 0; i < w->d->n_listeners; i++)
 		sctp_endpoint_fini(&w->ep[i]);
