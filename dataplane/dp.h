@@ -305,6 +305,10 @@ int dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, 
 void dp_buf_hold(void *ctx, void *handle);
 void dp_buf_release(void *ctx, void *handle);
 
+/* dp_stats.c: counter i of a worker; live: also walk its associations (owner only). */
+uint64_t dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name,
+			   bool live);
+
 /* dp_telemetry.c: the process's instances for the /dpsctp/ commands. */
 void dp_telemetry_add(struct dpsctp *d);
 void dp_telemetry_remove(struct dpsctp *d);

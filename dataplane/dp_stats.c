@@ -60,6 +60,14 @@ dp_ep_name(unsigned i)
 uint64_t
 dpsctp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name)
 {
+	return dp_worker_counter(d, worker, i, name,
+				 d != NULL && worker < d->n_workers &&
+					 (!d->started || dp_worker_current() == d->w[worker]));
+}
+
+uint64_t
+dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name, bool live)
+{
 	*name = NULL;
 	if (d == NULL || worker >= d->n_workers)
 		return UINT64_MAX;
@@ -88,7 +96,7 @@ dpsctp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const
 		 * only by the worker's own thread (or on a polled instance). */
 		unsigned k = i + 1;
 		uint64_t v = w->assoc_drops_closed[k];
-		if (!d->started || dp_worker_current() == w)
+		if (live)
 			for (const struct dpsctp_assoc *c = w->conns; c != NULL; c = c->next)
 				v += c->ctr.drops[k];
 		*name = dp_assoc_name(k);

@@ -1,22 +1,326 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * DPDK telemetry for the runtime (docs/COUNTERS.md): the instances a
- * process runs, registered at dpsctp_create() when --telemetry is on
- * (the default) and removed at dpsctp_destroy().
+ * process runs, registered at dpsctp_create() when --telemetry is on (the
+ * default) and removed at dpsctp_destroy(), and three commands for
+ * dpdk-telemetry.py:
+ *
+ *   /dpsctp/stats[,INSTANCE]          every worker counter summed, with totals
+ *   /dpsctp/lcores[,INSTANCE]         per worker: lcore, associations, counters
+ *   /dpsctp/assocs[,START[,COUNT]]    associations of instance 0, paged
+ *
+ * Counters are plain 64-bit loads from the telemetry thread (each whole, not
+ * a snapshot of all). Association lists belong to their workers: the
+ * telemetry thread never walks them. /dpsctp/assocs posts a request to each
+ * worker (the request ring, DP_REQ_CALL) and waits up to 200 ms for the
+ * worker to copy a bounded page into static storage; a worker that is not
+ * polled answers nothing and the reply says so.
  */
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_telemetry.h>
 
 #include "dataplane/dp.h"
 
 #define DP_TELEMETRY_MAX 8u
+#define DP_TEL_PAGE_MAX	 256u
 
 static pthread_mutex_t dp_tel_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dpsctp *dp_tel_inst[DP_TELEMETRY_MAX];
+static bool dp_tel_registered;
+
+/* One association as /dpsctp/assocs shows it, copied on its worker. */
+struct dp_tel_assoc {
+	uint64_t id;
+	unsigned worker;
+	uint8_t state;
+	struct sctp_addr peer;
+	uint16_t local_port, peer_port;
+	uint32_t local_vtag, peer_vtag;
+	struct dpsctp_assoc_stats st;
+	struct dpsctp_path_stats p0;
+};
+
+/* The page being filled: one request at a time (dp_tel_lock). */
+static struct {
+	struct dp_tel_assoc rows[DP_TEL_PAGE_MAX];
+	uint32_t n;    /* rows filled */
+	uint32_t skip; /* associations still to skip (START) */
+	uint32_t want; /* rows wanted (COUNT) */
+	uint32_t more; /* associations past the page exist */
+	volatile uint32_t answered;
+	uint32_t generation; /* a late worker writes nothing into a newer request */
+} dp_tel_page;
+
+static const char *const dp_tel_state_names[] = {
+	"CLOSED",	    "COOKIE-WAIT",   "COOKIE-ECHOED",	  "ESTABLISHED",
+	"SHUTDOWN-PENDING", "SHUTDOWN-SENT", "SHUTDOWN-RECEIVED", "SHUTDOWN-ACK-SENT",
+};
+
+static struct dpsctp *
+dp_tel_pick(const char *params)
+{
+	unsigned i = params != NULL && *params != '\0' ? (unsigned)atoi(params) : 0;
+	return i < DP_TELEMETRY_MAX ? dp_tel_inst[i] : NULL;
+}
+
+/*
+ * Telemetry keys may not contain '.': "l3.x", "ep.x" and "assoc.x" go into
+ * dicts named "l3", "ep" and "assoc" under their short names.
+ */
+struct dp_tel_groups {
+	struct rte_tel_data *sub[3];
+};
+
+static const char *const dp_tel_prefixes[3] = { "l3", "ep", "assoc" };
+
+static void
+dp_tel_put(struct rte_tel_data *t, struct dp_tel_groups *g, const char *name, uint64_t v)
+{
+	const char *dot = strchr(name, '.');
+	if (dot == NULL) {
+		rte_tel_data_add_dict_u64(t, name, v);
+		return;
+	}
+	for (unsigned k = 0; k < 3; k++)
+		if (strncmp(name, dp_tel_prefixes[k], (size_t)(dot - name)) == 0 &&
+		    dp_tel_prefixes[k][dot - name] == '\0') {
+			if (g->sub[k] == NULL) {
+				g->sub[k] = rte_tel_data_alloc();
+				if (g->sub[k] == NULL)
+					return;
+				rte_tel_data_start_dict(g->sub[k]);
+			}
+			rte_tel_data_add_dict_u64(g->sub[k], dot + 1, v);
+			return;
+		}
+}
+
+static void
+dp_tel_groups_add(struct rte_tel_data *t, struct dp_tel_groups *g)
+{
+	for (unsigned k = 0; k < 3; k++)
+		if (g->sub[k] != NULL)
+			rte_tel_data_add_dict_container(t, dp_tel_prefixes[k], g->sub[k], 0);
+}
+
+static int
+dp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	(void)cmd;
+	pthread_mutex_lock(&dp_tel_lock);
+	struct dpsctp *d = dp_tel_pick(params);
+	rte_tel_data_start_dict(t);
+	if (d == NULL) {
+		rte_tel_data_add_dict_string(t, "error", "no such dpsctp instance");
+		pthread_mutex_unlock(&dp_tel_lock);
+		return 0;
+	}
+	rte_tel_data_add_dict_u64(t, "workers", d->n_workers);
+	rte_tel_data_add_dict_u64(t, "associations", dpsctp_assoc_count(d));
+	rte_tel_data_add_dict_string(t, "steering", d->flow_hw ? "rte_flow" : "software");
+	rte_tel_data_add_dict_string(t, "port", d->port.name);
+	struct dp_tel_groups g = { { NULL, NULL, NULL } };
+	for (unsigned i = 0;; i++) {
+		const char *name;
+		uint64_t sum = 0;
+		for (unsigned w = 0; w < d->n_workers; w++) {
+			uint64_t v = dp_worker_counter(d, w, i, &name, false);
+			if (name != NULL)
+				sum += v;
+		}
+		if (name == NULL)
+			break;
+		dp_tel_put(t, &g, name, sum);
+	}
+	dp_tel_groups_add(t, &g);
+	pthread_mutex_unlock(&dp_tel_lock);
+	return 0;
+}
+
+static int
+dp_tel_lcores(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	(void)cmd;
+	pthread_mutex_lock(&dp_tel_lock);
+	struct dpsctp *d = dp_tel_pick(params);
+	rte_tel_data_start_dict(t);
+	if (d == NULL) {
+		rte_tel_data_add_dict_string(t, "error", "no such dpsctp instance");
+		pthread_mutex_unlock(&dp_tel_lock);
+		return 0;
+	}
+	for (unsigned w = 0; w < d->n_workers; w++) {
+		struct rte_tel_data *c = rte_tel_data_alloc();
+		char key[16];
+		if (c == NULL)
+			break;
+		rte_tel_data_start_dict(c);
+		if (d->lcore_of[w] == RTE_MAX_LCORE)
+			rte_tel_data_add_dict_string(c, "lcore", "polled by the application");
+		else
+			rte_tel_data_add_dict_u64(c, "lcore", d->lcore_of[w]);
+		rte_tel_data_add_dict_u64(c, "associations", d->w[w]->n_conns);
+		struct dp_tel_groups g = { { NULL, NULL, NULL } };
+		for (unsigned i = 0;; i++) {
+			const char *name;
+			uint64_t v = dp_worker_counter(d, w, i, &name, false);
+			if (name == NULL)
+				break;
+			if (v != 0)
+				dp_tel_put(c, &g, name, v);
+		}
+		dp_tel_groups_add(c, &g);
+		snprintf(key, sizeof(key), "worker%u", w);
+		rte_tel_data_add_dict_container(t, key, c, 0);
+	}
+	pthread_mutex_unlock(&dp_tel_lock);
+	return 0;
+}
+
+/* On the worker: copy its part of the page. */
+static void
+dp_tel_collect(struct dpsctp *d, unsigned worker, void *arg)
+{
+	uint32_t gen = (uint32_t)(uintptr_t)arg;
+	if (gen != dp_tel_page.generation)
+		return; /* the request timed out and another began */
+	for (const struct dpsctp_assoc *c = d->w[worker]->conns; c != NULL; c = c->next) {
+		if (dp_tel_page.skip != 0) {
+			dp_tel_page.skip--;
+			continue;
+		}
+		if (dp_tel_page.n == dp_tel_page.want) {
+			dp_tel_page.more = 1;
+			break;
+		}
+		struct dp_tel_assoc *r = &dp_tel_page.rows[dp_tel_page.n++];
+		r->id = c->id;
+		r->worker = worker;
+		r->state = c->a.state;
+		r->peer = sctp_path_addr(sctp_paths_get_const(&c->a.paths, 0));
+		r->local_port = c->a.local_port;
+		r->peer_port = c->a.peer_port;
+		r->local_vtag = c->a.local_vtag;
+		r->peer_vtag = c->a.peer_vtag;
+		(void)dpsctp_assoc_get_stats(c, &r->st);
+		(void)dpsctp_path_get_stats(c, 0, &r->p0);
+	}
+	__atomic_add_fetch(&dp_tel_page.answered, 1, __ATOMIC_RELEASE);
+}
+
+static int
+dp_tel_assocs(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	(void)cmd;
+	unsigned start = 0, count = 64;
+	if (params != NULL && *params != '\0' && sscanf(params, "%u,%u", &start, &count) < 1) {
+		rte_tel_data_start_dict(t);
+		rte_tel_data_add_dict_string(t, "error", "params: START[,COUNT]");
+		return 0;
+	}
+	if (count > DP_TEL_PAGE_MAX)
+		count = DP_TEL_PAGE_MAX;
+	pthread_mutex_lock(&dp_tel_lock);
+	struct dpsctp *d = dp_tel_inst[0];
+	rte_tel_data_start_dict(t);
+	if (d == NULL) {
+		rte_tel_data_add_dict_string(t, "error", "no dpsctp instance");
+		pthread_mutex_unlock(&dp_tel_lock);
+		return 0;
+	}
+	/* Workers one after the other: each continues where the last stopped. */
+	dp_tel_page.n = 0;
+	dp_tel_page.skip = start;
+	dp_tel_page.want = count;
+	dp_tel_page.more = 0;
+	for (unsigned w = 0; w < d->n_workers && !dp_tel_page.more; w++) {
+		uint32_t gen = ++dp_tel_page.generation;
+		dp_tel_page.answered = 0;
+		void *p;
+		if (rte_mempool_get(d->w[w]->req_pool, &p) != 0) {
+			rte_tel_data_add_dict_string(t, "error", "request pool empty");
+			break;
+		}
+		struct dp_req *r = p;
+		memset(r, 0, sizeof(*r));
+		r->kind = DP_REQ_CALL;
+		r->fn = dp_tel_collect;
+		r->arg = (void *)(uintptr_t)gen;
+		if (rte_ring_mp_enqueue(d->w[w]->requests, r) != 0) {
+			rte_mempool_put(d->w[w]->req_pool, r);
+			rte_tel_data_add_dict_string(t, "error", "request ring full");
+			break;
+		}
+		uint64_t until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 5;
+		while (__atomic_load_n(&dp_tel_page.answered, __ATOMIC_ACQUIRE) == 0 &&
+		       rte_get_tsc_cycles() < until)
+			rte_delay_us_sleep(200);
+		if (dp_tel_page.answered == 0) {
+			dp_tel_page.generation++; /* a late answer writes nothing */
+			char msg[64];
+			snprintf(msg, sizeof(msg), "worker %u did not answer: not polled", w);
+			rte_tel_data_add_dict_string(t, "error", msg);
+			break;
+		}
+	}
+	for (uint32_t i = 0; i < dp_tel_page.n; i++) {
+		const struct dp_tel_assoc *r = &dp_tel_page.rows[i];
+		struct rte_tel_data *c = rte_tel_data_alloc();
+		char key[32], addr[INET6_ADDRSTRLEN] = "";
+		if (c == NULL)
+			break;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_u64(c, "worker", r->worker);
+		rte_tel_data_add_dict_string(c, "state",
+					     r->state < 8 ? dp_tel_state_names[r->state] : "?");
+		inet_ntop(r->peer.family == SCTP_ADDR_V6 ? AF_INET6 : AF_INET, r->peer.bytes, addr,
+			  sizeof(addr));
+		rte_tel_data_add_dict_string(c, "peer", addr);
+		rte_tel_data_add_dict_u64(c, "local_port", r->local_port);
+		rte_tel_data_add_dict_u64(c, "peer_port", r->peer_port);
+		rte_tel_data_add_dict_u64(c, "local_vtag", r->local_vtag);
+		rte_tel_data_add_dict_u64(c, "peer_vtag", r->peer_vtag);
+		rte_tel_data_add_dict_u64(c, "paths", r->st.paths);
+		rte_tel_data_add_dict_u64(c, "msgs_sent", r->st.msgs_sent);
+		rte_tel_data_add_dict_u64(c, "msgs_recv", r->st.msgs_recv);
+		rte_tel_data_add_dict_u64(c, "bytes_sent", r->st.bytes_sent);
+		rte_tel_data_add_dict_u64(c, "bytes_recv", r->st.bytes_recv);
+		rte_tel_data_add_dict_u64(c, "data_chunks_rtx", r->st.data_chunks_rtx);
+		rte_tel_data_add_dict_u64(c, "srtt_us", r->p0.srtt_us);
+		rte_tel_data_add_dict_u64(c, "rto_us", r->p0.rto_us);
+		rte_tel_data_add_dict_u64(c, "cwnd", r->p0.cwnd);
+		snprintf(key, sizeof(key), "%llu", (unsigned long long)r->id);
+		rte_tel_data_add_dict_container(t, key, c, 0);
+	}
+	rte_tel_data_add_dict_int(t, "next", dp_tel_page.more ? (int)(start + dp_tel_page.n) : -1);
+	pthread_mutex_unlock(&dp_tel_lock);
+	return 0;
+}
 
 void
 dp_telemetry_add(struct dpsctp *d)
 {
 	pthread_mutex_lock(&dp_tel_lock);
+	if (!dp_tel_registered) {
+		dp_tel_registered = true;
+		(void)rte_telemetry_register_cmd(
+			"/dpsctp/stats", dp_tel_stats,
+			"Every dpsctp worker counter, summed. Param: instance");
+		(void)rte_telemetry_register_cmd(
+			"/dpsctp/lcores", dp_tel_lcores,
+			"Per dpsctp worker: lcore, associations, counters. "
+			"Param: instance");
+		(void)rte_telemetry_register_cmd(
+			"/dpsctp/assocs", dp_tel_assocs,
+			"dpsctp associations, paged. Params: START[,COUNT]");
+	}
 	for (unsigned i = 0; i < DP_TELEMETRY_MAX; i++)
 		if (dp_tel_inst[i] == NULL) {
 			dp_tel_inst[i] = d;

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""docs/COUNTERS.md's tables, from the lists in the code (one source of truth).
+
+  counters.py print          print the tables (paste between the markers)
+  counters.py check FILE     fail when FILE misses a counter the code has
+"""
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def worker():
+    text = (ROOT / "dataplane/dp.h").read_text()
+    block = text[text.index("#define DP_WORKER_COUNTERS(X)"):]
+    block = block[:block.index("struct dp_worker_counters")]
+    return re.findall(r'X\((\w+),[\s\\]*"((?:[^"\\]|\\.)*)"\)', block)
+
+
+def from_def(path, macro):
+    text = (ROOT / path).read_text()
+    out = []
+    for m in re.finditer(macro + r'\(\w+,\s*"([^"]+)",\s*"((?:[^"\\]|\\.)*)"\)', text):
+        out.append((m.group(1), m.group(2)))
+    return out
+
+
+def tables():
+    parts = []
+    sections = [
+        ("Worker", "", worker()),
+        ("L3 drops (`drivers/net/l3_drop.def`)", "l3.",
+         from_def("drivers/net/l3_drop.def", "DPSCTP_L3_DROP")),
+        ("Endpoint drops and answers (`sctp/endpoint_drop.def`)", "ep.",
+         from_def("sctp/endpoint_drop.def", "SCTP_EP_DROP")),
+        ("Association discards (`sctp/assoc_drop.def`)", "assoc.",
+         from_def("sctp/assoc_drop.def", "SCTP_ASSOC_DROP")),
+    ]
+    for title, prefix, rows in sections:
+        parts.append(f"### {title}\n\n| counter | meaning |\n|---|---|")
+        for name, why in rows:
+            parts.append(f"| `{prefix}{name}` | {why.replace('|', '/')} |")
+        parts.append("")
+    return "\n".join(parts), [p + n for _, p, rows in sections for n, _ in rows]
+
+
+def main():
+    body, names = tables()
+    if len(sys.argv) >= 2 and sys.argv[1] == "print":
+        print(body)
+        return 0
+    if len(sys.argv) == 3 and sys.argv[1] == "check":
+        doc = Path(sys.argv[2]).read_text()
+        missing = [n for n in names if f"`{n}`" not in doc]
+        if missing:
+            print("COUNTERS.md lacks:", ", ".join(missing))
+            print("regenerate: python3 docs/tools/counters.py print")
+            return 1
+        print(f"{len(names)} counters documented")
+        return 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
