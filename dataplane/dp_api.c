@@ -246,6 +246,12 @@ dpsctp_workers(const struct dpsctp *d)
 	return d->n_workers;
 }
 
+void
+dpsctp_mac(const struct dpsctp *d, uint8_t out[6])
+{
+	memcpy(out, d->port.mac.addr_bytes, 6);
+}
+
 struct rte_mempool *
 dpsctp_pktmbuf_pool(const struct dpsctp *d)
 {

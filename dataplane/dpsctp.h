@@ -404,6 +404,9 @@ DPSCTP_EXPORT unsigned dpsctp_assoc_worker(const struct dpsctp_assoc *a);
 DPSCTP_EXPORT uint64_t dpsctp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i,
 					     const char **name);
 
+/** The MAC address the instance uses on its port (6 bytes into @p out). */
+DPSCTP_EXPORT void dpsctp_mac(const struct dpsctp *d, uint8_t out[6]);
+
 /** The instance's mbuf pool (for applications that build their own mbufs). */
 DPSCTP_EXPORT struct rte_mempool *dpsctp_pktmbuf_pool(const struct dpsctp *d);
 
