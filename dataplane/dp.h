@@ -305,6 +305,9 @@ int dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, 
 void dp_buf_hold(void *ctx, void *handle);
 void dp_buf_release(void *ctx, void *handle);
 
+/* dp_api.c: rte_pdump_init() succeeded (hugepages: dpdk-dumpcap can attach). */
+extern bool dp_pdump_on;
+
 /* dp_stats.c: counter i of a worker; live: also walk its associations (owner only). */
 uint64_t dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name,
 			   bool live);

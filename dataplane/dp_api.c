@@ -21,6 +21,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_pdump.h>
 
 #include "dataplane/dp.h"
 #include "drivers/port/flow.h"
@@ -39,11 +40,23 @@ dp_err(char *err, size_t errlen, const char *fmt, const char *what, int rc)
 		snprintf(err, errlen, fmt, what, rc);
 }
 
+/* rte_pdump is on (dpdk-dumpcap can capture our ports): set by dpsctp_eal_init(). */
+bool dp_pdump_on;
+
 int
 dpsctp_eal_init(int argc, char **argv)
 {
 	int n = rte_eal_init(argc, argv);
-	return n < 0 ? -ENODEV : n;
+	if (n < 0)
+		return -ENODEV;
+	/*
+	 * dpdk-dumpcap attaches as a secondary process, which needs the shared
+	 * hugepage memory: with --no-huge there is nothing to attach to, so
+	 * pdump is only started with hugepages (issue 5).
+	 */
+	if (rte_eal_has_hugepages() && rte_eal_process_type() == RTE_PROC_PRIMARY)
+		dp_pdump_on = rte_pdump_init() == 0;
+	return n;
 }
 
 static struct dpsctp_l3_ip
