@@ -420,6 +420,11 @@ main(int argc, char **argv)
 		}
 	}
 	double secs = (double)(rte_get_tsc_cycles() - t0) / (double)rte_get_tsc_hz();
+	/* The last packet (our SHUTDOWN COMPLETE) must leave before the port
+	 * closes: a few more milliseconds of polling. */
+	for (uint64_t until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 50;
+	     dc != NULL && rte_get_tsc_cycles() < until;)
+		(void)dpsctp_poll(dc, 0);
 	/* Loopback: the server's side of the shutdown needs the client polled too. */
 	for (uint64_t until = rte_get_tsc_cycles() + 2 * rte_get_tsc_hz();
 	     loopback && dpsctp_assoc_count(ds) != 0 && rte_get_tsc_cycles() < until;) {
