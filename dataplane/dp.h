@@ -65,7 +65,9 @@
 	X(drop_no_conn_memory,                                                                     \
 	  "no association block left (--max-assocs): INIT ACK'd cookie dropped")                   \
 	X(drop_table_full, "association table full: cookie dropped")                               \
-	X(icmp_errors, "ICMP errors quoting our SCTP packets (counted, not yet acted on)")         \
+	X(icmp_errors,                                                                             \
+	  "ICMP errors quoting our SCTP packets, handed to the association (appendix C)")          \
+	X(icmp_no_assoc, "ICMP errors quoting a packet of no association on this worker: dropped") \
 	X(ootb, "packets for no association, answered or dropped by the endpoint (§8.4)")          \
 	X(tx_packets, "frames handed to the port")                                                 \
 	X(tx_full, "frames the port did not take after retries: dropped (the core retransmits)")   \

@@ -193,6 +193,43 @@ done:
 	rte_pktmbuf_free(m);
 }
 
+/*
+ * An ICMP error quoting one of our packets (RFC 9260 appendix C): the
+ * association is found by the quoted (peer address, ports) on this worker
+ * and decides (sctp_assoc_icmp(): tag check, protocol unreachable as ABORT).
+ * Only the peer's first address is in the table; an error about another of
+ * its addresses, or one that reached another worker's queue, is counted in
+ * icmp_no_assoc.
+ */
+static void
+dp_rx_icmp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_icmp_in *ic)
+{
+	static const uint8_t kinds[] = {
+		[DPSCTP_L3_ICMP_FRAG_NEEDED] = SCTP_ICMP_FRAG_NEEDED,
+		[DPSCTP_L3_ICMP_PROTO_UNREACH] = SCTP_ICMP_PROTO_UNREACH,
+		[DPSCTP_L3_ICMP_PORT_UNREACH] = SCTP_ICMP_PORT_UNREACH,
+		[DPSCTP_L3_ICMP_UNREACH] = SCTP_ICMP_UNREACH,
+	};
+	w->ctr.icmp_errors++;
+	struct sctp_addr peer = dp_sctp_addr(&ic->peer);
+	struct dpsctp_assoc *c = dp_conn_by_peer(w, &peer, ic->local_port, ic->peer_port);
+	if (c == NULL || (unsigned)ic->kind >= sizeof(kinds)) {
+		w->ctr.icmp_no_assoc++;
+		return;
+	}
+	struct sctp_icmp e;
+	memset(&e, 0, sizeof(e));
+	e.kind = kinds[ic->kind];
+	e.udp_encap = ic->udp_encap;
+	e.mtu = ic->mtu;
+	e.vtag = ic->vtag;
+	e.quote = rte_pktmbuf_mtod_offset(m, const uint8_t *, ic->quote_offset);
+	e.quote_len = ic->quote_len;
+	e.peer = peer;
+	(void)sctp_assoc_icmp(&c->a, &e, w->now_ns);
+	dp_conn_after(c);
+}
+
 void
 dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed)
 {
@@ -223,7 +260,7 @@ dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed)
 		break;
 	}
 	case DPSCTP_L3_IN_ICMP_ERROR:
-		w->ctr.icmp_errors++;
+		dp_rx_icmp(w, m, &in.icmp);
 		break;
 	case DPSCTP_L3_IN_DROP:
 	case DPSCTP_L3_IN_CONSUMED:

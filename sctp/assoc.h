@@ -191,6 +191,10 @@ struct sctp_assoc_counters {
 	uint64_t t3_expiries;	   /* §6.3.3 */
 	uint64_t fast_retransmits; /* §7.2.4: SACKs that marked chunks for fast retransmit */
 	uint64_t send_failed;	   /* SEND_FAILED notifications */
+	/* ICMP errors quoting our packets (sctp/assoc_icmp.c, RFC 9260 appendix C). */
+	uint64_t icmp_bad_tag; /* ICMP6: the quoted tag is not the peer's: discarded */
+	uint64_t icmp_aborts;  /* ICMP8: protocol (or UDP port) unreachable taken as ABORT */
+	uint64_t icmp_ignored; /* ICMP7 (PMTU, not applied yet), ICMP9, or an INIT quoted late */
 };
 
 /*
@@ -627,6 +631,37 @@ int sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t f
  * sends what is left (§9.2) and returns 0.
  */
 int sctp_assoc_flush(struct sctp_assoc *a, uint64_t now_ns);
+
+/* An ICMP error quoting a packet this association sent (RFC 9260 appendix C). */
+enum sctp_icmp_kind {
+	SCTP_ICMP_FRAG_NEEDED = 0, /* ICMP 3/4, ICMPv6 Packet Too Big: mtu */
+	SCTP_ICMP_PROTO_UNREACH,   /* ICMP 3/2, ICMPv6 Parameter Problem 1 */
+	SCTP_ICMP_PORT_UNREACH,	   /* ICMP 3/3, ICMPv6 1/4: meaningful over UDP (RFC 6951) */
+	SCTP_ICMP_UNREACH,	   /* other destination unreachable codes */
+};
+
+struct sctp_icmp {
+	uint8_t kind;	      /* enum sctp_icmp_kind */
+	bool udp_encap;	      /* the quoted packet was SCTP over UDP */
+	uint32_t mtu;	      /* FRAG_NEEDED: the next-hop MTU, 0 when not given */
+	uint32_t vtag;	      /* the quoted common header's verification tag */
+	const uint8_t *quote; /* the quoted SCTP bytes from the common header on */
+	uint32_t quote_len;
+	struct sctp_addr peer; /* the quoted destination: one of the peer's addresses */
+};
+
+/*
+ * RFC 9260 appendix C for one ICMP error the caller matched to this
+ * association by (peer address, ports). ICMP6: the quoted tag must be the
+ * peer's, or 0 with a quoted INIT whose Initiate Tag is ours; anything else
+ * is discarded (icmp_bad_tag, -EINVAL). ICMP8: protocol unreachable (and,
+ * over UDP encapsulation, port unreachable, RFC 6951 §5.5) ends the
+ * association as an ABORT from the peer would — during the handshake only
+ * while in COOKIE-WAIT when the quote is our INIT. ICMP7 (PMTU) and ICMP9
+ * (other unreachables) are optional and counted, not acted on (icmp_ignored).
+ * Returns 0, -EINVAL (tag) or -ENOTCONN (CLOSED).
+ */
+int sctp_assoc_icmp(struct sctp_assoc *a, const struct sctp_icmp *e, uint64_t now_ns);
 
 /* The path new data goes to, and the primary. */
 static inline const struct sctp_path *

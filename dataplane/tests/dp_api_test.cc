@@ -286,6 +286,83 @@ TEST_F(DpApi, ErrorsAndSendSpace)
 	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
 }
 
+// RFC 9260 appendix C through the runtime: an ICMP protocol unreachable that
+// quotes a packet the client sent reaches the client's association, which
+// ends as if the peer had aborted.
+TEST_F(DpApi, IcmpProtocolUnreachableEndsTheAssociation)
+{
+	connect_both();
+	// One DATA packet from the client, taken off the wire before the server sees it.
+	dpsctp_sndinfo si = { 0, 0, 0 };
+	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "quoted", 6), 0);
+	dpsctp_poll(c_, 0);
+	void *p = nullptr;
+	ASSERT_EQ(rte_ring_dequeue(link_->ab[0], &p), 0);
+	rte_mbuf *sent = (rte_mbuf *)p;
+	std::vector<uint8_t> orig(sent->pkt_len);
+	const void *d = rte_pktmbuf_read(sent, 0, sent->pkt_len, orig.data());
+	if (d != orig.data())
+		memcpy(orig.data(), d, sent->pkt_len);
+	rte_pktmbuf_free(sent);
+	ASSERT_GE(orig.size(), 14u + 20u + 12u);
+
+	// Ethernet to the client, IPv4 from the server's address, ICMP 3/2 quoting
+	// the IP header and the first 8 bytes of SCTP (ports and tag).
+	std::vector<uint8_t> f(14 + 20 + 8 + 20 + 8, 0);
+	uint8_t cmac[6], smac[6];
+	dpsctp_mac(c_, cmac);
+	dpsctp_mac(s_, smac);
+	memcpy(f.data(), cmac, 6);
+	memcpy(f.data() + 6, smac, 6);
+	f[12] = 0x08;
+	uint8_t *ip = f.data() + 14;
+	ip[0] = 0x45;
+	ip[3] = (uint8_t)(f.size() - 14);
+	ip[8] = 64;
+	ip[9] = 1;
+	const uint8_t src[4] = { 10, 0, 0, 2 }, dst[4] = { 10, 0, 0, 1 };
+	memcpy(ip + 12, src, 4);
+	memcpy(ip + 16, dst, 4);
+	auto csum = [](const uint8_t *b, size_t n) {
+		uint32_t sum = 0;
+		for (size_t i = 0; i + 1 < n; i += 2)
+			sum += (uint32_t)(b[i] << 8 | b[i + 1]);
+		while (sum >> 16)
+			sum = (sum & 0xffff) + (sum >> 16);
+		return (uint16_t)~sum;
+	};
+	uint16_t c = csum(ip, 20);
+	ip[10] = (uint8_t)(c >> 8);
+	ip[11] = (uint8_t)c;
+	uint8_t *icmp = ip + 20;
+	icmp[0] = 3; // destination unreachable
+	icmp[1] = 2; // protocol unreachable
+	memcpy(icmp + 8, orig.data() + 14, 20 + 8);
+	c = csum(icmp, 8 + 28);
+	icmp[2] = (uint8_t)(c >> 8);
+	icmp[3] = (uint8_t)c;
+	rte_mbuf *m = rte_pktmbuf_alloc(dpsctp_pktmbuf_pool(c_));
+	ASSERT_NE(m, nullptr);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)f.size()), f.data(), f.size());
+	ASSERT_EQ(rte_ring_enqueue(link_->ba[0], m), 0);
+	ASSERT_TRUE(until([&] { return client_.lost; }))
+		<< "the client did not end: " << dp_test_counters(c_);
+	uint64_t icmp_errors = 0;
+	const char *name;
+	for (unsigned i = 0;; i++) {
+		uint64_t v = dpsctp_worker_counter(c_, 0, i, &name);
+		if (name == nullptr)
+			break;
+		if (strcmp(name, "icmp_errors") == 0)
+			icmp_errors = v;
+	}
+	EXPECT_EQ(icmp_errors, 1u);
+	// The server still holds its side: abort it so the pools can be checked.
+	ASSERT_EQ(dpsctp_abort(server_.a), 0);
+	ASSERT_TRUE(until([&] { return server_.lost && dpsctp_assoc_count(s_) == 0; }));
+	poll(100); // the server's ABORT reaches the client (and its mbuf the pool)
+}
+
 TEST(DpApiConfig, CreateRefusesABadConfiguration)
 {
 	dpsctp_config c;

@@ -43,7 +43,8 @@ TEST(DpVeth, PingBothFamiliesThroughTheRuntime)
 	std::string ns_if = NetnsGuard::with_pid("dprtn");
 	ASSERT_TRUE(g.netns_with_veth(ns, host_if, ns_if)) << g.error();
 	std::string out;
-	(void)dpsctp_test::netns_run("sysctl -w net.ipv6.conf." + host_if + ".disable_ipv6=1", &out);
+	(void)dpsctp_test::netns_run("sysctl -w net.ipv6.conf." + host_if + ".disable_ipv6=1",
+				     &out);
 	g.exec_in(ns, "sysctl -w net.ipv6.conf." + ns_if + ".accept_dad=0");
 	ASSERT_EQ(g.ip_in(ns, "addr add 192.0.2.2/24 dev " + ns_if), 0) << g.error();
 	ASSERT_EQ(g.ip_in(ns, "-6 addr add 2001:db8::2/64 dev " + ns_if + " nodad"), 0)
