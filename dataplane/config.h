@@ -184,8 +184,9 @@ DPSCTP_EXPORT int dpsctp_config_print(const struct dpsctp_config *c, FILE *f);
 /* Help text: every option, its argument, default and range; one per line. */
 DPSCTP_EXPORT void dpsctp_config_usage(FILE *f);
 
-/* "dc", "rfc"; "error", "warning", "info", "debug" (NULL when out of range). */
+/* "dc" or "rfc" (NULL when out of range). */
 DPSCTP_EXPORT const char *dpsctp_config_profile_name(enum dpsctp_config_profile p);
+/* "error", "warning", "info" or "debug" (NULL when out of range). */
 DPSCTP_EXPORT const char *dpsctp_config_log_level_name(enum dpsctp_config_log_level l);
 
 #ifdef __cplusplus
