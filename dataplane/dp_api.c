@@ -159,6 +159,9 @@ dpsctp_create(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	pc.nb_queues = (uint16_t)d->n_workers;
 	pc.mtu = cfg->mtu;
 	pc.pool_size = cfg->mbufs;
+	/* A per-lcore cache: without one every mbuf alloc and free is a CAS on the
+	 * pool's ring (drivers/port only picks a cache when it sizes the pool). */
+	pc.pool_cache = 256;
 	if (pc.pool_size == 0) {
 		/*
 		 * Rings and bursts (what the port computes), plus the mbufs that
