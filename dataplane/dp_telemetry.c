@@ -6,8 +6,15 @@
  * dpdk-telemetry.py:
  *
  *   /dpsctp/stats[,INSTANCE]          every worker counter summed, with totals
- *   /dpsctp/lcores[,INSTANCE]         per worker: lcore, associations, counters
+ *   /dpsctp/lcores[,INSTANCE[,WORKER]] per worker: lcore, associations, counters
  *   /dpsctp/assocs[,START[,COUNT]]    associations of instance 0, paged
+ *
+ * DPDK 22.11 writes a reply into 16 KiB and silently leaves out the entries
+ * that do not fit. The replies are sized before they are filled: a page of
+ * associations ends where the next row would not fit ("next" continues
+ * there; about 60 rows of 270 bytes), and /dpsctp/lcores leaves out the
+ * workers that would not fit and names them under "not_shown" (a worker
+ * with every counter non-zero takes about 5 KiB: ask it alone).
  *
  * Counters are plain 64-bit loads from the telemetry thread (each whole, not
  * a snapshot of all). Association lists belong to their workers: the
@@ -30,6 +37,14 @@
 
 #define DP_TELEMETRY_MAX 8u
 #define DP_TEL_PAGE_MAX	 256u
+
+/*
+ * The reply's room: DPDK 22.11's MAX_OUTPUT_LEN (lib/telemetry, 16 KiB, not
+ * exported; /info reports it as max_output_len), less the command's prefix
+ * and 128 bytes kept for "next", "error" or "not_shown" and the braces.
+ */
+#define DP_TEL_OUTPUT_MAX 16384u
+#define DP_TEL_ROOM(cmd)  (DP_TEL_OUTPUT_MAX - (sizeof(cmd) + 4) - 128u)
 
 static pthread_mutex_t dp_tel_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dpsctp *dp_tel_inst[DP_TELEMETRY_MAX];
@@ -62,6 +77,25 @@ static const char *const dp_tel_state_names[] = {
 	"CLOSED",	    "COOKIE-WAIT",   "COOKIE-ECHOED",	  "ESTABLISHED",
 	"SHUTDOWN-PENDING", "SHUTDOWN-SENT", "SHUTDOWN-RECEIVED", "SHUTDOWN-ACK-SENT",
 };
+
+/* Bytes of an unsigned number in JSON. */
+static size_t
+dp_tel_digits(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* Bytes of `"name":v,` (the comma or the closing brace). */
+static size_t
+dp_tel_u64_len(const char *name, uint64_t v)
+{
+	return strlen(name) + 4 + dp_tel_digits(v);
+}
 
 static struct dpsctp *
 dp_tel_pick(const char *params)
@@ -145,21 +179,59 @@ dp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 	return 0;
 }
 
+/*
+ * An upper bound of a worker's entry in /dpsctp/lcores: its key, the lcore
+ * (a number or the 25-byte string), associations and every non-zero
+ * counter under its full name (the group names it saves pay for the groups'
+ * own keys and braces).
+ */
+static size_t
+dp_tel_worker_len(const struct dpsctp *d, unsigned w)
+{
+	size_t n = 16 + 8 + 30 + dp_tel_u64_len("associations", d->w[w]->n_conns) + 3 * 8;
+	for (unsigned i = 0;; i++) {
+		const char *name;
+		uint64_t v = dp_worker_counter(d, w, i, &name, false);
+		if (name == NULL)
+			break;
+		if (v != 0)
+			n += dp_tel_u64_len(name, v);
+	}
+	return n;
+}
+
 static int
 dp_tel_lcores(const char *cmd, const char *params, struct rte_tel_data *t)
 {
 	(void)cmd;
+	unsigned inst = 0, only = UINT32_MAX;
+	if (params != NULL && *params != '\0' && sscanf(params, "%u,%u", &inst, &only) < 1) {
+		rte_tel_data_start_dict(t);
+		rte_tel_data_add_dict_string(t, "error", "params: INSTANCE[,WORKER]");
+		return 0;
+	}
 	pthread_mutex_lock(&dp_tel_lock);
-	struct dpsctp *d = dp_tel_pick(params);
+	struct dpsctp *d = inst < DP_TELEMETRY_MAX ? dp_tel_inst[inst] : NULL;
 	rte_tel_data_start_dict(t);
-	if (d == NULL) {
-		rte_tel_data_add_dict_string(t, "error", "no such dpsctp instance");
+	if (d == NULL || (only != UINT32_MAX && only >= d->n_workers)) {
+		rte_tel_data_add_dict_string(
+			t, "error", d == NULL ? "no such dpsctp instance" : "no such worker");
 		pthread_mutex_unlock(&dp_tel_lock);
 		return 0;
 	}
+	size_t room = DP_TEL_ROOM("/dpsctp/lcores");
+	unsigned not_shown = 0;
 	for (unsigned w = 0; w < d->n_workers; w++) {
+		if (only != UINT32_MAX && w != only)
+			continue;
+		size_t len = dp_tel_worker_len(d, w);
+		if (len > room) {
+			not_shown++;
+			continue;
+		}
+		room -= len;
 		struct rte_tel_data *c = rte_tel_data_alloc();
-		char key[16];
+		char key[24];
 		if (c == NULL)
 			break;
 		rte_tel_data_start_dict(c);
@@ -180,6 +252,13 @@ dp_tel_lcores(const char *cmd, const char *params, struct rte_tel_data *t)
 		dp_tel_groups_add(c, &g);
 		snprintf(key, sizeof(key), "worker%u", w);
 		rte_tel_data_add_dict_container(t, key, c, 0);
+	}
+	if (not_shown != 0) {
+		char msg[96];
+		snprintf(msg, sizeof(msg),
+			 "%u workers do not fit in one reply: ask /dpsctp/lcores,%u,WORKER",
+			 not_shown, inst);
+		rte_tel_data_add_dict_string(t, "not_shown", msg);
 	}
 	pthread_mutex_unlock(&dp_tel_lock);
 	return 0;
@@ -271,36 +350,54 @@ dp_tel_assocs(const char *cmd, const char *params, struct rte_tel_data *t)
 			break;
 		}
 	}
-	for (uint32_t i = 0; i < dp_tel_page.n; i++) {
-		const struct dp_tel_assoc *r = &dp_tel_page.rows[i];
-		struct rte_tel_data *c = rte_tel_data_alloc();
+	/* Rows while they fit (and the dict's 256 entries less "next" and "error"). */
+	size_t room = DP_TEL_ROOM("/dpsctp/assocs");
+	uint32_t shown = 0;
+	for (; shown < dp_tel_page.n && shown < RTE_TEL_MAX_DICT_ENTRIES - 2; shown++) {
+		const struct dp_tel_assoc *r = &dp_tel_page.rows[shown];
 		char key[32], addr[INET6_ADDRSTRLEN] = "";
+		const char *state = r->state < 8 ? dp_tel_state_names[r->state] : "?";
+		inet_ntop(r->peer.family == SCTP_ADDR_V6 ? AF_INET6 : AF_INET, r->peer.bytes, addr,
+			  sizeof(addr));
+		snprintf(key, sizeof(key), "%llu", (unsigned long long)r->id);
+		const struct {
+			const char *name;
+			uint64_t v;
+		} f[] = {
+			{ "worker", r->worker },
+			{ "local_port", r->local_port },
+			{ "peer_port", r->peer_port },
+			{ "local_vtag", r->local_vtag },
+			{ "peer_vtag", r->peer_vtag },
+			{ "paths", r->st.paths },
+			{ "msgs_sent", r->st.msgs_sent },
+			{ "msgs_recv", r->st.msgs_recv },
+			{ "bytes_sent", r->st.bytes_sent },
+			{ "bytes_recv", r->st.bytes_recv },
+			{ "data_chunks_rtx", r->st.data_chunks_rtx },
+			{ "srtt_us", r->p0.srtt_us },
+			{ "rto_us", r->p0.rto_us },
+			{ "cwnd", r->p0.cwnd },
+		};
+		/* "key":{"state":"S","peer":"A",...}, */
+		size_t len = strlen(key) + 5 + (8 + 6 + strlen(state)) + (7 + 6 + strlen(addr));
+		for (size_t k = 0; k < RTE_DIM(f); k++)
+			len += dp_tel_u64_len(f[k].name, f[k].v);
+		if (len > room)
+			break;
+		room -= len;
+		struct rte_tel_data *c = rte_tel_data_alloc();
 		if (c == NULL)
 			break;
 		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_u64(c, "worker", r->worker);
-		rte_tel_data_add_dict_string(c, "state",
-					     r->state < 8 ? dp_tel_state_names[r->state] : "?");
-		inet_ntop(r->peer.family == SCTP_ADDR_V6 ? AF_INET6 : AF_INET, r->peer.bytes, addr,
-			  sizeof(addr));
+		rte_tel_data_add_dict_string(c, "state", state);
 		rte_tel_data_add_dict_string(c, "peer", addr);
-		rte_tel_data_add_dict_u64(c, "local_port", r->local_port);
-		rte_tel_data_add_dict_u64(c, "peer_port", r->peer_port);
-		rte_tel_data_add_dict_u64(c, "local_vtag", r->local_vtag);
-		rte_tel_data_add_dict_u64(c, "peer_vtag", r->peer_vtag);
-		rte_tel_data_add_dict_u64(c, "paths", r->st.paths);
-		rte_tel_data_add_dict_u64(c, "msgs_sent", r->st.msgs_sent);
-		rte_tel_data_add_dict_u64(c, "msgs_recv", r->st.msgs_recv);
-		rte_tel_data_add_dict_u64(c, "bytes_sent", r->st.bytes_sent);
-		rte_tel_data_add_dict_u64(c, "bytes_recv", r->st.bytes_recv);
-		rte_tel_data_add_dict_u64(c, "data_chunks_rtx", r->st.data_chunks_rtx);
-		rte_tel_data_add_dict_u64(c, "srtt_us", r->p0.srtt_us);
-		rte_tel_data_add_dict_u64(c, "rto_us", r->p0.rto_us);
-		rte_tel_data_add_dict_u64(c, "cwnd", r->p0.cwnd);
-		snprintf(key, sizeof(key), "%llu", (unsigned long long)r->id);
+		for (size_t k = 0; k < RTE_DIM(f); k++)
+			rte_tel_data_add_dict_u64(c, f[k].name, f[k].v);
 		rte_tel_data_add_dict_container(t, key, c, 0);
 	}
-	rte_tel_data_add_dict_int(t, "next", dp_tel_page.more ? (int)(start + dp_tel_page.n) : -1);
+	bool rest = shown < dp_tel_page.n || dp_tel_page.more;
+	rte_tel_data_add_dict_int(t, "next", rest ? (int)(start + shown) : -1);
 	pthread_mutex_unlock(&dp_tel_lock);
 	return 0;
 }
