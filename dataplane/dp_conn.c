@@ -402,6 +402,32 @@ dp_conn_endpoint(struct dp_worker *w, uint16_t port)
 	return &w->closed_ep;
 }
 
+/*
+ * A local port for a connect that named none: the dynamic range (RFC 6335,
+ * 49152-65535) is split into one slice per worker, so two workers never
+ * pick the same port towards one peer (the peer would take the second INIT
+ * for a restart of the first association), and inside its slice a worker
+ * walks from a random start to the first port no association of its own
+ * uses towards any of the peer's addresses and port. 0 when the slice is
+ * full for that peer.
+ */
+static uint16_t
+dp_conn_ephemeral_port(struct dp_worker *w, const struct dp_req *r)
+{
+	const unsigned first = 49152u, span = 16384u / w->d->n_workers;
+	unsigned start = (w->rnd = w->rnd * 1664525u + 1013904223u) % span;
+
+	for (unsigned k = 0; k < span; k++) {
+		uint16_t port = (uint16_t)(first + w->index * span + (start + k) % span);
+		bool used = false;
+		for (unsigned i = 0; i < r->n_peers && !used; i++)
+			used = dp_conn_by_peer(w, &r->peers[i], port, r->peer_port) != NULL;
+		if (!used)
+			return port;
+	}
+	return 0;
+}
+
 int
 dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct dp_req *r)
 {
@@ -418,8 +444,8 @@ dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct dp_req
 	if (!found)
 		return -EINVAL;
 	uint16_t lport = r->local_port;
-	if (lport == 0)
-		lport = (uint16_t)(49152u + (w->rnd = w->rnd * 1664525u + 1013904223u) % 16384u);
+	if (lport == 0 && (lport = dp_conn_ephemeral_port(w, r)) == 0)
+		return -EADDRINUSE;
 	c->udp_port = d->set.udp_encap ? d->set.udp_port : 0;
 	int rc = sctp_assoc_connectx(&c->a, dp_conn_endpoint(w, lport), r->peers, r->n_peers,
 				     &local, lport, r->peer_port, w->now_ns);

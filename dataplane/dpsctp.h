@@ -26,6 +26,7 @@
  *   -EEXIST     already done (a listener on that port, a started instance)
  *   -EBUSY      not allowed while the instance runs (or before it starts)
  *   -ENODEV     the port could not be opened (the error text says why)
+ *   -EADDRINUSE no free local port towards that peer (connect)
  */
 #ifndef DPSCTP_H
 #define DPSCTP_H
@@ -284,9 +285,13 @@ DPSCTP_EXPORT int dpsctp_listen(struct dpsctp *d, uint16_t port, const struct dp
  * From another thread than the worker's, the request travels through the
  * worker's request ring.
  *
+ * With local_port 0 the worker picks a free port in its own slice of the
+ * dynamic range 49152-65535 (the range split evenly between the workers).
+ *
  * @return the association handle, or NULL with *rc set: -EINVAL (no peer,
  *         bad worker, port 0), -ENOMEM (no association or handshake block),
- *         -EAGAIN (request ring full).
+ *         -EAGAIN (request ring full), -EADDRINUSE (local_port 0 and every
+ *         port of the worker's slice already used towards that peer).
  */
 DPSCTP_EXPORT struct dpsctp_assoc *dpsctp_connect(struct dpsctp *d, unsigned worker,
 						  const struct dpsctp_addr *peers, unsigned n_peers,
