@@ -24,6 +24,7 @@ PACKAGES=(
 	gcc g++ clang libclang-rt-14-dev clang-format meson ninja-build pkg-config python3
 	libdpdk-dev dpdk-dev libisal-dev libssl-dev libpcap-dev
 	libgtest-dev libbenchmark-dev libusrsctp-dev tshark iproute2 iputils-ping
+	iperf3 python3-matplotlib
 )
 
 log() { printf '\033[1mdev.sh:\033[0m %s\n' "$*" >&2; }
@@ -80,26 +81,33 @@ cmd_build() {
 
 cmd_run() {
 	cmd_build
-	# The main demo until dpsctp-perf lands (issue 6): the embedded example
-	# in loopback — client and server in one process over a net_ring port
-	# pair, no NIC, no hugepages — echoing messages of three sizes, every
-	# echo checked; then what dpsctp-decode sees in one capture.
+	# The main demo: dpsctp-perf --loopback — client and server in one
+	# process over a net_ring port pair (no NIC, no hugepages), one lcore
+	# each when the machine has two cores — bulk 1452-byte messages, bulk
+	# 64-byte messages, then ping-pong latency; then dpsctp-echo's checked
+	# echo and what dpsctp-decode sees in one capture.
+	local perf="$BUILD_DIR"/apps/dpsctp-perf/dpsctp-perf
 	local echo="$BUILD_DIR"/apps/dpsctp-echo/dpsctp-echo
-	[ -x "$echo" ] || die "$echo was not built (is libdpdk-dev installed?)"
-	local eal=(--no-huge --no-pci --no-shconf -l 0 -m 512 --log-level lib.eal:error)
+	[ -x "$perf" ] || die "$perf was not built (is libdpdk-dev installed?)"
+	local lcores=0
+	[ "$(nproc)" -ge 2 ] && lcores=0-1
+	local eal=(--no-huge --no-pci --no-shconf -l "$lcores" -m 1024 --log-level lib.eal:error)
 	local args
-	for args in "-n 100000 -l 64 --streams 16" "-n 50000 -l 1452" "-n 500 -l 60000"; do
-		log "dpsctp-echo --loopback $args"
+	for args in "-t 3 -l 1452" "-t 2 -l 64 -S 8" "-t 1 -l 64 --ping"; do
+		log "dpsctp-perf --loopback $args"
 		# shellcheck disable=SC2086
-		"$echo" "${eal[@]}" -- --loopback $args 2>&1 | grep -v '^TELEMETRY' ||
-			die "dpsctp-echo failed"
+		"$perf" "${eal[@]}" -- --loopback $args 2>&1 | grep -v '^TELEMETRY' ||
+			die "dpsctp-perf failed"
 	done
+	log "dpsctp-echo --loopback -n 20000 -l 1200 --streams 8 (every echo checked)"
+	"$echo" "${eal[@]}" -- --loopback -n 20000 -l 1200 --streams 8 2>&1 | grep -v '^TELEMETRY' ||
+		die "dpsctp-echo failed"
 	local corpus=../shared/corpus/pcap
 	if [ -f "$corpus/pkts__sctp-test.cap" ]; then
 		log "dpsctp-decode $corpus/pkts__sctp-test.cap (first lines)"
 		"$BUILD_DIR"/apps/dpsctp-decode/dpsctp-decode "$corpus/pkts__sctp-test.cap" | head -n 8
 	fi
-	log "more: $echo [EAL args] -- -h; $BUILD_DIR/apps/dpsctp-decode/dpsctp-decode [--json] FILE"
+	log "more: $perf [EAL args] -- -h (docs/PERF_TOOL.md); $echo [EAL args] -- -h"
 }
 
 cmd_test() {

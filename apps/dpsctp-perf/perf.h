@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpsctp-perf: an iperf for SCTP on the embedded data plane. The pieces:
+ *
+ *   perf_opts.c     command line -> struct perf_opts (and --help)
+ *   perf_hist.c     latency histogram: log-linear, fixed memory
+ *   perf_wire.c     the Ethernet wire model behind --rate and the verdict
+ *   perf_flow.c     one association's traffic: send, sink, echo, ping
+ *   perf_side.c     one end (an instance and its flows) and its poll loop
+ *   perf_report.c   interval lines, the summary, the JSON document
+ *   main.c          roles (server, client, loopback) and the run's phases
+ *
+ * Threads. Every instance is polled by the application (dpsctp_poll()),
+ * never dpsctp_start()ed, so each end belongs to the lcore that polls it
+ * and every API call runs at once. Counters an end's lcore writes and the
+ * main lcore reads for interval lines are 64-bit, written by one thread
+ * and read with relaxed atomics.
+ *
+ * Messages carry a 16-byte header (struct perf_hdr) so the receiver checks
+ * order per stream, answers pings and mirrors --bidir with no side
+ * channel; messages from other tools (no magic) are counted, not checked.
+ */
+#ifndef DPSCTP_PERF_H
+#define DPSCTP_PERF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dataplane/config.h"
+#include "dataplane/dpsctp.h"
+
+#define PERF_PORT_DEFAULT 5001
+#define PERF_MAX_ASSOCS	  65536u /* -P, and flows a server keeps */
+#define PERF_MAX_STREAMS  1024u	 /* -S */
+/* --handshakes: four listening ports (DP_MAX_LISTEN) x 16,384 ephemeral ports */
+#define PERF_MAX_HANDSHAKES 65536u
+#define PERF_HS_PORTS	    4u
+#define PERF_MIN_LEN	    16u	   /* the header */
+#define PERF_MAX_LEN	    65000u /* one mbuf segment (docs/API.md) */
+#define PERF_MAGIC	    0xd5c7u
+
+/* struct perf_hdr.flags */
+#define PERF_F_PING  0x1u /* echo this message back (ping request) */
+#define PERF_F_PONG  0x2u /* an echoed ping */
+#define PERF_F_BIDIR 0x4u /* the sender wants traffic back (--bidir) */
+
+/* The first 16 bytes of every message, big-endian on the wire. */
+struct perf_hdr {
+	uint32_t seq;	/* per stream, from 0 */
+	uint16_t magic; /* PERF_MAGIC */
+	uint16_t flags; /* PERF_F_* */
+	uint64_t tsc;	/* sender's TSC at send (pings) */
+};
+
+struct perf_opts {
+	bool server, loopback, one_off, echo, json, unordered, bidir, ping, stats;
+	const char *peer;    /* -c ADDR[,ADDR] */
+	uint16_t sctp_port;  /* --sctp-port */
+	double seconds;	     /* -t */
+	double interval;     /* -i, 0 = none */
+	double omit;	     /* seconds not measured at the start (warm-up) */
+	uint32_t len;	     /* -l */
+	uint16_t streams;    /* -S */
+	uint32_t assocs;     /* -P */
+	double rate_bps;     /* --rate, wire bits/s, 0 = as fast as possible */
+	double pps;	     /* --pps, DATA packets/s, 0 = none */
+	uint32_t handshakes; /* --handshakes N, 0 = a traffic test */
+	bool line_rate_10g;  /* --rate 10g (for the verdict's wording) */
+	unsigned burst;	     /* messages sent per flow and loop iteration */
+};
+
+int perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t errlen);
+void perf_opts_usage(FILE *f);
+
+/* ---- histogram (perf_hist.c) ---- */
+#define PERF_HIST_SUB  32u /* linear buckets per power of two: < 3.2 % error */
+#define PERF_HIST_EXPS 48u /* up to 2^48 ns */
+struct perf_hist {
+	uint64_t n, max, sum;
+	uint64_t b[PERF_HIST_EXPS * PERF_HIST_SUB];
+};
+void perf_hist_add(struct perf_hist *h, uint64_t v);
+void perf_hist_merge(struct perf_hist *into, const struct perf_hist *h);
+/* The value at quantile q (0..1): the upper edge of its bucket; 0 when empty. */
+uint64_t perf_hist_quantile(const struct perf_hist *h, double q);
+
+/* ---- wire model (perf_wire.c) ---- */
+struct perf_wire {
+	uint32_t msgs_per_pkt;	   /* messages bundled in one full packet (1 when larger) */
+	uint32_t pkts_per_msg;	   /* DATA packets one message needs (fragments) */
+	double wire_bytes_per_msg; /* incl. preamble 8, IFG 12, FCS 4, headers */
+};
+void perf_wire_model(struct perf_wire *w, uint32_t len, uint16_t mtu, bool ipv6, bool udp);
+
+/* ---- one end (perf_side.c, perf_flow.c) ---- */
+struct perf_side;
+
+struct perf_flow {
+	struct perf_side *side;
+	struct dpsctp_assoc *a;
+	bool up, ended, sender, lost;
+	bool blocked;	    /* the send buffer refused: wait for on_space */
+	bool blocked_nomem; /* no mbuf: retry next iteration */
+	uint32_t len;	    /* message size when sending */
+	uint32_t *seq_out;  /* next seq per outbound stream */
+	uint32_t *seq_in;   /* expected seq per inbound stream */
+	uint16_t streams, in_streams, next_sid;
+	bool ping_outstanding;
+	/* A ping's echo the send buffer refused (one outstanding per flow). */
+	bool pong_due;
+	uint16_t pong_sid;
+	uint32_t pong_len;
+	uint64_t pong_tsc;
+	/* --echo: messages owed to the peer, and their size. */
+	uint64_t owed;
+	uint32_t owed_len;
+	struct dpsctp_assoc_stats final; /* at the end event */
+};
+
+/* Counters an end's lcore writes and the main lcore reads (relaxed). */
+struct perf_counts {
+	uint64_t msgs_sent, bytes_sent;
+	uint64_t msgs_recv, bytes_recv;
+	uint64_t busy_cycles, loop_cycles, polls, idle_polls;
+	uint64_t pings;
+};
+
+enum perf_phase {
+	PERF_RUN = 0, /* traffic */
+	PERF_DRAIN,   /* senders stop; queued data goes out */
+	PERF_CLOSE,   /* shut every association down */
+	PERF_EXIT,    /* loops return */
+};
+
+struct perf_side {
+	const char *name; /* "client", "server" */
+	struct dpsctp *d;
+	const struct perf_opts *o;
+	bool is_client;
+	struct perf_flow *flows;
+	uint32_t n_flows, max_flows, flows_up, flows_ended, flows_lost;
+	uint64_t errors;   /* order, length or header errors */
+	uint64_t refused;  /* sends refused for another reason than no room */
+	uint64_t restarts; /* the peer restarted an association (RFC 9260 §5.2) */
+	struct perf_counts c;
+	struct perf_hist lat; /* ping RTT/2 in ns */
+	/* Pacing: messages this side may send by now (token bucket). */
+	double msgs_per_tsc, tokens, tokens_max;
+	unsigned pace_batch; /* messages sent at once when paced */
+	uint64_t last_tsc;
+	uint64_t hz;
+	uint8_t *payload;	      /* a message's bytes, PERF_MAX_LEN */
+	uint32_t copy_max;	      /* at or below: dpsctp_send_bytes() */
+	uint32_t room;		      /* payload bytes an mbuf of the instance's pool holds */
+	struct rte_mempool *big_pool; /* single-segment mbufs for large messages */
+	/* Sum of the flows' final statistics. */
+	struct dpsctp_assoc_stats sum;
+	volatile int *phase;
+	uint64_t established_tsc; /* last COMM_UP (handshakes) */
+};
+
+int perf_side_init(struct perf_side *s, const char *name, struct dpsctp *d,
+		   const struct perf_opts *o, bool client, uint32_t max_flows, volatile int *phase,
+		   uint32_t copy_max, uint32_t sndbuf);
+void perf_side_fini(struct perf_side *s);
+/* One loop iteration: poll, send what the flows may, account cycles. */
+void perf_side_iterate(struct perf_side *s);
+/* Set the pacing rate from the options (0: unpaced). */
+void perf_side_pace(struct perf_side *s, double msgs_per_s);
+/* Open -P associations to the peers (the client). */
+int perf_side_connect(struct perf_side *s, const struct dpsctp_addr *peers, unsigned n,
+		      uint16_t port, uint32_t count);
+/* Read a counter written by the side's lcore. */
+static inline uint64_t
+perf_load(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+static inline void
+perf_add(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, *p + v, __ATOMIC_RELAXED);
+}
+
+extern const struct dpsctp_callbacks perf_callbacks;	    /* arg: the flow */
+extern const struct dpsctp_callbacks perf_listen_callbacks; /* arg: the side */
+/* Send what the flow may now; true when it sent anything. */
+bool perf_flow_pump(struct perf_flow *f);
+bool perf_flow_drained(const struct perf_flow *f);
+
+/* ---- report (perf_report.c) ---- */
+struct perf_snap {
+	uint64_t tsc;
+	struct perf_counts c[2]; /* [0] sender side, [1] receiver side */
+	uint64_t rx_packets[2];
+};
+
+struct perf_result {
+	const struct perf_opts *o;
+	const char *role; /* "client", "server", "loopback" */
+	uint64_t hz;
+	struct perf_side *tx, *rx; /* either may be NULL (a remote end) */
+	struct perf_snap start, end;
+	struct perf_wire wire;
+	double pace_mps;	   /* --rate / --pps as messages/s, 0 = none */
+	uint64_t rx_packets_total; /* the receiving end's frames, whole test */
+	uint64_t tx_packets_total; /* the sending end's frames, whole test */
+	/* --handshakes */
+	double handshakes_per_s;
+	double mem_bytes_per_assoc;
+	size_t mem_total;
+	uint32_t mem_sized_for;
+	uint32_t handshakes_done;
+	char lcores[64];
+};
+
+void perf_report_interval(FILE *f, const struct perf_result *r, const struct perf_snap *a,
+			  const struct perf_snap *b, bool json_only);
+void perf_report_end(FILE *f, const struct perf_result *r);
+void perf_report_json(FILE *f, const struct perf_result *r);
+/* Record an interval for the JSON document (kept, bounded). */
+void perf_report_keep_interval(const struct perf_result *r, const struct perf_snap *a,
+			       const struct perf_snap *b);
+
+#endif /* DPSCTP_PERF_H */

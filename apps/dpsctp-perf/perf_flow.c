@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One association's traffic, as its callbacks see it.
+ *
+ * Sending: perf_flow_pump() sends up to o->burst messages a call with
+ * DPSCTP_SEND_MORE on all but the last (they leave bundled), within the
+ * side's pacing tokens, until the send buffer refuses (-EAGAIN: the flow
+ * waits for on_space). Messages up to the copy threshold go through
+ * dpsctp_send_bytes() (packed, one copy); larger ones are written into an
+ * mbuf once and sent by reference, as an application that owns its
+ * buffers would — the one copy every stack makes from an application's
+ * bytes (write() for TCP, usrsctp_sendv()) is counted in our cycles too.
+ *
+ * Receiving: every message is counted; the first 16 bytes (struct
+ * perf_hdr) are checked — order per ordered stream — and answered: a ping
+ * is echoed at once with its timestamp (one outstanding per flow, so one
+ * slot holds an echo the send buffer refused), --echo owes the peer one
+ * message of the same size per message, and a sender's --bidir flag makes
+ * a server send back at the size it receives.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_mbuf.h>
+
+#include "apps/dpsctp-perf/perf.h"
+
+static void
+hdr_write(uint8_t *p, uint32_t seq, uint16_t flags, uint64_t tsc)
+{
+	struct perf_hdr h = { rte_cpu_to_be_32(seq), rte_cpu_to_be_16(PERF_MAGIC),
+			      rte_cpu_to_be_16(flags), rte_cpu_to_be_64(tsc) };
+	memcpy(p, &h, sizeof(h));
+}
+
+static bool
+hdr_read(const struct dpsctp_msg *m, struct perf_hdr *h)
+{
+	if (m->len < sizeof(*h) || (m->flags & DPSCTP_MSG_CONT) != 0)
+		return false;
+	if (m->segs[0].len >= sizeof(*h))
+		memcpy(h, m->segs[0].data, sizeof(*h));
+	else
+		(void)dpsctp_msg_copy(m, h, sizeof(*h));
+	if (rte_be_to_cpu_16(h->magic) != PERF_MAGIC)
+		return false;
+	h->seq = rte_be_to_cpu_32(h->seq);
+	h->flags = rte_be_to_cpu_16(h->flags);
+	h->tsc = rte_be_to_cpu_64(h->tsc);
+	return true;
+}
+
+/* Send one message of f->len (or len) bytes; 0, or the API's error. */
+static int
+send_msg(struct perf_flow *f, uint16_t sid, uint32_t len, uint16_t flags, uint64_t tsc,
+	 uint32_t sflags)
+{
+	struct perf_side *s = f->side;
+	struct dpsctp_sndinfo si = { sid, 0, sflags };
+	uint32_t seq = f->seq_out[sid];
+	int rc;
+
+	if (s->o->unordered)
+		si.flags |= DPSCTP_SEND_UNORDERED;
+	if (len <= s->copy_max) {
+		hdr_write(s->payload, seq, flags, tsc);
+		rc = dpsctp_send_bytes(f->a, &si, s->payload, len);
+	} else {
+		struct rte_mempool *mp = len <= s->room ? dpsctp_pktmbuf_pool(s->d) : s->big_pool;
+		struct rte_mbuf *m = mp != NULL ? rte_pktmbuf_alloc(mp) : NULL;
+		if (m == NULL)
+			return -ENOMEM;
+		uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
+		memcpy(p + sizeof(struct perf_hdr), s->payload + sizeof(struct perf_hdr),
+		       len - sizeof(struct perf_hdr));
+		hdr_write(p, seq, flags, tsc);
+		rc = dpsctp_send(f->a, &si, m);
+		if (rc != 0)
+			rte_pktmbuf_free(m);
+	}
+	if (rc == 0) {
+		f->seq_out[sid] = seq + 1;
+		perf_add(&s->c.msgs_sent, 1);
+		perf_add(&s->c.bytes_sent, len);
+	} else if (rc == -EAGAIN || rc == -ENOMEM) {
+		f->blocked = true; /* on_space, or the next iteration for -ENOMEM */
+		f->blocked_nomem = rc == -ENOMEM;
+	} else {
+		s->refused++;
+	}
+	return rc;
+}
+
+static uint16_t
+next_sid(struct perf_flow *f)
+{
+	uint16_t sid = f->next_sid;
+	f->next_sid = (uint16_t)(sid + 1u == f->streams ? 0u : sid + 1u);
+	return sid;
+}
+
+bool
+perf_flow_pump(struct perf_flow *f)
+{
+	struct perf_side *s = f->side;
+	bool did = false;
+
+	if (!f->up || f->ended)
+		return false;
+	if (f->blocked) {
+		if (!f->blocked_nomem)
+			return false;
+		f->blocked = f->blocked_nomem = false; /* mbufs may be back: try again */
+	}
+	/* Answers first: a ping's echo, then echoes owed (--echo). */
+	if (f->pong_due) {
+		if (send_msg(f, f->pong_sid, f->pong_len, PERF_F_PONG, f->pong_tsc, 0) != 0)
+			goto blocked;
+		f->pong_due = false;
+		did = true;
+	}
+	while (f->owed != 0) {
+		if (send_msg(f, next_sid(f), f->owed_len, 0, 0, 0) != 0)
+			goto blocked;
+		f->owed--;
+		did = true;
+	}
+	if (*s->phase != PERF_RUN)
+		return did;
+	if (s->is_client && s->o->ping && !f->ping_outstanding) {
+		uint16_t fl = PERF_F_PING;
+		if (send_msg(f, 0, f->len, fl, rte_rdtsc(), 0) != 0)
+			goto blocked;
+		f->ping_outstanding = true;
+		did = true;
+	}
+	if (!f->sender)
+		return did;
+	unsigned n = s->o->burst;
+	if (s->msgs_per_tsc > 0) {
+		/* Paced: wait for a batch's worth of credit. One message per
+		 * iteration would pay the loop's fixed costs (a tx burst, a poll)
+		 * per message; a batch keeps the per-message cost of an unpaced
+		 * run, and at 10G a batch of 16 1452-byte messages is 19 us. */
+		if (s->tokens < (double)s->pace_batch)
+			return did;
+		if ((double)n > s->tokens)
+			n = (unsigned)s->tokens;
+	}
+	uint16_t fl = s->is_client && s->o->bidir ? PERF_F_BIDIR : 0;
+	/* Pings own stream 0 when there is another: bulk data never delays them. */
+	bool skip0 = s->o->ping && f->streams > 1;
+	unsigned sent = 0;
+	for (; sent < n; sent++) {
+		uint16_t sid = next_sid(f);
+		if (skip0 && sid == 0)
+			sid = next_sid(f);
+		int rc = send_msg(f, sid, f->len, fl, 0, sent + 1 < n ? DPSCTP_SEND_MORE : 0u);
+		if (rc != 0) {
+			f->next_sid = sid; /* the same stream next time: no gap in its seq */
+			break;
+		}
+	}
+	if (sent != 0 && sent < n)
+		(void)dpsctp_flush(f->a); /* the last one had SEND_MORE */
+	if (s->msgs_per_tsc > 0)
+		s->tokens -= sent;
+	return did || sent != 0;
+blocked:
+	return did;
+}
+
+bool
+perf_flow_drained(const struct perf_flow *f)
+{
+	struct dpsctp_assoc_stats st;
+	struct dpsctp_path_stats ps;
+
+	if (f->a == NULL || f->ended)
+		return true;
+	if (dpsctp_assoc_get_stats(f->a, &st) != 0 || st.send_queued != 0)
+		return false;
+	for (unsigned i = 0; dpsctp_path_get_stats(f->a, i, &ps) == 0; i++)
+		if (ps.flight != 0)
+			return false;
+	return !f->pong_due && f->owed == 0;
+}
+
+/* A new association: its flow (the client's, or one the server takes). */
+static void
+flow_up(struct perf_flow *f, struct dpsctp_assoc *a, const struct dpsctp_event *ev)
+{
+	struct perf_side *s = f->side;
+	f->a = a;
+	f->up = true;
+	f->streams = ev->outbound_streams;
+	if (s->is_client && s->o->streams < f->streams)
+		f->streams = s->o->streams;
+	f->in_streams = ev->inbound_streams;
+	if (s->o->handshakes == 0) {
+		f->seq_out = calloc(f->streams, sizeof(*f->seq_out));
+		f->seq_in = calloc(f->in_streams, sizeof(*f->seq_in));
+		if (f->seq_out == NULL || f->seq_in == NULL) {
+			fprintf(stderr, "%s: no memory for a flow's sequence numbers\n", s->name);
+			(void)dpsctp_abort(a);
+			return;
+		}
+	}
+	s->flows_up++;
+	s->established_tsc = rte_rdtsc();
+}
+
+static void
+flow_end(struct perf_flow *f, struct dpsctp_assoc *a, const struct dpsctp_event *ev)
+{
+	struct perf_side *s = f->side;
+	if (a != NULL && dpsctp_assoc_get_stats(a, &f->final) == 0) {
+		s->sum.msgs_sent += f->final.msgs_sent;
+		s->sum.bytes_sent += f->final.bytes_sent;
+		s->sum.msgs_recv += f->final.msgs_recv;
+		s->sum.bytes_recv += f->final.bytes_recv;
+		s->sum.data_chunks_out += f->final.data_chunks_out;
+		s->sum.data_chunks_rtx += f->final.data_chunks_rtx;
+		s->sum.data_chunks_in += f->final.data_chunks_in;
+		s->sum.data_dups_in += f->final.data_dups_in;
+		s->sum.sacks_out += f->final.sacks_out;
+		s->sum.sacks_in += f->final.sacks_in;
+		s->sum.t3_expiries += f->final.t3_expiries;
+		s->sum.fast_retransmits += f->final.fast_retransmits;
+	}
+	if (ev->type != DPSCTP_EV_SHUTDOWN_COMPLETE) {
+		f->lost = true;
+		s->flows_lost++;
+		if (s->o->handshakes == 0 || ev->type == DPSCTP_EV_CANT_START)
+			fprintf(stderr, "%s: association %s (reason %u, cause %u)\n", s->name,
+				ev->type == DPSCTP_EV_CANT_START ? "did not start" : "lost",
+				ev->reason, ev->error);
+	}
+	f->ended = true;
+	f->up = false;
+	f->a = NULL;
+	s->flows_ended++;
+	free(f->seq_out);
+	free(f->seq_in);
+	f->seq_out = f->seq_in = NULL;
+}
+
+static void
+on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
+{
+	struct perf_flow *f = arg;
+	switch (ev->type) {
+	case DPSCTP_EV_COMM_UP:
+		flow_up(f, a, ev);
+		break;
+	case DPSCTP_EV_SHUTDOWN_COMPLETE:
+	case DPSCTP_EV_COMM_LOST:
+	case DPSCTP_EV_CANT_START:
+		flow_end(f, a, ev);
+		break;
+	case DPSCTP_EV_RESTART:
+		f->side->restarts++;
+		if (f->seq_in != NULL)
+			memset(f->seq_in, 0, f->in_streams * sizeof(*f->seq_in));
+		break;
+	default:
+		break;
+	}
+}
+
+/* The server's listener: a flow for each association it accepts. */
+static void
+on_listen_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
+{
+	struct perf_side *s = arg;
+	if (ev->type != DPSCTP_EV_COMM_UP)
+		return;
+	if (s->n_flows == s->max_flows) {
+		fprintf(stderr, "%s: more than %u associations: aborting the new one\n", s->name,
+			s->max_flows);
+		(void)dpsctp_abort(a);
+		return;
+	}
+	struct perf_flow *f = &s->flows[s->n_flows++];
+	memset(f, 0, sizeof(*f));
+	f->side = s;
+	f->len = s->o->len;
+	dpsctp_assoc_set_callbacks(a, &perf_callbacks, f);
+	flow_up(f, a, ev);
+	if (s->o->loopback && s->o->bidir)
+		f->sender = true; /* the loopback server knows the test */
+}
+
+static void
+on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
+{
+	struct perf_flow *f = arg;
+	struct perf_side *s = f->side;
+	struct perf_hdr h;
+	(void)a;
+
+	perf_add(&s->c.bytes_recv, m->len);
+	if ((m->flags & DPSCTP_MSG_MORE) == 0)
+		perf_add(&s->c.msgs_recv, 1);
+	if (!hdr_read(m, &h))
+		return; /* another tool's message, or the rest of a partial delivery */
+	if ((m->flags & DPSCTP_MSG_UNORDERED) == 0 && m->sid < f->in_streams) {
+		if (h.seq != f->seq_in[m->sid])
+			s->errors++;
+		f->seq_in[m->sid] = h.seq + 1;
+	}
+	if (h.flags & PERF_F_PONG) {
+		uint64_t rtt = rte_rdtsc() - h.tsc;
+		perf_hist_add(&s->lat, (uint64_t)((double)rtt * 1e9 / 2.0 / (double)s->hz));
+		perf_add(&s->c.pings, 1);
+		f->ping_outstanding = false;
+		return;
+	}
+	uint32_t whole = (m->flags & DPSCTP_MSG_MORE) ? s->o->len : m->len;
+	if (h.flags & PERF_F_PING) {
+		f->pong_due = true;
+		f->pong_sid = m->sid < f->streams ? m->sid : 0;
+		f->pong_len = whole;
+		f->pong_tsc = h.tsc;
+	} else if (s->o->echo && !s->is_client) {
+		f->owed++;
+		f->owed_len = whole;
+	}
+	if ((h.flags & PERF_F_BIDIR) && !s->is_client && !f->sender) {
+		f->sender = true;
+		f->len = whole;
+	}
+	if (f->pong_due || f->owed != 0)
+		(void)perf_flow_pump(f);
+}
+
+static void
+on_space(struct dpsctp_assoc *a, uint32_t free_bytes, void *arg)
+{
+	struct perf_flow *f = arg;
+	(void)a;
+	(void)free_bytes;
+	f->blocked = f->blocked_nomem = false;
+}
+
+const struct dpsctp_callbacks perf_callbacks = { on_recv, on_event, on_space };
+const struct dpsctp_callbacks perf_listen_callbacks = { NULL, on_listen_event, NULL };

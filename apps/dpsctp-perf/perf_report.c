@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What dpsctp-perf prints: interval lines like iperf's, a summary, and one
+ * JSON document shaped like iperf3's (start, intervals, end) whose keys
+ * docs/PERF_TOOL.md lists. Every rate is over the measured window (between
+ * the start and end snapshots); message and byte totals are the whole test
+ * after the drain, when everything sent had been acknowledged.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "apps/dpsctp-perf/perf.h"
+
+#define MAX_KEPT 3600u
+
+struct kept {
+	double start, end;
+	uint64_t bytes, msgs;
+};
+static struct kept kept[MAX_KEPT];
+static unsigned n_kept;
+
+/* The receiving end's counters: the server when we have it, else what the
+ * peer acknowledged (everything the client sent, after the drain). */
+static unsigned
+rx_index(const struct perf_result *r)
+{
+	return r->rx != NULL ? 1u : 0u;
+}
+
+static uint64_t
+rx_msgs(const struct perf_result *r, const struct perf_snap *s)
+{
+	return r->rx != NULL ? s->c[1].msgs_recv : s->c[0].msgs_sent;
+}
+
+static uint64_t
+rx_bytes(const struct perf_result *r, const struct perf_snap *s)
+{
+	return r->rx != NULL ? s->c[1].bytes_recv : s->c[0].bytes_sent;
+}
+
+static double
+secs(const struct perf_result *r, const struct perf_snap *a, const struct perf_snap *b)
+{
+	return (double)(b->tsc - a->tsc) / (double)r->hz;
+}
+
+void
+perf_report_keep_interval(const struct perf_result *r, const struct perf_snap *a,
+			  const struct perf_snap *b)
+{
+	if (n_kept == MAX_KEPT)
+		return;
+	struct kept *k = &kept[n_kept++];
+	k->start = (double)(a->tsc - r->start.tsc) / (double)r->hz;
+	k->end = (double)(b->tsc - r->start.tsc) / (double)r->hz;
+	k->bytes = rx_bytes(r, b) - rx_bytes(r, a);
+	k->msgs = rx_msgs(r, b) - rx_msgs(r, a);
+}
+
+static void
+human_bytes(char *out, size_t n, double b)
+{
+	if (b >= 1e9)
+		snprintf(out, n, "%.2f GB", b / 1e9);
+	else if (b >= 1e6)
+		snprintf(out, n, "%.2f MB", b / 1e6);
+	else
+		snprintf(out, n, "%.2f KB", b / 1e3);
+}
+
+void
+perf_report_interval(FILE *f, const struct perf_result *r, const struct perf_snap *a,
+		     const struct perf_snap *b, bool json_only)
+{
+	perf_report_keep_interval(r, a, b);
+	if (json_only)
+		return;
+	const struct kept *k = &kept[n_kept - 1];
+	double t = secs(r, a, b);
+	char hb[32];
+	human_bytes(hb, sizeof(hb), (double)k->bytes);
+	fprintf(f, "[SUM] %6.2f-%-6.2f s  %10s  %7.3f Gbit/s  %10.0f msg/s", k->start, k->end, hb,
+		(double)k->bytes * 8 / t / 1e9, (double)k->msgs / t);
+	if (r->o->ping && r->tx != NULL)
+		fprintf(f, "  %" PRIu64 " pings", b->c[0].pings - a->c[0].pings);
+	fputc('\n', f);
+	fflush(f);
+}
+
+/* The figures of the summary, computed once for the text and the JSON. */
+struct figures {
+	double secs, rx_bps, rx_mps, rx_pps, tx_bps, tx_mps;
+	double rev_bps, rev_mps; /* --bidir: what the client received */
+	double cpm[2], cpb[2], idle[2];
+	bool have[2];
+	uint64_t sent_msgs, sent_bytes, recv_msgs, recv_bytes;
+	uint64_t rtx, sacks, data_pkts;
+	double sacks_per_pkt;
+	double target_mps, target_bps;
+	bool sustained;
+	uint64_t errors;
+};
+
+static void
+figures(const struct perf_result *r, struct figures *g)
+{
+	const struct perf_snap *a = &r->start, *b = &r->end;
+	memset(g, 0, sizeof(*g));
+	g->secs = secs(r, a, b);
+	if (g->secs <= 0)
+		g->secs = 1e-9;
+	g->rx_bps = (double)(rx_bytes(r, b) - rx_bytes(r, a)) * 8 / g->secs;
+	g->rx_mps = (double)(rx_msgs(r, b) - rx_msgs(r, a)) / g->secs;
+	unsigned ri = rx_index(r);
+	g->rx_pps = (double)(b->rx_packets[ri] - a->rx_packets[ri]) / g->secs;
+	g->tx_bps = (double)(b->c[0].bytes_sent - a->c[0].bytes_sent) * 8 / g->secs;
+	g->tx_mps = (double)(b->c[0].msgs_sent - a->c[0].msgs_sent) / g->secs;
+	g->rev_bps = (double)(b->c[0].bytes_recv - a->c[0].bytes_recv) * 8 / g->secs;
+	g->rev_mps = (double)(b->c[0].msgs_recv - a->c[0].msgs_recv) / g->secs;
+	const struct perf_side *sides[2] = { r->tx, r->rx };
+	for (int i = 0; i < 2; i++) {
+		if (sides[i] == NULL)
+			continue;
+		g->have[i] = true;
+		uint64_t busy = b->c[i].busy_cycles - a->c[i].busy_cycles;
+		uint64_t loop = b->c[i].loop_cycles - a->c[i].loop_cycles;
+		uint64_t m = i == 0 ? b->c[0].msgs_sent - a->c[0].msgs_sent
+				    : b->c[1].msgs_recv - a->c[1].msgs_recv;
+		uint64_t by = i == 0 ? b->c[0].bytes_sent - a->c[0].bytes_sent
+				     : b->c[1].bytes_recv - a->c[1].bytes_recv;
+		g->cpm[i] = m ? (double)busy / (double)m : 0;
+		g->cpb[i] = by ? (double)busy / (double)by : 0;
+		g->idle[i] = loop ? 1.0 - (double)busy / (double)loop : 0;
+		g->errors += sides[i]->errors;
+	}
+	if (r->tx != NULL) {
+		g->sent_msgs = r->tx->c.msgs_sent;
+		g->sent_bytes = r->tx->c.bytes_sent;
+		g->rtx = r->tx->sum.data_chunks_rtx;
+	}
+	if (r->rx != NULL) {
+		g->recv_msgs = r->rx->c.msgs_recv;
+		g->recv_bytes = r->rx->c.bytes_recv;
+		g->sacks = r->rx->sum.sacks_out;
+		g->data_pkts = r->rx_packets_total;
+	} else {
+		g->recv_msgs = g->sent_msgs; /* acknowledged: the drain waited for it */
+		g->recv_bytes = g->sent_bytes;
+		g->sacks = r->tx != NULL ? r->tx->sum.sacks_in : 0;
+		g->data_pkts = r->tx_packets_total;
+	}
+	g->sacks_per_pkt = g->data_pkts ? (double)g->sacks / (double)g->data_pkts : 0;
+	g->target_mps = r->pace_mps;
+	if (g->target_mps > 0) {
+		g->target_bps = g->target_mps * r->wire.wire_bytes_per_msg * 8;
+		g->sustained = g->rx_mps >= 0.99 * g->target_mps;
+	}
+}
+
+void
+perf_report_end(FILE *f, const struct perf_result *r)
+{
+	const struct perf_opts *o = r->o;
+	if (o->json)
+		return;
+	if (o->handshakes != 0) {
+		fprintf(f,
+			"handshakes: %u of %u associations established, %.0f per second\n"
+			"memory: %.0f bytes per association (the server instance sized for %u: "
+			"%zu bytes)\n",
+			r->handshakes_done, o->handshakes, r->handshakes_per_s,
+			r->mem_bytes_per_assoc, r->mem_sized_for, r->mem_total);
+		return;
+	}
+	struct figures g;
+	figures(r, &g);
+	static const char *names[2] = { "sender", "receiver" };
+	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	fprintf(f, "measured %.2f s: %.3f Gbit/s goodput, %.0f msg/s, %.0f packets/s received\n",
+		g.secs, g.rx_bps / 1e9, g.rx_mps, g.rx_pps);
+	fprintf(f,
+		"sent %" PRIu64 " messages (%" PRIu64 " bytes), received %" PRIu64 " (%" PRIu64
+		" bytes)%s\n",
+		g.sent_msgs, g.sent_bytes, g.recv_msgs, g.recv_bytes,
+		r->rx == NULL ? " (acknowledged by the peer)" : "");
+	for (int i = 0; i < 2; i++)
+		if (g.have[i])
+			fprintf(f, "%-8s: %.0f cycles/message, %.3f cycles/byte, idle %.1f %%\n",
+				names[i], g.cpm[i], g.cpb[i], g.idle[i] * 100);
+	fprintf(f,
+		"SACKs per DATA packet %.3f, retransmitted chunks %" PRIu64
+		", order errors %" PRIu64 "\n",
+		g.sacks_per_pkt, g.rtx, g.errors);
+	if (o->bidir && r->tx != NULL && r->rx != NULL)
+		fprintf(f,
+			"reverse (server to client): %.3f Gbit/s, %.0f msg/s, %" PRIu64
+			" messages sent, %" PRIu64 " received\n",
+			g.rev_bps / 1e9, g.rev_mps, r->rx->c.msgs_sent, r->tx->c.msgs_recv);
+	if (r->tx != NULL && r->tx->lat.n != 0) {
+		const struct perf_hist *h = &r->tx->lat;
+		fprintf(f,
+			"latency (one way = RTT/2) us: p50 %.2f p90 %.2f p99 %.2f p99.9 %.2f max "
+			"%.2f (%" PRIu64 " pings)\n",
+			perf_hist_quantile(h, 0.5) / 1e3, perf_hist_quantile(h, 0.9) / 1e3,
+			perf_hist_quantile(h, 0.99) / 1e3, perf_hist_quantile(h, 0.999) / 1e3,
+			(double)h->max / 1e3, h->n);
+	}
+	if (g.target_mps > 0)
+		fprintf(f,
+			"rate: target %.3f Gbit/s on the wire (%.0f msg/s), %s; sender idle %.1f "
+			"%%\n",
+			g.target_bps / 1e9, g.target_mps,
+			g.sustained ? "sustained" : "NOT sustained", g.idle[0] * 100);
+	fflush(f);
+}
+
+void
+perf_report_json(FILE *f, const struct perf_result *r)
+{
+	const struct perf_opts *o = r->o;
+	struct figures g;
+	figures(r, &g);
+	fprintf(f,
+		"{\n  \"start\": {\"version\": \"%s\", \"role\": \"%s\", \"lcores\": \"%s\", "
+		"\"tsc_hz\": %" PRIu64 ", \"crc32c\": \"%s\",\n",
+		dpsctp_version(), r->role, r->lcores, r->hz, dpsctp_crc32c_engine());
+	fprintf(f,
+		"    \"test\": {\"message_bytes\": %u, \"streams\": %u, \"assocs\": %u, "
+		"\"seconds\": %.3f, \"omit\": %.3f, \"unordered\": %s, \"bidir\": %s, \"ping\": "
+		"%s, \"rate_bps\": %.0f, \"pps\": %.0f, \"handshakes\": %u, \"burst\": %u}},\n",
+		o->len, o->streams, o->assocs, o->seconds, o->omit, o->unordered ? "true" : "false",
+		o->bidir ? "true" : "false", o->ping ? "true" : "false", o->rate_bps, o->pps,
+		o->handshakes, o->burst);
+	fprintf(f, "  \"intervals\": [");
+	for (unsigned i = 0; i < n_kept; i++) {
+		double t = kept[i].end - kept[i].start;
+		fprintf(f,
+			"%s\n    {\"sum\": {\"start\": %.3f, \"end\": %.3f, \"bytes\": %" PRIu64
+			", \"messages\": %" PRIu64 ", \"bits_per_second\": %.0f}}",
+			i ? "," : "", kept[i].start, kept[i].end, kept[i].bytes, kept[i].msgs,
+			t > 0 ? (double)kept[i].bytes * 8 / t : 0);
+	}
+	fprintf(f, "\n  ],\n  \"end\": {\n");
+	if (o->handshakes != 0) {
+		fprintf(f,
+			"    \"handshakes\": %u, \"handshakes_per_second\": %.0f,\n"
+			"    \"memory_bytes_per_assoc\": %.1f, \"memory_total_bytes\": %zu, "
+			"\"memory_sized_for_assocs\": %u\n  }\n}\n",
+			r->handshakes_done, r->handshakes_per_s, r->mem_bytes_per_assoc,
+			r->mem_total, r->mem_sized_for);
+		fflush(f);
+		return;
+	}
+	fprintf(f,
+		"    \"sum_sent\": {\"bytes\": %" PRIu64 ", \"messages\": %" PRIu64
+		", \"seconds\": %.6f, \"bits_per_second\": %.0f, \"messages_per_second\": %.0f},\n",
+		g.sent_bytes, g.sent_msgs, g.secs, g.tx_bps, g.tx_mps);
+	fprintf(f,
+		"    \"sum_received\": {\"bytes\": %" PRIu64 ", \"messages\": %" PRIu64
+		", \"seconds\": %.6f, \"bits_per_second\": %.0f, \"messages_per_second\": %.0f, "
+		"\"packets_per_second\": %.0f, \"acknowledged_only\": %s},\n",
+		g.recv_bytes, g.recv_msgs, g.secs, g.rx_bps, g.rx_mps, g.rx_pps,
+		r->rx == NULL ? "true" : "false");
+	if (o->bidir && r->tx != NULL && r->rx != NULL)
+		fprintf(f,
+			"    \"reverse\": {\"bytes\": %" PRIu64 ", \"messages\": %" PRIu64
+			", \"bits_per_second\": %.0f, \"messages_per_second\": %.0f},\n",
+			r->tx->c.bytes_recv, r->tx->c.msgs_recv, g.rev_bps, g.rev_mps);
+	static const char *names[2] = { "sender", "receiver" };
+	const char *objs[3] = { "cycles_per_message", "cycles_per_byte", "idle_fraction" };
+	for (int k = 0; k < 3; k++) {
+		fprintf(f, "    \"%s\": {", objs[k]);
+		for (int i = 0; i < 2; i++) {
+			double v = k == 0 ? g.cpm[i] : k == 1 ? g.cpb[i] : g.idle[i];
+			if (g.have[i])
+				fprintf(f, "%s\"%s\": %.4f", i ? ", " : "", names[i], v);
+			else
+				fprintf(f, "%s\"%s\": null", i ? ", " : "", names[i]);
+		}
+		fprintf(f, "},\n");
+	}
+	fprintf(f,
+		"    \"sacks_per_data_packet\": %.4f, \"retransmits\": %" PRIu64
+		", \"errors\": %" PRIu64 ",\n",
+		g.sacks_per_pkt, g.rtx, g.errors);
+	if (g.target_mps > 0)
+		fprintf(f,
+			"    \"rate\": {\"target_wire_bps\": %.0f, \"target_messages_per_second\": "
+			"%.0f, \"wire_bytes_per_message\": %.2f, \"sustained\": %s, "
+			"\"sender_idle_fraction\": %.4f},\n",
+			g.target_bps, g.target_mps, r->wire.wire_bytes_per_msg,
+			g.sustained ? "true" : "false", g.idle[0]);
+	if (r->tx != NULL && r->tx->lat.n != 0) {
+		const struct perf_hist *h = &r->tx->lat;
+		fprintf(f,
+			"    \"latency_us\": {\"one_way\": \"rtt/2\", \"samples\": %" PRIu64
+			", \"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, \"p999\": %.3f, \"max\": "
+			"%.3f},\n",
+			h->n, perf_hist_quantile(h, 0.5) / 1e3, perf_hist_quantile(h, 0.9) / 1e3,
+			perf_hist_quantile(h, 0.99) / 1e3, perf_hist_quantile(h, 0.999) / 1e3,
+			(double)h->max / 1e3);
+	}
+	fprintf(f, "    \"lcores\": \"%s\"\n  }\n}\n", r->lcores);
+	fflush(f);
+}
