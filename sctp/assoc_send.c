@@ -380,9 +380,20 @@ tx_sack_rides(const struct sctp_assoc *a, const struct assoc_run *run, unsigned 
 	return sctp_addr_eq(&dst, &run->rx->src);
 }
 
-/* A fresh packet to path i; a SACK owed goes in first (§6.10 bundling). */
+static void tx_sack_alone(struct sctp_assoc *a, struct assoc_run *run);
+
+/*
+ * A fresh packet to path i; a SACK owed goes in first (§6.10 bundling).
+ * need: bytes of the chunk the caller will put in first (0: unknown). When
+ * the SACK and that chunk do not fit one packet — a full-sized DATA chunk
+ * never does — the SACK leaves alone now: holding it for its timer would
+ * hold the DATA too (the chunk is sized to a packet without a SACK), one
+ * delayed-SACK interval (100 us in the data-center profile) per message of
+ * a ping-pong or of traffic both ways.
+ */
 static void
-tx_pkt_begin(struct sctp_assoc *a, const struct assoc_run *run, struct tx_pkt *p, unsigned i)
+tx_pkt_begin(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p, unsigned i,
+	     uint32_t need)
 {
 	p->w = sctp_writer_make(p->head, sizeof(p->head));
 	p->n = 0;
@@ -392,10 +403,13 @@ tx_pkt_begin(struct sctp_assoc *a, const struct assoc_run *run, struct tx_pkt *p
 		size_t before = p->w.off;
 		assoc_tx_sack(a, &p->w);
 		size_t sack = p->w.off - before;
-		if (!sctp_writer_ok(&p->w) || sack + 20u > p->room) {
+		bool fits = sack + (need != 0 ? need : 20u) <= p->room;
+		if (!sctp_writer_ok(&p->w) || !fits) {
 			p->w = sctp_writer_make(p->head, sizeof(p->head));
 			sctp_packet_build_header(&p->w, a->local_port, a->peer_port, a->peer_vtag);
-			return; /* it goes alone when the timer fires */
+			if (sctp_writer_ok(&p->w) && need != 0)
+				tx_sack_alone(a, run);
+			return;
 		}
 		p->room -= (uint32_t)sack;
 	}
@@ -465,7 +479,7 @@ tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx
 	       (tx->fast_rtx || sctp_cc_window_allows(&w, sent, pkts))) {
 		struct sctp_rtxq_rtx r[ASSOC_TX_MAX_SEGS];
 		uint32_t bytes = 0;
-		tx_pkt_begin(a, run, p, rp);
+		tx_pkt_begin(a, run, p, rp, 0);
 		unsigned n = sctp_rtxq_take_rtx(&tx->rtxq, &tx->env, rp, p->room, r,
 						ASSOC_TX_MAX_SEGS, &bytes);
 		if (n == 0)
@@ -555,9 +569,10 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 		unsigned max = tx_rtxq_room(tx);
 		if (max == 0 || tx_hold(a, run))
 			break;
-		tx_pkt_begin(a, run, p, dp);
+		uint32_t next = sctp_outq_peek_len(&tx->outq, max_payload);
+		tx_pkt_begin(a, run, p, dp, next);
 		uint32_t room = p->room, rwnd_room = rwnd + SCTP_OUTQ_DATA_HDR + 3u;
-		if (sctp_outq_peek_len(&tx->outq, max_payload) > rwnd_room) {
+		if (next > rwnd_room) {
 			if (sctp_rtxq_flight(&tx->rtxq) != 0)
 				break;
 			max = 1; /* §6.1 A: with nothing in flight, one chunk always may go */
