@@ -5,7 +5,8 @@
 #   ./dev.sh build   setup, then configure and build build/ (and build-fuzz/)
 #   ./dev.sh run     build, then the main demo (no NIC, no hugepages)
 #   ./dev.sh test    build, then every test suite (unit, sim, fuzz, dp, interop)
-#   ./dev.sh bench   build, then the benchmarks; JSON into bench/results/
+#   ./dev.sh bench   build, then the benchmarks and the end-to-end suite: JSON
+#                    into bench/results/, docs/PERFORMANCE.md regenerated
 #   ./dev.sh format  reformat the C/C++ sources with the repo's .clang-format
 #
 # Warnings are errors in every build (CI's included). Environment:
@@ -133,7 +134,19 @@ cmd_bench() {
 			--benchmark_out="bench/results/$name.json" ||
 			die "$name failed"
 	done
-	log "results in bench/results/*.json"
+	# The end-to-end suite (issue 6): dpsctp-perf against usrsctp, Linux TCP
+	# and the raw ceiling, medians of BENCH_REPETITIONS runs (about 15
+	# minutes), then docs/PERFORMANCE.md's end-to-end section and plots.
+	# Debian's python3 has matplotlib (python3-matplotlib); another python3
+	# first on PATH may not.
+	local py=python3
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	log "running the end-to-end suite (bench/suite/run.py)"
+	"$py" bench/suite/run.py --build "$BUILD_DIR" --out bench/results/e2e.json ||
+		die "the end-to-end suite ran nothing"
+	"$py" bench/suite/report.py --in bench/results/e2e.json --md docs/PERFORMANCE.md --img docs/img ||
+		die "report.py failed"
+	log "results in bench/results/*.json; docs/PERFORMANCE.md regenerated"
 }
 
 cmd_format() {
@@ -148,7 +161,7 @@ test) cmd_test ;;
 bench) cmd_bench ;;
 format) cmd_format ;;
 -h | --help | help | "")
-	sed -n "2,14p" "$0" | sed 's/^# \{0,1\}//'
+	sed -n "2,15p" "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ] || exit 1
 	;;
 *) die "unknown command '$1' (try: setup build run test bench format)" ;;

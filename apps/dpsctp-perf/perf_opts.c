@@ -61,6 +61,11 @@ perf_opts_usage(FILE *f)
 		"                      names in docs/COUNTERS.md)\n"
 		"  -h, --help          this text\n"
 		"The SCTP port is --sctp-port (default %d; --port is the DPDK port).\n"
+		"Two machines with real NICs (docs/PERF_TOOL.md has every figure's command):\n"
+		"  server: dpsctp-perf -l 2 -a PCI -- --port PCI --ip 192.0.2.2/24 -s --json\n"
+		"  client: dpsctp-perf -l 2 -a PCI -- --port PCI --ip 192.0.2.1/24 -c 192.0.2.2 "
+		"\\\n"
+		"          -t 10 -l 1452 [-S 8] [-P 64] [--ping] [--rate 10g] --json\n"
 		"Exit status: 0 success; 1 the test failed (no association, association lost,\n"
 		"order errors, data missing); 2 bad usage; 3 the data plane would not start.\n"
 		"\nData-plane options:\n",
