@@ -234,6 +234,28 @@ counter_index(const struct dpsctp *d, const char *want)
 	return 0;
 }
 
+/* --memory: what an instance sized for n associations holds, then exit. */
+static int
+report_memory(const struct perf_opts *o, struct dpsctp *d, size_t bytes, uint32_t n)
+{
+	if (d == NULL)
+		return 3;
+	double per = (double)bytes / (double)n;
+	if (o->json)
+		printf("{\n  \"start\": {\"version\": \"%s\", \"role\": \"memory\"},\n"
+		       "  \"end\": {\"memory_total_bytes\": %zu, \"memory_sized_for_assocs\": %u, "
+		       "\"memory_bytes_per_assoc\": %.1f}\n}\n",
+		       dpsctp_version(), bytes, n, per);
+	else
+		printf("memory: an instance sized for %u associations holds %zu bytes: %.0f per "
+		       "association (blocks are reserved at create: an idle association adds "
+		       "nothing)\n",
+		       n, bytes, per);
+	dpsctp_destroy(d);
+	rte_eal_cleanup();
+	return 0;
+}
+
 /* --stats: every non-zero counter of an end's worker. */
 static void
 print_counters(FILE *f, const char *who, const struct dpsctp *d)
@@ -300,6 +322,8 @@ main(int argc, char **argv)
 		struct dpsctp_config sc = cfg;
 		ds = create(&sc, "ethdev:net_ring_perf_b", "10.0.0.2/24");
 		heap_srv = heap_bytes() - heap0;
+		if (o.memory)
+			return report_memory(&o, ds, heap_srv, sc.max_assocs);
 		dc = create(&cfg, "ethdev:net_ring_perf_a", "10.0.0.1/24");
 	} else if (o.server) {
 		ds = create(&cfg, NULL, NULL);

@@ -56,6 +56,7 @@ struct perf_hdr {
 
 struct perf_opts {
 	bool server, loopback, one_off, echo, json, unordered, bidir, ping, stats;
+	bool memory;	     /* --memory: size the server end, report, exit */
 	const char *peer;    /* -c ADDR[,ADDR] */
 	uint16_t sctp_port;  /* --sctp-port */
 	double seconds;	     /* -t */

@@ -51,6 +51,8 @@ perf_opts_usage(FILE *f)
 		"  --pps N             pace at N DATA packets/s (messages bundled as they fit)\n"
 		"  --handshakes N      open N associations as fast as possible and report\n"
 		"                      handshakes/s and memory per association (no data)\n"
+		"  --memory            with --loopback: create the server end alone, sized by\n"
+		"                      --max-assocs, report its memory per association, exit\n"
 		"  --omit SECONDS      not measured at the start (default 0.2: warm-up)\n"
 		"  --burst N           messages a flow sends per loop iteration (default 32)\n"
 		"Output:\n"
@@ -156,6 +158,7 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t er
 		{ "rate", required_argument, NULL, 'R' },
 		{ "pps", required_argument, NULL, 'Q' },
 		{ "handshakes", required_argument, NULL, 'H' },
+		{ "memory", no_argument, NULL, 'M' },
 		{ "omit", required_argument, NULL, 'O' },
 		{ "burst", required_argument, NULL, 'b' },
 		{ "interval", required_argument, NULL, 'i' },
@@ -235,6 +238,9 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t er
 			if (parse_u32(optarg, 1, PERF_MAX_HANDSHAKES, &o->handshakes) != 0)
 				BAD("--handshakes %s: from 1 to %u", optarg, PERF_MAX_HANDSHAKES);
 			break;
+		case 'M':
+			o->memory = true;
+			break;
 		case 'O':
 			if (parse_secs(optarg, 0, 60, &o->omit) != 0)
 				BAD("--omit %s: seconds from 0 to 60", optarg);
@@ -270,6 +276,8 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t er
 		BAD("--rate and --pps both pace: choose one");
 	if (o->server && (o->ping || o->bidir || o->handshakes || o->rate_bps > 0 || o->pps > 0))
 		BAD("--ping, --bidir, --rate, --pps and --handshakes are client options");
+	if (o->memory && !o->loopback)
+		BAD("--memory measures a --loopback server end");
 	if (o->handshakes != 0 && (o->ping || o->bidir))
 		BAD("--handshakes opens associations only: no --ping or --bidir");
 	if (o->omit >= o->seconds)

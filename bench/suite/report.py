@@ -257,7 +257,7 @@ def goals(R, out):
     row("≥ 500,000 handshakes/s per core", best, 500e3, unit="/s")
     mem = marginal_memory(R)
     row("≥ 2 M idle associations per GB (≤ 537 B each)", 2**30 / mem if mem else None, 2e6,
-        unit="/GB")
+        unit="/GiB")
     raw64 = R.m("throughput", "raw", "packets_per_second", message_bytes=64)
     row("64 B, one chunk per packet: ≥ 30 % of the bare loop's packets/s",
         pps / raw64 if pps and raw64 else None, 0.3)
@@ -282,9 +282,15 @@ def goals(R, out):
 
 
 def marginal_memory(R):
-    hs = sorted((r["median"].get("memory_sized_for_assocs"), r["median"].get("memory_total_bytes"))
-                for r in R.runs if r["scenario"] == "handshakes" and not r.get("error")
-                and r["median"].get("memory_total_bytes"))
+    """Bytes one more association adds: the slope between the smallest and the
+    largest sizing measured (--memory runs, else the handshake runs)."""
+    for scen in ("memory", "handshakes"):
+        hs = sorted((r["median"].get("memory_sized_for_assocs"),
+                     r["median"].get("memory_total_bytes"))
+                    for r in R.runs if r["scenario"] == scen and not r.get("error")
+                    and r["median"].get("memory_total_bytes"))
+        if len(hs) >= 2:
+            break
     if len(hs) < 2:
         return None
     (n0, m0), (n1, m1) = hs[0], hs[-1]
@@ -356,12 +362,27 @@ def main():
                    f"{fmt(tot, 'B')} | {fmt(tot / sized if tot and sized else None, 'B')} |" +
                    (f" error: {r['error'][:80]}" if r.get("error") else ""))
         cmds.append((f"handshakes {r['params']['handshakes']}", r["command"]))
+    mems = sorted((r for r in R.runs if r["scenario"] == "memory"),
+                  key=lambda r: r["params"]["sized_for"])
+    if mems:
+        out.append("")
+        out.append("The server end alone (`--memory`), sized for N associations, none established:")
+        out.append("")
+        out.append("| sized for | instance memory | per association |")
+        out.append("|---|---|---|")
+        for r in mems:
+            m = r["median"]
+            tot = m.get("memory_total_bytes")
+            n = r["params"]["sized_for"]
+            out.append(f"| {n} | {fmt(tot, 'B')} | {fmt(tot / n if tot else None, 'B')} |" +
+                       (f" error: {r['error'][:80]}" if r.get("error") else ""))
+            cmds.append((f"memory {n}", r["command"]))
     mem = marginal_memory(R)
     if mem:
         out.append("")
         out.append(f"Marginal memory per association (between the smallest and largest sizing): "
-                   f"**{mem:.0f} bytes**, so 1 GB holds {2**30 / mem / 1e6:.2f} M idle "
-                   f"associations and 1 M associations need {mem * 1e6 / 2**30:.1f} GB.")
+                   f"**{mem:.0f} bytes**, so 1 GiB holds {2**30 / mem / 1e6:.2f} M idle "
+                   f"associations and 1 M associations need {mem * 1e6 / 2**30:.1f} GiB.")
     out.append("")
     out.append("### 10G line rate (`--rate 10g`: wire bits with preamble, IFG, FCS and headers)")
     out.append("")

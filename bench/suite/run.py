@@ -167,6 +167,14 @@ def scenarios(b, seconds, quick):
     # with how much of the sender's core to spare.
     for n in ([1452] if quick else [256, 512, 1024, 1452, 4096]):
         dp("linerate", {"message_bytes": n, "rate": "10g"}, ["-l", str(n), "--rate", "10g"])
+    # Memory: the server end alone, sized for N associations (reserved at
+    # create; an idle association adds nothing). 1 M needs about 7 GB.
+    for n in ([1000] if quick else [1000, 100000, 1000000]):
+        out.append({"scenario": "memory", "impl": "dpsctp", "tool": "dpsctp",
+                    "params": {"sized_for": n},
+                    "cmd": [perf, "--no-huge", "--no-pci", "--no-shconf", "-l", "0", "-m", "16384",
+                            "--log-level", "lib.eal:error", "--", "--loopback", "--memory",
+                            "--json", "--profile", "rfc", "--max-assocs", str(n)]})
     for loss in ([1] if quick else [0.1, 1, 5]):
         dp("loss", {"message_bytes": 1452, "loss_percent": loss},
            ["-l", "1452", "--impair", f"loss={loss}%,seed=7"])

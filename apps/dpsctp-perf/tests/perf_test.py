@@ -144,8 +144,19 @@ def main():
         check("handshakes: rate and memory", e.get("handshakes_per_second", 0) > 0 and
               e.get("memory_bytes_per_assoc", 0) > 0, e)
 
+    # --memory: the server end alone, sized, measured, gone.
+    p = run(perf, "0", ["--loopback", "--memory", "--max-assocs", "2000", "--json"])
+    try:
+        e = json.loads(p.stdout)["end"]
+        check("memory: sized for 2000", e["memory_sized_for_assocs"] == 2000, e)
+        check("memory: bytes per association", e["memory_bytes_per_assoc"] > 0 and
+              e["memory_total_bytes"] >= 2000 * e["memory_bytes_per_assoc"] * 0.99, e)
+    except (ValueError, KeyError) as err:
+        check("memory: JSON", False, str(err))
+
     # Usage errors exit 2 with a message.
-    for bad in (["--loopback", "-l", "4"], ["-s", "--ping"], ["--loopback", "-s"], []):
+    for bad in (["--loopback", "-l", "4"], ["-s", "--ping"], ["--loopback", "-s"], [],
+                ["-s", "--memory"]):
         p = run(perf, "0", bad, timeout=30)
         check(f"usage {' '.join(bad) or '(none)'}: exit 2", p.returncode == 2, p.returncode)
     p = run(perf, "0", ["-h"], timeout=30)
