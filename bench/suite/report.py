@@ -90,11 +90,11 @@ def throughput_table(R, sizes, out, cmds):
         for impl in ("dpsctp", "usrsctp", "usrsctp-nocrc", "tcp", "raw", "raw-bundled"):
             r = R.find("throughput", impl, **({"message_bytes": n, "streams": 1, "assocs": 1}
                                                if impl == "dpsctp" else {"message_bytes": n}))
-            if r is not None and n in (64, 1452):
+            if r is not None:
                 cmds.append((f"{impl} {n} B", r["command"]))
 
 
-def matrix_table(R, sizes, out):
+def matrix_table(R, sizes, out, cmds):
     out.append("| message | 1 stream, 1 assoc | 8 streams, 1 assoc | 1 stream, 64 assocs | "
                "8 streams, 64 assocs |")
     out.append("|---|---|---|---|---|")
@@ -106,12 +106,16 @@ def matrix_table(R, sizes, out):
             b = R.m("throughput", "dpsctp", "bits_per_second", message_bytes=n, streams=s,
                     assocs=p)
             cells.append(f"{fmt(v)} msg/s, {fmt(b)}bit/s" if v else "–")
+            r = R.find("throughput", "dpsctp", message_bytes=n, streams=s, assocs=p)
+            if r is not None and (s, p) != (1, 1):
+                cmds.append((f"dpsctp {n} B, {s} streams, {p} assocs", r["command"]))
         out.append(f"| {n} B | " + " | ".join(cells) + " |")
 
 
 def latency_table(R, out, cmds):
-    out.append("| message | implementation | load | p50 | p90 | p99 | p99.9 | max |")
-    out.append("|---|---|---|---|---|---|---|---|")
+    out.append("| message | implementation | load | p50 | p90 | p99 | p99.9 | max | "
+               "its p50 over dpsctp's |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
     names = [("dpsctp", "dpsctp (net_ring)", 0), ("dpsctp-loaded", "dpsctp (net_ring)", 0.5),
              ("usrsctp", "usrsctp (AF_CONN)", 0), ("tcp-busy", "Linux TCP, busy-poll reads", 0),
              ("tcp", "Linux TCP, blocking reads", 0)]
@@ -123,9 +127,11 @@ def latency_table(R, out, cmds):
             med = r["median"] if not r.get("error") else {}
             load_txt = "unloaded" if load == 0 else \
                 f"bulk at {fmt(r['params'].get('rate_bps'))}bit/s (50 %)"
+            base = R.m("latency", "dpsctp", "p50", message_bytes=n)
+            rel = "–" if impl == "dpsctp" else ratio(med.get("p50"), base)
             out.append(f"| {n} B | {label} | {load_txt} | " +
                        " | ".join(fmt(med.get(k)) for k in ("p50", "p90", "p99", "p999", "max")) +
-                       " |" + (f" error: {r['error'][:80]}" if r.get("error") else ""))
+                       f" | {rel} |" + (f" error: {r['error'][:80]}" if r.get("error") else ""))
             cmds.append((f"latency {impl} {n} B", r["command"]))
 
 
@@ -340,7 +346,7 @@ def main():
     out.append("")
     out.append("### Streams and associations (dpsctp)")
     out.append("")
-    matrix_table(R, sizes, out)
+    matrix_table(R, sizes, out, cmds)
     out.append("")
     out.append("### Ping-pong latency, one way = RTT/2, microseconds")
     out.append("")
