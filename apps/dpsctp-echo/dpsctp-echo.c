@@ -30,6 +30,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "apps/common/app_common.h"
 #include "dataplane/config.h"
 #include "dataplane/dpsctp.h"
 
@@ -234,40 +235,6 @@ usage(FILE *f)
 	dpsctp_config_usage(f);
 }
 
-static int
-parse_peers(const char *list, struct dpsctp_addr *out, unsigned max)
-{
-	char tmp[256];
-	unsigned n = 0;
-	snprintf(tmp, sizeof(tmp), "%s", list);
-	for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t != NULL && n < max;
-	     t = strtok_r(NULL, ",", &save)) {
-		memset(&out[n], 0, sizeof(out[n]));
-		if (inet_pton(AF_INET, t, out[n].bytes) == 1)
-			out[n].family = 4;
-		else if (inet_pton(AF_INET6, t, out[n].bytes) == 1)
-			out[n].family = 6;
-		else
-			return -1;
-		n++;
-	}
-	return (int)n;
-}
-
-/* The --loopback link: two ethdevs over two rings, named dpecho_a and dpecho_b. */
-static int
-make_ring_pair(void)
-{
-	struct rte_ring *ab = rte_ring_create("dpecho_ab", 4096, SOCKET_ID_ANY, 0);
-	struct rte_ring *ba = rte_ring_create("dpecho_ba", 4096, SOCKET_ID_ANY, 0);
-	if (ab == NULL || ba == NULL)
-		return -1;
-	if (rte_eth_from_rings("dpecho_a", &ba, 1, &ab, 1, SOCKET_ID_ANY) < 0 ||
-	    rte_eth_from_rings("dpecho_b", &ab, 1, &ba, 1, SOCKET_ID_ANY) < 0)
-		return -1;
-	return 0;
-}
-
 static struct dpsctp *
 create(struct dpsctp_config *cfg, const char *port, const char *ip)
 {
@@ -358,7 +325,7 @@ main(int argc, char **argv)
 
 	struct dpsctp *dc = NULL, *ds = NULL;
 	if (loopback) {
-		if (make_ring_pair() != 0) {
+		if (app_ring_pair("dpecho") != 0) {
 			fprintf(stderr, "dpsctp-echo: cannot make the net_ring pair\n");
 			return 3;
 		}
@@ -379,7 +346,8 @@ main(int argc, char **argv)
 	}
 	if (dc != NULL) {
 		struct dpsctp_addr addr[4];
-		int na = loopback ? parse_peers("10.0.0.2", addr, 4) : parse_peers(peers, addr, 4);
+		int na = loopback ? app_parse_peers("10.0.0.2", addr, 4)
+				  : app_parse_peers(peers, addr, 4);
 		int rc;
 		if (na <= 0) {
 			fprintf(stderr, "dpsctp-echo: bad peer address list \"%s\"\n", peers);

@@ -31,6 +31,7 @@
 #include <rte_malloc.h>
 #include <rte_ring.h>
 
+#include "apps/common/app_common.h"
 #include "apps/dpsctp-perf/perf.h"
 
 static volatile int phase = PERF_RUN;
@@ -41,42 +42,6 @@ on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
-}
-
-static int
-parse_peers(const char *list, struct dpsctp_addr *out, unsigned max)
-{
-	char tmp[256];
-	unsigned n = 0;
-	snprintf(tmp, sizeof(tmp), "%s", list);
-	for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t != NULL;
-	     t = strtok_r(NULL, ",", &save)) {
-		if (n == max)
-			return -1;
-		memset(&out[n], 0, sizeof(out[n]));
-		if (inet_pton(AF_INET, t, out[n].bytes) == 1)
-			out[n].family = 4;
-		else if (inet_pton(AF_INET6, t, out[n].bytes) == 1)
-			out[n].family = 6;
-		else
-			return -1;
-		n++;
-	}
-	return (int)n;
-}
-
-/* --loopback: two ethdevs over two rings, crosswise. */
-static int
-make_ring_pair(void)
-{
-	struct rte_ring *ab = rte_ring_create("perf_ab", 4096, SOCKET_ID_ANY, 0);
-	struct rte_ring *ba = rte_ring_create("perf_ba", 4096, SOCKET_ID_ANY, 0);
-	if (ab == NULL || ba == NULL)
-		return -1;
-	if (rte_eth_from_rings("perf_a", &ba, 1, &ab, 1, SOCKET_ID_ANY) < 0 ||
-	    rte_eth_from_rings("perf_b", &ab, 1, &ba, 1, SOCKET_ID_ANY) < 0)
-		return -1;
-	return 0;
 }
 
 static size_t
@@ -223,6 +188,20 @@ snap(struct perf_snap *sn, const struct perf_result *r, unsigned rx_idx)
 	}
 }
 
+/* An interval line when one is due (-i), from the previous one's snapshot. */
+static void
+interval_tick(const struct perf_result *r, struct perf_snap *prev, uint64_t *next, uint64_t now,
+	      unsigned rx_idx)
+{
+	if (r->o->interval <= 0 || now < *next)
+		return;
+	struct perf_snap cur;
+	snap(&cur, r, rx_idx);
+	perf_report_interval(stdout, r, prev, &cur, r->o->json);
+	*prev = cur;
+	*next += (uint64_t)(r->o->interval * (double)r->hz);
+}
+
 static unsigned
 counter_index(const struct dpsctp *d, const char *want)
 {
@@ -315,7 +294,7 @@ main(int argc, char **argv)
 	struct dpsctp *dc = NULL, *ds = NULL;
 	size_t heap0 = heap_bytes(), heap_srv = 0;
 	if (o.loopback) {
-		if (make_ring_pair() != 0) {
+		if (app_ring_pair("perf") != 0) {
 			fprintf(stderr, "dpsctp-perf: cannot make the net_ring pair\n");
 			return 3;
 		}
@@ -361,8 +340,8 @@ main(int argc, char **argv)
 	tgt.n_ports = n_listen;
 	tgt.window = cfg.max_handshakes > 16 ? cfg.max_handshakes - 8u : 8u;
 	if (dc != NULL) {
-		int np = parse_peers(o.loopback ? "10.0.0.2" : o.peer, tgt.peers,
-				     DPSCTP_CONFIG_MAX_IPS);
+		int np = app_parse_peers(o.loopback ? "10.0.0.2" : o.peer, tgt.peers,
+					 DPSCTP_CONFIG_MAX_IPS);
 		if (np <= 0) {
 			fprintf(stderr, "dpsctp-perf: bad peer address list \"%s\"\n", o.peer);
 			return 2;
@@ -440,13 +419,8 @@ main(int argc, char **argv)
 				iv_prev = res.start;
 				next_iv = now + (uint64_t)(o.interval * (double)hz);
 			}
-			if (measuring && o.interval > 0 && now >= next_iv) {
-				struct perf_snap cur;
-				snap(&cur, &res, rx_idx);
-				perf_report_interval(stdout, &res, &iv_prev, &cur, o.json);
-				iv_prev = cur;
-				next_iv += (uint64_t)(o.interval * (double)hz);
-			}
+			if (measuring)
+				interval_tick(&res, &iv_prev, &next_iv, now, rx_idx);
 			if (measuring && srv.flows_ended == srv.n_flows) {
 				snap(&res.end, &res, rx_idx);
 				res.rx_packets_total = res.end.rx_packets[1];
@@ -517,13 +491,8 @@ main(int argc, char **argv)
 				iv_prev = res.start;
 				next_iv = res.start.tsc + (uint64_t)(o.interval * (double)hz);
 			}
-			if (measuring && o.interval > 0 && now >= next_iv) {
-				struct perf_snap cur;
-				snap(&cur, &res, rx_idx);
-				perf_report_interval(stdout, &res, &iv_prev, &cur, o.json);
-				iv_prev = cur;
-				next_iv += (uint64_t)(o.interval * (double)hz);
-			}
+			if (measuring)
+				interval_tick(&res, &iv_prev, &next_iv, now, rx_idx);
 			if (cli.flows_lost != 0 || now >= t_end) {
 				snap(&res.end, &res, rx_idx);
 				phase = PERF_DRAIN;

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The example programs' shared helpers (app_common.h). */
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <rte_eth_ring.h>
+#include <rte_ring.h>
+
+#include "apps/common/app_common.h"
+
+int
+app_parse_peers(const char *list, struct dpsctp_addr *out, unsigned max)
+{
+	char tmp[256];
+	unsigned n = 0;
+	snprintf(tmp, sizeof(tmp), "%s", list);
+	for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t != NULL;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (n == max)
+			return -1;
+		memset(&out[n], 0, sizeof(out[n]));
+		if (inet_pton(AF_INET, t, out[n].bytes) == 1)
+			out[n].family = 4;
+		else if (inet_pton(AF_INET6, t, out[n].bytes) == 1)
+			out[n].family = 6;
+		else
+			return -1;
+		n++;
+	}
+	return (int)n;
+}
+
+int
+app_ring_pair(const char *prefix)
+{
+	char ab_name[RTE_RING_NAMESIZE], ba_name[RTE_RING_NAMESIZE], a[64], b[64];
+	snprintf(ab_name, sizeof(ab_name), "%s_ab", prefix);
+	snprintf(ba_name, sizeof(ba_name), "%s_ba", prefix);
+	snprintf(a, sizeof(a), "%s_a", prefix);
+	snprintf(b, sizeof(b), "%s_b", prefix);
+	struct rte_ring *ab = rte_ring_create(ab_name, 4096, SOCKET_ID_ANY, 0);
+	struct rte_ring *ba = rte_ring_create(ba_name, 4096, SOCKET_ID_ANY, 0);
+	if (ab == NULL || ba == NULL)
+		return -1;
+	if (rte_eth_from_rings(a, &ba, 1, &ab, 1, SOCKET_ID_ANY) < 0 ||
+	    rte_eth_from_rings(b, &ab, 1, &ba, 1, SOCKET_ID_ANY) < 0)
+		return -1;
+	return 0;
+}
