@@ -48,3 +48,22 @@ app_ring_pair(const char *prefix)
 		return -1;
 	return 0;
 }
+
+struct dpsctp *
+app_create(struct dpsctp_config *cfg, const char *port, const char *ip, const char *prog)
+{
+	char err[256];
+	if (port != NULL) {
+		cfg->n_ports = 0;
+		cfg->n_ips = 0;
+		if (dpsctp_config_set(cfg, "port", port, err, sizeof(err)) != 0 ||
+		    dpsctp_config_set(cfg, "ip", ip, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return NULL;
+		}
+	}
+	struct dpsctp *d = dpsctp_create(cfg, err, sizeof(err));
+	if (d == NULL)
+		fprintf(stderr, "%s: %s\n", prog, err);
+	return d;
+}

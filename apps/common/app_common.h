@@ -7,6 +7,7 @@
 #ifndef DPSCTP_APP_COMMON_H
 #define DPSCTP_APP_COMMON_H
 
+#include "dataplane/config.h"
 #include "dataplane/dpsctp.h"
 
 /*
@@ -22,5 +23,13 @@ int app_parse_peers(const char *list, struct dpsctp_addr *out, unsigned max);
  * ring or an ethdev could not be made.
  */
 int app_ring_pair(const char *prefix);
+
+/*
+ * dpsctp_create() from cfg; with port != NULL, the configuration's port
+ * and addresses are replaced first by "port" (ethdev:NAME or devargs) and
+ * "ip" (ADDR/PREFIX). NULL with "prog: why" on stderr.
+ */
+struct dpsctp *app_create(struct dpsctp_config *cfg, const char *port, const char *ip,
+			  const char *prog);
 
 #endif /* DPSCTP_APP_COMMON_H */

@@ -235,25 +235,6 @@ usage(FILE *f)
 	dpsctp_config_usage(f);
 }
 
-static struct dpsctp *
-create(struct dpsctp_config *cfg, const char *port, const char *ip)
-{
-	char err[256];
-	if (port != NULL) {
-		cfg->n_ports = 0;
-		cfg->n_ips = 0;
-		if (dpsctp_config_set(cfg, "port", port, err, sizeof(err)) != 0 ||
-		    dpsctp_config_set(cfg, "ip", ip, err, sizeof(err)) != 0) {
-			fprintf(stderr, "dpsctp-echo: %s\n", err);
-			return NULL;
-		}
-	}
-	struct dpsctp *d = dpsctp_create(cfg, err, sizeof(err));
-	if (d == NULL)
-		fprintf(stderr, "dpsctp-echo: %s\n", err);
-	return d;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -329,12 +310,12 @@ main(int argc, char **argv)
 			fprintf(stderr, "dpsctp-echo: cannot make the net_ring pair\n");
 			return 3;
 		}
-		dc = create(&cfg, "ethdev:net_ring_dpecho_a", "10.0.0.1/24");
-		ds = create(&cfg, "ethdev:net_ring_dpecho_b", "10.0.0.2/24");
+		dc = app_create(&cfg, "ethdev:net_ring_dpecho_a", "10.0.0.1/24", "dpsctp-echo");
+		ds = app_create(&cfg, "ethdev:net_ring_dpecho_b", "10.0.0.2/24", "dpsctp-echo");
 	} else if (server) {
-		ds = create(&cfg, NULL, NULL);
+		ds = app_create(&cfg, NULL, NULL, "dpsctp-echo");
 	} else {
-		dc = create(&cfg, NULL, NULL);
+		dc = app_create(&cfg, NULL, NULL, "dpsctp-echo");
 	}
 	if ((loopback || server) && ds == NULL)
 		return 3;

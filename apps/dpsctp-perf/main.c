@@ -55,25 +55,6 @@ heap_bytes(void)
 	return sum;
 }
 
-static struct dpsctp *
-create(struct dpsctp_config *cfg, const char *port, const char *ip)
-{
-	char err[256];
-	if (port != NULL) {
-		cfg->n_ports = 0;
-		cfg->n_ips = 0;
-		if (dpsctp_config_set(cfg, "port", port, err, sizeof(err)) != 0 ||
-		    dpsctp_config_set(cfg, "ip", ip, err, sizeof(err)) != 0) {
-			fprintf(stderr, "dpsctp-perf: %s\n", err);
-			return NULL;
-		}
-	}
-	struct dpsctp *d = dpsctp_create(cfg, err, sizeof(err));
-	if (d == NULL)
-		fprintf(stderr, "dpsctp-perf: %s\n", err);
-	return d;
-}
-
 /* The client's connect targets (--handshakes spreads over PERF_HS_PORTS ports). */
 struct target {
 	struct dpsctp_addr peers[DPSCTP_CONFIG_MAX_IPS];
@@ -299,16 +280,16 @@ main(int argc, char **argv)
 			return 3;
 		}
 		struct dpsctp_config sc = cfg;
-		ds = create(&sc, "ethdev:net_ring_perf_b", "10.0.0.2/24");
+		ds = app_create(&sc, "ethdev:net_ring_perf_b", "10.0.0.2/24", "dpsctp-perf");
 		heap_srv = heap_bytes() - heap0;
 		if (o.memory)
 			return report_memory(&o, ds, heap_srv, sc.max_assocs);
-		dc = create(&cfg, "ethdev:net_ring_perf_a", "10.0.0.1/24");
+		dc = app_create(&cfg, "ethdev:net_ring_perf_a", "10.0.0.1/24", "dpsctp-perf");
 	} else if (o.server) {
-		ds = create(&cfg, NULL, NULL);
+		ds = app_create(&cfg, NULL, NULL, "dpsctp-perf");
 		heap_srv = heap_bytes() - heap0;
 	} else {
-		dc = create(&cfg, NULL, NULL);
+		dc = app_create(&cfg, NULL, NULL, "dpsctp-perf");
 	}
 	if ((o.loopback || o.server) && ds == NULL)
 		return 3;
