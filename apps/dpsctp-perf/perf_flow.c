@@ -66,7 +66,9 @@ send_msg(struct perf_flow *f, uint16_t sid, uint32_t len, uint16_t flags, uint64
 
 	if (s->o->unordered)
 		si.flags |= DPSCTP_SEND_UNORDERED;
-	if (len <= s->copy_max) {
+	if (len <= s->copy_max || (len > s->room && s->big_pool == NULL)) {
+		/* Small ones packed; large ones without a pool of their size (a
+		 * server echoing what a client chose) go as the library's chain. */
 		hdr_write(s->payload, seq, flags, tsc);
 		rc = dpsctp_send_bytes(f->a, &si, s->payload, len);
 	} else {
@@ -320,7 +322,10 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		f->ping_outstanding = false;
 		return;
 	}
+	/* The size to answer with: the peer chose it, our payload buffer bounds it. */
 	uint32_t whole = (m->flags & DPSCTP_MSG_MORE) ? s->o->len : m->len;
+	if (whole > PERF_MAX_LEN)
+		whole = PERF_MAX_LEN;
 	if (h.flags & PERF_F_PING) {
 		f->pong_due = true;
 		f->pong_sid = m->sid < f->streams ? m->sid : 0;
