@@ -390,7 +390,7 @@ main(int argc, char **argv)
 				t_end = now;
 			snap(&res.end, &res, rx_idx);
 			phase = PERF_DRAIN;
-			deadline = now + 3 * hz;
+			deadline = now + 10 * hz;
 		}
 		if (dc == NULL) {
 			/* The server: a test per burst of associations. */
@@ -477,18 +477,18 @@ main(int argc, char **argv)
 			if (cli.flows_lost != 0 || now >= t_end) {
 				snap(&res.end, &res, rx_idx);
 				phase = PERF_DRAIN;
-				deadline = now + 3 * hz;
+				deadline = now + 10 * hz;
 			}
 			break;
 		case PERF_DRAIN:
 			if (cr.drained || now > deadline) {
 				if (!cr.drained) {
 					fprintf(stderr, "dpsctp-perf: data still unacknowledged "
-							"after 3 s\n");
+							"after 10 s\n");
 					rc = 1;
 				}
 				phase = PERF_CLOSE;
-				deadline = now + 3 * hz;
+				deadline = now + 10 * hz;
 			}
 			break;
 		case PERF_CLOSE:
@@ -533,9 +533,9 @@ main(int argc, char **argv)
 	}
 	int aborted = 0;
 	if (dc != NULL)
-		aborted += dpsctp_stop(dc, 500);
+		aborted += dpsctp_stop(dc, 2000);
 	if (ds != NULL)
-		aborted += dpsctp_stop(ds, 500);
+		aborted += dpsctp_stop(ds, 2000);
 	if (aborted != 0 && o.handshakes == 0 && dc != NULL) {
 		fprintf(stderr, "dpsctp-perf: %d association%s had to be aborted at exit\n",
 			aborted, aborted == 1 ? "" : "s");

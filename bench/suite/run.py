@@ -209,7 +209,8 @@ def one_run(sc, timeout):
     else:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     if p.returncode != 0:
-        raise RuntimeError(f"exit {p.returncode}: {p.stderr.strip()[-400:]}")
+        why = "\n".join(l for l in p.stderr.splitlines() if not l.startswith("TELEMETRY"))
+        raise RuntimeError(f"exit {p.returncode}: {why.strip()[:400]}")
     doc = json.loads(p.stdout)
     if sc["tool"] == "tcp":  # messages/s from bytes: one write per message
         bps = get(doc, "end.sum_received.bits_per_second", 0)
