@@ -85,6 +85,14 @@ dp_tx_finish(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_tx 
 		return;
 	}
 	memcpy(p, hdr, out.hdr_len);
+	/* The core sizes packets to the port's MTU (less the UDP header when
+	 * encapsulating): a longer frame is a bug here, and a NIC or a veth would
+	 * drop it without a word. */
+	if (m->pkt_len > (uint32_t)(w->d->port.mtu != 0 ? w->d->port.mtu : 1500u) + out.l2_len) {
+		w->ctr.tx_too_big++;
+		rte_pktmbuf_free(m);
+		return;
+	}
 	if (offload) {
 		m->l2_len = out.l2_len;
 		m->l3_len = out.l3_len;

@@ -216,6 +216,9 @@ dp_worker_create(struct dpsctp *d, unsigned index)
 	w->data.mtu = d->port.mtu != 0 ? d->port.mtu : 1500;
 	if (w->data.mtu > SCTP_ASSOC_TX_MAX)
 		w->data.mtu = SCTP_ASSOC_TX_MAX;
+	/* RFC 6951 §5.6: over UDP the SCTP packet has 8 bytes less of the path MTU. */
+	if (d->set.udp_encap)
+		w->data.mtu = (uint16_t)(w->data.mtu - 8u);
 
 	/* Association, handshake, path and data blocks. */
 	w->conn_pool = dp_pool("c", d, index, assocs, sizeof(struct dpsctp_assoc));

@@ -285,6 +285,16 @@ class DpLoopback : public ::testing::Test {
 			EXPECT_EQ(cn["l3.sctp_udp_in"],
 				  cn["l3.sctp_in"]); // every packet came over UDP
 		}
+		// Every frame within the MTU (over UDP: the 8-byte header counted), both ways.
+		EXPECT_EQ(cn["tx_too_big"], 0u);
+		for (unsigned i = 0;; i++) {
+			uint64_t v = dpsctp_worker_counter(s.d, 0, i, &name);
+			if (name == nullptr)
+				break;
+			if (strcmp(name, "tx_too_big") == 0) {
+				EXPECT_EQ(v, 0u) << "server";
+			}
+		}
 		if (run.impair[0] != '\0') {
 			EXPECT_GT(cn["impair_dropped"], 0u);
 			EXPECT_GT(cn["impair_duplicated"], 0u);
