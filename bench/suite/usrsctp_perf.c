@@ -65,6 +65,7 @@ struct end {
 
 static struct end cli, srv;
 static int conn_token;
+static size_t max_pkt; /* the largest packet usrsctp wrote: the MTU in effect */
 static _Atomic int running = 1, measuring;
 static uint32_t msg_len = 1452, streams = 1;
 static bool ping;
@@ -119,6 +120,8 @@ conn_output(void *addr, void *buffer, size_t length, uint8_t tos, uint8_t set_df
 		atomic_fetch_add(&q->drops, 1);
 		return 0;
 	}
+	if (length > max_pkt)
+		max_pkt = length;
 	memcpy(q->buf[h % Q_SLOTS], buffer, length);
 	q->len[h % Q_SLOTS] = (uint32_t)length;
 	atomic_store_explicit(&q->head, h + 1, memory_order_release);
@@ -161,14 +164,24 @@ make_socket(void)
 	return so;
 }
 
-static void
+/*
+ * Path MTU 1500 as dpsctp's: set on the sockets before the association
+ * exists (usrsctp only lowers the fragmentation point of a live one), for
+ * future associations, PMTU discovery off. For AF_CONN usrsctp adds its
+ * 12-byte common header to spp_pathmtu, so 1468 gives SCTP packets of at most
+ * 1480 bytes: what fits a 1500-byte IPv4 MTU (a 1452-byte message is one
+ * packet, as for dpsctp). Without it usrsctp uses 1280 for AF_CONN.
+ */
+static int
 set_mtu(struct socket *so)
 {
 	struct sctp_paddrparams pp;
 	memset(&pp, 0, sizeof(pp));
+	pp.spp_address.ss_family = AF_CONN;
+	pp.spp_assoc_id = SCTP_FUTURE_ASSOC;
 	pp.spp_flags = SPP_PMTUD_DISABLE;
-	pp.spp_pathmtu = 1500 - 20; /* the SCTP packet in a 1500-byte IPv4 MTU */
-	(void)usrsctp_setsockopt(so, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp));
+	pp.spp_pathmtu = 1500 - 20 - 12;
+	return usrsctp_setsockopt(so, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp));
 }
 
 /* One message in, as many as there are; true when anything was read. */
@@ -390,6 +403,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "usrsctp-perf: usrsctp_socket: %s\n", strerror(errno));
 		return 3;
 	}
+	if (set_mtu(lsn) < 0 || set_mtu(cli.so) < 0) {
+		fprintf(stderr, "usrsctp-perf: path MTU: %s\n", strerror(errno));
+		return 3;
+	}
 	struct sockaddr_conn a;
 	memset(&a, 0, sizeof(a));
 	a.sconn_family = AF_CONN;
@@ -427,8 +444,6 @@ main(int argc, char **argv)
 	}
 	srv.so = s;
 	usrsctp_set_non_blocking(srv.so, 1);
-	set_mtu(cli.so);
-	set_mtu(srv.so);
 
 	pthread_t tc, ts;
 	pthread_create(&ts, NULL, server_thread, NULL);
@@ -480,15 +495,16 @@ main(int argc, char **argv)
 			       "\"max\": %.3f},\n",
 			       n_samples, quant(0.5), quant(0.9), quant(0.99), quant(0.999),
 			       quant(1.0));
-		printf("    \"queue_drops\": %" PRIu64 ", \"errors\": %" PRIu64 "\n  }\n}\n", drops,
-		       errors);
+		printf("    \"largest_packet\": %zu, \"queue_drops\": %" PRIu64
+		       ", \"errors\": %" PRIu64 "\n  }\n}\n",
+		       max_pkt, drops, errors);
 	} else {
 		printf("usrsctp %s, %u-byte messages, %u stream(s), crc32c %s\n",
 		       ping ? "ping-pong" : "bulk", msg_len, streams, no_crc ? "off" : "on");
 		printf("%.2f s: %.3f Gbit/s, %.0f msg/s; cycles/message sender %.0f receiver %.0f; "
-		       "queue drops %" PRIu64 ", order errors %" PRIu64 "\n",
+		       "largest packet %zu; queue drops %" PRIu64 ", order errors %" PRIu64 "\n",
 		       secs, (double)bytes * 8 / secs / 1e9, (double)msgs / secs, cpm_s, cpm_r,
-		       drops, errors);
+		       max_pkt, drops, errors);
 		if (ping)
 			printf("latency (RTT/2) us: p50 %.2f p90 %.2f p99 %.2f p99.9 %.2f max "
 			       "%.2f\n",
