@@ -442,6 +442,13 @@ def main():
     out.append("")
     for label, c in cmds:
         out.append(f"- {label}: `{c}`")
+    again = [r for r in R.runs if r.get("remeasured")]
+    if again:
+        out.append("")
+        out.append("Re-measured after the suite's run (`run.py --merge`), all other figures "
+                   "unchanged:")
+        for r in again:
+            out.append(f"- {r['name']}: {r['remeasured']}")
     errors = [r for r in R.runs if r.get("error")]
     if errors:
         out.append("")

@@ -308,7 +308,11 @@ def main():
         old = json.load(open(a.out))
         redone = {r["name"] for r in result["runs"]}
         kept = [r for r in old.get("runs", []) if r.get("name") not in redone]
+        stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+        for r in result["runs"]:
+            r["remeasured"] = f"{stamp}, commit {result['machine'].get('commit')}"
         result["runs"] = kept + result["runs"]
+        result["machine"] = old.get("machine", result["machine"])
         result["repeats"], result["seconds"] = old.get("repeats", a.repeats), old.get("seconds", a.seconds)
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
     with open(a.out, "w") as f:
