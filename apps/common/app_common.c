@@ -67,3 +67,25 @@ app_create(struct dpsctp_config *cfg, const char *port, const char *ip, const ch
 		fprintf(stderr, "%s: %s\n", prog, err);
 	return d;
 }
+
+int
+app_init(int *argc, char ***argv, struct dpsctp_config *cfg, const char *prog)
+{
+	char err[256];
+	int n = dpsctp_eal_init(*argc, *argv);
+	if (n < 0) {
+		fprintf(stderr, "%s: the EAL did not start (see its messages above)\n", prog);
+		return 3;
+	}
+	*argc -= n;
+	*argv += n;
+	dpsctp_config_defaults(cfg);
+	/* The library takes the options it knows; the program's stay in argv. */
+	int left = dpsctp_config_parse_args(cfg, *argc, *argv, err, sizeof(err));
+	if (left < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
+	}
+	*argc = left;
+	return 0;
+}

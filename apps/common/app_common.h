@@ -25,6 +25,14 @@ int app_parse_peers(const char *list, struct dpsctp_addr *out, unsigned max);
 int app_ring_pair(const char *prefix);
 
 /*
+ * Start the EAL on the part of argv before "--", fill cfg with the defaults
+ * and the data-plane options of the rest, and leave the program's own
+ * options in *argc / *argv (argv[0] first). 0, or the exit status to return
+ * with the reason on stderr: 3 the EAL did not start, 2 a bad option.
+ */
+int app_init(int *argc, char ***argv, struct dpsctp_config *cfg, const char *prog);
+
+/*
  * dpsctp_create() from cfg; with port != NULL, the configuration's port
  * and addresses are replaced first by "port" (ethdev:NAME or devargs) and
  * "ip" (ADDR/PREFIX). NULL with "prog: why" on stderr.

@@ -239,21 +239,9 @@ int
 main(int argc, char **argv)
 {
 	struct dpsctp_config cfg;
-	char err[256];
-	int n = dpsctp_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "dpsctp-echo: the EAL did not start (see its messages above)\n");
-		return 3;
-	}
-	argc -= n;
-	argv += n;
-	dpsctp_config_defaults(&cfg);
-	/* The library takes the options it knows; ours stay in argv. */
-	argc = dpsctp_config_parse_args(&cfg, argc, argv, err, sizeof(err));
-	if (argc < 0) {
-		fprintf(stderr, "dpsctp-echo: %s\n", err);
-		return 2;
-	}
+	int st = app_init(&argc, &argv, &cfg, "dpsctp-echo");
+	if (st != 0)
+		return st;
 
 	static const struct option longopts[] = { { "loopback", no_argument, NULL, 'L' },
 						  { "streams", required_argument, NULL, 'S' },

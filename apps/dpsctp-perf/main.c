@@ -236,19 +236,9 @@ main(int argc, char **argv)
 	struct perf_opts o;
 	char err[256];
 
-	int n = dpsctp_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "dpsctp-perf: the EAL did not start (see its messages above)\n");
-		return 3;
-	}
-	argc -= n;
-	argv += n;
-	dpsctp_config_defaults(&cfg);
-	argc = dpsctp_config_parse_args(&cfg, argc, argv, err, sizeof(err));
-	if (argc < 0) {
-		fprintf(stderr, "dpsctp-perf: %s\n", err);
-		return 2;
-	}
+	int st = app_init(&argc, &argv, &cfg, "dpsctp-perf");
+	if (st != 0)
+		return st;
 	int prc = perf_opts_parse(&o, argc, argv, err, sizeof(err));
 	if (prc == 1) {
 		perf_opts_usage(stdout);
