@@ -17,7 +17,7 @@
  * starting with '#'), so print() output always parses back; a refused
  * value leaves the configuration as it was (a file keeps its earlier lines).
  *
- * Costs: set() is a linear search over 24 names and a parse of one value;
+ * Costs: set() is a linear search over 25 names and a parse of one value;
  * files are read a line at a time into a DPSCTP_CONFIG_LINE_MAX stack
  * buffer. Nothing is allocated; the only libc state touched is the FILE.
  */
@@ -66,7 +66,9 @@ enum kind {
 	K_TELEMETRY,
 	K_NO_TELEMETRY,
 	K_IMPAIR,
+	K_IMPAIR_RX,
 	K_LOG,
+	K_ICMP_UNREACH,
 	K_CONFIG,
 };
 
@@ -132,6 +134,12 @@ static const struct opt options[] = {
 	  .kind = K_PROFILE,
 	  .value = V_REQUIRED,
 	  .help = "protocol timers and acknowledgement policy: RFC 9260 defaults or data center" },
+	{ .name = "icmp-unreach",
+	  .arg = "profile|abort|ignore",
+	  .kind = K_ICMP_UNREACH,
+	  .value = V_REQUIRED,
+	  .help = "ICMP protocol unreachable on an established association: end it (RFC 9260 "
+		  "ICMP8) or count it (as Linux); default: the profile's (rfc abort, dc ignore)" },
 	{ .name = "udp-encap",
 	  .arg = "[=PORT]",
 	  .kind = K_UDP_ENCAP,
@@ -171,6 +179,11 @@ static const struct opt options[] = {
 	  .kind = K_IMPAIR,
 	  .value = V_REQUIRED,
 	  .help = "test impairment, e.g. loss=1%,delay=100us,seed=42 (docs/IMPAIR.md)" },
+	{ .name = "impair-rx",
+	  .arg = "SPEC",
+	  .kind = K_IMPAIR_RX,
+	  .value = V_REQUIRED,
+	  .help = "test impairment of received frames, same syntax as --impair" },
 	{ .name = "telemetry",
 	  .kind = K_TELEMETRY,
 	  .value = V_NONE,
@@ -197,6 +210,8 @@ static const char *const profile_names[] = {
 	[DPSCTP_CONFIG_PROFILE_DC] = "dc",
 	[DPSCTP_CONFIG_PROFILE_RFC] = "rfc",
 };
+
+static const char *const icmp_unreach_names[] = { "profile", "abort", "ignore" };
 
 static const char *const log_names[] = {
 	[DPSCTP_CONFIG_LOG_ERROR] = "error",
@@ -595,7 +610,9 @@ set_named(struct dpsctp_config *c, const struct opt *o, const char *v, const cha
 		}
 	}
 	seterr(err, errlen, "%s%s '%s': unknown (%s)", dashes(c), o->name, v,
-	       o->kind == K_PROFILE ? "rfc or dc" : "error, warning, info or debug");
+	       o->kind == K_PROFILE	   ? "rfc or dc"
+	       : o->kind == K_ICMP_UNREACH ? "profile, abort or ignore"
+					   : "error, warning, info or debug");
 	return -EINVAL;
 }
 
@@ -636,6 +653,11 @@ apply(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, si
 		if (rc == 0)
 			c->profile = (enum dpsctp_config_profile)idx;
 		return rc;
+	case K_ICMP_UNREACH:
+		rc = set_named(c, o, v, icmp_unreach_names, 3, &idx, err, errlen);
+		if (rc == 0)
+			c->icmp_unreach = (enum dpsctp_config_icmp_unreach)idx;
+		return rc;
 	case K_LOG:
 		rc = set_named(c, o, v, log_names, 4, &idx, err, errlen);
 		if (rc == 0)
@@ -663,18 +685,21 @@ apply(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, si
 		c->telemetry = false;
 		return 0;
 	case K_IMPAIR:
+	case K_IMPAIR_RX: {
+		char *dst = o->kind == K_IMPAIR ? c->impair : c->impair_rx;
 		if (*v != '\0' && !plain_word(v)) {
-			seterr(err, errlen, "%simpair '%s': contains a blank or starts with '#'",
-			       dashes(c), v);
+			seterr(err, errlen, "%s%s '%s': contains a blank or starts with '#'",
+			       dashes(c), o->name, v);
 			return -EINVAL;
 		}
 		if (strlen(v) >= DPSCTP_CONFIG_IMPAIR_LEN) {
-			seterr(err, errlen, "%simpair: spec longer than %u bytes", dashes(c),
+			seterr(err, errlen, "%s%s: spec longer than %u bytes", dashes(c), o->name,
 			       DPSCTP_CONFIG_IMPAIR_LEN - 1);
 			return -EINVAL;
 		}
-		snprintf(c->impair, sizeof(c->impair), "%s", v);
+		snprintf(dst, DPSCTP_CONFIG_IMPAIR_LEN, "%s", v);
 		return 0;
+	}
 	case K_CONFIG:
 		return parse_file(c, v, NULL, err, errlen);
 	}
@@ -1003,6 +1028,9 @@ format_value(const struct dpsctp_config *c, const struct opt *o, char *buf, size
 	case K_PROFILE:
 		snprintf(buf, len, "%s", dpsctp_config_profile_name(c->profile));
 		break;
+	case K_ICMP_UNREACH:
+		snprintf(buf, len, "%s", icmp_unreach_names[(unsigned)c->icmp_unreach % 3u]);
+		break;
 	case K_LOG:
 		snprintf(buf, len, "%s", dpsctp_config_log_level_name(c->log_level));
 		break;
@@ -1025,6 +1053,7 @@ format_value(const struct dpsctp_config *c, const struct opt *o, char *buf, size
 	case K_IP:
 	case K_GW:
 	case K_IMPAIR:
+	case K_IMPAIR_RX:
 	case K_CONFIG:
 		/* Lists and strings are printed whole by print(); for usage, the default. */
 		snprintf(buf, len, "none");
@@ -1073,6 +1102,10 @@ dpsctp_config_print(const struct dpsctp_config *c, FILE *f)
 			if (c->impair[0] != '\0')
 				fprintf(f, "impair = %s\n", c->impair);
 			break;
+		case K_IMPAIR_RX:
+			if (c->impair_rx[0] != '\0')
+				fprintf(f, "impair-rx = %s\n", c->impair_rx);
+			break;
 		case K_UDP_ENCAP:
 			fprintf(f, "%s\n", c->udp_encap ? "udp-encap" : "no-udp-encap");
 			break;
@@ -1087,6 +1120,7 @@ dpsctp_config_print(const struct dpsctp_config *c, FILE *f)
 		case K_SIZE:
 		case K_COPY_MAX:
 		case K_PROFILE:
+		case K_ICMP_UNREACH:
 		case K_LOG:
 			format_value(c, o, value, sizeof(value));
 			fprintf(f, "%s = %s\n", o->name, value);

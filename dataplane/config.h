@@ -43,7 +43,7 @@ extern "C" {
 #define DPSCTP_CONFIG_MAX_PORTS	    4u	       /* --port, repeatable */
 #define DPSCTP_CONFIG_MAX_IPS	    8u	       /* --ip, repeatable (multi-homing) */
 #define DPSCTP_CONFIG_DEVARGS_LEN   256u       /* bytes of one --port string, NUL included */
-#define DPSCTP_CONFIG_IMPAIR_LEN    256u       /* bytes of the --impair spec, NUL included */
+#define DPSCTP_CONFIG_IMPAIR_LEN    256u       /* bytes of an --impair(-rx) spec, NUL included */
 #define DPSCTP_CONFIG_LINE_MAX	    1024u      /* bytes of one configuration file line */
 #define DPSCTP_CONFIG_DEPTH_MAX	    4u	       /* files a file may include, nested */
 #define DPSCTP_CONFIG_UDP_PORT	    9899u      /* RFC 6951 §5: the IANA port for SCTP over UDP */
@@ -53,6 +53,14 @@ extern "C" {
 enum dpsctp_config_profile {
 	DPSCTP_CONFIG_PROFILE_DC = 0,
 	DPSCTP_CONFIG_PROFILE_RFC,
+};
+
+/* --icmp-unreach: what ICMP protocol unreachable does to an established
+ * association (sctp_profile.proto_unreach_aborts). */
+enum dpsctp_config_icmp_unreach {
+	DPSCTP_CONFIG_ICMP_UNREACH_PROFILE = 0, /* the profile's choice */
+	DPSCTP_CONFIG_ICMP_UNREACH_ABORT,
+	DPSCTP_CONFIG_ICMP_UNREACH_IGNORE,
 };
 
 /* --log-level, most severe first. */
@@ -88,23 +96,25 @@ struct dpsctp_config {
 	bool has_mac;
 	uint8_t mac[6];
 
-	uint16_t sctp_port;			/* --sctp-port, 0 = none (the app sets it) */
-	enum dpsctp_config_profile profile;	/* --profile, default dc */
-	bool udp_encap;				/* --udp-encap: SCTP over UDP, RFC 6951 */
-	uint16_t udp_port;			/* --udp-port / --udp-encap=PORT, 9899 */
-	uint16_t queues;			/* --queues, 0 = one per worker lcore */
-	uint16_t mtu;				/* --mtu, 1500 */
-	uint32_t max_assocs;			/* --max-assocs, per lcore, 1024 */
-	uint32_t max_handshakes;		/* --max-handshakes, per lcore, 256 */
-	uint32_t max_streams;			/* --max-streams, 64 */
-	uint32_t max_paths;			/* --max-paths, per association, 4 */
-	uint32_t rcvbuf;			/* --rcvbuf bytes per association, 256 KiB */
-	uint32_t sndbuf;			/* --sndbuf bytes per association, 256 KiB */
-	uint32_t mbufs;				/* --mbufs pool size, 0 = computed */
-	uint32_t copy_max;			/* --copy-max bytes, or _COPY_MAX_AUTO */
-	char impair[DPSCTP_CONFIG_IMPAIR_LEN];	/* --impair spec, "" = none */
-	bool telemetry;				/* --telemetry / --no-telemetry, on */
-	enum dpsctp_config_log_level log_level; /* --log-level, info */
+	uint16_t sctp_port;			      /* --sctp-port, 0 = none (the app sets it) */
+	enum dpsctp_config_profile profile;	      /* --profile, default dc */
+	enum dpsctp_config_icmp_unreach icmp_unreach; /* --icmp-unreach, default profile */
+	bool udp_encap;				      /* --udp-encap: SCTP over UDP, RFC 6951 */
+	uint16_t udp_port;			      /* --udp-port / --udp-encap=PORT, 9899 */
+	uint16_t queues;			      /* --queues, 0 = one per worker lcore */
+	uint16_t mtu;				      /* --mtu, 1500 */
+	uint32_t max_assocs;			      /* --max-assocs, per lcore, 1024 */
+	uint32_t max_handshakes;		      /* --max-handshakes, per lcore, 256 */
+	uint32_t max_streams;			      /* --max-streams, 64 */
+	uint32_t max_paths;			      /* --max-paths, per association, 4 */
+	uint32_t rcvbuf;			      /* --rcvbuf bytes per association, 256 KiB */
+	uint32_t sndbuf;			      /* --sndbuf bytes per association, 256 KiB */
+	uint32_t mbufs;				      /* --mbufs pool size, 0 = computed */
+	uint32_t copy_max;			      /* --copy-max bytes, or _COPY_MAX_AUTO */
+	char impair[DPSCTP_CONFIG_IMPAIR_LEN];	      /* --impair spec, "" = none */
+	char impair_rx[DPSCTP_CONFIG_IMPAIR_LEN];     /* --impair-rx spec, "" = none */
+	bool telemetry;				      /* --telemetry / --no-telemetry, on */
+	enum dpsctp_config_log_level log_level;	      /* --log-level, info */
 
 	/*
 	 * Private bookkeeping of the parsers (list replacement per source,

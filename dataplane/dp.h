@@ -92,6 +92,10 @@
 	X(timers_fired, "association timer wheel expiries")                                        \
 	X(impair_dropped, "frames the impairment stage dropped (--impair: loss, limit, rate)")     \
 	X(impair_duplicated, "frames the impairment stage duplicated (--impair dup)")              \
+	X(impair_rx_dropped,                                                                       \
+	  "received frames the rx impairment stage dropped (--impair-rx: loss, limit, rate)")      \
+	X(impair_rx_duplicated,                                                                    \
+	  "received frames the rx impairment stage duplicated (--impair-rx dup)")                  \
 	X(polls, "loop iterations")                                                                \
 	X(idle_polls, "loop iterations that found nothing to do")
 
@@ -180,6 +184,20 @@ struct dp_req {
 	struct sctp_addr peers[SCTP_MAX_PATHS];
 };
 
+/*
+ * One seeded impairment stage of a worker (drivers/impair, docs/IMPAIR.md):
+ * on transmit (--impair) or on receive (--impair-rx). ops.ctx is the stage.
+ */
+struct dp_impair {
+	struct impair st;
+	struct impair_ops ops;
+	struct dp_worker *w;
+	uint64_t *duplicated; /* the worker counter a copy adds to */
+	void *mem;	      /* the stage's storage (rte_zmalloc) */
+	bool on;
+	bool corrupts; /* frames are copied before the stage may flip a bit */
+};
+
 struct dp_worker {
 	struct dpsctp *d;
 	unsigned index; /* queue id and the owner index in our tags */
@@ -211,11 +229,8 @@ struct dp_worker {
 	struct rte_mbuf *pack; /* small byte sends are copied here, one slice each */
 	unsigned n_tx;
 	struct rte_mbuf *tx[DP_TX_MAX];
-	struct impair impair; /* --impair: between the tx batch and the port */
-	void *impair_mem;
-	struct impair_ops impair_ops;
-	bool impair_on;
-	bool impair_corrupts; /* packets are copied before the stage may flip a bit */
+	struct dp_impair impair_tx; /* --impair: between the tx batch and the port */
+	struct dp_impair impair_rx; /* --impair-rx: between the rx burst and dp_rx_frame() */
 	struct dp_worker_counters ctr;
 	/* Associations' named discards (sctp/assoc_drop.def), summed as they close. */
 	uint64_t assoc_drops_closed[SCTP_ASSOC_DROP_COUNT];
@@ -307,6 +322,8 @@ int dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, 
 		       uint32_t len);
 void dp_buf_hold(void *ctx, void *handle);
 void dp_buf_release(void *ctx, void *handle);
+/* m holds a chain flattened by dp_conn_send(): longer than 16-bit offsets reach. */
+bool dp_conn_flat_buf(const struct rte_mbuf *m);
 
 /* dp_api.c: rte_pdump_init() succeeded (hugepages: dpdk-dumpcap can attach). */
 extern bool dp_pdump_on;

@@ -26,11 +26,23 @@
 
 #include "dataplane/dp.h"
 
+/*
+ * A flattened message's buffer (dp_conn_send()) is freed through the shared
+ * info's opaque pointer, not through addr: DPDK passes the buf_addr of the
+ * mbuf that drops the last reference, and an mbuf attached to one fragment
+ * (dp_chain_ref() in dp_tx.c) has buf_addr inside the buffer.
+ */
 static void
 dp_ext_free(void *addr, void *opaque)
 {
-	(void)opaque;
-	rte_free(addr);
+	(void)addr;
+	rte_free(opaque);
+}
+
+bool
+dp_conn_flat_buf(const struct rte_mbuf *m)
+{
+	return RTE_MBUF_HAS_EXTBUF(m) && m->shinfo->free_cb == dp_ext_free;
 }
 
 void
@@ -458,52 +470,83 @@ dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct dp_req
 	return 0;
 }
 
+/*
+ * A chain flattened into one rte_malloc'd external buffer, the mbuf that
+ * holds it returned. mbuf lengths and offsets are 16 bits and a message may
+ * be as long as --sndbuf, so the shared info is placed by hand after the
+ * payload (rte_pktmbuf_ext_shinfo_init_helper() takes a 16-bit length) and
+ * the returned mbuf only holds the reference: its buf_len and data_len cover
+ * at most the first 65,535 bytes, and nothing reads past them. The slice
+ * carries (buf, len); dp_chain_ref() attaches each fragment by its address.
+ */
+static struct rte_mbuf *
+dp_conn_flatten(struct dp_worker *w, const struct rte_mbuf *m, uint8_t **data)
+{
+	const uint32_t len = m->pkt_len;
+	const size_t sh_off =
+		RTE_ALIGN_CEIL((size_t)len, _Alignof(struct rte_mbuf_ext_shared_info));
+	const uint16_t len16 = len > UINT16_MAX ? UINT16_MAX : (uint16_t)len;
+	struct rte_mbuf_ext_shared_info *sh;
+	struct rte_mbuf *n = rte_pktmbuf_alloc(w->d->port.pool);
+	if (n == NULL)
+		return NULL;
+	uint8_t *buf = rte_malloc_socket("dp_send", sh_off + sizeof(*sh), 64,
+					 w->d->port.socket_id < 0 ? 0 : w->d->port.socket_id);
+	if (buf == NULL) {
+		rte_pktmbuf_free(n);
+		return NULL;
+	}
+	sh = (struct rte_mbuf_ext_shared_info *)(void *)(buf + sh_off);
+	sh->free_cb = dp_ext_free;
+	sh->fcb_opaque = buf;
+	rte_mbuf_ext_refcnt_set(sh, 1);
+	rte_pktmbuf_attach_extbuf(n, buf, rte_malloc_virt2iova(buf), len16, sh);
+	n->data_len = len16;
+	n->pkt_len = len;
+	const void *src = rte_pktmbuf_read(m, 0, len, buf);
+	if (src != buf)
+		memcpy(buf, src, len);
+	*data = buf;
+	return n;
+}
+
 /* The application's message as one slice: a single segment as is, a chain copied once. */
 int
 dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte_mbuf *m)
 {
 	struct dp_worker *w = c->w;
 	struct rte_mbuf *one = m;
+	uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
+	uint32_t len = m->data_len;
 	int rc;
 
 	if (m->pkt_len == 0)
 		return -EINVAL;
 	if (m->nb_segs > 1) {
 		/* One slice per message (sctp_assoc_send()): a chain is flattened into an
-		 * external buffer once. Applications that care send single segments. */
-		uint32_t len = m->pkt_len;
-		struct rte_mbuf *n = rte_pktmbuf_alloc(w->d->port.pool);
-		uint16_t shlen = (uint16_t)len;
-		struct rte_mbuf_ext_shared_info *sh;
-		if (n == NULL)
-			return -ENOMEM;
-		if (len + sizeof(*sh) + 8u > UINT16_MAX) {
-			rte_pktmbuf_free(n);
+		 * external buffer once. Applications that care send single segments.
+		 * What the send queue would refuse for its size is refused before the
+		 * copy, with the queue's own answer (sctp_outq_push()): a message it can
+		 * never hold, and, in ESTABLISHED, one it has no room for now — an
+		 * application that retries until on_space would otherwise copy the
+		 * whole message (up to --sndbuf) on every try. */
+		len = m->pkt_len;
+		const struct sctp_assoc_tx *tx = c->a.tx;
+		if (tx != NULL && len > tx->outq.max_bytes) {
+			w->ctr.send_refused++;
 			return -EMSGSIZE;
 		}
-		void *buf = rte_malloc_socket("dp_send", (size_t)len + sizeof(*sh) + 8, 64,
-					      w->d->port.socket_id < 0 ? 0 : w->d->port.socket_id);
-		if (buf == NULL) {
-			rte_pktmbuf_free(n);
-			return -ENOMEM;
+		if (tx != NULL && c->a.state == SCTP_ASSOC_ESTABLISHED &&
+		    si->sid < tx->outq.n_streams && len > dp_conn_space(c)) {
+			w->ctr.send_refused++;
+			c->want_space = true;
+			return -ENOBUFS;
 		}
-		shlen = (uint16_t)(len + sizeof(*sh) + 8);
-		sh = rte_pktmbuf_ext_shinfo_init_helper(buf, &shlen, dp_ext_free, NULL);
-		if (sh == NULL) {
-			rte_free(buf);
-			rte_pktmbuf_free(n);
+		if ((one = dp_conn_flatten(w, m, &data)) == NULL)
 			return -ENOMEM;
-		}
-		rte_pktmbuf_attach_extbuf(n, buf, rte_malloc_virt2iova(buf), shlen, sh);
-		n->data_off = 0;
-		n->data_len = (uint16_t)len;
-		n->pkt_len = len;
-		if (rte_pktmbuf_read(m, 0, len, buf) != buf)
-			memcpy(buf, rte_pktmbuf_read(m, 0, len, buf), len);
 		w->ctr.send_copied++;
-		one = n;
 	}
-	struct sctp_slice s = { one, rte_pktmbuf_mtod(one, const uint8_t *), one->data_len };
+	struct sctp_slice s = { one, data, len };
 	uint8_t flags = ((si->flags & DPSCTP_SEND_UNORDERED) ? SCTP_SEND_UNORDERED : 0) |
 			((si->flags & DPSCTP_SEND_SACK_NOW) ? SCTP_SEND_SACK_NOW : 0) |
 			((si->flags & DPSCTP_SEND_MORE) ? SCTP_SEND_MORE : 0);

@@ -13,8 +13,10 @@
  *       -> [pad | next DATA hdr | ...] -> ...
  *
  * The indirect mbuf takes its own reference to the payload's mbuf
- * (rte_pktmbuf_attach), so the PMD frees it after transmission while the
- * core's reference keeps the payload for retransmission until the SACK.
+ * (rte_pktmbuf_attach; for a message flattened by dp_conn_send(), longer
+ * than a 16-bit data_off reaches, the fragment is attached by address with
+ * rte_pktmbuf_attach_extbuf), so the PMD frees it after transmission while
+ * the core's reference keeps the payload for retransmission until the SACK.
  * Counters tx_payload_copied / tx_payload_zero_copy say which bytes went
  * which way. Over UDP (RFC 6951) the packet is built flat (the UDP checksum
  * is computed over contiguous bytes): encapsulation costs a copy.
@@ -222,8 +224,21 @@ dp_chain_ref(struct dp_worker *w, struct dp_chain *ch, const struct sctp_slice *
 		w->ctr.tx_no_mbuf++;
 		return;
 	}
-	rte_pktmbuf_attach(mi, (struct rte_mbuf *)s->handle);
-	mi->data_off = (uint16_t)(s->data - (const uint8_t *)mi->buf_addr);
+	struct rte_mbuf *h = s->handle;
+	if (dp_conn_flat_buf(h)) {
+		/* A flattened message may be longer than mbuf offsets (16 bits) reach:
+		 * the fragment (one packet's worth) becomes an external buffer of its
+		 * own, sharing the message's reference count and free callback. */
+		size_t off = (size_t)(s->data - (const uint8_t *)h->buf_addr);
+		rte_iova_t iova = rte_mbuf_iova_get(h);
+		rte_mbuf_ext_refcnt_update(h->shinfo, 1);
+		rte_pktmbuf_attach_extbuf(mi, (void *)(uintptr_t)s->data,
+					  iova == RTE_BAD_IOVA ? RTE_BAD_IOVA : iova + off,
+					  (uint16_t)s->len, h->shinfo);
+	} else {
+		rte_pktmbuf_attach(mi, h);
+		mi->data_off = (uint16_t)(s->data - (const uint8_t *)mi->buf_addr);
+	}
 	mi->data_len = (uint16_t)s->len;
 	dp_chain_link(ch, mi);
 	ch->len += s->len;

@@ -3,8 +3,9 @@
  * A worker: what one rx/tx queue pair needs, and its run-to-completion loop
  * (docs/LCORE.md "The loop"):
  *
- *   rx burst -> dp_rx_frame() each -> hand-off ring -> request ring ->
- *   timer wheel -> L3 tick -> tx burst
+ *   rx burst (-> receive impairment stage, --impair-rx) -> dp_rx_frame()
+ *   each -> hand-off ring -> request ring -> timer wheel -> L3 tick ->
+ *   (transmit impairment stage, --impair ->) tx burst
  *
  * Everything a worker allocates comes from its NUMA socket at creation:
  * association, handshake, path and data blocks from rte_mempools sized by
@@ -271,7 +272,8 @@ dp_worker_destroy(struct dp_worker *w)
 	rte_free(w->outq_nodes);
 	rte_free(w->rtxq_nodes);
 	dp_worker_impair_drain(w);
-	rte_free(w->impair_mem);
+	rte_free(w->impair_tx.mem);
+	rte_free(w->impair_rx.mem);
 	rte_pktmbuf_free(w->pack);
 	sctp_endpoint_fini(&w->closed_ep);
 	for (unsigned i = 0; i < w->d->n_listeners; i++)
@@ -284,12 +286,12 @@ dp_worker_destroy(struct dp_worker *w)
 static bool
 dp_impair_dup(void *ctx, uintptr_t handle, uint32_t len, uintptr_t *copy)
 {
-	struct dp_worker *w = ctx;
+	struct dp_impair *s = ctx;
 	(void)len;
-	struct rte_mbuf *c = rte_pktmbuf_clone((struct rte_mbuf *)handle, w->d->indirect_pool);
+	struct rte_mbuf *c = rte_pktmbuf_clone((struct rte_mbuf *)handle, s->w->d->indirect_pool);
 	if (c == NULL)
 		return false;
-	w->ctr.impair_duplicated++;
+	(*s->duplicated)++;
 	*copy = (uintptr_t)c;
 	return true;
 }
@@ -304,12 +306,21 @@ dp_impair_corrupt(void *ctx, uintptr_t handle, uint32_t len, uint32_t offset, ui
 		rte_pktmbuf_mtod(m, uint8_t *)[offset] ^= (uint8_t)(1u << (bit & 7u));
 }
 
-int
-dp_worker_impair_setup(struct dp_worker *w, char *err, size_t errlen)
+/*
+ * The receive stage's seed is the transmit one's (seed + worker index) XOR
+ * this constant (2^64 / golden ratio, splitmix64's increment): with the same
+ * seed= in --impair and --impair-rx, the two directions of a worker still
+ * draw different losses (docs/IMPAIR.md, "In the data plane").
+ */
+#define DP_IMPAIR_RX_SEED_SALT 0x9e3779b97f4a7c15ull
+
+/* One stage from its spec; an empty or all-zero spec leaves it off. */
+static int
+dp_impair_init(struct dp_worker *w, struct dp_impair *s, const char *spec, uint64_t salt,
+	       uint64_t *duplicated, char *err, size_t errlen)
 {
 	struct impair_config cfg;
 	uint64_t seed = 1;
-	const char *spec = w->d->cfg.impair;
 
 	memset(&cfg, 0, sizeof(cfg));
 	if (spec[0] == '\0')
@@ -320,19 +331,39 @@ dp_worker_impair_setup(struct dp_worker *w, char *err, size_t errlen)
 		return 0;
 	const uint32_t cap = 8192;
 	size_t bytes = impair_storage_size(cap);
-	w->impair_mem = rte_zmalloc("dp_impair", bytes, 64);
-	if (w->impair_mem == NULL)
+	s->mem = rte_zmalloc("dp_impair", bytes, 64);
+	if (s->mem == NULL) {
+		if (err != NULL && errlen != 0)
+			snprintf(err, errlen, "no memory for the stage (%zu bytes)", bytes);
 		return -ENOMEM;
+	}
 	static const struct impair_ops ops_template = { dp_impair_dup, dp_impair_corrupt, NULL };
-	struct impair_ops *ops = &w->impair_ops;
-	*ops = ops_template;
-	ops->ctx = w;
+	s->ops = ops_template;
+	s->ops.ctx = s;
+	s->w = w;
+	s->duplicated = duplicated;
 	/* One seed per worker, derived from the configured one: runs repeat. */
-	if (impair_init(&w->impair, &cfg, ops, seed + w->index, cap, w->impair_mem, bytes) != 0)
+	if (impair_init(&s->st, &cfg, &s->ops, (seed + w->index) ^ salt, cap, s->mem, bytes) != 0)
 		return -EINVAL;
-	w->impair_on = true;
-	w->impair_corrupts = cfg.corrupt_ppb != 0;
+	s->on = true;
+	s->corrupts = cfg.corrupt_ppb != 0;
 	return 0;
+}
+
+int
+dp_worker_impair_setup(struct dp_worker *w, char *err, size_t errlen)
+{
+	char why[200] = "";
+	int rc = dp_impair_init(w, &w->impair_tx, w->d->cfg.impair, 0, &w->ctr.impair_duplicated,
+				err, errlen);
+	if (rc != 0)
+		return rc;
+	/* The caller (dpsctp_create()) prefixes "--impair: ": say which spec it was. */
+	rc = dp_impair_init(w, &w->impair_rx, w->d->cfg.impair_rx, DP_IMPAIR_RX_SEED_SALT,
+			    &w->ctr.impair_rx_duplicated, why, sizeof(why));
+	if (rc != 0 && err != NULL && errlen != 0)
+		snprintf(err, errlen, "receive side (--impair-rx): %s", why);
+	return rc;
 }
 
 /* A private copy of a frame, so that a bit flip cannot reach a retransmission's payload. */
@@ -355,8 +386,29 @@ dp_impair_release(void *ctx, uintptr_t handle, uint32_t len)
 void
 dp_worker_impair_drain(struct dp_worker *w)
 {
-	if (w->impair_on)
-		(void)impair_drain(&w->impair, dp_impair_release, w);
+	if (w->impair_tx.on)
+		(void)impair_drain(&w->impair_tx.st, dp_impair_release, w);
+	if (w->impair_rx.on)
+		(void)impair_drain(&w->impair_rx.st, dp_impair_release, w);
+}
+
+/* Frames into a stage: what it drops is counted in *dropped and freed, a
+ * frame that found no mbuf for its private copy in *no_mbuf. */
+static void
+dp_impair_push(struct dp_worker *w, struct dp_impair *s, struct rte_mbuf **m, unsigned n,
+	       uint64_t *dropped, uint64_t *no_mbuf)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *f = m[i];
+		if (s->corrupts && (f = dp_impair_private(w, f)) == NULL) {
+			(*no_mbuf)++;
+			continue;
+		}
+		if (impair_push(&s->st, (uintptr_t)f, f->pkt_len, w->now_ns) != IMPAIR_QUEUED) {
+			(*dropped)++;
+			rte_pktmbuf_free(f);
+		}
+	}
 }
 
 /* The batch through the stage: what is due now comes back into w->tx. */
@@ -365,22 +417,36 @@ dp_worker_impair(struct dp_worker *w)
 {
 	unsigned n = w->n_tx;
 	w->n_tx = 0;
-	for (unsigned i = 0; i < n; i++) {
-		struct rte_mbuf *m = w->tx[i];
-		if (w->impair_corrupts && (m = dp_impair_private(w, m)) == NULL) {
-			w->ctr.tx_no_mbuf++;
-			continue;
-		}
-		if (impair_push(&w->impair, (uintptr_t)m, m->pkt_len, w->now_ns) != IMPAIR_QUEUED) {
-			w->ctr.impair_dropped++;
-			rte_pktmbuf_free(m);
-		}
-	}
+	dp_impair_push(w, &w->impair_tx, w->tx, n, &w->ctr.impair_dropped, &w->ctr.tx_no_mbuf);
 	uintptr_t h[DP_TX_MAX];
 	uint32_t len[DP_TX_MAX];
-	n = impair_pop_burst(&w->impair, w->now_ns, h, len, DP_TX_MAX);
+	n = impair_pop_burst(&w->impair_tx.st, w->now_ns, h, len, DP_TX_MAX);
 	for (unsigned i = 0; i < n; i++)
 		w->tx[w->n_tx++] = (struct rte_mbuf *)h[i];
+}
+
+/*
+ * The port's burst through the receive stage, then every frame due now
+ * (those from earlier polls too, so this runs when the port gave none) to
+ * dp_rx_frame(), DP_BURST at a time. Returns the frames taken and handed on.
+ */
+static unsigned
+dp_worker_impair_rx(struct dp_worker *w, struct rte_mbuf **pkts, unsigned n)
+{
+	unsigned work = n, k;
+	uintptr_t h[DP_BURST];
+	uint32_t len[DP_BURST];
+
+	/* A received frame with no mbuf for its copy is lost as the stage's drop. */
+	dp_impair_push(w, &w->impair_rx, pkts, n, &w->ctr.impair_rx_dropped,
+		       &w->ctr.impair_rx_dropped);
+	do {
+		k = impair_pop_burst(&w->impair_rx.st, w->now_ns, h, len, DP_BURST);
+		for (unsigned i = 0; i < k; i++)
+			dp_rx_frame(w, (struct rte_mbuf *)h[i], false);
+		work += k;
+	} while (k == DP_BURST);
+	return work;
 }
 
 /*
@@ -392,7 +458,7 @@ void
 dp_worker_flush_tx(struct dp_worker *w)
 {
 	unsigned done = 0;
-	if (w->impair_on)
+	if (w->impair_tx.on)
 		dp_worker_impair(w);
 	for (int tries = 0; done < w->n_tx && tries < 8; tries++)
 		done += rte_eth_tx_burst(w->d->port.port_id, (uint16_t)w->index, w->tx + done,
@@ -417,9 +483,13 @@ dp_worker_poll(struct dp_worker *w)
 
 	uint16_t n = rte_eth_rx_burst(w->d->port.port_id, (uint16_t)w->index, pkts, DP_BURST);
 	w->ctr.rx_packets += n;
-	for (uint16_t i = 0; i < n; i++)
-		dp_rx_frame(w, pkts[i], false);
-	work += n;
+	if (w->impair_rx.on) {
+		work += dp_worker_impair_rx(w, pkts, n);
+	} else {
+		for (uint16_t i = 0; i < n; i++)
+			dp_rx_frame(w, pkts[i], false);
+		work += n;
+	}
 
 	/* Frames other workers received for us. */
 	n = (uint16_t)rte_ring_sc_dequeue_burst(w->handoff, (void **)pkts, DP_BURST, NULL);
@@ -456,7 +526,7 @@ dp_worker_poll(struct dp_worker *w)
 		}
 	}
 
-	if (w->n_tx != 0 || (w->impair_on && impair_next_due(&w->impair) <= w->now_ns))
+	if (w->n_tx != 0 || (w->impair_tx.on && impair_next_due(&w->impair_tx.st) <= w->now_ns))
 		dp_worker_flush_tx(w);
 	if (work == 0)
 		w->ctr.idle_polls++;

@@ -143,6 +143,7 @@ expect_same(const struct dpsctp_config &a, const struct dpsctp_config &b)
 	EXPECT_EQ(a.mbufs, b.mbufs);
 	EXPECT_EQ(a.copy_max, b.copy_max);
 	EXPECT_STREQ(a.impair, b.impair);
+	EXPECT_STREQ(a.impair_rx, b.impair_rx);
 	EXPECT_EQ(a.telemetry, b.telemetry);
 	EXPECT_EQ(a.log_level, b.log_level);
 }
@@ -251,6 +252,13 @@ TEST(ConfigTest, EveryOptionBySet)
 	EXPECT_EQ(c->profile, DPSCTP_CONFIG_PROFILE_RFC);
 	ASSERT_EQ(set(c, "profile", "dc"), 0);
 	EXPECT_EQ(c->profile, DPSCTP_CONFIG_PROFILE_DC);
+	EXPECT_EQ(c->icmp_unreach, DPSCTP_CONFIG_ICMP_UNREACH_PROFILE); // the default
+	ASSERT_EQ(set(c, "icmp-unreach", "abort"), 0);
+	EXPECT_EQ(c->icmp_unreach, DPSCTP_CONFIG_ICMP_UNREACH_ABORT);
+	ASSERT_EQ(set(c, "icmp-unreach", "ignore"), 0);
+	EXPECT_EQ(c->icmp_unreach, DPSCTP_CONFIG_ICMP_UNREACH_IGNORE);
+	ASSERT_EQ(set(c, "icmp-unreach", "profile"), 0);
+	EXPECT_EQ(c->icmp_unreach, DPSCTP_CONFIG_ICMP_UNREACH_PROFILE);
 	ASSERT_EQ(set(c, "udp-encap", nullptr), 0);
 	EXPECT_TRUE(c->udp_encap);
 	EXPECT_EQ(c->udp_port, 9899);
@@ -297,6 +305,12 @@ TEST(ConfigTest, EveryOptionBySet)
 	EXPECT_STREQ(c->impair, "loss=1%,delay=100us,seed=42");
 	ASSERT_EQ(set(c, "impair", ""), 0);
 	EXPECT_STREQ(c->impair, "");
+	// The receive stage's spec is its own field: --impair is left alone.
+	ASSERT_EQ(set(c, "impair-rx", "loss=5%,reorder=1%,seed=3"), 0);
+	EXPECT_STREQ(c->impair_rx, "loss=5%,reorder=1%,seed=3");
+	EXPECT_STREQ(c->impair, "");
+	ASSERT_EQ(set(c, "impair-rx", ""), 0);
+	EXPECT_STREQ(c->impair_rx, "");
 	ASSERT_EQ(set(c, "no-telemetry", nullptr), 0);
 	EXPECT_FALSE(c->telemetry);
 	ASSERT_EQ(set(c, "telemetry", nullptr), 0);
@@ -416,11 +430,14 @@ TEST(ConfigTest, AddressErrors)
 		{ "mac", "00:00:00:00:00:00", "not a unicast address" },
 		{ "profile", "wan", "rfc or dc" },
 		{ "profile", "", "rfc or dc" },
+		{ "icmp-unreach", "drop", "profile, abort or ignore" },
 		{ "log-level", "verbose", "error, warning, info or debug" },
 		{ "port", "", "empty" },
 		{ "port", "net_tap0, iface=x", "blank" },
 		{ "impair", "loss=1% #", "contains a blank" },
 		{ "impair", "#loss=1%", "starts with '#'" },
+		{ "impair-rx", "loss=1% #", "contains a blank" },
+		{ "impair-rx", "#loss=1%", "starts with '#'" },
 		{ "port", "#net_ring0", "starts with '#'" },
 		{ "copy-max", "big", "not auto or a size 0..9216" },
 		{ "udp-encap", "0", "out of range (1..65535)" },
@@ -443,6 +460,8 @@ TEST(ConfigTest, AddressErrors)
 	EXPECT_EQ(std::string(d.c.ports[0]), lng);
 	std::string spec(DPSCTP_CONFIG_IMPAIR_LEN, 'x');
 	EXPECT_EQ(set(&d.c, "impair", spec.c_str()), -EINVAL);
+	EXPECT_EQ(set(&d.c, "impair-rx", spec.c_str()), -EINVAL);
+	EXPECT_STREQ(d.c.impair_rx, "");
 }
 
 TEST(ConfigTest, ListLimitsAndDuplicates)
@@ -859,6 +878,7 @@ TEST(ConfigTest, UsageListsEveryOptionWithItsDefault)
 				"--mbufs N",
 				"--copy-max BYTES|auto",
 				"--impair SPEC",
+				"--impair-rx SPEC",
 				"--telemetry",
 				"--no-telemetry",
 				"--log-level LEVEL",
@@ -933,6 +953,8 @@ TEST(ConfigTest, PrintRoundTrip)
 		 "0",
 		 "--impair",
 		 "loss=0.5%,seed=9",
+		 "--impair-rx",
+		 "loss=2%,reorder=1%,seed=10",
 		 "--no-telemetry",
 		 "--log-level",
 		 "warning" });
@@ -941,6 +963,7 @@ TEST(ConfigTest, PrintRoundTrip)
 	text = print_to_string(full.c);
 	EXPECT_NE(text.find("ip = 2001:db8::1/64\n"), std::string::npos) << text;
 	EXPECT_NE(text.find("rcvbuf = 3m\n"), std::string::npos) << text;
+	EXPECT_NE(text.find("impair-rx = loss=2%,reorder=1%,seed=10\n"), std::string::npos) << text;
 	EXPECT_NE(text.find("\nno-telemetry\n"), std::string::npos) << text;
 	Cfg back2;
 	p = t.write("full.conf", text);
