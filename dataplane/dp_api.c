@@ -128,6 +128,9 @@ dpsctp_create(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	d->cfg = *cfg;
 	dp_settings(d, cfg);
 	d->profile = cfg->profile == DPSCTP_CONFIG_PROFILE_RFC ? sctp_profile_rfc : sctp_profile_dc;
+	if (d->cfg.icmp_unreach != DPSCTP_CONFIG_ICMP_UNREACH_PROFILE)
+		d->profile.proto_unreach_aborts =
+			d->cfg.icmp_unreach == DPSCTP_CONFIG_ICMP_UNREACH_ABORT;
 	if (d->profile.out_streams > d->set.max_streams)
 		d->profile.out_streams = d->set.max_streams;
 	if (d->profile.max_in_streams > d->set.max_streams)

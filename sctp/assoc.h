@@ -194,7 +194,8 @@ struct sctp_assoc_counters {
 	/* ICMP errors quoting our packets (sctp/assoc_icmp.c, RFC 9260 appendix C). */
 	uint64_t icmp_bad_tag; /* ICMP6: the quoted tag is not the peer's: discarded */
 	uint64_t icmp_aborts;  /* ICMP8: protocol (or UDP port) unreachable taken as ABORT */
-	uint64_t icmp_ignored; /* ICMP7 (PMTU, not applied yet), ICMP9, or an INIT quoted late */
+	uint64_t icmp_ignored; /* ICMP7 (PMTU, not applied yet), ICMP9, an INIT quoted late, ICMP8
+				  when the profile does not abort */
 };
 
 /*

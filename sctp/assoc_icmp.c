@@ -9,6 +9,9 @@
  * cell (tag rules, notification, freeing) does the rest: one way to end an
  * association, not two.
  *
+ * After the handshake, only when the profile says so
+ * (sctp_profile.proto_unreach_aborts: yes in "rfc", no in "dc").
+ *
  * Not acted on, counted in icmp_ignored: ICMP7 (Fragmentation Needed /
  * Packet Too Big: the data path has one MTU for all paths so far,
  * docs/DATAPATH.md) and ICMP9 (other unreachables: MAY mark the path; the
@@ -18,6 +21,7 @@
 #include <string.h>
 
 #include "sctp/assoc.h"
+#include "sctp/assoc_internal.h"
 #include "sctp/wire.h"
 
 static uint32_t
@@ -56,7 +60,8 @@ sctp_assoc_icmp(struct sctp_assoc *a, const struct sctp_icmp *e, uint64_t now_ns
 	bool unreachable = e->kind == SCTP_ICMP_PROTO_UNREACH ||
 			   (e->kind == SCTP_ICMP_PORT_UNREACH && e->udp_encap);
 	/* ICMP8: an INIT quoted after we left COOKIE-WAIT says nothing of now. */
-	if (!unreachable || (init && a->state != SCTP_ASSOC_COOKIE_WAIT)) {
+	if (!unreachable || (init && a->state != SCTP_ASSOC_COOKIE_WAIT) ||
+	    (!init && !assoc_profile(a)->proto_unreach_aborts)) {
 		a->counters->icmp_ignored++;
 		return 0;
 	}

@@ -25,6 +25,7 @@ const struct sctp_profile sctp_profile_rfc = {
 	.sack_delay_ns = SCTP_MS(200),
 	.sack_every = 2,
 	.sack_immediate_on_gap_or_dup = true,
+	.proto_unreach_aborts = true,
 	.out_streams = 10,
 	.max_in_streams = 65535,
 };
@@ -50,6 +51,7 @@ const struct sctp_profile sctp_profile_dc = {
 	.sack_delay_ns = SCTP_US(100),
 	.sack_every = 4,
 	.sack_immediate_on_gap_or_dup = true,
+	.proto_unreach_aborts = false,
 	.out_streams = 16,
 	.max_in_streams = 65535,
 };

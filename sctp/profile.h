@@ -44,6 +44,16 @@ struct sctp_profile {
 	bool primary_return;	 /* go back to the primary once it answers */
 	uint64_t hb_interval_ns;
 	uint16_t hb_max_burst;
+	/*
+	 * An ICMP protocol unreachable (or, over UDP, port unreachable) quoting
+	 * a packet of an established association: true ends it as the peer's
+	 * ABORT would (RFC 9260 appendix C, ICMP8; FreeBSD and usrsctp do so);
+	 * false counts it in icmp_ignored and leaves a dead peer to heartbeats
+	 * and T3-rtx, as Linux does. A handshake in COOKIE-WAIT fails on one
+	 * either way. Linux hosts have been seen to send stray ones while a
+	 * raw-socket SCTP stack listens (docs/INTEROP.md).
+	 */
+	bool proto_unreach_aborts;
 
 	/* Sending, RFC 9260 §6.1 and §7.2. */
 	uint16_t max_burst; /* packets per send opportunity; 0 = no cap */

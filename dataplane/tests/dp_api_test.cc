@@ -102,6 +102,9 @@ class DpApi : public ::testing::Test {
 		ASSERT_EQ(dpsctp_config_set(&cc, "ip", "10.0.1.1/24", err, sizeof(err)), 0) << err;
 		ASSERT_EQ(dpsctp_config_set(&sc, "ip", "10.0.1.2/24", err, sizeof(err)), 0) << err;
 		ASSERT_EQ(dpsctp_config_set(&cc, "sndbuf", "64k", err, sizeof(err)), 0) << err;
+		// ICMP8 as the RFC words it (the DC profile only counts it).
+		ASSERT_EQ(dpsctp_config_set(&cc, "icmp-unreach", "abort", err, sizeof(err)), 0)
+			<< err;
 		for (dpsctp_config *x : { &cc, &sc }) // EphemeralPortsNeverCollide opens 200
 			for (const char *o : { "max-assocs", "max-handshakes" })
 				ASSERT_EQ(dpsctp_config_set(x, o, "256", err, sizeof(err)), 0)

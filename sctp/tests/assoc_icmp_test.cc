@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ICMP errors quoting our packets, RFC 9260 appendix C (sctp/assoc_icmp.c),
 // on both profiles: the quoted tag decides (ICMP6), protocol unreachable
-// ends the association like an ABORT (ICMP8), an INIT quoted in COOKIE-WAIT
+// ends the association like an ABORT (ICMP8) when the profile says so and
+// is only counted otherwise (proto_unreach_aborts), an INIT quoted in COOKIE-WAIT
 // fails the handshake, UDP port unreachable counts only over UDP
 // encapsulation, PMTU and other unreachables are counted and left alone.
 #include <gtest/gtest.h>
@@ -16,6 +17,14 @@ class Icmp : public ::testing::TestWithParam<const struct sctp_profile *> {
 	{
 		return GetParam();
 	}
+	// The parameter profile with ICMP8 after the handshake set as asked.
+	const struct sctp_profile *with_unreach_aborts(bool aborts)
+	{
+		own_ = *GetParam();
+		own_.proto_unreach_aborts = aborts;
+		return &own_;
+	}
+	struct sctp_profile own_;
 	static struct sctp_icmp icmp(uint8_t kind, uint32_t vtag, const Side &peer)
 	{
 		struct sctp_icmp e = {};
@@ -40,7 +49,8 @@ INSTANTIATE_TEST_SUITE_P(Profiles, Icmp, ::testing::Values(&sctp_profile_rfc, &s
 
 TEST_P(Icmp, ProtocolUnreachableEndsTheAssociationLikeAnAbort)
 {
-	Sim sim(prof(), prof(), one_way_delay(prof()));
+	const struct sctp_profile *p = with_unreach_aborts(true);
+	Sim sim(p, p, one_way_delay(p));
 	sim.handshake();
 	auto &c = sim.c;
 	struct sctp_icmp e = icmp(SCTP_ICMP_PROTO_UNREACH, c.a.peer_vtag, sim.s);
@@ -49,6 +59,31 @@ TEST_P(Icmp, ProtocolUnreachableEndsTheAssociationLikeAnAbort)
 	EXPECT_EQ(c.a.state, SCTP_ASSOC_CLOSED);
 	ASSERT_TRUE(lost(c, SCTP_NOTIFY_COMM_LOST));
 	EXPECT_EQ(c.notes.back().n.reason, SCTP_ASSOC_REASON_PEER_ABORT);
+}
+
+// Linux's choice, the data-center profile's default: a stray protocol
+// unreachable does not end an established association; it is counted.
+TEST_P(Icmp, ProtocolUnreachableIsOnlyCountedWhenTheProfileSaysNotToAbort)
+{
+	const struct sctp_profile *p = with_unreach_aborts(false);
+	Sim sim(p, p, one_way_delay(p));
+	sim.handshake();
+	auto &c = sim.c;
+	struct sctp_icmp e = icmp(SCTP_ICMP_PROTO_UNREACH, c.a.peer_vtag, sim.s);
+	ASSERT_EQ(sctp_assoc_icmp(&c.a, &e, sim.now), 0);
+	e.kind = SCTP_ICMP_PORT_UNREACH;
+	e.udp_encap = true;
+	ASSERT_EQ(sctp_assoc_icmp(&c.a, &e, sim.now), 0);
+	EXPECT_EQ(c.counters.icmp_aborts, 0u);
+	EXPECT_EQ(c.counters.icmp_ignored, 2u);
+	EXPECT_EQ(c.a.state, SCTP_ASSOC_ESTABLISHED);
+	EXPECT_FALSE(lost(c, SCTP_NOTIFY_COMM_LOST));
+}
+
+TEST(IcmpProfiles, RfcAbortsDataCenterCounts)
+{
+	EXPECT_TRUE(sctp_profile_rfc.proto_unreach_aborts);
+	EXPECT_FALSE(sctp_profile_dc.proto_unreach_aborts);
 }
 
 TEST_P(Icmp, AForeignTagIsDiscarded)
@@ -67,7 +102,8 @@ TEST_P(Icmp, AForeignTagIsDiscarded)
 
 TEST_P(Icmp, PmtuOtherUnreachablesAndPlainPortUnreachableAreOnlyCounted)
 {
-	Sim sim(prof(), prof(), one_way_delay(prof()));
+	const struct sctp_profile *p = with_unreach_aborts(true);
+	Sim sim(p, p, one_way_delay(p));
 	sim.handshake();
 	auto &c = sim.c;
 	for (uint8_t kind : { SCTP_ICMP_FRAG_NEEDED, SCTP_ICMP_UNREACH, SCTP_ICMP_PORT_UNREACH }) {
