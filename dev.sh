@@ -24,7 +24,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 PACKAGES=(
 	gcc g++ clang libclang-rt-14-dev clang-format meson ninja-build pkg-config python3
 	libdpdk-dev dpdk-dev libisal-dev libssl-dev libpcap-dev
-	libgtest-dev libbenchmark-dev libusrsctp-dev tshark iproute2 iputils-ping
+	libgtest-dev libbenchmark-dev libusrsctp-dev tshark iproute2 iputils-ping ethtool
 	iperf3 python3-matplotlib
 )
 

@@ -1,0 +1,647 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpsctp-peer: the data plane's side of the interop harness (issue 7,
+ * docs/INTEROP.md). It speaks the same message format (interop_msg.h) and
+ * takes the same options as usrsctp-peer, so every case runs with either
+ * program in either role.
+ *
+ *   client: connect to PEER[,PEER...], send --batches of -n messages over
+ *           -S streams (sizes 1 byte .. -l, every other one unordered),
+ *           with --echo check that each comes back intact exactly once;
+ *           --hold S idles between batches and before closing; then a
+ *           graceful close, or --abort. --reconnect: a lost association is
+ *           set up again and the batch sent again.
+ *   server: accept associations; --echo sends every message back on its
+ *           stream with its PPID and U bit; --close-after N starts the
+ *           shutdown once N messages were echoed, --abort-after N aborts on
+ *           the Nth; --once exits when the first association ends.
+ *
+ * Lines on stdout say what happened ("server: association up", "client:
+ * batch 0: 100 sent, 100 echoed, 0 bad", "server: restart", "... peer
+ * closed (shutdown)"); the harness waits for and checks them. With
+ * --expect abort the run passes only when the peer aborted the
+ * association. --counters FILE writes the data plane's non-zero counters
+ * at exit ("name value" lines). Exit status: 0 as expected, 1 not, 2 bad
+ * usage, 3 the data plane would not start.
+ *
+ * The main thread polls the instance (dpsctp_poll()), so every callback and
+ * every call runs on it: no locks.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+
+#include "dataplane/config.h"
+#include "dataplane/dpsctp.h"
+#include "dataplane/tests/interop/interop_msg.h"
+
+#define PEER_MAX_STREAMS 64u
+#define PEER_MAX_ADDRS	 4u
+
+static volatile sig_atomic_t stop_requested;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+struct opts {
+	bool server, echo, do_abort, once, reconnect, expect_abort;
+	uint32_t n, max, streams, batches;
+	uint32_t close_after, abort_after;
+	double hold_s;
+	uint16_t port, lport;
+	const char *counters;
+};
+
+/* A message being put together from partial deliveries (DPSCTP_MSG_MORE). */
+struct rx_msg {
+	uint8_t *buf;
+	uint32_t len;
+};
+
+/* One association's state (a server may hold several). */
+struct conn {
+	const struct opts *o;
+	struct dpsctp_assoc *a;
+	bool up, ended, aborted_by_peer, closing;
+	/* client */
+	uint32_t batch, sent, back, bad, batches_done;
+	uint8_t *seen;
+	uint64_t hold_until;
+	/* server */
+	uint64_t msgs, echoed;
+	struct echo_q {
+		uint8_t *bytes;
+		uint32_t len;
+		struct dpsctp_sndinfo si;
+		struct echo_q *next;
+	} * q_head, *q_tail;
+	struct rx_msg rx[PEER_MAX_STREAMS];
+};
+
+static uint8_t sendbuf[INTEROP_MAX_LEN];
+
+static uint64_t
+now_cycles(void)
+{
+	return rte_get_tsc_cycles();
+}
+
+static void
+conn_free_queues(struct conn *c)
+{
+	while (c->q_head != NULL) {
+		struct echo_q *e = c->q_head;
+		c->q_head = e->next;
+		free(e->bytes);
+		free(e);
+	}
+	c->q_tail = NULL;
+	for (unsigned i = 0; i < PEER_MAX_STREAMS; i++) {
+		free(c->rx[i].buf);
+		c->rx[i].buf = NULL;
+		c->rx[i].len = 0;
+	}
+}
+
+/* Server: send queued echoes while the send buffer takes them. */
+static void
+echo_drain(struct conn *c)
+{
+	while (c->a != NULL && c->q_head != NULL) {
+		struct echo_q *e = c->q_head;
+		int rc = dpsctp_send_bytes(c->a, &e->si, e->bytes, e->len);
+		if (rc == -EAGAIN || rc == -ENOMEM || rc == -ENOBUFS)
+			return; /* on_space calls again */
+		if (rc != 0) {
+			fprintf(stderr, "server: echo of %u bytes: %s\n", e->len, strerror(-rc));
+			c->bad++;
+		} else {
+			c->echoed++;
+		}
+		c->q_head = e->next;
+		if (c->q_head == NULL)
+			c->q_tail = NULL;
+		free(e->bytes);
+		free(e);
+	}
+	if (c->a != NULL && c->o->close_after != 0 && !c->closing &&
+	    c->echoed >= c->o->close_after) {
+		c->closing = true;
+		printf("server: %llu echoed, shutting down\n", (unsigned long long)c->echoed);
+		fflush(stdout);
+		(void)dpsctp_shutdown(c->a);
+	}
+}
+
+/* Client: send the current batch as far as the buffer allows. */
+static void
+client_pump(struct conn *c)
+{
+	const struct opts *o = c->o;
+	while (c->a != NULL && c->hold_until == 0 && c->sent < o->n) {
+		uint32_t seq = c->batch * o->n + c->sent;
+		uint32_t len = interop_size(seq, o->max);
+		interop_fill(seq, sendbuf, len);
+		struct dpsctp_sndinfo si = { (uint16_t)(seq % o->streams), htonl(seq),
+					     interop_unordered(seq) ? DPSCTP_SEND_UNORDERED : 0 };
+		int rc = dpsctp_send_bytes(c->a, &si, sendbuf, len);
+		if (rc == -EAGAIN || rc == -ENOMEM || rc == -ENOBUFS)
+			return;
+		if (rc != 0) {
+			fprintf(stderr, "client: send %u (%u bytes): %s\n", seq, len,
+				strerror(-rc));
+			c->bad++;
+			c->sent = o->n;
+			return;
+		}
+		c->sent++;
+	}
+}
+
+static void
+client_check(struct conn *c, uint32_t ppid, const uint8_t *b, uint32_t len)
+{
+	const struct opts *o = c->o;
+	uint32_t seq = ntohl(ppid);
+	uint32_t first = c->batch * o->n;
+	if (seq >= first && seq < first + o->n && !c->seen[seq - first] &&
+	    interop_check(seq, o->max, b, len)) {
+		c->seen[seq - first] = 1;
+	} else {
+		fprintf(stderr, "client: bad echo: seq %u, %u bytes\n", seq, len);
+		c->bad++;
+	}
+	c->back++;
+}
+
+static void
+server_take(struct conn *c, const struct dpsctp_msg *m, const uint8_t *b, uint32_t len)
+{
+	c->msgs++;
+	if (c->o->abort_after != 0 && c->msgs == c->o->abort_after) {
+		printf("server: %llu messages, aborting\n", (unsigned long long)c->msgs);
+		fflush(stdout);
+		(void)dpsctp_abort(c->a);
+		return;
+	}
+	if (!c->o->echo)
+		return;
+	struct echo_q *e = malloc(sizeof(*e));
+	uint8_t *copy = malloc(len);
+	if (e == NULL || copy == NULL) {
+		free(e);
+		free(copy);
+		c->bad++;
+		return;
+	}
+	memcpy(copy, b, len);
+	e->bytes = copy;
+	e->len = len;
+	e->si = (struct dpsctp_sndinfo){ m->sid, m->ppid,
+					 (m->flags & DPSCTP_MSG_UNORDERED) ? DPSCTP_SEND_UNORDERED
+									   : 0 };
+	e->next = NULL;
+	if (c->q_tail != NULL)
+		c->q_tail->next = e;
+	else
+		c->q_head = e;
+	c->q_tail = e;
+	echo_drain(c);
+}
+
+static void
+on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
+{
+	struct conn *c = arg;
+	(void)a;
+	struct rx_msg *r = &c->rx[m->sid % PEER_MAX_STREAMS];
+	if (r->buf == NULL && (r->buf = malloc(INTEROP_MAX_LEN)) == NULL) {
+		c->bad++;
+		return;
+	}
+	if (r->len + m->len > INTEROP_MAX_LEN) {
+		fprintf(stderr, "%s: message over %u bytes on stream %u\n",
+			c->o->server ? "server" : "client", INTEROP_MAX_LEN, m->sid);
+		c->bad++;
+		r->len = 0;
+		return;
+	}
+	r->len += (uint32_t)dpsctp_msg_copy(m, r->buf + r->len, INTEROP_MAX_LEN - r->len);
+	if (m->flags & DPSCTP_MSG_MORE)
+		return; /* the rest follows */
+	uint32_t len = r->len;
+	r->len = 0;
+	if (c->o->server)
+		server_take(c, m, r->buf, len);
+	else
+		client_check(c, m->ppid, r->buf, len);
+}
+
+static void
+on_space(struct dpsctp_assoc *a, uint32_t free_bytes, void *arg)
+{
+	struct conn *c = arg;
+	(void)a;
+	(void)free_bytes;
+	if (c->o->server)
+		echo_drain(c);
+	else
+		client_pump(c);
+}
+
+static void on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg);
+
+static const struct dpsctp_callbacks callbacks = { on_recv, on_event, on_space };
+
+/* The server's listener hands new associations here; each gets its own state. */
+static struct conn *server_last;
+static unsigned server_assocs;
+
+static void
+on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
+{
+	struct conn *c = arg;
+	const char *who = c->o->server ? "server" : "client";
+	switch (ev->type) {
+	case DPSCTP_EV_COMM_UP:
+		if (c->o->server) {
+			struct conn *n = calloc(1, sizeof(*n));
+			if (n == NULL) {
+				(void)dpsctp_abort(a);
+				return;
+			}
+			n->o = c->o;
+			dpsctp_assoc_set_callbacks(a, &callbacks, n);
+			c = n;
+			server_last = n;
+			server_assocs++;
+		}
+		c->a = a;
+		c->up = true;
+		printf("%s: association up, %u streams out, %u in\n", who, ev->outbound_streams,
+		       ev->inbound_streams);
+		fflush(stdout);
+		if (!c->o->server)
+			client_pump(c);
+		break;
+	case DPSCTP_EV_RESTART:
+		printf("%s: restart (the peer restarted the association)\n", who);
+		fflush(stdout);
+		break;
+	case DPSCTP_EV_PEER_ADDR_CHANGE: {
+		char s[64] = "?";
+		inet_ntop(ev->addr.family == 6 ? AF_INET6 : AF_INET, ev->addr.bytes, s, sizeof(s));
+		printf("%s: path %s state %u\n", who, s, ev->addr_state);
+		fflush(stdout);
+		break;
+	}
+	case DPSCTP_EV_SHUTDOWN_COMPLETE:
+	case DPSCTP_EV_COMM_LOST:
+	case DPSCTP_EV_CANT_START: {
+		bool graceful = ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE;
+		c->aborted_by_peer = !graceful && c->o->abort_after == 0 && !c->o->do_abort;
+		if (c->o->server)
+			printf("server: %llu messages, %llu echoed, peer closed (%s)\n",
+			       (unsigned long long)c->msgs, (unsigned long long)c->echoed,
+			       graceful ? "shutdown" : "abort");
+		else
+			printf("client: association %s (reason %u, cause %u)\n",
+			       graceful				 ? "closed"
+			       : ev->type == DPSCTP_EV_COMM_LOST ? "lost"
+								 : "could not start",
+			       ev->reason, ev->error);
+		fflush(stdout);
+		conn_free_queues(c);
+		c->a = NULL;
+		c->ended = true;
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dpsctp-peer [EAL args] -- [data-plane options] (-s | -c PEER[,PEER...])\n"
+		"  [--lport P] [-n MSGS] [-l MAXBYTES] [-S STREAMS] [--batches B]\n"
+		"  [--hold SECS] [--echo] [--abort] [--reconnect] [--close-after N]\n"
+		"  [--abort-after N] [--once] [--expect shutdown|abort] [--counters FILE]\n"
+		"The data-plane options are dpsctp-echo's (dpsctp-echo -h); the SCTP port\n"
+		"is --sctp-port (default 5001).\n");
+}
+
+static int
+parse_peers(const char *list, struct dpsctp_addr *out)
+{
+	char tmp[256];
+	unsigned n = 0;
+	snprintf(tmp, sizeof(tmp), "%s", list);
+	for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t != NULL;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (n == PEER_MAX_ADDRS)
+			return -1;
+		memset(&out[n], 0, sizeof(out[n]));
+		if (inet_pton(AF_INET, t, out[n].bytes) == 1)
+			out[n].family = 4;
+		else if (inet_pton(AF_INET6, t, out[n].bytes) == 1)
+			out[n].family = 6;
+		else
+			return -1;
+		n++;
+	}
+	return (int)n;
+}
+
+static void
+write_counters(const struct dpsctp *d, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (f == NULL) {
+		fprintf(stderr, "dpsctp-peer: %s: %s\n", path, strerror(errno));
+		return;
+	}
+	for (unsigned i = 0;; i++) {
+		const char *name = NULL;
+		uint64_t sum = 0;
+		for (unsigned w = 0; w < dpsctp_workers(d); w++) {
+			uint64_t v = dpsctp_worker_counter(d, w, i, &name);
+			if (name == NULL)
+				break;
+			sum += v;
+		}
+		if (name == NULL)
+			break;
+		if (sum != 0)
+			fprintf(f, "%s %llu\n", name, (unsigned long long)sum);
+	}
+	fclose(f);
+}
+
+/* Poll for a while (the last packets of a close must leave). */
+static void
+poll_for(struct dpsctp *d, double secs)
+{
+	uint64_t until = now_cycles() + (uint64_t)(secs * (double)rte_get_tsc_hz());
+	while (now_cycles() < until)
+		(void)dpsctp_poll(d, 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	int k = dpsctp_eal_init(argc, argv);
+	if (k < 0) {
+		fprintf(stderr, "dpsctp-peer: the EAL did not start\n");
+		return 3;
+	}
+	argc -= k;
+	argv += k;
+	struct dpsctp_config cfg;
+	char err[256];
+	dpsctp_config_defaults(&cfg);
+	int left = dpsctp_config_parse_args(&cfg, argc, argv, err, sizeof(err));
+	if (left < 0) {
+		fprintf(stderr, "dpsctp-peer: %s\n", err);
+		return 2;
+	}
+	argc = left;
+
+	static const struct option lo[] = { { "lport", required_argument, NULL, 'P' },
+					    { "batches", required_argument, NULL, 'B' },
+					    { "hold", required_argument, NULL, 'H' },
+					    { "echo", no_argument, NULL, 'e' },
+					    { "abort", no_argument, NULL, 'a' },
+					    { "reconnect", no_argument, NULL, 'r' },
+					    { "close-after", required_argument, NULL, 'C' },
+					    { "abort-after", required_argument, NULL, 'A' },
+					    { "once", no_argument, NULL, 'o' },
+					    { "expect", required_argument, NULL, 'x' },
+					    { "counters", required_argument, NULL, 'k' },
+					    { "help", no_argument, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
+	static struct opts o = {
+		.n = 1000, .max = 9000, .streams = 16, .batches = 1, .port = 5001
+	};
+	const char *peers = NULL;
+	const char *expect = "shutdown";
+	int c;
+	while ((c = getopt_long(argc, argv, "sc:n:l:S:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o.server = true;
+			break;
+		case 'c':
+			peers = optarg;
+			break;
+		case 'P':
+			o.lport = (uint16_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			o.n = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'l':
+			o.max = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'S':
+			o.streams = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'B':
+			o.batches = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'H':
+			o.hold_s = strtod(optarg, NULL);
+			break;
+		case 'e':
+			o.echo = true;
+			break;
+		case 'a':
+			o.do_abort = true;
+			break;
+		case 'r':
+			o.reconnect = true;
+			break;
+		case 'C':
+			o.close_after = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'A':
+			o.abort_after = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'o':
+			o.once = true;
+			break;
+		case 'x':
+			expect = optarg;
+			break;
+		case 'k':
+			o.counters = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	o.expect_abort = strcmp(expect, "abort") == 0;
+	if (cfg.sctp_port != 0)
+		o.port = cfg.sctp_port;
+	if (o.server == (peers != NULL) || o.max == 0 || o.max > INTEROP_MAX_LEN ||
+	    o.streams == 0 || o.streams > PEER_MAX_STREAMS || o.batches == 0 || o.port == 0 ||
+	    (!o.expect_abort && strcmp(expect, "shutdown") != 0)) {
+		usage(stderr);
+		return 2;
+	}
+	struct dpsctp_addr addrs[PEER_MAX_ADDRS];
+	int na = peers != NULL ? parse_peers(peers, addrs) : 0;
+	if (na < 0) {
+		fprintf(stderr, "dpsctp-peer: bad peer address list \"%s\"\n", peers);
+		return 2;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the harness reads lines as they come */
+	struct dpsctp *d = dpsctp_create(&cfg, err, sizeof(err));
+	if (d == NULL) {
+		fprintf(stderr, "dpsctp-peer: %s\n", err);
+		return 3;
+	}
+	static struct conn lst, cli;
+	lst.o = cli.o = &o;
+	int rc = 0;
+	uint64_t hz = rte_get_tsc_hz();
+	if (o.server) {
+		if (dpsctp_listen(d, o.port, &callbacks, &lst) != 0) {
+			fprintf(stderr, "dpsctp-peer: cannot listen on port %u\n", o.port);
+			return 3;
+		}
+		while (!stop_requested) {
+			(void)dpsctp_poll(d, 0);
+			if (o.once && server_last != NULL && server_last->ended)
+				break;
+		}
+		poll_for(d, 0.05);
+		if (o.once) {
+			struct conn *s = server_last;
+			bool ok = s != NULL && s->bad == 0 &&
+				  (o.expect_abort ? s->aborted_by_peer || o.abort_after != 0
+						  : !s->aborted_by_peer);
+			rc = ok ? 0 : 1;
+		}
+		printf("server: %u associations\n", server_assocs);
+	} else {
+		cli.seen = calloc(o.n ? o.n : 1, 1);
+		unsigned attempts = 0, reconnects = 0;
+		uint64_t progress_at = now_cycles();
+		uint32_t last_back = 0;
+		for (;;) {
+			if (stop_requested)
+				break;
+			if (cli.a == NULL && (!cli.up || cli.ended)) {
+				/* (Re)connect: at start, or after a loss with --reconnect. */
+				if (cli.up && !(o.reconnect && !cli.closing && reconnects < 10))
+					break;
+				if (cli.up) {
+					reconnects++;
+					printf("client: reconnecting (%u)\n", reconnects);
+					fflush(stdout);
+					poll_for(d, 0.2);
+				}
+				int e = 0;
+				cli.up = cli.ended = false;
+				cli.sent = cli.back = 0;
+				cli.hold_until = 0;
+				memset(cli.seen, 0, o.n ? o.n : 1);
+				cli.a = dpsctp_connect(d, 0, addrs, (unsigned)na, o.port, o.lport,
+						       &callbacks, &cli, &e);
+				attempts++;
+				if (cli.a == NULL) {
+					fprintf(stderr, "client: connect: %s\n", strerror(-e));
+					rc = 1;
+					break;
+				}
+				/* The handle is live until COMM_UP or CANT_START. */
+				cli.up = true;
+				progress_at = now_cycles();
+			}
+			(void)dpsctp_poll(d, 0);
+			if (cli.a == NULL)
+				continue;
+			uint64_t t = now_cycles();
+			if (cli.back + cli.sent != last_back) {
+				last_back = cli.back + cli.sent;
+				progress_at = t;
+			} else if (cli.hold_until == 0 && !cli.closing &&
+				   t - progress_at > 30 * hz) {
+				fprintf(stderr, "client: no progress for 30 s; giving up\n");
+				rc = 1;
+				break;
+			}
+			if (cli.hold_until != 0) {
+				if (t < cli.hold_until)
+					continue;
+				cli.hold_until = 0;
+				progress_at = t;
+				if (cli.batch + 1 < o.batches) {
+					cli.batch++;
+					cli.sent = cli.back = 0;
+					memset(cli.seen, 0, o.n ? o.n : 1);
+					client_pump(&cli);
+					continue;
+				}
+				cli.closing = true;
+				if (o.do_abort) {
+					printf("client: aborting\n");
+					fflush(stdout);
+					(void)dpsctp_abort(cli.a);
+				} else {
+					(void)dpsctp_shutdown(cli.a);
+				}
+				continue;
+			}
+			if (!cli.closing && cli.sent == o.n && (!o.echo || cli.back >= o.n)) {
+				printf("client: batch %u: %u sent, %u echoed, %u bad\n", cli.batch,
+				       cli.sent, cli.back, cli.bad);
+				cli.batches_done++;
+				fflush(stdout);
+				cli.hold_until = t + (uint64_t)(o.hold_s * (double)hz) + 1;
+			}
+		}
+		/* Wait for the close to finish (SHUTDOWN COMPLETE or the ABORT's end). */
+		for (uint64_t until = now_cycles() + 5 * hz; cli.a != NULL && now_cycles() < until;)
+			(void)dpsctp_poll(d, 0);
+		poll_for(d, 0.05);
+		/* Every batch went and came back; the close may be ours or the peer's. */
+		bool finished = cli.batches_done >= o.batches && cli.bad == 0;
+		if (o.expect_abort)
+			rc = cli.ended && cli.aborted_by_peer && cli.bad == 0 ? 0 : 1;
+		else if (rc == 0)
+			rc = finished && cli.ended && !cli.aborted_by_peer ? 0 : 1;
+		if (o.do_abort && finished)
+			rc = 0;
+		printf("client: %s after %u connection(s), %u reconnect(s)\n",
+		       rc == 0 ? "passed" : "FAILED", attempts, reconnects);
+		free(cli.seen);
+	}
+	if (o.counters != NULL)
+		write_counters(d, o.counters);
+	int aborted = dpsctp_stop(d, 1000);
+	(void)aborted;
+	dpsctp_destroy(d);
+	rte_eal_cleanup();
+	return rc;
+}

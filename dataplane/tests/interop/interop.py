@@ -1,0 +1,673 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The interop harness (issue 7, docs/INTEROP.md): dpsctp against usrsctp.
+
+Two network namespaces joined by veth pairs: dpsctp-peer in namespace A on
+net_af_packet (the veth end, or a bridge over two veths for multi-homing),
+usrsctp-peer in namespace B with the addresses. Every case runs in both
+directions (dpsctp as client and as server) and both modes (SCTP over IP,
+over UDP port 9899). Each run is captured on B's side of the link; tshark
+dissects the capture with CRC32c checking on and must see no malformed
+packet and no bad checksum, dpsctp-decode must agree with it packet by
+packet, and each case checks what it is about on the wire (who sent the
+SHUTDOWN or the ABORT, heartbeats both ways, data on the second path).
+Namespaces and processes always go away; captures of failing runs are kept
+(--keep DIR, default build/interop-artifacts).
+
+  interop.py BUILD_DIR [--only CASE,...] [--modes raw,udp]
+             [--dirs dpsctp-server,dpsctp-client] [--keep DIR]
+             [--json FILE] [--doc docs/INTEROP.md] [-v]
+
+Exit status: 0 every run passed, 1 a run failed, 77 skipped (not root, or
+usrsctp-peer / tshark / ethtool missing).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+A_IP = ["192.0.2.1", "198.51.100.1"]  # dpsctp's addresses (namespace A)
+B_IP = ["192.0.2.2", "198.51.100.2"]  # usrsctp's addresses (namespace B)
+SCTP_PORT = 5001
+EAL = ["--no-huge", "--no-pci", "--no-shconf", "-l", "0", "-m", "512",
+       "--log-level", "lib.eal:error"]
+IMPAIR = "loss=1%,reorder=1%,reorder_gap=3,reorder_delay=2ms"
+
+# Chunk types (RFC 9260 §3.2).
+DATA, INIT, SACK, HB, HB_ACK, ABORT, SHUTDOWN, SHUTDOWN_ACK = 0, 1, 3, 4, 5, 6, 7, 8
+SHUTDOWN_COMPLETE = 14
+
+VERBOSE = False
+
+
+def log(*a):
+    print(*a, flush=True)
+
+
+def sh(*cmd, check=True):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if check and r.returncode != 0:
+        raise RuntimeError("%s: %s" % (" ".join(cmd), r.stdout.strip()))
+    return r.stdout
+
+
+class Proc:
+    """A program in a namespace; its output lines are kept and can be waited for."""
+
+    def __init__(self, name, ns, argv, logdir):
+        self.name = name
+        self.lines = []
+        self.cv = threading.Condition()
+        self.logf = open(os.path.join(logdir, name + ".log"), "w")
+        self.p = subprocess.Popen(["ip", "netns", "exec", ns] + argv,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, start_new_session=True)
+        self.logf.write("$ %s\n" % " ".join(argv))
+        self.t = threading.Thread(target=self._read, daemon=True)
+        self.t.start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            self.logf.write(line)
+            self.logf.flush()
+            if VERBOSE:
+                sys.stdout.write("    [%s] %s" % (self.name, line))
+            with self.cv:
+                self.lines.append(line.rstrip("\n"))
+                self.cv.notify_all()
+
+    def wait_line(self, pattern, timeout):
+        rx = re.compile(pattern)
+        end = time.time() + timeout
+        with self.cv:
+            while True:
+                for ln in self.lines:
+                    if rx.search(ln):
+                        return ln
+                left = end - time.time()
+                if left <= 0 or (self.p.poll() is not None and not self.t.is_alive()):
+                    return None
+                self.cv.wait(min(left, 0.1))
+
+    def has(self, pattern):
+        rx = re.compile(pattern)
+        with self.cv:
+            return any(rx.search(ln) for ln in self.lines)
+
+    def wait(self, timeout):
+        try:
+            rc = self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill(signal.SIGKILL)
+            rc = None
+        self.t.join(2)
+        return rc
+
+    def kill(self, sig=signal.SIGTERM):
+        if self.p.poll() is None:
+            try:
+                os.killpg(self.p.pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def close(self):
+        self.kill(signal.SIGKILL)
+        try:
+            self.p.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+        self.t.join(2)
+        self.logf.close()
+
+
+class Net:
+    """Namespaces A (dpsctp) and B (usrsctp), joined by one or two veth pairs."""
+
+    def __init__(self, paths):
+        tag = "%d-%d" % (os.getpid(), paths)
+        self.ns_a, self.ns_b = "dpiA-" + tag, "dpiB-" + tag
+        self.paths = paths
+        self.procs = []
+        self.up_done = False
+
+    def up(self):
+        a, b = self.ns_a, self.ns_b
+        sh("ip", "netns", "add", a)
+        sh("ip", "netns", "add", b)
+        self.up_done = True
+        for ns in (a, b):
+            sh("ip", "-n", ns, "link", "set", "lo", "up")
+        # B's veths share one L2 segment through A's bridge: without these,
+        # b0 answers ARP for b1's address too (ARP flux) and dpsctp may learn
+        # the wrong MAC for a path, which then dies with b0.
+        for k, v in (("arp_ignore", "1"), ("arp_announce", "2")):
+            sh("ip", "netns", "exec", b, "sysctl", "-qw", "net.ipv4.conf.all.%s=%s" % (k, v))
+        for i in range(self.paths):
+            sh("ip", "-n", a, "link", "add", "a%d" % i, "type", "veth", "peer", "name",
+               "b%d" % i, "netns", b)
+            sh("ip", "-n", b, "addr", "add", B_IP[i] + "/24", "dev", "b%d" % i)
+            sh("ip", "-n", b, "link", "set", "b%d" % i, "up")
+            # A veth leaves UDP checksums to a NIC that is not there
+            # (CHECKSUM_PARTIAL); have the kernel fill them, as a NIC would.
+            sh("ip", "netns", "exec", b, "ethtool", "-K", "b%d" % i, "tx", "off")
+            sh("ip", "-n", a, "link", "set", "a%d" % i, "up")
+        if self.paths == 1:
+            self.dp_iface = "a0"
+        else:
+            # dpsctp has one port: a bridge over the veths gives it both
+            # links, and taking b0 down still cuts the primary path.
+            sh("ip", "-n", a, "link", "add", "br0", "type", "bridge", "stp_state", "0",
+               "forward_delay", "0")
+            for i in range(self.paths):
+                sh("ip", "-n", a, "link", "set", "a%d" % i, "master", "br0")
+            sh("ip", "-n", a, "link", "set", "br0", "up")
+            self.dp_iface = "br0"
+
+    def start(self, name, ns, argv, logdir):
+        p = Proc(name, ns, argv, logdir)
+        self.procs.append(p)
+        return p
+
+    def down(self):
+        for p in self.procs:
+            p.close()
+        self.procs = []
+        if self.up_done:
+            for ns in (self.ns_a, self.ns_b):
+                subprocess.run(["ip", "netns", "del", ns], stderr=subprocess.DEVNULL)
+            self.up_done = False
+
+
+# The payloads are test patterns whose PPIDs (message numbers) collide with
+# registered ones (1 IUA, 3 M3UA, ...): tshark judges SCTP, not what it carries.
+TSHARK_OPTS = ["-n", "-o", "sctp.checksum:CRC 32c", "-o", "sctp.ulp_dissection:FALSE",
+               "-o", "sctp.tsn_analysis:FALSE", "-o", "sctp.reassembly:FALSE"]
+
+
+def sweep_stale_namespaces():
+    """Namespaces a killed harness left behind (its pid is in their name)."""
+    for ln in sh("ip", "netns", "list", check=False).splitlines():
+        name = ln.split()[0] if ln.split() else ""
+        m = re.match(r"dpi[AB]-(\d+)-\d+$", name)
+        if m and not os.path.exists("/proc/%s" % m.group(1)):
+            subprocess.run(["ip", "netns", "del", name], stderr=subprocess.DEVNULL)
+
+
+def on_term(sig, frame):
+    # meson's timeout and Ctrl-C: unwind, so every finally removes its namespaces.
+    raise KeyboardInterrupt("signal %d" % sig)
+
+
+def tshark_packets(cap):
+    """Every SCTP packet of a capture as tshark sees it, CRC32c checked."""
+    out = sh("tshark", "-r", cap, *TSHARK_OPTS, "-Y", "sctp && !icmp", "-T", "fields", "-E", "separator=|", "-E",
+             "occurrence=a", "-E", "aggregator=,", "-e", "frame.number", "-e", "ip.src",
+             "-e", "ip.dst", "-e", "sctp.chunk_type", "-e", "sctp.checksum.status",
+             "-e", "udp.dstport")
+    pk = []
+    for ln in out.splitlines():
+        f = ln.split("|")
+        if len(f) != 6 or not f[0].isdigit():
+            continue
+        pk.append({"frame": int(f[0]), "src": f[1], "dst": f[2],
+                   "chunks": [int(x) for x in f[3].split(",") if x],
+                   "crc": f[4], "udp": f[5] != ""})
+    return pk
+
+
+def tshark_count(cap, flt):
+    out = sh("tshark", "-r", cap, *TSHARK_OPTS, "-Y", flt, "-T", "fields", "-e",
+             "frame.number")
+    return len([x for x in out.split() if x.isdigit()])
+
+
+def judge_capture(cap, decode, mode):
+    """tshark's verdicts on a capture, and dpsctp-decode's agreement. [] when fine."""
+    errs = []
+    pk = tshark_packets(cap)
+    if not pk:
+        return ["the capture holds no SCTP packet"], pk
+    bad = [p["frame"] for p in pk if "0" in p["crc"].split(",")]
+    if bad:
+        errs.append("tshark: bad CRC32c in frames %s" % bad[:10])
+    unverified = [p["frame"] for p in pk if "1" not in p["crc"].split(",")]
+    if unverified:
+        errs.append("tshark: checksum not verified in frames %s" % unverified[:10])
+    malformed = tshark_count(cap, "_ws.malformed")
+    if malformed:
+        errs.append("tshark: %d malformed packets" % malformed)
+    if mode == "udp" and not all(p["udp"] for p in pk):
+        errs.append("udp mode: SCTP packets outside UDP")
+    if mode == "raw" and any(p["udp"] for p in pk):
+        errs.append("raw mode: SCTP packets inside UDP")
+    # dpsctp-decode on the same file: the same packets, chunks and verdicts.
+    r = subprocess.run([decode, "--json", cap], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    dec = {}
+    for ln in r.stdout.splitlines():
+        o = json.loads(ln)
+        dec[o["frame"]] = o
+    for p in pk:
+        o = dec.get(p["frame"])
+        if o is None:
+            errs.append("dpsctp-decode: frame %d missing" % p["frame"])
+            break
+        types = [c["type_id"] for c in o.get("chunks") or []]
+        if types != p["chunks"] or o.get("checksum") != "ok" or o.get("error"):
+            errs.append("dpsctp-decode disagrees on frame %d: %s %s %s vs tshark %s" %
+                        (p["frame"], types, o.get("checksum"), o.get("error"), p["chunks"]))
+            break
+    if len(dec) != len(pk):
+        errs.append("dpsctp-decode saw %d SCTP packets, tshark %d" % (len(dec), len(pk)))
+    return errs, pk
+
+
+def sent_by(pk, src_ips, ctype):
+    return sum(1 for p in pk if p["src"] in src_ips for c in p["chunks"] if c == ctype)
+
+
+# --- the cases --------------------------------------------------------------
+#
+# A case says what the client and the server are told (the same options for
+# dpsctp-peer and usrsctp-peer), what each must print or return, and what
+# the capture must show. `run_case` plays it with dpsctp in either role.
+
+def opt_mode(prog, mode):
+    if mode != "udp":
+        return []
+    return ["--udp"] if prog == "usrsctp" else ["--udp-encap"]
+
+
+class Run:
+    def __init__(self, case, mode, direction, build, keep):
+        self.case, self.mode, self.dir = case, mode, direction
+        self.build, self.keep = build, keep
+        self.errs = []
+        self.notes = []
+        self.tmp = tempfile.mkdtemp(prefix="dpsctp-interop-")
+        self.cap = os.path.join(self.tmp, "link.pcapng")
+        self.counters = os.path.join(self.tmp, "dpsctp-counters.txt")
+
+    @property
+    def name(self):
+        return "%s/%s/%s" % (self.case["name"], self.dir, self.mode)
+
+    # The argv of one side: dpsctp-peer or usrsctp-peer, client or server.
+    def argv(self, prog, role, extra, net):
+        if prog == "dpsctp":
+            dp = ["--port", "net_af_packet0,iface=%s" % net.dp_iface]
+            for i in range(net.paths):
+                dp += ["--ip", A_IP[i] + "/24"]
+            dp += opt_mode(prog, self.mode) + self.case.get("dp_opts", [])
+            dp += ["--counters", self.counters]
+            who = ["-s"] if role == "server" else ["-c", ",".join(B_IP[:net.paths])]
+            return ([os.path.join(self.build, "dataplane/tests/interop/dpsctp-peer")] + EAL +
+                    ["--"] + dp + who + extra)
+        who = ["-s"] if role == "server" else ["-c", ",".join(A_IP[:net.paths])]
+        return ([os.path.join(self.build, "dataplane/tests/interop/usrsctp-peer")] + who +
+                opt_mode(prog, self.mode) + self.case.get("us_opts", []) + extra)
+
+    def fail(self, msg):
+        self.errs.append(msg)
+
+    def go(self):
+        c = self.case
+        net = Net(c.get("paths", 1))
+        t0 = time.time()
+        try:
+            net.up()
+            cap = net.start("tshark", net.ns_b,
+                            ["tshark", "-n", "-q"] + sum((["-i", "b%d" % i]
+                                                          for i in range(net.paths)), []) +
+                            ["-w", self.cap], self.tmp)
+            if cap.wait_line(r"Capturing on", 10) is None:
+                raise RuntimeError("tshark did not start capturing")
+            c["play"](self, net)
+            time.sleep(0.3)
+            cap.kill(signal.SIGINT)
+            cap.wait(10)
+            errs, pk = judge_capture(self.cap, os.path.join(self.build,
+                                                            "apps/dpsctp-decode/dpsctp-decode"),
+                                     self.mode)
+            self.errs += errs
+            if "wire" in c and pk:
+                c["wire"](self, net, pk)
+        except Exception as e:  # a set-up failure is this run's failure
+            self.fail("harness: %s" % e)
+            with open(os.path.join(self.tmp, "harness.log"), "w") as f:
+                traceback.print_exc(file=f)
+        finally:
+            net.down()
+        self.secs = time.time() - t0
+        ok = not self.errs
+        if not ok:
+            dst = os.path.join(self.keep, self.name.replace("/", "_"))
+            shutil.rmtree(dst, ignore_errors=True)
+            shutil.copytree(self.tmp, dst)
+            self.notes.append("artifacts: %s" % dst)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        return ok
+
+    # Helpers the cases use.
+    def roles(self):
+        """(client program, server program) for this direction."""
+        return (("usrsctp", "dpsctp") if self.dir == "dpsctp-server"
+                else ("dpsctp", "usrsctp"))
+
+    def ns_of(self, prog, net):
+        return net.ns_a if prog == "dpsctp" else net.ns_b
+
+    def start(self, net, prog, role, extra, name=None):
+        return net.start(name or "%s-%s" % (prog, role), self.ns_of(prog, net),
+                         self.argv(prog, role, extra, net), self.tmp)
+
+    def server_up(self, srv, prog):
+        # dpsctp-peer says nothing until an association comes up: give its
+        # EAL and port a moment; usrsctp-peer says when it listens.
+        if prog == "usrsctp":
+            if srv.wait_line(r"listening", 10) is None:
+                self.fail("%s server did not start" % prog)
+        else:
+            time.sleep(1.5)
+
+    def expect_rc(self, p, want, timeout, what):
+        rc = p.wait(timeout)
+        if rc != want:
+            tail = " | ".join(p.lines[-3:])
+            self.fail("%s exited %s, expected %s (%s)" % (what, rc, want, tail))
+        return rc
+
+    def read_counters(self):
+        d = {}
+        try:
+            for ln in open(self.counters):
+                k, v = ln.split()
+                d[k] = int(v)
+        except OSError:
+            pass
+        return d
+
+    def addrs(self, prog):
+        return set(A_IP if prog == "dpsctp" else B_IP)
+
+
+def play_simple(client_opts, server_opts, client_rc=0, server_rc=0, timeout=180):
+    """Start the server, run the client to its end, then the server's."""
+
+    def play(run, net):
+        cp, sp = run.roles()
+        srv = run.start(net, sp, "server", server_opts(sp))
+        run.server_up(srv, sp)
+        cli = run.start(net, cp, "client", client_opts(cp))
+        run.expect_rc(cli, client_rc, timeout, "the %s client" % cp)
+        run.expect_rc(srv, server_rc, 20, "the %s server" % sp)
+        run.client, run.server = cli, srv
+    return play
+
+
+def wire_closed_by(ctype, side):
+    """The capture shows `ctype` sent by the client or the server side, not the other."""
+
+    def wire(run, net, pk):
+        cp, sp = run.roles()
+        me, other = (cp, sp) if side == "client" else (sp, cp)
+        if sent_by(pk, run.addrs(me), ctype) == 0:
+            run.fail("no chunk type %d from the %s (%s)" % (ctype, side, me))
+        if sent_by(pk, run.addrs(other), ctype) != 0:
+            run.fail("chunk type %d from the other side (%s)" % (ctype, other))
+        if ctype == SHUTDOWN:
+            if sent_by(pk, run.addrs(other), SHUTDOWN_ACK) == 0:
+                run.fail("no SHUTDOWN ACK from %s" % other)
+            if sent_by(pk, run.addrs(me), SHUTDOWN_COMPLETE) == 0:
+                run.fail("no SHUTDOWN COMPLETE from %s" % me)
+    return wire
+
+
+def wire_data(run, net, pk):
+    cp, sp = run.roles()
+    n_c, n_s = sent_by(pk, run.addrs(cp), DATA), sent_by(pk, run.addrs(sp), DATA)
+    if n_c == 0 or n_s == 0:
+        run.fail("DATA chunks: %d from the client, %d from the server" % (n_c, n_s))
+    run.notes.append("%d packets, DATA %d/%d" % (len(pk), n_c, n_s))
+    wire_closed_by(SHUTDOWN, "client")(run, net, pk)
+
+
+def wire_heartbeats(run, net, pk):
+    for prog in ("dpsctp", "usrsctp"):
+        hb, ack = sent_by(pk, run.addrs(prog), HB), sent_by(pk, run.addrs(prog), HB_ACK)
+        if hb < 2 or ack < 2:
+            run.fail("%s sent %d HEARTBEAT and %d HEARTBEAT ACK (want 2+ each)" %
+                     (prog, hb, ack))
+        run.notes.append("%s HB %d, HB ACK %d" % (prog, hb, ack))
+
+
+def play_restart(run, net):
+    """The usrsctp peer is killed (-9) and started again, in either role."""
+    cp, sp = run.roles()
+    common = ["-n", "200", "-l", "9000", "-S", "8", "--echo"]  # the RFC profile offers 10 streams
+    if cp == "usrsctp":
+        # usrsctp client from a fixed port, killed while idle; the new one
+        # sends an INIT on the same ports: dpsctp restarts the association
+        # (RFC 9260 §5.2.4) and the new process's messages all come back.
+        # RFC profile: heartbeats every 30 s, so dpsctp still holds the old
+        # association when the new INIT comes (with the DC profile's 50 ms it
+        # has already seen the peer gone and closed it: then this is a new
+        # association, which the RFC allows as well).
+        srv = run.start(net, "dpsctp", "server", ["--echo", "--profile", "rfc"])
+        run.server_up(srv, "dpsctp")
+        c1 = run.start(net, "usrsctp", "client", common + ["--lport", "40000", "--hold", "60"],
+                       name="usrsctp-client-1")
+        if c1.wait_line(r"batch 0:", 60) is None:
+            run.fail("the first usrsctp client did not finish its batch")
+        time.sleep(0.3)
+        c1.kill(signal.SIGKILL)
+        c1.wait(5)
+        c2 = run.start(net, "usrsctp", "client", common + ["--lport", "40000"],
+                       name="usrsctp-client-2")
+        run.expect_rc(c2, 0, 120, "the restarted usrsctp client")
+        time.sleep(0.5)
+        if not srv.has(r"restart"):
+            run.fail("dpsctp did not restart the association (RFC 9260 §5.2.4)")
+        srv.kill(signal.SIGTERM)
+        run.expect_rc(srv, 0, 20, "the dpsctp server")
+    else:
+        # usrsctp server killed and started again while dpsctp holds the
+        # association idle: its heartbeat meets a stack that knows nothing
+        # (ABORT, §8.4 rule 8, or ICMP protocol unreachable while nobody
+        # listens); dpsctp's client reconnects and sends its batch again.
+        s1 = run.start(net, "usrsctp", "server", ["--echo"], name="usrsctp-server-1")
+        run.server_up(s1, "usrsctp")
+        cli = run.start(net, "dpsctp", "client", common + ["--hold", "2", "--reconnect"])
+        if cli.wait_line(r"batch 0:", 60) is None:
+            run.fail("the dpsctp client did not finish its first batch")
+        s1.kill(signal.SIGKILL)
+        s1.wait(5)
+        s2 = run.start(net, "usrsctp", "server", ["--echo"], name="usrsctp-server-2")
+        run.expect_rc(cli, 0, 120, "the dpsctp client")
+        run.expect_rc(s2, 0, 20, "the restarted usrsctp server")
+        if not cli.has(r"reconnecting"):
+            run.fail("the dpsctp client never saw the restart")
+
+
+def play_multihome(run, net):
+    """Two addresses a side; b0 (the primary path's veth) goes down mid-transfer."""
+    cp, sp = run.roles()
+    srv = run.start(net, sp, "server", server_once()(sp))
+    run.server_up(srv, sp)
+    cli = run.start(net, cp, "client", ["-n", "1500", "-l", "9000", "--echo", "--batches",
+                                        "2"])
+    if cli.wait_line(r"batch 0:", 60) is None:
+        run.fail("no first batch")
+    # The second batch is on its way: cut the primary path under it.
+    run.t_down = time.time()
+    sh("ip", "-n", net.ns_b, "link", "set", "b0", "down")
+    run.expect_rc(cli, 0, 180, "the %s client" % cp)
+    run.expect_rc(srv, 0, 30, "the %s server" % sp)
+
+
+def wire_multihome(run, net, pk):
+    # After the cut, data must flow on the second path, both ways.
+    on2 = [p for p in pk if DATA in p["chunks"] and
+           (p["src"] in (A_IP[1], B_IP[1]))]
+    back2 = [p for p in on2 if p["src"] == A_IP[1]]
+    fwd2 = [p for p in on2 if p["src"] == B_IP[1]]
+    if not back2 or not fwd2:
+        run.fail("no DATA on the secondary path after failover (%d from dpsctp, %d from "
+                 "usrsctp)" % (len(back2), len(fwd2)))
+    run.notes.append("DATA on path 2: %d from dpsctp, %d from usrsctp" % (len(back2),
+                                                                         len(fwd2)))
+
+
+def wire_impair(run, net, pk):
+    k = run.read_counters()
+    if k.get("impair_dropped", 0) == 0 or k.get("impair_rx_dropped", 0) == 0:
+        run.fail("the impairment stages dropped nothing (tx %d, rx %d)" %
+                 (k.get("impair_dropped", 0), k.get("impair_rx_dropped", 0)))
+    run.notes.append("impairment dropped tx %d, rx %d" % (k.get("impair_dropped", 0),
+                                                            k.get("impair_rx_dropped", 0)))
+
+
+def server_once(extra=()):
+    return lambda prog: ["--echo"] + (["--once"] if prog == "dpsctp" else []) + list(extra)
+
+
+CASES = [
+    {"name": "data", "title": "handshake; 10,000 messages, 1 B to 64 KiB, 16 streams, "
+     "ordered and unordered, echoed and checked; client closes",
+     "play": play_simple(lambda p: ["-n", "10000", "-l", "65536", "-S", "16", "--echo"],
+                         server_once()),
+     "wire": wire_data},
+    {"name": "shutdown-by-client", "title": "graceful shutdown started by the client",
+     "play": play_simple(lambda p: ["-n", "100", "--echo"], server_once()),
+     "wire": wire_closed_by(SHUTDOWN, "client")},
+    {"name": "shutdown-by-server", "title": "graceful shutdown started by the server",
+     "play": play_simple(lambda p: ["-n", "100", "--echo", "--hold", "3"],
+                         server_once(["--close-after", "100"])),
+     "wire": wire_closed_by(SHUTDOWN, "server")},
+    {"name": "abort-by-client", "title": "ABORT sent by the client",
+     "play": play_simple(lambda p: ["-n", "100", "--echo", "--abort"],
+                         server_once(["--expect", "abort"])),
+     "wire": wire_closed_by(ABORT, "client")},
+    {"name": "abort-by-server", "title": "ABORT sent by the server",
+     "play": play_simple(lambda p: ["-n", "100", "--echo", "--expect", "abort"],
+                         server_once(["--abort-after", "50", "--expect", "abort"])),
+     "wire": wire_closed_by(ABORT, "server")},
+    {"name": "heartbeat", "title": "an idle association: heartbeats both ways",
+     "us_opts": ["--hb", "300", "--rto-min", "100", "--rto-initial", "300"],
+     "play": play_simple(lambda p: ["-n", "10", "--echo", "--hold", "3"], server_once()),
+     "wire": wire_heartbeats},
+    {"name": "restart", "title": "the usrsctp peer killed (-9) and started again",
+     "play": play_restart},
+    {"name": "loss-reorder", "title": "1% loss and 1% reordering each way (dpsctp's "
+     "--impair and --impair-rx): nothing lost or duplicated",
+     "dp_opts": ["--impair", IMPAIR + ",seed=11", "--impair-rx", IMPAIR + ",seed=12"],
+     "us_opts": ["--rto-min", "200", "--rto-initial", "500"],
+     "play": play_simple(lambda p: ["-n", "2000", "-l", "65536", "--echo"], server_once(),
+                         timeout=300),
+     "wire": wire_impair},
+    {"name": "multihome", "title": "two addresses a side; the primary path's veth taken "
+     "down mid-transfer: failover, nothing lost", "paths": 2,
+     "us_opts": ["--rto-min", "200", "--rto-initial", "500"],
+     "play": play_multihome, "wire": wire_multihome},
+]
+
+DIRS = ["dpsctp-server", "dpsctp-client"]
+MODES = ["raw", "udp"]
+
+
+def write_doc(doc, results, when):
+    """The matrix in docs/INTEROP.md, between its markers."""
+    by = {(r["case"], r["dir"], r["mode"]): r for r in results}
+    lines = ["<!-- matrix:begin (written by interop.py --doc) -->",
+             "", "Last run: %s, %d of %d runs passed." %
+             (when, sum(r["ok"] for r in results), len(results)), "",
+             "| case | dpsctp server, raw IP | dpsctp server, UDP | dpsctp client, raw IP "
+             "| dpsctp client, UDP |", "|---|---|---|---|---|"]
+    for c in CASES:
+        cells = []
+        for d in DIRS:
+            for m in MODES:
+                r = by.get((c["name"], d, m))
+                cells.append("—" if r is None else
+                             ("pass" if r["ok"] else "**FAIL**") + " (%.0f s)" % r["secs"])
+        lines.append("| %s: %s | %s |" % (c["name"], c["title"], " | ".join(cells)))
+    lines += ["", "<!-- matrix:end -->"]
+    text = open(doc).read()
+    b, e = text.find("<!-- matrix:begin"), text.find("<!-- matrix:end -->")
+    if b < 0 or e < 0:
+        raise SystemExit("%s: no matrix markers" % doc)
+    e += len("<!-- matrix:end -->")
+    open(doc, "w").write(text[:b] + "\n".join(lines) + text[e:])
+
+
+def main():
+    global VERBOSE
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("build")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--dirs", default=",".join(DIRS))
+    ap.add_argument("--keep", default=None)
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--doc", default=None)
+    ap.add_argument("-v", action="store_true")
+    a = ap.parse_args()
+    VERBOSE = a.v
+    build = os.path.abspath(a.build)
+    if os.geteuid() != 0:
+        print("interop: needs root (namespaces, veth): skipped")
+        return 77
+    for prog in ("dataplane/tests/interop/usrsctp-peer", "dataplane/tests/interop/dpsctp-peer",
+                 "apps/dpsctp-decode/dpsctp-decode"):
+        if not os.path.exists(os.path.join(build, prog)):
+            print("interop: %s not built (libusrsctp-dev or DPDK missing): skipped" % prog)
+            return 77
+    for tool in ("tshark", "ethtool", "ip"):
+        if shutil.which(tool) is None:
+            print("interop: %s missing: skipped (./dev.sh setup installs it)" % tool)
+            return 77
+    signal.signal(signal.SIGTERM, on_term)
+    sweep_stale_namespaces()
+    keep = os.path.abspath(a.keep or os.path.join(build, "interop-artifacts"))
+    os.makedirs(keep, exist_ok=True)
+    only = set(x for x in a.only.split(",") if x)
+    unknown = only - set(c["name"] for c in CASES)
+    if unknown:
+        print("interop: no case %s (cases: %s)" % (", ".join(sorted(unknown)),
+                                                   ", ".join(c["name"] for c in CASES)))
+        return 2
+    results = []
+    t0 = time.time()
+    for c in CASES:
+        if only and c["name"] not in only:
+            continue
+        for d in a.dirs.split(","):
+            for m in a.modes.split(","):
+                r = Run(c, m, d, build, keep)
+                ok = r.go()
+                log("%-4s %-40s %5.1f s  %s" % ("ok" if ok else "FAIL", r.name, r.secs,
+                                                "; ".join(r.errs + r.notes)))
+                results.append({"case": c["name"], "dir": d, "mode": m, "ok": ok,
+                                "secs": round(r.secs, 1), "errors": r.errs,
+                                "notes": r.notes})
+    passed = sum(r["ok"] for r in results)
+    log("interop: %d of %d runs passed in %.0f s" % (passed, len(results), time.time() - t0))
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"when": when, "results": results}, f, indent=1)
+    if a.doc:
+        write_doc(a.doc, results, when)
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
