@@ -21,8 +21,10 @@
  * closed (shutdown)"); the harness waits for and checks them. With
  * --expect abort the run passes only when the peer aborted the
  * association. --counters FILE writes the data plane's non-zero counters
- * at exit ("name value" lines). Exit status: 0 as expected, 1 not, 2 bad
- * usage, 3 the data plane would not start.
+ * at exit ("name value" lines). --linger S polls on S seconds after the end
+ * (default 0.05): a peer whose last SHUTDOWN COMPLETE was lost then gets the
+ * §8.4 answer to its retransmitted SHUTDOWN ACK, not silence. Exit status: 0 as expected, 1 not, 2
+ * bad usage, 3 the data plane would not start.
  *
  * The main thread polls the instance (dpsctp_poll()), so every callback and
  * every call runs on it: no locks.
@@ -59,6 +61,7 @@ struct opts {
 	uint32_t n, max, streams, batches;
 	uint32_t close_after, abort_after;
 	double hold_s;
+	double linger_s; /* poll on after the end: late packets get their §8.4 answer */
 	uint16_t port, lport;
 	const char *counters;
 };
@@ -340,6 +343,7 @@ usage(FILE *f)
 		"  [--lport P] [-n MSGS] [-l MAXBYTES] [-S STREAMS] [--batches B]\n"
 		"  [--hold SECS] [--echo] [--abort] [--reconnect] [--close-after N]\n"
 		"  [--abort-after N] [--once] [--expect shutdown|abort] [--counters FILE]\n"
+		"  [--linger SECS]\n"
 		"The data-plane options are dpsctp-echo's (dpsctp-echo -h); the SCTP port\n"
 		"is --sctp-port (default 5001).\n");
 }
@@ -431,10 +435,11 @@ main(int argc, char **argv)
 					    { "once", no_argument, NULL, 'o' },
 					    { "expect", required_argument, NULL, 'x' },
 					    { "counters", required_argument, NULL, 'k' },
+					    { "linger", required_argument, NULL, 'g' },
 					    { "help", no_argument, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
 	static struct opts o = {
-		.n = 1000, .max = 9000, .streams = 16, .batches = 1, .port = 5001
+		.n = 1000, .max = 9000, .streams = 16, .batches = 1, .port = 5001, .linger_s = 0.05
 	};
 	const char *peers = NULL;
 	const char *expect = "shutdown";
@@ -486,6 +491,9 @@ main(int argc, char **argv)
 		case 'x':
 			expect = optarg;
 			break;
+		case 'g':
+			o.linger_s = strtod(optarg, NULL);
+			break;
 		case 'k':
 			o.counters = optarg;
 			break;
@@ -534,7 +542,7 @@ main(int argc, char **argv)
 			if (o.once && server_last != NULL && server_last->ended)
 				break;
 		}
-		poll_for(d, 0.05);
+		poll_for(d, o.linger_s);
 		if (o.once) {
 			struct conn *s = server_last;
 			bool ok = s != NULL && s->bad == 0 &&
@@ -624,7 +632,7 @@ main(int argc, char **argv)
 		/* Wait for the close to finish (SHUTDOWN COMPLETE or the ABORT's end). */
 		for (uint64_t until = now_cycles() + 5 * hz; cli.a != NULL && now_cycles() < until;)
 			(void)dpsctp_poll(d, 0);
-		poll_for(d, 0.05);
+		poll_for(d, o.linger_s);
 		/* Every batch went and came back; the close may be ours or the peer's. */
 		bool finished = cli.batches_done >= o.batches && cli.bad == 0;
 		if (o.expect_abort)

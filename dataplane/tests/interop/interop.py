@@ -568,7 +568,11 @@ CASES = [
      "play": play_restart},
     {"name": "loss-reorder", "title": "1% loss and 1% reordering each way (dpsctp's "
      "--impair and --impair-rx): nothing lost or duplicated",
-     "dp_opts": ["--impair", IMPAIR + ",seed=11", "--impair-rx", IMPAIR + ",seed=12"],
+     # --linger: the impairment may drop the last SHUTDOWN COMPLETE; usrsctp
+     # then retransmits its SHUTDOWN ACK, which must meet a live dpsctp
+     # (§8.4 rule 5 answers it) rather than an exited one.
+     "dp_opts": ["--impair", IMPAIR + ",seed=11", "--impair-rx", IMPAIR + ",seed=12",
+                 "--linger", "3"],
      "us_opts": ["--rto-min", "200", "--rto-initial", "500"],
      "play": play_simple(lambda p: ["-n", "2000", "-l", "65536", "--echo"], server_once(),
                          timeout=300),
