@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sidecar's shared region and the attach handshake (issue 8,
+ * docs/SIDECAR.md). Plain C11 and POSIX, no DPDK: both dpsctpd and the
+ * client library use it.
+ *
+ * An application connects to the daemon's Unix socket (SOCK_SEQPACKET:
+ * one message per datagram, ordered, and the peer's exit is seen as EOF)
+ * and sends a hello; the daemon answers with a welcome carrying the layout
+ * of a region it made for that application alone, and, as SCM_RIGHTS, the
+ * region's memfd and one eventfd per application thread (the thread's
+ * completions and events; the daemon's lcores busy-poll the request rings
+ * and never sleep on an eventfd).
+ *
+ * The region, by offset (sc_layout_compute()):
+ *
+ *   0                    struct sc_region_hdr (one page): magic, version,
+ *                        the daemon's generation, the layout again
+ *   per thread t:        request ring (app -> daemon), completion ring and
+ *                        event ring (daemon -> app): SC_SLOT_BYTES slots;
+ *                        tx arena (app writes payloads), rx arena (the
+ *                        daemon writes payloads)
+ *
+ * What one side sends the other is input: the welcome is checked against
+ * the memfd's size, the hello's fields against the daemon's limits; a bad
+ * message is -EPROTO, never a crash.
+ */
+#ifndef DPSCTP_SC_REGION_H
+#define DPSCTP_SC_REGION_H
+
+#include <stdint.h>
+
+#include "dataplane/sidecar/sc_ring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SC_MAGIC	   0x4450534354505343ull /* "DPSCTPSC" */
+#define SC_VERSION	   1u
+#define SC_SLOT_BYTES	   64u
+#define SC_MAX_THREADS	   16u
+#define SC_NAME_LEN	   32u
+#define SC_REGION_ALIGN	   4096u
+#define SC_RING_SLOTS_MIN  64u
+#define SC_RING_SLOTS_MAX  65536u
+#define SC_ARENA_BYTES_MIN 65536u
+#define SC_ARENA_BYTES_MAX (1ull << 30)
+
+struct sc_layout_thread {
+	uint64_t req_off, cpl_off, evt_off; /* rings, SC_SLOT_BYTES slots each */
+	uint64_t tx_off, rx_off;	    /* arenas, arena_bytes each */
+};
+
+struct sc_layout {
+	uint32_t n_threads;
+	uint32_t ring_slots;
+	uint64_t arena_bytes;
+	uint64_t region_bytes;
+	struct sc_layout_thread t[SC_MAX_THREADS];
+};
+
+/* Page 0 of the region. */
+struct sc_region_hdr {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t pad;
+	uint64_t generation; /* the daemon's; a restarted daemon has another */
+	struct sc_layout layout;
+};
+
+/* Application -> daemon, the first message on the socket. */
+struct sc_hello {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t n_threads;  /* 1 .. SC_MAX_THREADS */
+	uint32_t ring_slots; /* 0 = the daemon's default */
+	uint32_t pad;
+	uint64_t arena_bytes;	/* 0 = the daemon's default */
+	char name[SC_NAME_LEN]; /* for the daemon's logs and counters, NUL-terminated */
+};
+
+/* Daemon -> application: the answer, with the fds when status is 0. */
+struct sc_welcome {
+	uint64_t magic;
+	uint32_t version;
+	int32_t status;	 /* 0, or -errno: why the daemon refused */
+	uint32_t app_id; /* the daemon's name for this application */
+	uint32_t n_fds;	 /* memfd, then one eventfd per thread */
+	uint64_t generation;
+	struct sc_layout layout;
+};
+
+/*
+ * Offsets for n_threads threads, rings of ring_slots slots and arenas of
+ * arena_bytes (powers of two, within the SC_* bounds); everything aligned
+ * to SC_REGION_ALIGN. 0 or -EINVAL.
+ */
+int sc_layout_compute(struct sc_layout *l, uint32_t n_threads, uint32_t ring_slots,
+		      uint64_t arena_bytes);
+
+/* A layout that came from elsewhere: inside region_bytes, not overlapping. 0 or -EPROTO. */
+int sc_layout_check(const struct sc_layout *l, uint64_t region_bytes);
+
+/*
+ * Daemon: a memfd of the layout's size, mapped, with the header written and
+ * every ring created. 0 with *fd and *base set, or -errno.
+ */
+int sc_region_create(const struct sc_layout *l, uint64_t generation, int *fd, void **base);
+
+/*
+ * Application: map a region from its memfd after checking its size
+ * against the layout. 0 with *base set, or -errno (-EPROTO: the memfd or
+ * its header does not match the welcome).
+ */
+int sc_region_map(int fd, const struct sc_layout *l, uint64_t generation, void **base);
+
+/* Attach the three rings of thread t, from the side given (daemon or application). */
+int sc_region_rings(void *base, const struct sc_layout *l, uint32_t t, bool daemon,
+		    struct sc_ring *req, struct sc_ring *cpl, struct sc_ring *evt);
+
+/* The handshake. Each returns 0 or -errno; -EPROTO for a malformed message. */
+int sc_hello_send(int sock, const struct sc_hello *h);
+int sc_hello_recv(int sock, struct sc_hello *h);
+int sc_welcome_send(int sock, const struct sc_welcome *w, const int *fds);
+/* fds gets w->n_fds descriptors (at most max_fds; more is -EPROTO, and all are closed). */
+int sc_welcome_recv(int sock, struct sc_welcome *w, int *fds, unsigned max_fds);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPSCTP_SC_REGION_H */
