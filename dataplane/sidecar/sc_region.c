@@ -45,8 +45,8 @@ sc_layout_compute(struct sc_layout *l, uint32_t n_threads, uint32_t ring_slots,
 		lt->cpl_off = off + ring;
 		lt->evt_off = off + 2 * ring;
 		lt->tx_off = off + 3 * ring;
-		lt->rx_off = lt->tx_off + arena_bytes;
-		off = lt->rx_off + arena_bytes;
+		lt->rx_off = lt->tx_off + SC_ARENA_HDR + arena_bytes;
+		off = lt->rx_off + SC_ARENA_HDR + arena_bytes;
 	}
 	l->region_bytes = off;
 	return 0;
@@ -93,7 +93,9 @@ sc_region_create(const struct sc_layout *l, uint64_t generation, int *fd, void *
 		const struct sc_layout_thread *lt = &l->t[t];
 		if (sc_ring_create(b, l->region_bytes, lt->req_off, l->ring_slots, SC_SLOT_BYTES) ||
 		    sc_ring_create(b, l->region_bytes, lt->cpl_off, l->ring_slots, SC_SLOT_BYTES) ||
-		    sc_ring_create(b, l->region_bytes, lt->evt_off, l->ring_slots, SC_SLOT_BYTES)) {
+		    sc_ring_create(b, l->region_bytes, lt->evt_off, l->ring_slots, SC_SLOT_BYTES) ||
+		    sc_arena_create(b, l->region_bytes, lt->tx_off, l->arena_bytes) ||
+		    sc_arena_create(b, l->region_bytes, lt->rx_off, l->arena_bytes)) {
 			munmap(b, l->region_bytes);
 			close(f);
 			return -EINVAL;

@@ -30,6 +30,7 @@
 
 #include <stdint.h>
 
+#include "dataplane/sidecar/sc_arena.h"
 #include "dataplane/sidecar/sc_ring.h"
 
 #ifdef __cplusplus
@@ -49,7 +50,7 @@ extern "C" {
 
 struct sc_layout_thread {
 	uint64_t req_off, cpl_off, evt_off; /* rings, SC_SLOT_BYTES slots each */
-	uint64_t tx_off, rx_off;	    /* arenas, arena_bytes each */
+	uint64_t tx_off, rx_off;	    /* arenas: SC_ARENA_HDR + arena_bytes each */
 };
 
 struct sc_layout {

@@ -35,8 +35,8 @@ TEST(ScRegion, LayoutsFitAndAreChecked)
 		EXPECT_GE(lt.req_off, sizeof(struct sc_region_hdr));
 		EXPECT_GE(lt.req_off, end); // after the previous thread's
 		EXPECT_GE(lt.cpl_off - lt.req_off, sc_ring_bytes(1024, SC_SLOT_BYTES));
-		EXPECT_EQ(lt.rx_off - lt.tx_off, 1u << 20);
-		end = lt.rx_off + (1u << 20);
+		EXPECT_EQ(lt.rx_off - lt.tx_off, SC_ARENA_HDR + (1u << 20));
+		end = lt.rx_off + SC_ARENA_HDR + (1u << 20);
 	}
 	EXPECT_EQ(l.region_bytes, end);
 	EXPECT_EQ(sc_layout_check(&l, l.region_bytes), 0);
