@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The sidecar's slot formats: checks of what a ring delivers (sc_proto.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dataplane/sidecar/sc_proto.h"
+
+_Static_assert(sizeof(struct sc_req) == SC_SLOT_BYTES, "request slot");
+_Static_assert(sizeof(struct sc_cpl) == SC_SLOT_BYTES, "completion slot");
+_Static_assert(sizeof(struct sc_evt) == SC_SLOT_BYTES, "event slot");
+_Static_assert(sizeof(struct sc_addr) == 20, "address");
+
+static bool
+sc_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != 0)
+			return false;
+	return true;
+}
+
+int
+sc_req_check(const struct sc_req *r, uint64_t arena_bytes)
+{
+	if (r->op == 0 || r->op >= SC_OP_COUNT || (r->flags & ~SC_SEND_FLAGS) != 0 ||
+	    r->pad0 != 0 || !sc_zero(r->reserved, sizeof(r->reserved)))
+		return -EPROTO;
+	switch ((enum sc_op)r->op) {
+	case SC_OP_LISTEN:
+		return r->port != 0 ? 0 : -EPROTO;
+	case SC_OP_CONNECT:
+		if (r->port == 0 || r->len == 0 || r->len % sizeof(struct sc_addr) != 0 ||
+		    r->len / sizeof(struct sc_addr) > SC_MAX_ADDRS || r->off >= arena_bytes)
+			return -EPROTO;
+		return 0;
+	case SC_OP_SEND:
+		/* Empty messages do not exist in SCTP (RFC 9260 §6.2's zero-length DATA is an
+		 * error). */
+		if (r->len == 0 || r->len > arena_bytes || r->off >= arena_bytes)
+			return -EPROTO;
+		return 0;
+	case SC_OP_SHUTDOWN:
+	case SC_OP_ABORT:
+		return r->assoc != 0 ? 0 : -EPROTO;
+	case SC_OP_RELEASE:
+		return 0;
+	case SC_OP_COUNT:
+		break;
+	}
+	return -EPROTO;
+}
+
+int
+sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
+{
+	if (e->type == 0 || e->type >= SC_EVT_COUNT ||
+	    (e->flags & ~(SC_RECV_UNORDERED | SC_RECV_MORE)) != 0 ||
+	    !sc_zero(e->reserved, sizeof(e->reserved)))
+		return -EPROTO;
+	if (e->type == SC_EVT_RECV &&
+	    (e->len == 0 || e->len > arena_bytes || e->off >= arena_bytes))
+		return -EPROTO;
+	if (e->type != SC_EVT_DAEMON_STOPPING && e->assoc == 0)
+		return -EPROTO;
+	return 0;
+}

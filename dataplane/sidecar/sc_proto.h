@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What travels in the sidecar's rings (issue 8, docs/SIDECAR.md): one
+ * 64-byte slot per request (application -> daemon), per completion and per
+ * event (daemon -> application). Fixed layouts with explicit widths, no
+ * pointers; payloads and address lists are (offset, length) in the
+ * thread's arena (sc_arena.h). Both sides check what they read
+ * (sc_req_check(), sc_evt_check()): an unknown operation, a length beyond
+ * the limits or a reserved field that is not zero is -EPROTO.
+ */
+#ifndef DPSCTP_SC_PROTO_H
+#define DPSCTP_SC_PROTO_H
+
+#include <stdint.h>
+
+#include "dataplane/sidecar/sc_region.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Requests. */
+enum sc_op {
+	SC_OP_LISTEN = 1, /* port: accept associations on it */
+	SC_OP_CONNECT,	  /* port; the peers' addresses in the tx arena (sc_addr x n) */
+	SC_OP_SEND,	  /* assoc, sid, ppid, flags; the message in the tx arena */
+	SC_OP_SHUTDOWN,	  /* assoc */
+	SC_OP_ABORT,	  /* assoc */
+	SC_OP_RELEASE,	  /* the rx arena up to the events read so far (one-copy mode) */
+	SC_OP_COUNT
+};
+
+#define SC_SEND_UNORDERED 0x01u /* the U bit */
+#define SC_SEND_SACK_NOW  0x02u /* the I bit (RFC 7053) */
+#define SC_SEND_FLAGS	  0x03u
+
+#define SC_MAX_ADDRS 4u
+
+/* An address in an arena: family 4 or 6, bytes in network order. */
+struct sc_addr {
+	uint8_t family;
+	uint8_t pad[3];
+	uint8_t bytes[16];
+};
+
+struct sc_req {
+	uint8_t op;	 /* enum sc_op */
+	uint8_t flags;	 /* SC_SEND_* */
+	uint16_t sid;	 /* SEND */
+	uint32_t ppid;	 /* SEND, as the peer will see it (network order) */
+	uint64_t cookie; /* the application's, returned in the completion */
+	uint64_t assoc;	 /* SEND, SHUTDOWN, ABORT: the daemon's handle from an event */
+	uint64_t off;	 /* SEND, CONNECT: where the bytes are in the tx arena */
+	uint32_t len;	 /* SEND: message bytes; CONNECT: n x sizeof(struct sc_addr) */
+	uint16_t port;	 /* LISTEN, CONNECT */
+	uint16_t pad0;
+	uint32_t lifetime_ms; /* SEND: 0 = reliable (PR-SCTP lifetime, when negotiated) */
+	uint8_t reserved[20]; /* zero */
+};
+
+/* The result of one request. */
+struct sc_cpl {
+	uint64_t cookie; /* the request's */
+	int32_t status;	 /* 0 or -errno */
+	uint8_t op;	 /* the request's */
+	uint8_t pad[3];
+	uint64_t assoc; /* CONNECT: the new association's handle */
+	uint8_t reserved[40];
+};
+
+/* Events. */
+enum sc_evt_type {
+	SC_EVT_RECV = 1,	  /* a message (or part, SC_RECV_MORE) in the rx arena */
+	SC_EVT_COMM_UP,		  /* the association is up; streams in `sid` (out) and `ssn` (in) */
+	SC_EVT_COMM_LOST,	  /* ended abnormally; `error`: the peer's cause, if any */
+	SC_EVT_SHUTDOWN_COMPLETE, /* closed gracefully */
+	SC_EVT_CANT_START,	  /* a CONNECT that failed */
+	SC_EVT_RESTART,		  /* the peer restarted the association */
+	SC_EVT_PEER_ADDR_CHANGE,  /* `addr_state` for the path at `off` in the rx arena */
+	SC_EVT_SEND_FAILED,	/* a message not wholly acknowledged at the close: sid, ppid, len */
+	SC_EVT_SHUTDOWN_EVENT,	/* the peer started a shutdown */
+	SC_EVT_DAEMON_STOPPING, /* the daemon is going away: detach */
+	SC_EVT_COUNT
+};
+
+#define SC_RECV_UNORDERED 0x01u
+#define SC_RECV_MORE	  0x02u /* partial delivery: more of this message follows */
+
+struct sc_evt {
+	uint8_t type;	      /* enum sc_evt_type */
+	uint8_t flags;	      /* SC_RECV_* */
+	uint16_t sid;	      /* RECV, SEND_FAILED; COMM_UP: outbound streams */
+	uint32_t ppid;	      /* RECV, SEND_FAILED */
+	uint64_t assoc;	      /* the association's handle */
+	uint64_t off;	      /* RECV, PEER_ADDR_CHANGE: in the rx arena */
+	uint32_t len;	      /* RECV, SEND_FAILED, PEER_ADDR_CHANGE */
+	uint16_t ssn;	      /* RECV (ordered); COMM_UP: inbound streams */
+	uint16_t error;	      /* COMM_LOST: first cause code of the peer's ABORT */
+	uint16_t port;	      /* COMM_UP: our port (which LISTEN or CONNECT) */
+	uint8_t addr_state;   /* PEER_ADDR_CHANGE: RFC 6458 spc_state */
+	uint8_t reserved[29]; /* zero */
+};
+
+/*
+ * Daemon: a request read from an application's ring is well-formed
+ * (known op, flags and lengths within limits, reserved bytes zero). It
+ * says nothing of the handles and offsets, which the daemon checks against
+ * its own tables and the arena. 0 or -EPROTO.
+ */
+int sc_req_check(const struct sc_req *r, uint64_t arena_bytes);
+
+/* Application: the same for an event from the daemon. 0 or -EPROTO. */
+int sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPSCTP_SC_PROTO_H */
