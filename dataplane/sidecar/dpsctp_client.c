@@ -10,7 +10,12 @@
 #include <unistd.h>
 
 #include "dataplane/sidecar/dpsctp_client.h"
+#include "dataplane/sidecar/sc_proto.h"
 #include "dataplane/sidecar/sc_region.h"
+
+/* Events map onto the public kinds one to one, after COMPLETION. */
+_Static_assert(DPSCTP_CLIENT_RECV == SC_EVT_RECV + 1, "event kinds");
+_Static_assert(DPSCTP_CLIENT_DAEMON_STOPPING == SC_EVT_DAEMON_STOPPING + 1, "event kinds");
 
 struct dpsctp_client {
 	int sock;
@@ -21,6 +26,7 @@ struct dpsctp_client {
 	int fds[1 + SC_MAX_THREADS]; /* memfd, then the threads' eventfds */
 	unsigned n_fds;
 	bool gone;
+	struct sc_thread th[SC_MAX_THREADS];
 };
 
 static struct dpsctp_client *
@@ -80,6 +86,8 @@ dpsctp_client_attach(const char *socket_path, const struct dpsctp_client_opts *o
 	c->generation = w.generation;
 	c->layout = w.layout;
 	rc = sc_region_map(c->fds[0], &c->layout, c->generation, &c->base);
+	for (unsigned t = 0; rc == 0 && t < threads; t++)
+		rc = sc_region_thread(c->base, &c->layout, t, false, &c->th[t]);
 	if (rc != 0)
 		return client_fail(c, err, rc);
 	if (err != NULL)
@@ -109,6 +117,224 @@ dpsctp_client_check(struct dpsctp_client *c)
 			c->gone = true;
 	}
 	return c->gone ? -ECONNRESET : 0;
+}
+
+/* A request slot of thread t to fill, or NULL (*rc: -EINVAL, -EAGAIN, -ECONNRESET). */
+static struct sc_req *
+client_req(struct dpsctp_client *c, unsigned t, int *rc)
+{
+	if (t >= c->layout.n_threads) {
+		*rc = -EINVAL;
+		return NULL;
+	}
+	if (c->gone) {
+		*rc = -ECONNRESET;
+		return NULL;
+	}
+	int room = sc_ring_free(&c->th[t].req);
+	if (room <= 0) {
+		/* The daemon alone moves our request ring's tail: a bad one means it broke. */
+		*rc = room < 0 ? -EPROTO : -EAGAIN;
+		return NULL;
+	}
+	struct sc_req *r = sc_ring_reserve(&c->th[t].req, 0);
+	memset(r, 0, sizeof(*r));
+	*rc = 0;
+	return r;
+}
+
+/* The daemon's lcores poll the request rings: no wake-up to send. */
+static int
+client_post(struct dpsctp_client *c, unsigned t)
+{
+	(void)sc_ring_commit(&c->th[t].req, 1);
+	return 0;
+}
+
+int
+dpsctp_client_listen(struct dpsctp_client *c, unsigned t, uint16_t port, uint64_t cookie)
+{
+	int rc;
+	if (port == 0)
+		return -EINVAL;
+	struct sc_req *r = client_req(c, t, &rc);
+	if (r == NULL)
+		return rc;
+	r->op = SC_OP_LISTEN;
+	r->port = port;
+	r->cookie = cookie;
+	return client_post(c, t);
+}
+
+int
+dpsctp_client_connect(struct dpsctp_client *c, unsigned t, const struct dpsctp_client_addr *addrs,
+		      unsigned n, uint16_t port, uint64_t cookie)
+{
+	int rc;
+	if (n == 0 || n > SC_MAX_ADDRS || port == 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < n; i++)
+		if (addrs[i].family != 4 && addrs[i].family != 6)
+			return -EINVAL;
+	struct sc_req *r = client_req(c, t, &rc);
+	if (r == NULL)
+		return rc;
+	uint64_t off;
+	struct sc_addr *a = sc_arena_alloc(&c->th[t].tx, (uint32_t)(n * sizeof(*a)), &off, &rc);
+	if (a == NULL)
+		return rc == -EPROTO ? -EPROTO : -EAGAIN;
+	for (unsigned i = 0; i < n; i++) {
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].family = addrs[i].family;
+		memcpy(a[i].bytes, addrs[i].bytes, 16);
+	}
+	sc_arena_publish(&c->th[t].tx);
+	r->op = SC_OP_CONNECT;
+	r->port = port;
+	r->off = off;
+	r->len = (uint32_t)(n * sizeof(*a));
+	r->cookie = cookie;
+	return client_post(c, t);
+}
+
+int
+dpsctp_client_send(struct dpsctp_client *c, unsigned t, const struct dpsctp_client_sndinfo *si,
+		   const void *buf, uint32_t len, uint64_t cookie)
+{
+	int rc;
+	if (si == NULL || buf == NULL || len == 0 ||
+	    (si->flags & ~(DPSCTP_CLIENT_UNORDERED | DPSCTP_CLIENT_SACK_NOW)) != 0)
+		return -EINVAL;
+	if (len > c->layout.arena_bytes)
+		return -EMSGSIZE;
+	struct sc_req *r = client_req(c, t, &rc);
+	if (r == NULL)
+		return rc;
+	uint64_t off;
+	void *d = sc_arena_alloc(&c->th[t].tx, len, &off, &rc);
+	if (d == NULL)
+		return rc;
+	memcpy(d, buf, len);
+	sc_arena_publish(&c->th[t].tx);
+	r->op = SC_OP_SEND;
+	r->flags = (uint8_t)si->flags;
+	r->sid = si->sid;
+	r->ppid = si->ppid;
+	r->assoc = si->assoc;
+	r->off = off;
+	r->len = len;
+	r->lifetime_ms = si->lifetime_ms;
+	r->cookie = cookie;
+	return client_post(c, t);
+}
+
+static int
+client_assoc_op(struct dpsctp_client *c, unsigned t, uint8_t op, uint64_t assoc, uint64_t cookie)
+{
+	int rc;
+	if (assoc == 0)
+		return -EINVAL;
+	struct sc_req *r = client_req(c, t, &rc);
+	if (r == NULL)
+		return rc;
+	r->op = op;
+	r->assoc = assoc;
+	r->cookie = cookie;
+	return client_post(c, t);
+}
+
+int
+dpsctp_client_shutdown(struct dpsctp_client *c, unsigned t, uint64_t assoc, uint64_t cookie)
+{
+	return client_assoc_op(c, t, SC_OP_SHUTDOWN, assoc, cookie);
+}
+
+int
+dpsctp_client_abort(struct dpsctp_client *c, unsigned t, uint64_t assoc, uint64_t cookie)
+{
+	return client_assoc_op(c, t, SC_OP_ABORT, assoc, cookie);
+}
+
+int
+dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_event *ev,
+		   unsigned max)
+{
+	if (t >= c->layout.n_threads)
+		return -EINVAL;
+	struct sc_thread *th = &c->th[t];
+	/* What the last poll handed out is no longer the application's. */
+	sc_arena_release(&th->rx);
+	unsigned n = 0;
+	int have = sc_ring_count(&th->cpl);
+	if (have < 0)
+		return -EPROTO;
+	for (; n < max && (int)n < have; n++) {
+		const struct sc_cpl *p = sc_ring_peek(&th->cpl, n);
+		memset(&ev[n], 0, sizeof(ev[n]));
+		ev[n].kind = DPSCTP_CLIENT_COMPLETION;
+		ev[n].cookie = p->cookie;
+		ev[n].status = p->status;
+		ev[n].op = p->op;
+		ev[n].assoc = p->assoc;
+	}
+	sc_ring_release(&th->cpl, n);
+	have = sc_ring_count(&th->evt);
+	if (have < 0)
+		return -EPROTO;
+	unsigned k = 0;
+	for (; n < max && (int)k < have; n++, k++) {
+		const struct sc_evt *e = sc_ring_peek(&th->evt, k);
+		if (sc_evt_check(e, c->layout.arena_bytes) != 0)
+			return -EPROTO;
+		memset(&ev[n], 0, sizeof(ev[n]));
+		ev[n].kind = (enum dpsctp_client_kind)(e->type + 1);
+		ev[n].assoc = e->assoc;
+		ev[n].flags = e->flags;
+		ev[n].sid = e->sid;
+		ev[n].ssn = e->ssn;
+		ev[n].error = e->error;
+		ev[n].port = e->port;
+		ev[n].ppid = e->ppid;
+		ev[n].len = e->len;
+		if (e->type == SC_EVT_RECV) {
+			int rc;
+			ev[n].data = sc_arena_take(&th->rx, e->off, e->len, &rc);
+			if (ev[n].data == NULL)
+				return -EPROTO;
+		}
+	}
+	sc_ring_release(&th->evt, k);
+	if (n == 0 && dpsctp_client_check(c) != 0)
+		return -ECONNRESET;
+	return (int)n;
+}
+
+int
+dpsctp_client_wait(struct dpsctp_client *c, unsigned t, int timeout_ms)
+{
+	if (t >= c->layout.n_threads)
+		return -EINVAL;
+	struct sc_thread *th = &c->th[t];
+	/* Both rings must be empty with their flags up before blocking, or a
+	 * commit between the check and the poll would be missed. */
+	bool sleep_cpl = sc_ring_prepare_sleep(&th->cpl);
+	bool sleep_evt = sleep_cpl && sc_ring_prepare_sleep(&th->evt);
+	if (!sleep_cpl || !sleep_evt)
+		return 1;
+	struct pollfd pf[2] = { { c->fds[1 + t], POLLIN, 0 }, { c->sock, POLLIN, 0 } };
+	int rc = poll(pf, 2, timeout_ms);
+	if (rc < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (pf[1].revents != 0) {
+		c->gone = true;
+		return -ECONNRESET;
+	}
+	if (pf[0].revents & POLLIN) {
+		uint64_t v;
+		(void)read(c->fds[1 + t], &v, sizeof(v));
+		return 1;
+	}
+	return 0;
 }
 
 void

@@ -5,8 +5,10 @@
  * plane (issue 8, docs/SIDECAR.md). It does not link DPDK: it speaks to
  * the daemon over a Unix socket and shared memory.
  *
- * This first part attaches and detaches; sending and receiving follow.
- * Every call returns 0 or a negative errno; none blocks unless it says so.
+ * Each application thread t (0 .. threads-1 at attach) has its own rings
+ * and arenas: calls that name t may run on that thread only, without
+ * locks; different threads never share. Every call returns 0 (or a count)
+ * or a negative errno; none blocks but dpsctp_client_wait().
  */
 #ifndef DPSCTP_CLIENT_H
 #define DPSCTP_CLIENT_H
@@ -59,6 +61,96 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_fd(const struct dpsctp_client *c, unsigne
  * gone (stopped, crashed, restarted: detach and attach again).
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_check(struct dpsctp_client *c);
+
+/** An address: family 4 or 6, bytes in network order. */
+struct dpsctp_client_addr {
+	uint8_t family;
+	uint8_t bytes[16];
+};
+
+/** How to send one message. */
+struct dpsctp_client_sndinfo {
+	uint64_t assoc;	      /**< the association, from its COMM_UP event */
+	uint16_t sid;	      /**< stream */
+	uint32_t ppid;	      /**< payload protocol identifier, sent as given */
+	uint32_t flags;	      /**< DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_SACK_NOW */
+	uint32_t lifetime_ms; /**< 0: reliable */
+};
+#define DPSCTP_CLIENT_UNORDERED 0x01u
+#define DPSCTP_CLIENT_SACK_NOW	0x02u
+
+/** What dpsctp_client_poll() hands back: a completion or an event. */
+enum dpsctp_client_kind {
+	DPSCTP_CLIENT_COMPLETION = 1, /**< a request's result: op, status, cookie (and assoc) */
+	DPSCTP_CLIENT_RECV,	      /**< a message (or part, DPSCTP_CLIENT_MORE): data, len */
+	DPSCTP_CLIENT_COMM_UP,	      /**< an association is up: assoc, streams */
+	DPSCTP_CLIENT_COMM_LOST,      /**< ended abnormally (error: the peer's cause) */
+	DPSCTP_CLIENT_SHUTDOWN_COMPLETE,
+	DPSCTP_CLIENT_CANT_START,
+	DPSCTP_CLIENT_RESTART,
+	DPSCTP_CLIENT_PEER_ADDR_CHANGE,
+	DPSCTP_CLIENT_SEND_FAILED,
+	DPSCTP_CLIENT_SHUTDOWN_EVENT,
+	DPSCTP_CLIENT_DAEMON_STOPPING,
+};
+#define DPSCTP_CLIENT_MORE 0x02u /**< RECV flags: more of this message follows */
+
+struct dpsctp_client_event {
+	enum dpsctp_client_kind kind;
+	uint64_t assoc;
+	uint64_t cookie;  /**< COMPLETION: the request's */
+	int32_t status;	  /**< COMPLETION: 0 or -errno */
+	uint8_t op;	  /**< COMPLETION: which request (1 listen .. 5 abort) */
+	uint8_t flags;	  /**< RECV: DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_MORE */
+	uint16_t sid;	  /**< RECV, SEND_FAILED; COMM_UP: outbound streams */
+	uint16_t ssn;	  /**< RECV; COMM_UP: inbound streams */
+	uint16_t error;	  /**< COMM_LOST */
+	uint16_t port;	  /**< COMM_UP */
+	uint32_t ppid;	  /**< RECV, SEND_FAILED */
+	uint32_t len;	  /**< RECV: bytes at data; SEND_FAILED: message bytes */
+	const void *data; /**< RECV: valid until the next poll on this thread */
+};
+
+/** Accept associations on SCTP port @p port. -EAGAIN: the request ring is full. */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_listen(struct dpsctp_client *c, unsigned t, uint16_t port,
+					      uint64_t cookie);
+
+/** Associate with @p n (1..4) addresses of one peer, port @p port. -EAGAIN: full. */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_connect(struct dpsctp_client *c, unsigned t,
+					       const struct dpsctp_client_addr *addrs, unsigned n,
+					       uint16_t port, uint64_t cookie);
+
+/**
+ * Send one message (copied once, into the thread's arena). -EAGAIN: the
+ * ring or the arena is full (wait for completions); -EMSGSIZE: larger than
+ * the arena; -EINVAL: empty or bad flags.
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_send(struct dpsctp_client *c, unsigned t,
+					    const struct dpsctp_client_sndinfo *si, const void *buf,
+					    uint32_t len, uint64_t cookie);
+
+/** Close gracefully / abort an association. -EAGAIN: the ring is full. */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_shutdown(struct dpsctp_client *c, unsigned t, uint64_t assoc,
+						uint64_t cookie);
+DPSCTP_CLIENT_EXPORT int dpsctp_client_abort(struct dpsctp_client *c, unsigned t, uint64_t assoc,
+					     uint64_t cookie);
+
+/**
+ * Up to @p max completions and events for thread @p t, completions first.
+ * The number filled (0: nothing now), -EPROTO when the daemon wrote
+ * something malformed, -ECONNRESET when it has gone. Received data stays
+ * valid until the next poll on the same thread.
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_poll(struct dpsctp_client *c, unsigned t,
+					    struct dpsctp_client_event *ev, unsigned max);
+
+/**
+ * Block until thread @p t has something to poll, at most @p timeout_ms
+ * (-1: no limit): 1 ready, 0 timed out, -ECONNRESET the daemon went.
+ * Busy-polling applications never call it and the daemon then never makes
+ * a system call to wake them.
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_wait(struct dpsctp_client *c, unsigned t, int timeout_ms);
 
 /** Detach and free everything (the daemon aborts what is left of ours). */
 DPSCTP_CLIENT_EXPORT void dpsctp_client_detach(struct dpsctp_client *c);

@@ -144,6 +144,20 @@ sc_region_rings(void *base, const struct sc_layout *l, uint32_t t, bool daemon, 
 	return rc;
 }
 
+int
+sc_region_thread(void *base, const struct sc_layout *l, uint32_t t, bool daemon,
+		 struct sc_thread *th)
+{
+	int rc = sc_region_rings(base, l, t, daemon, &th->req, &th->cpl, &th->evt);
+	if (rc == 0)
+		rc = sc_arena_attach(&th->tx, base, l->region_bytes, l->t[t].tx_off, l->arena_bytes,
+				     !daemon);
+	if (rc == 0)
+		rc = sc_arena_attach(&th->rx, base, l->region_bytes, l->t[t].rx_off, l->arena_bytes,
+				     daemon);
+	return rc;
+}
+
 /* One whole datagram of exactly `len` bytes, or -EPROTO / -errno (0 bytes: the peer left). */
 static int
 sc_recv_exact(int sock, void *buf, size_t len, struct msghdr *mh)

@@ -116,6 +116,20 @@ int sc_region_create(const struct sc_layout *l, uint64_t generation, int *fd, vo
  */
 int sc_region_map(int fd, const struct sc_layout *l, uint64_t generation, void **base);
 
+/* One thread's rings and arenas as one side sees them. */
+struct sc_thread {
+	struct sc_ring req, cpl, evt;
+	struct sc_arena tx, rx;
+};
+
+/*
+ * Views of thread t's rings and arenas for the daemon (daemon true: it
+ * consumes requests and the tx arena, produces completions, events and the
+ * rx arena) or for the application. 0, -EINVAL or -EPROTO.
+ */
+int sc_region_thread(void *base, const struct sc_layout *l, uint32_t t, bool daemon,
+		     struct sc_thread *th);
+
 /* Attach the three rings of thread t, from the side given (daemon or application). */
 int sc_region_rings(void *base, const struct sc_layout *l, uint32_t t, bool daemon,
 		    struct sc_ring *req, struct sc_ring *cpl, struct sc_ring *evt);

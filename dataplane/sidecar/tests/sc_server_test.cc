@@ -17,8 +17,10 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "dataplane/sidecar/dpsctp_client.h"
+#include "dataplane/sidecar/sc_proto.h"
 #include "dataplane/sidecar/sc_server.h"
 
 namespace {
@@ -181,6 +183,150 @@ TEST(ScServer, WhenTheDaemonGoesTheClientSeesItAndAttachesAgain)
 	c = dpsctp_client_attach(again.path(), nullptr, &err);
 	ASSERT_NE(c, nullptr) << err;
 	EXPECT_EQ(dpsctp_client_check(c), 0);
+	dpsctp_client_detach(c);
+}
+
+} // namespace
+
+namespace {
+
+// The requests and events through the rings and arenas, with this test in
+// the daemon's place: it reads the application's requests as the daemon's
+// lcore will (checked, payload taken from the tx arena) and answers with
+// completions and RECV events whose bytes it writes into the rx arena.
+TEST(ScClient, RequestsAndEventsThroughTheRings)
+{
+	Server srv(7);
+	static std::atomic<struct sc_app *> app{ nullptr };
+	srv.s_.on_attach = [](struct sc_server *, struct sc_app *a, void *arg) {
+		((Server *)arg)->attached_.fetch_add(1);
+		app.store(a);
+	};
+	int err;
+	struct dpsctp_client_opts o = { 1, 64, 1 << 16, "rings" };
+	struct dpsctp_client *c = dpsctp_client_attach(srv.path(), &o, &err);
+	ASSERT_NE(c, nullptr) << err;
+	ASSERT_TRUE(srv.wait_apps(1));
+	struct sc_app *a = app.load();
+	struct sc_thread d;
+	ASSERT_EQ(sc_region_thread(a->base, &a->layout, 0, true, &d), 0);
+
+	ASSERT_EQ(dpsctp_client_listen(c, 0, 5001, 11), 0);
+	struct dpsctp_client_addr peer = { 4, { 192, 0, 2, 2 } };
+	ASSERT_EQ(dpsctp_client_connect(c, 0, &peer, 1, 5001, 12), 0);
+	EXPECT_EQ(dpsctp_client_connect(c, 0, &peer, 0, 5001, 13), -EINVAL);
+	const uint32_t n = 1000;
+	uint32_t sent = 0, seen = 0, echoed = 0;
+	std::vector<uint8_t> msg(3000);
+	struct dpsctp_client_event ev[32];
+	while (seen < n + 2 || echoed < n) {
+		// The application: send while it can.
+		for (; sent < n; sent++) {
+			uint32_t len = 1 + sent * 37 % 3000;
+			memset(msg.data(), (int)(sent & 0xff), len);
+			struct dpsctp_client_sndinfo si = { 77, (uint16_t)(sent % 4), sent, 0, 0 };
+			int rc = dpsctp_client_send(c, 0, &si, msg.data(), len, 100 + sent);
+			if (rc == -EAGAIN)
+				break;
+			ASSERT_EQ(rc, 0);
+		}
+		// The daemon: take requests, complete them, echo SENDs as RECV events.
+		int have = sc_ring_count(&d.req);
+		ASSERT_GE(have, 0);
+		int k = 0;
+		for (; k < have && sc_ring_free(&d.cpl) > 0 && sc_ring_free(&d.evt) > 0; k++) {
+			const struct sc_req *r = (const struct sc_req *)sc_ring_peek(&d.req, k);
+			ASSERT_EQ(sc_req_check(r, a->layout.arena_bytes), 0);
+			struct sc_cpl *p = (struct sc_cpl *)sc_ring_reserve(&d.cpl, 0);
+			memset(p, 0, sizeof(*p));
+			p->cookie = r->cookie;
+			p->op = r->op;
+			if (r->op == SC_OP_LISTEN) {
+				EXPECT_EQ(r->port, 5001);
+			} else if (r->op == SC_OP_CONNECT) {
+				const struct sc_addr *ad = (const struct sc_addr *)sc_arena_take(
+					&d.tx, r->off, r->len, &err);
+				ASSERT_NE(ad, nullptr);
+				EXPECT_EQ(ad->family, 4);
+				EXPECT_EQ(ad->bytes[3], 2);
+				p->assoc = 77;
+			} else {
+				ASSERT_EQ(r->op, SC_OP_SEND);
+				// Room for the echo first: a request is taken only when it
+				// can be completed (its tx bytes are then consumed).
+				uint64_t off;
+				uint8_t *e = (uint8_t *)sc_arena_alloc(&d.rx, r->len, &off, &err);
+				if (e == nullptr) {
+					ASSERT_EQ(err,
+						  -EAGAIN); // the application has not polled yet
+					break;
+				}
+				const uint8_t *b =
+					(const uint8_t *)sc_arena_take(&d.tx, r->off, r->len, &err);
+				ASSERT_NE(b, nullptr);
+				ASSERT_EQ(r->len, 1 + r->ppid * 37 % 3000);
+				ASSERT_EQ(b[r->len - 1], (uint8_t)(r->ppid & 0xff));
+				memcpy(e, b, r->len);
+				sc_arena_publish(&d.rx);
+				struct sc_evt *v = (struct sc_evt *)sc_ring_reserve(&d.evt, 0);
+				memset(v, 0, sizeof(*v));
+				v->type = SC_EVT_RECV;
+				v->assoc = r->assoc;
+				v->sid = r->sid;
+				v->ppid = r->ppid;
+				v->off = off;
+				v->len = r->len;
+				sc_ring_commit(&d.evt, 1);
+			}
+			sc_ring_commit(&d.cpl, 1);
+		}
+		sc_ring_release(&d.req, (uint32_t)k);
+		sc_arena_release(&d.tx);
+		// The application: completions and echoes.
+		int got = dpsctp_client_poll(c, 0, ev, 32);
+		ASSERT_GE(got, 0);
+		for (int i = 0; i < got; i++) {
+			if (ev[i].kind == DPSCTP_CLIENT_COMPLETION) {
+				EXPECT_EQ(ev[i].status, 0);
+				seen++;
+				continue;
+			}
+			ASSERT_EQ(ev[i].kind, DPSCTP_CLIENT_RECV);
+			ASSERT_EQ(ev[i].ppid, echoed);
+			ASSERT_EQ(ev[i].len, 1 + echoed * 37 % 3000);
+			ASSERT_EQ(((const uint8_t *)ev[i].data)[0], (uint8_t)(echoed & 0xff));
+			EXPECT_EQ(ev[i].assoc, 77u);
+			echoed++;
+		}
+	}
+	EXPECT_EQ(sent, n);
+	// Nothing pending: a wait times out, and a commit with the flag up wakes it.
+	EXPECT_EQ(dpsctp_client_poll(c, 0, ev, 32), 0);
+	EXPECT_EQ(dpsctp_client_wait(c, 0, 10), 0);
+	std::thread wake([&] {
+		usleep(20000);
+		struct sc_evt *v = (struct sc_evt *)sc_ring_reserve(&d.evt, 0);
+		memset(v, 0, sizeof(*v));
+		v->type = SC_EVT_SHUTDOWN_EVENT;
+		v->assoc = 77;
+		if (sc_ring_commit(&d.evt, 1)) {
+			uint64_t one = 1;
+			EXPECT_EQ(write(a->efd[0], &one, 8), 8);
+		}
+	});
+	EXPECT_EQ(dpsctp_client_wait(c, 0, 5000), 1);
+	wake.join();
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 32), 1);
+	EXPECT_EQ(ev[0].kind, DPSCTP_CLIENT_SHUTDOWN_EVENT);
+	// A malformed event from a broken daemon is refused, not followed.
+	struct sc_evt *v = (struct sc_evt *)sc_ring_reserve(&d.evt, 0);
+	memset(v, 0, sizeof(*v));
+	v->type = SC_EVT_RECV;
+	v->assoc = 77;
+	v->off = 5; // not where the next rx bytes are
+	v->len = 10;
+	sc_ring_commit(&d.evt, 1);
+	EXPECT_EQ(dpsctp_client_poll(c, 0, ev, 32), -EPROTO);
 	dpsctp_client_detach(c);
 }
 
