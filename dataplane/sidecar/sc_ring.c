@@ -39,7 +39,7 @@ sc_ring_create(void *region, size_t region_len, size_t off, uint32_t slots, uint
 {
 	if (!sc_ring_fits(region_len, off, slots, slot_bytes))
 		return -EINVAL;
-	struct sc_ring_shared *sh = (struct sc_ring_shared *)((uint8_t *)region + off);
+	struct sc_ring_shared *sh = (struct sc_ring_shared *)(void *)((uint8_t *)region + off);
 	atomic_init(&sh->head, 0);
 	atomic_init(&sh->tail, 0);
 	atomic_init(&sh->sleeping, 0);
@@ -54,7 +54,7 @@ sc_ring_attach(struct sc_ring *r, void *region, size_t region_len, size_t off, u
 {
 	if (!sc_ring_fits(region_len, off, slots, slot_bytes))
 		return -EINVAL;
-	r->sh = (struct sc_ring_shared *)((uint8_t *)region + off);
+	r->sh = (struct sc_ring_shared *)(void *)((uint8_t *)region + off);
 	r->slot0 = (uint8_t *)r->sh + SC_RING_HDR;
 	r->mask = slots - 1;
 	r->slot_bytes = slot_bytes;
