@@ -25,7 +25,9 @@ struct dpsctp_client {
 	void *base;
 	int fds[1 + SC_MAX_THREADS]; /* memfd, then the threads' eventfds */
 	unsigned n_fds;
-	bool gone;
+	bool gone; /* any thread may set it: __atomic accesses */
+	/* Per thread: empty polls since the last look at the control socket. */
+	uint32_t empty_polls[SC_MAX_THREADS];
 	struct sc_thread th[SC_MAX_THREADS];
 };
 
@@ -110,13 +112,13 @@ dpsctp_client_fd(const struct dpsctp_client *c, unsigned t)
 int
 dpsctp_client_check(struct dpsctp_client *c)
 {
-	if (!c->gone) {
+	if (!__atomic_load_n(&c->gone, __ATOMIC_RELAXED)) {
 		/* The daemon never writes after the welcome: readable means it hung up. */
 		struct pollfd pf = { c->sock, POLLIN, 0 };
 		if (poll(&pf, 1, 0) != 0)
-			c->gone = true;
+			__atomic_store_n(&c->gone, true, __ATOMIC_RELAXED);
 	}
-	return c->gone ? -ECONNRESET : 0;
+	return __atomic_load_n(&c->gone, __ATOMIC_RELAXED) ? -ECONNRESET : 0;
 }
 
 /* A request slot of thread t to fill, or NULL (*rc: -EINVAL, -EAGAIN, -ECONNRESET). */
@@ -127,7 +129,7 @@ client_req(struct dpsctp_client *c, unsigned t, int *rc)
 		*rc = -EINVAL;
 		return NULL;
 	}
-	if (c->gone) {
+	if (__atomic_load_n(&c->gone, __ATOMIC_RELAXED)) {
 		*rc = -ECONNRESET;
 		return NULL;
 	}
@@ -304,7 +306,11 @@ dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_eve
 		}
 	}
 	sc_ring_release(&th->evt, k);
-	if (n == 0 && dpsctp_client_check(c) != 0)
+	/* A busy-polling thread must not pay a system call per empty poll: the
+	 * control socket (the daemon's departure) is looked at every 1,024th. */
+	if (n != 0)
+		c->empty_polls[t] = 0;
+	else if ((++c->empty_polls[t] & 1023u) == 0 && dpsctp_client_check(c) != 0)
 		return -ECONNRESET;
 	return (int)n;
 }
@@ -326,7 +332,7 @@ dpsctp_client_wait(struct dpsctp_client *c, unsigned t, int timeout_ms)
 	if (rc < 0)
 		return errno == EINTR ? 0 : -errno;
 	if (pf[1].revents != 0) {
-		c->gone = true;
+		__atomic_store_n(&c->gone, true, __ATOMIC_RELAXED);
 		return -ECONNRESET;
 	}
 	if (pf[0].revents & POLLIN) {

@@ -138,7 +138,9 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_abort(struct dpsctp_client *c, unsigned t
 /**
  * Up to @p max completions and events for thread @p t, completions first.
  * The number filled (0: nothing now), -EPROTO when the daemon wrote
- * something malformed, -ECONNRESET when it has gone. Received data stays
+ * something malformed, -ECONNRESET when it has gone (seen within 1,024
+ * empty polls, so that busy polling makes no system call;
+ * dpsctp_client_check() and dpsctp_client_wait() see it at once). Received data stays
  * valid until the next poll on the same thread.
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_poll(struct dpsctp_client *c, unsigned t,

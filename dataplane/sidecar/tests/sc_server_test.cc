@@ -177,6 +177,15 @@ TEST(ScServer, WhenTheDaemonGoesTheClientSeesItAndAttachesAgain)
 	ASSERT_NE(c, nullptr) << err;
 	EXPECT_EQ(dpsctp_client_check(c), 0);
 	delete srv; // the daemon stops
+	// A busy poller learns it within 1,024 empty polls (no system call each).
+	struct dpsctp_client_event ev[4];
+	int rc = 0, polls = 0;
+	while (rc == 0 && polls < 1024) {
+		rc = dpsctp_client_poll(c, 0, ev, 4);
+		polls++;
+	}
+	EXPECT_EQ(rc, -ECONNRESET);
+	EXPECT_GT(polls, 1); // not on the first empty poll
 	EXPECT_EQ(dpsctp_client_check(c), -ECONNRESET);
 	dpsctp_client_detach(c);
 	Server again(6);
