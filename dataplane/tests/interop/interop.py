@@ -206,6 +206,36 @@ def on_term(sig, frame):
     raise KeyboardInterrupt("signal %d" % sig)
 
 
+def capture_settle(path, quiet=1.0, limit=15.0):
+    """Wait until the capture file has stopped growing for `quiet` seconds.
+
+    The peers have exited, but dumpcap may still be draining its kernel buffer
+    (a TPACKET_V3 block is handed over only when full or after its timeout);
+    stopping it at once would cut off the last packets, the closing ones."""
+    end = time.time() + limit
+    last, since = -1, time.time()
+    while time.time() < end:
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = -1
+        if size != last:
+            last, since = size, time.time()
+        elif time.time() - since >= quiet:
+            return
+        time.sleep(0.1)
+
+
+def capture_dropped(lines):
+    """Packets tshark reports dropped (by the kernel or its own interface)."""
+    n = 0
+    for ln in lines:
+        m = re.search(r"(\d+) packets? dropped", ln)
+        if m:
+            n += int(m.group(1))
+    return n
+
+
 def tshark_packets(cap):
     """Every SCTP packet of a capture as tshark sees it, CRC32c checked."""
     out = sh("tshark", "-r", cap, *TSHARK_OPTS, "-Y", "sctp && !icmp", "-T", "fields", "-E", "separator=|", "-E",
@@ -324,16 +354,27 @@ class Run:
         t0 = time.time()
         try:
             net.up()
+            # -B: a 64 MiB kernel buffer per interface. With the default 2 MiB,
+            # a data run (~15 MB/s) overruns it whenever dumpcap is starved for
+            # a tenth of a second on a loaded 2-core machine, and the capture
+            # then misses what the peers did (a CI run lost a whole SHUTDOWN
+            # exchange that way).
             cap = net.start("tshark", net.ns_b,
-                            ["tshark", "-n", "-q"] + sum((["-i", "b%d" % i]
-                                                          for i in range(net.paths)), []) +
+                            ["tshark", "-n", "-q", "-B", "64"] +
+                            sum((["-i", "b%d" % i] for i in range(net.paths)), []) +
                             ["-w", self.cap], self.tmp)
             if cap.wait_line(r"Capturing on", 10) is None:
                 raise RuntimeError("tshark did not start capturing")
             c["play"](self, net)
-            time.sleep(0.3)
+            capture_settle(self.cap)
             cap.kill(signal.SIGINT)
             cap.wait(10)
+            # The wire checks below mean nothing on an incomplete capture:
+            # say so instead of blaming a peer for packets dumpcap never saw.
+            lost = capture_dropped(cap.lines)
+            if lost:
+                raise RuntimeError("the capture dropped %d packets (%s)" %
+                                   (lost, "; ".join(l for l in cap.lines if "dropped" in l)))
             errs, pk = judge_capture(self.cap, os.path.join(self.build,
                                                             "apps/dpsctp-decode/dpsctp-decode"),
                                      self.mode)
