@@ -101,8 +101,8 @@ dp_data_bytes(uint16_t streams)
 			  16u * 4u + sizeof(struct sctp_assoc_tx) + 64u);
 }
 
-struct dpsctp *
-dpsctp_create(const struct dpsctp_config *cfg, char *err, size_t errlen)
+static struct dpsctp *
+dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, size_t errlen)
 {
 	char why[256];
 	int rc;
@@ -183,6 +183,7 @@ dpsctp_create(const struct dpsctp_config *cfg, char *err, size_t errlen)
 			(uint64_t)d->n_workers * full * ((d->set.rcvbuf + d->set.sndbuf) / 1024u);
 		pc.pool_size = n > (1u << 22) ? (1u << 22) : (uint32_t)n;
 	}
+	pc.pool = pool; /* NULL: the port makes its own of pool_size */
 	rc = dpsctp_port_open(&pc, &d->port);
 	if (rc != 0) {
 		dp_err(err, errlen, "port: %s (%d)", d->port.error, rc);
@@ -257,6 +258,23 @@ dpsctp_create(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	if (cfg->telemetry)
 		dp_telemetry_add(d);
 	return d;
+}
+
+struct dpsctp *
+dpsctp_create(const struct dpsctp_config *cfg, char *err, size_t errlen)
+{
+	return dp_create(cfg, NULL, err, errlen);
+}
+
+struct dpsctp *
+dpsctp_create_with_pool(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err,
+			size_t errlen)
+{
+	if (pool == NULL) {
+		dp_err(err, errlen, "%s (%d)", "no packet buffer pool", -EINVAL);
+		return NULL;
+	}
+	return dp_create(cfg, pool, err, errlen);
 }
 
 unsigned
@@ -657,6 +675,10 @@ dp_assoc_call(struct dpsctp_assoc *a, enum dp_req_kind kind, uint32_t bytes)
 {
 	struct dp_worker *w = a->w;
 	if (dp_owner(w)) {
+		/* Closed and being reported (from inside its end event): the run
+		 * that closed it frees the block once the callback returns. */
+		if (sctp_assoc_freeable(&a->a))
+			return -ENOTCONN;
 		int rc = 0;
 		if (kind == DP_REQ_SHUTDOWN)
 			rc = sctp_assoc_shutdown(&a->a, w->now_ns);
@@ -694,6 +716,27 @@ int
 dpsctp_abort(struct dpsctp_assoc *a)
 {
 	return a == NULL ? -EINVAL : dp_assoc_call(a, DP_REQ_ABORT, 0);
+}
+
+int
+dpsctp_consumed(struct dpsctp_assoc *a, uint32_t bytes)
+{
+	if (a == NULL || !a->w->data.rwnd_counts_delivered)
+		return -EINVAL;
+	return bytes == 0 ? 0 : dp_assoc_call(a, DP_REQ_CONSUMED, bytes);
+}
+
+int
+dpsctp_rx_flow_control(struct dpsctp *d, int on)
+{
+	if (d == NULL)
+		return -EINVAL;
+	if (d->started || dpsctp_assoc_count(d) != 0)
+		return -EBUSY;
+	/* Every association of a worker shares its data configuration. */
+	for (unsigned i = 0; i < d->n_workers; i++)
+		d->w[i]->data.rwnd_counts_delivered = on != 0;
+	return 0;
 }
 
 int

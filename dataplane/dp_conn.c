@@ -364,6 +364,19 @@ dp_conn_space(const struct dpsctp_assoc *c)
 		       : 0;
 }
 
+/* dp_conn_after() for a send: the block may be freed there, so in_send is
+ * cleared only on a block that lives on. */
+static void
+dp_conn_after_send(struct dpsctp_assoc *c)
+{
+	if (sctp_assoc_freeable(&c->a)) {
+		dp_conn_after(c); /* frees it */
+		return;
+	}
+	dp_conn_after(c);
+	c->in_send = false;
+}
+
 void
 dp_conn_after(struct dpsctp_assoc *c)
 {
@@ -514,6 +527,9 @@ dp_conn_flatten(struct dp_worker *w, const struct rte_mbuf *m, uint8_t **data)
 int
 dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte_mbuf *m)
 {
+	/* From inside its end event: closed, and freed when the callback returns. */
+	if (sctp_assoc_freeable(&c->a))
+		return -ENOTCONN;
 	struct dp_worker *w = c->w;
 	struct rte_mbuf *one = m;
 	uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
@@ -567,8 +583,7 @@ dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte
 		if (rc == -ENOBUFS || rc == -EAGAIN || rc == -ENOMEM)
 			c->want_space = true;
 	}
-	dp_conn_after(c);
-	c->in_send = false;
+	dp_conn_after_send(c);
 	return rc;
 }
 
@@ -583,6 +598,9 @@ int
 dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, const void *buf,
 		   uint32_t len)
 {
+	/* From inside its end event: closed, and freed when the callback returns. */
+	if (sctp_assoc_freeable(&c->a))
+		return -ENOTCONN;
 	struct dp_worker *w = c->w;
 	struct rte_mbuf *p = w->pack;
 
@@ -618,7 +636,6 @@ dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, cons
 		if (rc == -ENOBUFS || rc == -EAGAIN || rc == -ENOMEM)
 			c->want_space = true;
 	}
-	dp_conn_after(c);
-	c->in_send = false;
+	dp_conn_after_send(c);
 	return rc;
 }

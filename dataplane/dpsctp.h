@@ -230,6 +230,22 @@ DPSCTP_EXPORT struct dpsctp *dpsctp_create(const struct dpsctp_config *cfg, char
 					   size_t errlen);
 
 /**
+ * dpsctp_create() with the application's packet buffer pool instead of one
+ * the instance makes: every received packet, and every mbuf the instance
+ * allocates, comes from @p pool. For memory the application shares (dpsctpd
+ * puts the pool on a memfd its applications map read-only: zero-copy
+ * receive). The pool must hold mbufs with a data room of at least an
+ * MTU-sized frame, enough for every ring and window (docs/CONFIG.md,
+ * --mbufs); it stays the caller's (dpsctp_destroy() does not free it).
+ *
+ * @return the instance, or NULL with err filled (as dpsctp_create(), and
+ *         for a NULL pool).
+ */
+DPSCTP_EXPORT struct dpsctp *dpsctp_create_with_pool(const struct dpsctp_config *cfg,
+						     struct rte_mempool *pool, char *err,
+						     size_t errlen);
+
+/**
  * Run worker i on the calling thread for one loop iteration: receive a
  * burst, process it, fire timers, transmit. The caller owns the worker for
  * the call (never two threads on one worker; not on a started instance).
@@ -346,6 +362,32 @@ DPSCTP_EXPORT int dpsctp_shutdown(struct dpsctp_assoc *a);
  * @return 0, -ENOTCONN when already closed.
  */
 DPSCTP_EXPORT int dpsctp_abort(struct dpsctp_assoc *a);
+
+/**
+ * Receive flow control by the application (what dpsctpd does for the
+ * applications it serves): with it on, bytes handed to a receive callback
+ * keep counting against the association's receive window (RFC 9260 §6.2,
+ * the receive buffer) until dpsctp_consumed() gives them back, so a slow
+ * reader closes the window and the peer waits, instead of the data plane
+ * holding what the window no longer sees. Off (the default), the window
+ * counts only what reassembly holds. Before dpsctp_start() and before any
+ * association exists.
+ *
+ * @return 0, -EBUSY when started or associations exist, -EINVAL for NULL.
+ */
+DPSCTP_EXPORT int dpsctp_rx_flow_control(struct dpsctp *d, int on);
+
+/**
+ * The application is done with @p bytes of what its receive callback was
+ * given (with dpsctp_rx_flow_control() on): the window reopens by that
+ * much, and a SACK says so at once when it grew by a packet or half the
+ * buffer (receiver silly-window avoidance).
+ *
+ * @return 0, -EINVAL without flow control on or for NULL, -ENOTCONN when
+ *         the association no longer receives, -EAGAIN (request ring full,
+ *         from another thread).
+ */
+DPSCTP_EXPORT int dpsctp_consumed(struct dpsctp_assoc *a, uint32_t bytes);
 
 /** Replace an association's callbacks and argument (on its worker). */
 DPSCTP_EXPORT void dpsctp_assoc_set_callbacks(struct dpsctp_assoc *a,

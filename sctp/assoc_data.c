@@ -240,6 +240,19 @@ assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chu
 	default:
 		break;
 	}
+	/*
+	 * §6.2: at zero window, new DATA above the highest TSN received (the
+	 * peer's §6.1 A probe) is dropped, and a SACK says so at once.
+	 * Reassembly never refuses a chunk it can deliver at once, so when the
+	 * window also counts what the application has not consumed, this is
+	 * the only place the closed window holds.
+	 */
+	if (assoc_data_cfg(a)->rwnd_counts_delivered && assoc_rwnd(a) == 0 &&
+	    sctp_tsn_gt(d.tsn, sctp_tsn_map_highest(&a->rx_tsn))) {
+		a->counters->data_no_room++;
+		a->rx_sack_now |= ASSOC_RX_SACK_NOW;
+		return;
+	}
 	struct sctp_reasm_env env = assoc_reasm_env(a);
 	struct sctp_reasm_chunk rc = sctp_reasm_chunk_of(&d, run->rx->handle);
 	uint32_t cum = sctp_tsn_map_cum(&a->rx_tsn);

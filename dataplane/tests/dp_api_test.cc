@@ -102,6 +102,12 @@ class DpApi : public ::testing::Test {
 		ASSERT_EQ(dpsctp_config_set(&cc, "ip", "10.0.1.1/24", err, sizeof(err)), 0) << err;
 		ASSERT_EQ(dpsctp_config_set(&sc, "ip", "10.0.1.2/24", err, sizeof(err)), 0) << err;
 		ASSERT_EQ(dpsctp_config_set(&cc, "sndbuf", "64k", err, sizeof(err)), 0) << err;
+		// The receive flow control tests want a small server window.
+		const char *test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+		if (strncmp(test, "RxFlowControl", strlen("RxFlowControl")) == 0) {
+			ASSERT_EQ(dpsctp_config_set(&sc, "rcvbuf", "64k", err, sizeof(err)), 0)
+				<< err;
+		}
 		// ICMP8 as the RFC words it (the DC profile only counts it).
 		ASSERT_EQ(dpsctp_config_set(&cc, "icmp-unreach", "abort", err, sizeof(err)), 0)
 			<< err;
@@ -399,6 +405,203 @@ TEST_F(DpApi, IcmpProtocolUnreachableEndsTheAssociation)
 	ASSERT_EQ(dpsctp_abort(server_.a), 0);
 	ASSERT_TRUE(until([&] { return server_.lost && dpsctp_assoc_count(s_) == 0; }));
 	poll(100); // the server's ABORT reaches the client (and its mbuf the pool)
+}
+
+// The receiving side of dpsctp_rx_flow_control(): bytes it has been given
+// count against its window until it calls dpsctp_consumed(). Messages carry
+// their index and a pattern derived from it, so order and content are checked.
+constexpr uint32_t kFlowRcvbuf = 64 * 1024; // the server's rcvbuf in these tests
+constexpr uint32_t kFlowMsg = 1000;
+constexpr uint32_t kFlowTotal = 1024 * 1024;
+
+uint32_t
+flow_len(uint32_t i) // 1 MiB in 1000-byte messages, the last one shorter
+{
+	uint32_t off = i * kFlowMsg;
+	return kFlowTotal - off < kFlowMsg ? kFlowTotal - off : kFlowMsg;
+}
+
+std::vector<uint8_t>
+flow_payload(uint32_t i)
+{
+	std::vector<uint8_t> b(flow_len(i));
+	for (size_t j = 0; j < b.size(); j++)
+		b[j] = (uint8_t)(i * 131u + j * 7u);
+	memcpy(b.data(), &i, sizeof(i));
+	return b;
+}
+
+struct FlowRx : App {
+	uint64_t bytes = 0;    // handed to the callback
+	uint64_t consumed = 0; // given back with dpsctp_consumed()
+	uint32_t next = 0;     // index of the message expected next
+	uint32_t bad = 0;      // messages out of order, cut or altered
+	int consume_rc = 0;    // the first failure of dpsctp_consumed() in the callback
+	int end_rc = 1;	       // dpsctp_consumed() from the association's last event
+	bool consume = false;  // give back what arrives, at once
+};
+
+// Hands an association back to the fixture's callbacks when a test leaves
+// early, so that nothing calls into a FlowRx that is gone.
+struct FlowRxGuard {
+	dpsctp_assoc *a;
+	FlowRx *rx;
+	App *app;
+	~FlowRxGuard()
+	{
+		if (!rx->done && !rx->lost)
+			dpsctp_assoc_set_callbacks(a, &kCb, app);
+	}
+};
+
+void
+on_flow_recv(dpsctp_assoc *a, const dpsctp_msg *m, void *arg)
+{
+	FlowRx *r = static_cast<FlowRx *>(static_cast<App *>(arg));
+	std::string got = text(m);
+	std::vector<uint8_t> want = flow_payload(r->next);
+	if (m->flags != 0 || got.size() != want.size() ||
+	    memcmp(got.data(), want.data(), want.size()) != 0)
+		r->bad++;
+	r->next++;
+	r->bytes += m->len;
+	if (r->consume) {
+		int rc = dpsctp_consumed(a, m->len);
+		if (rc != 0 && r->consume_rc == 0)
+			r->consume_rc = rc;
+		if (rc == 0)
+			r->consumed += m->len;
+	}
+}
+
+void
+on_flow_event(dpsctp_assoc *a, const dpsctp_event *ev, void *arg)
+{
+	FlowRx *r = static_cast<FlowRx *>(static_cast<App *>(arg));
+	if (ev->type == DPSCTP_EV_COMM_LOST || ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE)
+		r->end_rc = dpsctp_consumed(a, 1); // the handle is still valid here
+	on_event(a, ev, arg);
+}
+
+const dpsctp_callbacks kFlowCb = { on_flow_recv, on_event, nullptr };
+const dpsctp_callbacks kFlowEventCb = { on_recv, on_flow_event, nullptr };
+
+TEST_F(DpApi, RxFlowControlClosesTheWindowUntilConsumed)
+{
+	ASSERT_EQ(dpsctp_rx_flow_control(s_, 1), 0);
+	connect_both();
+	FlowRx rx;
+	rx.a = server_.a;
+	rx.up = true;
+	dpsctp_assoc_set_callbacks(server_.a, &kFlowCb, static_cast<App *>(&rx));
+	FlowRxGuard guard = { server_.a, &rx, &server_ };
+
+	const uint32_t n_msgs = (kFlowTotal + kFlowMsg - 1) / kFlowMsg;
+	uint32_t sent = 0;
+	auto send_some = [&] {
+		dpsctp_sndinfo si = { 0, 0, 0 };
+		while (sent < n_msgs) {
+			std::vector<uint8_t> b = flow_payload(sent);
+			int rc = dpsctp_send_bytes(client_.a, &si, b.data(), b.size());
+			if (rc == -EAGAIN)
+				return;
+			ASSERT_EQ(rc, 0) << "message " << sent;
+			sent++;
+		}
+	};
+	dpsctp_assoc_stats cst;
+	auto closed = [&] {
+		EXPECT_EQ(dpsctp_assoc_get_stats(client_.a, &cst), 0);
+		return rx.bytes + kFlowMsg >= kFlowRcvbuf && cst.peer_rwnd < 2 * kFlowMsg;
+	};
+	// The reader consumes nothing: the window closes after about rcvbuf bytes.
+	for (unsigned i = 0; i < 200000 && !closed(); i++) {
+		send_some();
+		poll();
+	}
+	ASSERT_TRUE(closed()) << "received " << rx.bytes << ", the client sees a window of "
+			      << cst.peer_rwnd << ";" << dp_test_counters(s_);
+	// And stays closed while the sender has more to send.
+	for (unsigned i = 0; i < 20000; i++) {
+		send_some();
+		poll();
+	}
+	EXPECT_LE(rx.bytes, (uint64_t)kFlowRcvbuf + kFlowMsg)
+		<< "the server took " << rx.bytes << " bytes with nothing consumed;"
+		<< dp_test_counters(s_);
+	ASSERT_EQ(dpsctp_assoc_get_stats(client_.a, &cst), 0);
+	EXPECT_LT(cst.peer_rwnd, 2 * kFlowMsg);
+	EXPECT_EQ(cst.state, 3u); // ESTABLISHED
+	EXPECT_LT(sent, n_msgs);
+	EXPECT_FALSE(client_.lost || rx.lost);
+	EXPECT_EQ(rx.bad, 0u);
+
+	// Give it all back, then consume as it arrives: all of the 1 MiB comes.
+	ASSERT_EQ(dpsctp_consumed(server_.a, (uint32_t)rx.bytes), 0);
+	rx.consumed = rx.bytes;
+	rx.consume = true;
+	// The window update goes out at once (no retransmission timeout needed):
+	// the client learns of the open window within a few polls.
+	bool reopened = false;
+	for (unsigned i = 0; i < 10 && !reopened; i++) {
+		poll();
+		ASSERT_EQ(dpsctp_assoc_get_stats(client_.a, &cst), 0);
+		reopened = cst.peer_rwnd >= kFlowRcvbuf / 2;
+	}
+	EXPECT_TRUE(reopened) << "the client still sees a window of " << cst.peer_rwnd;
+	for (unsigned i = 0; i < 2000000 && rx.bytes < kFlowTotal && !rx.lost; i++) {
+		send_some();
+		poll();
+	}
+	EXPECT_EQ(sent, n_msgs);
+	EXPECT_EQ(rx.bytes, (uint64_t)kFlowTotal)
+		<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
+	EXPECT_EQ(rx.next, n_msgs);
+	EXPECT_EQ(rx.bad, 0u);
+	EXPECT_EQ(rx.consume_rc, 0);
+	EXPECT_EQ(rx.consumed, rx.bytes);
+	EXPECT_FALSE(client_.lost || rx.lost);
+	dpsctp_assoc_stats sst;
+	ASSERT_EQ(dpsctp_assoc_get_stats(server_.a, &sst), 0);
+	EXPECT_EQ(sst.bytes_recv, (uint64_t)kFlowTotal);
+
+	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+	ASSERT_TRUE(until([&] { return client_.done && rx.done; }));
+}
+
+TEST_F(DpApi, RxFlowControlArgumentChecks)
+{
+	EXPECT_EQ(dpsctp_rx_flow_control(nullptr, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_consumed(nullptr, 1), -EINVAL);
+	// Off and on again while no association exists.
+	EXPECT_EQ(dpsctp_rx_flow_control(s_, 1), 0);
+	EXPECT_EQ(dpsctp_rx_flow_control(s_, 0), 0);
+	EXPECT_EQ(dpsctp_rx_flow_control(s_, 1), 0);
+	connect_both();
+	// Associations exist on both sides now.
+	EXPECT_EQ(dpsctp_rx_flow_control(s_, 0), -EBUSY);
+	EXPECT_EQ(dpsctp_rx_flow_control(c_, 1), -EBUSY);
+	// The client has no flow control; the server has.
+	EXPECT_EQ(dpsctp_consumed(client_.a, 100), -EINVAL);
+	EXPECT_EQ(dpsctp_consumed(server_.a, 0), 0);
+	// Giving back more than was delivered changes nothing (nothing is owed).
+	EXPECT_EQ(dpsctp_consumed(server_.a, 100), 0);
+	dpsctp_sndinfo si = { 0, 0, 0 };
+	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "flow", 4), 0);
+	ASSERT_TRUE(until([&] { return server_.recv_default == 1; }));
+	EXPECT_EQ(dpsctp_consumed(server_.a, 4), 0);
+
+	// Once the association is closed (its last event), -ENOTCONN.
+	FlowRx rx;
+	dpsctp_assoc_set_callbacks(server_.a, &kFlowEventCb, static_cast<App *>(&rx));
+	FlowRxGuard guard = { server_.a, &rx, &server_ };
+	ASSERT_EQ(dpsctp_abort(client_.a), 0);
+	ASSERT_TRUE(until([&] { return rx.lost && client_.lost; }));
+	EXPECT_EQ(rx.end_rc, -ENOTCONN);
+	ASSERT_TRUE(until([&] { return dpsctp_assoc_count(c_) + dpsctp_assoc_count(s_) == 0; }));
+	poll(100); // what is still on the wire reaches its pool
+	// The instance is idle again: the setting may change.
+	EXPECT_EQ(dpsctp_rx_flow_control(s_, 0), 0);
 }
 
 TEST(DpApiConfig, CreateRefusesABadConfiguration)
