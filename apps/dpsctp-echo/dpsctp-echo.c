@@ -64,6 +64,7 @@ struct side {
 	 * data plane needs to read the client's SACKs.
 	 */
 	struct pending {
+		struct dpsctp_assoc *a; /* the association it goes back on; NULL: it ended */
 		uint8_t *bytes;
 		uint32_t len;
 		struct dpsctp_sndinfo si;
@@ -71,13 +72,16 @@ struct side {
 	uint32_t p_head, p_count;
 };
 
-/* Server: send queued echoes until the buffer is full again. */
+/*
+ * Server: send queued echoes, oldest first, each on its own association,
+ * until one has no room (its on_space calls us again).
+ */
 static void
-drain(struct side *s, struct dpsctp_assoc *a)
+drain(struct side *s)
 {
 	while (s->p_count != 0) {
 		struct pending *p = &s->pending[s->p_head];
-		int rc = dpsctp_send_bytes(a, &p->si, p->bytes, p->len);
+		int rc = p->a != NULL ? dpsctp_send_bytes(p->a, &p->si, p->bytes, p->len) : 0;
 		if (rc == -EAGAIN || rc == -ENOMEM)
 			return; /* on_space again */
 		if (rc != 0)
@@ -111,11 +115,16 @@ send_one(struct side *s)
 	return true;
 }
 
+/* An association ended: its queued echoes have nowhere to go. */
 static void
-drop_pending(struct side *s)
+drop_pending(struct side *s, const struct dpsctp_assoc *a)
 {
-	for (; s->p_count != 0; s->p_count--, s->p_head = (s->p_head + 1) % ECHO_PENDING)
-		free(s->pending[s->p_head].bytes);
+	for (uint32_t i = 0; i < s->p_count; i++) {
+		struct pending *p = &s->pending[(s->p_head + i) % ECHO_PENDING];
+		if (p->a == a)
+			p->a = NULL;
+	}
+	drain(s);
 }
 
 static void
@@ -140,7 +149,7 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		break;
 	case DPSCTP_EV_SHUTDOWN_COMPLETE:
 		printf("%s: association closed\n", s->name);
-		drop_pending(s);
+		drop_pending(s, a);
 		s->done = true;
 		s->a = NULL;
 		break;
@@ -148,6 +157,7 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 	case DPSCTP_EV_CANT_START:
 		fprintf(stderr, "%s: association lost (reason %u, cause %u)\n", s->name, ev->reason,
 			ev->error);
+		drop_pending(s, a);
 		s->failed = s->done = true;
 		s->a = NULL;
 		break;
@@ -187,10 +197,11 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		}
 		struct pending *p = &s->pending[(s->p_head + s->p_count) % ECHO_PENDING];
 		p->len = (uint32_t)dpsctp_msg_copy(m, copy, m->len);
+		p->a = a;
 		p->bytes = copy;
 		p->si = si;
 		s->p_count++;
-		drain(s, a);
+		drain(s);
 		return;
 	}
 	uint8_t *b = s->buf + s->len; /* second half of the client's buffer */
@@ -208,8 +219,9 @@ on_space(struct dpsctp_assoc *a, uint32_t free_bytes, void *arg)
 {
 	struct side *s = arg;
 	(void)free_bytes;
+	(void)a;
 	if (s->server)
-		drain(s, a);
+		drain(s);
 	else
 		pump(s);
 }
