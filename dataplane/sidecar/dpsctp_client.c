@@ -23,12 +23,14 @@ struct dpsctp_client {
 	uint64_t generation;
 	struct sc_layout layout;
 	void *base;
-	int fds[1 + SC_MAX_THREADS]; /* memfd, then the threads' eventfds */
+	int fds[2 + SC_MAX_THREADS]; /* memfd, the threads' eventfds, the packet-buffer memfd */
 	unsigned n_fds;
 	bool gone; /* any thread may set it: __atomic accesses */
 	/* Per thread: empty polls since the last look at the control socket. */
 	uint32_t empty_polls[SC_MAX_THREADS];
 	struct sc_thread th[SC_MAX_THREADS];
+	const uint8_t *zc_base; /* the daemon's packet buffers, read-only; NULL: one copy */
+	uint64_t zc_bytes;
 };
 
 static struct dpsctp_client *
@@ -69,6 +71,8 @@ dpsctp_client_attach(const char *socket_path, const struct dpsctp_client_opts *o
 	if (opts != NULL) {
 		h.ring_slots = opts->ring_slots;
 		h.arena_bytes = opts->arena_bytes;
+		if (opts->zero_copy)
+			h.flags |= SC_HELLO_ZERO_COPY;
 		if (opts->name != NULL)
 			strcpy(h.name, opts->name);
 	}
@@ -76,14 +80,24 @@ dpsctp_client_attach(const char *socket_path, const struct dpsctp_client_opts *o
 	if (rc != 0)
 		return client_fail(c, err, rc);
 	struct sc_welcome w;
-	rc = sc_welcome_recv(c->sock, &w, c->fds, 1 + threads);
+	rc = sc_welcome_recv(c->sock, &w, c->fds, 2 + threads);
 	if (rc != 0)
 		return client_fail(c, err, rc);
 	c->n_fds = w.status == 0 ? w.n_fds : 0;
 	if (w.status != 0)
 		return client_fail(c, err, w.status);
-	if (w.n_fds != 1 + threads || w.layout.n_threads != threads)
+	unsigned want = 1 + threads + (w.zc_bytes != 0);
+	if (w.n_fds != want || w.layout.n_threads != threads ||
+	    (w.zc_bytes != 0 && !(h.flags & SC_HELLO_ZERO_COPY)))
 		return client_fail(c, err, -EPROTO);
+	if (w.zc_bytes != 0) {
+		/* Read-only: the packet buffers are the daemon's (and other applications'). */
+		void *zc = mmap(NULL, w.zc_bytes, PROT_READ, MAP_SHARED, c->fds[1 + threads], 0);
+		if (zc == MAP_FAILED)
+			return client_fail(c, err, -errno);
+		c->zc_base = zc;
+		c->zc_bytes = w.zc_bytes;
+	}
 	c->id = w.app_id;
 	c->generation = w.generation;
 	c->layout = w.layout;
@@ -95,6 +109,12 @@ dpsctp_client_attach(const char *socket_path, const struct dpsctp_client_opts *o
 	if (err != NULL)
 		*err = 0;
 	return c;
+}
+
+int
+dpsctp_client_zero_copy(const struct dpsctp_client *c)
+{
+	return c->zc_base != NULL;
 }
 
 uint32_t
@@ -115,7 +135,8 @@ dpsctp_client_check(struct dpsctp_client *c)
 	if (!__atomic_load_n(&c->gone, __ATOMIC_RELAXED)) {
 		/* The daemon never writes after the welcome: readable means it hung up. */
 		struct pollfd pf = { c->sock, POLLIN, 0 };
-		if (poll(&pf, 1, 0) != 0)
+		/* > 0 only: -1 is a signal (EINTR), not the daemon leaving. */
+		if (poll(&pf, 1, 0) > 0)
 			__atomic_store_n(&c->gone, true, __ATOMIC_RELAXED);
 	}
 	return __atomic_load_n(&c->gone, __ATOMIC_RELAXED) ? -ECONNRESET : 0;
@@ -298,11 +319,30 @@ dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_eve
 		ev[n].port = e->port;
 		ev[n].ppid = e->ppid;
 		ev[n].len = e->len;
-		if (e->type == SC_EVT_RECV) {
+		if (e->type == SC_EVT_RECV && (e->flags & SC_RECV_ZC)) {
+			/* By reference: the record says where in the packet buffers. */
+			int rc;
+			const struct sc_zc_ref *z = sc_arena_take(&th->rx, e->off, e->len, &rc);
+			if (z == NULL || c->zc_base == NULL || z->len == 0 ||
+			    z->off > c->zc_bytes || z->len > c->zc_bytes - z->off)
+				return -EPROTO;
+			ev[n].data = c->zc_base + z->off;
+			ev[n].len = z->len;
+			ev[n].flags &= (uint8_t)~SC_RECV_ZC;
+		} else if (e->type == SC_EVT_RECV) {
 			int rc;
 			ev[n].data = sc_arena_take(&th->rx, e->off, e->len, &rc);
 			if (ev[n].data == NULL)
 				return -EPROTO;
+		} else if (e->type == SC_EVT_PEER_ADDR_CHANGE) {
+			/* The address travels in the rx arena like a message's bytes. */
+			int rc;
+			const struct sc_addr *a = sc_arena_take(&th->rx, e->off, e->len, &rc);
+			if (a == NULL || (a->family != 4 && a->family != 6))
+				return -EPROTO;
+			ev[n].addr.family = a->family;
+			memcpy(ev[n].addr.bytes, a->bytes, sizeof(ev[n].addr.bytes));
+			ev[n].addr_state = e->addr_state;
 		}
 	}
 	sc_ring_release(&th->evt, k);
@@ -350,6 +390,8 @@ dpsctp_client_detach(struct dpsctp_client *c)
 		return;
 	if (c->base != NULL)
 		munmap(c->base, c->layout.region_bytes);
+	if (c->zc_base != NULL)
+		munmap((void *)(uintptr_t)c->zc_base, c->zc_bytes);
 	for (unsigned i = 0; i < c->n_fds; i++)
 		close(c->fds[i]);
 	if (c->sock >= 0)

@@ -32,6 +32,14 @@ struct dpsctp_client_opts {
 	uint32_t ring_slots;  /**< slots per ring, a power of two */
 	uint64_t arena_bytes; /**< payload bytes per arena, a power of two */
 	const char *name;     /**< shown in the daemon's logs and counters (at most 31 bytes) */
+	/**
+	 * Ask for zero-copy receive: RECV data points into the daemon's packet
+	 * buffers, mapped read-only, instead of a copy in the rx arena. Granted
+	 * when the daemon runs with --zero-copy (dpsctp_client_zero_copy()
+	 * says); the application then sees every packet buffer of the daemon,
+	 * so the daemon should serve only applications that trust each other.
+	 */
+	int zero_copy;
 };
 
 /**
@@ -46,6 +54,9 @@ struct dpsctp_client_opts {
  */
 DPSCTP_CLIENT_EXPORT struct dpsctp_client *
 dpsctp_client_attach(const char *socket_path, const struct dpsctp_client_opts *opts, int *err);
+
+/** 1 when received data comes by reference (zero copy), 0 when copied. */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_zero_copy(const struct dpsctp_client *c);
 
 /** The daemon's id for this application (its logs and counters use it). */
 DPSCTP_CLIENT_EXPORT uint32_t dpsctp_client_id(const struct dpsctp_client *c);
@@ -98,17 +109,21 @@ enum dpsctp_client_kind {
 struct dpsctp_client_event {
 	enum dpsctp_client_kind kind;
 	uint64_t assoc;
-	uint64_t cookie;  /**< COMPLETION: the request's */
-	int32_t status;	  /**< COMPLETION: 0 or -errno */
-	uint8_t op;	  /**< COMPLETION: which request (1 listen .. 5 abort) */
-	uint8_t flags;	  /**< RECV: DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_MORE */
-	uint16_t sid;	  /**< RECV, SEND_FAILED; COMM_UP: outbound streams */
-	uint16_t ssn;	  /**< RECV; COMM_UP: inbound streams */
-	uint16_t error;	  /**< COMM_LOST */
-	uint16_t port;	  /**< COMM_UP */
-	uint32_t ppid;	  /**< RECV, SEND_FAILED */
-	uint32_t len;	  /**< RECV: bytes at data; SEND_FAILED: message bytes */
-	const void *data; /**< RECV: valid until the next poll on this thread */
+	uint64_t cookie;		/**< COMPLETION: the request's */
+	int32_t status;			/**< COMPLETION: 0 or -errno */
+	uint8_t op;			/**< COMPLETION: which request (1 listen .. 5 abort) */
+	uint8_t flags;			/**< RECV: DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_MORE */
+	uint16_t sid;			/**< RECV, SEND_FAILED; COMM_UP: outbound streams */
+	uint16_t ssn;			/**< RECV; COMM_UP: inbound streams */
+	uint16_t error;			/**< COMM_LOST */
+	uint16_t port;			/**< COMM_UP */
+	uint32_t ppid;			/**< RECV, SEND_FAILED */
+	uint32_t len;			/**< RECV: bytes at data; SEND_FAILED: message bytes */
+	const void *data;		/**< RECV: valid until the next poll on this thread */
+	struct dpsctp_client_addr addr; /**< PEER_ADDR_CHANGE: the peer's address */
+	/** PEER_ADDR_CHANGE: 1 available, 2 unreachable, 3 potentially failed (RFC 7829),
+	 * 4 confirmed, 5 made primary (RFC 6458 spc_state) */
+	uint8_t addr_state;
 };
 
 /** Accept associations on SCTP port @p port. -EAGAIN: the request ring is full. */

@@ -119,6 +119,30 @@ sc_arena_take(struct sc_arena *a, uint64_t off, uint32_t len, int *err)
 	return a->data + off;
 }
 
+const void *
+sc_arena_peek(struct sc_arena *a, uint64_t off, uint32_t len, int *err)
+{
+	uint64_t mine = a->mine;
+	const void *p = sc_arena_take(a, off, len, err);
+	a->mine = mine;
+	return p;
+}
+
+uint64_t
+sc_arena_freed(struct sc_arena *a, int *err)
+{
+	uint64_t t = atomic_load_explicit(sc_arena_pos(a->shared, SC_ARENA_TAIL_OFF),
+					  memory_order_acquire);
+	/* The tail only moves forward, never past our head. */
+	if (t - a->other > a->mine - a->other) {
+		*err = -EPROTO;
+		return a->other;
+	}
+	a->other = t;
+	*err = 0;
+	return t;
+}
+
 void
 sc_arena_release(struct sc_arena *a)
 {

@@ -69,6 +69,28 @@ void sc_arena_publish(struct sc_arena *a);
  */
 const void *sc_arena_take(struct sc_arena *a, uint64_t off, uint32_t len, int *err);
 
+/*
+ * Consumer: as sc_arena_take(), without taking: the same bytes (and checks)
+ * again at the next peek or take. For a consumer that may have to leave a
+ * request where it is (dpsctpd, when the send buffer is full).
+ */
+const void *sc_arena_peek(struct sc_arena *a, uint64_t off, uint32_t len, int *err);
+
+/*
+ * Producer: the consumer's position now (a byte counter: everything the
+ * producer allocated before it has been given back), or -EPROTO in *err
+ * when it is impossible. What dpsctpd uses to learn an application has
+ * read a message (its receive window reopens by that much).
+ */
+uint64_t sc_arena_freed(struct sc_arena *a, int *err);
+
+/* Producer: the position after the last allocation (compare with sc_arena_freed()). */
+static inline uint64_t
+sc_arena_head(const struct sc_arena *a)
+{
+	return a->mine;
+}
+
 /* Consumer: give back everything taken so far. */
 void sc_arena_release(struct sc_arena *a);
 

@@ -10,6 +10,7 @@ _Static_assert(sizeof(struct sc_req) == SC_SLOT_BYTES, "request slot");
 _Static_assert(sizeof(struct sc_cpl) == SC_SLOT_BYTES, "completion slot");
 _Static_assert(sizeof(struct sc_evt) == SC_SLOT_BYTES, "event slot");
 _Static_assert(sizeof(struct sc_addr) == 20, "address");
+_Static_assert(sizeof(struct sc_zc_ref) == 16, "zero-copy reference");
 
 static bool
 sc_zero(const uint8_t *p, size_t n)
@@ -55,11 +56,17 @@ int
 sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
 {
 	if (e->type == 0 || e->type >= SC_EVT_COUNT ||
-	    (e->flags & ~(SC_RECV_UNORDERED | SC_RECV_MORE)) != 0 ||
+	    (e->flags & ~(SC_RECV_UNORDERED | SC_RECV_MORE | SC_RECV_ZC)) != 0 ||
 	    !sc_zero(e->reserved, sizeof(e->reserved)))
 		return -EPROTO;
 	if (e->type == SC_EVT_RECV &&
 	    (e->len == 0 || e->len > arena_bytes || e->off >= arena_bytes))
+		return -EPROTO;
+	if ((e->flags & SC_RECV_ZC) &&
+	    (e->type != SC_EVT_RECV || e->len != sizeof(struct sc_zc_ref)))
+		return -EPROTO;
+	if (e->type == SC_EVT_PEER_ADDR_CHANGE &&
+	    (e->len != sizeof(struct sc_addr) || e->off >= arena_bytes))
 		return -EPROTO;
 	if (e->type != SC_EVT_DAEMON_STOPPING && e->assoc == 0)
 		return -EPROTO;

@@ -85,6 +85,19 @@ enum sc_evt_type {
 
 #define SC_RECV_UNORDERED 0x01u
 #define SC_RECV_MORE	  0x02u /* partial delivery: more of this message follows */
+/*
+ * Zero copy: the rx arena holds a struct sc_zc_ref (off, len), not the
+ * bytes; they are in the packet-buffer memfd at that offset, unchanged
+ * until the application's next poll frees the arena record (the daemon
+ * then frees the packet buffers).
+ */
+#define SC_RECV_ZC 0x04u
+
+struct sc_zc_ref {
+	uint64_t off; /* into the packet-buffer memfd */
+	uint32_t len;
+	uint32_t pad;
+};
 
 struct sc_evt {
 	uint8_t type;	      /* enum sc_evt_type */

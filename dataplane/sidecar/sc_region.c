@@ -10,7 +10,7 @@
 
 #include "dataplane/sidecar/sc_region.h"
 
-#define SC_MAX_FDS (1u + SC_MAX_THREADS)
+#define SC_MAX_FDS (2u + SC_MAX_THREADS) /* memfd, eventfds, packet-buffer memfd */
 
 static uint64_t
 sc_align(uint64_t v)
@@ -222,7 +222,8 @@ sc_hello_recv(int sock, struct sc_hello *h)
 	if (rc != 0)
 		return rc;
 	if (h->magic != SC_MAGIC || h->version != SC_VERSION || h->n_threads == 0 ||
-	    h->n_threads > SC_MAX_THREADS || memchr(h->name, 0, sizeof(h->name)) == NULL)
+	    h->n_threads > SC_MAX_THREADS || (h->flags & ~SC_HELLO_FLAGS) != 0 ||
+	    memchr(h->name, 0, sizeof(h->name)) == NULL)
 		return -EPROTO;
 	return 0;
 }

@@ -38,7 +38,7 @@ extern "C" {
 #endif
 
 #define SC_MAGIC	   0x4450534354505343ull /* "DPSCTPSC" */
-#define SC_VERSION	   1u
+#define SC_VERSION	   2u
 #define SC_SLOT_BYTES	   64u
 #define SC_MAX_THREADS	   16u
 #define SC_NAME_LEN	   32u
@@ -76,10 +76,15 @@ struct sc_hello {
 	uint32_t version;
 	uint32_t n_threads;  /* 1 .. SC_MAX_THREADS */
 	uint32_t ring_slots; /* 0 = the daemon's default */
-	uint32_t pad;
+	uint32_t flags;	     /* SC_HELLO_* */
 	uint64_t arena_bytes;	/* 0 = the daemon's default */
 	char name[SC_NAME_LEN]; /* for the daemon's logs and counters, NUL-terminated */
 };
+
+/* sc_hello.flags: received messages by reference into the daemon's packet
+ * buffers, mapped read-only (when the daemon runs with --zero-copy). */
+#define SC_HELLO_ZERO_COPY 0x1u
+#define SC_HELLO_FLAGS	   0x1u
 
 /* Daemon -> application: the answer, with the fds when status is 0. */
 struct sc_welcome {
@@ -87,8 +92,9 @@ struct sc_welcome {
 	uint32_t version;
 	int32_t status;	 /* 0, or -errno: why the daemon refused */
 	uint32_t app_id; /* the daemon's name for this application */
-	uint32_t n_fds;	 /* memfd, then one eventfd per thread */
+	uint32_t n_fds;	 /* memfd, one eventfd per thread, then the packet-buffer memfd */
 	uint64_t generation;
+	uint64_t zc_bytes; /* the packet-buffer memfd's size; 0: one-copy mode, no such fd */
 	struct sc_layout layout;
 };
 

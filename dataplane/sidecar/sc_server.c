@@ -31,6 +31,7 @@ sc_server_open(struct sc_server *s, const char *path, const struct sc_server_lim
 	if (sc_layout_compute(&probe, 1, lim->ring_slots, lim->arena_bytes) != 0)
 		return -EINVAL;
 	memset(s, 0, sizeof(*s));
+	s->zc_fd = -1;
 	s->lim = *lim;
 	s->generation = generation;
 	s->next_id = 1;
@@ -136,7 +137,7 @@ sc_accept_one(struct sc_server *s)
 	if (rc == 0)
 		rc = sc_region_create(&w.layout, s->generation, &a->memfd, &a->base);
 	a->layout = w.layout;
-	int fds[1 + SC_MAX_THREADS];
+	int fds[2 + SC_MAX_THREADS];
 	fds[0] = a->memfd;
 	for (uint32_t t = 0; rc == 0 && t < h.n_threads; t++) {
 		a->efd[t] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -156,6 +157,11 @@ sc_accept_one(struct sc_server *s)
 	w.app_id = a->id;
 	w.n_fds = 1 + h.n_threads;
 	w.generation = s->generation;
+	if ((h.flags & SC_HELLO_ZERO_COPY) && s->zc_fd >= 0) {
+		fds[w.n_fds++] = s->zc_fd;
+		w.zc_bytes = s->zc_bytes;
+		a->zero_copy = true;
+	}
 	if (sc_welcome_send(sock, &w, fds) != 0) {
 		sc_app_free(a); /* it left while we answered */
 		return 0;
@@ -204,6 +210,16 @@ sc_server_poll(struct sc_server *s, int timeout_ms)
 		for (int r; (r = sc_accept_one(s)) > 0;)
 			changes += r;
 	return changes;
+}
+
+void
+sc_server_drop(struct sc_server *s, struct sc_app *a)
+{
+	for (unsigned i = 0; i < s->lim.max_apps; i++)
+		if (s->apps[i] == a) {
+			sc_detach(s, i);
+			return;
+		}
 }
 
 unsigned

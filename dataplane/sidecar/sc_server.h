@@ -41,6 +41,8 @@ struct sc_app {
 	struct sc_layout layout;
 	int efd[SC_MAX_THREADS]; /* the daemon's copies of the threads' eventfds */
 	char name[SC_NAME_LEN];
+	bool zero_copy; /* it asked for, and got, the packet-buffer memfd */
+	void *user; /* the daemon's own state for it (set in on_attach) */
 };
 
 struct sc_server_counters {
@@ -54,6 +56,10 @@ struct sc_server {
 	uint32_t next_id;
 	struct sc_app *apps[SC_SERVER_MAX_APPS];
 	struct sc_server_counters ctr;
+	/* Zero copy: the packet-buffer memfd handed (read-only use) to the
+	 * applications that ask; -1 when the daemon runs in one-copy mode. */
+	int zc_fd;
+	uint64_t zc_bytes;
 	void (*on_attach)(struct sc_server *s, struct sc_app *a, void *arg);
 	void (*on_detach)(struct sc_server *s, struct sc_app *a, void *arg);
 	void *arg;
@@ -73,6 +79,13 @@ int sc_server_open(struct sc_server *s, const char *path, const struct sc_server
  * applications attached or detached, or -errno.
  */
 int sc_server_poll(struct sc_server *s, int timeout_ms);
+
+/*
+ * Detach one application now (on_detach, then free): the daemon found its
+ * rings broken. Its socket closes, so its library sees the daemon gone
+ * (-ECONNRESET) and may attach again. Not from inside on_detach.
+ */
+void sc_server_drop(struct sc_server *s, struct sc_app *a);
 
 /* Applications attached now. */
 unsigned sc_server_apps(const struct sc_server *s);

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <csignal>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -82,7 +84,7 @@ class Server {
 TEST(ScServer, TwoApplicationsGetTheirOwnRegions)
 {
 	Server srv(1);
-	struct dpsctp_client_opts o = { 2, 0, 0, "app-a" };
+	struct dpsctp_client_opts o = { 2, 0, 0, "app-a", 0 };
 	int err;
 	struct dpsctp_client *a = dpsctp_client_attach(srv.path(), &o, &err);
 	ASSERT_NE(a, nullptr) << err;
@@ -150,17 +152,17 @@ TEST(ScServer, LimitsAreAnsweredWithTheirReason)
 {
 	Server srv(4, 1);
 	int err;
-	struct dpsctp_client_opts o = { 5, 0, 0, "greedy" }; // the daemon allows 4 threads
+	struct dpsctp_client_opts o = { 5, 0, 0, "greedy", 0 }; // the daemon allows 4 threads
 	EXPECT_EQ(dpsctp_client_attach(srv.path(), &o, &err), nullptr);
 	EXPECT_EQ(err, -E2BIG);
-	o = { 1, 0, 1 << 20, "greedy" }; // and 64 KiB arenas
+	o = { 1, 0, 1 << 20, "greedy", 0 }; // and 64 KiB arenas
 	EXPECT_EQ(dpsctp_client_attach(srv.path(), &o, &err), nullptr);
 	EXPECT_EQ(err, -E2BIG);
 	struct dpsctp_client *one = dpsctp_client_attach(srv.path(), nullptr, &err);
 	ASSERT_NE(one, nullptr) << err;
 	EXPECT_EQ(dpsctp_client_attach(srv.path(), nullptr, &err), nullptr); // one app at most
 	EXPECT_EQ(err, -EBUSY);
-	o = { 1, 0, 0, "a name longer than thirty-one bytes" };
+	o = { 1, 0, 0, "a name longer than thirty-one bytes", 0 };
 	EXPECT_EQ(dpsctp_client_attach(srv.path(), &o, &err), nullptr);
 	EXPECT_EQ(err, -EINVAL);
 	dpsctp_client_detach(one);
@@ -212,7 +214,7 @@ TEST(ScClient, RequestsAndEventsThroughTheRings)
 		app.store(a);
 	};
 	int err;
-	struct dpsctp_client_opts o = { 1, 64, 1 << 16, "rings" };
+	struct dpsctp_client_opts o = { 1, 64, 1 << 16, "rings", 0 };
 	struct dpsctp_client *c = dpsctp_client_attach(srv.path(), &o, &err);
 	ASSERT_NE(c, nullptr) << err;
 	ASSERT_TRUE(srv.wait_apps(1));
@@ -336,6 +338,38 @@ TEST(ScClient, RequestsAndEventsThroughTheRings)
 	v->len = 10;
 	sc_ring_commit(&d.evt, 1);
 	EXPECT_EQ(dpsctp_client_poll(c, 0, ev, 32), -EPROTO);
+	dpsctp_client_detach(c);
+}
+
+} // namespace
+
+namespace {
+
+void
+on_alarm(int)
+{
+}
+
+// A signal during dpsctp_client_check()'s look at the socket (poll() -1,
+// EINTR) is not the daemon leaving: no -ECONNRESET while it serves us.
+TEST(ScClient, SignalsAreNotTheDaemonLeaving)
+{
+	Server srv(41);
+	int err;
+	struct dpsctp_client *c = dpsctp_client_attach(srv.path(), nullptr, &err);
+	ASSERT_NE(c, nullptr) << err;
+	struct sigaction sa = {}, old = {};
+	sa.sa_handler = on_alarm; // no SA_RESTART: interrupted calls fail with EINTR
+	ASSERT_EQ(sigaction(SIGALRM, &sa, &old), 0);
+	struct itimerval every = { { 0, 20 }, { 0, 20 } }, off = {};
+	ASSERT_EQ(setitimer(ITIMER_REAL, &every, nullptr), 0);
+	int resets = 0;
+	for (int i = 0; i < 300000 && resets == 0; i++)
+		resets += dpsctp_client_check(c) != 0;
+	setitimer(ITIMER_REAL, &off, nullptr);
+	sigaction(SIGALRM, &old, nullptr);
+	EXPECT_EQ(resets, 0);
+	EXPECT_EQ(dpsctp_client_check(c), 0);
 	dpsctp_client_detach(c);
 }
 

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpsctpd, the sidecar daemon (issue 8, docs/SIDECAR.md): what its files
+ * share.
+ *
+ *   dd_main.c       options and the configuration file, the EAL, the loop,
+ *                   signals, the orderly stop
+ *   dd_app.c        one attached application: its rings served through the
+ *                   embedded API, callbacks turned into events, departure
+ *   dd_telemetry.c  /dpsctpd/stats and /dpsctpd/apps over DPDK telemetry
+ *
+ * One thread does everything, run to completion: it polls the data plane
+ * (dpsctp_poll()), then every application's request rings, and looks at
+ * the control socket every millisecond. Callbacks of the data plane run
+ * inside dpsctp_poll() and inside the calls the request handlers make
+ * (an ABORT's COMM_LOST arrives before dpsctp_abort() returns): every
+ * handler expects that.
+ *
+ * Associations are named to applications by handles: a table index and a
+ * generation, so a handle of an association that ended (or of another
+ * application) is -ENOENT, never another association.
+ */
+#ifndef DPSCTP_DD_H
+#define DPSCTP_DD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dataplane/config.h"
+#include "dataplane/dpsctp.h"
+#include "dataplane/sidecar/sc_proto.h"
+#include "dataplane/sidecar/sc_server.h"
+
+struct rte_mbuf;
+
+/* The daemon's own limits (flags and the configuration file, docs/SIDECAR.md). */
+struct dd_limits {
+	uint32_t app_assocs;  /* associations per application */
+	uint32_t app_listens; /* listening ports per application */
+	uint32_t backlog;     /* events held per application thread when its rings are full */
+};
+
+/* What a callback's argument points at: an association or a listening port. */
+enum dd_tag { DD_TAG_ASSOC = 1, DD_TAG_LISTENER };
+
+struct dd_app;
+
+struct dd_assoc {
+	enum dd_tag tag;
+	struct dpsctp_assoc *a; /* NULL: the slot is free */
+	struct dd_app *app;	/* NULL: its application left; aborting */
+	uint32_t gen;		/* bumped when the slot is freed */
+	uint16_t thread;	/* the application thread that hears about it */
+	uint16_t port;		/* ours */
+	uint32_t rx_unconsumed; /* delivered, not yet read by the application */
+	bool up;
+};
+
+struct dd_listener {
+	enum dd_tag tag;
+	uint16_t port;
+	bool registered;    /* dpsctp_listen() done (it cannot be undone) */
+	struct dd_app *app; /* who accepts on it now; NULL: nobody, arrivals are aborted */
+	uint16_t thread;
+};
+
+/* An event waiting for room in an application thread's rings. */
+struct dd_held {
+	struct sc_evt e;
+	struct rte_mbuf *m;  /* RECV: the message (dpsctp_msg_to_mbuf()), else NULL */
+	bool zc;	     /* RECV: m goes by reference (zero copy) */
+	uint32_t done;	     /* RECV: bytes of it already delivered */
+	struct sc_addr addr; /* PEER_ADDR_CHANGE */
+};
+
+/* A message in the rx arena the application has not read yet. */
+struct dd_unread {
+	uint32_t slot, gen; /* the association */
+	uint32_t bytes;
+	uint64_t end;	    /* the arena position after it */
+	struct rte_mbuf *m; /* zero copy, last piece: the chain to free once read */
+};
+
+struct dd_counters {
+	uint64_t requests, bad_requests, sends, send_bytes, completions;
+	uint64_t events, recv_msgs, recv_bytes, held, wakeups;
+	uint64_t assocs_opened, assocs_aborted_at_exit, backlog_aborts;
+	uint64_t recv_zero_copy; /* messages handed by reference */
+};
+
+struct dd_thread {
+	struct sc_thread th;
+	struct dd_held *held; /* FIFO of limits.backlog */
+	uint32_t held_head, held_n;
+	struct dd_unread *unread; /* FIFO of 2 x ring slots */
+	uint32_t unread_head, unread_n, unread_cap;
+	bool wake; /* the app asked for a wake-up: write its eventfd after this round */
+};
+
+struct dd_app {
+	struct sc_app *sa;
+	struct dd_thread t[SC_MAX_THREADS];
+	uint32_t assocs; /* associations it owns now */
+	uint32_t listens;
+	uint64_t heap_bytes; /* what the daemon allocated for it */
+	bool broken;	     /* detach at the next round (attach failed half way) */
+	struct dd_counters ctr;
+};
+
+struct dd {
+	struct dpsctp *dp;
+	struct sc_server srv;
+	struct dd_limits lim;
+	struct dd_assoc *assocs; /* the handle table */
+	uint32_t n_assocs;
+	uint32_t assocs_used;
+	struct dd_listener listeners[8];
+	uint64_t orphan_events;	 /* callbacks for associations whose application left */
+	uint64_t orphan_accepts; /* associations accepted on a port nobody serves: aborted */
+	uint64_t apps_dropped;	 /* applications detached for breaking their rings */
+	uint64_t heap_bytes;	 /* allocated for applications now */
+	struct dd_counters gone; /* the counters of departed applications, summed */
+	/* Zero copy (--zero-copy): the packet-buffer memfd, mapped here read-write. */
+	const uint8_t *zc_base;
+	uint64_t zc_bytes;
+};
+
+/* dd_app.c */
+void dd_app_init(struct dd *d);
+extern const struct dpsctp_callbacks dd_callbacks;
+void dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg);
+void dd_on_detach(struct sc_server *s, struct sc_app *sa, void *arg);
+/* Serve one application's rings: held events first, then requests. Work done. */
+unsigned dd_app_serve(struct dd *d, struct dd_app *app);
+/* Write the eventfds of its threads that asked to be woken. */
+void dd_app_wake(struct dd_app *app);
+/* Tell every application the daemon is stopping (SC_EVT_DAEMON_STOPPING). */
+void dd_app_say_stopping(struct dd *d);
+void dd_counters_add(struct dd_counters *sum, const struct dd_counters *c);
+
+/* dd_zc.c: the mbuf pool on a memfd (DPDK external memory). 0 or -errno, said why. */
+struct rte_mempool;
+int dd_zc_pool(const struct dpsctp_config *cfg, int *fd, uint8_t **base, uint64_t *bytes,
+	       struct rte_mempool **pool);
+
+/* dd_telemetry.c */
+void dd_telemetry_register(struct dd *d);
+/* A copy of what telemetry shows, refreshed by the loop (the loop owns the tables). */
+void dd_telemetry_refresh(struct dd *d);
+
+#endif /* DPSCTP_DD_H */

@@ -1,0 +1,872 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpsctpd: one attached application (dd.h). Its requests become embedded
+ * API calls; the data plane's callbacks for its associations become events
+ * in its rings.
+ *
+ * Nothing an application writes is trusted: each request slot is copied
+ * out before it is checked (the application could change it meanwhile),
+ * handles are looked up in the daemon's table and must belong to the
+ * asking application, arena positions must be the next ones. A malformed
+ * request is completed with -EPROTO; rings or arenas out of order mean the
+ * application is broken and it is detached (its associations aborted),
+ * alone.
+ *
+ * Nothing the data plane hands over is lost: when a thread's event ring or
+ * rx arena is full, events wait in that thread's backlog (a received
+ * message as an mbuf chain that refers to the received packets, no copy)
+ * and go out in order as room appears. The receive window is not reopened
+ * (dpsctp_consumed()) until the application has read a message, so a slow
+ * application slows its peers instead of growing the backlog; a backlog
+ * that still fills up aborts the association it cannot take more of, and
+ * says so (backlog_aborts).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_mbuf.h>
+
+#include "apps/dpsctpd/dd.h"
+
+static struct dd *dd_g; /* the callbacks' way back to the daemon (one per process) */
+
+void
+dd_app_init(struct dd *d)
+{
+	dd_g = d;
+}
+
+void
+dd_counters_add(struct dd_counters *sum, const struct dd_counters *c)
+{
+	const uint64_t *src = (const uint64_t *)c;
+	uint64_t *dst = (uint64_t *)sum;
+	for (size_t i = 0; i < sizeof(*c) / sizeof(uint64_t); i++)
+		dst[i] += src[i];
+}
+
+/* ------------------------------------------------------------ handles */
+
+static uint64_t
+dd_handle(const struct dd *d, const struct dd_assoc *as)
+{
+	return ((uint64_t)as->gen << 32) | (uint64_t)(as - d->assocs + 1);
+}
+
+/* The live association `h` names, if it belongs to app; NULL otherwise. */
+static struct dd_assoc *
+dd_lookup(struct dd *d, const struct dd_app *app, uint64_t h)
+{
+	uint64_t slot = (h & 0xffffffffu) - 1;
+	if (slot >= d->n_assocs)
+		return NULL;
+	struct dd_assoc *as = &d->assocs[slot];
+	if (as->gen != (uint32_t)(h >> 32) || as->a == NULL || as->app != app)
+		return NULL;
+	return as;
+}
+
+static struct dd_assoc *
+dd_assoc_new(struct dd *d, struct dd_app *app, unsigned thread, uint16_t port, int *rc)
+{
+	if (app->assocs >= d->lim.app_assocs) {
+		*rc = -ENOBUFS; /* the per-application limit */
+		return NULL;
+	}
+	for (uint32_t i = 0; i < d->n_assocs; i++) {
+		struct dd_assoc *as = &d->assocs[i];
+		if (as->a == NULL && as->app == NULL && as->tag == 0) {
+			as->tag = DD_TAG_ASSOC;
+			as->app = app;
+			as->thread = (uint16_t)thread;
+			as->port = port;
+			as->up = false;
+			as->rx_unconsumed = 0;
+			app->assocs++;
+			app->ctr.assocs_opened++;
+			d->assocs_used++;
+			return as;
+		}
+	}
+	*rc = -ENOMEM;
+	return NULL;
+}
+
+static void
+dd_assoc_free(struct dd *d, struct dd_assoc *as)
+{
+	if (as->app != NULL)
+		as->app->assocs--;
+	as->a = NULL;
+	as->app = NULL;
+	as->tag = 0;
+	as->gen++;
+	if (as->gen == 0)
+		as->gen = 1;
+	d->assocs_used--;
+}
+
+/* ------------------------------------------------------------- events */
+
+static void
+dd_copy_from_msg(uint8_t *dst, const struct dpsctp_msg *m, uint32_t off, uint32_t len)
+{
+	for (uint32_t i = 0; i < m->nsegs && len != 0; i++) {
+		const struct dpsctp_seg *s = &m->segs[i];
+		if (off >= s->len) {
+			off -= s->len;
+			continue;
+		}
+		uint32_t k = s->len - off < len ? s->len - off : len;
+		memcpy(dst, s->data + off, k);
+		dst += k;
+		len -= k;
+		off = 0;
+	}
+}
+
+static void
+dd_copy_from_mbuf(uint8_t *dst, const struct rte_mbuf *m, uint32_t off, uint32_t len)
+{
+	const void *p = rte_pktmbuf_read(m, off, len, dst);
+	if (p != dst)
+		memcpy(dst, p, len);
+}
+
+/* Where an event's bytes come from: a message in a callback, a held chain, an address. */
+struct dd_src {
+	const struct dpsctp_msg *msg;
+	struct rte_mbuf *m; /* a chain referring to the received packets */
+	const struct sc_addr *addr;
+	bool zc; /* m goes by reference (zero copy); the last record takes it */
+};
+
+/* Room for one more unread record; the record's place. */
+static struct dd_unread *
+dd_unread_slot(struct dd_thread *t)
+{
+	if (t->unread_n == t->unread_cap)
+		return NULL;
+	return &t->unread[(t->unread_head + t->unread_n) % t->unread_cap];
+}
+
+static void
+dd_commit(struct dd_app *app, struct dd_thread *t)
+{
+	if (sc_ring_commit(&t->th.evt, 1))
+		t->wake = true;
+	app->ctr.events++;
+}
+
+/* Every segment's bytes lie in the packet-buffer memfd (the pool's memory). */
+static bool
+dd_in_zc(const struct rte_mbuf *m)
+{
+	if (dd_g->zc_base == NULL)
+		return false;
+	for (; m != NULL; m = m->next) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+		if (p < dd_g->zc_base ||
+		    (uint64_t)(p - dd_g->zc_base) + m->data_len > dd_g->zc_bytes)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A message by reference: one RECV (SC_RECV_ZC) per segment of the chain,
+ * each naming its bytes by offset in the packet-buffer memfd through a
+ * 16-byte record in the rx arena. The record of the last segment owns the
+ * chain: it is freed when the application's next poll gives that record
+ * back (dd_reap_unread()), which is what keeps the bytes unchanged until
+ * then.
+ */
+static bool
+dd_post_zc(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd_src *src,
+	   uint32_t *done)
+{
+	struct dd_thread *t = &app->t[ti];
+	uint32_t pos = 0;
+	for (struct rte_mbuf *seg = src->m; seg != NULL; seg = seg->next) {
+		uint32_t sl = seg->data_len;
+		if (pos + sl <= *done) {
+			pos += sl;
+			continue;
+		}
+		struct dd_unread *u = dd_unread_slot(t);
+		if (u == NULL || sc_ring_free(&t->th.evt) <= 0)
+			return false;
+		uint64_t off;
+		int err;
+		struct sc_zc_ref *z = sc_arena_alloc(&t->th.rx, sizeof(*z), &off, &err);
+		if (z == NULL)
+			return false;
+		uint32_t skip = *done - pos;
+		const uint8_t *p = rte_pktmbuf_mtod_offset(seg, const uint8_t *, skip);
+		z->off = (uint64_t)(p - dd_g->zc_base);
+		z->len = sl - skip;
+		z->pad = 0;
+		sc_arena_publish(&t->th.rx);
+		bool last = seg->next == NULL;
+		*u = (struct dd_unread){ (uint32_t)((e->assoc & 0xffffffffu) - 1),
+					 (uint32_t)(e->assoc >> 32), z->len,
+					 sc_arena_head(&t->th.rx), last ? src->m : NULL };
+		t->unread_n++;
+		struct sc_evt *slot = sc_ring_reserve(&t->th.evt, 0);
+		*slot = *e;
+		slot->off = off;
+		slot->len = sizeof(*z);
+		slot->flags |= SC_RECV_ZC;
+		if (!last)
+			slot->flags |= SC_RECV_MORE;
+		*done += z->len;
+		pos += sl;
+		dd_commit(app, t);
+	}
+	app->ctr.recv_msgs++;
+	app->ctr.recv_bytes += e->len;
+	app->ctr.recv_zero_copy++;
+	return true;
+}
+
+/*
+ * One event into thread t's rings now, or false when there is no room
+ * (event slot, arena bytes, a record of the unread bytes). A message larger
+ * than a quarter of the arena goes in pieces, each its own RECV with
+ * SC_RECV_MORE but the last; `*done` counts what went, so a message
+ * interrupted by a full ring continues where it stopped.
+ */
+static bool
+dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd_src *src,
+	uint32_t *done)
+{
+	struct dd_thread *t = &app->t[ti];
+	if (e->type == SC_EVT_RECV && src->zc)
+		return dd_post_zc(app, ti, e, src, done);
+	if (e->type == SC_EVT_RECV) {
+		uint32_t piece_max = (uint32_t)(t->th.rx.size / 4u);
+		while (*done < e->len) {
+			struct dd_unread *u = dd_unread_slot(t);
+			if (u == NULL || sc_ring_free(&t->th.evt) <= 0)
+				return false;
+			uint32_t left = e->len - *done;
+			uint32_t k = left < piece_max ? left : piece_max;
+			uint64_t off;
+			int err;
+			uint8_t *p = sc_arena_alloc(&t->th.rx, k, &off, &err);
+			if (p == NULL)
+				return false;
+			if (src->msg != NULL)
+				dd_copy_from_msg(p, src->msg, *done, k);
+			else
+				dd_copy_from_mbuf(p, src->m, *done, k);
+			sc_arena_publish(&t->th.rx);
+			*u = (struct dd_unread){ (uint32_t)((e->assoc & 0xffffffffu) - 1),
+						 (uint32_t)(e->assoc >> 32), k,
+						 sc_arena_head(&t->th.rx), NULL };
+			t->unread_n++;
+			struct sc_evt *slot = sc_ring_reserve(&t->th.evt, 0);
+			*slot = *e;
+			slot->off = off;
+			slot->len = k;
+			if (*done + k < e->len)
+				slot->flags |= SC_RECV_MORE;
+			*done += k;
+			dd_commit(app, t);
+		}
+		app->ctr.recv_msgs++;
+		app->ctr.recv_bytes += e->len;
+		return true;
+	}
+	if (sc_ring_free(&t->th.evt) <= 0)
+		return false;
+	struct sc_evt *slot = sc_ring_reserve(&t->th.evt, 0);
+	*slot = *e;
+	if (e->type == SC_EVT_PEER_ADDR_CHANGE) {
+		/* The address rides in the rx arena, as a message's bytes do. */
+		struct dd_unread *u = dd_unread_slot(t);
+		uint64_t off;
+		int err;
+		struct sc_addr *p =
+			u != NULL ? sc_arena_alloc(&t->th.rx, sizeof(*p), &off, &err) : NULL;
+		if (p == NULL)
+			return false;
+		*p = *src->addr;
+		sc_arena_publish(&t->th.rx);
+		*u = (struct dd_unread){ 0, 0, 0, sc_arena_head(&t->th.rx), NULL };
+		t->unread_n++;
+		slot->off = off;
+		slot->len = sizeof(*p);
+	}
+	dd_commit(app, t);
+	return true;
+}
+
+/*
+ * A thread's backlog is full, or no indirect mbuf was left to hold a
+ * message: the association cannot be served without losing data, so it
+ * ends, visibly (an ABORT to the peer; COMM_LOST to the application once
+ * its backlog drains).
+ */
+static void
+dd_backlog_full(struct dd_app *app, struct dd_assoc *as)
+{
+	app->ctr.backlog_aborts++;
+	if (as != NULL && as->a != NULL)
+		(void)dpsctp_abort(as->a);
+}
+
+/* An event for thread t: now, or after the ones already waiting. */
+static void
+dd_emit(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_evt *e,
+	const struct dd_src *src, struct dd_assoc *as)
+{
+	struct dd_thread *t = &app->t[ti];
+	uint32_t done = 0;
+	struct dd_src zsrc;
+	if (e->type == SC_EVT_RECV && app->sa->zero_copy) {
+		/* By reference when every byte lies in the shared packet buffers;
+		 * a copy otherwise (no indirect mbuf left, a buffer from elsewhere). */
+		zsrc = (struct dd_src){ src->msg, dpsctp_msg_to_mbuf(as->a, src->msg), NULL, true };
+		zsrc.zc = zsrc.m != NULL && dd_in_zc(zsrc.m);
+		if (zsrc.m != NULL && !zsrc.zc) {
+			rte_pktmbuf_free(zsrc.m);
+			zsrc.m = NULL;
+		}
+		if (zsrc.zc)
+			src = &zsrc;
+	}
+	if (t->held_n == 0 && dd_post(app, ti, e, src, &done))
+		return;
+	if (t->held_n == d->lim.backlog) {
+		if (src->zc)
+			rte_pktmbuf_free(src->m);
+		dd_backlog_full(app, as);
+		return;
+	}
+	struct dd_held *h = &t->held[(t->held_head + t->held_n) % d->lim.backlog];
+	memset(h, 0, sizeof(*h));
+	h->e = *e;
+	h->done = done;
+	if (e->type == SC_EVT_RECV) {
+		/* Held by reference to the received packets: no copy, and the
+		 * window stays closed by these bytes until they are read. */
+		h->zc = src->zc;
+		h->m = src->zc ? src->m : dpsctp_msg_to_mbuf(as->a, src->msg);
+		if (h->m == NULL) {
+			dd_backlog_full(app, as);
+			return;
+		}
+	} else if (e->type == SC_EVT_PEER_ADDR_CHANGE) {
+		h->addr = *src->addr;
+	}
+	t->held_n++;
+	app->ctr.held++;
+}
+
+/* Thread t's backlog into its rings, oldest first, as far as they have room. */
+static unsigned
+dd_drain_held(struct dd *d, struct dd_app *app, unsigned ti)
+{
+	struct dd_thread *t = &app->t[ti];
+	unsigned n = 0;
+	while (t->held_n != 0) {
+		struct dd_held *h = &t->held[t->held_head];
+		struct dd_src src = { NULL, h->m, &h->addr, h->zc };
+		if (!dd_post(app, ti, &h->e, &src, &h->done))
+			break;
+		if (!h->zc)
+			rte_pktmbuf_free(h->m); /* copied; a reference is the last record's */
+		t->held_head = (t->held_head + 1) % d->lim.backlog;
+		t->held_n--;
+		n++;
+	}
+	return n;
+}
+
+/* The application has read up to its rx arena's tail: reopen those windows. */
+static int
+dd_reap_unread(struct dd *d, struct dd_thread *t)
+{
+	int err;
+	uint64_t tail = sc_arena_freed(&t->th.rx, &err);
+	if (err != 0)
+		return err;
+	while (t->unread_n != 0) {
+		struct dd_unread *u = &t->unread[t->unread_head];
+		if ((int64_t)(tail - u->end) < 0)
+			break;
+		rte_pktmbuf_free(u->m); /* zero copy: the application is done with the bytes */
+		if (u->bytes != 0 && u->slot < d->n_assocs) {
+			struct dd_assoc *as = &d->assocs[u->slot];
+			if (as->gen == u->gen && as->a != NULL && as->app != NULL)
+				(void)dpsctp_consumed(as->a, u->bytes);
+		}
+		t->unread_head = (t->unread_head + 1) % t->unread_cap;
+		t->unread_n--;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- callbacks */
+
+static void
+dd_on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
+{
+	struct dd_assoc *as = arg;
+	(void)a;
+	if (as->tag != DD_TAG_ASSOC || as->app == NULL) {
+		dd_g->orphan_events++;
+		return;
+	}
+	struct sc_evt e;
+	memset(&e, 0, sizeof(e));
+	e.type = SC_EVT_RECV;
+	e.flags = (uint8_t)(((m->flags & DPSCTP_MSG_UNORDERED) ? SC_RECV_UNORDERED : 0) |
+			    ((m->flags & DPSCTP_MSG_MORE) ? SC_RECV_MORE : 0));
+	e.sid = m->sid;
+	e.ssn = m->ssn;
+	e.ppid = m->ppid;
+	e.assoc = dd_handle(dd_g, as);
+	e.len = m->len;
+	struct dd_src src = { m, NULL, NULL, false };
+	dd_emit(dd_g, as->app, as->thread, &e, &src, as);
+}
+
+/* An association accepted on a listening port: adopt it, or abort it. */
+static struct dd_assoc *
+dd_adopt(struct dd *d, struct dd_listener *l, struct dpsctp_assoc *a)
+{
+	int rc;
+	struct dd_assoc *as =
+		l->app != NULL ? dd_assoc_new(d, l->app, l->thread, l->port, &rc) : NULL;
+	if (as == NULL) {
+		d->orphan_accepts++;
+		(void)dpsctp_abort(a);
+		return NULL;
+	}
+	as->a = a;
+	dpsctp_assoc_set_callbacks(a, &dd_callbacks, as);
+	return as;
+}
+
+static void
+dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
+{
+	struct dd *d = dd_g;
+	struct dd_assoc *as = arg;
+	if (as->tag == DD_TAG_LISTENER) {
+		if (ev->type != DPSCTP_EV_COMM_UP) {
+			d->orphan_events++; /* the end of one we aborted at once */
+			return;
+		}
+		as = dd_adopt(d, arg, a);
+		if (as == NULL)
+			return;
+	}
+	bool final = ev->type == DPSCTP_EV_COMM_LOST || ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE ||
+		     ev->type == DPSCTP_EV_CANT_START;
+	if (as->app == NULL) { /* its application left: we aborted it */
+		d->orphan_events++;
+		if (final)
+			dd_assoc_free(d, as);
+		return;
+	}
+	struct sc_evt e;
+	memset(&e, 0, sizeof(e));
+	e.assoc = dd_handle(d, as);
+	struct sc_addr addr;
+	struct dd_src src = { NULL, NULL, &addr, false };
+	switch (ev->type) {
+	case DPSCTP_EV_COMM_UP:
+		as->a = a;
+		as->up = true;
+		e.type = SC_EVT_COMM_UP;
+		e.sid = ev->outbound_streams;
+		e.ssn = ev->inbound_streams;
+		e.port = as->port;
+		break;
+	case DPSCTP_EV_RESTART:
+		e.type = SC_EVT_RESTART;
+		e.sid = ev->outbound_streams;
+		e.ssn = ev->inbound_streams;
+		break;
+	case DPSCTP_EV_COMM_LOST:
+		e.type = SC_EVT_COMM_LOST;
+		e.error = ev->error;
+		break;
+	case DPSCTP_EV_SHUTDOWN_COMPLETE:
+		e.type = SC_EVT_SHUTDOWN_COMPLETE;
+		break;
+	case DPSCTP_EV_CANT_START:
+		e.type = SC_EVT_CANT_START;
+		e.error = ev->error;
+		break;
+	case DPSCTP_EV_PEER_ADDR_CHANGE:
+		e.type = SC_EVT_PEER_ADDR_CHANGE;
+		e.addr_state = ev->addr_state;
+		memset(&addr, 0, sizeof(addr));
+		addr.family = ev->addr.family;
+		memcpy(addr.bytes, ev->addr.bytes, sizeof(addr.bytes));
+		break;
+	case DPSCTP_EV_SEND_FAILED:
+		e.type = SC_EVT_SEND_FAILED;
+		e.sid = ev->sid;
+		e.ppid = ev->ppid;
+		e.len = ev->length;
+		break;
+	case DPSCTP_EV_REMOTE_ERROR:
+	default:
+		return; /* no notification for it in the sidecar protocol yet */
+	}
+	struct dd_app *app = as->app;
+	dd_emit(d, app, as->thread, &e, &src, as);
+	if (final)
+		dd_assoc_free(d, as);
+}
+
+const struct dpsctp_callbacks dd_callbacks = { dd_on_recv, dd_on_event, NULL };
+
+/* ----------------------------------------------------------- requests */
+
+enum dd_verdict {
+	DD_DONE,   /* completed (status in the completion) */
+	DD_RETRY,  /* leave it in the ring: no room in the data plane now */
+	DD_BROKEN, /* the application broke its arena: detach it */
+};
+
+static int
+dd_listen(struct dd *d, struct dd_app *app, unsigned ti, uint16_t port)
+{
+	struct dd_listener *l = NULL, *free_l = NULL;
+	for (unsigned i = 0; i < sizeof(d->listeners) / sizeof(d->listeners[0]); i++) {
+		if (d->listeners[i].tag == DD_TAG_LISTENER && d->listeners[i].port == port)
+			l = &d->listeners[i];
+		else if (d->listeners[i].tag == 0 && free_l == NULL)
+			free_l = &d->listeners[i];
+	}
+	if (l != NULL && l->app != NULL)
+		return l->app == app ? -EEXIST : -EADDRINUSE; /* isolation */
+	if (app->listens >= d->lim.app_listens)
+		return -ENOBUFS;
+	if (l == NULL) {
+		if (free_l == NULL)
+			return -ENOMEM;
+		l = free_l;
+		l->tag = DD_TAG_LISTENER;
+		l->port = port;
+		int rc = dpsctp_listen(d->dp, port, &dd_callbacks, l);
+		if (rc != 0) {
+			l->tag = 0;
+			return rc;
+		}
+	}
+	l->app = app;
+	l->thread = (uint16_t)ti;
+	app->listens++;
+	return 0;
+}
+
+static enum dd_verdict
+dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, struct sc_cpl *c)
+{
+	struct sc_thread *th = &app->t[ti].th;
+	int err;
+	const struct sc_addr *in = sc_arena_take(&th->tx, r->off, r->len, &err);
+	if (in == NULL)
+		return DD_BROKEN;
+	struct dpsctp_addr peers[SC_MAX_ADDRS];
+	unsigned n = r->len / (uint32_t)sizeof(struct sc_addr);
+	for (unsigned i = 0; i < n; i++) {
+		peers[i].family = in[i].family;
+		memcpy(peers[i].bytes, in[i].bytes, sizeof(peers[i].bytes));
+		if (peers[i].family != 4 && peers[i].family != 6)
+			c->status = -EINVAL;
+	}
+	sc_arena_release(&th->tx);
+	if (c->status != 0)
+		return DD_DONE;
+	int rc;
+	struct dd_assoc *as = dd_assoc_new(d, app, ti, 0, &rc);
+	if (as == NULL) {
+		c->status = rc;
+		return DD_DONE;
+	}
+	struct dpsctp_assoc *a =
+		dpsctp_connect(d->dp, 0, peers, n, r->port, 0, &dd_callbacks, as, &rc);
+	if (a == NULL) {
+		dd_assoc_free(d, as);
+		c->status = rc;
+		return DD_DONE;
+	}
+	as->a = a;
+	c->assoc = dd_handle(d, as);
+	return DD_DONE;
+}
+
+static enum dd_verdict
+dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, bool more,
+	struct sc_cpl *c)
+{
+	struct sc_thread *th = &app->t[ti].th;
+	int err;
+	/* Looked at, not taken: a full send buffer leaves the request where it is. */
+	const void *bytes = sc_arena_peek(&th->tx, r->off, r->len, &err);
+	if (bytes == NULL)
+		return DD_BROKEN;
+	struct dd_assoc *as = dd_lookup(d, app, r->assoc);
+	if (as == NULL)
+		c->status = -ENOENT;
+	else if (!as->up)
+		c->status = -ENOTCONN;
+	else if (r->lifetime_ms != 0)
+		c->status = -EOPNOTSUPP; /* PR-SCTP (RFC 3758) is not negotiated yet */
+	if (c->status == 0) {
+		struct dpsctp_sndinfo si = { r->sid, r->ppid, 0 };
+		if (r->flags & SC_SEND_UNORDERED)
+			si.flags |= DPSCTP_SEND_UNORDERED;
+		if (r->flags & SC_SEND_SACK_NOW)
+			si.flags |= DPSCTP_SEND_SACK_NOW;
+		if (more)
+			si.flags |= DPSCTP_SEND_MORE;
+		int rc = dpsctp_send_bytes(as->a, &si, bytes, r->len);
+		if (rc == -EAGAIN) {
+			/* What earlier requests left queued with DPSCTP_SEND_MORE goes now. */
+			(void)dpsctp_flush(as->a);
+			return DD_RETRY;
+		}
+		c->status = rc;
+		if (rc == 0) {
+			app->ctr.sends++;
+			app->ctr.send_bytes += r->len;
+		}
+	}
+	(void)sc_arena_take(&th->tx, r->off, r->len, &err);
+	sc_arena_release(&th->tx);
+	return DD_DONE;
+}
+
+static enum dd_verdict
+dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r,
+	   const struct sc_req *next, struct sc_cpl *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->cookie = r->cookie;
+	c->op = r->op;
+	if (sc_req_check(r, app->sa->layout.arena_bytes) != 0) {
+		/* A SEND or CONNECT that names arena bytes we cannot trust
+		 * leaves the arena out of step: nothing after it could be read. */
+		if (r->op == SC_OP_SEND || r->op == SC_OP_CONNECT)
+			return DD_BROKEN;
+		app->ctr.bad_requests++;
+		c->status = -EPROTO;
+		return DD_DONE;
+	}
+	struct dd_assoc *as;
+	switch ((enum sc_op)r->op) {
+	case SC_OP_LISTEN:
+		c->status = dd_listen(d, app, ti, r->port);
+		return DD_DONE;
+	case SC_OP_CONNECT:
+		return dd_connect(d, app, ti, r, c);
+	case SC_OP_SEND: {
+		/* The next request sends on the same association: let this one
+		 * wait to leave bundled with it (DPSCTP_SEND_MORE). */
+		bool more = next != NULL && next->op == SC_OP_SEND && next->assoc == r->assoc;
+		return dd_send(d, app, ti, r, more, c);
+	}
+	case SC_OP_SHUTDOWN:
+	case SC_OP_ABORT:
+		as = dd_lookup(d, app, r->assoc);
+		if (as == NULL)
+			c->status = -ENOENT;
+		else
+			c->status = r->op == SC_OP_SHUTDOWN ? dpsctp_shutdown(as->a)
+							    : dpsctp_abort(as->a);
+		return DD_DONE;
+	case SC_OP_RELEASE: /* the rx arena's tail says it already */
+	case SC_OP_COUNT:
+		break;
+	}
+	return DD_DONE;
+}
+
+/* Thread ti's requests, while there is room for their completions. */
+static int
+dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
+{
+	struct sc_thread *th = &app->t[ti].th;
+	int have = sc_ring_count(&th->req);
+	if (have < 0)
+		return -EPROTO;
+	int room = sc_ring_free(&th->cpl);
+	if (room < 0)
+		return -EPROTO;
+	int n = 0;
+	struct sc_req r, next;
+	bool cpl_wake = false;
+	if (have > 0)
+		memcpy(&r, sc_ring_peek(&th->req, 0), sizeof(r)); /* copied, then checked */
+	for (; n < have && n < room; n++) {
+		/* Only a request this round will serve counts as next (MORE waits for it). */
+		bool has_next = n + 1 < have && n + 1 < room;
+		if (has_next)
+			memcpy(&next, sc_ring_peek(&th->req, (uint32_t)n + 1), sizeof(next));
+		struct sc_cpl *c = sc_ring_reserve(&th->cpl, 0);
+		enum dd_verdict v = dd_request(d, app, ti, &r, has_next ? &next : NULL, c);
+		if (v == DD_BROKEN)
+			return -EPROTO;
+		if (v == DD_RETRY)
+			break;
+		app->ctr.requests++;
+		app->ctr.completions++;
+		cpl_wake |= sc_ring_commit(&th->cpl, 1);
+		r = next;
+	}
+	if (n > 0)
+		sc_ring_release(&th->req, (uint32_t)n);
+	if (cpl_wake)
+		app->t[ti].wake = true;
+	*work += (unsigned)n;
+	return 0;
+}
+
+unsigned
+dd_app_serve(struct dd *d, struct dd_app *app)
+{
+	unsigned work = 0;
+	for (unsigned ti = 0; ti < app->sa->layout.n_threads; ti++) {
+		struct dd_thread *t = &app->t[ti];
+		if (dd_reap_unread(d, t) != 0 || dd_serve_requests(d, app, ti, &work) != 0) {
+			fprintf(stderr, "dpsctpd: application %u (%s) broke its rings: detached\n",
+				app->sa->id, app->sa->name);
+			d->apps_dropped++;
+			sc_server_drop(&d->srv, app->sa); /* frees app */
+			return work + 1;
+		}
+		work += dd_drain_held(d, app, ti);
+	}
+	return work;
+}
+
+/* Write the eventfds of the threads that asked for a wake-up. */
+void
+dd_app_wake(struct dd_app *app)
+{
+	for (unsigned ti = 0; ti < app->sa->layout.n_threads; ti++)
+		if (app->t[ti].wake) {
+			uint64_t one = 1;
+			app->t[ti].wake = false;
+			app->ctr.wakeups++;
+			if (write(app->sa->efd[ti], &one, sizeof(one)) < 0) {
+				/* EAGAIN: the counter is already huge, the app is awake anyway */
+			}
+		}
+}
+
+void
+dd_app_say_stopping(struct dd *d)
+{
+	for (unsigned i = 0; i < SC_SERVER_MAX_APPS; i++) {
+		struct sc_app *sa = d->srv.apps[i];
+		if (sa == NULL)
+			continue;
+		struct dd_app *app = sa->user;
+		struct sc_evt e;
+		memset(&e, 0, sizeof(e));
+		e.type = SC_EVT_DAEMON_STOPPING;
+		for (unsigned ti = 0; ti < sa->layout.n_threads; ti++) {
+			struct dd_src src = { NULL, NULL, NULL, false };
+			dd_emit(d, app, ti, &e, &src, NULL);
+			app->t[ti].wake = true; /* whether it sleeps or not */
+		}
+		dd_app_wake(app);
+	}
+}
+
+/* ------------------------------------------------- attach and detach */
+
+void
+dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg)
+{
+	struct dd *d = arg;
+	(void)s;
+	size_t bytes = sizeof(struct dd_app);
+	struct dd_app *app = calloc(1, sizeof(*app));
+	bool ok = app != NULL;
+	for (unsigned ti = 0; ok && ti < sa->layout.n_threads; ti++) {
+		struct dd_thread *t = &app->t[ti];
+		t->unread_cap = 2u * sa->layout.ring_slots;
+		t->held = calloc(d->lim.backlog, sizeof(*t->held));
+		t->unread = calloc(t->unread_cap, sizeof(*t->unread));
+		bytes += d->lim.backlog * sizeof(*t->held) + t->unread_cap * sizeof(*t->unread);
+		ok = t->held != NULL && t->unread != NULL &&
+		     sc_region_thread(sa->base, &sa->layout, ti, true, &t->th) == 0;
+	}
+	if (app != NULL) {
+		app->sa = sa;
+		app->heap_bytes = bytes;
+		d->heap_bytes += bytes;
+	}
+	sa->user = app;
+	if (!ok) {
+		/* The loop detaches it at once (a NULL or broken user): its socket
+		 * closes and its library says the daemon is gone. */
+		fprintf(stderr, "dpsctpd: no memory for application %u (%s)\n", sa->id, sa->name);
+		if (app != NULL)
+			app->broken = true;
+		return;
+	}
+	printf("dpsctpd: application %u (%s) attached, %u threads\n", sa->id, sa->name,
+	       sa->layout.n_threads);
+	fflush(stdout);
+}
+
+void
+dd_on_detach(struct sc_server *s, struct sc_app *sa, void *arg)
+{
+	struct dd *d = arg;
+	(void)s;
+	struct dd_app *app = sa->user;
+	if (app == NULL)
+		return;
+	/* Its associations end now: ABORT to each peer (RFC 9260 §9.1); the
+	 * data plane's COMM_LOST finds them orphaned and frees their slots. */
+	for (uint32_t i = 0; i < d->n_assocs; i++) {
+		struct dd_assoc *as = &d->assocs[i];
+		if (as->app != app)
+			continue;
+		as->app = NULL;
+		app->assocs--;
+		if (as->a != NULL) {
+			app->ctr.assocs_aborted_at_exit++;
+			(void)dpsctp_abort(as->a);
+		} else {
+			dd_assoc_free(d, as);
+		}
+	}
+	for (unsigned i = 0; i < sizeof(d->listeners) / sizeof(d->listeners[0]); i++)
+		if (d->listeners[i].app == app)
+			d->listeners[i].app = NULL; /* arrivals on the port are refused from now */
+	for (unsigned ti = 0; ti < sa->layout.n_threads; ti++) {
+		struct dd_thread *t = &app->t[ti];
+		for (; t->held_n != 0;
+		     t->held_n--, t->held_head = (t->held_head + 1) % d->lim.backlog)
+			rte_pktmbuf_free(t->held[t->held_head].m);
+		for (; t->unread_n != 0;
+		     t->unread_n--, t->unread_head = (t->unread_head + 1) % t->unread_cap)
+			rte_pktmbuf_free(t->unread[t->unread_head].m);
+		free(t->held);
+		free(t->unread);
+	}
+	dd_counters_add(&d->gone, &app->ctr);
+	printf("dpsctpd: application %u (%s) detached; %llu associations aborted\n", sa->id,
+	       sa->name, (unsigned long long)app->ctr.assocs_aborted_at_exit);
+	fflush(stdout);
+	d->heap_bytes -= app->heap_bytes;
+	free(app);
+	sa->user = NULL;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpsctpd over DPDK telemetry (dpdk-telemetry.py, or any client of the
+ * telemetry socket), beside the data plane's /dpsctp/ commands:
+ *
+ *   /dpsctpd/stats   the daemon: applications, associations it names,
+ *                    held events, memory for applications (heap and shared
+ *                    regions), mbufs in use, its counters summed over
+ *                    present and departed applications
+ *   /dpsctpd/apps    one entry per attached application: id, name,
+ *                    threads, associations, its counters
+ *
+ * The loop owns the tables; the telemetry thread reads a copy the loop
+ * refreshes every 100 ms (dd_telemetry_refresh()) under a mutex, so a
+ * reply is at most that old and never reads an application being freed.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_telemetry.h>
+
+#include "apps/dpsctpd/dd.h"
+
+struct dd_tel_app {
+	uint32_t id, threads, assocs, listens;
+	char name[SC_NAME_LEN];
+	uint64_t held;
+	struct dd_counters ctr;
+};
+
+static struct {
+	pthread_mutex_t mu;
+	bool valid;
+	uint64_t apps, assocs, held, heap_bytes, region_bytes, mbufs_in_use;
+	uint64_t attached, detached, refused, apps_dropped, orphan_events, orphan_accepts;
+	struct dd_counters sum;
+	unsigned n;
+	struct dd_tel_app app[SC_SERVER_MAX_APPS];
+} dd_tel = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static const char *const dd_counter_names[] = {
+	"requests",	  "bad_requests",   "sends",	     "send_bytes",
+	"completions",	  "events",	    "recv_msgs",     "recv_bytes",
+	"held",		  "wakeups",	    "assocs_opened", "assocs_aborted_at_exit",
+	"backlog_aborts", "recv_zero_copy",
+};
+_Static_assert(sizeof(dd_counter_names) / sizeof(dd_counter_names[0]) ==
+		       sizeof(struct dd_counters) / sizeof(uint64_t),
+	       "a name per counter");
+
+void
+dd_telemetry_refresh(struct dd *d)
+{
+	pthread_mutex_lock(&dd_tel.mu);
+	dd_tel.valid = true;
+	dd_tel.n = 0;
+	dd_tel.held = dd_tel.region_bytes = 0;
+	dd_tel.sum = d->gone;
+	for (unsigned i = 0; i < SC_SERVER_MAX_APPS; i++) {
+		struct sc_app *sa = d->srv.apps[i];
+		if (sa == NULL || sa->user == NULL)
+			continue;
+		struct dd_app *app = sa->user;
+		struct dd_tel_app *t = &dd_tel.app[dd_tel.n++];
+		t->id = sa->id;
+		t->threads = sa->layout.n_threads;
+		t->assocs = app->assocs;
+		t->listens = app->listens;
+		snprintf(t->name, sizeof(t->name), "%s", sa->name);
+		t->held = 0;
+		for (unsigned k = 0; k < sa->layout.n_threads; k++)
+			t->held += app->t[k].held_n;
+		t->ctr = app->ctr;
+		dd_tel.held += t->held;
+		dd_tel.region_bytes += sa->layout.region_bytes;
+		dd_counters_add(&dd_tel.sum, &app->ctr);
+	}
+	dd_tel.apps = dd_tel.n;
+	dd_tel.assocs = d->assocs_used;
+	dd_tel.heap_bytes = d->heap_bytes;
+	dd_tel.mbufs_in_use = rte_mempool_in_use_count(dpsctp_pktmbuf_pool(d->dp));
+	dd_tel.attached = d->srv.ctr.attached;
+	dd_tel.detached = d->srv.ctr.detached;
+	dd_tel.refused = d->srv.ctr.refused;
+	dd_tel.apps_dropped = d->apps_dropped;
+	dd_tel.orphan_events = d->orphan_events;
+	dd_tel.orphan_accepts = d->orphan_accepts;
+	pthread_mutex_unlock(&dd_tel.mu);
+}
+
+static void
+dd_tel_counters(struct rte_tel_data *t, const struct dd_counters *c)
+{
+	const uint64_t *v = (const uint64_t *)c;
+	for (size_t i = 0; i < sizeof(*c) / sizeof(uint64_t); i++)
+		rte_tel_data_add_dict_u64(t, dd_counter_names[i], v[i]);
+}
+
+static int
+dd_tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(t);
+	pthread_mutex_lock(&dd_tel.mu);
+	rte_tel_data_add_dict_u64(t, "ready", dd_tel.valid);
+	rte_tel_data_add_dict_u64(t, "apps", dd_tel.apps);
+	rte_tel_data_add_dict_u64(t, "assocs", dd_tel.assocs);
+	rte_tel_data_add_dict_u64(t, "held", dd_tel.held);
+	rte_tel_data_add_dict_u64(t, "heap_bytes", dd_tel.heap_bytes);
+	rte_tel_data_add_dict_u64(t, "region_bytes", dd_tel.region_bytes);
+	rte_tel_data_add_dict_u64(t, "mbufs_in_use", dd_tel.mbufs_in_use);
+	rte_tel_data_add_dict_u64(t, "attached", dd_tel.attached);
+	rte_tel_data_add_dict_u64(t, "detached", dd_tel.detached);
+	rte_tel_data_add_dict_u64(t, "refused", dd_tel.refused);
+	rte_tel_data_add_dict_u64(t, "apps_dropped", dd_tel.apps_dropped);
+	rte_tel_data_add_dict_u64(t, "orphan_events", dd_tel.orphan_events);
+	rte_tel_data_add_dict_u64(t, "orphan_accepts", dd_tel.orphan_accepts);
+	dd_tel_counters(t, &dd_tel.sum);
+	pthread_mutex_unlock(&dd_tel.mu);
+	return 0;
+}
+
+static int
+dd_tel_apps(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(t);
+	pthread_mutex_lock(&dd_tel.mu);
+	for (unsigned i = 0; i < dd_tel.n; i++) {
+		const struct dd_tel_app *a = &dd_tel.app[i];
+		struct rte_tel_data *e = rte_tel_data_alloc();
+		if (e == NULL)
+			break;
+		rte_tel_data_start_dict(e);
+		rte_tel_data_add_dict_string(e, "name", a->name);
+		rte_tel_data_add_dict_u64(e, "threads", a->threads);
+		rte_tel_data_add_dict_u64(e, "assocs", a->assocs);
+		rte_tel_data_add_dict_u64(e, "listens", a->listens);
+		rte_tel_data_add_dict_u64(e, "held_now", a->held);
+		dd_tel_counters(e, &a->ctr);
+		char key[16];
+		snprintf(key, sizeof(key), "%u", a->id);
+		rte_tel_data_add_dict_container(t, key, e, 0);
+	}
+	pthread_mutex_unlock(&dd_tel.mu);
+	return 0;
+}
+
+void
+dd_telemetry_register(struct dd *d)
+{
+	dd_telemetry_refresh(d);
+	rte_telemetry_register_cmd("/dpsctpd/stats", dd_tel_stats,
+				   "The sidecar daemon: applications, associations, memory, "
+				   "mbufs, counters");
+	rte_telemetry_register_cmd("/dpsctpd/apps", dd_tel_apps,
+				   "Attached applications and their counters");
+}
