@@ -123,6 +123,7 @@ struct dd {
 	/* Zero copy (--zero-copy): the packet-buffer memfd, mapped here read-write. */
 	const uint8_t *zc_base;
 	uint64_t zc_bytes;
+	struct dpsctp *peer; /* --loopback-peer, or NULL */
 };
 
 /* dd_app.c */
@@ -142,6 +143,15 @@ void dd_counters_add(struct dd_counters *sum, const struct dd_counters *c);
 struct rte_mempool;
 int dd_zc_pool(const struct dpsctp_config *cfg, int *fd, uint8_t **base, uint64_t *bytes,
 	       struct rte_mempool **pool);
+
+/* dd_peer.c: --loopback-peer, a peer in this process over a net_ring pair. */
+#define DD_PEER_IP	  "10.255.0.2"
+#define DD_PEER_DAEMON_IP "10.255.0.1"
+#define DD_PEER_PORT	  5001u
+/* Make the ring pair and the peer; cfg's port and address become the daemon's end. */
+struct dpsctp *dd_peer_create(struct dpsctp_config *cfg, bool echo);
+void dd_peer_stats(uint64_t *msgs, uint64_t *bytes, uint64_t *echo_dropped);
+void dd_peer_destroy(struct dpsctp *p);
 
 /* dd_telemetry.c */
 void dd_telemetry_register(struct dd *d);

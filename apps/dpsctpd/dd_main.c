@@ -44,7 +44,8 @@ struct dd_opts {
 	struct dd_limits lim;
 	uint32_t idle_sleep_us;
 	bool zero_copy;
-	bool check; /* --check: validate the options, print them, exit */
+	bool check;	   /* --check: validate the options, print them, exit */
+	int loopback_peer; /* 0 none, 1 sink, 2 echo */
 };
 
 static const struct option dd_longopts[] = {
@@ -60,6 +61,7 @@ static const struct option dd_longopts[] = {
 	{ "idle-sleep-us", required_argument, NULL, 'i' },
 	{ "zero-copy", no_argument, NULL, 'Z' },
 	{ "check", no_argument, NULL, 'C' },
+	{ "loopback-peer", required_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -87,6 +89,11 @@ dd_usage(FILE *f)
 		"                        zero copy map read-only (they see every packet: run it\n"
 		"                        for applications that trust each other); --mbufs sizes "
 		"it\n"
+		"  --loopback-peer sink|echo\n"
+		"                        no NIC: the port is a net_ring pair with a peer in this\n"
+		"                        process at " DD_PEER_IP " port 5001 that drops or echoes\n"
+		"                        every message (demo, benchmark; we are " DD_PEER_DAEMON_IP
+		")\n"
 		"  --check               check the options (file included) and print the data\n"
 		"                        plane's, then exit: 0 valid, 2 not\n"
 		"  -h, --help            this help\n"
@@ -185,6 +192,13 @@ dd_apply(struct dd_opts *o, int code, const char *name, const char *v)
 		if (dd_number(name, v, 16, 1u << 20, &n) != 0)
 			return -EINVAL;
 		o->lim.backlog = (uint32_t)n;
+		return 0;
+	case 'P':
+		if (strcmp(v, "sink") != 0 && strcmp(v, "echo") != 0) {
+			fprintf(stderr, "dpsctpd: --loopback-peer %s: sink or echo\n", v);
+			return -EINVAL;
+		}
+		o->loopback_peer = strcmp(v, "sink") == 0 ? 1 : 2;
 		return 0;
 	case 'i':
 		if (dd_number(name, v, 0, 1000000, &n) != 0)
@@ -337,6 +351,8 @@ dd_run(struct dd *d, uint32_t idle_sleep_us)
 	while (!dd_stop) {
 		int polled = dpsctp_poll(d->dp, 0);
 		unsigned work = polled > 0 ? (unsigned)polled : 0;
+		if (d->peer != NULL && (polled = dpsctp_poll(d->peer, 0)) > 0)
+			work += (unsigned)polled;
 		for (unsigned i = 0; i < SC_SERVER_MAX_APPS; i++) {
 			struct sc_app *sa = d->srv.apps[i];
 			if (sa == NULL)
@@ -407,6 +423,13 @@ main(int argc, char **argv)
 		return 0;
 	}
 	d.lim = o.lim;
+	if (cfg.queues == 0)
+		cfg.queues = 1; /* one worker: docs/SIDECAR.md */
+	if (o.loopback_peer != 0) {
+		d.peer = dd_peer_create(&cfg, o.loopback_peer == 2);
+		if (d.peer == NULL)
+			return 3;
+	}
 	int zc_fd = -1;
 	struct rte_mempool *zc_pool = NULL;
 	if (o.zero_copy) {
@@ -464,9 +487,19 @@ main(int argc, char **argv)
 
 	printf("dpsctpd: stopping\n");
 	dd_app_say_stopping(&d);
+	if (d.peer != NULL)
+		(void)dpsctp_stop(d.peer, 0); /* its ABORTs end ours at once */
 	int aborted = dpsctp_stop(d.dp, 2000);
 	sc_server_close(&d.srv, o.socket);
 	dpsctp_destroy(d.dp);
+	if (d.peer != NULL) {
+		uint64_t m, b, dropped;
+		dd_peer_stats(&m, &b, &dropped);
+		printf("dpsctpd: the loopback peer received %llu messages, %llu bytes; %llu echoes "
+		       "dropped\n",
+		       (unsigned long long)m, (unsigned long long)b, (unsigned long long)dropped);
+		dd_peer_destroy(d.peer);
+	}
 	rte_mempool_free(zc_pool); /* after the port: it held the pool's mbufs */
 	free(d.assocs);
 	rte_eal_cleanup();

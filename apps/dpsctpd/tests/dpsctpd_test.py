@@ -21,6 +21,8 @@ do. Each case starts its own daemon and peer and always stops them.
   zero-copy   dpsctpd --zero-copy: dd_probe's echoes of 1 B .. 20 KB arrive by
               reference into the daemon's packet buffers (mapped read-only),
               intact, and every buffer returns to the pool once read
+  loopback-peer  dpsctpd --loopback-peer echo (no NIC, no memif): two echo
+              clients through the daemon to the peer in its process
   restart     dpsctp-sidecar-echo -s --reattach serves the peer's echo client;
               dpsctpd is stopped and started again; the application sees it
               go, attaches to the new one, listens again, and a second peer
@@ -271,8 +273,27 @@ def case_zero_copy(rig):
               (st.get("mbufs_in_use"), base["mbufs_in_use"]))
 
 
+def case_loopback_peer(rig):
+    """No memif, no second process: dpsctpd --loopback-peer echo (the demo)."""
+    prefix = f"{rig.tag}lo"
+    d = Proc("dpsctpd", [rig.exe("apps/dpsctpd/dpsctpd"), *EAL, f"--file-prefix={prefix}",
+                         "--", "--loopback-peer", "echo", "--socket", rig.sock,
+                         "--idle-sleep-us", "20"])
+    rig.procs.append(d)
+    if d.wait_line(r"dpsctpd: serving", 20) is None:
+        raise RuntimeError("dpsctpd did not start:\n" + d.text())
+    a = rig.app("small", ["-c", "10.255.0.2", "-n", "20000", "-l", "64", "--streams", "8"])
+    b = rig.app("large", ["-c", "10.255.0.2", "-n", "500", "-l", "20000"])
+    rig.check(a.wait(60) == 0 and echoed_all(a, 20000), "20000 x 64 B echoed intact")
+    rig.check(b.wait(60) == 0 and echoed_all(b, 500), "500 x 20 KB echoed intact")
+    rig.check(d.stop() == 0, "dpsctpd stopped cleanly")
+    rig.check(d.wait_line(r"loopback peer received 20500 messages", 1) is not None,
+              "the loopback peer counted every message")
+
+
 CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
-         "garbage": case_garbage, "restart": case_restart, "zero-copy": case_zero_copy}
+         "garbage": case_garbage, "restart": case_restart, "zero-copy": case_zero_copy,
+         "loopback-peer": case_loopback_peer}
 
 
 def main():
