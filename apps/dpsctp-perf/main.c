@@ -10,6 +10,8 @@
  *       every association has ended; print its summary; -1 exits then.
  *   --handshakes N: connect N associations, keeping at most
  *       --max-handshakes - 8 in flight, and time them.
+ *   --sidecar SOCKET: -s or -c through dpsctpd (perf_sidecar.c); main()
+ *       sees it before anything else and starts no EAL.
  *
  * Figures are taken between two snapshots of the ends' counters (start of
  * the measured window, end of it): rates over the window, cycles per
@@ -229,6 +231,77 @@ print_counters(FILE *f, const char *who, const struct dpsctp *d)
 			fprintf(f, "%s: %s %" PRIu64 "\n", who, name, v);
 }
 
+/* --sidecar anywhere on the command line: this process starts no EAL. */
+static bool
+sidecar_wanted(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--sidecar") == 0 || strncmp(argv[i], "--sidecar=", 10) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * --sidecar: every argument is ours (a leading "--" is allowed, EAL
+ * arguments before it are not); of the data plane's options only
+ * --sctp-port means something here, the rest configure dpsctpd.
+ */
+static int
+sidecar_main(int argc, char **argv)
+{
+	struct dpsctp_config cfg;
+	struct perf_opts o;
+	char err[256];
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") != 0)
+			continue;
+		if (i != 1) {
+			fprintf(stderr,
+				"dpsctp-perf: --sidecar takes no EAL arguments (\"%s\" before "
+				"--): this process starts no DPDK, dpsctpd owns the port\n",
+				argv[1]);
+			return 2;
+		}
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+		break;
+	}
+	dpsctp_config_defaults(&cfg);
+	for (int i = 1; i < argc; i++) {
+		char name[64];
+		if (strncmp(argv[i], "--", 2) != 0 || argv[i][2] == '\0')
+			continue;
+		snprintf(name, sizeof(name), "%s", argv[i] + 2);
+		name[strcspn(name, "=")] = '\0';
+		struct dpsctp_config scratch = cfg;
+		if (strcmp(name, "sctp-port") != 0 &&
+		    dpsctp_config_set(&scratch, name, NULL, NULL, 0) != -ENOENT) {
+			fprintf(stderr,
+				"dpsctp-perf: --%s is a data-plane option: with --sidecar it is "
+				"dpsctpd's to take (only --sctp-port applies here)\n",
+				name);
+			return 2;
+		}
+	}
+	int left = dpsctp_config_parse_args(&cfg, argc, argv, err, sizeof(err));
+	if (left < 0) {
+		fprintf(stderr, "dpsctp-perf: %s\n", err);
+		return 2;
+	}
+	int prc = perf_opts_parse(&o, left, argv, err, sizeof(err));
+	if (prc == 1) {
+		perf_opts_usage(stdout);
+		return 0;
+	}
+	if (prc != 0) {
+		fprintf(stderr, "dpsctp-perf: %s\n", err);
+		return 2;
+	}
+	return perf_sidecar_run(&o, cfg.sctp_port != 0 ? cfg.sctp_port : PERF_PORT_DEFAULT);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -236,6 +309,8 @@ main(int argc, char **argv)
 	struct perf_opts o;
 	char err[256];
 
+	if (sidecar_wanted(argc, argv))
+		return sidecar_main(argc, argv);
 	int st = app_init(&argc, &argv, &cfg, "dpsctp-perf");
 	if (st != 0)
 		return st;
@@ -401,8 +476,14 @@ main(int argc, char **argv)
 				measuring = false;
 				if (o.one_off)
 					done = true;
-				srv.n_flows = srv.flows_up = srv.flows_ended = 0;
+				/* The next test's totals are its own (the rates are
+				 * between snapshots, the totals are not). */
+				srv.n_flows = srv.flows_up = srv.flows_ended = srv.flows_lost = 0;
+				srv.errors = srv.refused = srv.restarts = 0;
 				memset(&srv.sum, 0, sizeof(srv.sum));
+				memset(&srv.c, 0, sizeof(srv.c));
+				memset(&srv.lat, 0, sizeof(srv.lat));
+				perf_report_reset();
 			}
 			continue;
 		}

@@ -8,6 +8,7 @@
  *   perf_flow.c     one association's traffic: send, sink, echo, ping
  *   perf_side.c     one end (an instance and its flows) and its poll loop
  *   perf_report.c   interval lines, the summary, the JSON document
+ *   perf_sidecar.c  --sidecar: one end through dpsctpd (libdpsctp-client), no EAL
  *   main.c          roles (server, client, loopback) and the run's phases
  *
  * Threads. Every instance is polled by the application (dpsctp_poll()),
@@ -23,10 +24,12 @@
 #ifndef DPSCTP_PERF_H
 #define DPSCTP_PERF_H
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "dataplane/config.h"
 #include "dataplane/dpsctp.h"
@@ -54,10 +57,35 @@ struct perf_hdr {
 	uint64_t tsc;	/* sender's TSC at send (pings) */
 };
 
+/* A message's first 16 bytes from a header's fields. */
+static inline void
+perf_hdr_write(uint8_t *p, uint32_t seq, uint16_t flags, uint64_t tsc)
+{
+	struct perf_hdr h = { htobe32(seq), htobe16(PERF_MAGIC), htobe16(flags), htobe64(tsc) };
+	memcpy(p, &h, sizeof(h));
+}
+
+/* The header in a message's first 16 bytes: false when short or without the magic. */
+static inline bool
+perf_hdr_decode(const void *p, uint32_t len, struct perf_hdr *h)
+{
+	if (len < sizeof(*h))
+		return false;
+	memcpy(h, p, sizeof(*h));
+	if (be16toh(h->magic) != PERF_MAGIC)
+		return false;
+	h->seq = be32toh(h->seq);
+	h->magic = PERF_MAGIC;
+	h->flags = be16toh(h->flags);
+	h->tsc = be64toh(h->tsc);
+	return true;
+}
+
 struct perf_opts {
 	bool server, loopback, one_off, echo, json, unordered, bidir, ping, stats;
 	bool memory;	     /* --memory: size the server end, report, exit */
 	const char *peer;    /* -c ADDR[,ADDR] */
+	const char *sidecar; /* --sidecar SOCKET: through dpsctpd, no instance of our own */
 	uint16_t sctp_port;  /* --sctp-port */
 	double seconds;	     /* -t */
 	double interval;     /* -i, 0 = none */
@@ -201,6 +229,9 @@ struct perf_snap {
 struct perf_result {
 	const struct perf_opts *o;
 	const char *role; /* "client", "server", "loopback" */
+	/* --sidecar: the data plane is dpsctpd's, so its packet, SACK and
+	 * retransmission counts are not ours to see (reported as null). */
+	bool sidecar;
 	uint64_t hz;
 	struct perf_side *tx, *rx; /* either may be NULL (a remote end) */
 	struct perf_snap start, end;
@@ -224,5 +255,15 @@ void perf_report_json(FILE *f, const struct perf_result *r);
 /* Record an interval for the JSON document (kept, bounded). */
 void perf_report_keep_interval(const struct perf_result *r, const struct perf_snap *a,
 			       const struct perf_snap *b);
+/* Forget the kept intervals (a server's next test). */
+void perf_report_reset(void);
+
+/* ---- --sidecar (perf_sidecar.c) ---- */
+/*
+ * Run the -s or -c role of @p o through dpsctpd at o->sidecar, on SCTP port
+ * @p port; no EAL. The exit status: 0, 1 the test failed, 2 a bad peer
+ * list, 3 no daemon (or it refused to listen).
+ */
+int perf_sidecar_run(const struct perf_opts *o, uint16_t port);
 
 #endif /* DPSCTP_PERF_H */

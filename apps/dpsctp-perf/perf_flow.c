@@ -23,35 +23,21 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_mbuf.h>
 
 #include "apps/dpsctp-perf/perf.h"
 
-static void
-hdr_write(uint8_t *p, uint32_t seq, uint16_t flags, uint64_t tsc)
-{
-	struct perf_hdr h = { rte_cpu_to_be_32(seq), rte_cpu_to_be_16(PERF_MAGIC),
-			      rte_cpu_to_be_16(flags), rte_cpu_to_be_64(tsc) };
-	memcpy(p, &h, sizeof(h));
-}
-
 static bool
 hdr_read(const struct dpsctp_msg *m, struct perf_hdr *h)
 {
+	uint8_t b[sizeof(*h)];
 	if (m->len < sizeof(*h) || (m->flags & DPSCTP_MSG_CONT) != 0)
 		return false;
 	if (m->segs[0].len >= sizeof(*h))
-		memcpy(h, m->segs[0].data, sizeof(*h));
-	else
-		(void)dpsctp_msg_copy(m, h, sizeof(*h));
-	if (rte_be_to_cpu_16(h->magic) != PERF_MAGIC)
-		return false;
-	h->seq = rte_be_to_cpu_32(h->seq);
-	h->flags = rte_be_to_cpu_16(h->flags);
-	h->tsc = rte_be_to_cpu_64(h->tsc);
-	return true;
+		return perf_hdr_decode(m->segs[0].data, m->segs[0].len, h);
+	(void)dpsctp_msg_copy(m, b, sizeof(b));
+	return perf_hdr_decode(b, sizeof(b), h);
 }
 
 /* Send one message of f->len (or len) bytes; 0, or the API's error. */
@@ -69,7 +55,7 @@ send_msg(struct perf_flow *f, uint16_t sid, uint32_t len, uint16_t flags, uint64
 	if (len <= s->copy_max || (len > s->room && s->big_pool == NULL)) {
 		/* Small ones packed; large ones without a pool of their size (a
 		 * server echoing what a client chose) go as the library's chain. */
-		hdr_write(s->payload, seq, flags, tsc);
+		perf_hdr_write(s->payload, seq, flags, tsc);
 		rc = dpsctp_send_bytes(f->a, &si, s->payload, len);
 	} else {
 		struct rte_mempool *mp = len <= s->room ? dpsctp_pktmbuf_pool(s->d) : s->big_pool;
@@ -79,7 +65,7 @@ send_msg(struct perf_flow *f, uint16_t sid, uint32_t len, uint16_t flags, uint64
 		uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
 		memcpy(p + sizeof(struct perf_hdr), s->payload + sizeof(struct perf_hdr),
 		       len - sizeof(struct perf_hdr));
-		hdr_write(p, seq, flags, tsc);
+		perf_hdr_write(p, seq, flags, tsc);
 		rc = dpsctp_send(f->a, &si, m);
 		if (rc != 0)
 			rte_pktmbuf_free(m);

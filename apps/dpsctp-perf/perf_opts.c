@@ -19,6 +19,7 @@ perf_opts_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dpsctp-perf [EAL args] -- [options] (-s | -c PEER[,PEER] | --loopback)\n"
+		"       dpsctp-perf --sidecar SOCKET [options] (-s | -c PEER[,PEER])\n"
 		"Roles:\n"
 		"  -s, --server        accept associations on --sctp-port; sink the data (any "
 		"SCTP\n"
@@ -28,6 +29,11 @@ perf_opts_usage(FILE *f)
 		"  --loopback          both ends in this process over a net_ring pair (no NIC, no\n"
 		"                      hugepages); one lcore each when the EAL has two (-l 0-1),\n"
 		"                      else one lcore polls both\n"
+		"  --sidecar SOCKET    this end through dpsctpd at SOCKET (libdpsctp-client): no\n"
+		"                      EAL, no port of our own; busy-polls its rings; with -s or\n"
+		"                      -c (not --loopback, --handshakes, --memory, --rate, --pps,\n"
+		"                      --stats); data-plane options other than --sctp-port are\n"
+		"                      dpsctpd's\n"
 		"Server:\n"
 		"  --echo              send back one message of the same size for each received\n"
 		"  -1, --one-off       exit after the first association ends\n"
@@ -164,6 +170,7 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t er
 		{ "interval", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "stats", no_argument, NULL, 'C' },
+		{ "sidecar", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -260,6 +267,11 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t er
 		case 'C':
 			o->stats = true;
 			break;
+		case 'X':
+			if (optarg[0] == '\0')
+				BAD("--sidecar: the path of dpsctpd's socket");
+			o->sidecar = optarg;
+			break;
 		case 'h':
 			return 1;
 		default:
@@ -270,6 +282,21 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t er
 		BAD("unexpected argument \"%s\" (try -h)", argv[optind]);
 	if (o->server + (o->peer != NULL) + o->loopback != 1)
 		BAD("choose one of -s, -c PEER and --loopback");
+	if (o->sidecar != NULL) {
+		/* Options that need an instance of this process's own. */
+		if (o->loopback)
+			BAD("--sidecar runs one end through dpsctpd: -s or -c, not --loopback");
+		if (o->memory || o->handshakes != 0)
+			BAD("--memory and --handshakes measure this process's own instance: not "
+			    "with --sidecar");
+		if (o->rate_bps > 0 || o->pps > 0)
+			BAD("--rate and --pps pace by a wire model of this process's port (MTU, "
+			    "encapsulation): not with --sidecar (dpsctpd owns the port)");
+		if (o->stats)
+			BAD("--stats prints this process's data-plane counters: with --sidecar "
+			    "they "
+			    "are dpsctpd's (its telemetry: /dpsctpd/stats)");
+	}
 	if (o->loopback && !time_given)
 		o->seconds = 3;
 	if (o->rate_bps > 0 && o->pps > 0)

@@ -5,6 +5,10 @@
  * docs/PERF_TOOL.md lists. Every rate is over the measured window (between
  * the start and end snapshots); message and byte totals are the whole test
  * after the drain, when everything sent had been acknowledged.
+ *
+ * With --sidecar the data plane is dpsctpd's: the frames, SACKs and
+ * retransmissions it counts are not visible to this process, and the JSON
+ * says null for them rather than a zero that reads as a measurement.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -19,6 +23,12 @@ struct kept {
 };
 static struct kept kept[MAX_KEPT];
 static unsigned n_kept;
+
+void
+perf_report_reset(void)
+{
+	n_kept = 0;
+}
 
 /* The receiving end's counters: the server when we have it, else what the
  * peer acknowledged (everything the client sent, after the drain). */
@@ -178,8 +188,12 @@ perf_report_end(FILE *f, const struct perf_result *r)
 	figures(r, &g);
 	static const char *names[2] = { "sender", "receiver" };
 	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
-	fprintf(f, "measured %.2f s: %.3f Gbit/s goodput, %.0f msg/s, %.0f packets/s received\n",
-		g.secs, g.rx_bps / 1e9, g.rx_mps, g.rx_pps);
+	fprintf(f, "measured %.2f s: %.3f Gbit/s goodput, %.0f msg/s", g.secs, g.rx_bps / 1e9,
+		g.rx_mps);
+	if (r->sidecar)
+		fprintf(f, " (through dpsctpd)\n");
+	else
+		fprintf(f, ", %.0f packets/s received\n", g.rx_pps);
 	fprintf(f,
 		"sent %" PRIu64 " messages (%" PRIu64 " bytes), received %" PRIu64 " (%" PRIu64
 		" bytes)%s\n",
@@ -189,10 +203,16 @@ perf_report_end(FILE *f, const struct perf_result *r)
 		if (g.have[i])
 			fprintf(f, "%-8s: %.0f cycles/message, %.3f cycles/byte, idle %.1f %%\n",
 				names[i], g.cpm[i], g.cpb[i], g.idle[i] * 100);
-	fprintf(f,
-		"SACKs per DATA packet %.3f, retransmitted chunks %" PRIu64
-		", order errors %" PRIu64 "\n",
-		g.sacks_per_pkt, g.rtx, g.errors);
+	if (r->sidecar)
+		fprintf(f,
+			"order errors %" PRIu64 " (packets, SACKs and retransmissions are "
+			"dpsctpd's: not visible here)\n",
+			g.errors);
+	else
+		fprintf(f,
+			"SACKs per DATA packet %.3f, retransmitted chunks %" PRIu64
+			", order errors %" PRIu64 "\n",
+			g.sacks_per_pkt, g.rtx, g.errors);
 	if (o->bidir && r->tx != NULL && r->rx != NULL)
 		fprintf(f,
 			"reverse (server to client): %.3f Gbit/s, %.0f msg/s, %" PRIu64
@@ -222,10 +242,23 @@ perf_report_json(FILE *f, const struct perf_result *r)
 	const struct perf_opts *o = r->o;
 	struct figures g;
 	figures(r, &g);
+	/* JSON values for what a sidecar run cannot see. */
+	char crc[40], pps[32], spp[32], rtx[32];
+	snprintf(crc, sizeof(crc), "\"%s\"", dpsctp_crc32c_engine());
+	snprintf(pps, sizeof(pps), "%.0f", g.rx_pps);
+	snprintf(spp, sizeof(spp), "%.4f", g.sacks_per_pkt);
+	snprintf(rtx, sizeof(rtx), "%" PRIu64, g.rtx);
+	if (r->sidecar) {
+		strcpy(crc, "null");
+		strcpy(pps, "null");
+		strcpy(spp, "null");
+		strcpy(rtx, "null");
+	}
 	fprintf(f,
-		"{\n  \"start\": {\"version\": \"%s\", \"role\": \"%s\", \"lcores\": \"%s\", "
-		"\"tsc_hz\": %" PRIu64 ", \"crc32c\": \"%s\",\n",
-		dpsctp_version(), r->role, r->lcores, r->hz, dpsctp_crc32c_engine());
+		"{\n  \"start\": {\"version\": \"%s\", \"role\": \"%s\", \"mode\": \"%s\", "
+		"\"lcores\": \"%s\", \"tsc_hz\": %" PRIu64 ", \"crc32c\": %s,\n",
+		dpsctp_version(), r->role, r->sidecar ? "sidecar" : "embedded", r->lcores, r->hz,
+		crc);
 	fprintf(f,
 		"    \"test\": {\"message_bytes\": %u, \"streams\": %u, \"assocs\": %u, "
 		"\"seconds\": %.3f, \"omit\": %.3f, \"unordered\": %s, \"bidir\": %s, \"ping\": "
@@ -260,8 +293,8 @@ perf_report_json(FILE *f, const struct perf_result *r)
 	fprintf(f,
 		"    \"sum_received\": {\"bytes\": %" PRIu64 ", \"messages\": %" PRIu64
 		", \"seconds\": %.6f, \"bits_per_second\": %.0f, \"messages_per_second\": %.0f, "
-		"\"packets_per_second\": %.0f, \"acknowledged_only\": %s},\n",
-		g.recv_bytes, g.recv_msgs, g.secs, g.rx_bps, g.rx_mps, g.rx_pps,
+		"\"packets_per_second\": %s, \"acknowledged_only\": %s},\n",
+		g.recv_bytes, g.recv_msgs, g.secs, g.rx_bps, g.rx_mps, pps,
 		r->rx == NULL ? "true" : "false");
 	if (o->bidir && r->tx != NULL && r->rx != NULL)
 		fprintf(f,
@@ -282,9 +315,9 @@ perf_report_json(FILE *f, const struct perf_result *r)
 		fprintf(f, "},\n");
 	}
 	fprintf(f,
-		"    \"sacks_per_data_packet\": %.4f, \"retransmits\": %" PRIu64
-		", \"errors\": %" PRIu64 ",\n",
-		g.sacks_per_pkt, g.rtx, g.errors);
+		"    \"sacks_per_data_packet\": %s, \"retransmits\": %s, \"errors\": %" PRIu64
+		",\n",
+		spp, rtx, g.errors);
 	if (g.target_mps > 0)
 		fprintf(f,
 			"    \"rate\": {\"target_wire_bps\": %.0f, \"target_messages_per_second\": "
