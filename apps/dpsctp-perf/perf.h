@@ -86,6 +86,7 @@ struct perf_opts {
 	bool memory;	     /* --memory: size the server end, report, exit */
 	const char *peer;    /* -c ADDR[,ADDR] */
 	const char *sidecar; /* --sidecar SOCKET: through dpsctpd, no instance of our own */
+	bool zero_copy;	     /* --zero-copy: received messages by reference (with --sidecar) */
 	uint16_t sctp_port;  /* --sctp-port */
 	double seconds;	     /* -t */
 	double interval;     /* -i, 0 = none */
@@ -232,6 +233,7 @@ struct perf_result {
 	/* --sidecar: the data plane is dpsctpd's, so its packet, SACK and
 	 * retransmission counts are not ours to see (reported as null). */
 	bool sidecar;
+	bool zero_copy; /* sidecar: received messages came by reference */
 	uint64_t hz;
 	struct perf_side *tx, *rx; /* either may be NULL (a remote end) */
 	struct perf_snap start, end;

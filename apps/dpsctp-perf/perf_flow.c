@@ -301,7 +301,9 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 			s->errors++;
 		f->seq_in[m->sid] = h.seq + 1;
 	}
-	if (h.flags & PERF_F_PONG) {
+	/* A client's own ping back unchanged is its pong too: a plain echo
+	 * server (dpsctp-echo, dpsctpd --loopback-peer echo) does not flip it. */
+	if ((h.flags & PERF_F_PONG) || (s->is_client && (h.flags & PERF_F_PING))) {
 		uint64_t rtt = rte_rdtsc() - h.tsc;
 		perf_hist_add(&s->lat, (uint64_t)((double)rtt * 1e9 / 2.0 / (double)s->hz));
 		perf_add(&s->c.pings, 1);

@@ -34,6 +34,8 @@ perf_opts_usage(FILE *f)
 		"                      -c (not --loopback, --handshakes, --memory, --rate, --pps,\n"
 		"                      --stats); data-plane options other than --sctp-port are\n"
 		"                      dpsctpd's\n"
+		"  --zero-copy         with --sidecar: receive by reference into dpsctpd's packet\n"
+		"                      buffers (dpsctpd --zero-copy); the JSON says if granted\n"
 		"Server:\n"
 		"  --echo              send back one message of the same size for each received\n"
 		"  -1, --one-off       exit after the first association ends\n"
@@ -171,6 +173,7 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t er
 		{ "json", no_argument, NULL, 'J' },
 		{ "stats", no_argument, NULL, 'C' },
 		{ "sidecar", required_argument, NULL, 'X' },
+		{ "zero-copy", no_argument, NULL, 'Z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -267,6 +270,9 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t er
 		case 'C':
 			o->stats = true;
 			break;
+		case 'Z':
+			o->zero_copy = true;
+			break;
 		case 'X':
 			if (optarg[0] == '\0')
 				BAD("--sidecar: the path of dpsctpd's socket");
@@ -282,6 +288,9 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t er
 		BAD("unexpected argument \"%s\" (try -h)", argv[optind]);
 	if (o->server + (o->peer != NULL) + o->loopback != 1)
 		BAD("choose one of -s, -c PEER and --loopback");
+	if (o->zero_copy && o->sidecar == NULL)
+		BAD("--zero-copy asks dpsctpd for received messages by reference: with "
+		    "--sidecar");
 	if (o->sidecar != NULL) {
 		/* Options that need an instance of this process's own. */
 		if (o->loopback)

@@ -257,8 +257,9 @@ perf_report_json(FILE *f, const struct perf_result *r)
 	fprintf(f,
 		"{\n  \"start\": {\"version\": \"%s\", \"role\": \"%s\", \"mode\": \"%s\", "
 		"\"lcores\": \"%s\", \"tsc_hz\": %" PRIu64 ", \"crc32c\": %s,\n",
-		dpsctp_version(), r->role, r->sidecar ? "sidecar" : "embedded", r->lcores, r->hz,
-		crc);
+		dpsctp_version(), r->role,
+		r->sidecar ? (r->zero_copy ? "sidecar-zero-copy" : "sidecar") : "embedded",
+		r->lcores, r->hz, crc);
 	fprintf(f,
 		"    \"test\": {\"message_bytes\": %u, \"streams\": %u, \"assocs\": %u, "
 		"\"seconds\": %.3f, \"omit\": %.3f, \"unordered\": %s, \"bidir\": %s, \"ping\": "

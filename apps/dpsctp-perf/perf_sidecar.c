@@ -354,7 +354,9 @@ psc_recv(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_event
 			s->errors++;
 		f->seq_in[sid] = h->seq + 1;
 	}
-	if (h->flags & PERF_F_PONG) {
+	/* A client's own ping back unchanged is its pong too: a plain echo
+	 * server (dpsctp-echo, dpsctpd --loopback-peer echo) does not flip it. */
+	if ((h->flags & PERF_F_PONG) || (s->is_client && (h->flags & PERF_F_PING))) {
 		uint64_t rtt = rte_rdtsc() - h->tsc;
 		perf_hist_add(&s->lat, (uint64_t)((double)rtt * 1e9 / 2.0 / (double)s->hz));
 		perf_add(&s->c.pings, 1);
@@ -889,7 +891,9 @@ perf_sidecar_run(const struct perf_opts *o, uint16_t port)
 		}
 		e.n_peers = (unsigned)n;
 	}
-	struct dpsctp_client_opts co = { .threads = 1, .name = "dpsctp-perf" };
+	struct dpsctp_client_opts co = { .threads = 1,
+					 .name = "dpsctp-perf",
+					 .zero_copy = o->zero_copy };
 	int err;
 	e.c = dpsctp_client_attach(o->sidecar, &co, &err);
 	if (e.c == NULL) {
@@ -898,6 +902,10 @@ perf_sidecar_run(const struct perf_opts *o, uint16_t port)
 		psc_fini(&e);
 		return 3;
 	}
+	res.zero_copy = dpsctp_client_zero_copy(e.c) != 0;
+	if (o->zero_copy && !res.zero_copy)
+		fprintf(stderr, "dpsctp-perf: dpsctpd did not grant zero copy (start it with "
+				"--zero-copy); receiving by copy\n");
 	res.hz = psc_tsc_hz();
 	e.side.hz = res.hz;
 	psc_block_signals();

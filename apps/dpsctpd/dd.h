@@ -88,6 +88,8 @@ struct dd_counters {
 	uint64_t recv_zero_copy; /* messages handed by reference */
 };
 
+#define DD_AHEAD_MAX 8u
+
 struct dd_thread {
 	struct sc_thread th;
 	struct dd_held *held; /* FIFO of limits.backlog */
@@ -95,6 +97,14 @@ struct dd_thread {
 	struct dd_unread *unread; /* FIFO of 2 x ring slots */
 	uint32_t unread_head, unread_n, unread_cap;
 	bool wake; /* the app asked for a wake-up: write its eventfd after this round */
+	/* ABORTs done ahead of a SEND waiting for space (dd_abort_ahead()). */
+	struct {
+		uint32_t pos; /* ring position */
+		int32_t status;
+		uint64_t cookie;
+	} ahead[DD_AHEAD_MAX];
+	uint32_t n_ahead;
+	uint32_t ahead_scan; /* ring position up to which slots were looked at */
 };
 
 struct dd_app {

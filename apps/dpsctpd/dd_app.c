@@ -644,8 +644,7 @@ dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, b
 			app->ctr.send_bytes += r->len;
 		}
 	}
-	(void)sc_arena_take(&th->tx, r->off, r->len, &err);
-	sc_arena_release(&th->tx);
+	(void)sc_arena_take(&th->tx, r->off, r->len, &err); /* given back per batch */
 	return DD_DONE;
 }
 
@@ -694,6 +693,58 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 	return DD_DONE;
 }
 
+/*
+ * A SEND waits at the head of the ring for send space: ABORTs behind it
+ * go now (an application must be able to end an association whose peer
+ * keeps its window shut — that one's SEND then completes -ENOTCONN and
+ * the ring moves on). Each is remembered by its ring position and
+ * completed in its turn with the status it got here.
+ */
+static void
+dd_abort_ahead(struct dd *d, struct dd_app *app, unsigned ti, uint32_t from, uint32_t have)
+{
+	struct dd_thread *t = &app->t[ti];
+	/* Each slot is looked at once while the head waits, not every round. */
+	int32_t seen = (int32_t)(t->ahead_scan - t->th.req.mine);
+	if (seen > (int32_t)from)
+		from = (uint32_t)seen;
+	t->ahead_scan = t->th.req.mine + have;
+	for (uint32_t k = from; k < have && t->n_ahead < DD_AHEAD_MAX; k++) {
+		struct sc_req r;
+		memcpy(&r, sc_ring_peek(&t->th.req, k), sizeof(r));
+		uint32_t pos = t->th.req.mine + k;
+		if (r.op != SC_OP_ABORT || sc_req_check(&r, app->sa->layout.arena_bytes) != 0)
+			continue;
+		bool done = false;
+		for (uint32_t i = 0; i < t->n_ahead; i++)
+			done |= t->ahead[i].pos == pos;
+		if (done)
+			continue;
+		struct dd_assoc *as = dd_lookup(d, app, r.assoc);
+		t->ahead[t->n_ahead].pos = pos;
+		t->ahead[t->n_ahead].cookie = r.cookie;
+		t->ahead[t->n_ahead].status = as != NULL ? dpsctp_abort(as->a) : -ENOENT;
+		t->n_ahead++;
+	}
+}
+
+/* The request at ring position pos was an ABORT done ahead: its completion. */
+static bool
+dd_ahead_done(struct dd_thread *t, uint32_t pos, const struct sc_req *r, struct sc_cpl *c)
+{
+	for (uint32_t i = 0; i < t->n_ahead; i++)
+		if (t->ahead[i].pos == pos && t->ahead[i].cookie == r->cookie &&
+		    r->op == SC_OP_ABORT) {
+			memset(c, 0, sizeof(*c));
+			c->cookie = r->cookie;
+			c->op = r->op;
+			c->status = t->ahead[i].status;
+			t->ahead[i] = t->ahead[--t->n_ahead];
+			return true;
+		}
+	return false;
+}
+
 /* Thread ti's requests, while there is room for their completions. */
 static int
 dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
@@ -707,7 +758,7 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 		return -EPROTO;
 	int n = 0;
 	struct sc_req r, next;
-	bool cpl_wake = false;
+	struct dd_thread *t = &app->t[ti];
 	if (have > 0)
 		memcpy(&r, sc_ring_peek(&th->req, 0), sizeof(r)); /* copied, then checked */
 	for (; n < have && n < room; n++) {
@@ -715,21 +766,30 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 		bool has_next = n + 1 < have && n + 1 < room;
 		if (has_next)
 			memcpy(&next, sc_ring_peek(&th->req, (uint32_t)n + 1), sizeof(next));
-		struct sc_cpl *c = sc_ring_reserve(&th->cpl, 0);
-		enum dd_verdict v = dd_request(d, app, ti, &r, has_next ? &next : NULL, c);
+		struct sc_cpl *c = sc_ring_reserve(&th->cpl, (uint32_t)n);
+		uint32_t pos = th->req.mine + (uint32_t)n;
+		enum dd_verdict v =
+			dd_ahead_done(t, pos, &r, c)
+				? DD_DONE
+				: dd_request(d, app, ti, &r, has_next ? &next : NULL, c);
 		if (v == DD_BROKEN)
 			return -EPROTO;
-		if (v == DD_RETRY)
+		if (v == DD_RETRY) {
+			dd_abort_ahead(d, app, ti, (uint32_t)n + 1, (uint32_t)have);
 			break;
+		}
 		app->ctr.requests++;
 		app->ctr.completions++;
-		cpl_wake |= sc_ring_commit(&th->cpl, 1);
 		r = next;
 	}
-	if (n > 0)
+	/* One release and one commit for the batch: the shared indices (and the
+	 * application's cache lines) are written once, not per request. */
+	if (n > 0) {
+		sc_arena_release(&th->tx); /* the bytes of every request taken */
 		sc_ring_release(&th->req, (uint32_t)n);
-	if (cpl_wake)
-		app->t[ti].wake = true;
+		if (sc_ring_commit(&th->cpl, (uint32_t)n))
+			t->wake = true;
+	}
 	*work += (unsigned)n;
 	return 0;
 }

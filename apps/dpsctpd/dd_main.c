@@ -462,9 +462,6 @@ main(int argc, char **argv)
 	for (uint32_t i = 0; i < d.n_assocs; i++)
 		d.assocs[i].gen = 1;
 	dd_app_init(&d);
-	d.srv.on_attach = dd_on_attach;
-	d.srv.on_detach = dd_on_detach;
-	d.srv.arg = &d;
 	int rc = sc_server_open(&d.srv, o.socket, &o.srv, dd_generation());
 	if (rc != 0) {
 		fprintf(stderr, "dpsctpd: %s: %s\n", o.socket, strerror(-rc));

@@ -24,7 +24,14 @@
 #include "apps/common/app_common.h"
 #include "apps/dpsctpd/dd.h"
 
-#define DD_PEER_QUEUE 4096u /* echoes waiting for send space */
+/*
+ * Echoes waiting for send space. The peer's receive window counts them
+ * (dpsctp_rx_flow_control(): a message is "consumed" once its echo is
+ * sent), so a sender faster than the echoes can go back is slowed by the
+ * window, not answered with drops; the queue holds at most a window of
+ * messages (256 KiB of 64-byte ones by default).
+ */
+#define DD_PEER_QUEUE 65536u
 
 static struct {
 	bool echo;
@@ -34,6 +41,7 @@ static struct {
 		struct dpsctp_assoc *a;
 		struct rte_mbuf *m;
 		struct dpsctp_sndinfo si;
+		uint32_t len;
 	} q[DD_PEER_QUEUE];
 	uint32_t head, n;
 } dd_peer;
@@ -50,6 +58,8 @@ dd_peer_drain(void)
 			rte_pktmbuf_free(e->m);
 			dd_peer.echo_dropped++;
 		}
+		if (e->a != NULL)
+			(void)dpsctp_consumed(e->a, e->len); /* the window reopens by it */
 		dd_peer.head = (dd_peer.head + 1) % DD_PEER_QUEUE;
 		dd_peer.n--;
 	}
@@ -61,8 +71,10 @@ dd_peer_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 	(void)arg;
 	dd_peer.msgs++;
 	dd_peer.bytes += m->len;
-	if (!dd_peer.echo)
+	if (!dd_peer.echo) {
+		(void)dpsctp_consumed(a, m->len);
 		return;
+	}
 	/* Back by reference to the received packet, after what already waits. */
 	struct dpsctp_sndinfo si = { m->sid, m->ppid,
 				     (m->flags & DPSCTP_MSG_UNORDERED) ? DPSCTP_SEND_UNORDERED
@@ -70,19 +82,24 @@ dd_peer_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 	struct rte_mbuf *r = dpsctp_msg_to_mbuf(a, m);
 	if (r == NULL) {
 		dd_peer.echo_dropped++;
+		(void)dpsctp_consumed(a, m->len);
 		return;
 	}
-	if (dd_peer.n == 0 && dpsctp_send(a, &si, r) == 0)
+	if (dd_peer.n == 0 && dpsctp_send(a, &si, r) == 0) {
+		(void)dpsctp_consumed(a, m->len);
 		return;
+	}
 	if (dd_peer.n == DD_PEER_QUEUE) {
 		rte_pktmbuf_free(r);
 		dd_peer.echo_dropped++;
+		(void)dpsctp_consumed(a, m->len);
 		return;
 	}
 	typeof(dd_peer.q[0]) *e = &dd_peer.q[(dd_peer.head + dd_peer.n) % DD_PEER_QUEUE];
 	e->a = a;
 	e->m = r;
 	e->si = si;
+	e->len = m->len;
 	dd_peer.n++;
 }
 
@@ -137,6 +154,7 @@ dd_peer_create(struct dpsctp_config *cfg, bool echo)
 		return NULL;
 	}
 	dd_peer.echo = echo;
+	(void)dpsctp_rx_flow_control(p, 1);
 	if (dpsctp_listen(p, DD_PEER_PORT, &dd_peer_cb, NULL) != 0) {
 		fprintf(stderr, "dpsctpd: --loopback-peer: cannot listen on %u\n", DD_PEER_PORT);
 		dpsctp_destroy(p);

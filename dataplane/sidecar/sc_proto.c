@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "dataplane/sidecar/sc_proto.h"
 
@@ -12,13 +13,20 @@ _Static_assert(sizeof(struct sc_evt) == SC_SLOT_BYTES, "event slot");
 _Static_assert(sizeof(struct sc_addr) == 20, "address");
 _Static_assert(sizeof(struct sc_zc_ref) == 16, "zero-copy reference");
 
+/* Every byte zero; OR-ed a word at a time (the daemon checks every request). */
 static bool
 sc_zero(const uint8_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != 0)
-			return false;
-	return true;
+	uint64_t acc = 0;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		acc |= w;
+	}
+	for (; i < n; i++)
+		acc |= p[i];
+	return acc == 0;
 }
 
 int
