@@ -189,6 +189,8 @@ struct sctp_assoc_counters {
 	uint64_t sacks_old;	   /* §6.2.1 D i: behind the Cumulative TSN Ack Point */
 	uint64_t sacks_gap_order;  /* gap blocks out of order: dropped */
 	uint64_t t3_expiries;	   /* §6.3.3 */
+	uint64_t zwp_expiries;	   /* of those, of a zero window probe the peer answered:
+				      no error counted, cwnd kept (§6.1 A) */
 	uint64_t fast_retransmits; /* §7.2.4: SACKs that marked chunks for fast retransmit */
 	uint64_t send_failed;	   /* SEND_FAILED notifications */
 	/* ICMP errors quoting our packets (sctp/assoc_icmp.c, RFC 9260 appendix C). */
@@ -269,6 +271,13 @@ struct sctp_assoc_tx {
 	uint32_t next_tsn;			     /* TSN of the next new chunk */
 	uint16_t mtu;				     /* IP packet size */
 	bool fast_rtx; /* one fast-retransmit packet owed, cwnd ignored */
+	/*
+	 * A SACK (or a SHUTDOWN's Cumulative TSN Ack) was accepted since DATA
+	 * last went out: the peer is alive and has seen what we sent. While
+	 * probing a zero window (§6.1 A) it tells an answered probe, whose
+	 * T3-rtx expiry counts no error, from one into silence, which counts.
+	 */
+	bool sack_since_data;
 	/* A SCTP_SEND_SACK_NOW message is queued: nothing is held back for bundling. */
 	bool no_hold;
 	/* sctp_data_config.bundle_delay_us in ns, 0: never hold back. */

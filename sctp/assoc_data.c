@@ -177,7 +177,11 @@ assoc_uf_consumed(const struct sctp_assoc *a, const struct assoc_in *in, struct 
  * sent: small openings wait for the next SACK, so a reader that consumes a
  * few bytes at a time does not make a SACK each time (silly window
  * avoidance), while a sender stopped by a closed window learns as soon as
- * a packet's worth is free.
+ * a packet's worth is free. None once the peer has sent its SHUTDOWN
+ * (§9.2: it does so only with all its DATA acknowledged, and sends no
+ * more): the update would tell nobody anything, and in SHUTDOWN-ACK-SENT
+ * it races the peer's SHUTDOWN COMPLETE, after which the peer's endpoint
+ * answers it as out of the blue with an ABORT (§8.4).
  */
 void
 assoc_rx_consumed(struct sctp_assoc *a, struct assoc_run *run, uint32_t bytes)
@@ -185,6 +189,8 @@ assoc_rx_consumed(struct sctp_assoc *a, struct assoc_run *run, uint32_t bytes)
 	if (a->data_mem == NULL)
 		return;
 	a->rx_unconsumed -= bytes < a->rx_unconsumed ? bytes : a->rx_unconsumed;
+	if (a->state == SCTP_ASSOC_SHUTDOWN_RECEIVED || a->state == SCTP_ASSOC_SHUTDOWN_ACK_SENT)
+		return;
 	uint32_t now_rwnd = assoc_rwnd(a), buf = a->ep->cfg.a_rwnd;
 	uint32_t mtu = a->tx != NULL ? a->tx->mtu : SCTP_ASSOC_TX_MAX;
 	uint32_t step = mtu < buf / 2 ? mtu : buf / 2;

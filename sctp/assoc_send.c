@@ -13,6 +13,14 @@
  * go, the path set (sctp/path.h) keeps RTOs and error counts. This file
  * calls them in the RFC's order, assigns TSNs, and builds packets.
  *
+ * Zero window probing (§6.1 A): with the peer's window too small for the
+ * next chunk and nothing in flight, one chunk goes anyway (tx_flush_new()).
+ * A receiver whose window stays closed drops it and says so in a SACK
+ * (§6.2); T3-rtx then resends it at backed-off intervals without counting
+ * errors for as long as such SACKs keep coming (assoc_tx_t3(),
+ * tx->sack_since_data), and a SACK that reopens the window sends it again
+ * at once (tx_window_reopened()).
+ *
  * One flush after every input, timer and user call (assoc_tx_flush()):
  * packets of at most one MTU (tx->mtu, IP header included) while the
  * path's cwnd (with Max.Burst), the peer's rwnd and the retransmission
@@ -449,6 +457,7 @@ tx_pkt_send(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p, unsig
 		a->counters->sacks_bundled++;
 	}
 	a->counters->data_packets++;
+	a->tx->sack_since_data = false;
 	if (a->ops->send_data != NULL) {
 		a->ops->send_data(a->ctx, p->head, p->w.off, p->segs, p->n, src, &dst);
 		return;
@@ -708,6 +717,7 @@ tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq
 	uint64_t ev = 0;
 
 	a->counters->sacks_in++;
+	tx->sack_since_data = true;
 	run->shutdown_step = true;
 	(void)sctp_cc_recovery_on_sack(&tx->fr, r->cum_tsn);
 	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++) {
@@ -770,6 +780,29 @@ tx_sack_verdict(struct sctp_assoc *a, struct assoc_run *run, enum sctp_rtxq_sack
 	tx_after_ack(a, run, r, fr_before);
 }
 
+/*
+ * §6.1 A, §6.2: the SACK opened the window while the probe it had already
+ * answered (so dropped: a receiver at zero window takes no new TSN) is
+ * still the only chunk in flight. It goes again in this input's flush,
+ * ahead of the new data the window now lets go, instead of at its T3-rtx
+ * deadline, which probing has backed off towards RTO.Max: until it arrives
+ * the receiver can deliver nothing sent after it on its stream. The path's
+ * T3-rtx stops (§6.3.2 R2: nothing outstanding there); the retransmission
+ * starts it again where it goes.
+ */
+static void
+tx_window_reopened(struct sctp_assoc *a, uint32_t probe)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+	int path = sctp_rtxq_window_reopened(&tx->rtxq, &tx->env, probe);
+
+	if (path < 0)
+		return;
+	if (sctp_rtxq_path_flight(&tx->rtxq, (unsigned)path) == 0)
+		tx->t3_at[path] = SCTP_TIME_NEVER;
+	tx_t3_sync(a);
+}
+
 void
 assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c)
 {
@@ -784,10 +817,16 @@ assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chu
 		run->stop = true;
 		return;
 	}
+	/* A probe the peer already answered without taking it (§6.1 A). */
+	uint32_t probe = 0;
+	bool probing =
+		tx->sack_since_data && sctp_rtxq_window_probe(&tx->rtxq, tx->env.pool, &probe) >= 0;
 	bool fr = sctp_cc_recovery_active(&tx->fr);
 	enum sctp_rtxq_sack_verdict v =
 		sctp_rtxq_on_sack(&tx->rtxq, &tx->env, &s, fr, run->now_ns, &r);
 	tx_sack_verdict(a, run, v, &r, fr);
+	if (probing && v == SCTP_RTXQ_SACK_OK && a->tx != NULL && !run->halted)
+		tx_window_reopened(a, probe);
 }
 
 /* §9.2: the SHUTDOWN's Cumulative TSN Ack, a SACK without gap blocks. */
@@ -812,6 +851,17 @@ assoc_rx_shutdown_cum(struct sctp_assoc *a, struct assoc_run *run, const struct 
  * backed off and errors counted (E2, §8.1, §8.2: maybe failover or
  * COMMUNICATION LOST). The flush then retransmits to the rtx path and
  * restarts T3 there.
+ *
+ * A zero window probe (§6.1 A: the one chunk in flight, more than the
+ * peer's window) that the peer answered with a SACK since it last went out
+ * is no loss: the receiver dropped it because its window is still closed,
+ * "for an indefinite time" if its application is slow. Its expiry marks it
+ * and backs the RTO off, so probes go at exponentially growing intervals
+ * up to RTO.Max, but counts no error on the path or the association
+ * ("SHOULD NOT increment the error counter") and leaves cwnd alone ("Zero
+ * window probing does not affect the calculation of cwnd"). A probe
+ * unanswered since it went out counts as any expiry does: a peer that
+ * stopped answering is still given up after Association.Max.Retrans.
  */
 void
 assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run)
@@ -825,9 +875,16 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run)
 			continue;
 		tx->t3_at[i] = SCTP_TIME_NEVER;
 		a->counters->t3_expiries++;
+		bool probe = tx->sack_since_data &&
+			     sctp_rtxq_window_probe(&tx->rtxq, tx->env.pool, NULL) == (int)i;
 		(void)sctp_rtxq_on_t3_expiry(&tx->rtxq, &tx->env, i, NULL);
-		sctp_cc_on_t3_expiry(&tx->path_cc[i], tx->cc);
 		sctp_cc_recovery_on_t3(&tx->fr);
+		if (probe) {
+			a->counters->zwp_expiries++;
+			sctp_paths_on_probe_expiry(&a->paths, assoc_profile(a), i);
+			continue;
+		}
+		sctp_cc_on_t3_expiry(&tx->path_cc[i], tx->cc);
 		uint64_t ev = sctp_paths_on_t3_expiry(&a->paths, assoc_profile(a), i, run->now_ns);
 		tx_t3_sync(a);
 		if (ev != 0)

@@ -455,6 +455,13 @@ sctp_paths_on_t3_expiry(struct sctp_paths *ps, const struct sctp_profile *p, uns
 	return ev | reselect(ps, p);
 }
 
+void
+sctp_paths_on_probe_expiry(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i)
+{
+	if (i < ps->n)
+		sctp_rto_backoff(&sctp_paths_get(ps, i)->rto, p);
+}
+
 uint64_t
 sctp_paths_on_data_acked(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i,
 			 uint64_t now_ns)

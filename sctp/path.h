@@ -28,7 +28,9 @@
  *   new DATA             send on sctp_paths_data_path(); then
  *                        sctp_paths_on_data_sent() (first transmissions only)
  *   retransmission       send on sctp_paths_rtx_path(ps, last path used)
- *   T3-rtx expiry        sctp_paths_on_t3_expiry() (counts, backs off, fails over)
+ *   T3-rtx expiry        sctp_paths_on_t3_expiry() (counts, backs off, fails over);
+ *                        sctp_paths_on_probe_expiry() (backs off only) for a
+ *                        zero window probe the peer answers (§6.1 A)
  *   SACK of new data     sctp_paths_on_data_acked() for the path the acked
  *                        TSNs were last sent to; an RTT sample, under Karn's
  *                        rule (sctp/rto.h), with sctp_rto_sample() on
@@ -350,6 +352,15 @@ sctp_paths_on_data_sent(struct sctp_paths *ps, unsigned i, uint64_t now_ns)
  */
 uint64_t sctp_paths_on_t3_expiry(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i,
 				 uint64_t now_ns);
+
+/*
+ * T3-rtx expired on path i for a zero window probe the peer keeps answering
+ * with SACKs (§6.1 A: such probes "SHOULD NOT increment the error counter
+ * for the association or any destination transport address"): the RTO
+ * backs off (E2), so the probes go at exponentially growing intervals up
+ * to RTO.Max, and nothing else changes: no error, no state, no failover.
+ */
+void sctp_paths_on_probe_expiry(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i);
 
 /*
  * A SACK acknowledged new data last sent on path i: both error counters

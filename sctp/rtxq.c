@@ -569,6 +569,47 @@ sctp_rtxq_on_t3_expiry(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uns
 	return count;
 }
 
+/* The highest TSN sent when it is the one chunk in flight and nothing is marked; else NULL. */
+static struct sctp_rtxq_node *
+alone_in_flight(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool)
+{
+	struct sctp_rtxq_node *n;
+
+	if (q->tail == NIL || q->n_marked != 0)
+		return NULL;
+	n = &pool->nodes[q->tail];
+	/* Every chunk in flight counts at least 16 bytes, so equal sums mean no other. */
+	if (!(n->state & S_IN_FLIGHT) || sctp_rtxq_flight(q) != sctp_rtxq_chunk_bytes(n->len))
+		return NULL;
+	return n;
+}
+
+int
+sctp_rtxq_window_probe(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool, uint32_t *tsn)
+{
+	const struct sctp_rtxq_node *n = alone_in_flight(q, pool);
+
+	if (n == NULL || n->len <= q->a_rwnd)
+		return -1;
+	if (tsn != NULL)
+		*tsn = n->tsn;
+	return n->path;
+}
+
+int
+sctp_rtxq_window_reopened(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint32_t tsn)
+{
+	struct sctp_rtxq_node *n = alone_in_flight(q, env->pool);
+
+	if (n == NULL || n->tsn != tsn || n->len > q->a_rwnd)
+		return -1;
+	n->state = (uint8_t)((n->state & ~S_PHASE) | S_MARKED);
+	q->path_flight[n->path] -= sctp_rtxq_chunk_bytes(n->len);
+	q->data_flight -= n->len;
+	q->n_marked++;
+	return n->path;
+}
+
 unsigned
 sctp_rtxq_take_rtx(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigned path,
 		   uint32_t budget, struct sctp_rtxq_rtx *out, unsigned max_out, uint32_t *bytes)

@@ -324,6 +324,28 @@ enum sctp_rtxq_sack_verdict sctp_rtxq_on_shutdown_cum(struct sctp_rtxq *q,
 uint32_t sctp_rtxq_on_t3_expiry(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigned path,
 				uint32_t *bytes);
 
+/*
+ * §6.1 A, zero window probing. The probe is the highest TSN sent when it is
+ * IN_FLIGHT, the only chunk in flight, nothing is marked, and its payload
+ * is more than the peer's last a_rwnd: the peer has no room for it, so it
+ * went as the one chunk rule A always lets go. Returns the path it was last
+ * sent to (*tsn, if not NULL, gets its TSN), or -1 when what is in flight
+ * is no probe. O(1).
+ */
+int sctp_rtxq_window_probe(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool,
+			   uint32_t *tsn);
+
+/*
+ * The peer's window reopened (a_rwnd now takes the chunk) while the probe
+ * `tsn` is still the only chunk in flight, unacknowledged: the peer dropped
+ * it at zero window (§6.2). It becomes MARKED, as T3-rtx would make it
+ * (flight and rwnd as there), so it goes again now instead of one backed-off
+ * RTO later. Returns the path it was on, or -1 (nothing changed) when tsn
+ * is not the highest TSN sent, not alone in flight, or still more than the
+ * a_rwnd. O(1).
+ */
+int sctp_rtxq_window_reopened(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint32_t tsn);
+
 /* One chunk to retransmit. */
 struct sctp_rtxq_rtx {
 	struct sctp_slice payload; /* lent: the queue keeps its reference (see below) */

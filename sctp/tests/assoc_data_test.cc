@@ -370,4 +370,24 @@ TEST_P(Data, ASlowReaderClosesTheWindowAndConsumingReopensIt)
 	EXPECT_EQ(sctp_assoc_consumed(&a_, 1, now_), -ENOTCONN);
 }
 
+// §9.2: once the peer has sent SHUTDOWN, all its DATA is acknowledged and
+// no more comes. Consuming still frees the window but sends no update: in
+// SHUTDOWN-ACK-SENT it would race the peer's SHUTDOWN COMPLETE and, arriving
+// after it, draw an ABORT from the peer's endpoint (§8.4).
+TEST_P(Data, NoWindowUpdateOnceThePeerHasShutDown)
+{
+	cfg_.rwnd_counts_delivered = true;
+	std::string big(1400, 'x');
+	rx(data_chunk(kBE | SCTP_DATA_FLAG_I, kTsn0, 0, 0, big));
+	rx(data_chunk(kBE | SCTP_DATA_FLAG_I, kTsn0 + 1, 0, 1, big));
+	ASSERT_EQ(a_.rx_unconsumed, 2800u);
+	input_hex(kClientTag, "07000008 00000000");
+	ASSERT_EQ(a_.state, SCTP_ASSOC_SHUTDOWN_ACK_SENT);
+	size_t sent = sent_.size();
+	ASSERT_EQ(sctp_assoc_consumed(&a_, 2800, now_), 0);
+	EXPECT_EQ(a_.rx_unconsumed, 0u);
+	EXPECT_EQ(sent_.size(), sent) << "no window update";
+	EXPECT_EQ(counters_.window_updates, 0u);
+}
+
 } // namespace

@@ -6,7 +6,9 @@
 // recovered by fast retransmit and by T3-rtx at the asserted times; slow
 // start shows in the packets per round trip; shutdown waits for the data;
 // SEND FAILED reports what an abort strands; the send API's errors; a SACK
-// of a TSN never sent aborts (RFC 9260 §12.4). Every buffer hold is
+// of a TSN never sent aborts (RFC 9260 §12.4); zero window probing (§6.1
+// A): a window held closed for many RTO.Max costs no error and reopens at
+// once, a peer gone silent is still given up. Every buffer hold is
 // released at the end of every test (zero copy, sctp/buf.h).
 #include <cstdio>
 #include <random>
@@ -1043,6 +1045,203 @@ TEST_P(Send, RandomBundlingManySeeds)
 	// Bundling happened: fewer DATA packets than messages.
 	EXPECT_LT(pkts, msgs);
 	std::printf("%zu messages in %zu DATA packets\n", msgs, pkts);
+}
+
+// ---- Zero window probing (RFC 9260 §6.1 A) ----------------------------
+
+// The server's application is slow: delivered bytes count against its
+// window (rwnd_counts_delivered) and it consumes nothing until told. Its
+// buffer takes five 1000-byte messages; the sixth goes as rule A's one
+// chunk into a window of 808 and is taken; the seventh finds the window at
+// 0: the server drops it and says so in a SACK at once (§6.2), and the
+// client probes with it from then on. The eighth waits in the queue.
+constexpr uint32_t kZwpBuf = 4 * 1452;
+constexpr uint32_t kZwpMsgs = 8;
+// Payload of a full DATA chunk on IPv4 at MTU 1500: 1500 - 20 - 12 - 16.
+constexpr uint32_t kFullChunk = 1452;
+
+// The client's DATA packets from time t on that start with the given TSN.
+std::vector<uint64_t>
+times_of_tsn(const Side &x, uint64_t t, uint32_t tsn)
+{
+	std::vector<uint64_t> out;
+	for (const auto &p : data_packets(x))
+		if (p.first >= t && p.second == tsn)
+			out.push_back(p.first);
+	return out;
+}
+
+// The server's unconsumed bytes stay within its buffer plus the one chunk
+// rule A lets into a window too small for it (§6.2: beyond that, new TSNs
+// are dropped at zero window).
+::testing::AssertionResult
+receiver_bounded(const Sim &sim)
+{
+	if (sim.s.a.rx_unconsumed > kZwpBuf + kFullChunk)
+		return ::testing::AssertionFailure()
+		       << "server holds " << sim.s.a.rx_unconsumed << " unconsumed bytes";
+	return ::testing::AssertionSuccess();
+}
+
+// The client's association, error counters and path state: untouched.
+::testing::AssertionResult
+no_errors(const Sim &sim)
+{
+	const struct sctp_assoc &a = sim.c.a;
+	if (a.state != SCTP_ASSOC_ESTABLISHED || a.paths.assoc_errors != 0 ||
+	    a.paths.first.errors != 0 || a.paths.first.state != SCTP_PATH_ACTIVE)
+		return ::testing::AssertionFailure()
+		       << "at " << sim.now << " ns: state " << int(a.state)
+		       << ", association errors " << a.paths.assoc_errors << ", path errors "
+		       << a.paths.first.errors << ", path state " << int(a.paths.first.state);
+	return ::testing::AssertionSuccess();
+}
+
+TEST_P(Send, ZeroWindowHeldLongCountsNoErrorsAndReopensAtOnce)
+{
+	for (bool hb : { false, true }) {
+		SCOPED_TRACE(hb ? "client heartbeats on" : "client heartbeats off");
+		auto sim = make(kZwpBuf);
+		sim->s.data->cfg.rwnd_counts_delivered = true;
+		sim->handshake();
+		// Off, nothing but T3-rtx touches the client's RTO: the schedule is exact.
+		if (!hb) {
+			ASSERT_EQ(sctp_paths_set_hb_enabled(&sim->c.a.paths, prof(), 0, false,
+							    sim->now),
+				  0);
+		}
+		std::vector<Expect> want;
+		for (uint32_t i = 0; i < kZwpMsgs; i++) {
+			Bytes b = pattern(1000, i);
+			ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+			want.push_back({ 0, false, b });
+		}
+		// Until the client hears that its probe was dropped.
+		struct sctp_assoc_tx *tx = sim->c.a.tx;
+		for (int i = 0; i < 1000 && sim->s.counters.data_no_room == 0; i++)
+			ASSERT_TRUE(sim->step(SCTP_TIME_NEVER - 1));
+		for (int i = 0; i < 1000 && !tx->sack_since_data; i++)
+			ASSERT_TRUE(sim->step(SCTP_TIME_NEVER - 1));
+		uint32_t probe = 0;
+		ASSERT_EQ(sctp_rtxq_window_probe(&tx->rtxq, &sim->c.data->rtxq_pool, &probe), 0);
+		EXPECT_EQ(probe, sim->c.a.local_initial_tsn + 6) << "the seventh message";
+		EXPECT_EQ(tx->rtxq.a_rwnd, 0u);
+		EXPECT_EQ(sim->s.data->delivered.size(), 6u);
+		EXPECT_EQ(sim->s.a.rx_unconsumed, 6000u) << "the buffer and part of a chunk";
+		uint64_t t0 = sim->now, t3_0 = sim->c.counters.t3_expiries;
+		uint32_t cwnd = tx->path_cc[0].cwnd;
+		uint64_t rto0 = sim->c.a.paths.first.rto.rto_ns;
+
+		// The window stays closed for many RTO.Max: ten minutes (RFC), a
+		// minute (DC, RTO.Max 200 ms). Every probe is dropped and answered.
+		uint64_t hold = prof() == &sctp_profile_rfc ? SCTP_S(600) : SCTP_S(60);
+		for (int i = 0; i < 1000000 && sim->step(t0 + hold); i++) {
+			ASSERT_TRUE(no_errors(*sim));
+			ASSERT_TRUE(receiver_bounded(*sim));
+		}
+		auto probes = times_of_tsn(sim->c, t0, probe);
+		uint64_t expiries = sim->c.counters.t3_expiries - t3_0;
+		EXPECT_GE(expiries, 10u);
+		EXPECT_EQ(sim->c.counters.zwp_expiries, expiries) << "every one a probe's";
+		EXPECT_EQ(probes.size(), expiries) << "one probe per expiry";
+		EXPECT_EQ(tx->path_cc[0].cwnd, cwnd) << "probing does not affect cwnd";
+		EXPECT_EQ(tx->rtxq.data_flight, 1000u);
+		EXPECT_EQ(sim->s.data->delivered.size(), 6u);
+		for (const auto &n : sim->c.notes)
+			EXPECT_NE(n.n.type, SCTP_NOTIFY_PEER_ADDR_CHANGE);
+		if (!hb) {
+			// E2: each probe one RTO after the previous one, the RTO
+			// doubling up to RTO.Max, from the RTO the first went with.
+			auto all = times_of_tsn(sim->c, 0, probe);
+			ASSERT_EQ(all.size(), probes.size() + 1);
+			uint64_t rto = rto0;
+			for (size_t k = 1; k < all.size(); k++) {
+				EXPECT_EQ(all[k] - all[k - 1], rto) << "probe " << k;
+				rto = std::min<uint64_t>(2 * rto, prof()->rto_max_ns);
+			}
+			EXPECT_EQ(all.back() - all[all.size() - 2], prof()->rto_max_ns);
+		}
+
+		// The application catches up: one window update, and the probe
+		// goes again with the eighth message as soon as it arrives.
+		uint64_t t_open = sim->now;
+		uint64_t updates = sim->s.counters.window_updates;
+		ASSERT_EQ(sctp_assoc_consumed(&sim->s.a, sim->s.a.rx_unconsumed, t_open), 0);
+		EXPECT_EQ(sim->s.counters.window_updates, updates + 1);
+		size_t before = data_packets(sim->c).size();
+		for (int i = 0; i < 100 && data_packets(sim->c).size() == before; i++)
+			ASSERT_TRUE(sim->step(SCTP_TIME_NEVER - 1));
+		auto pk = data_packets(sim->c);
+		ASSERT_GT(pk.size(), before);
+		EXPECT_EQ(pk[before].first, t_open + sim->delay) << "at once, not at T3-rtx";
+		EXPECT_EQ(pk[before].second, probe);
+		auto last = data_chunks(sim->c.last_of(SCTP_CHUNK_DATA).bytes);
+		ASSERT_FALSE(last.empty());
+		EXPECT_EQ(last.back().tsn, probe + 1) << "the eighth message right behind it";
+		uint64_t t3_open = sim->c.counters.t3_expiries;
+		sim->run();
+		check_delivery(want, sim->s.data->delivered, "server");
+		EXPECT_EQ(sim->c.counters.t3_expiries, t3_open);
+		EXPECT_TRUE(no_errors(*sim));
+		EXPECT_TRUE(sctp_rtxq_empty(&tx->rtxq));
+		expect_no_drops(sim->c);
+		finish(*sim);
+	}
+}
+
+// A peer that stops answering while we probe is not alive: from the first
+// probe it leaves unanswered, every T3-rtx expiry counts as before, the
+// path goes inactive after Path.Max.Retrans and the association is lost
+// after Association.Max.Retrans, on the RTO back-off schedule. (With RFC
+// 7829 on, the DC profile's PF path is also probed by HEARTBEATs each RTO,
+// whose silence counts too: the end comes sooner than T3-rtx alone makes it.)
+TEST_P(Send, ZeroWindowProbeIntoSilenceStillAborts)
+{
+	auto sim = make(kZwpBuf);
+	sim->s.data->cfg.rwnd_counts_delivered = true;
+	sim->handshake();
+	ASSERT_EQ(sctp_paths_set_hb_enabled(&sim->c.a.paths, prof(), 0, false, sim->now), 0);
+	for (uint32_t i = 0; i < kZwpMsgs; i++)
+		ASSERT_EQ(sim->send(sim->c, 0, pattern(1000, i)), 0);
+	// Two probes answered, then the server falls silent just after the
+	// client sent the third.
+	for (int i = 0; i < 100000 && sim->c.counters.zwp_expiries < 2; i++)
+		ASSERT_TRUE(sim->step(SCTP_TIME_NEVER - 1));
+	ASSERT_EQ(sim->c.counters.zwp_expiries, 2u);
+	ASSERT_EQ(sim->c.data->data_times.back(), sim->now) << "the probe went again";
+	ASSERT_TRUE(no_errors(*sim));
+	sim->lose = [&](const Side &from, const Bytes &, uint8_t) { return &from == &sim->s; };
+	uint64_t t_s = sim->now, t3_s = sim->c.counters.t3_expiries;
+	uint64_t rto_s = sim->c.a.paths.first.rto.rto_ns;
+	sim->run(t_s + SCTP_S(3600));
+	ASSERT_EQ(sim->c.a.state, SCTP_ASSOC_CLOSED);
+	unsigned amr = prof()->assoc_max_retrans, pmr = prof()->path_max_retrans;
+	uint64_t t3 = sim->c.counters.t3_expiries - t3_s;
+	EXPECT_EQ(sim->c.counters.zwp_expiries, 2u) << "no unanswered probe is excused";
+	const Note *lost = nullptr;
+	for (const auto &n : sim->c.notes)
+		if (n.n.type == SCTP_NOTIFY_COMM_LOST)
+			lost = &n;
+	ASSERT_NE(lost, nullptr);
+	auto down = sim->c.addr_changes(sim->s.addr, SCTP_ADDR_CHANGE_UNREACHABLE);
+	ASSERT_EQ(down.size(), 1u) << "the path went inactive first (§8.2)";
+	uint64_t t_lost = t_s + backoff_sum(rto_s, prof()->rto_max_ns, amr + 1);
+	uint64_t t_down = t_s + backoff_sum(rto_s, prof()->rto_max_ns, pmr + 1);
+	if (!prof()->pf_enabled) {
+		EXPECT_EQ(t3, amr + 1u);
+		EXPECT_EQ(lost->at, t_lost);
+		EXPECT_EQ(down[0], t_down);
+	} else {
+		EXPECT_GE(t3, 1u);
+		EXPECT_LE(t3, amr + 1u);
+		EXPECT_LE(lost->at, t_lost);
+		EXPECT_LE(down[0], t_down);
+		EXPECT_EQ(
+			sim->c.addr_changes(sim->s.addr, SCTP_ADDR_CHANGE_POTENTIALLY_FAILED).at(0),
+			t_s + rto_s)
+			<< "PF at the first unanswered expiry (PFMR 0)";
+	}
+	finish(*sim);
 }
 
 INSTANTIATE_TEST_SUITE_P(Profiles, Send, ::testing::Values(&sctp_profile_rfc, &sctp_profile_dc),

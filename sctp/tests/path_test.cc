@@ -780,6 +780,33 @@ TEST_P(PathsByProfile, T3ThresholdsExactlyAtTheLimits)
 	EXPECT_EQ(sctp_paths_get(&ps, 0)->errors, p->path_max_retrans + 1u);
 }
 
+// §6.1 A: the expiry of a zero window probe the peer answers backs the RTO
+// off (the probes' interval doubles up to RTO.Max) and changes nothing
+// else: no error on the path or the association, no state, no failover,
+// however long the window stays closed.
+TEST_P(PathsByProfile, ProbeExpiryOnlyBacksTheRtoOff)
+{
+	make_set(&ps, p, 2, SCTP_US(10));
+	uint64_t rto = sctp_paths_get(&ps, 0)->rto.rto_ns;
+	uint64_t rto1 = sctp_paths_get(&ps, 1)->rto.rto_ns;
+	for (unsigned k = 1; k <= 2u * p->assoc_max_retrans + 5u; k++) {
+		sctp_paths_on_probe_expiry(&ps, p, 0);
+		rto = rto * 2 > p->rto_max_ns ? p->rto_max_ns : rto * 2;
+		ASSERT_EQ(sctp_paths_get(&ps, 0)->rto.rto_ns, rto) << "expiry " << k;
+		ASSERT_EQ(sctp_paths_get(&ps, 0)->errors, 0u);
+		ASSERT_EQ(ps.assoc_errors, 0u);
+		ASSERT_EQ(sctp_paths_get(&ps, 0)->state, SCTP_PATH_ACTIVE);
+		ASSERT_EQ(sctp_paths_data_path(&ps), 0u);
+	}
+	EXPECT_EQ(rto, p->rto_max_ns);
+	EXPECT_EQ(sctp_paths_get(&ps, 1)->rto.rto_ns, rto1) << "the other path untouched";
+	// An index out of range changes nothing.
+	PathSet before = ps;
+	sctp_paths_on_probe_expiry(&ps, p, 2);
+	sctp_paths_on_probe_expiry(&ps, p, SCTP_MAX_PATHS);
+	EXPECT_EQ(memcmp(&before, &ps, sizeof(ps)), 0);
+}
+
 TEST(Paths, RfcT3ByTheNumbers)
 {
 	assume_profiles();

@@ -831,6 +831,89 @@ TEST(RtxqT3, RestartOnlyWhenEarliestOfThePathIsAcked)
 	h.finish();
 }
 
+// ---------------------------------------------------------------- §6.1 A
+
+// The zero window probe: the highest TSN sent, alone in flight, nothing
+// marked, more payload than the peer's last a_rwnd. A window that takes it,
+// another chunk in flight, a marked or gap-acked tail: no probe.
+TEST(RtxqWindowProbe, OnlyTheLoneChunkAboveTheWindow)
+{
+	Harness h(1, 1000);
+	uint32_t tsn = 0;
+	EXPECT_EQ(-1, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn)); // empty
+	h.send(800, 0);						    // 1: the window takes it
+	EXPECT_EQ(-1, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn));
+	EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(1, 0)); // acked, the window closed
+	EXPECT_EQ(-1, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn));
+	h.send(300, 1); // 2: rule A's one chunk
+	EXPECT_EQ(1, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn));
+	EXPECT_EQ(2u, tsn);
+	EXPECT_EQ(1, sctp_rtxq_window_probe(&h.q, &h.pool, nullptr));
+	// Dropped by the receiver, which says so: still the probe.
+	EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(1, 0));
+	EXPECT_EQ(1, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn));
+	// A window of 300 takes it: no probe (unacknowledged, it is a loss).
+	EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(1, 300));
+	EXPECT_EQ(-1, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn));
+	EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(1, 299));
+	EXPECT_EQ(1, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn));
+	// Marked by T3-rtx: not in flight until it goes again, then on its new path.
+	EXPECT_EQ(1u, sctp_rtxq_on_t3_expiry(&h.q, &h.env, 1, nullptr));
+	EXPECT_EQ(-1, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn));
+	struct sctp_rtxq_rtx out[2];
+	EXPECT_EQ(1u, sctp_rtxq_take_rtx(&h.q, &h.env, 0, 1468, out, 2, nullptr));
+	EXPECT_EQ(0, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn));
+	EXPECT_EQ(2u, tsn);
+	// Another chunk in flight behind it: no probe, nor with the tail gap-acked.
+	h.send(400, 0); // 3
+	EXPECT_EQ(-1, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn));
+	EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(1, 0, { { 2, 2 } }));
+	EXPECT_EQ(G, h.phase(3));
+	EXPECT_EQ(-1, sctp_rtxq_window_probe(&h.q, &h.pool, &tsn));
+	h.finish();
+
+	// Two chunks in flight at a closed window: neither is a probe.
+	Harness two(1, 0);
+	two.send(100, 0);
+	EXPECT_EQ(0, sctp_rtxq_window_probe(&two.q, &two.pool, &tsn));
+	two.send(100, 0);
+	EXPECT_EQ(-1, sctp_rtxq_window_probe(&two.q, &two.pool, &tsn));
+	two.finish();
+}
+
+// The window reopened and the probe, still in flight, was not acked: the
+// receiver dropped it. It is marked to go again at once (flight and rwnd
+// as for T3-rtx); refused, with nothing changed, for another TSN, a window
+// still too small, or a probe no longer alone.
+TEST(RtxqWindowProbe, ReopenedMarksTheDroppedProbe)
+{
+	Harness h(1, 0);
+	h.send(300, 2); // 1: the probe (a_rwnd 0 since the INIT)
+	EXPECT_EQ(2, sctp_rtxq_window_probe(&h.q, &h.pool, nullptr));
+	EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(0, 0)); // dropped
+	EXPECT_EQ(-1, sctp_rtxq_window_reopened(&h.q, &h.env, 1)) << "still closed";
+	EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(0, 4000)); // the window update
+	EXPECT_EQ(-1, sctp_rtxq_window_probe(&h.q, &h.pool, nullptr));
+	EXPECT_EQ(-1, sctp_rtxq_window_reopened(&h.q, &h.env, 2)) << "not that TSN";
+	EXPECT_EQ(F, h.phase(1));
+	EXPECT_EQ(316u, sctp_rtxq_path_flight(&h.q, 2));
+	EXPECT_EQ(2, sctp_rtxq_window_reopened(&h.q, &h.env, 1));
+	EXPECT_EQ(MK, h.phase(1));
+	EXPECT_EQ(1u, sctp_rtxq_marked(&h.q));
+	EXPECT_EQ(0u, sctp_rtxq_flight(&h.q));
+	EXPECT_EQ(4000u, sctp_rtxq_rwnd(&h.q));
+	EXPECT_EQ(-1, sctp_rtxq_window_reopened(&h.q, &h.env, 1)) << "marked already";
+	struct sctp_rtxq_rtx out[2];
+	EXPECT_EQ(1u, sctp_rtxq_take_rtx(&h.q, &h.env, 0, 1468, out, 2, nullptr));
+	EXPECT_EQ(1u, out[0].tsn);
+	h.send(100, 0); // 2
+	EXPECT_EQ(-1, sctp_rtxq_window_reopened(&h.q, &h.env, 1)) << "not alone";
+	EXPECT_EQ(-1, sctp_rtxq_window_reopened(&h.q, &h.env, 2)) << "not alone";
+	const char *bad = sctp_rtxq_check(&h.q, &h.pool);
+	EXPECT_EQ(nullptr, bad) << bad;
+	h.finish();
+}
+
 // ---------------------------------------------------------------- Karn
 
 // §6.3.1 C5: no RTT sample from a retransmitted chunk, nor from one sent
