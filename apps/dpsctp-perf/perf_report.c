@@ -218,6 +218,11 @@ perf_report_end(FILE *f, const struct perf_result *r)
 			"reverse (server to client): %.3f Gbit/s, %.0f msg/s, %" PRIu64
 			" messages sent, %" PRIu64 " received\n",
 			g.rev_bps / 1e9, g.rev_mps, r->rx->c.msgs_sent, r->tx->c.msgs_recv);
+	else if (r->tx != NULL && !o->ping && r->tx->c.msgs_recv != 0)
+		fprintf(f,
+			"received back (an echo server): %.3f Gbit/s, %.0f msg/s, %" PRIu64
+			" messages\n",
+			g.rev_bps / 1e9, g.rev_mps, r->tx->c.msgs_recv);
 	if (r->tx != NULL && r->tx->lat.n != 0) {
 		const struct perf_hist *h = &r->tx->lat;
 		fprintf(f,
@@ -297,7 +302,8 @@ perf_report_json(FILE *f, const struct perf_result *r)
 		"\"packets_per_second\": %s, \"acknowledged_only\": %s},\n",
 		g.recv_bytes, g.recv_msgs, g.secs, g.rx_bps, g.rx_mps, pps,
 		r->rx == NULL ? "true" : "false");
-	if (o->bidir && r->tx != NULL && r->rx != NULL)
+	/* What the client received: --bidir's traffic, or an echo server's answers. */
+	if (r->tx != NULL && ((o->bidir && r->rx != NULL) || (!o->ping && r->tx->c.msgs_recv != 0)))
 		fprintf(f,
 			"    \"reverse\": {\"bytes\": %" PRIu64 ", \"messages\": %" PRIu64
 			", \"bits_per_second\": %.0f, \"messages_per_second\": %.0f},\n",

@@ -74,9 +74,9 @@ struct sc_region_hdr {
 struct sc_hello {
 	uint64_t magic;
 	uint32_t version;
-	uint32_t n_threads;  /* 1 .. SC_MAX_THREADS */
-	uint32_t ring_slots; /* 0 = the daemon's default */
-	uint32_t flags;	     /* SC_HELLO_* */
+	uint32_t n_threads;	/* 1 .. SC_MAX_THREADS */
+	uint32_t ring_slots;	/* 0 = the daemon's default */
+	uint32_t flags;		/* SC_HELLO_* */
 	uint64_t arena_bytes;	/* 0 = the daemon's default */
 	char name[SC_NAME_LEN]; /* for the daemon's logs and counters, NUL-terminated */
 };

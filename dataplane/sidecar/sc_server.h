@@ -42,7 +42,7 @@ struct sc_app {
 	int efd[SC_MAX_THREADS]; /* the daemon's copies of the threads' eventfds */
 	char name[SC_NAME_LEN];
 	bool zero_copy; /* it asked for, and got, the packet-buffer memfd */
-	void *user; /* the daemon's own state for it (set in on_attach) */
+	void *user;	/* the daemon's own state for it (set in on_attach) */
 };
 
 struct sc_server_counters {
