@@ -146,6 +146,9 @@ cmd_bench() {
 		die "the end-to-end suite ran nothing"
 	"$py" bench/suite/report.py --in bench/results/e2e.json --md docs/PERFORMANCE.md --img docs/img ||
 		die "report.py failed"
+	log "running the sidecar against embedded mode (bench/sidecar/run.py)"
+	"$py" bench/sidecar/run.py --build "$BUILD_DIR" --out bench/results/sidecar.json \
+		--md docs/PERFORMANCE.md || die "the sidecar benchmark failed"
 	log "results in bench/results/*.json; docs/PERFORMANCE.md regenerated"
 }
 
