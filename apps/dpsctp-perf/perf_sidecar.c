@@ -50,6 +50,7 @@
 
 #include <rte_cycles.h>
 
+#include "apps/common/app_common.h"
 #include "apps/dpsctp-perf/perf.h"
 #include "dataplane/sidecar/dpsctp_client.h"
 
@@ -600,27 +601,17 @@ psc_interval(const struct perf_result *r, struct perf_snap *prev, uint64_t *next
 	*next += (uint64_t)(r->o->interval * (double)r->hz);
 }
 
-/* "ADDR[,ADDR...]", IPv4 or IPv6: the count, or -1. */
+/* "ADDR[,ADDR...]" as the embedded ends read it (app_parse_peers()): the count, or -1. */
 static int
 psc_parse_peers(const char *list, struct dpsctp_client_addr *a, unsigned max)
 {
-	char tmp[256];
-	unsigned n = 0;
-	snprintf(tmp, sizeof(tmp), "%s", list);
-	for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t != NULL;
-	     t = strtok_r(NULL, ",", &save)) {
-		if (n == max)
-			return -1;
-		memset(&a[n], 0, sizeof(a[n]));
-		if (inet_pton(AF_INET, t, a[n].bytes) == 1)
-			a[n].family = 4;
-		else if (inet_pton(AF_INET6, t, a[n].bytes) == 1)
-			a[n].family = 6;
-		else
-			return -1;
-		n++;
+	struct dpsctp_addr in[PSC_MAX_PEERS];
+	int n = app_parse_peers(list, in, max < PSC_MAX_PEERS ? max : PSC_MAX_PEERS);
+	for (int i = 0; i < n; i++) {
+		a[i].family = in[i].family;
+		memcpy(a[i].bytes, in[i].bytes, sizeof(a[i].bytes));
 	}
-	return n != 0 ? (int)n : -1;
+	return n > 0 ? n : -1;
 }
 
 static int

@@ -71,10 +71,8 @@ dd_peer_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 	(void)arg;
 	dd_peer.msgs++;
 	dd_peer.bytes += m->len;
-	if (!dd_peer.echo) {
-		(void)dpsctp_consumed(a, m->len);
-		return;
-	}
+	if (!dd_peer.echo)
+		return; /* a sink: reassembly's window alone, as dpsctp-perf's sink */
 	/* Back by reference to the received packet, after what already waits. */
 	struct dpsctp_sndinfo si = { m->sid, m->ppid,
 				     (m->flags & DPSCTP_MSG_UNORDERED) ? DPSCTP_SEND_UNORDERED
@@ -154,7 +152,8 @@ dd_peer_create(struct dpsctp_config *cfg, bool echo)
 		return NULL;
 	}
 	dd_peer.echo = echo;
-	(void)dpsctp_rx_flow_control(p, 1);
+	if (echo) /* queued echoes count against the window (see DD_PEER_QUEUE) */
+		(void)dpsctp_rx_flow_control(p, 1);
 	if (dpsctp_listen(p, DD_PEER_PORT, &dd_peer_cb, NULL) != 0) {
 		fprintf(stderr, "dpsctpd: --loopback-peer: cannot listen on %u\n", DD_PEER_PORT);
 		dpsctp_destroy(p);
