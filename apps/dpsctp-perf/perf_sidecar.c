@@ -67,6 +67,7 @@ enum psc_op {
 	PSC_OP_SEND,
 	PSC_OP_SHUTDOWN,
 	PSC_OP_ABORT,
+	PSC_OP_BARRIER,
 };
 
 /* Cookies: a flow's index, or this for the LISTEN. */
@@ -135,7 +136,9 @@ struct psc_end {
 	/* Handle -> flow index; open addressing, cleared between a server's tests. */
 	uint64_t *keys;
 	uint32_t *vals, mask;
-	uint64_t sends_out;   /* sends posted whose completion has not come */
+	uint64_t sends_out;   /* sends posted (quiet: only a failure completes) */
+	bool barrier_posted;  /* the drain's dpsctp_client_barrier() */
+	bool barrier_done;    /* ...completed: every send before it was served */
 	uint64_t send_errors; /* completions with an error (the first few shown) */
 	uint64_t undelivered; /* SEND_FAILED: not acknowledged at the close */
 	uint64_t strays;      /* events for a handle we do not know */
@@ -256,8 +259,12 @@ psc_send(struct psc_end *e, struct psc_flow *f, uint16_t sid, uint32_t len, uint
 {
 	struct perf_side *s = &e->side;
 	uint32_t seq = f->seq_out[sid];
-	struct dpsctp_client_sndinfo si = { f->assoc, sid, 0,
-					    e->o->unordered ? DPSCTP_CLIENT_UNORDERED : 0u, 0 };
+	/* Quiet: no completion per message, only for a failure; the drain's
+	 * barrier says when all were served. */
+	struct dpsctp_client_sndinfo si = {
+		f->assoc, sid, 0,
+		DPSCTP_CLIENT_QUIET | (e->o->unordered ? DPSCTP_CLIENT_UNORDERED : 0u), 0
+	};
 	perf_hdr_write(e->payload, seq, flags, tsc);
 	int rc = dpsctp_client_send(e->c, 0, &si, e->payload, len, (uint64_t)(f - e->flows));
 	if (rc == 0) {
@@ -388,8 +395,10 @@ psc_completion(struct psc_end *e, const struct dpsctp_client_event *ev)
 	struct perf_side *s = &e->side;
 	struct psc_flow *f = ev->cookie < e->max_flows ? &e->flows[ev->cookie] : NULL;
 	switch ((enum psc_op)ev->op) {
+	case PSC_OP_BARRIER:
+		e->barrier_done = true;
+		return;
 	case PSC_OP_SEND:
-		e->sends_out--;
 		if (ev->status == 0)
 			return;
 		/*
@@ -727,7 +736,7 @@ psc_server(struct psc_end *e, struct perf_result *res)
 static bool
 psc_drained(const struct psc_end *e)
 {
-	if (e->sends_out != 0)
+	if (!e->barrier_done)
 		return false;
 	for (uint32_t i = 0; i < e->side.n_flows; i++)
 		if (e->flows[i].up && e->flows[i].ping_outstanding)
@@ -810,12 +819,18 @@ psc_client(struct psc_end *e, struct perf_result *res)
 				deadline = now + 10 * hz;
 			}
 		} else if (phase == PERF_DRAIN) {
+			/* Behind every send: its completion means all were served. */
+			if (!e->barrier_posted && !e->gone &&
+			    dpsctp_client_barrier(e->c, 0, UINT64_MAX) == 0)
+				e->barrier_posted = true;
 			bool drained = psc_drained(e);
 			if (drained || now > deadline) {
 				if (!drained) {
 					fprintf(stderr,
-						"dpsctp-perf: %" PRIu64 " sends not completed "
-						"by dpsctpd (or pings unanswered) after 10 s\n",
+						"dpsctp-perf: the barrier after %" PRIu64
+						" sends not "
+						"completed by dpsctpd (or pings unanswered) after "
+						"10 s\n",
 						e->sends_out);
 					rc = 1;
 				}

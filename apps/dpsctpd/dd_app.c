@@ -686,7 +686,7 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 			c->status = r->op == SC_OP_SHUTDOWN ? dpsctp_shutdown(as->a)
 							    : dpsctp_abort(as->a);
 		return DD_DONE;
-	case SC_OP_RELEASE: /* the rx arena's tail says it already */
+	case SC_OP_RELEASE: /* a barrier: its completion, in ring order, is all it asks */
 	case SC_OP_COUNT:
 		break;
 	}
@@ -756,17 +756,17 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 	int room = sc_ring_free(&th->cpl);
 	if (room < 0)
 		return -EPROTO;
-	int n = 0;
+	int n = 0, k = 0; /* requests served, completions written */
 	struct sc_req r, next;
 	struct dd_thread *t = &app->t[ti];
 	if (have > 0)
 		memcpy(&r, sc_ring_peek(&th->req, 0), sizeof(r)); /* copied, then checked */
-	for (; n < have && n < room; n++) {
+	for (; n < have && k < room; n++) {
 		/* Only a request this round will serve counts as next (MORE waits for it). */
-		bool has_next = n + 1 < have && n + 1 < room;
+		bool has_next = n + 1 < have && k + 1 < room;
 		if (has_next)
 			memcpy(&next, sc_ring_peek(&th->req, (uint32_t)n + 1), sizeof(next));
-		struct sc_cpl *c = sc_ring_reserve(&th->cpl, (uint32_t)n);
+		struct sc_cpl *c = sc_ring_reserve(&th->cpl, (uint32_t)k);
 		uint32_t pos = th->req.mine + (uint32_t)n;
 		enum dd_verdict v =
 			dd_ahead_done(t, pos, &r, c)
@@ -779,7 +779,11 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 			break;
 		}
 		app->ctr.requests++;
-		app->ctr.completions++;
+		/* A quiet send that succeeded has no completion: its slot is reused. */
+		if (!(r.op == SC_OP_SEND && (r.flags & SC_SEND_QUIET) && c->status == 0)) {
+			k++;
+			app->ctr.completions++;
+		}
 		r = next;
 	}
 	/* One release and one commit for the batch: the shared indices (and the
@@ -787,9 +791,9 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 	if (n > 0) {
 		sc_arena_release(&th->tx); /* the bytes of every request taken */
 		sc_ring_release(&th->req, (uint32_t)n);
-		if (sc_ring_commit(&th->cpl, (uint32_t)n))
-			t->wake = true;
 	}
+	if (k > 0 && sc_ring_commit(&th->cpl, (uint32_t)k))
+		t->wake = true;
 	*work += (unsigned)n;
 	return 0;
 }

@@ -16,6 +16,11 @@
 /* Events map onto the public kinds one to one, after COMPLETION. */
 _Static_assert(DPSCTP_CLIENT_RECV == SC_EVT_RECV + 1, "event kinds");
 _Static_assert(DPSCTP_CLIENT_DAEMON_STOPPING == SC_EVT_DAEMON_STOPPING + 1, "event kinds");
+/* Send flags go into the request as they are. */
+_Static_assert(DPSCTP_CLIENT_UNORDERED == SC_SEND_UNORDERED &&
+		       DPSCTP_CLIENT_SACK_NOW == SC_SEND_SACK_NOW &&
+		       DPSCTP_CLIENT_QUIET == SC_SEND_QUIET,
+	       "send flags");
 
 struct dpsctp_client {
 	int sock;
@@ -226,7 +231,8 @@ dpsctp_client_send(struct dpsctp_client *c, unsigned t, const struct dpsctp_clie
 {
 	int rc;
 	if (si == NULL || buf == NULL || len == 0 ||
-	    (si->flags & ~(DPSCTP_CLIENT_UNORDERED | DPSCTP_CLIENT_SACK_NOW)) != 0)
+	    (si->flags &
+	     ~(DPSCTP_CLIENT_UNORDERED | DPSCTP_CLIENT_SACK_NOW | DPSCTP_CLIENT_QUIET)) != 0)
 		return -EINVAL;
 	if (len > c->layout.arena_bytes)
 		return -EMSGSIZE;
@@ -262,6 +268,18 @@ client_assoc_op(struct dpsctp_client *c, unsigned t, uint8_t op, uint64_t assoc,
 		return rc;
 	r->op = op;
 	r->assoc = assoc;
+	r->cookie = cookie;
+	return client_post(c, t);
+}
+
+int
+dpsctp_client_barrier(struct dpsctp_client *c, unsigned t, uint64_t cookie)
+{
+	int rc;
+	struct sc_req *r = client_req(c, t, &rc);
+	if (r == NULL)
+		return rc;
+	r->op = SC_OP_RELEASE;
 	r->cookie = cookie;
 	return client_post(c, t);
 }

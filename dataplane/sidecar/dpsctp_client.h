@@ -89,6 +89,14 @@ struct dpsctp_client_sndinfo {
 };
 #define DPSCTP_CLIENT_UNORDERED 0x01u
 #define DPSCTP_CLIENT_SACK_NOW	0x02u
+/**
+ * No completion when the send succeeds (a failed one still completes, with
+ * its cookie): a completion per message is a cache line the daemon writes
+ * and the application reads, a third of the rings' traffic for small
+ * messages. dpsctp_client_barrier() says when everything before it was
+ * served.
+ */
+#define DPSCTP_CLIENT_QUIET 0x04u
 
 /** What dpsctp_client_poll() hands back: a completion or an event. */
 enum dpsctp_client_kind {
@@ -109,17 +117,17 @@ enum dpsctp_client_kind {
 struct dpsctp_client_event {
 	enum dpsctp_client_kind kind;
 	uint64_t assoc;
-	uint64_t cookie;		/**< COMPLETION: the request's */
-	int32_t status;			/**< COMPLETION: 0 or -errno */
-	uint8_t op;			/**< COMPLETION: which request (1 listen .. 5 abort) */
-	uint8_t flags;			/**< RECV: DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_MORE */
-	uint16_t sid;			/**< RECV, SEND_FAILED; COMM_UP: outbound streams */
-	uint16_t ssn;			/**< RECV; COMM_UP: inbound streams */
-	uint16_t error;			/**< COMM_LOST */
-	uint16_t port;			/**< COMM_UP */
-	uint32_t ppid;			/**< RECV, SEND_FAILED */
-	uint32_t len;			/**< RECV: bytes at data; SEND_FAILED: message bytes */
-	const void *data;		/**< RECV: valid until the next poll on this thread */
+	uint64_t cookie;  /**< COMPLETION: the request's */
+	int32_t status;	  /**< COMPLETION: 0 or -errno */
+	uint8_t op;	  /**< COMPLETION: which request (1 listen .. 5 abort, 6 barrier) */
+	uint8_t flags;	  /**< RECV: DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_MORE */
+	uint16_t sid;	  /**< RECV, SEND_FAILED; COMM_UP: outbound streams */
+	uint16_t ssn;	  /**< RECV; COMM_UP: inbound streams */
+	uint16_t error;	  /**< COMM_LOST */
+	uint16_t port;	  /**< COMM_UP */
+	uint32_t ppid;	  /**< RECV, SEND_FAILED */
+	uint32_t len;	  /**< RECV: bytes at data; SEND_FAILED: message bytes */
+	const void *data; /**< RECV: valid until the next poll on this thread */
 	struct dpsctp_client_addr addr; /**< PEER_ADDR_CHANGE: the peer's address */
 	/** PEER_ADDR_CHANGE: 1 available, 2 unreachable, 3 potentially failed (RFC 7829),
 	 * 4 confirmed, 5 made primary (RFC 6458 spc_state) */
@@ -143,6 +151,15 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_connect(struct dpsctp_client *c, unsigned
 DPSCTP_CLIENT_EXPORT int dpsctp_client_send(struct dpsctp_client *c, unsigned t,
 					    const struct dpsctp_client_sndinfo *si, const void *buf,
 					    uint32_t len, uint64_t cookie);
+
+/**
+ * A request that completes (op 6, status 0, @p cookie) once every request
+ * thread @p t posted before it has been served: after quiet sends, the
+ * moment they have all been handed to the data plane. -EAGAIN: the ring
+ * is full.
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_barrier(struct dpsctp_client *c, unsigned t,
+					       uint64_t cookie);
 
 /** Close gracefully / abort an association. -EAGAIN: the ring is full. */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_shutdown(struct dpsctp_client *c, unsigned t, uint64_t assoc,

@@ -26,13 +26,14 @@ enum sc_op {
 	SC_OP_SEND,	  /* assoc, sid, ppid, flags; the message in the tx arena */
 	SC_OP_SHUTDOWN,	  /* assoc */
 	SC_OP_ABORT,	  /* assoc */
-	SC_OP_RELEASE,	  /* the rx arena up to the events read so far (one-copy mode) */
+	SC_OP_RELEASE,	  /* a barrier: completes once every request before it was served */
 	SC_OP_COUNT
 };
 
 #define SC_SEND_UNORDERED 0x01u /* the U bit */
 #define SC_SEND_SACK_NOW  0x02u /* the I bit (RFC 7053) */
-#define SC_SEND_FLAGS	  0x03u
+#define SC_SEND_QUIET	  0x04u /* no completion when it succeeds (a failure still has one) */
+#define SC_SEND_FLAGS	  0x07u
 
 #define SC_MAX_ADDRS 4u
 

@@ -110,8 +110,9 @@ isolation(const char *sock, const char *peer, uint16_t port)
 	EXPECT(wait_for(a, DPSCTP_CLIENT_COMM_UP, 0, &ev, 10, NULL, 0), "A: COMM_UP");
 	uint64_t ha = ev.assoc;
 
-	/* B names A's association: refused, as an unknown one. */
-	struct dpsctp_client_sndinfo si = { ha, 0, htonl(7), 0, 0 };
+	/* B names A's association: refused, as an unknown one (a quiet send
+	 * that fails still completes). */
+	struct dpsctp_client_sndinfo si = { ha, 0, htonl(7), DPSCTP_CLIENT_QUIET, 0 };
 	const char msg[] = "not yours";
 	EXPECT(dpsctp_client_send(b, 0, &si, msg, sizeof(msg), 10) == 0, "B: send request");
 	EXPECT(wait_for(b, DPSCTP_CLIENT_COMPLETION, 10, &ev, 5, &b_saw, ha) &&
@@ -136,12 +137,29 @@ isolation(const char *sock, const char *peer, uint16_t port)
 		       ev.status == -EADDRINUSE,
 	       "B: LISTEN on A's port: -EADDRINUSE (got %d)", ev.status);
 
-	/* A's association still works: one message echoed. */
+	/* A's association still works: one message echoed; a quiet send that
+	 * succeeds has no completion, the barrier behind it has one. */
 	si.assoc = ha;
 	EXPECT(dpsctp_client_send(a, 0, &si, msg, sizeof(msg), 3) == 0, "A: send request");
-	EXPECT(wait_for(a, DPSCTP_CLIENT_RECV, 0, &ev, 10, NULL, 0) && ev.assoc == ha &&
-		       ev.len == sizeof(msg) && memcmp(ev.data, msg, sizeof(msg)) == 0,
-	       "A: the echo of its message");
+	EXPECT(dpsctp_client_barrier(a, 0, 5) == 0, "A: barrier request");
+	bool barrier = false, echoed = false;
+	unsigned quiet_cpl = 0;
+	for (double end = now_s() + 10; !(barrier && echoed) && now_s() < end;) {
+		struct dpsctp_client_event evs[16];
+		int m = dpsctp_client_poll(a, 0, evs, 16);
+		for (int i = 0; i < m; i++) {
+			if (evs[i].kind == DPSCTP_CLIENT_COMPLETION && evs[i].cookie == 3)
+				quiet_cpl++;
+			if (evs[i].kind == DPSCTP_CLIENT_COMPLETION && evs[i].cookie == 5)
+				barrier = evs[i].status == 0 && evs[i].op == 6;
+			if (evs[i].kind == DPSCTP_CLIENT_RECV)
+				echoed = evs[i].assoc == ha && evs[i].len == sizeof(msg) &&
+					 memcmp(evs[i].data, msg, sizeof(msg)) == 0;
+		}
+	}
+	EXPECT(barrier, "A: the barrier completes (op 6, status 0)");
+	EXPECT(quiet_cpl == 0, "A: a quiet send that succeeded completed anyway");
+	EXPECT(echoed, "A: the echo of its message");
 	EXPECT(dpsctp_client_shutdown(a, 0, ha, 4) == 0, "A: shutdown request");
 	EXPECT(wait_for(a, DPSCTP_CLIENT_SHUTDOWN_COMPLETE, 0, &ev, 10, NULL, 0),
 	       "A: SHUTDOWN_COMPLETE");
