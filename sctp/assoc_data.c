@@ -173,11 +173,13 @@ assoc_uf_consumed(const struct sctp_assoc *a, const struct assoc_in *in, struct 
 
 /*
  * The application gave back `bytes`. A SACK goes out at once only if the
- * window grew by at least min(MTU, half the buffer) since the last one we
- * sent: small openings wait for the next SACK, so a reader that consumes a
- * few bytes at a time does not make a SACK each time (silly window
- * avoidance), while a sender stopped by a closed window learns as soon as
- * a packet's worth is free. None once the peer has sent its SHUTDOWN
+ * window we last advertised was below half the buffer (the sender may be
+ * held back by it) and it grew by at least min(MTU, half the buffer) since:
+ * small openings wait for the next SACK, so a reader that consumes a few
+ * bytes at a time does not make a SACK each time (silly window
+ * avoidance), a sender stopped by a closed window learns as soon as a
+ * packet's worth is free, and a reader that keeps up adds no SACK to the
+ * delayed-SACK policy's (it would be one per packet). None once the peer has sent its SHUTDOWN
  * (§9.2: it does so only with all its DATA acknowledged, and sends no
  * more): the update would tell nobody anything, and in SHUTDOWN-ACK-SENT
  * it races the peer's SHUTDOWN COMPLETE, after which the peer's endpoint
@@ -194,7 +196,8 @@ assoc_rx_consumed(struct sctp_assoc *a, struct assoc_run *run, uint32_t bytes)
 	uint32_t now_rwnd = assoc_rwnd(a), buf = a->ep->cfg.a_rwnd;
 	uint32_t mtu = a->tx != NULL ? a->tx->mtu : SCTP_ASSOC_TX_MAX;
 	uint32_t step = mtu < buf / 2 ? mtu : buf / 2;
-	if (now_rwnd <= a->rx_rwnd_sent || now_rwnd - a->rx_rwnd_sent < step)
+	if (a->rx_rwnd_sent >= buf / 2 || now_rwnd <= a->rx_rwnd_sent ||
+	    now_rwnd - a->rx_rwnd_sent < step)
 		return;
 	struct assoc_cmds cmds = { .n = 0 };
 	emit_send(&cmds, PKT_SACK);

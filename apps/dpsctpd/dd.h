@@ -105,6 +105,10 @@ struct dd_thread {
 	} ahead[DD_AHEAD_MAX];
 	uint32_t n_ahead;
 	uint32_t ahead_scan; /* ring position up to which slots were looked at */
+	/* Events posted this round, committed (and the rx arena published) once,
+	 * in dd_app_wake(); evt_room: free event slots when last read. */
+	uint32_t evt_pending, evt_room;
+	bool rx_dirty;
 };
 
 struct dd_app {
@@ -143,7 +147,8 @@ void dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg);
 void dd_on_detach(struct sc_server *s, struct sc_app *sa, void *arg);
 /* Serve one application's rings: held events first, then requests. Work done. */
 unsigned dd_app_serve(struct dd *d, struct dd_app *app);
-/* Write the eventfds of its threads that asked to be woken. */
+/* Publish what this round posted to its rings, then write the eventfds of
+ * its threads that asked to be woken. Once per loop iteration. */
 void dd_app_wake(struct dd_app *app);
 /* Tell every application the daemon is stopping (SC_EVT_DAEMON_STOPPING). */
 void dd_app_say_stopping(struct dd *d);

@@ -156,9 +156,24 @@ dd_unread_slot(struct dd_thread *t)
 static void
 dd_commit(struct dd_app *app, struct dd_thread *t)
 {
-	if (sc_ring_commit(&t->th.evt, 1))
-		t->wake = true;
+	t->evt_pending++; /* published with the round's others: dd_app_wake() */
 	app->ctr.events++;
+}
+
+/*
+ * Room for one more event this round. The consumer's index is read only
+ * when the room counted last time is used up: it shares a cache line with
+ * what the application writes, and reading it per event cost a line
+ * transfer each.
+ */
+static bool
+dd_evt_room(struct dd_thread *t)
+{
+	if (t->evt_room > t->evt_pending)
+		return true;
+	int f = sc_ring_free(&t->th.evt);
+	t->evt_room = f > 0 ? (uint32_t)f : 0;
+	return t->evt_room > t->evt_pending;
 }
 
 /* Every segment's bytes lie in the packet-buffer memfd (the pool's memory). */
@@ -197,7 +212,7 @@ dd_post_zc(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct
 			continue;
 		}
 		struct dd_unread *u = dd_unread_slot(t);
-		if (u == NULL || sc_ring_free(&t->th.evt) <= 0)
+		if (u == NULL || !dd_evt_room(t))
 			return false;
 		uint64_t off;
 		int err;
@@ -209,13 +224,13 @@ dd_post_zc(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct
 		z->off = (uint64_t)(p - dd_g->zc_base);
 		z->len = sl - skip;
 		z->pad = 0;
-		sc_arena_publish(&t->th.rx);
+		t->rx_dirty = true;
 		bool last = seg->next == NULL;
 		*u = (struct dd_unread){ (uint32_t)((e->assoc & 0xffffffffu) - 1),
 					 (uint32_t)(e->assoc >> 32), z->len,
 					 sc_arena_head(&t->th.rx), last ? src->m : NULL };
 		t->unread_n++;
-		struct sc_evt *slot = sc_ring_reserve(&t->th.evt, 0);
+		struct sc_evt *slot = sc_ring_reserve(&t->th.evt, t->evt_pending);
 		*slot = *e;
 		slot->off = off;
 		slot->len = sizeof(*z);
@@ -250,7 +265,7 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 		uint32_t piece_max = (uint32_t)(t->th.rx.size / 4u);
 		while (*done < e->len) {
 			struct dd_unread *u = dd_unread_slot(t);
-			if (u == NULL || sc_ring_free(&t->th.evt) <= 0)
+			if (u == NULL || !dd_evt_room(t))
 				return false;
 			uint32_t left = e->len - *done;
 			uint32_t k = left < piece_max ? left : piece_max;
@@ -263,12 +278,12 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 				dd_copy_from_msg(p, src->msg, *done, k);
 			else
 				dd_copy_from_mbuf(p, src->m, *done, k);
-			sc_arena_publish(&t->th.rx);
+			t->rx_dirty = true;
 			*u = (struct dd_unread){ (uint32_t)((e->assoc & 0xffffffffu) - 1),
 						 (uint32_t)(e->assoc >> 32), k,
 						 sc_arena_head(&t->th.rx), NULL };
 			t->unread_n++;
-			struct sc_evt *slot = sc_ring_reserve(&t->th.evt, 0);
+			struct sc_evt *slot = sc_ring_reserve(&t->th.evt, t->evt_pending);
 			*slot = *e;
 			slot->off = off;
 			slot->len = k;
@@ -281,9 +296,9 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 		app->ctr.recv_bytes += e->len;
 		return true;
 	}
-	if (sc_ring_free(&t->th.evt) <= 0)
+	if (!dd_evt_room(t))
 		return false;
-	struct sc_evt *slot = sc_ring_reserve(&t->th.evt, 0);
+	struct sc_evt *slot = sc_ring_reserve(&t->th.evt, t->evt_pending);
 	*slot = *e;
 	if (e->type == SC_EVT_PEER_ADDR_CHANGE) {
 		/* The address rides in the rx arena, as a message's bytes do. */
@@ -295,7 +310,7 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 		if (p == NULL)
 			return false;
 		*p = *src->addr;
-		sc_arena_publish(&t->th.rx);
+		t->rx_dirty = true;
 		*u = (struct dd_unread){ 0, 0, 0, sc_arena_head(&t->th.rx), NULL };
 		t->unread_n++;
 		slot->off = off;
@@ -820,6 +835,21 @@ dd_app_serve(struct dd *d, struct dd_app *app)
 void
 dd_app_wake(struct dd_app *app)
 {
+	/* What this round posted, published at once: the arena's bytes before
+	 * the events that name them, one index store each. */
+	for (unsigned ti = 0; ti < app->sa->layout.n_threads; ti++) {
+		struct dd_thread *t = &app->t[ti];
+		if (t->rx_dirty) {
+			sc_arena_publish(&t->th.rx);
+			t->rx_dirty = false;
+		}
+		if (t->evt_pending != 0) {
+			if (sc_ring_commit(&t->th.evt, t->evt_pending))
+				t->wake = true;
+			t->evt_room -= t->evt_pending;
+			t->evt_pending = 0;
+		}
+	}
 	for (unsigned ti = 0; ti < app->sa->layout.n_threads; ti++)
 		if (app->t[ti].wake) {
 			uint64_t one = 1;
