@@ -357,7 +357,11 @@ dd_emit(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_evt *e,
 	if (t->held_n == 0 && dd_post(app, ti, e, src, &done))
 		return;
 	if (t->held_n == d->lim.backlog) {
-		if (src->zc)
+		/* A message by reference that went in part: the application may
+		 * read those parts, so the chain goes with the last of them. */
+		if (src->zc && done != 0)
+			t->unread[(t->unread_head + t->unread_n - 1) % t->unread_cap].m = src->m;
+		else if (src->zc)
 			rte_pktmbuf_free(src->m);
 		dd_backlog_full(app, as);
 		return;
