@@ -146,6 +146,9 @@ def main():
                     v = get(doc, key)
                     run = {"value": v,
                            "cycles_per_message": get(doc, "end.cycles_per_message.sender"),
+                           "cycles_per_message_receiver":
+                               get(doc, "end.cycles_per_message.receiver"),
+                           "idle_fraction": get(doc, "end.idle_fraction.sender"),
                            "p99": get(doc, "end.latency_us.p99"),
                            "mode": get(doc, "start.mode")}
                 except Exception as e:  # a failing run is recorded, the suite goes on
