@@ -26,6 +26,8 @@ PACKAGES=(
 	libdpdk-dev dpdk-dev libisal-dev libssl-dev libpcap-dev
 	libgtest-dev libbenchmark-dev libusrsctp-dev tshark iproute2 iputils-ping ethtool
 	iperf3 python3-matplotlib
+	# the Linux kernel's SCTP as an interop peer, in a QEMU guest (docs/INTEROP.md)
+	libsctp-dev qemu-system-x86 busybox-static
 )
 
 log() { printf '\033[1mdev.sh:\033[0m %s\n' "$*" >&2; }

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * usrsctp-peer: a real SCTP peer for the interop harness (issue 7,
- * docs/INTEROP.md), on Debian's libusrsctp — the FreeBSD stack in user
- * space, over raw IP (the kernel here has no SCTP; usrsctp reads protocol
- * 132 from a raw socket) or over UDP encapsulation (RFC 6951, port 9899).
- * It takes the same options and speaks the same messages (interop_msg.h)
- * as dpsctp-peer, so a case runs with either program in either role.
+ * usrsctp-peer and linux-sctp-peer: a real SCTP peer for the interop
+ * harness (issue 7, docs/INTEROP.md), built twice from this file
+ * (interop_sock.h): on Debian's libusrsctp — the FreeBSD stack in user
+ * space, over raw IP (usrsctp reads protocol 132 from a raw socket) or over
+ * UDP encapsulation (RFC 6951, port 9899) — and on the Linux kernel's SCTP
+ * (the kernel here has none: linux_vm.py boots Debian's kernel in QEMU with
+ * this program as its init's payload). It takes the same options and speaks
+ * the same messages (interop_msg.h) as dpsctp-peer, so a case runs with
+ * any of the three programs in either role.
  *
- *   client: connect to PEER[,PEER...] (usrsctp_connectx), send --batches
+ *   client: connect to PEER[,PEER...] (sctp_connectx), send --batches
  *           of -n messages of sizes cycling from 1 byte to -l over -S
  *           streams, every other one unordered; with --echo check each
  *           comes back intact exactly once; --hold S idles between batches
@@ -19,8 +22,8 @@
  *
  * --expect abort: the run passes only when the peer aborted. --hb MS sets
  * the heartbeat interval, --rto-min / --rto-initial MS the timers (usrsctp's
- * defaults are 1 s and 3 s). Exit status 0 as expected, 1 not, 2 bad usage,
- * 3 set-up.
+ * defaults are 1 s and 3 s, Linux's 1 s and 3 s too). Exit status 0 as
+ * expected, 1 not, 2 bad usage, 3 set-up.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -33,9 +36,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include <usrsctp.h>
-
 #include "dataplane/tests/interop/interop_msg.h"
+#include "dataplane/tests/interop/interop_sock.h"
 
 #define MAX_ADDRS 4
 
@@ -49,7 +51,7 @@ struct opts {
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: usrsctp-peer (-s | -c PEER[,PEER...]) [--port P] [--lport P]\n"
+	fprintf(f, "usage: " PEER_NAME " (-s | -c PEER[,PEER...]) [--port P] [--lport P]\n"
 		   "  [--local ADDR[,ADDR...]] [--udp] [-n MSGS] [-l MAXBYTES] [-S STREAMS]\n"
 		   "  [--batches B] [--hold SECS] [--echo] [--abort] [--close-after N]\n"
 		   "  [--abort-after N] [--expect shutdown|abort] [--hb MS]\n"
@@ -83,24 +85,24 @@ parse_addrs(const char *list, uint16_t port, struct sockaddr_in *out)
 	return n;
 }
 
-static struct socket *
+static psock
 make_socket(const struct opts *o)
 {
-	struct socket *so = usrsctp_socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP, NULL, NULL, 0, NULL);
-	if (so == NULL)
-		return NULL;
+	psock so = psock_socket();
+	if (so == PSOCK_NONE)
+		return PSOCK_NONE;
 	const int on = 1;
-	(void)usrsctp_setsockopt(so, IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof(on));
+	(void)psock_setsockopt(so, IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof(on));
 	struct sctp_initmsg im = { 64, 64, 8, 0 };
-	(void)usrsctp_setsockopt(so, IPPROTO_SCTP, SCTP_INITMSG, &im, sizeof(im));
+	(void)psock_setsockopt(so, IPPROTO_SCTP, SCTP_INITMSG, &im, sizeof(im));
 	if (o->udp) {
 		struct sctp_udpencaps ue;
 		memset(&ue, 0, sizeof(ue));
 		ue.sue_address.ss_family = AF_INET;
 		ue.sue_port = htons(9899);
-		if (usrsctp_setsockopt(so, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &ue,
+		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &ue,
 				       sizeof(ue)) < 0)
-			fprintf(stderr, "usrsctp-peer: UDP encapsulation: %s\n", strerror(errno));
+			fprintf(stderr, PEER_NAME ": UDP encapsulation: %s\n", strerror(errno));
 	}
 	if (o->hb_ms != 0) {
 		struct sctp_paddrparams pp;
@@ -109,24 +111,21 @@ make_socket(const struct opts *o)
 		pp.spp_address.ss_family = AF_INET;
 		pp.spp_hbinterval = o->hb_ms;
 		pp.spp_flags = SPP_HB_ENABLE;
-		if (usrsctp_setsockopt(so, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp)) <
+		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp)) <
 		    0)
-			fprintf(stderr, "usrsctp-peer: heartbeat interval: %s\n", strerror(errno));
+			fprintf(stderr, PEER_NAME ": heartbeat interval: %s\n", strerror(errno));
 	}
 	return so;
 }
 
 /* Read one whole message; its length, 0 at EOF, -1 on error (errno). */
 static ssize_t
-read_msg(struct socket *so, uint8_t *buf, struct sctp_rcvinfo *ri)
+read_msg(psock so, uint8_t *buf, struct sctp_rcvinfo *ri)
 {
 	size_t got = 0;
 	for (;;) {
-		socklen_t il = sizeof(*ri);
-		unsigned type = 0;
-		int flags = 0;
-		ssize_t n = usrsctp_recvv(so, buf + got, INTEROP_MAX_LEN - got, NULL, NULL, ri, &il,
-					  &type, &flags);
+		int flags;
+		ssize_t n = psock_recvv(so, buf + got, INTEROP_MAX_LEN - got, ri, &flags);
 		if (n <= 0)
 			return n;
 		got += (size_t)n;
@@ -136,10 +135,10 @@ read_msg(struct socket *so, uint8_t *buf, struct sctp_rcvinfo *ri)
 }
 
 static void
-set_abort_on_close(struct socket *so)
+set_abort_on_close(psock so)
 {
 	struct linger l = { 1, 0 };
-	(void)usrsctp_setsockopt(so, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+	(void)psock_setsockopt(so, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 }
 
 static bool
@@ -150,7 +149,7 @@ is_abort(int e)
 
 /* Server: one association; 0 when it ended as expected. */
 static int
-run_server(const struct opts *o, struct socket *so, const char *local, uint8_t *buf)
+run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
 {
 	struct sockaddr_in la[MAX_ADDRS];
 	int nl = local != NULL ? parse_addrs(local, o->port, la) : 0;
@@ -159,17 +158,17 @@ run_server(const struct opts *o, struct socket *so, const char *local, uint8_t *
 	any.sin_family = AF_INET;
 	any.sin_port = htons(o->port);
 	if (nl < 0 ||
-	    (nl == 0 ? usrsctp_bind(so, (struct sockaddr *)&any, sizeof(any))
-		     : usrsctp_bindx(so, (struct sockaddr *)la, nl, SCTP_BINDX_ADD_ADDR)) < 0 ||
-	    usrsctp_listen(so, 1) < 0) {
-		fprintf(stderr, "usrsctp-peer: bind/listen: %s\n", strerror(errno));
+	    (nl == 0 ? psock_bind(so, (struct sockaddr *)&any, sizeof(any))
+		     : psock_bindx(so, (struct sockaddr *)la, nl, SCTP_BINDX_ADD_ADDR)) < 0 ||
+	    psock_listen(so, 1) < 0) {
+		fprintf(stderr, PEER_NAME ": bind/listen: %s\n", strerror(errno));
 		return 3;
 	}
 	printf("server: listening\n");
 	fflush(stdout);
-	struct socket *a = usrsctp_accept(so, NULL, NULL);
-	if (a == NULL) {
-		fprintf(stderr, "usrsctp-peer: accept: %s\n", strerror(errno));
+	psock a = psock_accept(so);
+	if (a == PSOCK_NONE) {
+		fprintf(stderr, PEER_NAME ": accept: %s\n", strerror(errno));
 		return 3;
 	}
 	printf("server: association up\n");
@@ -195,9 +194,8 @@ run_server(const struct opts *o, struct socket *so, const char *local, uint8_t *
 		si.snd_sid = ri.rcv_sid;
 		si.snd_ppid = ri.rcv_ppid;
 		si.snd_flags = (ri.rcv_flags & SCTP_UNORDERED) ? SCTP_UNORDERED : 0;
-		if (usrsctp_sendv(a, buf, (size_t)len, NULL, 0, &si, sizeof(si), SCTP_SENDV_SNDINFO,
-				  0) < 0) {
-			fprintf(stderr, "usrsctp-peer: echo: %s\n", strerror(errno));
+		if (psock_sendv(a, buf, (size_t)len, &si) < 0) {
+			fprintf(stderr, PEER_NAME ": echo: %s\n", strerror(errno));
 			rc = 1;
 			break;
 		}
@@ -205,7 +203,7 @@ run_server(const struct opts *o, struct socket *so, const char *local, uint8_t *
 		if (o->close_after != 0 && echoed == o->close_after) {
 			printf("server: %llu echoed, shutting down\n", (unsigned long long)echoed);
 			fflush(stdout);
-			usrsctp_shutdown(a,
+			psock_shutdown(a,
 					 SHUT_WR); /* SHUTDOWN once the echoes are acknowledged */
 			closing = true;
 		}
@@ -218,7 +216,7 @@ run_server(const struct opts *o, struct socket *so, const char *local, uint8_t *
 	printf("server: %llu messages, %llu echoed, peer closed (%s)\n", (unsigned long long)msgs,
 	       (unsigned long long)echoed, how);
 	fflush(stdout);
-	usrsctp_close(a);
+	psock_close(a);
 	if (rc != 0)
 		return rc;
 	if (o->expect_abort)
@@ -228,7 +226,7 @@ run_server(const struct opts *o, struct socket *so, const char *local, uint8_t *
 
 /* Read echoes until `until` came back; false on EOF or error. */
 static bool
-read_echoes(const struct opts *o, struct socket *so, uint8_t *buf, uint8_t *seen, uint32_t first,
+read_echoes(const struct opts *o, psock so, uint8_t *buf, uint8_t *seen, uint32_t first,
 	    uint32_t until, uint32_t *back, uint32_t *bad)
 {
 	while (*back < until) {
@@ -248,7 +246,7 @@ read_echoes(const struct opts *o, struct socket *so, uint8_t *buf, uint8_t *seen
 }
 
 static int
-run_client(const struct opts *o, struct socket *so, const char *peer, const char *local,
+run_client(const struct opts *o, psock so, const char *peer, const char *local,
 	   uint8_t *buf, uint8_t *want)
 {
 	struct sockaddr_in pa[MAX_ADDRS], la[MAX_ADDRS];
@@ -264,12 +262,12 @@ run_client(const struct opts *o, struct socket *so, const char *peer, const char
 		la[0].sin_port = htons(o->lport);
 		nl = 1;
 	}
-	if (nl != 0 && usrsctp_bindx(so, (struct sockaddr *)la, nl, SCTP_BINDX_ADD_ADDR) < 0) {
-		fprintf(stderr, "usrsctp-peer: bind: %s\n", strerror(errno));
+	if (nl != 0 && psock_bindx(so, (struct sockaddr *)la, nl, SCTP_BINDX_ADD_ADDR) < 0) {
+		fprintf(stderr, PEER_NAME ": bind: %s\n", strerror(errno));
 		return 3;
 	}
-	if (usrsctp_connectx(so, (struct sockaddr *)pa, np, NULL) < 0) {
-		fprintf(stderr, "usrsctp-peer: connect: %s\n", strerror(errno));
+	if (psock_connectx(so, (struct sockaddr *)pa, np) < 0) {
+		fprintf(stderr, PEER_NAME ": connect: %s\n", strerror(errno));
 		return 1;
 	}
 	printf("client: association up\n");
@@ -289,8 +287,7 @@ run_client(const struct opts *o, struct socket *so, const char *peer, const char
 			si.snd_sid = (uint16_t)(seq % o->streams);
 			si.snd_ppid = htonl(seq);
 			si.snd_flags = interop_unordered(seq) ? SCTP_UNORDERED : 0;
-			if (usrsctp_sendv(so, buf, len, NULL, 0, &si, sizeof(si),
-					  SCTP_SENDV_SNDINFO, 0) < 0) {
+			if (psock_sendv(so, buf, len, &si) < 0) {
 				e = errno;
 				lost = true;
 				break;
@@ -329,7 +326,7 @@ run_client(const struct opts *o, struct socket *so, const char *peer, const char
 		return bad == 0 ? 0 : 1;
 	}
 	/* Graceful close: SHUTDOWN, then wait for the peer's SHUTDOWN ACK (EOF). */
-	usrsctp_shutdown(so, SHUT_WR);
+	psock_shutdown(so, SHUT_WR);
 	struct sctp_rcvinfo ri;
 	ssize_t r = read_msg(so, want, &ri);
 	e = errno;
@@ -437,15 +434,11 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	usrsctp_init(o.udp ? 9899 : 0, NULL, NULL);
-	usrsctp_sysctl_set_sctp_blackhole(0);
-	if (rto_min != 0)
-		usrsctp_sysctl_set_sctp_rto_min_default(rto_min);
-	if (rto_initial != 0)
-		usrsctp_sysctl_set_sctp_rto_initial_default(rto_initial);
-	struct socket *so = make_socket(&o);
-	if (so == NULL) {
-		fprintf(stderr, "usrsctp-peer: socket: %s\n", strerror(errno));
+	if (psock_stack_init(o.udp, rto_min, rto_initial) < 0)
+		return 3;
+	psock so = make_socket(&o);
+	if (so == PSOCK_NONE) {
+		fprintf(stderr, PEER_NAME ": socket: %s\n", strerror(errno));
 		return 3;
 	}
 	uint8_t *buf = malloc(INTEROP_MAX_LEN), *want = malloc(INTEROP_MAX_LEN);
@@ -453,9 +446,8 @@ main(int argc, char **argv)
 		return 3;
 	int rc = o.server ? run_server(&o, so, local, buf)
 			  : run_client(&o, so, peer, local, buf, want);
-	usrsctp_close(so);
-	for (int i = 0; i < 300 && usrsctp_finish() != 0; i++)
-		sleep_s(0.01);
+	psock_close(so);
+	psock_stack_finish();
 	free(buf);
 	free(want);
 	return rc;

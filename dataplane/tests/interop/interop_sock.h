@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The socket layer under interop_peer.c: one peer program, two SCTP stacks.
+ *
+ * usrsctp's API is the RFC 6458 socket API with a `usrsctp_` prefix and a
+ * `struct socket *` for a descriptor, so the same peer source builds twice:
+ *
+ *   usrsctp-peer     (default)             Debian's libusrsctp, the FreeBSD
+ *                                          stack in the peer's own process;
+ *   linux-sctp-peer  (INTEROP_LINUX_SCTP)  the Linux kernel's SCTP through
+ *                                          lksctp-tools' libsctp, linked
+ *                                          statically so it runs in the
+ *                                          initramfs of linux_vm.py's guest.
+ *
+ * Only what differs lives here: the descriptor type, the stack's set-up
+ * (usrsctp is a library that must be started; the kernel is configured by
+ * sysctl and per-socket options) and the names of the calls. The structures
+ * (sctp_sndinfo, sctp_rcvinfo, sctp_initmsg, sctp_paddrparams,
+ * sctp_udpencaps) are RFC 6458's in both headers.
+ */
+#ifndef DPSCTP_INTEROP_SOCK_H
+#define DPSCTP_INTEROP_SOCK_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+
+#ifdef INTEROP_LINUX_SCTP
+
+#include <netinet/in.h>
+#include <netinet/sctp.h>
+#include <unistd.h>
+
+#define PEER_NAME "linux-sctp-peer"
+
+typedef int psock;
+#define PSOCK_NONE (-1)
+
+static uint32_t psock_rto_min, psock_rto_initial;
+
+/* A namespace-wide sysctl of the kernel's SCTP; false (errno) when it failed. */
+static bool
+psock_sysctl(const char *name, unsigned value)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "/proc/sys/net/sctp/%s", name);
+	FILE *f = fopen(path, "w");
+	if (f == NULL)
+		return false;
+	bool ok = fprintf(f, "%u\n", value) > 0;
+	return fclose(f) == 0 && ok;
+}
+
+/*
+ * UDP encapsulation (RFC 6951, Linux 5.11+) is switched on for the whole
+ * network namespace: udp_port opens the kernel's listening UDP socket and
+ * encap_port is the remote port new associations use. The peer runs in its
+ * own guest, so changing them there touches nobody else; on a shared host
+ * run it in a namespace of its own.
+ */
+static int
+psock_stack_init(bool udp, uint32_t rto_min, uint32_t rto_initial)
+{
+	psock_rto_min = rto_min;
+	psock_rto_initial = rto_initial;
+	if (udp && (!psock_sysctl("udp_port", 9899) || !psock_sysctl("encap_port", 9899))) {
+		fprintf(stderr, PEER_NAME ": UDP encapsulation sysctls: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+psock_stack_finish(void)
+{
+}
+
+static psock
+psock_socket(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	if (fd < 0) {
+		if (errno == EPROTONOSUPPORT || errno == ESOCKTNOSUPPORT)
+			fprintf(stderr, PEER_NAME ": this kernel has no SCTP "
+					"(modprobe sctp, or run it in linux_vm.py's guest)\n");
+		return PSOCK_NONE;
+	}
+	/* The kernel's RTO bounds are per socket (usrsctp's are sysctls). */
+	if (psock_rto_min != 0 || psock_rto_initial != 0) {
+		struct sctp_rtoinfo ri;
+		memset(&ri, 0, sizeof(ri));
+		ri.srto_assoc_id = SCTP_FUTURE_ASSOC;
+		ri.srto_min = psock_rto_min;
+		ri.srto_initial = psock_rto_initial;
+		if (setsockopt(fd, IPPROTO_SCTP, SCTP_RTOINFO, &ri, sizeof(ri)) < 0)
+			fprintf(stderr, PEER_NAME ": RTO bounds: %s\n", strerror(errno));
+	}
+	return fd;
+}
+
+#define psock_setsockopt setsockopt
+#define psock_bind bind
+#define psock_bindx sctp_bindx
+#define psock_listen listen
+#define psock_shutdown shutdown
+#define psock_close close
+
+static psock
+psock_accept(psock s)
+{
+	return accept(s, NULL, NULL);
+}
+
+static int
+psock_connectx(psock s, struct sockaddr *addrs, int n)
+{
+	sctp_assoc_t id;
+	return sctp_connectx(s, addrs, n, &id);
+}
+
+static ssize_t
+psock_sendv(psock s, const void *buf, size_t len, struct sctp_sndinfo *si)
+{
+	struct iovec iov = { (void *)buf, len };
+	return sctp_sendv(s, &iov, 1, NULL, 0, si, sizeof(*si), SCTP_SENDV_SNDINFO, 0);
+}
+
+static ssize_t
+psock_recvv(psock s, void *buf, size_t len, struct sctp_rcvinfo *ri, int *flags)
+{
+	struct iovec iov = { buf, len };
+	socklen_t il = sizeof(*ri);
+	unsigned type = 0;
+	*flags = 0;
+	return sctp_recvv(s, &iov, 1, NULL, NULL, ri, &il, &type, flags);
+}
+
+#else /* usrsctp */
+
+#include <usrsctp.h>
+
+#define PEER_NAME "usrsctp-peer"
+
+typedef struct socket *psock;
+#define PSOCK_NONE NULL
+
+/* usrsctp over raw IP, or over UDP with the RFC 6951 port as its local port. */
+static int
+psock_stack_init(bool udp, uint32_t rto_min, uint32_t rto_initial)
+{
+	usrsctp_init(udp ? 9899 : 0, NULL, NULL);
+	usrsctp_sysctl_set_sctp_blackhole(0);
+	if (rto_min != 0)
+		usrsctp_sysctl_set_sctp_rto_min_default(rto_min);
+	if (rto_initial != 0)
+		usrsctp_sysctl_set_sctp_rto_initial_default(rto_initial);
+	return 0;
+}
+
+/* usrsctp_finish() refuses while associations are still closing. */
+static void
+psock_stack_finish(void)
+{
+	for (int i = 0; i < 300 && usrsctp_finish() != 0; i++) {
+		struct timespec d = { 0, 10 * 1000 * 1000 };
+		nanosleep(&d, NULL);
+	}
+}
+
+static psock
+psock_socket(void)
+{
+	return usrsctp_socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP, NULL, NULL, 0, NULL);
+}
+
+#define psock_setsockopt usrsctp_setsockopt
+#define psock_bind usrsctp_bind
+#define psock_bindx usrsctp_bindx
+#define psock_listen usrsctp_listen
+#define psock_shutdown usrsctp_shutdown
+#define psock_close usrsctp_close
+
+static psock
+psock_accept(psock s)
+{
+	return usrsctp_accept(s, NULL, NULL);
+}
+
+static int
+psock_connectx(psock s, struct sockaddr *addrs, int n)
+{
+	return usrsctp_connectx(s, addrs, n, NULL);
+}
+
+static ssize_t
+psock_sendv(psock s, const void *buf, size_t len, struct sctp_sndinfo *si)
+{
+	return usrsctp_sendv(s, buf, len, NULL, 0, si, sizeof(*si), SCTP_SENDV_SNDINFO, 0);
+}
+
+static ssize_t
+psock_recvv(psock s, void *buf, size_t len, struct sctp_rcvinfo *ri, int *flags)
+{
+	socklen_t il = sizeof(*ri);
+	unsigned type = 0;
+	*flags = 0;
+	return usrsctp_recvv(s, buf, len, NULL, NULL, ri, &il, &type, flags);
+}
+
+#endif
+
+#endif /* DPSCTP_INTEROP_SOCK_H */
