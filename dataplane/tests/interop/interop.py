@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The interop harness (issue 7, docs/INTEROP.md): dpsctp against usrsctp.
+"""The interop harness (issue 7, docs/INTEROP.md): dpsctp against usrsctp,
+or against the Linux kernel's SCTP (--peer linux).
 
 Two network namespaces joined by veth pairs: dpsctp-peer in namespace A on
 net_af_packet (the veth end, or a bridge over two veths for multi-homing),
-usrsctp-peer in namespace B with the addresses. Every case runs in both
+the other stack in namespace B: usrsctp-peer with the addresses, or
+linux-sctp-peer in a QEMU guest running Debian's kernel (linux_vm.py),
+bridged onto B's veth ends through taps. Every case runs in both
 directions (dpsctp as client and as server) and both modes (SCTP over IP,
 over UDP port 9899). Each run is captured on B's side of the link; tshark
 dissects the capture with CRC32c checking on and must see no malformed
@@ -14,12 +17,12 @@ SHUTDOWN or the ABORT, heartbeats both ways, data on the second path).
 Namespaces and processes always go away; captures of failing runs are kept
 (--keep DIR, default build/interop-artifacts).
 
-  interop.py BUILD_DIR [--only CASE,...] [--modes raw,udp]
-             [--dirs dpsctp-server,dpsctp-client] [--keep DIR]
-             [--json FILE] [--doc docs/INTEROP.md] [-v]
+  interop.py BUILD_DIR [--peer usrsctp|linux] [--only CASE,...]
+             [--modes raw,udp] [--dirs dpsctp-server,dpsctp-client]
+             [--keep DIR] [--json FILE] [--doc docs/INTEROP.md] [-v]
 
 Exit status: 0 every run passed, 1 a run failed, 77 skipped (not root, or
-usrsctp-peer / tshark / ethtool missing).
+the peer / tshark / ethtool / QEMU missing).
 """
 import argparse
 import json
@@ -34,8 +37,9 @@ import threading
 import time
 import traceback
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 A_IP = ["192.0.2.1", "198.51.100.1"]  # dpsctp's addresses (namespace A)
-B_IP = ["192.0.2.2", "198.51.100.2"]  # usrsctp's addresses (namespace B)
+B_IP = ["192.0.2.2", "198.51.100.2"]  # the other stack's addresses (namespace B or its guest)
 SCTP_PORT = 5001
 EAL = ["--no-huge", "--no-pci", "--no-shconf", "-l", "0", "-m", "512",
        "--log-level", "lib.eal:error"]
@@ -46,6 +50,17 @@ DATA, INIT, SACK, HB, HB_ACK, ABORT, SHUTDOWN, SHUTDOWN_ACK = 0, 1, 3, 4, 5, 6, 
 SHUTDOWN_COMPLETE = 14
 
 VERBOSE = False
+
+# The other stack. `start_s`: how long it may take to say it listens (the
+# Linux guest boots first); `slow`: how much longer its runs may take (the
+# guest's CPU is emulated by TCG, its kernel checksums every packet in
+# software).
+PEERS = {
+    "usrsctp": {"prog": "dataplane/tests/interop/usrsctp-peer", "start_s": 10, "slow": 1},
+    "linux": {"prog": "dataplane/tests/interop/linux-sctp-peer", "start_s": 120, "slow": 4},
+}
+PEER = "usrsctp"
+VM_DIR = None  # linux_vm.py's image (--peer linux)
 
 
 def log(*a):
@@ -129,7 +144,7 @@ class Proc:
 
 
 class Net:
-    """Namespaces A (dpsctp) and B (usrsctp), joined by one or two veth pairs."""
+    """Namespaces A (dpsctp) and B (the other stack), joined by one or two veth pairs."""
 
     def __init__(self, paths):
         tag = "%d-%d" % (os.getpid(), paths)
@@ -153,7 +168,19 @@ class Net:
         for i in range(self.paths):
             sh("ip", "-n", a, "link", "add", "a%d" % i, "type", "veth", "peer", "name",
                "b%d" % i, "netns", b)
-            sh("ip", "-n", b, "addr", "add", B_IP[i] + "/24", "dev", "b%d" % i)
+            if PEER == "linux":
+                # The guest's NIC i is tap t<i> on a bridge with b<i>: B's own
+                # kernel holds no address and answers nothing, and the
+                # capture on b<i> sees the link as before.
+                sh("ip", "-n", b, "tuntap", "add", "dev", "t%d" % i, "mode", "tap")
+                sh("ip", "-n", b, "link", "add", "vb%d" % i, "type", "bridge", "stp_state",
+                   "0", "forward_delay", "0")
+                for dev in ("b%d" % i, "t%d" % i):
+                    sh("ip", "-n", b, "link", "set", dev, "master", "vb%d" % i)
+                for dev in ("t%d" % i, "vb%d" % i):
+                    sh("ip", "-n", b, "link", "set", dev, "up")
+            else:
+                sh("ip", "-n", b, "addr", "add", B_IP[i] + "/24", "dev", "b%d" % i)
             sh("ip", "-n", b, "link", "set", "b%d" % i, "up")
             # A veth leaves UDP checksums to a NIC that is not there
             # (CHECKSUM_PARTIAL); have the kernel fill them, as a NIC would.
@@ -311,13 +338,13 @@ def sent_by(pk, src_ips, ctype):
 # --- the cases --------------------------------------------------------------
 #
 # A case says what the client and the server are told (the same options for
-# dpsctp-peer and usrsctp-peer), what each must print or return, and what
+# dpsctp-peer and the other peer), what each must print or return, and what
 # the capture must show. `run_case` plays it with dpsctp in either role.
 
 def opt_mode(prog, mode):
     if mode != "udp":
         return []
-    return ["--udp"] if prog == "usrsctp" else ["--udp-encap"]
+    return ["--udp"] if prog != "dpsctp" else ["--udp-encap"]
 
 
 class Run:
@@ -334,7 +361,7 @@ class Run:
     def name(self):
         return "%s/%s/%s" % (self.case["name"], self.dir, self.mode)
 
-    # The argv of one side: dpsctp-peer or usrsctp-peer, client or server.
+    # The argv of one side: dpsctp-peer or the other peer, client or server.
     def argv(self, prog, role, extra, net):
         if prog == "dpsctp":
             dp = ["--port", "net_af_packet0,iface=%s" % net.dp_iface]
@@ -346,8 +373,12 @@ class Run:
             return ([os.path.join(self.build, "dataplane/tests/interop/dpsctp-peer")] + EAL +
                     ["--"] + dp + who + extra)
         who = ["-s"] if role == "server" else ["-c", ",".join(A_IP[:net.paths])]
-        return ([os.path.join(self.build, "dataplane/tests/interop/usrsctp-peer")] + who +
-                opt_mode(prog, self.mode) + self.case.get("us_opts", []) + extra)
+        args = who + opt_mode(prog, self.mode) + self.case.get("us_opts", []) + extra
+        if prog == "linux":
+            nics = ",".join("t%d=%s/24" % (i, B_IP[i]) for i in range(net.paths))
+            return (["python3", os.path.join(HERE, "linux_vm.py"), "run", "--dir", VM_DIR,
+                     "--nic", nics, "--"] + args)
+        return [os.path.join(self.build, PEERS[prog]["prog"])] + args
 
     def fail(self, msg):
         self.errs.append(msg)
@@ -409,8 +440,8 @@ class Run:
     # Helpers the cases use.
     def roles(self):
         """(client program, server program) for this direction."""
-        return (("usrsctp", "dpsctp") if self.dir == "dpsctp-server"
-                else ("dpsctp", "usrsctp"))
+        return ((PEER, "dpsctp") if self.dir == "dpsctp-server"
+                else ("dpsctp", PEER))
 
     def ns_of(self, prog, net):
         return net.ns_a if prog == "dpsctp" else net.ns_b
@@ -421,15 +452,15 @@ class Run:
 
     def server_up(self, srv, prog):
         # dpsctp-peer says nothing until an association comes up: give its
-        # EAL and port a moment; usrsctp-peer says when it listens.
-        if prog == "usrsctp":
-            if srv.wait_line(r"listening", 10) is None:
+        # EAL and port a moment; the other peer says when it listens.
+        if prog != "dpsctp":
+            if srv.wait_line(r"listening", PEERS[prog]["start_s"]) is None:
                 self.fail("%s server did not start" % prog)
         else:
             time.sleep(1.5)
 
     def expect_rc(self, p, want, timeout, what):
-        rc = p.wait(timeout)
+        rc = p.wait(timeout * PEERS[PEER]["slow"])
         if rc != want:
             tail = " | ".join(p.lines[-3:])
             self.fail("%s exited %s, expected %s (%s)" % (what, rc, want, tail))
@@ -491,7 +522,7 @@ def wire_data(run, net, pk):
 
 
 def wire_heartbeats(run, net, pk):
-    for prog in ("dpsctp", "usrsctp"):
+    for prog in ("dpsctp", PEER):
         hb, ack = sent_by(pk, run.addrs(prog), HB), sent_by(pk, run.addrs(prog), HB_ACK)
         if hb < 2 or ack < 2:
             run.fail("%s sent %d HEARTBEAT and %d HEARTBEAT ACK (want 2+ each)" %
@@ -500,11 +531,16 @@ def wire_heartbeats(run, net, pk):
 
 
 def play_restart(run, net):
-    """The usrsctp peer is killed (-9) and started again, in either role."""
+    """The other peer is killed (-9) and started again, in either role.
+
+    Killing usrsctp-peer kills its stack with it; killing the Linux guest's
+    QEMU is the same for the kernel's SCTP: a host that vanished, nothing
+    sent, and a new one that knows nothing of the association."""
     cp, sp = run.roles()
+    them = PEER
     common = ["-n", "200", "-l", "9000", "-S", "8", "--echo"]  # the RFC profile offers 10 streams
-    if cp == "usrsctp":
-        # usrsctp client from a fixed port, killed while idle; the new one
+    if cp == them:
+        # The peer as client from a fixed port, killed while idle; the new one
         # sends an INIT on the same ports: dpsctp restarts the association
         # (RFC 9260 §5.2.4) and the new process's messages all come back.
         # RFC profile: heartbeats every 30 s, so dpsctp still holds the old
@@ -513,36 +549,41 @@ def play_restart(run, net):
         # association, which the RFC allows as well).
         srv = run.start(net, "dpsctp", "server", ["--echo", "--profile", "rfc"])
         run.server_up(srv, "dpsctp")
-        c1 = run.start(net, "usrsctp", "client", common + ["--lport", "40000", "--hold", "60"],
-                       name="usrsctp-client-1")
-        if c1.wait_line(r"batch 0:", 60) is None:
-            run.fail("the first usrsctp client did not finish its batch")
+        c1 = run.start(net, them, "client", common + ["--lport", "40000", "--hold", "60"],
+                       name="%s-client-1" % them)
+        if c1.wait_line(r"batch 0:", 60 * PEERS[them]["slow"]) is None:
+            run.fail("the first %s client did not finish its batch" % them)
         time.sleep(0.3)
         c1.kill(signal.SIGKILL)
         c1.wait(5)
-        c2 = run.start(net, "usrsctp", "client", common + ["--lport", "40000"],
-                       name="usrsctp-client-2")
-        run.expect_rc(c2, 0, 120, "the restarted usrsctp client")
+        c2 = run.start(net, them, "client", common + ["--lport", "40000"],
+                       name="%s-client-2" % them)
+        run.expect_rc(c2, 0, 120, "the restarted %s client" % them)
         time.sleep(0.5)
         if not srv.has(r"restart"):
             run.fail("dpsctp did not restart the association (RFC 9260 §5.2.4)")
         srv.kill(signal.SIGTERM)
         run.expect_rc(srv, 0, 20, "the dpsctp server")
     else:
-        # usrsctp server killed and started again while dpsctp holds the
+        # The peer as server killed and started again while dpsctp holds the
         # association idle: its heartbeat meets a stack that knows nothing
         # (ABORT, §8.4 rule 8, or ICMP protocol unreachable while nobody
         # listens); dpsctp's client reconnects and sends its batch again.
-        s1 = run.start(net, "usrsctp", "server", ["--echo"], name="usrsctp-server-1")
-        run.server_up(s1, "usrsctp")
-        cli = run.start(net, "dpsctp", "client", common + ["--hold", "2", "--reconnect"])
-        if cli.wait_line(r"batch 0:", 60) is None:
+        # The Linux guest takes seconds to boot: dpsctp must still be idle
+        # (not yet closing) when it notices, by a heartbeat that meets the
+        # new kernel or by losing the association to unanswered heartbeats
+        # (the DC profile's 50 ms interval: about 4 s) and reconnecting.
+        hold = "8" if them == "linux" else "2"
+        s1 = run.start(net, them, "server", ["--echo"], name="%s-server-1" % them)
+        run.server_up(s1, them)
+        cli = run.start(net, "dpsctp", "client", common + ["--hold", hold, "--reconnect"])
+        if cli.wait_line(r"batch 0:", 60 * PEERS[them]["slow"]) is None:
             run.fail("the dpsctp client did not finish its first batch")
         s1.kill(signal.SIGKILL)
         s1.wait(5)
-        s2 = run.start(net, "usrsctp", "server", ["--echo"], name="usrsctp-server-2")
+        s2 = run.start(net, them, "server", ["--echo"], name="%s-server-2" % them)
         run.expect_rc(cli, 0, 120, "the dpsctp client")
-        run.expect_rc(s2, 0, 20, "the restarted usrsctp server")
+        run.expect_rc(s2, 0, 20, "the restarted %s server" % them)
         if not cli.has(r"reconnecting"):
             run.fail("the dpsctp client never saw the restart")
 
@@ -554,7 +595,7 @@ def play_multihome(run, net):
     run.server_up(srv, sp)
     cli = run.start(net, cp, "client", ["-n", "1500", "-l", "9000", "--echo", "--batches",
                                         "2"])
-    if cli.wait_line(r"batch 0:", 60) is None:
+    if cli.wait_line(r"batch 0:", 60 * PEERS[PEER]["slow"]) is None:
         run.fail("no first batch")
     # The second batch is on its way: cut the primary path under it.
     run.t_down = time.time()
@@ -571,9 +612,9 @@ def wire_multihome(run, net, pk):
     fwd2 = [p for p in on2 if p["src"] == B_IP[1]]
     if not back2 or not fwd2:
         run.fail("no DATA on the secondary path after failover (%d from dpsctp, %d from "
-                 "usrsctp)" % (len(back2), len(fwd2)))
-    run.notes.append("DATA on path 2: %d from dpsctp, %d from usrsctp" % (len(back2),
-                                                                         len(fwd2)))
+                 "%s)" % (len(back2), len(fwd2), PEER))
+    run.notes.append("DATA on path 2: %d from dpsctp, %d from %s" % (len(back2), len(fwd2),
+                                                                    PEER))
 
 
 def wire_impair(run, net, pk):
@@ -614,7 +655,7 @@ CASES = [
      "us_opts": ["--hb", "300", "--rto-min", "100", "--rto-initial", "300"],
      "play": play_simple(lambda p: ["-n", "10", "--echo", "--hold", "3"], server_once()),
      "wire": wire_heartbeats},
-    {"name": "restart", "title": "the usrsctp peer killed (-9) and started again",
+    {"name": "restart", "title": "the other peer killed (-9) and started again",
      "play": play_restart},
     {"name": "loss-reorder", "title": "1% loss and 1% reordering each way (dpsctp's "
      "--impair and --impair-rx): nothing lost or duplicated",
@@ -638,9 +679,11 @@ MODES = ["raw", "udp"]
 
 
 def write_doc(doc, results, when):
-    """The matrix in docs/INTEROP.md, between its markers."""
+    """The matrix of this peer in docs/INTEROP.md, between its markers."""
+    mark = "matrix" if PEER == "usrsctp" else "matrix-%s" % PEER
+    begin, end = "<!-- %s:begin" % mark, "<!-- %s:end -->" % mark
     by = {(r["case"], r["dir"], r["mode"]): r for r in results}
-    lines = ["<!-- matrix:begin (written by interop.py --doc) -->",
+    lines = ["%s (written by interop.py --peer %s --doc) -->" % (begin, PEER),
              "", "Last run: %s, %d of %d runs passed." %
              (when, sum(r["ok"] for r in results), len(results)), "",
              "| case | dpsctp server, raw IP | dpsctp server, UDP | dpsctp client, raw IP "
@@ -653,19 +696,37 @@ def write_doc(doc, results, when):
                 cells.append("—" if r is None else
                              ("pass" if r["ok"] else "**FAIL**") + " (%.0f s)" % r["secs"])
         lines.append("| %s: %s | %s |" % (c["name"], c["title"], " | ".join(cells)))
-    lines += ["", "<!-- matrix:end -->"]
+    lines += ["", end]
     text = open(doc).read()
-    b, e = text.find("<!-- matrix:begin"), text.find("<!-- matrix:end -->")
+    b, e = text.find(begin), text.find(end)
     if b < 0 or e < 0:
-        raise SystemExit("%s: no matrix markers" % doc)
-    e += len("<!-- matrix:end -->")
+        raise SystemExit("%s: no %s markers" % (doc, mark))
+    e += len(end)
     open(doc, "w").write(text[:b] + "\n".join(lines) + text[e:])
 
 
+def linux_image(build):
+    """linux_vm.py's guest image with this build's linux-sctp-peer, checked by
+    its selftest (the peer against the guest's own SCTP over loopback, so a
+    broken peer is not mistaken for a dpsctp failure). (DIR, None) or
+    (None, why)."""
+    d = os.path.join(build, "linux-vm")
+    vm = ["python3", os.path.join(HERE, "linux_vm.py")]
+    for argv in (vm + ["image", "--dir", d, "--peer", os.path.join(build, PEERS["linux"]["prog"])],
+                 vm + ["selftest", "--dir", d]):
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        last = (r.stdout.strip().splitlines() or ["no output"])[-1]
+        log("interop: linux_vm.py %s: %s" % (argv[2], last))
+        if r.returncode != 0:
+            return None, "linux_vm.py %s failed (exit %d): %s" % (argv[2], r.returncode, last)
+    return d, None
+
+
 def main():
-    global VERBOSE
+    global VERBOSE, PEER, VM_DIR
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build")
+    ap.add_argument("--peer", default="usrsctp", choices=sorted(PEERS))
     ap.add_argument("--only", default="")
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--dirs", default=",".join(DIRS))
@@ -675,19 +736,34 @@ def main():
     ap.add_argument("-v", action="store_true")
     a = ap.parse_args()
     VERBOSE = a.v
+    PEER = a.peer
     build = os.path.abspath(a.build)
     if os.geteuid() != 0:
         print("interop: needs root (namespaces, veth): skipped")
         return 77
-    for prog in ("dataplane/tests/interop/usrsctp-peer", "dataplane/tests/interop/dpsctp-peer",
+    for prog in (PEERS[PEER]["prog"], "dataplane/tests/interop/dpsctp-peer",
                  "apps/dpsctp-decode/dpsctp-decode"):
         if not os.path.exists(os.path.join(build, prog)):
-            print("interop: %s not built (libusrsctp-dev or DPDK missing): skipped" % prog)
+            print("interop: %s not built (libusrsctp-dev, libsctp-dev or DPDK missing): "
+                  "skipped" % prog)
             return 77
     for tool in ("tshark", "dumpcap", "ethtool", "ip"):
         if shutil.which(tool) is None:
             print("interop: %s missing: skipped (./dev.sh setup installs it)" % tool)
             return 77
+    if PEER == "linux":
+        for what, there in (("qemu-system-x86_64 (qemu-system-x86)",
+                             shutil.which("qemu-system-x86_64")),
+                            ("/bin/busybox (busybox-static)", os.path.exists("/bin/busybox"))):
+            if not there:
+                print("interop: %s missing: skipped (./dev.sh setup installs it)" % what)
+                return 77
+        # With QEMU and busybox there, a guest that cannot be built or fails
+        # its selftest is a failure, not a skip.
+        VM_DIR, why = linux_image(build)
+        if VM_DIR is None:
+            print("interop: %s" % why)
+            return 1
     signal.signal(signal.SIGTERM, on_term)
     sweep_stale_namespaces()
     keep = os.path.abspath(a.keep or os.path.join(build, "interop-artifacts"))
@@ -713,7 +789,8 @@ def main():
                                 "secs": round(r.secs, 1), "errors": r.errs,
                                 "notes": r.notes})
     passed = sum(r["ok"] for r in results)
-    log("interop: %d of %d runs passed in %.0f s" % (passed, len(results), time.time() - t0))
+    log("interop: %d of %d runs against %s passed in %.0f s" % (passed, len(results), PEER,
+                                                                 time.time() - t0))
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     if a.json:
         with open(a.json, "w") as f:

@@ -330,7 +330,11 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local,
 	struct sctp_rcvinfo ri;
 	ssize_t r = read_msg(so, want, &ri);
 	e = errno;
-	printf("client: association %s\n", r == 0 ? "closed" : "ended badly");
+	if (r == 0)
+		printf("client: association closed\n");
+	else
+		printf("client: association ended badly (%s)\n",
+		       r < 0 ? strerror(e) : "data after our SHUTDOWN");
 	fflush(stdout);
 	if (o->expect_abort)
 		return 1;

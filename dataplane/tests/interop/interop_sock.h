@@ -130,6 +130,13 @@ psock_sendv(psock s, const void *buf, size_t len, struct sctp_sndinfo *si)
 	return sctp_sendv(s, &iov, 1, NULL, 0, si, sizeof(*si), SCTP_SENDV_SNDINFO, 0);
 }
 
+/*
+ * A one-to-one socket whose association has already gone to CLOSED fails
+ * recvmsg() with ENOTCONN instead of reading the end of the stream (0), a
+ * read that was blocked when the SHUTDOWN COMPLETE came gets 0: the end of a
+ * graceful close either way. An ABORT leaves its error on the socket
+ * (ECONNRESET), so ENOTCONN with no pending error is read as the end.
+ */
 static ssize_t
 psock_recvv(psock s, void *buf, size_t len, struct sctp_rcvinfo *ri, int *flags)
 {
@@ -137,7 +144,15 @@ psock_recvv(psock s, void *buf, size_t len, struct sctp_rcvinfo *ri, int *flags)
 	socklen_t il = sizeof(*ri);
 	unsigned type = 0;
 	*flags = 0;
-	return sctp_recvv(s, &iov, 1, NULL, NULL, ri, &il, &type, flags);
+	ssize_t n = sctp_recvv(s, &iov, 1, NULL, NULL, ri, &il, &type, flags);
+	if (n < 0 && errno == ENOTCONN) {
+		int err = 0;
+		socklen_t el = sizeof(err);
+		if (getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &el) == 0 && err == 0)
+			return 0;
+		errno = err != 0 ? err : ENOTCONN;
+	}
+	return n;
 }
 
 #else /* usrsctp */
