@@ -101,7 +101,7 @@ make_socket(const struct opts *o)
 		ue.sue_address.ss_family = AF_INET;
 		ue.sue_port = htons(9899);
 		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &ue,
-				       sizeof(ue)) < 0)
+				     sizeof(ue)) < 0)
 			fprintf(stderr, PEER_NAME ": UDP encapsulation: %s\n", strerror(errno));
 	}
 	if (o->hb_ms != 0) {
@@ -111,8 +111,7 @@ make_socket(const struct opts *o)
 		pp.spp_address.ss_family = AF_INET;
 		pp.spp_hbinterval = o->hb_ms;
 		pp.spp_flags = SPP_HB_ENABLE;
-		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp)) <
-		    0)
+		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp)) < 0)
 			fprintf(stderr, PEER_NAME ": heartbeat interval: %s\n", strerror(errno));
 	}
 	return so;
@@ -203,8 +202,7 @@ run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
 		if (o->close_after != 0 && echoed == o->close_after) {
 			printf("server: %llu echoed, shutting down\n", (unsigned long long)echoed);
 			fflush(stdout);
-			psock_shutdown(a,
-					 SHUT_WR); /* SHUTDOWN once the echoes are acknowledged */
+			psock_shutdown(a, SHUT_WR); /* SHUTDOWN once the echoes are acknowledged */
 			closing = true;
 		}
 	}
@@ -246,8 +244,8 @@ read_echoes(const struct opts *o, psock so, uint8_t *buf, uint8_t *seen, uint32_
 }
 
 static int
-run_client(const struct opts *o, psock so, const char *peer, const char *local,
-	   uint8_t *buf, uint8_t *want)
+run_client(const struct opts *o, psock so, const char *peer, const char *local, uint8_t *buf,
+	   uint8_t *want)
 {
 	struct sockaddr_in pa[MAX_ADDRS], la[MAX_ADDRS];
 	int np = parse_addrs(peer, o->port, pa);

@@ -86,8 +86,9 @@ psock_socket(void)
 	int fd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
 	if (fd < 0) {
 		if (errno == EPROTONOSUPPORT || errno == ESOCKTNOSUPPORT)
-			fprintf(stderr, PEER_NAME ": this kernel has no SCTP "
-					"(modprobe sctp, or run it in linux_vm.py's guest)\n");
+			fprintf(stderr,
+				PEER_NAME ": this kernel has no SCTP "
+					  "(modprobe sctp, or run it in linux_vm.py's guest)\n");
 		return PSOCK_NONE;
 	}
 	/* The kernel's RTO bounds are per socket (usrsctp's are sysctls). */
@@ -104,11 +105,11 @@ psock_socket(void)
 }
 
 #define psock_setsockopt setsockopt
-#define psock_bind bind
-#define psock_bindx sctp_bindx
-#define psock_listen listen
-#define psock_shutdown shutdown
-#define psock_close close
+#define psock_bind	 bind
+#define psock_bindx	 sctp_bindx
+#define psock_listen	 listen
+#define psock_shutdown	 shutdown
+#define psock_close	 close
 
 static psock
 psock_accept(psock s)
@@ -159,7 +160,7 @@ psock_recvv(psock s, void *buf, size_t len, struct sctp_rcvinfo *ri, int *flags)
 
 #include <usrsctp.h>
 
-#define PEER_NAME "usrsctp-peer"
+#define PEER_NAME  "usrsctp-peer"
 
 typedef struct socket *psock;
 #define PSOCK_NONE NULL
@@ -194,11 +195,11 @@ psock_socket(void)
 }
 
 #define psock_setsockopt usrsctp_setsockopt
-#define psock_bind usrsctp_bind
-#define psock_bindx usrsctp_bindx
-#define psock_listen usrsctp_listen
-#define psock_shutdown usrsctp_shutdown
-#define psock_close usrsctp_close
+#define psock_bind	 usrsctp_bind
+#define psock_bindx	 usrsctp_bindx
+#define psock_listen	 usrsctp_listen
+#define psock_shutdown	 usrsctp_shutdown
+#define psock_close	 usrsctp_close
 
 static psock
 psock_accept(psock s)

@@ -504,13 +504,36 @@ poweroff -f
 
 # --- image ------------------------------------------------------------------
 
+_apt_refreshed = False
+
+
+def apt_refresh():
+    """apt-get update, once, as root: a machine whose package lists are
+    missing or older than the mirror (the kernel's ABI moves on, the old
+    .deb is gone) gets what it needs instead of a failure. False when it
+    cannot (not root, or already done)."""
+    global _apt_refreshed
+    if _apt_refreshed or os.geteuid() != 0:
+        return False
+    _apt_refreshed = True
+    print("linux-vm: apt-get update", flush=True)
+    sh(["apt-get", "update", "-q"])
+    return True
+
+
 def kernel_package():
     """The versioned package linux-image-amd64 points at."""
-    for line in sh(["apt-cache", "depends", META_PKG]).splitlines():
-        kind, _, pkg = line.strip().lstrip("|").partition(": ")
-        if kind == "Depends" and pkg.startswith("linux-image-"):
-            return pkg.strip()
-    raise Fail(EXIT_ENV, "apt-cache depends %s names no linux-image package" % META_PKG)
+    while True:
+        try:
+            for line in sh(["apt-cache", "depends", META_PKG]).splitlines():
+                kind, _, pkg = line.strip().lstrip("|").partition(": ")
+                if kind == "Depends" and pkg.startswith("linux-image-"):
+                    return pkg.strip()
+            why = "apt-cache depends %s names no linux-image package" % META_PKG
+        except Fail as e:
+            why = str(e)
+        if not apt_refresh():
+            raise Fail(EXIT_ENV, why)
 
 
 def kernel_deb(d, pkg):
@@ -524,7 +547,12 @@ def kernel_deb(d, pkg):
     deb = cached()
     if deb is None:
         print("linux-vm: downloading %s" % pkg, flush=True)
-        sh(["apt-get", "download", pkg], cwd=d)
+        try:
+            sh(["apt-get", "download", pkg], cwd=d)
+        except Fail:
+            if not apt_refresh():
+                raise
+            sh(["apt-get", "download", pkg], cwd=d)
         deb = cached()
         if deb is None:
             raise Fail(EXIT_ENV, "apt-get download %s left no .deb in %s" % (pkg, d))
