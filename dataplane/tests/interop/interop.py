@@ -18,8 +18,11 @@ Namespaces and processes always go away; captures of failing runs are kept
 (--keep DIR, default build/interop-artifacts).
 
   interop.py BUILD_DIR [--peer usrsctp|linux] [--only CASE,...]
-             [--modes raw,udp] [--dirs dpsctp-server,dpsctp-client]
+             [--modes raw,udp,raw6,udp6] [--dirs dpsctp-server,dpsctp-client]
              [--keep DIR] [--json FILE] [--doc docs/INTEROP.md] [-v]
+
+Modes: SCTP over IPv4 (raw), over UDP (udp), and the same over IPv6 (raw6,
+udp6); the default is raw,udp.
 
 Exit status: 0 every run passed, 1 a run failed, 77 skipped (not root, or
 the peer / tshark / ethtool / QEMU missing).
@@ -40,6 +43,25 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 A_IP = ["192.0.2.1", "198.51.100.1"]  # dpsctp's addresses (namespace A)
 B_IP = ["192.0.2.2", "198.51.100.2"]  # the other stack's addresses (namespace B or its guest)
+A_IP6 = ["2001:db8:1::1", "2001:db8:2::1"]  # the same over IPv6 (modes raw6, udp6)
+B_IP6 = ["2001:db8:1::2", "2001:db8:2::2"]
+
+
+# A mode: SCTP directly over IP or over UDP (RFC 6951), IPv4 or IPv6.
+def is_udp(mode):
+    return mode.startswith("udp")
+
+
+def is_v6(mode):
+    return mode.endswith("6")
+
+
+def addrs_of(side, mode):
+    """(addresses, prefix length) of side "a" (dpsctp) or "b" in this mode."""
+    if is_v6(mode):
+        return (A_IP6 if side == "a" else B_IP6), 64
+    return (A_IP if side == "a" else B_IP), 24
+
 SCTP_PORT = 5001
 EAL = ["--no-huge", "--no-pci", "--no-shconf", "-l", "0", "-m", "512",
        "--log-level", "lib.eal:error"]
@@ -146,8 +168,9 @@ class Proc:
 class Net:
     """Namespaces A (dpsctp) and B (the other stack), joined by one or two veth pairs."""
 
-    def __init__(self, paths):
+    def __init__(self, paths, mode):
         tag = "%d-%d" % (os.getpid(), paths)
+        self.mode = mode
         self.ns_a, self.ns_b = "dpiA-" + tag, "dpiB-" + tag
         self.paths = paths
         self.procs = []
@@ -180,7 +203,10 @@ class Net:
                 for dev in ("t%d" % i, "vb%d" % i):
                     sh("ip", "-n", b, "link", "set", dev, "up")
             else:
-                sh("ip", "-n", b, "addr", "add", B_IP[i] + "/24", "dev", "b%d" % i)
+                ips, plen = addrs_of("b", self.mode)
+                # nodad: usable at once, not after duplicate address detection.
+                sh("ip", "-n", b, "addr", "add", "%s/%d" % (ips[i], plen), "dev", "b%d" % i,
+                   *(["nodad"] if is_v6(self.mode) else []))
             sh("ip", "-n", b, "link", "set", "b%d" % i, "up")
             # A veth leaves UDP checksums to a NIC that is not there
             # (CHECKSUM_PARTIAL); have the kernel fill them, as a NIC would.
@@ -269,18 +295,19 @@ def capture_dropped(lines):
 
 def tshark_packets(cap):
     """Every SCTP packet of a capture as tshark sees it, CRC32c checked."""
-    out = sh("tshark", "-r", cap, *TSHARK_OPTS, "-Y", "sctp && !icmp", "-T", "fields", "-E", "separator=|", "-E",
-             "occurrence=a", "-E", "aggregator=,", "-e", "frame.number", "-e", "ip.src",
-             "-e", "ip.dst", "-e", "sctp.chunk_type", "-e", "sctp.checksum.status",
+    out = sh("tshark", "-r", cap, *TSHARK_OPTS, "-Y", "sctp && !icmp && !icmpv6", "-T",
+             "fields", "-E", "separator=|", "-E", "occurrence=a", "-E", "aggregator=,",
+             "-e", "frame.number", "-e", "ip.src", "-e", "ip.dst", "-e", "ipv6.src",
+             "-e", "ipv6.dst", "-e", "sctp.chunk_type", "-e", "sctp.checksum.status",
              "-e", "udp.dstport")
     pk = []
     for ln in out.splitlines():
         f = ln.split("|")
-        if len(f) != 6 or not f[0].isdigit():
+        if len(f) != 8 or not f[0].isdigit():
             continue
-        pk.append({"frame": int(f[0]), "src": f[1], "dst": f[2],
-                   "chunks": [int(x) for x in f[3].split(",") if x],
-                   "crc": f[4], "udp": f[5] != ""})
+        pk.append({"frame": int(f[0]), "src": f[1] or f[3], "dst": f[2] or f[4],
+                   "chunks": [int(x) for x in f[5].split(",") if x],
+                   "crc": f[6], "udp": f[7] != ""})
     return pk
 
 
@@ -305,9 +332,9 @@ def judge_capture(cap, decode, mode):
     malformed = tshark_count(cap, "_ws.malformed")
     if malformed:
         errs.append("tshark: %d malformed packets" % malformed)
-    if mode == "udp" and not all(p["udp"] for p in pk):
+    if is_udp(mode) and not all(p["udp"] for p in pk):
         errs.append("udp mode: SCTP packets outside UDP")
-    if mode == "raw" and any(p["udp"] for p in pk):
+    if not is_udp(mode) and any(p["udp"] for p in pk):
         errs.append("raw mode: SCTP packets inside UDP")
     # dpsctp-decode on the same file: the same packets, chunks and verdicts.
     r = subprocess.run([decode, "--json", cap], stdout=subprocess.PIPE,
@@ -342,9 +369,10 @@ def sent_by(pk, src_ips, ctype):
 # the capture must show. `run_case` plays it with dpsctp in either role.
 
 def opt_mode(prog, mode):
-    if mode != "udp":
-        return []
-    return ["--udp"] if prog != "dpsctp" else ["--udp-encap"]
+    v6 = ["-6"] if prog != "dpsctp" and is_v6(mode) else []
+    if not is_udp(mode):
+        return v6
+    return v6 + (["--udp"] if prog != "dpsctp" else ["--udp-encap"])
 
 
 class Run:
@@ -366,16 +394,20 @@ class Run:
         if prog == "dpsctp":
             dp = ["--port", "net_af_packet0,iface=%s" % net.dp_iface]
             for i in range(net.paths):
-                dp += ["--ip", A_IP[i] + "/24"]
+                ips, plen = addrs_of("a", self.mode)
+                dp += ["--ip", "%s/%d" % (ips[i], plen)]
             dp += opt_mode(prog, self.mode) + self.case.get("dp_opts", [])
             dp += ["--counters", self.counters]
-            who = ["-s"] if role == "server" else ["-c", ",".join(B_IP[:net.paths])]
+            who = (["-s"] if role == "server" else
+                   ["-c", ",".join(addrs_of("b", self.mode)[0][:net.paths])])
             return ([os.path.join(self.build, "dataplane/tests/interop/dpsctp-peer")] + EAL +
                     ["--"] + dp + who + extra)
-        who = ["-s"] if role == "server" else ["-c", ",".join(A_IP[:net.paths])]
+        who = (["-s"] if role == "server" else
+               ["-c", ",".join(addrs_of("a", self.mode)[0][:net.paths])])
         args = who + opt_mode(prog, self.mode) + self.case.get("us_opts", []) + extra
         if prog == "linux":
-            nics = ",".join("t%d=%s/24" % (i, B_IP[i]) for i in range(net.paths))
+            ips, plen = addrs_of("b", self.mode)
+            nics = ",".join("t%d=%s/%d" % (i, ips[i], plen) for i in range(net.paths))
             return (["python3", os.path.join(HERE, "linux_vm.py"), "run", "--dir", VM_DIR,
                      "--nic", nics, "--"] + args)
         return [os.path.join(self.build, PEERS[prog]["prog"])] + args
@@ -385,7 +417,7 @@ class Run:
 
     def go(self):
         c = self.case
-        net = Net(c.get("paths", 1))
+        net = Net(c.get("paths", 1), self.mode)
         t0 = time.time()
         try:
             net.up()
@@ -477,7 +509,7 @@ class Run:
         return d
 
     def addrs(self, prog):
-        return set(A_IP if prog == "dpsctp" else B_IP)
+        return set(addrs_of("a" if prog == "dpsctp" else "b", self.mode)[0])
 
 
 def play_simple(client_opts, server_opts, client_rc=0, server_rc=0, timeout=180):
@@ -606,10 +638,10 @@ def play_multihome(run, net):
 
 def wire_multihome(run, net, pk):
     # After the cut, data must flow on the second path, both ways.
-    on2 = [p for p in pk if DATA in p["chunks"] and
-           (p["src"] in (A_IP[1], B_IP[1]))]
-    back2 = [p for p in on2 if p["src"] == A_IP[1]]
-    fwd2 = [p for p in on2 if p["src"] == B_IP[1]]
+    a2, b2 = addrs_of("a", run.mode)[0][1], addrs_of("b", run.mode)[0][1]
+    on2 = [p for p in pk if DATA in p["chunks"] and p["src"] in (a2, b2)]
+    back2 = [p for p in on2 if p["src"] == a2]
+    fwd2 = [p for p in on2 if p["src"] == b2]
     if not back2 or not fwd2:
         run.fail("no DATA on the secondary path after failover (%d from dpsctp, %d from "
                  "%s)" % (len(back2), len(fwd2), PEER))
@@ -678,23 +710,29 @@ DIRS = ["dpsctp-server", "dpsctp-client"]
 MODES = ["raw", "udp"]
 
 
+MODE_TITLES = {"raw": "raw IP", "udp": "UDP", "raw6": "raw IPv6", "udp6": "UDP, IPv6"}
+
+
 def write_doc(doc, results, when):
-    """The matrix of this peer in docs/INTEROP.md, between its markers."""
+    """The matrix of this peer in docs/INTEROP.md, between its markers: a
+    column per direction and mode that was run."""
     mark = "matrix" if PEER == "usrsctp" else "matrix-%s" % PEER
     begin, end = "<!-- %s:begin" % mark, "<!-- %s:end -->" % mark
     by = {(r["case"], r["dir"], r["mode"]): r for r in results}
+    modes = [m for m in MODE_TITLES if any(r["mode"] == m for r in results)]
+    cols = [(d, m) for d in DIRS for m in modes]
     lines = ["%s (written by interop.py --peer %s --doc) -->" % (begin, PEER),
              "", "Last run: %s, %d of %d runs passed." %
              (when, sum(r["ok"] for r in results), len(results)), "",
-             "| case | dpsctp server, raw IP | dpsctp server, UDP | dpsctp client, raw IP "
-             "| dpsctp client, UDP |", "|---|---|---|---|---|"]
+             "| case | %s |" % " | ".join("%s, %s" % (d.replace("-", " "), MODE_TITLES[m])
+                                        for d, m in cols),
+             "|---|%s" % ("---|" * len(cols))]
     for c in CASES:
         cells = []
-        for d in DIRS:
-            for m in MODES:
-                r = by.get((c["name"], d, m))
-                cells.append("—" if r is None else
-                             ("pass" if r["ok"] else "**FAIL**") + " (%.0f s)" % r["secs"])
+        for d, m in cols:
+            r = by.get((c["name"], d, m))
+            cells.append("—" if r is None else
+                         ("pass" if r["ok"] else "**FAIL**") + " (%.0f s)" % r["secs"])
         lines.append("| %s: %s | %s |" % (c["name"], c["title"], " | ".join(cells)))
     lines += ["", end]
     text = open(doc).read()
@@ -769,6 +807,11 @@ def main():
     keep = os.path.abspath(a.keep or os.path.join(build, "interop-artifacts"))
     os.makedirs(keep, exist_ok=True)
     only = set(x for x in a.only.split(",") if x)
+    bad_modes = set(a.modes.split(",")) - set(MODE_TITLES)
+    if bad_modes:
+        print("interop: no mode %s (modes: %s)" % (", ".join(sorted(bad_modes)),
+                                                   ", ".join(MODE_TITLES)))
+        return 2
     unknown = only - set(c["name"] for c in CASES)
     if unknown:
         print("interop: no case %s (cases: %s)" % (", ".join(sorted(unknown)),

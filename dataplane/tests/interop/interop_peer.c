@@ -20,6 +20,7 @@
  *           shutdown once N messages were echoed, --abort-after N aborts on
  *           the Nth. It exits when the association ends.
  *
+ * -6: IPv6 addresses and sockets (the family of every address given).
  * --expect abort: the run passes only when the peer aborted. --hb MS sets
  * the heartbeat interval, --rto-min / --rto-initial MS the timers (usrsctp's
  * defaults are 1 s and 3 s, Linux's 1 s and 3 s too). Exit status 0 as
@@ -42,7 +43,7 @@
 #define MAX_ADDRS 4
 
 struct opts {
-	bool server, udp, echo, do_abort, expect_abort;
+	bool server, udp, v6, echo, do_abort, expect_abort;
 	uint32_t n, max, streams, batches, close_after, abort_after, hb_ms;
 	double hold_s;
 	uint16_t port, lport;
@@ -52,7 +53,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: " PEER_NAME " (-s | -c PEER[,PEER...]) [--port P] [--lport P]\n"
-		   "  [--local ADDR[,ADDR...]] [--udp] [-n MSGS] [-l MAXBYTES] [-S STREAMS]\n"
+		   "  [--local ADDR[,ADDR...]] [-6] [--udp] [-n MSGS] [-l MAXBYTES] [-S STREAMS]\n"
 		   "  [--batches B] [--hold SECS] [--echo] [--abort] [--close-after N]\n"
 		   "  [--abort-after N] [--expect shutdown|abort] [--hb MS]\n"
 		   "  [--rto-min MS] [--rto-initial MS]\n");
@@ -65,30 +66,70 @@ sleep_s(double s)
 	nanosleep(&d, NULL);
 }
 
-static int
-parse_addrs(const char *list, uint16_t port, struct sockaddr_in *out)
+/*
+ * Addresses of one family, packed as sctp_bindx() and sctp_connectx() take
+ * them: consecutive sockaddr_in, or consecutive sockaddr_in6 with -6.
+ */
+struct addrs {
+	int n;
+	union {
+		struct sockaddr_in v4[MAX_ADDRS];
+		struct sockaddr_in6 v6[MAX_ADDRS];
+	} u;
+};
+
+/* The wildcard address of the family, with the port. */
+static void
+addrs_any(bool v6, uint16_t port, struct addrs *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = 1;
+	if (v6) {
+		out->u.v6[0].sin6_family = AF_INET6;
+		out->u.v6[0].sin6_port = htons(port);
+	} else {
+		out->u.v4[0].sin_family = AF_INET;
+		out->u.v4[0].sin_port = htons(port);
+	}
+}
+
+/* A comma-separated list of the family's addresses; false when one is not. */
+static bool
+parse_addrs(const char *list, bool v6, uint16_t port, struct addrs *out)
 {
 	char tmp[256];
-	int n = 0;
+	memset(out, 0, sizeof(*out));
 	snprintf(tmp, sizeof(tmp), "%s", list);
 	for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t != NULL;
 	     t = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_ADDRS)
-			return -1;
-		memset(&out[n], 0, sizeof(out[n]));
-		out[n].sin_family = AF_INET;
-		out[n].sin_port = htons(port);
-		if (inet_pton(AF_INET, t, &out[n].sin_addr) != 1)
-			return -1;
-		n++;
+		if (out->n == MAX_ADDRS)
+			return false;
+		int i = out->n++;
+		if (v6) {
+			out->u.v6[i].sin6_family = AF_INET6;
+			out->u.v6[i].sin6_port = htons(port);
+			if (inet_pton(AF_INET6, t, &out->u.v6[i].sin6_addr) != 1)
+				return false;
+		} else {
+			out->u.v4[i].sin_family = AF_INET;
+			out->u.v4[i].sin_port = htons(port);
+			if (inet_pton(AF_INET, t, &out->u.v4[i].sin_addr) != 1)
+				return false;
+		}
 	}
-	return n;
+	return out->n > 0;
+}
+
+static struct sockaddr *
+addrs_sa(struct addrs *a)
+{
+	return (struct sockaddr *)&a->u;
 }
 
 static psock
 make_socket(const struct opts *o)
 {
-	psock so = psock_socket();
+	psock so = psock_socket(o->v6 ? AF_INET6 : AF_INET);
 	if (so == PSOCK_NONE)
 		return PSOCK_NONE;
 	const int on = 1;
@@ -98,7 +139,7 @@ make_socket(const struct opts *o)
 	if (o->udp) {
 		struct sctp_udpencaps ue;
 		memset(&ue, 0, sizeof(ue));
-		ue.sue_address.ss_family = AF_INET;
+		ue.sue_address.ss_family = o->v6 ? AF_INET6 : AF_INET;
 		ue.sue_port = htons(9899);
 		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &ue,
 				     sizeof(ue)) < 0)
@@ -108,7 +149,7 @@ make_socket(const struct opts *o)
 		struct sctp_paddrparams pp;
 		memset(&pp, 0, sizeof(pp));
 		pp.spp_assoc_id = SCTP_FUTURE_ASSOC;
-		pp.spp_address.ss_family = AF_INET;
+		pp.spp_address.ss_family = o->v6 ? AF_INET6 : AF_INET;
 		pp.spp_hbinterval = o->hb_ms;
 		pp.spp_flags = SPP_HB_ENABLE;
 		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp)) < 0)
@@ -150,15 +191,15 @@ is_abort(int e)
 static int
 run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
 {
-	struct sockaddr_in la[MAX_ADDRS];
-	int nl = local != NULL ? parse_addrs(local, o->port, la) : 0;
-	struct sockaddr_in any;
-	memset(&any, 0, sizeof(any));
-	any.sin_family = AF_INET;
-	any.sin_port = htons(o->port);
-	if (nl < 0 ||
-	    (nl == 0 ? psock_bind(so, (struct sockaddr *)&any, sizeof(any))
-		     : psock_bindx(so, (struct sockaddr *)la, nl, SCTP_BINDX_ADD_ADDR)) < 0 ||
+	struct addrs la;
+	if (local != NULL ? !parse_addrs(local, o->v6, o->port, &la)
+			  : (addrs_any(o->v6, o->port, &la), false)) {
+		usage(stderr);
+		return 2;
+	}
+	socklen_t any_len = o->v6 ? sizeof(la.u.v6[0]) : sizeof(la.u.v4[0]);
+	if ((local == NULL ? psock_bind(so, addrs_sa(&la), any_len)
+			   : psock_bindx(so, addrs_sa(&la), la.n, SCTP_BINDX_ADD_ADDR)) < 0 ||
 	    psock_listen(so, 1) < 0) {
 		fprintf(stderr, PEER_NAME ": bind/listen: %s\n", strerror(errno));
 		return 3;
@@ -247,24 +288,19 @@ static int
 run_client(const struct opts *o, psock so, const char *peer, const char *local, uint8_t *buf,
 	   uint8_t *want)
 {
-	struct sockaddr_in pa[MAX_ADDRS], la[MAX_ADDRS];
-	int np = parse_addrs(peer, o->port, pa);
-	int nl = local != NULL ? parse_addrs(local, o->lport, la) : 0;
-	if (np <= 0 || nl < 0) {
+	struct addrs pa, la = { 0 };
+	if (!parse_addrs(peer, o->v6, o->port, &pa) ||
+	    (local != NULL && !parse_addrs(local, o->v6, o->lport, &la))) {
 		usage(stderr);
 		return 2;
 	}
-	if (nl == 0 && o->lport != 0) {
-		memset(la, 0, sizeof(la[0]));
-		la[0].sin_family = AF_INET;
-		la[0].sin_port = htons(o->lport);
-		nl = 1;
-	}
-	if (nl != 0 && psock_bindx(so, (struct sockaddr *)la, nl, SCTP_BINDX_ADD_ADDR) < 0) {
+	if (local == NULL && o->lport != 0)
+		addrs_any(o->v6, o->lport, &la);
+	if (la.n != 0 && psock_bindx(so, addrs_sa(&la), la.n, SCTP_BINDX_ADD_ADDR) < 0) {
 		fprintf(stderr, PEER_NAME ": bind: %s\n", strerror(errno));
 		return 3;
 	}
-	if (psock_connectx(so, (struct sockaddr *)pa, np) < 0) {
+	if (psock_connectx(so, addrs_sa(&pa), pa.n) < 0) {
 		fprintf(stderr, PEER_NAME ": connect: %s\n", strerror(errno));
 		return 1;
 	}
@@ -346,6 +382,7 @@ main(int argc, char **argv)
 					    { "lport", required_argument, NULL, 'P' },
 					    { "local", required_argument, NULL, 'L' },
 					    { "udp", no_argument, NULL, 'u' },
+					    { "ipv6", no_argument, NULL, '6' },
 					    { "echo", no_argument, NULL, 'e' },
 					    { "abort", no_argument, NULL, 'a' },
 					    { "batches", required_argument, NULL, 'B' },
@@ -362,7 +399,7 @@ main(int argc, char **argv)
 	struct opts o = { .n = 1000, .max = 9000, .streams = 16, .batches = 1, .port = 5001 };
 	uint32_t rto_min = 0, rto_initial = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "sc:n:l:S:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "sc:n:l:S:h6", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o.server = true;
@@ -378,6 +415,9 @@ main(int argc, char **argv)
 			break;
 		case 'L':
 			local = optarg;
+			break;
+		case '6':
+			o.v6 = true;
 			break;
 		case 'u':
 			o.udp = true;

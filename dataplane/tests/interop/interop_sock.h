@@ -81,9 +81,9 @@ psock_stack_finish(void)
 }
 
 static psock
-psock_socket(void)
+psock_socket(int family)
 {
-	int fd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	int fd = socket(family, SOCK_STREAM, IPPROTO_SCTP);
 	if (fd < 0) {
 		if (errno == EPROTONOSUPPORT || errno == ESOCKTNOSUPPORT)
 			fprintf(stderr,
@@ -189,9 +189,9 @@ psock_stack_finish(void)
 }
 
 static psock
-psock_socket(void)
+psock_socket(int family)
 {
-	return usrsctp_socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP, NULL, NULL, 0, NULL);
+	return usrsctp_socket(family, SOCK_STREAM, IPPROTO_SCTP, NULL, NULL, 0, NULL);
 }
 
 #define psock_setsockopt usrsctp_setsockopt
