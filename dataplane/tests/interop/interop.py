@@ -393,8 +393,8 @@ class Run:
     def argv(self, prog, role, extra, net):
         if prog == "dpsctp":
             dp = ["--port", "net_af_packet0,iface=%s" % net.dp_iface]
+            ips, plen = addrs_of("a", self.mode)
             for i in range(net.paths):
-                ips, plen = addrs_of("a", self.mode)
                 dp += ["--ip", "%s/%d" % (ips[i], plen)]
             dp += opt_mode(prog, self.mode) + self.case.get("dp_opts", [])
             dp += ["--counters", self.counters]
@@ -404,7 +404,7 @@ class Run:
                     ["--"] + dp + who + extra)
         who = (["-s"] if role == "server" else
                ["-c", ",".join(addrs_of("a", self.mode)[0][:net.paths])])
-        args = who + opt_mode(prog, self.mode) + self.case.get("us_opts", []) + extra
+        args = who + opt_mode(prog, self.mode) + self.case.get("peer_opts", []) + extra
         if prog == "linux":
             ips, plen = addrs_of("b", self.mode)
             nics = ",".join("t%d=%s/%d" % (i, ips[i], plen) for i in range(net.paths))
@@ -684,7 +684,7 @@ CASES = [
                          server_once(["--abort-after", "50", "--expect", "abort"])),
      "wire": wire_closed_by(ABORT, "server")},
     {"name": "heartbeat", "title": "an idle association: heartbeats both ways",
-     "us_opts": ["--hb", "300", "--rto-min", "100", "--rto-initial", "300"],
+     "peer_opts": ["--hb", "300", "--rto-min", "100", "--rto-initial", "300"],
      "play": play_simple(lambda p: ["-n", "10", "--echo", "--hold", "3"], server_once()),
      "wire": wire_heartbeats},
     {"name": "restart", "title": "the other peer killed (-9) and started again",
@@ -696,20 +696,18 @@ CASES = [
      # (§8.4 rule 5 answers it) rather than an exited one.
      "dp_opts": ["--impair", IMPAIR + ",seed=11", "--impair-rx", IMPAIR + ",seed=12",
                  "--linger", "3"],
-     "us_opts": ["--rto-min", "200", "--rto-initial", "500"],
+     "peer_opts": ["--rto-min", "200", "--rto-initial", "500"],
      "play": play_simple(lambda p: ["-n", "2000", "-l", "65536", "--echo"], server_once(),
                          timeout=300),
      "wire": wire_impair},
     {"name": "multihome", "title": "two addresses a side; the primary path's veth taken "
      "down mid-transfer: failover, nothing lost", "paths": 2,
-     "us_opts": ["--rto-min", "200", "--rto-initial", "500"],
+     "peer_opts": ["--rto-min", "200", "--rto-initial", "500"],
      "play": play_multihome, "wire": wire_multihome},
 ]
 
 DIRS = ["dpsctp-server", "dpsctp-client"]
-MODES = ["raw", "udp"]
-
-
+MODES = ["raw", "udp"]  # the default; MODE_TITLES has every mode
 MODE_TITLES = {"raw": "raw IP", "udp": "UDP", "raw6": "raw IPv6", "udp6": "UDP, IPv6"}
 
 
