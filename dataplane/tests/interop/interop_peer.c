@@ -192,15 +192,17 @@ static int
 run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
 {
 	struct addrs la;
-	if (local != NULL ? !parse_addrs(local, o->v6, o->port, &la)
-			  : (addrs_any(o->v6, o->port, &la), false)) {
+	int r;
+	if (local == NULL) {
+		addrs_any(o->v6, o->port, &la);
+		r = psock_bind(so, addrs_sa(&la), o->v6 ? sizeof(la.u.v6[0]) : sizeof(la.u.v4[0]));
+	} else if (parse_addrs(local, o->v6, o->port, &la)) {
+		r = psock_bindx(so, addrs_sa(&la), la.n, SCTP_BINDX_ADD_ADDR);
+	} else {
 		usage(stderr);
 		return 2;
 	}
-	socklen_t any_len = o->v6 ? sizeof(la.u.v6[0]) : sizeof(la.u.v4[0]);
-	if ((local == NULL ? psock_bind(so, addrs_sa(&la), any_len)
-			   : psock_bindx(so, addrs_sa(&la), la.n, SCTP_BINDX_ADD_ADDR)) < 0 ||
-	    psock_listen(so, 1) < 0) {
+	if (r < 0 || psock_listen(so, 1) < 0) {
 		fprintf(stderr, PEER_NAME ": bind/listen: %s\n", strerror(errno));
 		return 3;
 	}

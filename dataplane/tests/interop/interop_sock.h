@@ -57,19 +57,19 @@ psock_sysctl(const char *name, unsigned value)
 }
 
 /*
- * UDP encapsulation (RFC 6951, Linux 5.11+) is switched on for the whole
- * network namespace: udp_port opens the kernel's listening UDP socket and
- * encap_port is the remote port new associations use. The peer runs in its
- * own guest, so changing them there touches nobody else; on a shared host
- * run it in a namespace of its own.
+ * UDP encapsulation (RFC 6951, Linux 5.11+): udp_port opens the kernel's
+ * listening UDP socket for the whole network namespace (the remote port is
+ * the socket's SCTP_REMOTE_UDP_ENCAPS_PORT, set in make_socket()). The peer
+ * runs in its own guest, so this touches nobody else; on a shared host run
+ * it in a namespace of its own.
  */
 static int
 psock_stack_init(bool udp, uint32_t rto_min, uint32_t rto_initial)
 {
 	psock_rto_min = rto_min;
 	psock_rto_initial = rto_initial;
-	if (udp && (!psock_sysctl("udp_port", 9899) || !psock_sysctl("encap_port", 9899))) {
-		fprintf(stderr, PEER_NAME ": UDP encapsulation sysctls: %s\n", strerror(errno));
+	if (udp && !psock_sysctl("udp_port", 9899)) {
+		fprintf(stderr, PEER_NAME ": net.sctp.udp_port: %s\n", strerror(errno));
 		return -1;
 	}
 	return 0;
