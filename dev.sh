@@ -3,7 +3,7 @@
 #
 #   ./dev.sh setup   install what is missing (Debian packages), nothing else
 #   ./dev.sh build   setup, then configure and build build/ (and build-fuzz/)
-#   ./dev.sh run     build, then the main demo (no NIC, no hugepages)
+#   ./dev.sh run     build build/, then the main demo (no NIC, no hugepages)
 #   ./dev.sh test    build, then every test suite (unit, sim, fuzz, dp, interop)
 #   ./dev.sh bench   build, then the benchmarks and the end-to-end suite: JSON
 #                    into bench/results/, docs/PERFORMANCE.md regenerated
@@ -12,7 +12,9 @@
 # Warnings are errors in every build (CI's included). Environment:
 # BUILD_DIR / FUZZ_BUILD_DIR move the build trees; FUZZ_SECONDS sets how long
 # each libFuzzer target runs in the fuzz suite (default 30); BENCH_REPETITIONS
-# how often each benchmark repeats (default 5; the median is what we quote).
+# how often each benchmark repeats (default 5; the median is what we quote);
+# DEVSH_NO_INSTALL=1 makes a missing package an error instead of an install
+# (the test that runs ./dev.sh run as the README shows it sets it).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -49,6 +51,8 @@ cmd_setup() {
 		return 0
 	fi
 	# shellcheck disable=SC2086
+	[ -z "${DEVSH_NO_INSTALL:-}" ] || die "missing packages (DEVSH_NO_INSTALL is set): $(echo $missing)"
+	# shellcheck disable=SC2086
 	log "installing missing packages: $(echo $missing)"
 	if [ "$(id -u)" -ne 0 ]; then
 		die "not root; run: sudo apt-get install -y $(echo $missing)"
@@ -70,10 +74,15 @@ configure() {
 	fi
 }
 
-cmd_build() {
+# The main tree: what the demo runs (no fuzz tree).
+build_main() {
 	cmd_setup
 	configure "$BUILD_DIR" -Dwerror=true
 	ninja -C "$BUILD_DIR" >/dev/null || { ninja -C "$BUILD_DIR"; die "build failed"; }
+}
+
+cmd_build() {
+	build_main
 	# libFuzzer needs clang; the fuzz tree builds only the core and the CRC
 	# engines, under ASan+UBSan.
 	CC=clang CXX=clang++ configure "$FUZZ_BUILD_DIR" -Dwerror=true -Dfuzz=true \
@@ -83,14 +92,19 @@ cmd_build() {
 }
 
 cmd_run() {
-	cmd_build
+	build_main
 	# The main demo: dpsctp-perf --loopback — client and server in one
 	# process over a net_ring port pair (no NIC, no hugepages), one lcore
 	# each when the machine has two cores — bulk 1452-byte messages, bulk
 	# 64-byte messages, then ping-pong latency; then dpsctp-echo's checked
-	# echo and what dpsctp-decode sees in one capture.
+	# echo and what dpsctp-decode sees in the sample capture the build writes.
+	# Filters are sed, never head or grep: under pipefail, a reader that
+	# stops early fails the writer (141, SIGPIPE) and a grep that selects
+	# nothing fails the pipeline; sed reads everything and exits 0, so a
+	# pipeline fails exactly when the program does.
 	local perf="$BUILD_DIR"/apps/dpsctp-perf/dpsctp-perf
 	local echo="$BUILD_DIR"/apps/dpsctp-echo/dpsctp-echo
+	local decode="$BUILD_DIR"/apps/dpsctp-decode/dpsctp-decode
 	[ -x "$perf" ] || die "$perf was not built (is libdpdk-dev installed?)"
 	local lcores=0
 	[ "$(nproc)" -ge 2 ] && lcores=0-1
@@ -99,18 +113,15 @@ cmd_run() {
 	for args in "-t 3 -l 1452" "-t 2 -l 64 -S 8" "-t 1 -l 64 --ping"; do
 		log "dpsctp-perf --loopback $args"
 		# shellcheck disable=SC2086
-		"$perf" "${eal[@]}" -- --loopback $args 2>&1 | grep -v '^TELEMETRY' ||
+		"$perf" "${eal[@]}" -- --loopback $args 2>&1 | sed '/^TELEMETRY/d' ||
 			die "dpsctp-perf failed"
 	done
 	log "dpsctp-echo --loopback -n 20000 -l 1200 --streams 8 (every echo checked)"
-	"$echo" "${eal[@]}" -- --loopback -n 20000 -l 1200 --streams 8 2>&1 | grep -v '^TELEMETRY' ||
+	"$echo" "${eal[@]}" -- --loopback -n 20000 -l 1200 --streams 8 2>&1 | sed '/^TELEMETRY/d' ||
 		die "dpsctp-echo failed"
-	local corpus=../shared/corpus/pcap
-	if [ -f "$corpus/pkts__sctp-test.cap" ]; then
-		log "dpsctp-decode $corpus/pkts__sctp-test.cap (first lines)"
-		"$BUILD_DIR"/apps/dpsctp-decode/dpsctp-decode "$corpus/pkts__sctp-test.cap" | head -n 8
-	fi
-	log "more: $perf [EAL args] -- -h (docs/PERF_TOOL.md); $echo [EAL args] -- -h"
+	log "dpsctp-decode $BUILD_DIR/docs/sample.pcap (an association, INIT to SHUTDOWN COMPLETE)"
+	"$decode" "$BUILD_DIR"/docs/sample.pcap || die "dpsctp-decode failed"
+	log "more: $perf -- -h (docs/PERF_TOOL.md); $echo -- -h; $decode --help"
 }
 
 cmd_test() {
@@ -166,7 +177,7 @@ test) cmd_test ;;
 bench) cmd_bench ;;
 format) cmd_format ;;
 -h | --help | help | "")
-	sed -n "2,15p" "$0" | sed 's/^# \{0,1\}//'
+	awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"
 	[ -n "${1:-}" ] || exit 1
 	;;
 *) die "unknown command '$1' (try: setup build run test bench format)" ;;

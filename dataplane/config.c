@@ -17,9 +17,10 @@
  * starting with '#'), so print() output always parses back; a refused
  * value leaves the configuration as it was (a file keeps its earlier lines).
  *
- * Costs: set() is a linear search over 25 names and a parse of one value;
- * files are read a line at a time into a DPSCTP_CONFIG_LINE_MAX stack
- * buffer. Nothing is allocated; the only libc state touched is the FILE.
+ * Costs: set() is a linear search over the option table (a few dozen
+ * names) and a parse of one value; files are read a line at a time into a
+ * DPSCTP_CONFIG_LINE_MAX stack buffer. Nothing is allocated; the only
+ * libc state touched is the FILE.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -39,6 +40,9 @@
 #define HANDSHAKES_MAX	65536u	   /* INITs in flight per lcore; far above any connect burst */
 #define STREAMS_MAX	65535u	   /* RFC 9260 §3.3.2: 16-bit stream counts */
 #define PATHS_MAX	8u	   /* a peer's addresses one association tracks (docs/PATHS.md) */
+#define NBRS_MIN	16u	   /* gateways and the resolving pool (drivers/net/l3.h) */
+#define NBRS_MAX	(1u << 20) /* 72 MiB of 72-byte neighbour entries per lcore */
+#define LISTENERS_MAX	1024u	   /* an out-of-the-blue packet looks its port up among them */
 #define BUF_MIN		4096u	   /* one page: two full-sized packets at MTU 1500 */
 #define BUF_MAX		(1u << 30) /* rwnd is 32 bits; 1 GiB keeps 2x of it in uint32_t */
 #define MBUFS_MIN	256u	   /* two rx rings of 128 descriptors */
@@ -49,6 +53,7 @@
 #define DEFAULT_HS	256u
 #define DEFAULT_STREAMS 64u
 #define DEFAULT_PATHS	4u
+#define DEFAULT_LISTEN	64u
 #define DEFAULT_BUF	(256u * 1024u)
 #define ADDR_TEXT_MAX	64u /* longer than any IPv6 text form (45) */
 
@@ -162,6 +167,10 @@ static const struct opt options[] = {
 		 "streams offered and accepted per direction of an association"),
 	UINT_OPT("max-paths", "N", max_paths, 1, PATHS_MAX, NULL,
 		 "peer addresses (paths) kept per association"),
+	UINT_OPT("neighbours", "N", neighbours, NBRS_MIN, NBRS_MAX, "max-assocs x max-paths + 64",
+		 "ARP/ND entries per lcore; those associations use are never evicted"),
+	UINT_OPT("listeners", "N", listeners, 1, LISTENERS_MAX, NULL,
+		 "SCTP ports listened on at once per instance (dpsctp_listen())"),
 	SIZE_OPT("rcvbuf", rcvbuf, BUF_MIN, BUF_MAX,
 		 "receive window and reassembly bytes per association"),
 	SIZE_OPT("sndbuf", sndbuf, BUF_MIN, BUF_MAX, "queued send bytes per association"),
@@ -732,6 +741,7 @@ dpsctp_config_defaults(struct dpsctp_config *c)
 	c->max_handshakes = DEFAULT_HS;
 	c->max_streams = DEFAULT_STREAMS;
 	c->max_paths = DEFAULT_PATHS;
+	c->listeners = DEFAULT_LISTEN;
 	c->rcvbuf = DEFAULT_BUF;
 	c->sndbuf = DEFAULT_BUF;
 	c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
@@ -959,7 +969,33 @@ dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen)
 	const struct dpsctp_config_addr *gws[2] = { &c->gw4, &c->gw6 };
 	bool has6 = false;
 	char text[ADDR_TEXT_MAX];
+	char range[96];
 
+	/*
+	 * Numbers a program wrote into the structure itself, not through
+	 * dpsctp_config_set(), meet the same ranges: the runtime would otherwise
+	 * cut them to what it can hold without a word (issue 16).
+	 */
+	for (size_t k = 0; k < N_OPTIONS; k++) {
+		const struct opt *o = &options[k];
+		uint32_t v;
+
+		if (o->kind == K_COPY_MAX) {
+			if (c->copy_max == DPSCTP_CONFIG_COPY_MAX_AUTO || c->copy_max <= o->max)
+				continue;
+			seterr(err, errlen, "--%s %u: out of range (auto or 0..%u)", o->name,
+			       c->copy_max, o->max);
+			return -EINVAL;
+		}
+		if (o->kind != K_UINT && o->kind != K_SIZE)
+			continue;
+		v = get_field(c, o);
+		if ((v == 0 && o->zero != NULL) || (v >= o->min && v <= o->max))
+			continue;
+		range_text(o, range, sizeof(range));
+		seterr(err, errlen, "--%s %u: out of range (%s)", o->name, v, range);
+		return -EINVAL;
+	}
 	if (c->n_ports > 0 && c->n_ips == 0) {
 		seterr(err, errlen, "--port %s: needs at least one --ip ADDR/PREFIX", c->ports[0]);
 		return -EINVAL;

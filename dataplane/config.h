@@ -8,7 +8,7 @@
  * range, the file syntax and the precedence rules.
  *
  * Pure C11 and libc (inet_pton, stdio for files): no DPDK, no allocation.
- * Everything lives in struct dpsctp_config, 1548 bytes of fixed arrays,
+ * Everything lives in struct dpsctp_config, about 1.5 KB of fixed arrays,
  * so a configuration is copied with "=" and compared field by field.
  *
  * Sources and precedence. Options apply in the order they are read; a later
@@ -107,6 +107,8 @@ struct dpsctp_config {
 	uint32_t max_handshakes;		      /* --max-handshakes, per lcore, 256 */
 	uint32_t max_streams;			      /* --max-streams, 64 */
 	uint32_t max_paths;			      /* --max-paths, per association, 4 */
+	uint32_t neighbours;			      /* --neighbours per lcore, 0 = derived */
+	uint32_t listeners;			      /* --listeners, ports per instance, 64 */
 	uint32_t rcvbuf;			      /* --rcvbuf bytes per association, 256 KiB */
 	uint32_t sndbuf;			      /* --sndbuf bytes per association, 256 KiB */
 	uint32_t mbufs;				      /* --mbufs pool size, 0 = computed */
@@ -180,7 +182,8 @@ DPSCTP_EXPORT int dpsctp_config_parse_file(struct dpsctp_config *c, const char *
  * a gateway must be on-link for a local address of its family (inside
  * its prefix); an IPv6 address needs --mtu >= 1280 (RFC 8200 §5); the send
  * and receive buffers hold at least one full-sized packet (>= --mtu).
- * Returns 0 or -EINVAL with a message.
+ * Also every number against its option's range, for a structure a
+ * program filled in itself. Returns 0 or -EINVAL with a message.
  */
 DPSCTP_EXPORT int dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen);
 

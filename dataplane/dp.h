@@ -38,7 +38,6 @@
 #include "sctp/endpoint.h"
 
 #define DP_MAX_WORKERS	   16u
-#define DP_MAX_LISTEN	   4u	/* listening SCTP ports per instance */
 #define DP_BURST	   32u	/* rx burst */
 #define DP_TX_MAX	   256u /* packets a worker batches before tx_burst */
 #define DP_MSG_SEGS	   64u	/* slices handed to one receive callback */
@@ -65,6 +64,8 @@
 	X(drop_no_conn_memory,                                                                     \
 	  "no association block left (--max-assocs): INIT ACK'd cookie dropped")                   \
 	X(drop_table_full, "association table full: cookie dropped")                               \
+	X(cookie_unlistened,                                                                       \
+	  "cookie for a port that stopped listening since its INIT ACK: aborted")                  \
 	X(icmp_errors,                                                                             \
 	  "ICMP errors quoting our SCTP packets, handed to the association (appendix C)")          \
 	X(icmp_no_assoc, "ICMP errors quoting a packet of no association on this worker: dropped") \
@@ -150,9 +151,24 @@ struct dpsctp_assoc {
 	uint32_t space_threshold;
 	struct dpsctp_assoc_stats st;
 	struct sctp_assoc_counters ctr;
+	/*
+	 * Peer addresses whose next hops this association pinned in its
+	 * worker's neighbour table (dpsctp_l3_pin(), dp_conn_after()): paths
+	 * [0, nbr_paths) were looked at, nbr_pins[0, n_nbr_pins) pinned; all
+	 * unpinned when the block is freed (paths only grow, and a closed
+	 * association keeps only path 0, so the addresses are kept here).
+	 */
+	uint8_t nbr_paths, n_nbr_pins;
+	struct dpsctp_l3_ip nbr_pins[SCTP_MAX_PATHS];
 };
 
-/* A listening port: one endpoint per worker, same key and settings. */
+/*
+ * A listening port: one endpoint per worker, same key and settings. Port 0:
+ * a free slot (dpsctp_unlisten()). The listening endpoints only answer
+ * INITs and check COOKIE ECHOs; the associations they accept refer to
+ * their worker's closed_ep (same addresses, key and profile), so a port
+ * can stop listening while its associations live on.
+ */
 struct dp_listener {
 	uint16_t port;
 	const struct dpsctp_callbacks *cb;
@@ -203,8 +219,10 @@ struct dp_worker {
 	unsigned index; /* queue id and the owner index in our tags */
 	uint64_t now_ns;
 	struct dpsctp_l3 l3;
-	struct sctp_endpoint closed_ep; /* ports nobody listens on: §8.4 answers */
-	struct sctp_endpoint ep[DP_MAX_LISTEN];
+	void *l3_mem; /* its neighbour table (--neighbours entries), rte_malloc'd */
+	/* Ports nobody listens on (§8.4 answers), and every association's endpoint. */
+	struct sctp_endpoint closed_ep;
+	struct sctp_endpoint *ep; /* d->max_listeners, by the slot of d->listeners */
 	struct sctp_data_config data;
 	struct sctp_reasm_pool reasm_pool;
 	struct sctp_outq_pool outq_pool;
@@ -250,6 +268,8 @@ struct dp_settings {
 	uint32_t rcvbuf, sndbuf; /* per association */
 	uint16_t max_streams;
 	uint32_t copy_max; /* payloads up to this many bytes are copied into the packet */
+	/* Entries of each worker's neighbour table (--neighbours, 0 resolved). */
+	uint32_t neighbours;
 };
 
 struct dpsctp {
@@ -261,8 +281,9 @@ struct dpsctp {
 	struct dpsctp_vtag_scheme vtag;
 	uint8_t cookie_key[SCTP_COOKIE_KEY_LEN];
 	unsigned n_workers;
-	unsigned n_listeners;
-	struct dp_listener listeners[DP_MAX_LISTEN];
+	unsigned n_listeners;	/* slots used so far: free ones (port 0) among them */
+	unsigned max_listeners; /* --listeners */
+	struct dp_listener *listeners;
 	struct dp_worker *w[DP_MAX_WORKERS];
 	unsigned lcore_of[DP_MAX_WORKERS]; /* EAL lcore running worker i, or RTE_MAX_LCORE */
 	bool flow_hw;			   /* rte_flow steers our tags to their owners' queues */
@@ -276,6 +297,7 @@ struct dpsctp {
 /* dp_worker.c */
 int dp_worker_create(struct dpsctp *d, unsigned index);
 int dp_worker_listen(struct dp_worker *w, unsigned slot);
+void dp_worker_unlisten(struct dp_worker *w, unsigned slot);
 void dp_worker_destroy(struct dp_worker *w);
 unsigned dp_worker_poll(struct dp_worker *w);
 struct dp_worker *dp_worker_current(void);
@@ -302,6 +324,8 @@ void dp_tx_l3_released(struct dp_worker *w, const struct dpsctp_l3_tx *released,
 
 /* dp_conn.c */
 extern const struct sctp_assoc_ops dp_conn_ops;
+/* The listener on port and its slot; NULL when nobody listens there. */
+struct dp_listener *dp_listener_find(struct dpsctp *d, uint16_t port, unsigned *slot);
 struct dpsctp_assoc *dp_conn_alloc(struct dp_worker *w, const struct dpsctp_callbacks *cb,
 				   void *arg);
 struct dpsctp_assoc *dp_conn_block(struct dp_worker *w, const struct dpsctp_callbacks *cb,

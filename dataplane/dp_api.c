@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/random.h>
 
 #include <rte_eal.h>
@@ -69,6 +70,18 @@ dp_cfg_ip(const struct dpsctp_config_addr *a)
 	return ip;
 }
 
+/*
+ * --neighbours 0: a next hop for every path of every association (pinned
+ * entries are never evicted, docs/NET.md), plus 64 for the gateways, the
+ * resolving pool and peers not yet associated; at most 2^20.
+ */
+static uint32_t
+dp_neighbours_default(const struct dpsctp_config *c)
+{
+	uint64_t n = (uint64_t)c->max_assocs * (c->max_paths != 0 ? c->max_paths : 1u) + 64u;
+	return n > (1u << 20) ? 1u << 20 : (uint32_t)n;
+}
+
 static void
 dp_settings(struct dpsctp *d, const struct dpsctp_config *c)
 {
@@ -88,9 +101,10 @@ dp_settings(struct dpsctp *d, const struct dpsctp_config *c)
 	s->max_handshakes = c->max_handshakes;
 	s->rcvbuf = c->rcvbuf;
 	s->sndbuf = c->sndbuf;
-	s->max_streams = (uint16_t)(c->max_streams > 65535u ? 65535u : c->max_streams);
+	s->max_streams = (uint16_t)c->max_streams; /* 1..65535: dpsctp_config_validate() */
 	s->copy_max =
 		c->copy_max == DPSCTP_CONFIG_COPY_MAX_AUTO ? DP_COPY_MAX_DEFAULT : c->copy_max;
+	s->neighbours = c->neighbours != 0 ? c->neighbours : dp_neighbours_default(c);
 }
 
 /* Bytes ops->data_get() asks for at most (sctp/assoc_data.c, assoc_send.c). */
@@ -99,6 +113,191 @@ dp_data_bytes(uint16_t streams)
 {
 	return (uint32_t)(streams * (sizeof(struct sctp_reasm_stream) + 16u + 8u) + 64u * 8u +
 			  16u * 4u + sizeof(struct sctp_assoc_tx) + 64u);
+}
+
+/*
+ * Fitting the mbuf pools into the EAL's memory (issue 16: the default pool
+ * of 36,160 mbufs did not fit in the 64 MiB that --no-huge gives without -m,
+ * and the failure did not say what would). With hugepages the EAL grows its
+ * heap on demand, up to the hugepages there are, and nothing is checked
+ * here. Without them it has exactly its -m and never more: the pool is
+ * fitted to what is free once the workers' tables are made.
+ */
+#define DP_MIB		  (1024u * 1024u)
+#define DP_FIT_SLACK_MIB  2u  /* headers, rings and allocator overhead the sums miss */
+#define DP_FIT_SLACK_FRAC 32u /* and 1/32 of what the pools take */
+
+/* The EAL's heaps over every socket: bytes in all, and free. */
+static void
+dp_heap(size_t *total, size_t *free_bytes)
+{
+	struct rte_malloc_socket_stats st;
+	*total = *free_bytes = 0;
+	for (unsigned i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0) {
+			*total += st.heap_totalsz_bytes;
+			*free_bytes += st.heap_freesz_bytes;
+		}
+}
+
+/*
+ * Bytes a pool of n objects of elt bytes takes from memory of 4 KiB pages
+ * (no hugepages): rte_mempool keeps each object inside one page when it
+ * fits one (IOVA-contiguous objects), so a 2.3 KiB mbuf takes a page of its
+ * own; plus the header with its per-lcore caches, and the ring.
+ */
+static size_t
+dp_pool_bytes(uint32_t n, uint32_t elt, bool cache)
+{
+	struct rte_mempool_objsz sz;
+	size_t obj = rte_mempool_calc_obj_size(elt, 0, &sz);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t bytes = obj <= page ? ((size_t)n + page / obj - 1) / (page / obj) * page
+				   : RTE_ALIGN_CEIL(obj, page) * n;
+	bytes += sizeof(struct rte_mempool) +
+		 (cache ? RTE_MAX_LCORE * sizeof(struct rte_mempool_cache) : 0);
+	return bytes + (size_t)rte_ring_get_memsize(rte_align32pow2(n + 1));
+}
+
+/* The port's pool of n mbufs (drivers/port: a frame of the MTU in one
+ * segment) and the instance's indirect pool of as many. */
+static size_t
+dp_pools_bytes(const struct dpsctp *d, uint32_t n)
+{
+	uint32_t mtu = d->cfg.mtu != 0 ? d->cfg.mtu : 1500u; /* software PMDs' MTU */
+	uint32_t frame = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + 8u;
+	uint32_t room = frame > RTE_MBUF_DEFAULT_DATAROOM ? frame : RTE_MBUF_DEFAULT_DATAROOM;
+	size_t bytes =
+		dp_pool_bytes(n, (uint32_t)sizeof(struct rte_mbuf) + RTE_PKTMBUF_HEADROOM + room,
+			      true) +
+		dp_pool_bytes(n, (uint32_t)sizeof(struct rte_mbuf), true);
+	return bytes + bytes / DP_FIT_SLACK_FRAC;
+}
+
+/*
+ * Bytes one worker's tables and blocks take (dp_worker_create()), measured:
+ * one is made on a scratch copy of the instance (as dp_create() has it
+ * when it makes the workers) and freed again, so the figure follows
+ * whatever the tables become. 0; -ENOMEM when they do not fit, with an
+ * estimate from a worker for a fraction of the associations, scaled up (an
+ * overestimate: not every table grows with them); or another
+ * dp_worker_create() error, which the real one will report.
+ */
+static int
+dp_worker_bytes(const struct dpsctp *d, size_t *bytes)
+{
+	struct dpsctp *s = rte_malloc("dpsctp_sizing", sizeof(*s), RTE_CACHE_LINE_SIZE);
+	int rc = -ENOMEM;
+	*bytes = 0;
+	if (s == NULL)
+		return -ENOMEM;
+	for (uint32_t k = 1; k <= d->set.max_assocs && *bytes == 0; k *= 2) {
+		size_t total, free0, free1;
+		memcpy(s, d, sizeof(*s));
+		memset(s->w, 0, sizeof(s->w));
+		s->max_listeners = d->cfg.listeners;
+		s->set.max_assocs = (d->set.max_assocs + k - 1u) / k;
+		dp_heap(&total, &free0);
+		int r = dp_worker_create(s, 0);
+		dp_heap(&total, &free1);
+		dp_worker_destroy(s->w[0]);
+		if (r == 0)
+			*bytes = (free0 > free1 ? free0 - free1 : 0) * k;
+		if (k == 1)
+			rc = r;
+		if (r != 0 && r != -ENOMEM)
+			break;
+	}
+	rte_free(s);
+	return rc;
+}
+
+/* MiB, rounded up. */
+static size_t
+dp_mib(size_t bytes)
+{
+	return (bytes + DP_MIB - 1u) / DP_MIB;
+}
+
+/*
+ * The -m that would hold want bytes where free_bytes of total are free now:
+ * the EAL's memory scaled by want / free, which also holds when this
+ * instance was given a share (two ends in one process each fit into half
+ * of it, apps/common app_hold_half()).
+ */
+static size_t
+dp_m_for(size_t want, size_t free_bytes, size_t total)
+{
+	double scale = free_bytes != 0 ? (double)want / (double)free_bytes : 1.0;
+	return dp_mib((size_t)((double)total * scale)) + DP_FIT_SLACK_MIB;
+}
+
+/*
+ * Without hugepages: *n mbufs (computed: cut to fit, not below least, with
+ * a line on stderr; the user's --mbufs: as given or not at all) in the
+ * memory free once the workers' tables are made. 0, or -ENOMEM with one
+ * sentence naming the -m that would do in err.
+ */
+static int
+dp_fit_pool(const struct dpsctp *d, uint32_t *n, uint32_t least, bool computed, char *err,
+	    size_t errlen)
+{
+	size_t total, free_bytes;
+	if (err == NULL)
+		errlen = 0;
+	dp_heap(&total, &free_bytes);
+	size_t tables = 0;
+	int rc = dp_worker_bytes(d, &tables);
+	if (rc != 0 && rc != -ENOMEM)
+		return 0; /* not a matter of memory: the workers' creation says what */
+	tables *= d->n_workers;
+	size_t slack = (size_t)DP_FIT_SLACK_MIB * DP_MIB;
+	if (rc == -ENOMEM) {
+		/* The tables alone do not fit; what with the least pool would. */
+		size_t want = tables + dp_pools_bytes(d, least) + slack;
+		snprintf(err, errlen,
+			 "the tables of %u associations do not fit in the %zu MiB free of the "
+			 "EAL's %zu MiB (no hugepages): give the EAL -m %zu%s, or lower "
+			 "--max-assocs, --rcvbuf, --sndbuf (%d)",
+			 d->set.max_assocs, free_bytes / DP_MIB, total / DP_MIB,
+			 dp_m_for(want, free_bytes, total), tables != 0 ? "" : " or more", -ENOMEM);
+		return -ENOMEM;
+	}
+	size_t want = tables + dp_pools_bytes(d, *n) + slack;
+	if (want <= free_bytes)
+		return 0;
+	uint32_t fit = 0;
+	if (computed) {
+		/* The largest pool that fits, by bisection (page rounding: not linear). */
+		uint32_t lo = 0, hi = *n;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo + 1u) / 2u;
+			if (tables + dp_pools_bytes(d, mid) + slack <= free_bytes)
+				lo = mid;
+			else
+				hi = mid - 1u;
+		}
+		fit = lo;
+	}
+	if (computed && fit >= least) {
+		fprintf(stderr,
+			"%s: dpsctp: a pool of %u mbufs, not the %u computed from the limits: the "
+			"EAL's %zu MiB (no hugepages) have %zu free; -m %zu would hold them all\n",
+			program_invocation_short_name, fit, *n, total / DP_MIB, free_bytes / DP_MIB,
+			dp_m_for(want, free_bytes, total));
+		*n = fit;
+		return 0;
+	}
+	uint32_t need = computed ? least : *n;
+	want = tables + dp_pools_bytes(d, need) + slack;
+	snprintf(err, errlen,
+		 "%u mbufs%s and the tables of %u associations need %zu MiB together, the EAL's "
+		 "%zu MiB (no "
+		 "hugepages) have %zu free: give the EAL -m %zu, or lower %s--max-assocs (%d)",
+		 need, computed ? " (the least the port's rings need)" : " (--mbufs)",
+		 d->set.max_assocs, dp_mib(want), total / DP_MIB, free_bytes / DP_MIB,
+		 dp_m_for(want, free_bytes, total), computed ? "" : "--mbufs, ", -ENOMEM);
+	return -ENOMEM;
 }
 
 static struct dpsctp *
@@ -131,10 +330,12 @@ dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, 
 	if (d->cfg.icmp_unreach != DPSCTP_CONFIG_ICMP_UNREACH_PROFILE)
 		d->profile.proto_unreach_aborts =
 			d->cfg.icmp_unreach == DPSCTP_CONFIG_ICMP_UNREACH_ABORT;
-	if (d->profile.out_streams > d->set.max_streams)
-		d->profile.out_streams = d->set.max_streams;
-	if (d->profile.max_in_streams > d->set.max_streams)
-		d->profile.max_in_streams = d->set.max_streams;
+	/* --max-streams is the stream count both ways (offered, and the most
+	 * accepted): the profile's own numbers are the sans-I/O core's defaults
+	 * for callers that set none, and cutting --max-streams down to them would
+	 * be a silent clamp (issue 16). */
+	d->profile.out_streams = d->set.max_streams;
+	d->profile.max_in_streams = d->set.max_streams;
 	d->data_bytes = dp_data_bytes(d->set.max_streams);
 	d->n_workers = cfg->queues != 0 ? cfg->queues : 1;
 	if (d->n_workers > DP_MAX_WORKERS) {
@@ -183,6 +384,16 @@ dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, 
 			(uint64_t)d->n_workers * full * ((d->set.rcvbuf + d->set.sndbuf) / 1024u);
 		pc.pool_size = n > (1u << 22) ? (1u << 22) : (uint32_t)n;
 	}
+	/* Without hugepages the EAL's memory is its -m and no more: fit in it. */
+	if (pool == NULL && !rte_eal_has_hugepages()) {
+		uint32_t least =
+			dpsctp_port_pool_size((uint16_t)d->n_workers, DPSCTP_PORT_RING_DEFAULT,
+					      DPSCTP_PORT_RING_DEFAULT, 256);
+		if (dp_fit_pool(d, &pc.pool_size, least, cfg->mbufs == 0, err, errlen) != 0) {
+			rte_free(d);
+			return NULL;
+		}
+	}
 	pc.pool = pool; /* NULL: the port makes its own of pool_size */
 	rc = dpsctp_port_open(&pc, &d->port);
 	if (rc != 0) {
@@ -202,10 +413,16 @@ dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, 
 	snprintf(name, sizeof(name), "dp%pi", (void *)d);
 	d->indirect_pool = rte_pktmbuf_pool_create(name, d->port.pool->size, 64, 0, 0,
 						   d->port.socket_id < 0 ? 0 : d->port.socket_id);
+	if (d->indirect_pool == NULL) {
+		dp_err(err, errlen, "indirect mbuf pool: %s (%d)",
+		       "no memory (more -m, or hugepages; or lower --mbufs)", -ENOMEM);
+		dpsctp_destroy(d);
+		return NULL;
+	}
 	uint8_t key[DPSCTP_VTAG_KEY_BYTES];
-	if (d->indirect_pool == NULL || getrandom(key, sizeof(key), 0) != (ssize_t)sizeof(key) ||
+	if (getrandom(key, sizeof(key), 0) != (ssize_t)sizeof(key) ||
 	    getrandom(d->cookie_key, sizeof(d->cookie_key), 0) != (ssize_t)sizeof(d->cookie_key)) {
-		dp_err(err, errlen, "%s (%d)", "no memory or randomness for the instance", -ENOMEM);
+		dp_err(err, errlen, "%s (%d)", "no randomness for the instance", -ENOMEM);
 		dpsctp_destroy(d);
 		return NULL;
 	}
@@ -232,6 +449,13 @@ dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, 
 	}
 	if (dpsctp_vtag_scheme_init(&d->vtag, bits, d->n_workers, d->flow_hw ? NULL : key) != 0) {
 		dp_err(err, errlen, "%s (%d)", "verification tag scheme", -EINVAL);
+		dpsctp_destroy(d);
+		return NULL;
+	}
+	d->max_listeners = cfg->listeners; /* 1..: dpsctp_config_validate() */
+	d->listeners = rte_zmalloc("dp_listeners", d->max_listeners * sizeof(*d->listeners), 0);
+	if (d->listeners == NULL) {
+		dp_err(err, errlen, "%s (%d)", "no memory for --listeners", -ENOMEM);
 		dpsctp_destroy(d);
 		return NULL;
 	}
@@ -473,6 +697,7 @@ dpsctp_destroy(struct dpsctp *d)
 	if (d->port.open)
 		(void)dpsctp_port_close(&d->port);
 	rte_mempool_free(d->indirect_pool);
+	rte_free(d->listeners);
 	rte_free(d);
 }
 
@@ -481,27 +706,59 @@ dpsctp_listen(struct dpsctp *d, uint16_t port, const struct dpsctp_callbacks *cb
 {
 	if (port == 0)
 		return -EINVAL;
-	for (unsigned i = 0; i < d->n_listeners; i++) {
-		if (d->listeners[i].port != port)
-			continue;
-		if (d->listeners[i].cb != NULL)
+	unsigned slot = 0;
+	struct dp_listener *l = dp_listener_find(d, port, &slot);
+	if (l != NULL) {
+		if (l->cb != NULL)
 			return -EEXIST;
-		d->listeners[i].cb = cb; /* the --sctp-port endpoint, now with callbacks */
-		d->listeners[i].arg = arg;
+		l->cb = cb; /* the --sctp-port endpoint, now with callbacks */
+		l->arg = arg;
 		return 0;
 	}
-	if (d->n_listeners == DP_MAX_LISTEN)
+	/* The first free slot: one dpsctp_unlisten() gave back, else a new one. */
+	for (slot = 0; slot < d->n_listeners && d->listeners[slot].port != 0; slot++)
+		;
+	if (slot == d->max_listeners)
 		return -ENOMEM;
 	if (d->started)
+		return -EBUSY; /* the workers' endpoints are theirs once they run */
+	l = &d->listeners[slot];
+	l->port = port;
+	l->cb = cb;
+	l->arg = arg;
+	if (slot == d->n_listeners)
+		d->n_listeners++;
+	for (unsigned i = 0; i < d->n_workers; i++) {
+		int rc = dp_worker_listen(d->w[i], slot);
+		if (rc != 0) { /* -ENOMEM: the cookie key's OpenSSL contexts */
+			for (unsigned k = 0; k < i; k++)
+				dp_worker_unlisten(d->w[k], slot);
+			memset(l, 0, sizeof(*l));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int
+dpsctp_unlisten(struct dpsctp *d, uint16_t port)
+{
+	if (port == 0)
+		return -EINVAL;
+	unsigned slot = 0;
+	struct dp_listener *l = dp_listener_find(d, port, &slot);
+	if (l == NULL)
+		return -ENOENT;
+	if (d->started)
 		return -EBUSY;
-	unsigned slot = d->n_listeners;
-	d->listeners[slot].port = port;
-	d->listeners[slot].cb = cb;
-	d->listeners[slot].arg = arg;
+	/* The associations it accepted refer to closed_ep and live on; an INIT
+	 * to the port is answered with ABORT from now, as on any port nobody
+	 * listens on (RFC 9260 §8.4 rule 3). */
 	for (unsigned i = 0; i < d->n_workers; i++)
-		if (dp_worker_listen(d->w[i], slot) != 0)
-			return -EINVAL;
-	d->n_listeners++;
+		dp_worker_unlisten(d->w[i], slot);
+	memset(l, 0, sizeof(*l));
+	while (d->n_listeners > 0 && d->listeners[d->n_listeners - 1].port == 0)
+		d->n_listeners--;
 	return 0;
 }
 

@@ -132,8 +132,17 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 	ev.outbound_streams = n->outbound_streams;
 	ev.inbound_streams = n->inbound_streams;
 	ev.addr_state = n->addr_state;
-	if (n->type == SCTP_NOTIFY_PEER_ADDR_CHANGE)
+	if (n->type == SCTP_NOTIFY_PEER_ADDR_CHANGE) {
 		dp_addr_out(&ev.addr, &n->addr);
+	} else if (c->a.paths.n != 0) {
+		/* Who the association is with: after a close only path 0 is left. */
+		unsigned i = c->a.paths.primary < c->a.paths.n ? c->a.paths.primary : 0;
+		struct sctp_addr pa = sctp_path_addr(sctp_paths_get_const(&c->a.paths, i));
+		if (pa.family != SCTP_ADDR_NONE)
+			dp_addr_out(&ev.addr, &pa);
+	}
+	ev.local_port = c->a.local_port;
+	ev.peer_port = c->a.peer_port;
 	ev.sid = n->sid;
 	ev.ppid = n->ppid;
 	ev.length = n->length;
@@ -154,6 +163,20 @@ _Static_assert((int)DPSCTP_EV_COMM_UP == (int)SCTP_NOTIFY_COMM_UP &&
 		       (int)DPSCTP_EV_REMOTE_ERROR == (int)SCTP_NOTIFY_REMOTE_ERROR &&
 		       (int)DPSCTP_EV_SEND_FAILED == (int)SCTP_NOTIFY_SEND_FAILED,
 	       "public event numbers follow the core's");
+_Static_assert((int)DPSCTP_REASON_PEER_ABORT == (int)SCTP_ASSOC_REASON_PEER_ABORT &&
+		       (int)DPSCTP_REASON_USER_ABORT == (int)SCTP_ASSOC_REASON_USER_ABORT &&
+		       (int)DPSCTP_REASON_SHUTDOWN == (int)SCTP_ASSOC_REASON_SHUTDOWN &&
+		       (int)DPSCTP_REASON_T1_INIT == (int)SCTP_ASSOC_REASON_T1_INIT &&
+		       (int)DPSCTP_REASON_T1_COOKIE == (int)SCTP_ASSOC_REASON_T1_COOKIE &&
+		       (int)DPSCTP_REASON_STALE_COOKIE == (int)SCTP_ASSOC_REASON_STALE_COOKIE &&
+		       (int)DPSCTP_REASON_INIT_ACK_INVALID ==
+			       (int)SCTP_ASSOC_REASON_INIT_ACK_INVALID &&
+		       (int)DPSCTP_REASON_T2_SHUTDOWN == (int)SCTP_ASSOC_REASON_T2_SHUTDOWN &&
+		       (int)DPSCTP_REASON_T5_GUARD == (int)SCTP_ASSOC_REASON_T5_GUARD &&
+		       (int)DPSCTP_REASON_PATHS_FAILED == (int)SCTP_ASSOC_REASON_PATHS_FAILED &&
+		       (int)DPSCTP_REASON_NO_MEMORY == (int)SCTP_ASSOC_REASON_NO_MEMORY &&
+		       (int)DPSCTP_REASON_PROTOCOL == (int)SCTP_ASSOC_REASON_PROTOCOL,
+	       "public reasons follow the core's");
 
 static void
 dp_deliver_call(struct dpsctp_assoc *c, struct dpsctp_msg *msg)
@@ -272,10 +295,33 @@ dp_conn_alloc(struct dp_worker *w, const struct dpsctp_callbacks *cb, void *arg)
 	return c;
 }
 
+/*
+ * The next hops of the association's paths stay in the worker's neighbour
+ * table while it lives (pinned, docs/NET.md "The neighbour cache"): what a
+ * stranger makes us resolve cannot evict them. Paths only grow; those added
+ * since the last call are pinned now (a table too small for them counts
+ * l3.nbr_pin_failed, and the path's packets resolve as any other's).
+ */
+static void
+dp_conn_pin_paths(struct dpsctp_assoc *c)
+{
+	for (; c->nbr_paths < c->a.paths.n; c->nbr_paths++) {
+		struct sctp_addr a =
+			sctp_path_addr(sctp_paths_get_const(&c->a.paths, c->nbr_paths));
+		if (a.family == SCTP_ADDR_NONE)
+			continue;
+		struct dpsctp_l3_ip ip = dp_l3_ip(&a);
+		if (dpsctp_l3_pin(&c->w->l3, &ip, c->w->now_ns) == 0)
+			c->nbr_pins[c->n_nbr_pins++] = ip;
+	}
+}
+
 void
 dp_conn_free(struct dpsctp_assoc *c)
 {
 	struct dp_worker *w = c->w;
+	for (unsigned i = 0; i < c->n_nbr_pins; i++)
+		dpsctp_l3_unpin(&w->l3, &c->nbr_pins[i]);
 	if (c->in_tag_table)
 		(void)rte_hash_del_key(w->by_tag, &c->tag_key);
 	if (c->in_peer_table)
@@ -387,6 +433,8 @@ dp_conn_after(struct dpsctp_assoc *c)
 		return;
 	}
 	(void)dp_conn_index_tag(c);
+	if (c->nbr_paths < c->a.paths.n && c->a.state != SCTP_ASSOC_CLOSED)
+		dp_conn_pin_paths(c);
 	uint64_t at = sctp_assoc_next_wakeup(&c->a);
 	if (at == SCTP_TIME_NEVER)
 		dpsctp_timer_cancel(&w->wheel, &c->timer);
@@ -418,13 +466,17 @@ dp_conn_timer_cb(struct dpsctp_timer_wheel *wh, struct dpsctp_timer *t, void *ar
 	dp_conn_after(c);
 }
 
-static struct sctp_endpoint *
-dp_conn_endpoint(struct dp_worker *w, uint16_t port)
+struct dp_listener *
+dp_listener_find(struct dpsctp *d, uint16_t port, unsigned *slot)
 {
-	for (unsigned i = 0; i < w->d->n_listeners; i++)
-		if (w->d->listeners[i].port == port)
-			return &w->ep[i];
-	return &w->closed_ep;
+	if (port == 0)
+		return NULL; /* the mark of a free slot, never a listener */
+	for (unsigned i = 0; i < d->n_listeners; i++)
+		if (d->listeners[i].port == port) {
+			*slot = i;
+			return &d->listeners[i];
+		}
+	return NULL;
 }
 
 /*
@@ -472,8 +524,10 @@ dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct dp_req
 	if (lport == 0 && (lport = dp_conn_ephemeral_port(w, r)) == 0)
 		return -EADDRINUSE;
 	c->udp_port = d->set.udp_encap ? d->set.udp_port : 0;
-	int rc = sctp_assoc_connectx(&c->a, dp_conn_endpoint(w, lport), r->peers, r->n_peers,
-				     &local, lport, r->peer_port, w->now_ns);
+	/* The worker's closed endpoint, whatever the port: an association never
+	 * refers to a listening one, which dpsctp_unlisten() may take away. */
+	int rc = sctp_assoc_connectx(&c->a, &w->closed_ep, r->peers, r->n_peers, &local, lport,
+				     r->peer_port, w->now_ns);
 	if (rc != 0)
 		return rc;
 	if (dp_conn_index_tag(c) != 0 || dp_conn_index_peer(c) != 0) {

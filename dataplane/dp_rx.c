@@ -54,18 +54,6 @@ dp_rx_linearize(struct dp_worker *w, struct rte_mbuf *m)
 	return n;
 }
 
-static struct sctp_endpoint *
-dp_rx_endpoint(struct dp_worker *w, uint16_t port, unsigned *slot)
-{
-	for (unsigned i = 0; i < w->d->n_listeners; i++)
-		if (w->d->listeners[i].port == port) {
-			*slot = i;
-			return &w->ep[i];
-		}
-	*slot = DP_MAX_LISTEN;
-	return &w->closed_ep;
-}
-
 /* No association took the packet: the endpoint answers (§8.4) or accepts a cookie. */
 static void
 dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
@@ -75,8 +63,9 @@ dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
 	struct sctp_tx tx = { out, sizeof(out), 0, { 0 }, { 0 } };
 	struct sctp_cookie_state st;
 	enum sctp_ep_drop drop;
-	unsigned slot;
-	struct sctp_endpoint *ep = dp_rx_endpoint(w, rx->pkt.dst_port, &slot);
+	unsigned slot = 0;
+	const struct dp_listener *l = dp_listener_find(w->d, rx->pkt.dst_port, &slot);
+	struct sctp_endpoint *ep = l != NULL ? &w->ep[slot] : &w->closed_ep;
 	uint16_t udp_port = in->udp_encap ? in->udp_src_port : 0;
 
 	(void)m;
@@ -90,7 +79,6 @@ dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
 	if (r != SCTP_OOTB_NEW_ASSOC)
 		return; /* counted by the endpoint under drop */
 
-	const struct dp_listener *l = slot < DP_MAX_LISTEN ? &w->d->listeners[slot] : NULL;
 	struct dpsctp_assoc *c =
 		dp_conn_alloc(w, l != NULL ? l->cb : NULL, l != NULL ? l->arg : NULL);
 	if (c == NULL) {
@@ -101,7 +89,16 @@ dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
 	/* The COOKIE ACK leaves first: whatever COMM_UP's callback sends follows it. */
 	if (tx.len != 0)
 		dp_tx_bytes(w, udp_port, out, tx.len, &tx.src, &tx.dst);
-	if (sctp_assoc_from_cookie(&c->a, ep, &st, w->now_ns) != 0) {
+	/* The association refers to the closed endpoint (dp.h, struct dp_listener). */
+	if (sctp_assoc_from_cookie(&c->a, &w->closed_ep, &st, w->now_ns) != 0) {
+		dp_conn_after(c);
+		return;
+	}
+	if (l == NULL) {
+		/* Its port stopped listening after the INIT ACK (dpsctp_unlisten()):
+		 * nobody would take it. The peer hears ABORT. */
+		w->ctr.cookie_unlistened++;
+		(void)sctp_assoc_abort(&c->a, w->now_ns, NULL, 0);
 		dp_conn_after(c);
 		return;
 	}
@@ -113,6 +110,21 @@ dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
 	}
 	sctp_assoc_input_after_cookie(&c->a, rx, w->now_ns);
 	dp_conn_after(c);
+}
+
+/*
+ * Upper-layer confirmation of a neighbour (dpsctp_l3_confirm()): a packet of
+ * an association passed its verification-tag check. Packets the entry held
+ * while unresolved leave now.
+ */
+static void
+dp_rx_confirm(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_ip *src)
+{
+	struct dpsctp_l3_tx released[DPSCTP_L3_PARK_MAX];
+	const uint8_t *src_mac = rte_pktmbuf_mtod(m, const uint8_t *) + 6;
+	unsigned n = dpsctp_l3_confirm(&w->l3, src, src_mac, w->now_ns, released);
+	if (n != 0)
+		dp_tx_l3_released(w, released, n);
 }
 
 static bool
@@ -179,12 +191,21 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 	struct dpsctp_assoc *c = NULL;
 	if (rx.pkt.vtag != 0 && !reflected)
 		c = dp_conn_by_tag(w, rx.pkt.vtag, rx.pkt.dst_port, rx.pkt.src_port);
+	bool by_tag = c != NULL;
 	if (c == NULL)
 		c = dp_conn_by_peer(w, &rx.src, rx.pkt.dst_port, rx.pkt.src_port);
 	if (c != NULL) {
 		if (in->udp_encap)
 			c->udp_port = in->udp_src_port; /* RFC 6951 §5.4: follow the peer's port */
+		/* Found by our tag, from one of the peer's addresses: if no chunk
+		 * fails the tag rule (§8.5), the frame's source MAC is the peer's
+		 * (or its router's) and refreshes the neighbour entry. */
+		bool learn = by_tag && c->a.state != SCTP_ASSOC_CLOSED &&
+			     sctp_paths_find(&c->a.paths, &rx.src) >= 0;
+		uint64_t bad_tag = c->ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG];
 		sctp_assoc_input(&c->a, &rx, w->now_ns);
+		if (learn && c->ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG] == bad_tag)
+			dp_rx_confirm(w, m, &in->src);
 		dp_conn_after(c);
 	} else {
 		dp_rx_ootb(w, m, &rx, in);

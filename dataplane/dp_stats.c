@@ -26,7 +26,7 @@ static const char *const dp_ctr_names[] = {
 #define DP_N_OWN (sizeof(dp_ctr_names) / sizeof(dp_ctr_names[0]))
 
 /* "l3.<name>", "ep.<name>", "assoc.<name>", built once (names are static per process). */
-static char dp_l3_names[64][48];
+static char dp_l3_names[DPSCTP_L3_COUNTERS_MAX][48];
 static char dp_ep_names[SCTP_EP_DROP_COUNT][48];
 static char dp_assoc_names[SCTP_ASSOC_DROP_COUNT][64];
 
@@ -78,7 +78,7 @@ dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const cha
 	}
 	i -= (unsigned)DP_N_OWN;
 	unsigned n_l3 = dpsctp_l3_counter_count();
-	if (i < n_l3 && i < 64) {
+	if (i < n_l3 && i < DPSCTP_L3_COUNTERS_MAX) {
 		*name = dp_l3_name(i);
 		return dpsctp_l3_counter_value(&w->l3.ctr, i);
 	}

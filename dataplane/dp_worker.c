@@ -162,6 +162,13 @@ dp_worker_create(struct dpsctp *d, unsigned index)
 	l3c.gw4 = d->set.gw4;
 	l3c.gw6 = d->set.gw6;
 	l3c.udp_port = d->set.udp_port;
+	/* The neighbour table, sized for the associations (dp_api.c, --neighbours). */
+	l3c.nbr_max = d->set.neighbours;
+	l3c.nbr_mem_len = dpsctp_l3_nbr_mem_size(l3c.nbr_max, 0);
+	l3c.nbr_mem = w->l3_mem = rte_zmalloc_socket("dp_nbr", l3c.nbr_mem_len, 64, socket);
+	l3c.hash_seed = (uint32_t)rte_rdtsc() ^ w->rnd;
+	if (w->l3_mem == NULL)
+		return -ENOMEM;
 	if (dpsctp_l3_init(&w->l3, &l3c, dp_tx_l3_release, w) != 0)
 		return -EINVAL;
 
@@ -238,10 +245,15 @@ dp_worker_create(struct dpsctp *d, unsigned index)
 	    w->by_peer == NULL || w->handoff == NULL || w->requests == NULL)
 		return -ENOMEM;
 
+	w->ep = rte_zmalloc_socket("dp_ep", (size_t)d->max_listeners * sizeof(*w->ep),
+				   RTE_CACHE_LINE_SIZE, socket);
+	if (w->ep == NULL)
+		return -ENOMEM;
 	if (dp_endpoint(w, &w->closed_ep, 0, false) != 0)
 		return -EINVAL;
 	for (unsigned i = 0; i < d->n_listeners; i++)
-		if (dp_endpoint(w, &w->ep[i], d->listeners[i].port, true) != 0)
+		if (d->listeners[i].port != 0 &&
+		    dp_endpoint(w, &w->ep[i], d->listeners[i].port, true) != 0)
 			return -EINVAL;
 	if (dpsctp_timer_wheel_init(&w->wheel, 1000, w->now_ns) != 0)
 		return -EINVAL;
@@ -252,6 +264,17 @@ int
 dp_worker_listen(struct dp_worker *w, unsigned slot)
 {
 	return dp_endpoint(w, &w->ep[slot], w->d->listeners[slot].port, true);
+}
+
+/* The endpoint of a port that stops listening; its drops stay counted (closed_ep's). */
+void
+dp_worker_unlisten(struct dp_worker *w, unsigned slot)
+{
+	struct sctp_endpoint *ep = &w->ep[slot];
+	for (unsigned i = 0; i < SCTP_EP_DROP_COUNT; i++)
+		w->closed_ep.drops[i] += ep->drops[i];
+	sctp_endpoint_fini(ep);
+	memset(ep, 0, sizeof(*ep));
 }
 
 void
@@ -271,13 +294,16 @@ dp_worker_destroy(struct dp_worker *w)
 	rte_free(w->reasm_nodes);
 	rte_free(w->outq_nodes);
 	rte_free(w->rtxq_nodes);
+	rte_free(w->l3_mem);
 	dp_worker_impair_drain(w);
 	rte_free(w->impair_tx.mem);
 	rte_free(w->impair_rx.mem);
 	rte_pktmbuf_free(w->pack);
 	sctp_endpoint_fini(&w->closed_ep);
-	for (unsigned i = 0; i < w->d->n_listeners; i++)
-		sctp_endpoint_fini(&w->ep[i]);
+	for (unsigned i = 0; w->ep != NULL && i < w->d->n_listeners; i++)
+		if (w->d->listeners[i].port != 0)
+			sctp_endpoint_fini(&w->ep[i]);
+	rte_free(w->ep);
 	rte_free(w);
 }
 

@@ -144,19 +144,44 @@ enum dpsctp_event_type {
 	DPSCTP_EV_SEND_FAILED,	    /**< a message was not (wholly) acknowledged at close */
 };
 
+/**
+ * dpsctp_event.reason: why an association ended or never started (with
+ * `error`, the first cause code of the peer's ABORT, when there was one).
+ * A CANT_START of a peer that refused (PEER_ABORT, e.g. no listener on
+ * that port) and of a peer that never answered (T1_INIT) differ here.
+ */
+enum dpsctp_reason {
+	DPSCTP_REASON_NONE = 0,		/**< COMM_UP, RESTART and the other events */
+	DPSCTP_REASON_PEER_ABORT,	/**< the peer sent an ABORT (its first cause in error) */
+	DPSCTP_REASON_USER_ABORT,	/**< dpsctp_abort() */
+	DPSCTP_REASON_SHUTDOWN,		/**< a graceful close (SHUTDOWN_COMPLETE) */
+	DPSCTP_REASON_T1_INIT,		/**< no answer to the INIT, Max.Init.Retransmits times */
+	DPSCTP_REASON_T1_COOKIE,	/**< no answer to the COOKIE ECHO, as many times */
+	DPSCTP_REASON_STALE_COOKIE,	/**< the peer kept finding our cookie stale */
+	DPSCTP_REASON_INIT_ACK_INVALID, /**< the peer's INIT ACK was refused (RFC 9260 §5.1.2) */
+	DPSCTP_REASON_T2_SHUTDOWN,	/**< no answer to SHUTDOWN (ACK), Association.Max.Retrans */
+	DPSCTP_REASON_T5_GUARD,		/**< the shutdown took longer than 5 x RTO.Max */
+	DPSCTP_REASON_PATHS_FAILED,	/**< every path failed (RFC 9260 §8.1) */
+	DPSCTP_REASON_NO_MEMORY,	/**< no memory here for its data path: ABORT sent */
+	DPSCTP_REASON_PROTOCOL,		/**< the peer broke the protocol: ABORT sent */
+};
+
 /** An event on an association. */
 struct dpsctp_event {
 	enum dpsctp_event_type type;
 	uint16_t error;		   /**< first cause code of an ABORT or ERROR, else 0 */
-	uint16_t reason;	   /**< why it ended: the core's enum sctp_assoc_reason */
+	uint16_t reason;	   /**< why it ended or never started: enum dpsctp_reason */
 	uint16_t outbound_streams; /**< COMM_UP, RESTART */
 	uint16_t inbound_streams;  /**< COMM_UP, RESTART */
 	uint8_t addr_state;	   /**< PEER_ADDR_CHANGE: RFC 6458 spc_state */
-	struct dpsctp_addr addr;   /**< PEER_ADDR_CHANGE */
-	uint16_t sid;		   /**< SEND_FAILED */
-	uint32_t ppid;		   /**< SEND_FAILED */
-	uint32_t length;	   /**< SEND_FAILED: message bytes */
-	int sent;		   /**< SEND_FAILED: some of it went on the wire */
+	/** PEER_ADDR_CHANGE: the path's address; every other event: the peer's primary */
+	struct dpsctp_addr addr;
+	uint16_t sid;	     /**< SEND_FAILED */
+	uint32_t ppid;	     /**< SEND_FAILED */
+	uint32_t length;     /**< SEND_FAILED: message bytes */
+	int sent;	     /**< SEND_FAILED: some of it went on the wire */
+	uint16_t local_port; /**< every event: our SCTP port */
+	uint16_t peer_port;  /**< every event: the peer's SCTP port */
 };
 
 /** Receive callback: one message (or a partial delivery of one). */
@@ -218,7 +243,11 @@ DPSCTP_EXPORT int dpsctp_eal_init(int argc, char **argv);
 /**
  * Create an instance from a configuration (dataplane/config.h): open the
  * port, set up one worker per queue pair with its pools, tables and timer
- * wheel. Nothing runs until dpsctp_start() or dpsctp_poll().
+ * wheel. Nothing runs until dpsctp_start() or dpsctp_poll(). Without
+ * hugepages the EAL has exactly its -m: a pool sized from the limits
+ * (--mbufs 0) is cut to what is free once the tables are made, with one
+ * line on stderr naming the -m that would hold it whole; when even the
+ * port's rings do not fit, or a --mbufs does not, err names the -m needed.
  *
  * @param cfg     the configuration; copied.
  * @param err     room for a one-line reason on failure; may be NULL.
@@ -285,14 +314,30 @@ DPSCTP_EXPORT unsigned dpsctp_workers(const struct dpsctp *d);
  * Accept associations on an SCTP port (on every worker). Accepted
  * associations announce themselves with DPSCTP_EV_COMM_UP through cb with
  * arg; change them per association with dpsctp_assoc_set_callbacks().
- * Before dpsctp_start() or from a worker's thread for that worker only:
- * call it before traffic starts.
+ * A port set with --sctp-port listens from the start without callbacks:
+ * the first dpsctp_listen() on it gives it its callbacks. Call it on the
+ * thread that polls an instance that is not started (dpsctp_poll()), or
+ * before dpsctp_start().
  *
  * @return 0, -EEXIST for a port already listened on, -ENOMEM when
- *         DP_MAX_LISTEN ports listen already, -EINVAL for port 0.
+ *         --listeners ports listen already (or no memory for the port's
+ *         cookie key), -EBUSY when the instance is started and the port is
+ *         new, -EINVAL for port 0.
  */
 DPSCTP_EXPORT int dpsctp_listen(struct dpsctp *d, uint16_t port, const struct dpsctp_callbacks *cb,
 				void *arg);
+
+/**
+ * Stop accepting associations on a port: an INIT to it is answered with
+ * ABORT from now on, as on any port nobody listens on, and its slot of
+ * --listeners is free for another port. Associations it accepted before
+ * live on with their callbacks (a TCP listening socket's close does not
+ * close the connections it accepted). Same thread rule as dpsctp_listen().
+ *
+ * @return 0, -ENOENT when nobody listens on @p port, -EBUSY when the
+ *         instance is started, -EINVAL for port 0.
+ */
+DPSCTP_EXPORT int dpsctp_unlisten(struct dpsctp *d, uint16_t port);
 
 /**
  * Start an association to a peer with one or more addresses (RFC 9260

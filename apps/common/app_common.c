@@ -4,7 +4,10 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include <rte_eal.h>
 #include <rte_eth_ring.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_ring.h>
 
 #include "apps/common/app_common.h"
@@ -68,6 +71,37 @@ app_create(struct dpsctp_config *cfg, const char *port, const char *ip, const ch
 	return d;
 }
 
+bool
+app_help_wanted(int argc, char **argv)
+{
+	int i = 1;
+	while (i < argc && strcmp(argv[i], "--") != 0)
+		i++;
+	for (i++; i < argc; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	return false;
+}
+
+bool
+app_option_given(int argc, char **argv, const char *name)
+{
+	size_t n = strlen(name);
+	int i = 1;
+	while (i < argc && strcmp(argv[i], "--") != 0)
+		i++;
+	for (i++; i < argc; i++) {
+		const char *a = argv[i];
+		if (strncmp(a, "--", 2) != 0)
+			continue;
+		a += 2;
+		if ((strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=')) ||
+		    (strncmp(a, "config", 6) == 0 && (a[6] == '\0' || a[6] == '=')))
+			return true;
+	}
+	return false;
+}
+
 int
 app_init(int *argc, char ***argv, struct dpsctp_config *cfg, const char *prog)
 {
@@ -88,4 +122,23 @@ app_init(int *argc, char ***argv, struct dpsctp_config *cfg, const char *prog)
 	}
 	*argc = left;
 	return 0;
+}
+
+void *
+app_hold_half(void)
+{
+	struct rte_malloc_socket_stats st;
+	size_t free_bytes = 0;
+	if (rte_eal_has_hugepages())
+		return NULL; /* the heap grows on demand */
+	for (unsigned i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			free_bytes += st.heap_freesz_bytes;
+	return free_bytes < 2 ? NULL : rte_malloc("app_hold", free_bytes / 2, 0);
+}
+
+void
+app_release(void *hold)
+{
+	rte_free(hold);
 }

@@ -25,6 +25,20 @@ int app_parse_peers(const char *list, struct dpsctp_addr *out, unsigned max);
 int app_ring_pair(const char *prefix);
 
 /*
+ * Whether the program's own options (after the first "--") ask for help,
+ * -h or --help. Programs answer it before the EAL starts, so that help
+ * works where the EAL would not (no hugepages, too little memory, another
+ * process on the same --file-prefix, EAL arguments still to be chosen).
+ */
+bool app_help_wanted(int argc, char **argv);
+
+/*
+ * Whether the program's options (after the first "--") give --NAME (as
+ * "--NAME" or "--NAME=..."), or a --config file, which may.
+ */
+bool app_option_given(int argc, char **argv, const char *name);
+
+/*
  * Start the EAL on the part of argv before "--", fill cfg with the defaults
  * and the data-plane options of the rest, and leave the program's own
  * options in *argc / *argv (argv[0] first). 0, or the exit status to return
@@ -39,5 +53,16 @@ int app_init(int *argc, char ***argv, struct dpsctp_config *cfg, const char *pro
  */
 struct dpsctp *app_create(struct dpsctp_config *cfg, const char *port, const char *ip,
 			  const char *prog);
+
+/*
+ * Two instances in one process (--loopback, a loopback peer) share the
+ * EAL's memory, which without hugepages is its -m and no more; the library
+ * fits a computed mbuf pool to what is free, so the first instance would
+ * leave the second nothing. app_hold_half() holds half of what is free (no
+ * hugepages only) while the first is created; app_release() gives it back
+ * for the second. NULL when nothing is held.
+ */
+void *app_hold_half(void);
+void app_release(void *hold);
 
 #endif /* DPSCTP_APP_COMMON_H */

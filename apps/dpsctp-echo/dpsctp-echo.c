@@ -35,9 +35,11 @@
 #include "dataplane/dpsctp.h"
 
 #define ECHO_PORT_DEFAULT 5001
-#define ECHO_HDR	  8u	/* sequence number, CRC32c of the rest: both big-endian */
-#define ECHO_PENDING	  4096u /* server: echoes waiting for send space */
-#define ECHO_COPY_MAX	  512u	/* server: echoes up to this size are copied */
+#define ECHO_HDR	  8u	     /* sequence number, CRC32c of the rest: both big-endian */
+#define ECHO_PENDING	  256u	     /* server: first room for echoes waiting for send space */
+#define ECHO_COPY_MAX	  512u	     /* server: echoes up to this size are copied */
+#define ECHO_PARTS	  64u	     /* server: messages being put back together at once */
+#define ECHO_MSG_MAX	  (1u << 20) /* server: the longest of them */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -61,15 +63,39 @@ struct side {
 	/*
 	 * Server: echoes the send buffer had no room for, oldest first, copied
 	 * out of the received mbufs: holding those would pin receive buffers the
-	 * data plane needs to read the client's SACKs.
+	 * data plane needs to read the client's SACKs. The server runs with
+	 * receive flow control (dpsctp_rx_flow_control()): a message counts
+	 * against its association's receive window until its echo is sent, so a
+	 * client faster than the echoes can go back (a loaded machine, a lossy
+	 * return path) is held back by the window instead of answered with
+	 * drops, and the queue holds at most a window of messages per
+	 * association (it grows, by doubling, to what the windows allow).
 	 */
 	struct pending {
 		struct dpsctp_assoc *a; /* the association it goes back on; NULL: it ended */
 		uint8_t *bytes;
 		uint32_t len;
+		uint32_t owed; /* bytes the window gets back once it is sent */
 		struct dpsctp_sndinfo si;
-	} pending[ECHO_PENDING];
-	uint32_t p_head, p_count;
+	} * pending;
+	uint32_t p_head, p_count, p_room;
+	bool draining; /* drain() runs: a call from inside it returns at once */
+	/*
+	 * Messages delivered in parts (DPSCTP_MSG_MORE, then DPSCTP_MSG_CONT),
+	 * one per association at a time: the server copies the parts together
+	 * and echoes the whole message (part by part it would go back as
+	 * several); the client checks the whole echo. A part's bytes go back to
+	 * the window at once while no echo waits (a message longer than the
+	 * window could not complete otherwise), else once none does (owed).
+	 */
+	struct part {
+		struct dpsctp_assoc *a; /* NULL: a free slot */
+		uint8_t *bytes;
+		uint32_t len, owed;
+		bool dropped; /* too long, or no memory: the rest is dropped too */
+		struct dpsctp_sndinfo si;
+	} parts[ECHO_PARTS];
+	uint32_t rx_have; /* client: bytes of the echo being received in parts */
 };
 
 /*
@@ -79,17 +105,58 @@ struct side {
 static void
 drain(struct side *s)
 {
-	while (s->p_count != 0) {
-		struct pending *p = &s->pending[s->p_head];
-		int rc = p->a != NULL ? dpsctp_send_bytes(p->a, &p->si, p->bytes, p->len) : 0;
-		if (rc == -EAGAIN || rc == -ENOMEM)
-			return; /* on_space again */
-		if (rc != 0)
-			s->bad++;
-		free(p->bytes);
-		s->p_head = (s->p_head + 1) % ECHO_PENDING;
-		s->p_count--;
-	}
+	/*
+	 * dpsctp_consumed() may hand over the next message at once (on_recv(),
+	 * which queues it and calls drain() again): one drain at a time, and an
+	 * echo leaves the queue before its window hears of it.
+	 */
+	if (s->draining)
+		return;
+	s->draining = true;
+	do {
+		while (s->p_count != 0) {
+			struct pending p = s->pending[s->p_head];
+			int rc = p.a != NULL ? dpsctp_send_bytes(p.a, &p.si, p.bytes, p.len) : 0;
+			if (rc == -EAGAIN || rc == -ENOMEM) {
+				s->draining = false;
+				return; /* on_space again */
+			}
+			if (rc != 0)
+				s->bad++;
+			s->p_head = (s->p_head + 1) % s->p_room;
+			s->p_count--;
+			free(p.bytes);
+			if (p.a != NULL && p.owed != 0)
+				(void)dpsctp_consumed(p.a, p.owed); /* the window reopens by it */
+		}
+		/* No echo waits: what messages in parts held back reopens the windows. */
+		for (unsigned i = 0; i < ECHO_PARTS; i++)
+			if (s->parts[i].a != NULL && s->parts[i].owed != 0) {
+				uint32_t owed = s->parts[i].owed;
+				s->parts[i].owed = 0;
+				(void)dpsctp_consumed(s->parts[i].a, owed);
+			}
+	} while (s->p_count != 0); /* echoes queued meanwhile */
+	s->draining = false;
+}
+
+/* Server: room for one more waiting echo (the windows bound how many). */
+static bool
+pending_room(struct side *s)
+{
+	if (s->p_count < s->p_room)
+		return true;
+	uint32_t room = s->p_room != 0 ? 2u * s->p_room : ECHO_PENDING;
+	struct pending *p = malloc((size_t)room * sizeof(*p));
+	if (p == NULL)
+		return false;
+	for (uint32_t i = 0; i < s->p_count; i++)
+		p[i] = s->pending[(s->p_head + i) % s->p_room];
+	free(s->pending);
+	s->pending = p;
+	s->p_head = 0;
+	s->p_room = room;
+	return true;
 }
 
 /* Client: fill message k and send it; false when the buffer is full. */
@@ -119,8 +186,13 @@ send_one(struct side *s)
 static void
 drop_pending(struct side *s, const struct dpsctp_assoc *a)
 {
+	for (unsigned i = 0; i < ECHO_PARTS; i++)
+		if (s->parts[i].a == a) {
+			free(s->parts[i].bytes);
+			s->parts[i] = (struct part){ 0 };
+		}
 	for (uint32_t i = 0; i < s->p_count; i++) {
-		struct pending *p = &s->pending[(s->p_head + i) % ECHO_PENDING];
+		struct pending *p = &s->pending[(s->p_head + i) % s->p_room];
 		if (p->a == a)
 			p->a = NULL;
 	}
@@ -166,10 +238,82 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 	}
 }
 
+/*
+ * Server: one part of a message delivered in parts. The whole message goes
+ * back once its last part is in, through the queue of echoes (in order).
+ * One that cannot be put back together (more than ECHO_PARTS at once,
+ * longer than ECHO_MSG_MAX, no memory) is dropped whole and counted.
+ */
+static void
+server_part(struct side *s, struct dpsctp_assoc *a, const struct dpsctp_msg *m)
+{
+	struct part *p = NULL, *free_p = NULL;
+	for (unsigned i = 0; i < ECHO_PARTS && p == NULL; i++) {
+		if (s->parts[i].a == a)
+			p = &s->parts[i];
+		else if (s->parts[i].a == NULL && free_p == NULL)
+			free_p = &s->parts[i];
+	}
+	bool last = !(m->flags & DPSCTP_MSG_MORE);
+	if (p == NULL && ((m->flags & DPSCTP_MSG_CONT) || free_p == NULL)) {
+		(void)dpsctp_consumed(a, m->len); /* its start found no slot */
+		if (last)
+			s->bad++;
+		return;
+	}
+	if (p != NULL && !(m->flags & DPSCTP_MSG_CONT)) {
+		/* A new message while the last one never ended: that one cannot be whole. */
+		free(p->bytes);
+		(void)dpsctp_consumed(a, p->owed);
+		s->bad++;
+		*p = (struct part){ 0 };
+		free_p = p;
+		p = NULL;
+	}
+	if (p == NULL) {
+		p = free_p;
+		*p = (struct part){ .a = a, .si = { m->sid, m->ppid, 0 } };
+	}
+	uint8_t *b = !p->dropped && m->len <= ECHO_MSG_MAX - p->len
+			     ? realloc(p->bytes, (size_t)p->len + m->len)
+			     : NULL;
+	if (b == NULL) {
+		free(p->bytes);
+		p->bytes = NULL;
+		p->dropped = true;
+		(void)dpsctp_consumed(a, m->len + p->owed);
+		p->owed = 0;
+	} else {
+		p->bytes = b;
+		p->len += (uint32_t)dpsctp_msg_copy(m, b + p->len, m->len);
+		if (s->p_count == 0)
+			(void)dpsctp_consumed(a, m->len);
+		else
+			p->owed += m->len;
+	}
+	if (!last)
+		return;
+	if (p->dropped || !pending_room(s)) {
+		free(p->bytes);
+		(void)dpsctp_consumed(a, p->owed);
+		s->bad++; /* the client will see it missing */
+	} else {
+		struct pending *q = &s->pending[(s->p_head + s->p_count) % s->p_room];
+		*q = (struct pending){ a, p->bytes, p->len, p->owed, p->si };
+		s->p_count++;
+	}
+	*p = (struct part){ 0 };
+	drain(s);
+}
+
 static void
 on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 {
 	struct side *s = arg;
+	if (s->server && (m->flags & (DPSCTP_MSG_MORE | DPSCTP_MSG_CONT))) {
+		server_part(s, a, m);
+		return;
+	}
 	if (s->server) {
 		struct dpsctp_sndinfo si = { m->sid, m->ppid, 0 };
 		/* A large message in one packet goes back without a copy: the reply
@@ -177,26 +321,33 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		 * share one mbuf) rather than pin a received packet each. */
 		if (m->nsegs == 1 && m->len > ECHO_COPY_MAX && s->p_count == 0) {
 			struct rte_mbuf *reply = dpsctp_msg_to_mbuf(a, m);
-			if (reply != NULL && dpsctp_send(a, &si, reply) == 0)
+			if (reply != NULL && dpsctp_send(a, &si, reply) == 0) {
+				(void)dpsctp_consumed(a, m->len);
 				return;
+			}
 			rte_pktmbuf_free(reply);
 		}
 		if (m->len <= ECHO_COPY_MAX && s->p_count == 0) {
 			uint8_t small[ECHO_COPY_MAX];
 			size_t n = dpsctp_msg_copy(m, small, sizeof(small));
-			if (dpsctp_send_bytes(a, &si, small, n) == 0)
+			if (dpsctp_send_bytes(a, &si, small, n) == 0) {
+				(void)dpsctp_consumed(a, m->len);
 				return;
+			}
 		}
 		/* Otherwise (no room now, or several packets: sending a chain copies
-		 * it anyway) the echo waits in order, in our own memory. */
+		 * it anyway) the echo waits in order, in our own memory, and its
+		 * bytes stay counted in the window until it is sent (drain()). */
 		uint8_t *copy = malloc(m->len);
-		if (copy == NULL || s->p_count == ECHO_PENDING) {
+		if (copy == NULL || !pending_room(s)) {
 			free(copy);
 			s->bad++; /* the client will see it missing */
+			(void)dpsctp_consumed(a, m->len);
 			return;
 		}
-		struct pending *p = &s->pending[(s->p_head + s->p_count) % ECHO_PENDING];
+		struct pending *p = &s->pending[(s->p_head + s->p_count) % s->p_room];
 		p->len = (uint32_t)dpsctp_msg_copy(m, copy, m->len);
+		p->owed = p->len;
 		p->a = a;
 		p->bytes = copy;
 		p->si = si;
@@ -204,8 +355,19 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		drain(s);
 		return;
 	}
-	uint8_t *b = s->buf + s->len; /* second half of the client's buffer */
-	size_t n = dpsctp_msg_copy(m, b, s->len);
+	/* A whole echo is checked in the second third of the client's buffer; one
+	 * in parts is put together in the last third first (other streams'
+	 * messages may come between its parts; MORE: the rest follows). */
+	bool part = (m->flags & (DPSCTP_MSG_MORE | DPSCTP_MSG_CONT)) != 0;
+	uint8_t *b = s->buf + (part ? 2u : 1u) * s->len;
+	uint32_t have = part && (m->flags & DPSCTP_MSG_CONT) ? s->rx_have : 0;
+	if (have < s->len)
+		(void)dpsctp_msg_copy(m, b + have, s->len - have);
+	have += m->len;
+	s->rx_have = part ? have : s->rx_have;
+	if (m->flags & DPSCTP_MSG_MORE)
+		return;
+	size_t n = have;
 	uint32_t be[2];
 	memcpy(be, b, sizeof(be));
 	if (n != s->len || ntohl(be[1]) != dpsctp_crc32c(0, b + ECHO_HDR, n - ECHO_HDR))
@@ -251,6 +413,12 @@ int
 main(int argc, char **argv)
 {
 	struct dpsctp_config cfg;
+	setvbuf(stdout, NULL, _IOLBF, 0);  /* lines as they happen, also into a pipe */
+	if (app_help_wanted(argc, argv)) { /* before the EAL, which may not start */
+		usage(stdout);
+		return 0;
+	}
+	bool assocs_given = app_option_given(argc, argv, "max-assocs");
 	int st = app_init(&argc, &argv, &cfg, "dpsctp-echo");
 	if (st != 0)
 		return st;
@@ -298,7 +466,12 @@ main(int argc, char **argv)
 		return 2;
 	}
 	uint16_t port = cfg.sctp_port != 0 ? cfg.sctp_port : ECHO_PORT_DEFAULT;
-	cli.buf = malloc(2u * cli.len);
+	/* The client and --loopback open one association: unless --max-assocs
+	 * says otherwise, tables for a few leave the EAL's memory (without
+	 * hugepages: -m, 64 MiB without it) to the mbuf pools. */
+	if (!server && !assocs_given)
+		cfg.max_assocs = 16;
+	cli.buf = malloc(3u * cli.len); /* to send, a whole echo, an echo in parts */
 	if (cli.buf == NULL)
 		return 3;
 	signal(SIGINT, on_signal);
@@ -310,7 +483,12 @@ main(int argc, char **argv)
 			fprintf(stderr, "dpsctp-echo: cannot make the net_ring pair\n");
 			return 3;
 		}
+		/* Half the memory for each end (without hugepages, app_common.h). */
+		void *hold = app_hold_half();
 		dc = app_create(&cfg, "ethdev:net_ring_dpecho_a", "10.0.0.1/24", "dpsctp-echo");
+		app_release(hold);
+		if (dc == NULL)
+			return 3; /* its line said why, and which -m would do */
 		ds = app_create(&cfg, "ethdev:net_ring_dpecho_b", "10.0.0.2/24", "dpsctp-echo");
 	} else if (server) {
 		ds = app_create(&cfg, NULL, NULL, "dpsctp-echo");
@@ -321,10 +499,17 @@ main(int argc, char **argv)
 		return 3;
 	if ((loopback || !server) && dc == NULL)
 		return 3;
+	/* The server's windows count the echoes it still owes (struct side). */
+	if (ds != NULL && dpsctp_rx_flow_control(ds, 1) != 0) {
+		fprintf(stderr, "dpsctp-echo: cannot turn on receive flow control\n");
+		return 3;
+	}
 	if (ds != NULL && dpsctp_listen(ds, port, &callbacks, &srv) != 0) {
 		fprintf(stderr, "dpsctp-echo: cannot listen on port %u\n", port);
 		return 3;
 	}
+	if (ds != NULL && !loopback) /* a script knows when to start its client */
+		printf("server: listening on SCTP port %u\n", port);
 	if (dc != NULL) {
 		struct dpsctp_addr addr[4];
 		int na = loopback ? app_parse_peers("10.0.0.2", addr, 4)
@@ -394,6 +579,9 @@ main(int argc, char **argv)
 	dpsctp_destroy(ds);
 	rte_eal_cleanup();
 	free(cli.buf);
+	for (uint32_t i = 0; i < srv.p_count; i++) /* echoes a signal left unsent */
+		free(srv.pending[(srv.p_head + i) % srv.p_room].bytes);
+	free(srv.pending);
 	if (dc == NULL)
 		return 0;
 	return cli.failed || cli.bad != 0 || cli.echoed != cli.to_send || aborted != 0 ? 1 : 0;

@@ -309,8 +309,14 @@ main(int argc, char **argv)
 	struct perf_opts o;
 	char err[256];
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* lines as they happen, also into a pipe */
 	if (sidecar_wanted(argc, argv))
 		return sidecar_main(argc, argv);
+	if (app_help_wanted(argc, argv)) { /* before the EAL, which may not start */
+		perf_opts_usage(stdout);
+		return 0;
+	}
+	bool assocs_given = app_option_given(argc, argv, "max-assocs");
 	int st = app_init(&argc, &argv, &cfg, "dpsctp-perf");
 	if (st != 0)
 		return st;
@@ -324,9 +330,15 @@ main(int argc, char **argv)
 		return 2;
 	}
 	uint16_t port = cfg.sctp_port != 0 ? cfg.sctp_port : PERF_PORT_DEFAULT;
-	/* Enough association blocks for the test unless the user sized them. */
+	/*
+	 * Enough association blocks for the test unless the user sized them.
+	 * A client or a --loopback run opens -P of them and no more, so unless
+	 * --max-assocs says otherwise its ends are sized for those: their
+	 * tables come out of the EAL's memory, which without hugepages is -m
+	 * (64 MiB without it) and must also hold the mbuf pools.
+	 */
 	uint32_t need = (o.handshakes != 0 ? o.handshakes : o.assocs) + 16u;
-	if (cfg.max_assocs < need)
+	if (cfg.max_assocs < need || (!assocs_given && !o.server && o.handshakes == 0 && !o.memory))
 		cfg.max_assocs = need;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -345,8 +357,14 @@ main(int argc, char **argv)
 			return 3;
 		}
 		struct dpsctp_config sc = cfg;
+		/* Half the memory for each end (without hugepages, app_common.h). */
+		void *hold = o.memory ? NULL : app_hold_half();
+		heap0 = heap_bytes();
 		ds = app_create(&sc, "ethdev:net_ring_perf_b", "10.0.0.2/24", "dpsctp-perf");
 		heap_srv = heap_bytes() - heap0;
+		app_release(hold);
+		if (ds == NULL)
+			return 3; /* its line said why, and which -m would do */
 		if (o.memory)
 			return report_memory(&o, ds, heap_srv, sc.max_assocs);
 		dc = app_create(&cfg, "ethdev:net_ring_perf_a", "10.0.0.1/24", "dpsctp-perf");

@@ -37,7 +37,7 @@
 #define PERF_PORT_DEFAULT 5001
 #define PERF_MAX_ASSOCS	  65536u /* -P, and flows a server keeps */
 #define PERF_MAX_STREAMS  1024u	 /* -S */
-/* --handshakes: four listening ports (DP_MAX_LISTEN) x 16,384 ephemeral ports */
+/* --handshakes: four listening ports (of --listeners) x 16,384 ephemeral ports */
 #define PERF_MAX_HANDSHAKES 65536u
 #define PERF_HS_PORTS	    4u
 #define PERF_MIN_LEN	    16u	   /* the header */

@@ -698,6 +698,8 @@ psc_server(struct psc_end *e, struct perf_result *res)
 			e->listen_status == 1 ? "no answer in 5 s" : strerror(-e->listen_status));
 		return 3;
 	}
+	/* On stderr (stdout may be JSON): a script knows when to start its client. */
+	fprintf(stderr, "server: listening on SCTP port %u through dpsctpd\n", e->port);
 	struct perf_side *s = &e->side;
 	struct perf_snap prev;
 	uint64_t next_iv = 0;

@@ -31,8 +31,13 @@
  *    taking messages in until the queue shrinks;
  *  - a RECV's bytes stay in the rx arena only until the next poll on the
  *    thread, so whatever is kept past it is copied; a message the daemon
- *    delivers in parts (DPSCTP_CLIENT_MORE) is put back together here
- *    (up to 64 KiB) before it is used;
+ *    delivers in parts (DPSCTP_CLIENT_MORE on every part but the last,
+ *    DPSCTP_CLIENT_CONT on every part but the first) is put back together
+ *    here (up to 1 MiB) before it is used;
+ *  - COMM_UP says who the association is with (address and port, and our
+ *    port); COMM_LOST and CANT_START say why (a reason, and the first
+ *    cause of the peer's ABORT), so a wrong port and a peer that does not
+ *    answer read differently;
  *  - an idle thread sleeps on its eventfd (dpsctp_client_wait(); the
  *    daemon then writes the eventfd). With --busy-poll it never makes a
  *    system call, and the daemon never writes the eventfd;
@@ -66,8 +71,8 @@
 #define ECHO_NAME_DEFAULT  "dpsctp-sidecar-echo"
 #define ECHO_NAME_MAX	   31u	       /* dpsctp_client_opts.name */
 #define ECHO_HDR	   8u	       /* sequence number, FNV-1a of the rest: both big-endian */
-#define ECHO_LEN_MAX	   65000u      /* client -l, as dpsctp-echo */
-#define ECHO_MSG_MAX	   65536u      /* the largest message put back together from parts */
+#define ECHO_LEN_MAX	   (1u << 20)  /* client -l: above --sndbuf dpsctpd refuses (EMSGSIZE) */
+#define ECHO_MSG_MAX	   (1u << 20)  /* the largest message put back together from parts */
 #define ECHO_PENDING	   4096u       /* server: echoes waiting for tx space, as dpsctp-echo */
 #define ECHO_PENDING_BYTES (64u << 20) /* and their bytes: 1,000 of the largest */
 #define ECHO_DEEP	   (ECHO_PENDING / 2) /* server: above this, hold new messages back */
@@ -251,25 +256,41 @@ reasm_append(struct partial *p, const struct dpsctp_client_event *ev)
 /*
  * Take one RECV event. 1: a whole message in *w; 0: a part, kept until
  * the rest comes; -EMSGSIZE (over ECHO_MSG_MAX) or -ENOMEM: the message
- * ended here and was dropped whole.
+ * ended here and was dropped whole; -EBADMSG: the parts did not follow
+ * MORE and CONT (the last part of a message whose beginning was not kept,
+ * or a message in parts beginning before the last one ended): the message
+ * they belonged to is dropped.
  */
 static int
 reasm_feed(struct reasm *r, const struct dpsctp_client_event *ev, struct whole *w)
 {
 	bool more = (ev->flags & DPSCTP_CLIENT_MORE) != 0;
-	struct partial *p = reasm_find(r, ev);
-	if (p == NULL && !more) {
+	bool cont = (ev->flags & DPSCTP_CLIENT_CONT) != 0;
+	if (!more && !cont) {
+		/* Whole, even between the parts of another message of the stream
+		 * (an unordered one may overtake). */
 		*w = (struct whole){ ev->data, ev->len, ev->ppid, NULL };
 		return 1;
 	}
+	struct partial *p = reasm_find(r, ev);
+	int broken = 0;
+	if (p != NULL && !cont) {
+		/* A message in parts began before the last one ended (one at a time):
+		 * that one is dropped, this one is kept. */
+		reasm_remove(r, p);
+		p = NULL;
+		broken = -EBADMSG;
+	}
+	if (p == NULL && cont)
+		return more ? 0 : -EBADMSG; /* its beginning was not kept: said at its end */
 	if (p == NULL) {
 		if (r->n == r->cap) {
 			unsigned cap = r->cap != 0 ? 2 * r->cap : 8;
 			struct partial *np = realloc(r->p, cap * sizeof(*np));
-			/* Without a record the parts that follow would pass for messages of
-			 * their own; the checksum shows them to the client. */
+			/* Without a record this part and those that follow (CONT) are
+			 * dropped; the last says so (-EBADMSG). */
 			if (np == NULL)
-				return -ENOMEM;
+				return broken;
 			r->p = np;
 			r->cap = cap;
 		}
@@ -288,7 +309,7 @@ reasm_feed(struct reasm *r, const struct dpsctp_client_event *ev, struct whole *
 		}
 	}
 	if (more)
-		return 0;
+		return broken;
 	int err = p->err;
 	if (err == 0) {
 		*w = (struct whole){ p->buf, p->len, p->ppid, p->buf };
@@ -296,6 +317,78 @@ reasm_feed(struct reasm *r, const struct dpsctp_client_event *ev, struct whole *
 	}
 	reasm_remove(r, p);
 	return err == 0 ? 1 : err;
+}
+
+/* Why reasm_feed() dropped a message. */
+static const char *
+drop_text(int rc)
+{
+	if (rc == -EMSGSIZE)
+		return "larger than 1 MiB";
+	if (rc == -EBADMSG)
+		return "its parts did not follow MORE and CONT";
+	return strerror(-rc);
+}
+
+/* The peer of COMM_UP, COMM_LOST, CANT_START: "10.0.0.2 port 5001". */
+static void
+peer_text(const struct dpsctp_client_event *ev, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+	if (ev->addr.family == 4 || ev->addr.family == 6)
+		inet_ntop(ev->addr.family == 6 ? AF_INET6 : AF_INET, ev->addr.bytes, a, sizeof(a));
+	snprintf(buf, len, "%s port %u", a, ev->peer_port);
+}
+
+/*
+ * Why an association ended or never started: the reason and the first
+ * cause of the peer's ABORT (RFC 9260 §3.3.10), with the numbers.
+ */
+static void
+end_text(const struct dpsctp_client_event *ev, char *buf, size_t len)
+{
+	static const char *const reason[] = {
+		[DPSCTP_CLIENT_REASON_PEER_ABORT] = "the peer sent an ABORT",
+		[DPSCTP_CLIENT_REASON_USER_ABORT] = "aborted on this side",
+		[DPSCTP_CLIENT_REASON_SHUTDOWN] = "shut down",
+		[DPSCTP_CLIENT_REASON_T1_INIT] = "no answer to INIT (retransmissions exhausted)",
+		[DPSCTP_CLIENT_REASON_T1_COOKIE] =
+			"no answer to COOKIE ECHO (retransmissions exhausted)",
+		[DPSCTP_CLIENT_REASON_STALE_COOKIE] = "the peer kept finding the cookie stale",
+		[DPSCTP_CLIENT_REASON_INIT_ACK_INVALID] = "the peer's INIT ACK was invalid",
+		[DPSCTP_CLIENT_REASON_T2_SHUTDOWN] = "no answer to SHUTDOWN",
+		[DPSCTP_CLIENT_REASON_T5_GUARD] = "the shutdown took too long",
+		[DPSCTP_CLIENT_REASON_PATHS_FAILED] = "every path to the peer failed",
+		[DPSCTP_CLIENT_REASON_NO_MEMORY] = "no memory for it in dpsctpd",
+		[DPSCTP_CLIENT_REASON_PROTOCOL] = "the peer broke the protocol",
+	};
+	static const char *const cause[] = {
+		[1] = "Invalid Stream Identifier",
+		[2] = "Missing Mandatory Parameter",
+		[3] = "Stale Cookie Error",
+		[4] = "Out of Resource",
+		[5] = "Unresolvable Address",
+		[6] = "Unrecognized Chunk Type",
+		[7] = "Invalid Mandatory Parameter",
+		[8] = "Unrecognized Parameters",
+		[9] = "No User Data",
+		[10] = "Cookie Received While Shutting Down",
+		[11] = "Restart of an Association with New Addresses",
+		[12] = "User-Initiated Abort",
+		[13] = "Protocol Violation",
+	};
+	const char *r = ev->reason < sizeof(reason) / sizeof(reason[0]) && reason[ev->reason]
+				? reason[ev->reason]
+				: "no reason given";
+	const char *c = ev->error < sizeof(cause) / sizeof(cause[0]) && cause[ev->error]
+				? cause[ev->error]
+				: "an unknown cause";
+	if (ev->error != 0)
+		snprintf(buf, len, "%s, cause %u: %s (reason %u)", r, ev->error, c, ev->reason);
+	else if (ev->reason == DPSCTP_CLIENT_REASON_PEER_ABORT)
+		snprintf(buf, len, "%s without a cause (reason %u, cause 0)", r, ev->reason);
+	else
+		snprintf(buf, len, "%s (reason %u, cause 0)", r, ev->reason);
 }
 
 /* PEER_ADDR_CHANGE: which path, and what became of it (RFC 6458 spc_state). */
@@ -481,7 +574,7 @@ server_recv(struct server *s, const struct dpsctp_client_event *ev)
 		s->dropped++;
 		fprintf(stderr,
 			"server: a message on association %#" PRIx64 ", stream %u not echoed: %s\n",
-			ev->assoc, ev->sid, rc == -EMSGSIZE ? "larger than 64 KiB" : strerror(-rc));
+			ev->assoc, ev->sid, drop_text(rc));
 		return;
 	}
 	struct dpsctp_client_sndinfo si = { .assoc = ev->assoc,
@@ -495,6 +588,7 @@ server_recv(struct server *s, const struct dpsctp_client_event *ev)
 static int
 server_event(struct server *s, const struct dpsctp_client_event *ev)
 {
+	char who[INET6_ADDRSTRLEN + 16], why[160];
 	switch (ev->kind) {
 	case DPSCTP_CLIENT_COMPLETION:
 		if (ev->status == 0) {
@@ -523,14 +617,18 @@ server_event(struct server *s, const struct dpsctp_client_event *ev)
 	case DPSCTP_CLIENT_COMM_UP:
 		s->open++;
 		s->served++;
-		printf("server: association %#" PRIx64 " up, %u streams out, %u in (%" PRIu32
-		       " open)\n",
-		       ev->assoc, ev->sid, ev->ssn, s->open);
+		peer_text(ev, who, sizeof(who));
+		printf("server: association %#" PRIx64
+		       " up with %s on our port %u, %u streams out, "
+		       "%u in (%" PRIu32 " open)\n",
+		       ev->assoc, who, ev->port, ev->sid, ev->ssn, s->open);
 		return 0;
 	case DPSCTP_CLIENT_COMM_LOST:
 		server_forget(s, ev->assoc);
-		fprintf(stderr, "server: association %#" PRIx64 " lost (cause %u)\n", ev->assoc,
-			ev->error);
+		peer_text(ev, who, sizeof(who));
+		end_text(ev, why, sizeof(why));
+		fprintf(stderr, "server: association %#" PRIx64 " with %s lost: %s\n", ev->assoc,
+			who, why);
 		return 0;
 	case DPSCTP_CLIENT_SHUTDOWN_COMPLETE:
 		server_forget(s, ev->assoc);
@@ -538,7 +636,9 @@ server_event(struct server *s, const struct dpsctp_client_event *ev)
 		       s->open);
 		return 0;
 	case DPSCTP_CLIENT_CANT_START:
-		fprintf(stderr, "server: association %#" PRIx64 " could not start\n", ev->assoc);
+		end_text(ev, why, sizeof(why));
+		fprintf(stderr, "server: association %#" PRIx64 " could not start: %s\n", ev->assoc,
+			why);
 		return 0;
 	case DPSCTP_CLIENT_RESTART:
 		/* The peer restarted (RFC 9260 §5.2.4): stream sequence numbers start
@@ -866,6 +966,7 @@ client_check(struct client *cl, const struct dpsctp_client_event *ev, const stru
 static void
 client_event(struct client *cl, const struct dpsctp_client_event *ev)
 {
+	char who[INET6_ADDRSTRLEN + 16], why[160];
 	struct whole w;
 	int rc;
 	switch (ev->kind) {
@@ -893,7 +994,7 @@ client_event(struct client *cl, const struct dpsctp_client_event *ev)
 			client_check(cl, ev, &w);
 		else if (rc < 0)
 			client_bad(cl, "an echo on stream %u was dropped: %s", ev->sid,
-				   rc == -EMSGSIZE ? "larger than 64 KiB" : strerror(-rc));
+				   drop_text(rc));
 		if (rc == 1)
 			free(w.owned);
 		return;
@@ -913,15 +1014,22 @@ client_event(struct client *cl, const struct dpsctp_client_event *ev)
 			cl->streams = ev->sid;
 		if (ev->ssn != 0 && ev->ssn < cl->streams)
 			cl->streams = ev->ssn;
-		printf("client: association up, %u streams out, %u in; sending on %u\n", ev->sid,
-		       ev->ssn, cl->streams);
+		peer_text(ev, who, sizeof(who));
+		printf("client: association up with %s from our port %u, %u streams out, %u in; "
+		       "sending on %u\n",
+		       who, ev->port, ev->sid, ev->ssn, cl->streams);
 		return;
 	case DPSCTP_CLIENT_COMM_LOST:
-		fprintf(stderr, "client: association lost (cause %u)\n", ev->error);
+		peer_text(ev, who, sizeof(who));
+		end_text(ev, why, sizeof(why));
+		fprintf(stderr, "client: association with %s lost: %s\n", who, why);
 		cl->failed = cl->closed = true;
 		return;
 	case DPSCTP_CLIENT_CANT_START:
-		fprintf(stderr, "client: the association could not be set up\n");
+		peer_text(ev, who, sizeof(who));
+		end_text(ev, why, sizeof(why));
+		fprintf(stderr, "client: the association with %s could not be set up: %s\n", who,
+			why);
 		cl->failed = cl->closed = true;
 		return;
 	case DPSCTP_CLIENT_SHUTDOWN_COMPLETE:
@@ -1197,7 +1305,7 @@ main(int argc, char **argv)
 			break;
 		case 'l':
 			if (!parse_u32(optarg, ECHO_HDR, ECHO_LEN_MAX, &o.len))
-				return bad_usage("-l: the message size is 8 .. 65000 bytes");
+				return bad_usage("-l: the message size is 8 .. 1048576 bytes");
 			break;
 		case OPT_STREAMS:
 			if (!parse_u32(optarg, 1, UINT16_MAX, &v))

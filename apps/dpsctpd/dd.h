@@ -23,6 +23,7 @@
 #ifndef DPSCTP_DD_H
 #define DPSCTP_DD_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -33,9 +34,15 @@
 
 struct rte_mbuf;
 
-/* The daemon's own limits (flags and the configuration file, docs/SIDECAR.md). */
+/*
+ * The daemon's own limits (flags and the configuration file, docs/SIDECAR.md).
+ * The per-application ones are the isolation boundary: by default each
+ * application may hold an equal share of the data plane's associations and
+ * listeners, and no configuration lets one hold them all while others may
+ * attach (dd_main.c, dd_limits_check()).
+ */
 struct dd_limits {
-	uint32_t app_assocs;  /* associations per application */
+	uint32_t app_assocs;  /* associations per application, inbound ones included */
 	uint32_t app_listens; /* listening ports per application */
 	uint32_t backlog;     /* events held per application thread when its rings are full */
 };
@@ -56,11 +63,17 @@ struct dd_assoc {
 	bool up;
 };
 
+/*
+ * A port an application listens on; port 0: a free slot. The data plane
+ * listens on the port exactly while the slot is in use: an unlisten or
+ * the application's departure gives the port back (dpsctp_unlisten()).
+ * tag is DD_TAG_LISTENER in every slot, used or free: the data plane hands
+ * a slot's address to callbacks of the associations accepted on it.
+ */
 struct dd_listener {
 	enum dd_tag tag;
 	uint16_t port;
-	bool registered;    /* dpsctp_listen() done (it cannot be undone) */
-	struct dd_app *app; /* who accepts on it now; NULL: nobody, arrivals are aborted */
+	struct dd_app *app; /* who accepts on it */
 	uint16_t thread;
 };
 
@@ -128,9 +141,10 @@ struct dd {
 	struct dd_assoc *assocs; /* the handle table */
 	uint32_t n_assocs;
 	uint32_t assocs_used;
-	struct dd_listener listeners[8];
+	struct dd_listener *listeners; /* the data plane's --listeners */
+	uint32_t n_listeners;
 	uint64_t orphan_events;	 /* callbacks for associations whose application left */
-	uint64_t orphan_accepts; /* associations accepted on a port nobody serves: aborted */
+	uint64_t orphan_accepts; /* accepted over their application's limit: aborted */
 	uint64_t apps_dropped;	 /* applications detached for breaking their rings */
 	uint64_t heap_bytes;	 /* allocated for applications now */
 	struct dd_counters gone; /* the counters of departed applications, summed */
@@ -172,5 +186,17 @@ void dd_peer_destroy(struct dpsctp *p);
 void dd_telemetry_register(struct dd *d);
 /* A copy of what telemetry shows, refreshed by the loop (the loop owns the tables). */
 void dd_telemetry_refresh(struct dd *d);
+/*
+ * The loop's heartbeat (issue 16): written by the loop (dd_run()), read by
+ * the telemetry thread directly, not through the refreshed copy, so that a
+ * loop stuck inside an iteration shows as loop_age_us growing.
+ */
+struct dd_loop_beat {
+	_Atomic uint64_t iterations;
+	_Atomic uint64_t last_tsc;    /* when the latest iteration began */
+	_Atomic uint64_t longest_tsc; /* the longest from one iteration's start to the next */
+	_Atomic uint64_t log_lost;    /* 100 ms periods in which stdout or stderr dropped a line */
+};
+extern struct dd_loop_beat dd_loop;
 
 #endif /* DPSCTP_DD_H */

@@ -30,6 +30,14 @@
 #include <rte_mbuf.h>
 
 #include "apps/dpsctpd/dd.h"
+#include "dataplane/sidecar/dpsctp_client.h"
+
+/* A reason travels as the data plane gives it (sc_proto.h): the same numbers. */
+_Static_assert((int)DPSCTP_CLIENT_REASON_PEER_ABORT == (int)DPSCTP_REASON_PEER_ABORT &&
+		       (int)DPSCTP_CLIENT_REASON_T1_INIT == (int)DPSCTP_REASON_T1_INIT &&
+		       (int)DPSCTP_CLIENT_REASON_PATHS_FAILED == (int)DPSCTP_REASON_PATHS_FAILED &&
+		       (int)DPSCTP_CLIENT_REASON_PROTOCOL == (int)DPSCTP_REASON_PROTOCOL,
+	       "reasons");
 
 static struct dd *dd_g; /* the callbacks' way back to the daemon (one per process) */
 
@@ -237,6 +245,8 @@ dd_post_zc(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct
 		slot->flags |= SC_RECV_ZC;
 		if (!last)
 			slot->flags |= SC_RECV_MORE;
+		if (*done != 0) /* a piece after the first continues the message */
+			slot->flags |= SC_RECV_CONT;
 		*done += z->len;
 		pos += sl;
 		dd_commit(app, t);
@@ -289,6 +299,8 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 			slot->len = k;
 			if (*done + k < e->len)
 				slot->flags |= SC_RECV_MORE;
+			if (*done != 0) /* a piece after the first continues the message */
+				slot->flags |= SC_RECV_CONT;
 			*done += k;
 			dd_commit(app, t);
 		}
@@ -444,8 +456,11 @@ dd_on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 	struct sc_evt e;
 	memset(&e, 0, sizeof(e));
 	e.type = SC_EVT_RECV;
+	/* A part of a message the data plane delivers in parts stays one here
+	 * (MORE, CONT): the application must be able to tell it from a message. */
 	e.flags = (uint8_t)(((m->flags & DPSCTP_MSG_UNORDERED) ? SC_RECV_UNORDERED : 0) |
-			    ((m->flags & DPSCTP_MSG_MORE) ? SC_RECV_MORE : 0));
+			    ((m->flags & DPSCTP_MSG_MORE) ? SC_RECV_MORE : 0) |
+			    ((m->flags & DPSCTP_MSG_CONT) ? SC_RECV_CONT : 0));
 	e.sid = m->sid;
 	e.ssn = m->ssn;
 	e.ppid = m->ppid;
@@ -455,7 +470,12 @@ dd_on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 	dd_emit(dd_g, as->app, as->thread, &e, &src, as);
 }
 
-/* An association accepted on a listening port: adopt it, or abort it. */
+/*
+ * An association accepted on a listening port: adopt it, or abort it. It
+ * counts against its application's --app-assocs as one it connected does:
+ * over the limit (or with the handle table full) it is aborted, and
+ * counted (orphan_accepts).
+ */
 static struct dd_assoc *
 dd_adopt(struct dd *d, struct dd_listener *l, struct dpsctp_assoc *a)
 {
@@ -470,6 +490,18 @@ dd_adopt(struct dd *d, struct dd_listener *l, struct dpsctp_assoc *a)
 	as->a = a;
 	dpsctp_assoc_set_callbacks(a, &dd_callbacks, as);
 	return as;
+}
+
+/* Who an association is with, and on which of our ports (COMM_UP and the ends). */
+static void
+dd_evt_who(struct sc_evt *e, const struct dpsctp_event *ev, const struct dd_assoc *as)
+{
+	e->port = ev->local_port != 0 ? ev->local_port : as->port;
+	e->peer_port = ev->peer_port;
+	if (ev->addr.family == 4 || ev->addr.family == 6) {
+		e->peer.family = ev->addr.family;
+		memcpy(e->peer.bytes, ev->addr.bytes, sizeof(e->peer.bytes));
+	}
 }
 
 static void
@@ -506,23 +538,29 @@ dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		e.type = SC_EVT_COMM_UP;
 		e.sid = ev->outbound_streams;
 		e.ssn = ev->inbound_streams;
-		e.port = as->port;
+		dd_evt_who(&e, ev, as);
 		break;
 	case DPSCTP_EV_RESTART:
 		e.type = SC_EVT_RESTART;
 		e.sid = ev->outbound_streams;
 		e.ssn = ev->inbound_streams;
+		dd_evt_who(&e, ev, as);
 		break;
 	case DPSCTP_EV_COMM_LOST:
 		e.type = SC_EVT_COMM_LOST;
 		e.error = ev->error;
+		e.reason = (uint8_t)ev->reason;
+		dd_evt_who(&e, ev, as);
 		break;
 	case DPSCTP_EV_SHUTDOWN_COMPLETE:
 		e.type = SC_EVT_SHUTDOWN_COMPLETE;
 		break;
 	case DPSCTP_EV_CANT_START:
+		/* A wrong port (the peer's ABORT) and a silent peer (T1-init) differ in reason. */
 		e.type = SC_EVT_CANT_START;
 		e.error = ev->error;
+		e.reason = (uint8_t)ev->reason;
+		dd_evt_who(&e, ev, as);
 		break;
 	case DPSCTP_EV_PEER_ADDR_CHANGE:
 		e.type = SC_EVT_PEER_ADDR_CHANGE;
@@ -561,32 +599,49 @@ static int
 dd_listen(struct dd *d, struct dd_app *app, unsigned ti, uint16_t port)
 {
 	struct dd_listener *l = NULL, *free_l = NULL;
-	for (unsigned i = 0; i < sizeof(d->listeners) / sizeof(d->listeners[0]); i++) {
-		if (d->listeners[i].tag == DD_TAG_LISTENER && d->listeners[i].port == port)
+	for (uint32_t i = 0; i < d->n_listeners; i++) {
+		if (d->listeners[i].port == port)
 			l = &d->listeners[i];
-		else if (d->listeners[i].tag == 0 && free_l == NULL)
+		else if (d->listeners[i].port == 0 && free_l == NULL)
 			free_l = &d->listeners[i];
 	}
-	if (l != NULL && l->app != NULL)
+	if (l != NULL)
 		return l->app == app ? -EEXIST : -EADDRINUSE; /* isolation */
 	if (app->listens >= d->lim.app_listens)
 		return -ENOBUFS;
-	if (l == NULL) {
-		if (free_l == NULL)
-			return -ENOMEM;
-		l = free_l;
-		l->tag = DD_TAG_LISTENER;
-		l->port = port;
-		int rc = dpsctp_listen(d->dp, port, &dd_callbacks, l);
-		if (rc != 0) {
-			l->tag = 0;
-			return rc;
-		}
-	}
-	l->app = app;
-	l->thread = (uint16_t)ti;
+	if (free_l == NULL)
+		return -ENOMEM;
+	int rc = dpsctp_listen(d->dp, port, &dd_callbacks, free_l);
+	if (rc != 0)
+		return rc;
+	free_l->port = port;
+	free_l->app = app;
+	free_l->thread = (uint16_t)ti;
 	app->listens++;
 	return 0;
+}
+
+/* The port goes back to the data plane: INITs to it are refused from now
+ * on; the associations accepted on it stay their application's. */
+static void
+dd_listener_close(struct dd *d, struct dd_listener *l)
+{
+	(void)dpsctp_unlisten(d->dp, l->port); /* 0: we listen on it */
+	l->app->listens--;
+	l->port = 0;
+	l->app = NULL;
+	l->thread = 0;
+}
+
+static int
+dd_unlisten(struct dd *d, struct dd_app *app, uint16_t port)
+{
+	for (uint32_t i = 0; i < d->n_listeners; i++)
+		if (d->listeners[i].port == port && d->listeners[i].app == app) {
+			dd_listener_close(d, &d->listeners[i]);
+			return 0;
+		}
+	return -ENOENT; /* not a port this application listens on */
 }
 
 static enum dd_verdict
@@ -626,9 +681,19 @@ dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 	return DD_DONE;
 }
 
+/* Send what DPSCTP_SEND_MORE held back on the association named h, if it still lives. */
+static void
+dd_flush_handle(struct dd *d, struct dd_app *app, uint64_t h)
+{
+	struct dd_assoc *as = dd_lookup(d, app, h);
+	if (as != NULL && as->up)
+		(void)dpsctp_flush(as->a);
+}
+
+/* *held: the message went with DPSCTP_SEND_MORE (the caller flushes if nothing follows). */
 static enum dd_verdict
 dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, bool more,
-	struct sc_cpl *c)
+	bool *held, struct sc_cpl *c)
 {
 	struct sc_thread *th = &app->t[ti].th;
 	int err;
@@ -658,6 +723,7 @@ dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, b
 			return DD_RETRY;
 		}
 		c->status = rc;
+		*held = rc == 0 && more;
 		if (rc == 0) {
 			app->ctr.sends++;
 			app->ctr.send_bytes += r->len;
@@ -669,7 +735,7 @@ dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, b
 
 static enum dd_verdict
 dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r,
-	   const struct sc_req *next, struct sc_cpl *c)
+	   const struct sc_req *next, bool *held, struct sc_cpl *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->cookie = r->cookie;
@@ -688,13 +754,16 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 	case SC_OP_LISTEN:
 		c->status = dd_listen(d, app, ti, r->port);
 		return DD_DONE;
+	case SC_OP_UNLISTEN:
+		c->status = dd_unlisten(d, app, r->port);
+		return DD_DONE;
 	case SC_OP_CONNECT:
 		return dd_connect(d, app, ti, r, c);
 	case SC_OP_SEND: {
 		/* The next request sends on the same association: let this one
 		 * wait to leave bundled with it (DPSCTP_SEND_MORE). */
 		bool more = next != NULL && next->op == SC_OP_SEND && next->assoc == r->assoc;
-		return dd_send(d, app, ti, r, more, c);
+		return dd_send(d, app, ti, r, more, held, c);
 	}
 	case SC_OP_SHUTDOWN:
 	case SC_OP_ABORT:
@@ -764,7 +833,24 @@ dd_ahead_done(struct dd_thread *t, uint32_t pos, const struct sc_req *r, struct 
 	return false;
 }
 
-/* Thread ti's requests, while there is room for their completions. */
+/*
+ * Thread ti's requests, while there is room for their completions.
+ *
+ * The request served at step n is always the one at ring position n,
+ * copied from the ring once (then checked): a quiet send that succeeds
+ * writes no completion, so how many requests one round serves is known
+ * only as they are served. `next` is a copy of the request at n + 1, read
+ * for DPSCTP_SEND_MORE only when it will be served this round whatever
+ * the request at n does (room for a completion of each); it becomes the
+ * request served at n + 1, else that one is read then. Issue 16: the loop
+ * used to go on with `next` even when it had not been read (a quiet send
+ * served with one completion slot free), serving a stale request.
+ *
+ * Data left queued with DPSCTP_SEND_MORE is flushed when the request that
+ * was to follow it does not send on that association (it failed, or the
+ * application rewrote the slot since we looked ahead) and at the end of
+ * the round: MORE never outlives the round that set it.
+ */
 static int
 dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 {
@@ -775,24 +861,38 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 	int room = sc_ring_free(&th->cpl);
 	if (room < 0)
 		return -EPROTO;
+	/* The event ring is checked whenever the application's rings are
+	 * touched, not only when an event is next posted to it. */
+	if (have > 0 && sc_ring_free(&th->evt) < 0)
+		return -EPROTO;
 	int n = 0, k = 0; /* requests served, completions written */
 	struct sc_req r, next;
+	bool next_read = false; /* next holds the request at position n */
+	uint64_t unsent = 0;	/* an association with data held back by MORE */
 	struct dd_thread *t = &app->t[ti];
-	if (have > 0)
-		memcpy(&r, sc_ring_peek(&th->req, 0), sizeof(r)); /* copied, then checked */
 	for (; n < have && k < room; n++) {
-		/* Only a request this round will serve counts as next (MORE waits for it). */
-		bool has_next = n + 1 < have && k + 1 < room;
-		if (has_next)
+		if (next_read)
+			r = next;
+		else
+			memcpy(&r, sc_ring_peek(&th->req, (uint32_t)n), sizeof(r));
+		next_read = n + 1 < have && k + 1 < room;
+		if (next_read)
 			memcpy(&next, sc_ring_peek(&th->req, (uint32_t)n + 1), sizeof(next));
 		struct sc_cpl *c = sc_ring_reserve(&th->cpl, (uint32_t)k);
 		uint32_t pos = th->req.mine + (uint32_t)n;
+		bool more = false;
 		enum dd_verdict v =
 			dd_ahead_done(t, pos, &r, c)
 				? DD_DONE
-				: dd_request(d, app, ti, &r, has_next ? &next : NULL, c);
+				: dd_request(d, app, ti, &r, next_read ? &next : NULL, &more, c);
 		if (v == DD_BROKEN)
 			return -EPROTO;
+		/* What the previous send held back goes unless this one bundles with it. */
+		bool sent_on =
+			r.op == SC_OP_SEND && r.assoc == unsent && v == DD_DONE && c->status == 0;
+		if (unsent != 0 && !sent_on)
+			dd_flush_handle(d, app, unsent);
+		unsent = more ? r.assoc : 0;
 		if (v == DD_RETRY) {
 			dd_abort_ahead(d, app, ti, (uint32_t)n + 1, (uint32_t)have);
 			break;
@@ -803,8 +903,9 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 			k++;
 			app->ctr.completions++;
 		}
-		r = next;
 	}
+	if (unsent != 0)
+		dd_flush_handle(d, app, unsent);
 	/* One release and one commit for the batch: the shared indices (and the
 	 * application's cache lines) are written once, not per request. */
 	if (n > 0) {
@@ -894,15 +995,19 @@ dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg)
 	(void)s;
 	size_t bytes = sizeof(struct dd_app);
 	struct dd_app *app = calloc(1, sizeof(*app));
-	bool ok = app != NULL;
+	bool ok = app != NULL, rings_ok = true;
 	for (unsigned ti = 0; ok && ti < sa->layout.n_threads; ti++) {
 		struct dd_thread *t = &app->t[ti];
 		t->unread_cap = 2u * sa->layout.ring_slots;
 		t->held = calloc(d->lim.backlog, sizeof(*t->held));
 		t->unread = calloc(t->unread_cap, sizeof(*t->unread));
 		bytes += d->lim.backlog * sizeof(*t->held) + t->unread_cap * sizeof(*t->unread);
-		ok = t->held != NULL && t->unread != NULL &&
-		     sc_region_thread(sa->base, &sa->layout, ti, true, &t->th) == 0;
+		ok = t->held != NULL && t->unread != NULL;
+		/* The welcome went out before this: an application quick enough
+		 * can already have written its indices, and wrong ones are its
+		 * fault, not a lack of memory. */
+		if (ok && sc_region_thread(sa->base, &sa->layout, ti, true, &t->th) != 0)
+			ok = rings_ok = false;
 	}
 	if (app != NULL) {
 		app->sa = sa;
@@ -913,7 +1018,16 @@ dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg)
 	if (!ok) {
 		/* The loop detaches it at once (a NULL or broken user): its socket
 		 * closes and its library says the daemon is gone. */
-		fprintf(stderr, "dpsctpd: no memory for application %u (%s)\n", sa->id, sa->name);
+		if (rings_ok) {
+			fprintf(stderr, "dpsctpd: no memory for application %u (%s)\n", sa->id,
+				sa->name);
+		} else {
+			fprintf(stderr,
+				"dpsctpd: application %u (%s) broke its rings while attaching: "
+				"detached\n",
+				sa->id, sa->name);
+			d->apps_dropped++;
+		}
 		if (app != NULL)
 			app->broken = true;
 		return;
@@ -946,9 +1060,10 @@ dd_on_detach(struct sc_server *s, struct sc_app *sa, void *arg)
 			dd_assoc_free(d, as);
 		}
 	}
-	for (unsigned i = 0; i < sizeof(d->listeners) / sizeof(d->listeners[0]); i++)
-		if (d->listeners[i].app == app)
-			d->listeners[i].app = NULL; /* arrivals on the port are refused from now */
+	/* Its ports are given back: another application may listen on them. */
+	for (uint32_t i = 0; i < d->n_listeners; i++)
+		if (d->listeners[i].port != 0 && d->listeners[i].app == app)
+			dd_listener_close(d, &d->listeners[i]);
 	for (unsigned ti = 0; ti < sa->layout.n_threads; ti++) {
 		struct dd_thread *t = &app->t[ti];
 		for (; t->held_n != 0;

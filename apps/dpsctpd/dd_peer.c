@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_mbuf.h>
@@ -33,18 +34,64 @@
  */
 #define DD_PEER_QUEUE 65536u
 
+/*
+ * A message the data plane hands over in parts (DPSCTP_MSG_MORE: more
+ * packets than one delivery takes, or more than half the receive window)
+ * is put back together before it is echoed: echoed part by part it would
+ * reach the application as several messages (issue 16: 100,000 bytes came
+ * back as 92,928 + 7,072). The parts are kept by reference (indirect
+ * mbufs), one message per association at a time (reassembly delivers one
+ * message in parts at a time), at most the send buffer (--sndbuf, the
+ * longest message dpsctp_send() takes): a longer one could never be
+ * echoed, so its parts are taken and dropped, counted (echo_dropped) and
+ * said once.
+ *
+ * The window: a part is given back at once while no echo waits (else a
+ * message longer than the window could never complete); while echoes
+ * wait it stays counted (owed) until the queue is empty, as a whole
+ * message stays counted until its echo is sent.
+ */
+struct dd_peer_part {
+	struct dpsctp_assoc *a;	  /* the association of this slot; NULL: free */
+	struct rte_mbuf *m;	  /* the parts so far, or NULL */
+	struct dpsctp_sndinfo si; /* the message's stream, PPID and U bit */
+	uint32_t len;		  /* bytes so far */
+	uint32_t owed;		  /* of them, not yet given back to the window */
+	bool dropping;		  /* the message is dropped: its later parts too */
+};
+
 static struct {
 	bool echo;
+	bool too_big_said;
 	uint64_t msgs, bytes, echo_dropped;
+	uint32_t msg_max; /* the longest echo: --sndbuf */
+	/* One slot per association (--max-assocs): its callbacks' argument. */
+	struct dd_peer_part *parts;
+	uint32_t n_parts;
+	uint64_t owed; /* bytes the parts owe the windows, all slots */
 	/* Echoes the send buffer had no room for, oldest first (references). */
 	struct {
 		struct dpsctp_assoc *a;
 		struct rte_mbuf *m;
 		struct dpsctp_sndinfo si;
-		uint32_t len;
+		uint32_t len; /* bytes the window gets back once it is sent */
 	} q[DD_PEER_QUEUE];
 	uint32_t head, n;
 } dd_peer;
+
+/* No echo waits any more: the bytes parts held for that reopen the windows. */
+static void
+dd_peer_pay_owed(void)
+{
+	for (uint32_t i = 0; dd_peer.owed != 0 && i < dd_peer.n_parts; i++) {
+		struct dd_peer_part *p = &dd_peer.parts[i];
+		if (p->a == NULL || p->owed == 0)
+			continue;
+		(void)dpsctp_consumed(p->a, p->owed);
+		dd_peer.owed -= p->owed;
+		p->owed = 0;
+	}
+}
 
 static void
 dd_peer_drain(void)
@@ -58,21 +105,135 @@ dd_peer_drain(void)
 			rte_pktmbuf_free(e->m);
 			dd_peer.echo_dropped++;
 		}
-		if (e->a != NULL)
+		if (e->a != NULL && e->len != 0)
 			(void)dpsctp_consumed(e->a, e->len); /* the window reopens by it */
 		dd_peer.head = (dd_peer.head + 1) % DD_PEER_QUEUE;
 		dd_peer.n--;
 	}
+	dd_peer_pay_owed();
+}
+
+/*
+ * One whole message back by reference, after what already waits; `owed`
+ * is what the window gets back once it is sent.
+ */
+static void
+dd_peer_echo(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, struct rte_mbuf *r,
+	     uint32_t owed)
+{
+	if (dd_peer.n == 0 && dpsctp_send(a, si, r) == 0) {
+		if (owed != 0)
+			(void)dpsctp_consumed(a, owed);
+		return;
+	}
+	if (dd_peer.n == DD_PEER_QUEUE) {
+		rte_pktmbuf_free(r);
+		dd_peer.echo_dropped++;
+		if (owed != 0)
+			(void)dpsctp_consumed(a, owed);
+		return;
+	}
+	typeof(dd_peer.q[0]) *e = &dd_peer.q[(dd_peer.head + dd_peer.n) % DD_PEER_QUEUE];
+	e->a = a;
+	e->m = r;
+	e->si = *si;
+	e->len = owed;
+	dd_peer.n++;
+}
+
+/* The message being put back together in p is dropped; its later parts go too. */
+static void
+dd_peer_part_drop(struct dd_peer_part *p, bool too_big)
+{
+	rte_pktmbuf_free(p->m);
+	p->m = NULL;
+	if (p->owed != 0)
+		(void)dpsctp_consumed(p->a, p->owed);
+	dd_peer.owed -= p->owed;
+	p->owed = 0;
+	p->len = 0;
+	p->dropping = true;
+	dd_peer.echo_dropped++;
+	if (too_big && !dd_peer.too_big_said) {
+		fprintf(stderr,
+			"dpsctpd: --loopback-peer: a message longer than %u bytes (--sndbuf) "
+			"cannot be echoed: dropped, counted in echoes dropped\n",
+			dd_peer.msg_max);
+		dd_peer.too_big_said = true;
+	}
+}
+
+/* A part of a message (MORE or CONT): into its association's slot. */
+static void
+dd_peer_part(struct dpsctp_assoc *a, const struct dpsctp_msg *m, struct dd_peer_part *p)
+{
+	bool last = !(m->flags & DPSCTP_MSG_MORE);
+	if (p == NULL) {
+		/* No slot (see dd_peer_event): the message cannot be put back together. */
+		if (last)
+			dd_peer.echo_dropped++;
+		(void)dpsctp_consumed(a, m->len);
+		return;
+	}
+	if (!(m->flags & DPSCTP_MSG_CONT)) { /* the first part: a new message */
+		if (p->m != NULL)	     /* the last one never ended: it cannot be whole */
+			dd_peer_part_drop(p, false);
+		p->si = (struct dpsctp_sndinfo){ m->sid, m->ppid,
+						 (m->flags & DPSCTP_MSG_UNORDERED)
+							 ? DPSCTP_SEND_UNORDERED
+							 : 0 };
+		p->dropping = false;
+	}
+	if (p->dropping) {
+		(void)dpsctp_consumed(a, m->len);
+	} else if (m->len > dd_peer.msg_max - p->len) {
+		(void)dpsctp_consumed(a, m->len);
+		dd_peer_part_drop(p, true);
+	} else if (m->len != 0) {
+		struct rte_mbuf *r = dpsctp_msg_to_mbuf(a, m);
+		/* A chain's segment count is 16 bits (RTE_MBUF_MAX_NB_SEGS). */
+		if (r == NULL || (p->m != NULL && rte_pktmbuf_chain(p->m, r) != 0)) {
+			rte_pktmbuf_free(r);
+			(void)dpsctp_consumed(a, m->len);
+			dd_peer_part_drop(p, false);
+		} else {
+			if (p->m == NULL)
+				p->m = r;
+			p->len += m->len;
+			if (dd_peer.n == 0) {
+				(void)dpsctp_consumed(a, m->len);
+			} else {
+				p->owed += m->len;
+				dd_peer.owed += m->len;
+			}
+		}
+	}
+	if (!last)
+		return;
+	if (p->m != NULL) {
+		struct rte_mbuf *whole = p->m;
+		uint32_t owed = p->owed;
+		dd_peer.owed -= owed;
+		p->m = NULL;
+		p->owed = 0;
+		p->len = 0;
+		dd_peer_echo(a, &p->si, whole, owed);
+	}
+	p->dropping = false;
 }
 
 static void
 dd_peer_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 {
-	(void)arg;
-	dd_peer.msgs++;
 	dd_peer.bytes += m->len;
+	if (!(m->flags & DPSCTP_MSG_MORE))
+		dd_peer.msgs++; /* messages, not the parts of one */
 	if (!dd_peer.echo)
 		return; /* a sink: reassembly's window alone, as dpsctp-perf's sink */
+	if (m->flags & (DPSCTP_MSG_MORE | DPSCTP_MSG_CONT)) {
+		dd_peer_part(a, m, arg);
+		return;
+	}
 	/* Back by reference to the received packet, after what already waits. */
 	struct dpsctp_sndinfo si = { m->sid, m->ppid,
 				     (m->flags & DPSCTP_MSG_UNORDERED) ? DPSCTP_SEND_UNORDERED
@@ -83,34 +244,39 @@ dd_peer_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		(void)dpsctp_consumed(a, m->len);
 		return;
 	}
-	if (dd_peer.n == 0 && dpsctp_send(a, &si, r) == 0) {
-		(void)dpsctp_consumed(a, m->len);
-		return;
-	}
-	if (dd_peer.n == DD_PEER_QUEUE) {
-		rte_pktmbuf_free(r);
-		dd_peer.echo_dropped++;
-		(void)dpsctp_consumed(a, m->len);
-		return;
-	}
-	typeof(dd_peer.q[0]) *e = &dd_peer.q[(dd_peer.head + dd_peer.n) % DD_PEER_QUEUE];
-	e->a = a;
-	e->m = r;
-	e->si = si;
-	e->len = m->len;
-	dd_peer.n++;
+	dd_peer_echo(a, &si, r, m->len);
 }
+
+static const struct dpsctp_callbacks dd_peer_cb;
 
 static void
 dd_peer_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 {
-	(void)arg;
-	if (ev->type == DPSCTP_EV_COMM_LOST || ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE)
-		for (uint32_t i = 0; i < dd_peer.n; i++) {
-			typeof(dd_peer.q[0]) *e = &dd_peer.q[(dd_peer.head + i) % DD_PEER_QUEUE];
-			if (e->a == a)
-				e->a = NULL; /* dropped when its turn comes */
-		}
+	struct dd_peer_part *p = arg;
+	if (ev->type == DPSCTP_EV_COMM_UP && dd_peer.echo && p == NULL) {
+		/* Its slot for messages in parts; without one (more associations
+		 * than --max-assocs cannot be) such messages are dropped, counted. */
+		for (uint32_t i = 0; i < dd_peer.n_parts; i++)
+			if (dd_peer.parts[i].a == NULL) {
+				dd_peer.parts[i] = (struct dd_peer_part){ .a = a };
+				dpsctp_assoc_set_callbacks(a, &dd_peer_cb, &dd_peer.parts[i]);
+				break;
+			}
+	}
+	if (ev->type == DPSCTP_EV_RESTART && p != NULL && p->m != NULL)
+		dd_peer_part_drop(p, false); /* reassembly starts again: the rest never comes */
+	if (ev->type != DPSCTP_EV_COMM_LOST && ev->type != DPSCTP_EV_SHUTDOWN_COMPLETE)
+		return;
+	for (uint32_t i = 0; i < dd_peer.n; i++) {
+		typeof(dd_peer.q[0]) *e = &dd_peer.q[(dd_peer.head + i) % DD_PEER_QUEUE];
+		if (e->a == a)
+			e->a = NULL; /* dropped when its turn comes */
+	}
+	if (p != NULL) { /* a message in parts goes with its association */
+		rte_pktmbuf_free(p->m);
+		dd_peer.owed -= p->owed;
+		*p = (struct dd_peer_part){ 0 };
+	}
 }
 
 static void
@@ -152,8 +318,18 @@ dd_peer_create(struct dpsctp_config *cfg, bool echo)
 		return NULL;
 	}
 	dd_peer.echo = echo;
-	if (echo) /* queued echoes count against the window (see DD_PEER_QUEUE) */
+	dd_peer.msg_max = pc.sndbuf;
+	if (echo) {
+		dd_peer.n_parts = pc.max_assocs;
+		dd_peer.parts = calloc(dd_peer.n_parts, sizeof(*dd_peer.parts));
+		if (dd_peer.parts == NULL) {
+			fprintf(stderr, "dpsctpd: --loopback-peer: no memory\n");
+			dpsctp_destroy(p);
+			return NULL;
+		}
+		/* queued echoes count against the window (see DD_PEER_QUEUE) */
 		(void)dpsctp_rx_flow_control(p, 1);
+	}
 	if (dpsctp_listen(p, DD_PEER_PORT, &dd_peer_cb, NULL) != 0) {
 		fprintf(stderr, "dpsctpd: --loopback-peer: cannot listen on %u\n", DD_PEER_PORT);
 		dpsctp_destroy(p);
@@ -173,7 +349,13 @@ dd_peer_stats(uint64_t *msgs, uint64_t *bytes, uint64_t *echo_dropped)
 void
 dd_peer_destroy(struct dpsctp *p)
 {
+	(void)dpsctp_stop(p, 0); /* its associations end first: their slots are freed */
 	for (; dd_peer.n != 0; dd_peer.n--, dd_peer.head = (dd_peer.head + 1) % DD_PEER_QUEUE)
 		rte_pktmbuf_free(dd_peer.q[dd_peer.head].m);
+	for (uint32_t i = 0; i < dd_peer.n_parts; i++)
+		rte_pktmbuf_free(dd_peer.parts[i].m);
+	free(dd_peer.parts);
+	dd_peer.parts = NULL;
+	dd_peer.n_parts = 0;
 	dpsctp_destroy(p);
 }

@@ -6,18 +6,24 @@
  *   /dpsctpd/stats   the daemon: applications, associations it names,
  *                    held events, memory for applications (heap and shared
  *                    regions), mbufs in use, its counters summed over
- *                    present and departed applications
+ *                    present and departed applications, the control
+ *                    socket's (pending hellos, refusals by reason), the
+ *                    loop's heartbeat (docs/COUNTERS.md)
  *   /dpsctpd/apps    one entry per attached application: id, name,
  *                    threads, associations, its counters
  *
  * The loop owns the tables; the telemetry thread reads a copy the loop
  * refreshes every 100 ms (dd_telemetry_refresh()) under a mutex, so a
  * reply is at most that old and never reads an application being freed.
+ * A copy says nothing of a loop that stopped refreshing it: the loop's
+ * heartbeat (dd_loop, dd.h) is read directly and its age computed at the
+ * time of the reply (loop_age_us), so a health check sees a stalled loop.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_telemetry.h>
@@ -36,10 +42,13 @@ static struct {
 	bool valid;
 	uint64_t apps, assocs, held, heap_bytes, region_bytes, mbufs_in_use;
 	uint64_t attached, detached, refused, apps_dropped, orphan_events, orphan_accepts;
+	uint64_t pending, bad_hello, hello_timeouts, pending_evicted, welcome_unsent;
 	struct dd_counters sum;
 	unsigned n;
 	struct dd_tel_app app[SC_SERVER_MAX_APPS];
 } dd_tel = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+struct dd_loop_beat dd_loop;
 
 static const char *const dd_counter_names[] = {
 	"requests",	  "bad_requests",   "sends",	     "send_bytes",
@@ -85,6 +94,11 @@ dd_telemetry_refresh(struct dd *d)
 	dd_tel.attached = d->srv.ctr.attached;
 	dd_tel.detached = d->srv.ctr.detached;
 	dd_tel.refused = d->srv.ctr.refused;
+	dd_tel.pending = d->srv.n_pending;
+	dd_tel.bad_hello = d->srv.ctr.bad_hello;
+	dd_tel.hello_timeouts = d->srv.ctr.hello_timeouts;
+	dd_tel.pending_evicted = d->srv.ctr.pending_evicted;
+	dd_tel.welcome_unsent = d->srv.ctr.welcome_unsent;
 	dd_tel.apps_dropped = d->apps_dropped;
 	dd_tel.orphan_events = d->orphan_events;
 	dd_tel.orphan_accepts = d->orphan_accepts;
@@ -97,6 +111,29 @@ dd_tel_counters(struct rte_tel_data *t, const struct dd_counters *c)
 	const uint64_t *v = (const uint64_t *)c;
 	for (size_t i = 0; i < sizeof(*c) / sizeof(uint64_t); i++)
 		rte_tel_data_add_dict_u64(t, dd_counter_names[i], v[i]);
+}
+
+static uint64_t
+dd_tsc_us(uint64_t cycles)
+{
+	return (uint64_t)((double)cycles * 1e6 / (double)rte_get_tsc_hz());
+}
+
+/* The heartbeat, as it is now (not from the copy). */
+static void
+dd_tel_loop(struct rte_tel_data *t)
+{
+	uint64_t now = rte_get_tsc_cycles();
+	uint64_t last = atomic_load_explicit(&dd_loop.last_tsc, memory_order_relaxed);
+	rte_tel_data_add_dict_u64(t, "loop_iterations",
+				  atomic_load_explicit(&dd_loop.iterations, memory_order_relaxed));
+	/* Another core's TSC may be a little behind the loop's: no negative age. */
+	rte_tel_data_add_dict_u64(t, "loop_age_us", now > last ? dd_tsc_us(now - last) : 0);
+	rte_tel_data_add_dict_u64(
+		t, "loop_longest_us",
+		dd_tsc_us(atomic_load_explicit(&dd_loop.longest_tsc, memory_order_relaxed)));
+	rte_tel_data_add_dict_u64(t, "log_lost",
+				  atomic_load_explicit(&dd_loop.log_lost, memory_order_relaxed));
 }
 
 static int
@@ -116,11 +153,17 @@ dd_tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 	rte_tel_data_add_dict_u64(t, "attached", dd_tel.attached);
 	rte_tel_data_add_dict_u64(t, "detached", dd_tel.detached);
 	rte_tel_data_add_dict_u64(t, "refused", dd_tel.refused);
+	rte_tel_data_add_dict_u64(t, "pending", dd_tel.pending);
+	rte_tel_data_add_dict_u64(t, "bad_hello", dd_tel.bad_hello);
+	rte_tel_data_add_dict_u64(t, "hello_timeouts", dd_tel.hello_timeouts);
+	rte_tel_data_add_dict_u64(t, "pending_evicted", dd_tel.pending_evicted);
+	rte_tel_data_add_dict_u64(t, "welcome_unsent", dd_tel.welcome_unsent);
 	rte_tel_data_add_dict_u64(t, "apps_dropped", dd_tel.apps_dropped);
 	rte_tel_data_add_dict_u64(t, "orphan_events", dd_tel.orphan_events);
 	rte_tel_data_add_dict_u64(t, "orphan_accepts", dd_tel.orphan_accepts);
 	dd_tel_counters(t, &dd_tel.sum);
 	pthread_mutex_unlock(&dd_tel.mu);
+	dd_tel_loop(t);
 	return 0;
 }
 
@@ -154,6 +197,8 @@ dd_tel_apps(const char *cmd, const char *params, struct rte_tel_data *t)
 void
 dd_telemetry_register(struct dd *d)
 {
+	/* Until the loop's first iteration, its age counts from now. */
+	atomic_store_explicit(&dd_loop.last_tsc, rte_get_tsc_cycles(), memory_order_relaxed);
 	dd_telemetry_refresh(d);
 	rte_telemetry_register_cmd("/dpsctpd/stats", dd_tel_stats,
 				   "The sidecar daemon: applications, associations, memory, "

@@ -21,6 +21,10 @@ _Static_assert(DPSCTP_CLIENT_UNORDERED == SC_SEND_UNORDERED &&
 		       DPSCTP_CLIENT_SACK_NOW == SC_SEND_SACK_NOW &&
 		       DPSCTP_CLIENT_QUIET == SC_SEND_QUIET,
 	       "send flags");
+/* And receive flags come out as they are (less SC_RECV_ZC, which stays in here). */
+_Static_assert(DPSCTP_CLIENT_UNORDERED == SC_RECV_UNORDERED && DPSCTP_CLIENT_MORE == SC_RECV_MORE &&
+		       DPSCTP_CLIENT_CONT == SC_RECV_CONT,
+	       "receive flags");
 
 struct dpsctp_client {
 	int sock;
@@ -195,6 +199,21 @@ dpsctp_client_listen(struct dpsctp_client *c, unsigned t, uint16_t port, uint64_
 }
 
 int
+dpsctp_client_unlisten(struct dpsctp_client *c, unsigned t, uint16_t port, uint64_t cookie)
+{
+	int rc;
+	if (port == 0)
+		return -EINVAL;
+	struct sc_req *r = client_req(c, t, &rc);
+	if (r == NULL)
+		return rc;
+	r->op = SC_OP_UNLISTEN;
+	r->port = port;
+	r->cookie = cookie;
+	return client_post(c, t);
+}
+
+int
 dpsctp_client_connect(struct dpsctp_client *c, unsigned t, const struct dpsctp_client_addr *addrs,
 		      unsigned n, uint16_t port, uint64_t cookie)
 {
@@ -335,8 +354,14 @@ dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_eve
 		ev[n].ssn = e->ssn;
 		ev[n].error = e->error;
 		ev[n].port = e->port;
+		ev[n].peer_port = e->peer_port;
+		ev[n].reason = e->reason;
 		ev[n].ppid = e->ppid;
 		ev[n].len = e->len;
+		if (e->peer.family != 0) { /* who the association is with (checked: 4 or 6) */
+			ev[n].addr.family = e->peer.family;
+			memcpy(ev[n].addr.bytes, e->peer.bytes, sizeof(ev[n].addr.bytes));
+		}
 		if (e->type == SC_EVT_RECV && (e->flags & SC_RECV_ZC)) {
 			/* By reference: the record says where in the packet buffers. */
 			int rc;

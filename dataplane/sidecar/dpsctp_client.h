@@ -112,31 +112,78 @@ enum dpsctp_client_kind {
 	DPSCTP_CLIENT_SHUTDOWN_EVENT,
 	DPSCTP_CLIENT_DAEMON_STOPPING,
 };
+/**
+ * RECV flags. A message the daemon hands on in parts (larger than a quarter
+ * of the rx arena, of several packets in zero-copy mode, or delivered in
+ * parts by the data plane) comes as RECVs with MORE, then the last with
+ * CONT and without MORE; the parts after the first carry CONT. A RECV
+ * with neither flag is a whole message.
+ */
 #define DPSCTP_CLIENT_MORE 0x02u /**< RECV flags: more of this message follows */
+#define DPSCTP_CLIENT_CONT 0x08u /**< RECV flags: continues a message begun earlier */
+
+/**
+ * COMM_LOST and CANT_START: why the association ended or never started
+ * (dpsctp.h's enum dpsctp_reason, the same numbers). A peer that refused
+ * the association (no listener on that port) is PEER_ABORT; one that never
+ * answered is T1_INIT.
+ */
+enum dpsctp_client_reason {
+	DPSCTP_CLIENT_REASON_NONE = 0,
+	DPSCTP_CLIENT_REASON_PEER_ABORT,       /**< the peer's ABORT (its first cause: error) */
+	DPSCTP_CLIENT_REASON_USER_ABORT,       /**< an abort of ours (or the daemon's) */
+	DPSCTP_CLIENT_REASON_SHUTDOWN,	       /**< a graceful close */
+	DPSCTP_CLIENT_REASON_T1_INIT,	       /**< no answer to the INIT */
+	DPSCTP_CLIENT_REASON_T1_COOKIE,	       /**< no answer to the COOKIE ECHO */
+	DPSCTP_CLIENT_REASON_STALE_COOKIE,     /**< the peer kept finding the cookie stale */
+	DPSCTP_CLIENT_REASON_INIT_ACK_INVALID, /**< the peer's INIT ACK was refused */
+	DPSCTP_CLIENT_REASON_T2_SHUTDOWN,      /**< no answer to SHUTDOWN */
+	DPSCTP_CLIENT_REASON_T5_GUARD,	       /**< the shutdown took too long */
+	DPSCTP_CLIENT_REASON_PATHS_FAILED,     /**< every path to the peer failed */
+	DPSCTP_CLIENT_REASON_NO_MEMORY,	       /**< no memory in the data plane: ABORT sent */
+	DPSCTP_CLIENT_REASON_PROTOCOL,	       /**< the peer broke the protocol: ABORT sent */
+};
 
 struct dpsctp_client_event {
 	enum dpsctp_client_kind kind;
 	uint64_t assoc;
-	uint64_t cookie;  /**< COMPLETION: the request's */
-	int32_t status;	  /**< COMPLETION: 0 or -errno */
-	uint8_t op;	  /**< COMPLETION: which request (1 listen .. 5 abort, 6 barrier) */
-	uint8_t flags;	  /**< RECV: DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_MORE */
-	uint16_t sid;	  /**< RECV, SEND_FAILED; COMM_UP: outbound streams */
-	uint16_t ssn;	  /**< RECV; COMM_UP: inbound streams */
-	uint16_t error;	  /**< COMM_LOST */
-	uint16_t port;	  /**< COMM_UP */
-	uint32_t ppid;	  /**< RECV, SEND_FAILED */
-	uint32_t len;	  /**< RECV: bytes at data; SEND_FAILED: message bytes */
-	const void *data; /**< RECV: valid until the next poll on this thread */
-	struct dpsctp_client_addr addr; /**< PEER_ADDR_CHANGE: the peer's address */
+	uint64_t cookie; /**< COMPLETION: the request's */
+	int32_t status;	 /**< COMPLETION: 0 or -errno */
+	uint8_t op; /**< COMPLETION: which request (1 listen .. 5 abort, 6 barrier, 7 unlisten) */
+	uint8_t flags;	    /**< RECV: DPSCTP_CLIENT_UNORDERED, _MORE, _CONT */
+	uint16_t sid;	    /**< RECV, SEND_FAILED; COMM_UP: outbound streams */
+	uint16_t ssn;	    /**< RECV; COMM_UP: inbound streams */
+	uint16_t error;	    /**< COMM_LOST, CANT_START: first cause code of the peer's ABORT */
+	uint16_t port;	    /**< COMM_UP, RESTART, COMM_LOST, CANT_START: our SCTP port */
+	uint16_t peer_port; /**< the same events: the peer's SCTP port */
+	uint8_t reason;	    /**< COMM_LOST, CANT_START: enum dpsctp_client_reason */
+	uint32_t ppid;	    /**< RECV, SEND_FAILED */
+	uint32_t len;	    /**< RECV: bytes at data; SEND_FAILED: message bytes */
+	const void *data;   /**< RECV: valid until the next poll on this thread */
+	/** PEER_ADDR_CHANGE: the path's address; COMM_UP, RESTART, COMM_LOST,
+	 * CANT_START: the peer's primary address (family 0 when unknown) */
+	struct dpsctp_client_addr addr;
 	/** PEER_ADDR_CHANGE: 1 available, 2 unreachable, 3 potentially failed (RFC 7829),
 	 * 4 confirmed, 5 made primary (RFC 6458 spc_state) */
 	uint8_t addr_state;
 };
 
-/** Accept associations on SCTP port @p port. -EAGAIN: the request ring is full. */
+/**
+ * Accept associations on SCTP port @p port, on thread @p t. The port is this
+ * application's until it unlistens or detaches (or dies): then it goes back
+ * to the daemon for any application. -EAGAIN: the request ring is full.
+ */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_listen(struct dpsctp_client *c, unsigned t, uint16_t port,
 					      uint64_t cookie);
+
+/**
+ * Accept no more associations on @p port (completion op 7: 0, or -ENOENT
+ * when this application does not listen on it). Associations accepted on
+ * it live on; the port is free for any application. -EAGAIN: the request
+ * ring is full; -EINVAL: port 0.
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_unlisten(struct dpsctp_client *c, unsigned t, uint16_t port,
+						uint64_t cookie);
 
 /** Associate with @p n (1..4) addresses of one peer, port @p port. -EAGAIN: full. */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_connect(struct dpsctp_client *c, unsigned t,

@@ -11,6 +11,8 @@ _Static_assert(sizeof(struct sc_req) == SC_SLOT_BYTES, "request slot");
 _Static_assert(sizeof(struct sc_cpl) == SC_SLOT_BYTES, "completion slot");
 _Static_assert(sizeof(struct sc_evt) == SC_SLOT_BYTES, "event slot");
 _Static_assert(sizeof(struct sc_addr) == 20, "address");
+_Static_assert(offsetof(struct sc_evt, peer) == 38 && offsetof(struct sc_evt, reserved) == 58,
+	       "event slot fields");
 _Static_assert(sizeof(struct sc_zc_ref) == 16, "zero-copy reference");
 
 /* Every byte zero; OR-ed a word at a time (the daemon checks every request). */
@@ -37,6 +39,7 @@ sc_req_check(const struct sc_req *r, uint64_t arena_bytes)
 		return -EPROTO;
 	switch ((enum sc_op)r->op) {
 	case SC_OP_LISTEN:
+	case SC_OP_UNLISTEN:
 		return r->port != 0 ? 0 : -EPROTO;
 	case SC_OP_CONNECT:
 		if (r->port == 0 || r->len == 0 || r->len % sizeof(struct sc_addr) != 0 ||
@@ -64,8 +67,14 @@ int
 sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
 {
 	if (e->type == 0 || e->type >= SC_EVT_COUNT ||
-	    (e->flags & ~(SC_RECV_UNORDERED | SC_RECV_MORE | SC_RECV_ZC)) != 0 ||
-	    !sc_zero(e->reserved, sizeof(e->reserved)))
+	    (e->flags & ~(SC_RECV_UNORDERED | SC_RECV_MORE | SC_RECV_CONT | SC_RECV_ZC)) != 0 ||
+	    !sc_zero(e->reserved, sizeof(e->reserved)) ||
+	    !sc_zero(e->peer.pad, sizeof(e->peer.pad)))
+		return -EPROTO;
+	/* Who the association is with: an IPv4 or IPv6 address, or none at all. */
+	if (e->peer.family != 0 && e->peer.family != 4 && e->peer.family != 6)
+		return -EPROTO;
+	if (e->type == SC_EVT_COMM_UP && e->peer.family == 0)
 		return -EPROTO;
 	if (e->type == SC_EVT_RECV &&
 	    (e->len == 0 || e->len > arena_bytes || e->off >= arena_bytes))

@@ -27,6 +27,7 @@ enum sc_op {
 	SC_OP_SHUTDOWN,	  /* assoc */
 	SC_OP_ABORT,	  /* assoc */
 	SC_OP_RELEASE,	  /* a barrier: completes once every request before it was served */
+	SC_OP_UNLISTEN,	  /* port: accept no more on it (what it accepted lives on) */
 	SC_OP_COUNT
 };
 
@@ -53,7 +54,7 @@ struct sc_req {
 	uint64_t assoc;	 /* SEND, SHUTDOWN, ABORT: the daemon's handle from an event */
 	uint64_t off;	 /* SEND, CONNECT: where the bytes are in the tx arena */
 	uint32_t len;	 /* SEND: message bytes; CONNECT: n x sizeof(struct sc_addr) */
-	uint16_t port;	 /* LISTEN, CONNECT */
+	uint16_t port;	 /* LISTEN, UNLISTEN, CONNECT */
 	uint16_t pad0;
 	uint32_t lifetime_ms; /* SEND: 0 = reliable (PR-SCTP lifetime, when negotiated) */
 	uint8_t reserved[20]; /* zero */
@@ -86,6 +87,7 @@ enum sc_evt_type {
 
 #define SC_RECV_UNORDERED 0x01u
 #define SC_RECV_MORE	  0x02u /* partial delivery: more of this message follows */
+#define SC_RECV_CONT	  0x08u /* partial delivery: continues a message begun earlier */
 /*
  * Zero copy: the rx arena holds a struct sc_zc_ref (off, len), not the
  * bytes; they are in the packet-buffer memfd at that offset, unchanged
@@ -101,18 +103,21 @@ struct sc_zc_ref {
 };
 
 struct sc_evt {
-	uint8_t type;	      /* enum sc_evt_type */
-	uint8_t flags;	      /* SC_RECV_* */
-	uint16_t sid;	      /* RECV, SEND_FAILED; COMM_UP: outbound streams */
-	uint32_t ppid;	      /* RECV, SEND_FAILED */
-	uint64_t assoc;	      /* the association's handle */
-	uint64_t off;	      /* RECV, PEER_ADDR_CHANGE: in the rx arena */
-	uint32_t len;	      /* RECV, SEND_FAILED, PEER_ADDR_CHANGE */
-	uint16_t ssn;	      /* RECV (ordered); COMM_UP: inbound streams */
-	uint16_t error;	      /* COMM_LOST: first cause code of the peer's ABORT */
-	uint16_t port;	      /* COMM_UP: our port (which LISTEN or CONNECT) */
-	uint8_t addr_state;   /* PEER_ADDR_CHANGE: RFC 6458 spc_state */
-	uint8_t reserved[29]; /* zero */
+	uint8_t type;	     /* enum sc_evt_type */
+	uint8_t flags;	     /* SC_RECV_* */
+	uint16_t sid;	     /* RECV, SEND_FAILED; COMM_UP: outbound streams */
+	uint32_t ppid;	     /* RECV, SEND_FAILED */
+	uint64_t assoc;	     /* the association's handle */
+	uint64_t off;	     /* RECV, PEER_ADDR_CHANGE: in the rx arena */
+	uint32_t len;	     /* RECV, SEND_FAILED, PEER_ADDR_CHANGE */
+	uint16_t ssn;	     /* RECV (ordered); COMM_UP: inbound streams */
+	uint16_t error;	     /* COMM_LOST, CANT_START: first cause code of the peer's ABORT */
+	uint16_t port;	     /* COMM_UP, RESTART, COMM_LOST, CANT_START: our port */
+	uint8_t addr_state;  /* PEER_ADDR_CHANGE: RFC 6458 spc_state */
+	uint8_t reason;	     /* COMM_LOST, CANT_START: why (enum dpsctp_reason's numbers) */
+	uint16_t peer_port;  /* COMM_UP, RESTART, COMM_LOST, CANT_START: the peer's port */
+	struct sc_addr peer; /* the same events: the peer's primary address (family 0: none) */
+	uint8_t reserved[6]; /* zero */
 };
 
 /*

@@ -38,7 +38,7 @@ extern "C" {
 #endif
 
 #define SC_MAGIC	   0x4450534354505343ull /* "DPSCTPSC" */
-#define SC_VERSION	   2u
+#define SC_VERSION	   3u /* 3: COMM_UP and CANT_START say who and why (issue 16) */
 #define SC_SLOT_BYTES	   64u
 #define SC_MAX_THREADS	   16u
 #define SC_NAME_LEN	   32u

@@ -8,15 +8,69 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dataplane/sidecar/sc_server.h"
 
-/* How long an application that connected may take to say hello: the
- * control thread waits for it, so a silent one delays others this much. */
-#define SC_HELLO_TIMEOUT_MS 1000
+/* Connections accepted per sc_server_poll(): a connect() flood costs one
+ * call this many accepts at most; the listen backlog holds the rest. */
+#define SC_ACCEPT_BURST 16u
+
+static uint64_t
+sc_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+int
+sc_server_probe(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -EINVAL;
+	strcpy(sa.sun_path, path);
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISSOCK(st.st_mode))
+		return -EEXIST;
+	/* Non-blocking: a live daemon whose backlog is full answers EAGAIN and
+	 * is alive all the same. Only "refused" says nobody listens there. A
+	 * live daemon sees this connection close before its hello: it just
+	 * closes its end. */
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	int rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 ? 0 : errno;
+	close(fd);
+	switch (rc) {
+	case ECONNREFUSED:
+	case ENOENT: /* it went while we looked */
+		return 0;
+	case 0:
+	case EAGAIN:
+	case EINPROGRESS:
+	case EPROTOTYPE: /* a live socket of another kind: not ours to take either */
+		return -EADDRINUSE;
+	default:
+		return -rc;
+	}
+}
+
+/* Bind and listen at once: between the two, a probe would be refused and
+ * take the socket for a stale one. */
+static int
+sc_bind_listen(int fd, const struct sockaddr_un *sa, uint32_t backlog)
+{
+	if (bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) != 0 ||
+	    listen(fd, (int)backlog) != 0)
+		return -errno;
+	return 0;
+}
 
 int
 sc_server_open(struct sc_server *s, const char *path, const struct sc_server_limits *lim,
@@ -25,33 +79,47 @@ sc_server_open(struct sc_server *s, const char *path, const struct sc_server_lim
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	if (strlen(path) >= sizeof(sa.sun_path) || lim->max_apps == 0 ||
 	    lim->max_apps > SC_SERVER_MAX_APPS || lim->max_threads == 0 ||
-	    lim->max_threads > SC_MAX_THREADS)
+	    lim->max_threads > SC_MAX_THREADS || lim->max_pending > SC_SERVER_MAX_PENDING ||
+	    lim->hello_timeout_ms > SC_SERVER_HELLO_MS_MAX)
 		return -EINVAL;
 	struct sc_layout probe;
 	if (sc_layout_compute(&probe, 1, lim->ring_slots, lim->arena_bytes) != 0)
 		return -EINVAL;
 	memset(s, 0, sizeof(*s));
+	s->listen_fd = -1;
 	s->zc_fd = -1;
 	s->lim = *lim;
+	if (s->lim.max_pending == 0)
+		s->lim.max_pending = SC_SERVER_PENDING_DEFAULT;
+	if (s->lim.hello_timeout_ms == 0)
+		s->lim.hello_timeout_ms = SC_SERVER_HELLO_MS_DEFAULT;
 	s->generation = generation;
 	s->next_id = 1;
 	strcpy(sa.sun_path, path);
-	struct stat st;
-	/* A socket left by a daemon that died is replaced; anything else is not ours. */
-	if (lstat(path, &st) == 0) {
-		if (!S_ISSOCK(st.st_mode))
-			return -EEXIST;
-		unlink(path);
-	}
 	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 || chmod(path, 0660) != 0 ||
-	    listen(fd, 16) != 0) {
-		int e = -errno;
-		close(fd);
-		return e;
+	/* bind() fails on any existing file, so a free path is taken atomically.
+	 * An existing socket is replaced only when nobody accepts on it (its
+	 * daemon died): taking a live daemon's path would leave that daemon
+	 * running and unreachable, and our exit would delete its socket. */
+	int rc = sc_bind_listen(fd, &sa, s->lim.max_pending);
+	if (rc == -EADDRINUSE) {
+		rc = sc_server_probe(path);
+		if (rc == 0 && unlink(path) != 0 && errno != ENOENT)
+			rc = -errno;
+		if (rc == 0)
+			rc = sc_bind_listen(fd, &sa, s->lim.max_pending);
 	}
+	struct stat st;
+	if (rc == 0 && (chmod(path, 0660) != 0 || stat(path, &st) != 0))
+		rc = -errno;
+	if (rc != 0) {
+		close(fd);
+		return rc;
+	}
+	s->sock_dev = (uint64_t)st.st_dev;
+	s->sock_ino = (uint64_t)st.st_ino;
 	s->listen_fd = fd;
 	return 0;
 }
@@ -71,7 +139,8 @@ sc_app_free(struct sc_app *a)
 	free(a);
 }
 
-/* Refuse an application with a reason, then hang up. */
+/* Refuse an application with a reason, then hang up. The socket is
+ * non-blocking: a client with no room for the refusal gets only the EOF. */
 static void
 sc_refuse(struct sc_server *s, int sock, int status)
 {
@@ -95,18 +164,30 @@ sc_slot_free(const struct sc_server *s)
 	return -1;
 }
 
+/*
+ * Read the hello of a connection, without waiting: -EAGAIN when it has not
+ * arrived yet (the caller keeps the connection pending); otherwise the
+ * connection is attached (1) or refused or closed (0) here.
+ *
+ * The socket is non-blocking and SOCK_SEQPACKET, so a hello is one whole
+ * record or nothing: a short, long (MSG_TRUNC) or malformed one, or one
+ * carrying descriptors (no control buffer is offered: MSG_CTRUNC, and the
+ * kernel closes them), is -EPROTO from sc_hello_recv() and refused.
+ */
 static int
-sc_accept_one(struct sc_server *s)
+sc_hello_take(struct sc_server *s, int sock)
 {
-	int sock = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-	if (sock < 0)
-		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
-	struct timeval tv = { 0, SC_HELLO_TIMEOUT_MS * 1000 };
-	(void)setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	struct sc_hello h;
-	if (sc_hello_recv(sock, &h) != 0) {
+	int rc = sc_hello_recv(sock, &h);
+	if (rc == -EAGAIN || rc == -EWOULDBLOCK)
+		return -EAGAIN;
+	if (rc == -EPROTO) {
 		s->ctr.bad_hello++;
 		sc_refuse(s, sock, -EPROTO);
+		return 0;
+	}
+	if (rc != 0) { /* it left before saying anything (EOF, reset): nobody to answer */
+		close(sock);
 		return 0;
 	}
 	uint32_t slots = h.ring_slots != 0 ? h.ring_slots : s->lim.ring_slots;
@@ -133,7 +214,7 @@ sc_accept_one(struct sc_server *s)
 	memcpy(a->name, h.name, sizeof(a->name));
 	struct sc_welcome w;
 	memset(&w, 0, sizeof(w));
-	int rc = sc_layout_compute(&w.layout, h.n_threads, slots, arena);
+	rc = sc_layout_compute(&w.layout, h.n_threads, slots, arena);
 	if (rc == 0)
 		rc = sc_region_create(&w.layout, s->generation, &a->memfd, &a->base);
 	a->layout = w.layout;
@@ -148,7 +229,7 @@ sc_accept_one(struct sc_server *s)
 	if (rc != 0) {
 		a->sock = -1;
 		sc_app_free(a);
-		sc_refuse(s, sock, rc == -EINVAL ? -EINVAL : rc);
+		sc_refuse(s, sock, rc);
 		return 0;
 	}
 	a->id = s->next_id++;
@@ -162,8 +243,15 @@ sc_accept_one(struct sc_server *s)
 		w.zc_bytes = s->zc_bytes;
 		a->zero_copy = true;
 	}
-	if (sc_welcome_send(sock, &w, fds) != 0) {
-		sc_app_free(a); /* it left while we answered */
+	/* One record of ~1 KB into a socket buffer of ~200 KB that holds
+	 * nothing else: it fits unless something is wrong, and then waiting
+	 * would be for the client (EAGAIN: refused, counted). */
+	rc = sc_welcome_send(sock, &w, fds);
+	if (rc != 0) {
+		if (rc == -EAGAIN || rc == -EWOULDBLOCK)
+			s->ctr.welcome_unsent++;
+		sc_app_free(a); /* it left while we answered, or had no room */
+		s->ctr.refused++;
 		return 0;
 	}
 	s->apps[slot] = a;
@@ -171,6 +259,48 @@ sc_accept_one(struct sc_server *s)
 	if (s->on_attach != NULL)
 		s->on_attach(s, a, s->arg);
 	return 1;
+}
+
+/* Forget pending connection i (its socket is someone else's business now). */
+static void
+sc_pending_remove(struct sc_server *s, uint32_t i)
+{
+	memmove(&s->pending[i], &s->pending[i + 1], (s->n_pending - i - 1) * sizeof(s->pending[0]));
+	s->n_pending--;
+}
+
+/* A connection whose hello has not arrived: into the table, oldest first.
+ * A full table turns its oldest away, not the newcomer: holding the table
+ * with silent connections then locks nobody out for longer than it takes
+ * max_pending newer connections to arrive. */
+static void
+sc_pending_add(struct sc_server *s, int sock, uint64_t now)
+{
+	if (s->n_pending == s->lim.max_pending) {
+		s->ctr.pending_evicted++;
+		sc_refuse(s, s->pending[0].sock, -EBUSY);
+		sc_pending_remove(s, 0);
+	}
+	s->pending[s->n_pending++] = (struct sc_pending){ sock, now + s->lim.hello_timeout_ms };
+}
+
+/* Accept what is waiting (at most SC_ACCEPT_BURST); a hello already there
+ * is taken at once. The number of applications attached. */
+static int
+sc_accept(struct sc_server *s, uint64_t now)
+{
+	int attached = 0;
+	for (unsigned k = 0; k < SC_ACCEPT_BURST; k++) {
+		int sock = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (sock < 0)
+			break; /* EAGAIN: none left; anything else: next time */
+		int rc = sc_hello_take(s, sock);
+		if (rc == -EAGAIN)
+			sc_pending_add(s, sock, now);
+		else
+			attached += rc;
+	}
+	return attached;
 }
 
 static void
@@ -187,28 +317,57 @@ sc_detach(struct sc_server *s, unsigned i)
 int
 sc_server_poll(struct sc_server *s, int timeout_ms)
 {
-	struct pollfd pf[1 + SC_SERVER_MAX_APPS];
-	unsigned idx[SC_SERVER_MAX_APPS], n = 0;
+	struct pollfd pf[1 + SC_SERVER_MAX_APPS + SC_SERVER_MAX_PENDING];
+	unsigned idx[SC_SERVER_MAX_APPS], n = 0, n_apps = 0;
+	uint64_t now = sc_now_ms();
 	pf[n++] = (struct pollfd){ s->listen_fd, POLLIN, 0 };
 	for (unsigned i = 0; i < s->lim.max_apps; i++)
 		if (s->apps[i] != NULL) {
-			idx[n - 1] = i;
+			idx[n_apps++] = i;
 			pf[n++] = (struct pollfd){ s->apps[i]->sock, POLLIN, 0 };
 		}
+	const unsigned first_pending = n;
+	for (uint32_t i = 0; i < s->n_pending; i++)
+		pf[n++] = (struct pollfd){ s->pending[i].sock, POLLIN, 0 };
+	/* Wake up for the oldest hello's deadline at the latest. */
+	if (s->n_pending != 0 && timeout_ms != 0) {
+		uint64_t dl = s->pending[0].deadline_ms;
+		uint64_t left = dl > now ? dl - now : 0;
+		if (timeout_ms < 0 || left < (uint64_t)timeout_ms)
+			timeout_ms = (int)left;
+	}
 	int rc = poll(pf, n, timeout_ms);
 	if (rc < 0)
 		return errno == EINTR ? 0 : -errno;
+	if (timeout_ms != 0)
+		now = sc_now_ms();
 	int changes = 0;
 	/* An application says nothing after its hello: anything readable is its
 	 * departure (EOF, an error) or a protocol breach; either way it is gone. */
-	for (unsigned k = 1; k < n; k++)
-		if (pf[k].revents != 0) {
-			sc_detach(s, idx[k - 1]);
+	for (unsigned k = 0; k < n_apps; k++)
+		if (pf[1 + k].revents != 0) {
+			sc_detach(s, idx[k]);
 			changes++;
 		}
-	if (pf[0].revents & POLLIN)
-		for (int r; (r = sc_accept_one(s)) > 0;)
+	/* Pending connections: a hello that arrived (or EOF), or time is up.
+	 * From the newest down, so removing one moves no entry not yet seen;
+	 * entries stay in arrival order, so the table stays sorted by deadline. */
+	for (uint32_t i = s->n_pending; i-- > 0;) {
+		int r = -EAGAIN;
+		if (pf[first_pending + i].revents != 0)
+			r = sc_hello_take(s, s->pending[i].sock);
+		if (r == -EAGAIN && now >= s->pending[i].deadline_ms) {
+			s->ctr.hello_timeouts++;
+			sc_refuse(s, s->pending[i].sock, -ETIMEDOUT);
+			r = 0;
+		}
+		if (r != -EAGAIN) {
+			sc_pending_remove(s, i);
 			changes += r;
+		}
+	}
+	if (pf[0].revents & POLLIN)
+		changes += sc_accept(s, now);
 	return changes;
 }
 
@@ -237,9 +396,16 @@ sc_server_close(struct sc_server *s, const char *path)
 	for (unsigned i = 0; i < s->lim.max_apps; i++)
 		if (s->apps[i] != NULL)
 			sc_detach(s, i);
+	for (uint32_t i = 0; i < s->n_pending; i++)
+		close(s->pending[i].sock);
+	s->n_pending = 0;
 	if (s->listen_fd >= 0)
 		close(s->listen_fd);
 	s->listen_fd = -1;
-	if (path != NULL)
+	/* Only our own socket: a daemon started after ours went stale (or after
+	 * someone removed ours) has its socket there now. */
+	struct stat st;
+	if (path != NULL && lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	    (uint64_t)st.st_dev == s->sock_dev && (uint64_t)st.st_ino == s->sock_ino)
 		unlink(path);
 }

@@ -3,8 +3,8 @@
  * The daemon's side of attaching (issue 8, docs/SIDECAR.md): a Unix
  * socket that applications connect to, one region per application, and
  * the knowledge of which applications are still there. DPDK-free: dpsctpd
- * drives it from its control thread (sc_server_poll()) and serves the
- * rings from its lcores.
+ * drives it (sc_server_poll()) from the thread that also runs the data
+ * plane and serves the rings.
  *
  * An application is gone when its socket reports EOF or an error (it
  * exited, crashed or detached): the server says so through on_detach and
@@ -13,6 +13,15 @@
  * more than the limits is answered with a refusal (a welcome with a
  * negative status) and the socket closed; the other applications notice
  * nothing.
+ *
+ * Nothing here waits for an application (issue 16): dpsctpd polls this
+ * from the thread that runs the data plane, so a client that connects and
+ * says nothing, says half a hello or never reads its welcome must cost
+ * that thread nothing. Sockets are non-blocking; a connection whose hello
+ * has not arrived waits in a bounded table (max_pending) with a deadline
+ * (hello_timeout_ms) and is read when poll() says so; a full table turns
+ * away its oldest entry; a welcome that does not fit in the socket at once
+ * is a refusal, not a wait.
  */
 #ifndef DPSCTP_SC_SERVER_H
 #define DPSCTP_SC_SERVER_H
@@ -24,12 +33,23 @@ extern "C" {
 #endif
 
 #define SC_SERVER_MAX_APPS 64u
+/* Connections whose hello has not arrived yet: at most, and by default. */
+#define SC_SERVER_MAX_PENDING	  128u
+#define SC_SERVER_PENDING_DEFAULT 16u
+/* How long a connection may take to say hello, by default and at most. The
+ * client library sends it right after connect(): a well-behaved client
+ * needs microseconds; the rest is for a loaded machine. */
+#define SC_SERVER_HELLO_MS_DEFAULT 1000u
+#define SC_SERVER_HELLO_MS_MAX	   60000u
 
 struct sc_server_limits {
 	uint32_t max_apps;    /* attached at once, <= SC_SERVER_MAX_APPS */
 	uint32_t max_threads; /* per application, <= SC_MAX_THREADS */
 	uint32_t ring_slots;  /* default and largest */
 	uint64_t arena_bytes; /* default and largest */
+	/* 0: the defaults above */
+	uint32_t max_pending;	   /* not yet said hello, <= SC_SERVER_MAX_PENDING */
+	uint32_t hello_timeout_ms; /* to say it, <= SC_SERVER_HELLO_MS_MAX */
 };
 
 /* One attached application, as the daemon holds it. */
@@ -46,7 +66,18 @@ struct sc_app {
 };
 
 struct sc_server_counters {
-	uint64_t attached, detached, refused, bad_hello;
+	uint64_t attached, detached;
+	uint64_t refused;	  /* every connection turned away, for whatever reason */
+	uint64_t bad_hello;	  /* malformed, truncated, oversized, or with descriptors */
+	uint64_t hello_timeouts;  /* no hello within hello_timeout_ms */
+	uint64_t pending_evicted; /* the oldest pending one, to make room for a newer */
+	uint64_t welcome_unsent;  /* the welcome did not fit in the socket at once */
+};
+
+/* A connection whose hello has not arrived yet. */
+struct sc_pending {
+	int sock;
+	uint64_t deadline_ms; /* CLOCK_MONOTONIC */
 };
 
 struct sc_server {
@@ -55,7 +86,12 @@ struct sc_server {
 	struct sc_server_limits lim;
 	uint32_t next_id;
 	struct sc_app *apps[SC_SERVER_MAX_APPS];
+	struct sc_pending pending[SC_SERVER_MAX_PENDING]; /* oldest first */
+	uint32_t n_pending;
 	struct sc_server_counters ctr;
+	/* The socket file as bound: sc_server_close() unlinks it only while it
+	 * is still this one (not another daemon's that replaced it). */
+	uint64_t sock_dev, sock_ino;
 	/* Zero copy: the packet-buffer memfd handed (read-only use) to the
 	 * applications that ask; -1 when the daemon runs in one-copy mode. */
 	int zc_fd;
@@ -66,17 +102,30 @@ struct sc_server {
 };
 
 /*
- * Listen on the Unix socket at path (a stale socket file is replaced;
- * mode 0660). generation distinguishes this daemon from its predecessors
- * (e.g. its start time and pid). 0 or -errno.
+ * Whether path can be ours: 0 when nothing is there or only a stale socket
+ * (nobody accepts on it: connect() is refused), -EADDRINUSE when a server
+ * accepts connections on it (another daemon is alive; nothing is changed),
+ * -EEXIST when it is not a socket, or another -errno from the probe.
+ * Touches nothing; sc_server_open() asks the same before replacing.
+ */
+int sc_server_probe(const char *path);
+
+/*
+ * Listen on the Unix socket at path (mode 0660). A stale socket file is
+ * replaced; a live one is not (-EADDRINUSE: another daemon serves it), nor
+ * anything that is not a socket (-EEXIST). generation distinguishes this
+ * daemon from its predecessors (e.g. its start time and pid). 0 or -errno
+ * (-EINVAL: limits out of range).
  */
 int sc_server_open(struct sc_server *s, const char *path, const struct sc_server_limits *lim,
 		   uint64_t generation);
 
 /*
- * Accept new applications and notice departed ones, waiting at most
- * timeout_ms (0: do not wait). The callbacks run inside. The number of
- * applications attached or detached, or -errno.
+ * Accept new applications, read the hellos that arrived, expire the ones
+ * that did not in time, and notice departed applications, waiting at most
+ * timeout_ms (0: do not wait; never longer than the next hello deadline).
+ * Never waits on a client otherwise. The callbacks run inside. The number
+ * of applications attached or detached, or -errno.
  */
 int sc_server_poll(struct sc_server *s, int timeout_ms);
 
@@ -90,7 +139,11 @@ void sc_server_drop(struct sc_server *s, struct sc_app *a);
 /* Applications attached now. */
 unsigned sc_server_apps(const struct sc_server *s);
 
-/* Detach every application (on_detach for each) and close the socket. */
+/*
+ * Detach every application (on_detach for each), close the pending
+ * connections and the socket, and unlink path if it is still the socket
+ * this server bound (another daemon may have replaced it since).
+ */
 void sc_server_close(struct sc_server *s, const char *path);
 
 #ifdef __cplusplus

@@ -855,6 +855,39 @@ TEST(ConfigTest, Validate)
 	}
 }
 
+// Issue 16: a number a program wrote into the structure itself (not through
+// dpsctp_config_set()) meets its option's range in validate, instead of being
+// cut silently by the runtime (--max-streams 70000 became 65535).
+TEST(ConfigTest, ValidateRangesOfAStructureFilledInByCode)
+{
+	char err[256] = "";
+	Cfg d;
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), 0) << err;
+	d.c.max_streams = 70000;
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), -EINVAL);
+	EXPECT_STREQ(err, "--max-streams 70000: out of range (1..65535)");
+	d.c.max_streams = 0;
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), -EINVAL);
+	EXPECT_STREQ(err, "--max-streams 0: out of range (1..65535)");
+	d.c.max_streams = 100;
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), 0) << err;
+	// Zero where zero means something (queues: one per lcore) passes.
+	d.c.queues = 0;
+	d.c.mbufs = 0;
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), 0) << err;
+	d.c.max_paths = 9;
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), -EINVAL);
+	EXPECT_STREQ(err, "--max-paths 9: out of range (1..8)");
+	d.c.max_paths = 4;
+	d.c.copy_max = 10000;
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), -EINVAL);
+	EXPECT_STREQ(err, "--copy-max 10000: out of range (auto or 0..9216)");
+	d.c.copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
+	d.c.rcvbuf = 1u << 31;
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), -EINVAL);
+	EXPECT_STREQ(err, "--rcvbuf 2147483648: out of range (4096..1073741824)");
+}
+
 TEST(ConfigTest, UsageListsEveryOptionWithItsDefault)
 {
 	std::string u = usage_text();

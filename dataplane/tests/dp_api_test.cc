@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@ struct App {
 	uint32_t space_calls = 0, space_min = UINT32_MAX;
 	std::vector<rte_mbuf *> kept; // messages kept without copying
 	std::vector<std::string> kept_want;
+	dpsctp_event up_ev{}, end_ev{}; // COMM_UP, and COMM_LOST or CANT_START
 };
 
 void
@@ -35,11 +37,14 @@ on_event(dpsctp_assoc *a, const dpsctp_event *ev, void *arg)
 	if (ev->type == DPSCTP_EV_COMM_UP) {
 		p->a = a;
 		p->up = true;
+		p->up_ev = *ev;
 	}
 	if (ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE)
 		p->done = true;
-	if (ev->type == DPSCTP_EV_COMM_LOST || ev->type == DPSCTP_EV_CANT_START)
+	if (ev->type == DPSCTP_EV_COMM_LOST || ev->type == DPSCTP_EV_CANT_START) {
 		p->lost = true;
+		p->end_ev = *ev;
+	}
 }
 
 std::string
@@ -106,6 +111,20 @@ class DpApi : public ::testing::Test {
 		const char *test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
 		if (strncmp(test, "RxFlowControl", strlen("RxFlowControl")) == 0) {
 			ASSERT_EQ(dpsctp_config_set(&sc, "rcvbuf", "64k", err, sizeof(err)), 0)
+				<< err;
+		}
+		// Issue 16: --max-streams above the profile's 16 is what COMM_UP says.
+		if (strcmp(test, "StreamsAsConfigured") == 0) {
+			for (dpsctp_config *x : { &cc, &sc }) {
+				ASSERT_EQ(dpsctp_config_set(x, "max-streams", "100", err,
+							    sizeof(err)),
+					  0)
+					<< err;
+			}
+		}
+		// The listener tests: two ports at most on the server (--listeners).
+		if (strncmp(test, "Unlisten", strlen("Unlisten")) == 0) {
+			ASSERT_EQ(dpsctp_config_set(&sc, "listeners", "2", err, sizeof(err)), 0)
 				<< err;
 		}
 		// ICMP8 as the RFC words it (the DC profile only counts it).
@@ -604,6 +623,162 @@ TEST_F(DpApi, RxFlowControlArgumentChecks)
 	EXPECT_EQ(dpsctp_rx_flow_control(s_, 0), 0);
 }
 
+bool
+is_v4(const dpsctp_addr &a, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3)
+{
+	const uint8_t want[4] = { b0, b1, b2, b3 };
+	return a.family == 4 && memcmp(a.bytes, want, 4) == 0;
+}
+
+// Issue 16: COMM_UP says who the association is with (the peer's primary
+// address and port) and our port, on both sides; the stream counts are
+// --max-streams (64 by default), not the profile's 16.
+TEST_F(DpApi, CommUpSaysWhoAndOnWhichPorts)
+{
+	connect_both();
+	const dpsctp_event &c = client_.up_ev, &s = server_.up_ev;
+	EXPECT_EQ(c.outbound_streams, 64u);
+	EXPECT_EQ(c.inbound_streams, 64u);
+	EXPECT_EQ(s.outbound_streams, 64u);
+	EXPECT_EQ(s.inbound_streams, 64u);
+	EXPECT_TRUE(is_v4(c.addr, 10, 0, 0, 2)); // the first address connect named
+	EXPECT_EQ(c.peer_port, kPort);
+	EXPECT_GE(c.local_port, 49152u);	 // picked from the dynamic range
+	EXPECT_TRUE(is_v4(s.addr, 10, 0, 0, 1)); // where the INIT came from
+	EXPECT_EQ(s.local_port, kPort);
+	EXPECT_EQ(s.peer_port, c.local_port);
+	EXPECT_EQ(c.reason, DPSCTP_REASON_NONE);
+	// A message each way's worth of traffic: the second paths' probes (and
+	// their neighbour resolution) settle before the close.
+	dpsctp_sndinfo si = { 63, 0, 0 }; // the last of the 64 streams
+	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "x", 1), 0);
+	ASSERT_TRUE(until([&] { return server_.recv_default == 1; }));
+	poll(1000);
+	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
+}
+
+TEST_F(DpApi, StreamsAsConfigured)
+{
+	connect_both();
+	EXPECT_EQ(client_.up_ev.outbound_streams, 100u);
+	EXPECT_EQ(client_.up_ev.inbound_streams, 100u);
+	EXPECT_EQ(server_.up_ev.outbound_streams, 100u);
+	dpsctp_sndinfo si = { 99, 0, 0 }; // the last stream is usable
+	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, "x", 1), 0);
+	si.sid = 100;
+	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, "x", 1), -EINVAL);
+	ASSERT_TRUE(until([&] { return server_.recv_default == 1; }));
+	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
+}
+
+// Issue 16: CANT_START says why. A port nobody listens on is refused by the
+// peer's ABORT (reason PEER_ABORT); an address nobody answers from runs out
+// of INIT retransmissions (reason T1_INIT, about 1.1 s with the DC profile's
+// RTOs). Both name the peer they tried.
+TEST_F(DpApi, CantStartSaysWhy)
+{
+	App refused, silent;
+	dpsctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
+	dpsctp_addr nobody[1] = { { 4, { 10, 0, 0, 3 } } };
+	int rc = 0;
+	ASSERT_NE(dpsctp_connect(c_, 0, peer, 1, kPort + 1, 0, &kCb, &refused, &rc), nullptr) << rc;
+	ASSERT_NE(dpsctp_connect(c_, 0, nobody, 1, kPort, 0, &kCb, &silent, &rc), nullptr) << rc;
+	auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+	while (!(refused.lost && silent.lost) && std::chrono::steady_clock::now() < deadline)
+		poll(100);
+	ASSERT_TRUE(refused.lost && silent.lost) << dp_test_counters(c_);
+	EXPECT_EQ(refused.end_ev.type, DPSCTP_EV_CANT_START);
+	EXPECT_EQ(refused.end_ev.reason, DPSCTP_REASON_PEER_ABORT);
+	EXPECT_EQ(refused.end_ev.error, 0u); // our endpoint's ABORT carries no cause
+	EXPECT_TRUE(is_v4(refused.end_ev.addr, 10, 0, 0, 2));
+	EXPECT_EQ(refused.end_ev.peer_port, kPort + 1);
+	EXPECT_NE(refused.end_ev.local_port, 0u);
+	EXPECT_EQ(silent.end_ev.type, DPSCTP_EV_CANT_START);
+	EXPECT_EQ(silent.end_ev.reason, DPSCTP_REASON_T1_INIT);
+	EXPECT_EQ(silent.end_ev.error, 0u);
+	EXPECT_TRUE(is_v4(silent.end_ev.addr, 10, 0, 0, 3));
+	EXPECT_EQ(silent.end_ev.peer_port, kPort);
+}
+
+// Issue 16: listening could not be undone, so ports leaked for good.
+uint64_t
+worker_counter(dpsctp *d, const char *want)
+{
+	const char *name;
+	for (unsigned i = 0;; i++) {
+		uint64_t v = dpsctp_worker_counter(d, 0, i, &name);
+		if (name == nullptr)
+			return UINT64_MAX;
+		if (strcmp(name, want) == 0)
+			return v;
+	}
+}
+
+TEST_F(DpApi, UnlistenFreesThePortAndKeepsItsAssociations)
+{
+	// --listeners 2: kPort (SetUp) and one more; a third is -ENOMEM.
+	App other, late, again, c2;
+	ASSERT_EQ(dpsctp_listen(s_, kPort + 1, &kCb, &other), 0);
+	EXPECT_EQ(dpsctp_listen(s_, kPort + 2, &kCb, &other), -ENOMEM);
+	connect_both();
+	EXPECT_EQ(dpsctp_unlisten(s_, 0), -EINVAL);
+	EXPECT_EQ(dpsctp_unlisten(s_, kPort + 2), -ENOENT);
+	ASSERT_EQ(dpsctp_unlisten(s_, kPort), 0);
+	EXPECT_EQ(dpsctp_unlisten(s_, kPort), -ENOENT);
+
+	// The association the port accepted lives on.
+	dpsctp_sndinfo si = { 0, 0, 0 };
+	for (unsigned i = 0; i < 10; i++)
+		ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "0123456789", 10), 0);
+	ASSERT_TRUE(until([&] { return server_.recv_default == 10; }));
+
+	// A new one is refused: the INIT is answered with ABORT (§8.4 rule 3).
+	dpsctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
+	int rc = 0;
+	ASSERT_NE(dpsctp_connect(c_, 0, peer, 1, kPort, 0, &kCb, &late, &rc), nullptr) << rc;
+	ASSERT_TRUE(until([&] { return late.lost; }));
+	EXPECT_FALSE(late.up);
+
+	// The slot serves another port, and the port another listener.
+	ASSERT_EQ(dpsctp_listen(s_, kPort + 2, &kCb, &other), 0);
+	EXPECT_EQ(dpsctp_listen(s_, kPort, &kCb, &again), -ENOMEM);
+	ASSERT_EQ(dpsctp_unlisten(s_, kPort + 1), 0);
+	ASSERT_EQ(dpsctp_listen(s_, kPort, &kCb, &again), 0);
+	ASSERT_NE(dpsctp_connect(c_, 0, peer, 1, kPort, 0, &kCb, &c2, &rc), nullptr) << rc;
+	ASSERT_TRUE(until([&] { return c2.up && again.up; }));
+	EXPECT_FALSE(other.up);
+
+	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+	ASSERT_EQ(dpsctp_shutdown(c2.a), 0);
+	ASSERT_TRUE(until([&] { return client_.done && server_.done && c2.done && again.done; }));
+	EXPECT_EQ(worker_counter(s_, "cookie_unlistened"), 0u);
+}
+
+// A port that stops listening between its INIT ACK and the COOKIE ECHO: the
+// cookie is still ours, but nobody would take the association: ABORT.
+TEST_F(DpApi, UnlistenBetweenInitAckAndCookieEcho)
+{
+	connect_both(); // both neighbours resolved: the handshake below goes step by step
+	App late;
+	dpsctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
+	int rc = 0;
+	uint64_t ootb = worker_counter(s_, "ootb");
+	ASSERT_NE(dpsctp_connect(c_, 0, peer, 1, kPort, 0, &kCb, &late, &rc), nullptr) << rc;
+	// Until the server has taken the INIT (answered with an INIT ACK).
+	for (unsigned i = 0; i < 1000 && worker_counter(s_, "ootb") == ootb; i++) {
+		dpsctp_poll(c_, 0);
+		dpsctp_poll(s_, 0);
+	}
+	ASSERT_GT(worker_counter(s_, "ootb"), ootb);
+	ASSERT_EQ(dpsctp_unlisten(s_, kPort), 0);
+	ASSERT_TRUE(until([&] { return late.lost; }));
+	EXPECT_EQ(worker_counter(s_, "cookie_unlistened"), 1u);
+	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
+}
+
 TEST(DpApiConfig, CreateRefusesABadConfiguration)
 {
 	dpsctp_config c;
@@ -616,6 +791,13 @@ TEST(DpApiConfig, CreateRefusesABadConfiguration)
 	err[0] = '\0';
 	EXPECT_EQ(dpsctp_create(&c, err, sizeof(err)), nullptr);
 	EXPECT_NE(std::string(err).find("no_such_port"), std::string::npos) << err;
+	// Issue 16: a missing interface is named, not "Operation not permitted (-1)".
+	c.n_ports = 0;
+	ASSERT_EQ(dpsctp_config_set(&c, "port", "net_af_packet9,iface=nosuchif9", err, sizeof(err)),
+		  0);
+	err[0] = '\0';
+	EXPECT_EQ(dpsctp_create(&c, err, sizeof(err)), nullptr);
+	EXPECT_NE(std::string(err).find("no such interface nosuchif9"), std::string::npos) << err;
 }
 
 } // namespace

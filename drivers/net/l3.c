@@ -11,11 +11,21 @@
  * parsed by running the same parser over the quoted datagram.
  *
  * Neighbours: one table for both families, entries [0, nbr_count) in use,
- * removal moves the last entry into the hole. Lookups scan the used entries
- * (one compare per neighbour: a gateway and a few on-link peers per lcore).
- * States follow RFC 4861 §7.3.2 without DELAY/PROBE as separate states: a
- * STALE entry is used at once and re-probed by unicast, at most max_probes
- * times retrans_ns apart, then removed.
+ * removal moves the last entry into the hole; a keyed hash with chains
+ * through the entries finds one in a compare or two however large the
+ * table (the data plane sizes it for its associations). States follow
+ * RFC 4861 §7.3.2 without DELAY/PROBE as separate states: a STALE entry is
+ * used at once and re-probed by unicast, at most max_probes times
+ * retrans_ns apart, then removed, or UNRESOLVED when pinned.
+ *
+ * Who may take whose place (docs/NET.md): entries pinned by associations
+ * never go; an INCOMPLETE entry holds one of the few resolving slots, and a
+ * new resolution may only preempt the least recently used unpinned one; a
+ * new entry may evict the least recently used resolved unpinned entry
+ * (among a bounded sample, so that a full table costs a few compares, not
+ * a pass); ARP and ND learn only into free entries. So a flood of packets
+ * that need answers from addresses nobody answers for churns the resolving
+ * pool and never reaches what associations use.
  *
  * Costs: input of an SCTP frame is the parser plus one IPv4 header checksum
  * (20 bytes) and, over UDP, one pass of the one's-complement sum over the
@@ -79,6 +89,22 @@
 #define DEFAULT_MAX_PROBES   3u
 #define DEFAULT_TTL	     64u
 
+#define NBR_NONE  UINT32_MAX
+#define NBR_LIMIT (1u << 30) /* entries: indices and the bucket count stay in 32 bits */
+/*
+ * Candidates an eviction compares: the oldest of the next 8 resolved unpinned
+ * entries from a rotating cursor, an approximation of LRU whose cost does
+ * not grow with the table (Redis samples the same way).
+ */
+#define NBR_EVICT_SAMPLE 8u
+/*
+ * A pass over the resolved entries (REACHABLE and STALE timers, 30 s and
+ * 10 min) runs at most this often: entries that fall due within 10 ms of a
+ * pass wait for the next, so a burst of new entries costs one pass, not one
+ * each.
+ */
+#define TABLE_PASS_GAP_NS 10000000ull
+
 static const char *const drop_names[DPSCTP_L3_DROP_COUNT] = {
 	[DPSCTP_L3_DROP_NONE] = "none",
 #define DPSCTP_L3_DROP(name, str, why) [DPSCTP_L3_DROP_##name] = str,
@@ -122,8 +148,15 @@ static const struct {
 	{ "parked_released", offsetof(struct dpsctp_l3_counters, parked_released) },
 	{ "probes_sent", offsetof(struct dpsctp_l3_counters, probes_sent) },
 	{ "nbr_evicted", offsetof(struct dpsctp_l3_counters, nbr_evicted) },
+	{ "nbr_auth_learnt", offsetof(struct dpsctp_l3_counters, nbr_auth_learnt) },
+	{ "nbr_mac_kept", offsetof(struct dpsctp_l3_counters, nbr_mac_kept) },
+	{ "nbr_auth_other_mac", offsetof(struct dpsctp_l3_counters, nbr_auth_other_mac) },
+	{ "nbr_pin_failed", offsetof(struct dpsctp_l3_counters, nbr_pin_failed) },
 };
 #define EVENT_COUNTERS (sizeof(event_counters) / sizeof(event_counters[0]))
+
+_Static_assert(EVENT_COUNTERS + DPSCTP_L3_DROP_COUNT - 1u <= DPSCTP_L3_COUNTERS_MAX,
+	       "DPSCTP_L3_COUNTERS_MAX (l3.h) bounds the counter list");
 
 unsigned
 dpsctp_l3_counter_count(void)
@@ -340,6 +373,55 @@ mac_is_group(const uint8_t *m)
 	return (m[0] & 1u) != 0;
 }
 
+static unsigned
+nbr_buckets(unsigned nbr_max)
+{
+	unsigned b = 1;
+	while (b < nbr_max)
+		b <<= 1;
+	return b;
+}
+
+size_t
+dpsctp_l3_nbr_mem_size(unsigned nbr_max, unsigned resolving_max)
+{
+	if (nbr_max == 0)
+		nbr_max = DPSCTP_L3_NBR_BUILTIN;
+	if (nbr_max > NBR_LIMIT)
+		return SIZE_MAX;
+	if (resolving_max == 0)
+		resolving_max = DPSCTP_L3_RESOLVING_DEFAULT;
+	if (resolving_max > nbr_max)
+		resolving_max = nbr_max;
+	return (size_t)nbr_max * sizeof(struct dpsctp_l3_nbr) +
+	       (size_t)resolving_max * sizeof(struct dpsctp_l3_resolving) +
+	       (size_t)nbr_buckets(nbr_max) * sizeof(uint32_t);
+}
+
+/* Entries, resolving slots and hash heads in cfg.nbr_mem (in that order) or the built-ins. */
+static void
+nbr_table_init(struct dpsctp_l3 *l3, unsigned nmax, unsigned rmax)
+{
+	if (l3->cfg.nbr_mem != NULL) {
+		l3->nbr = l3->cfg.nbr_mem;
+		l3->res = (struct dpsctp_l3_resolving *)(void *)(l3->nbr + nmax);
+		l3->bucket = (uint32_t *)(void *)(l3->res + rmax);
+		memset(l3->nbr, 0, (size_t)nmax * sizeof(l3->nbr[0]));
+	} else {
+		l3->nbr = l3->nbr_builtin;
+		l3->res = l3->res_builtin;
+		l3->bucket = l3->bucket_builtin;
+	}
+	l3->nbr_max = nmax;
+	l3->res_max = rmax;
+	l3->bucket_mask = nbr_buckets(nmax) - 1u;
+	memset(l3->bucket, 0xFF, (size_t)(l3->bucket_mask + 1u) * sizeof(uint32_t));
+	for (unsigned i = 0; i < rmax; i++)
+		l3->res[i].nbr = NBR_NONE;
+	l3->res_due = UINT64_MAX;
+	l3->tbl_due = UINT64_MAX;
+}
+
 int
 dpsctp_l3_init(struct dpsctp_l3 *l3, const struct dpsctp_l3_config *cfg,
 	       void (*release)(void *ctx, uintptr_t handle), void *release_ctx)
@@ -363,9 +445,21 @@ dpsctp_l3_init(struct dpsctp_l3 *l3, const struct dpsctp_l3_config *cfg,
 	bool add_ll = cfg->ipv6_link_local && any_v6 && !have_ll;
 	if (add_ll && cfg->addr_count == DPSCTP_L3_ADDR_MAX)
 		return -EINVAL;
+	unsigned nmax = cfg->nbr_max != 0 ? cfg->nbr_max : DPSCTP_L3_NBR_BUILTIN;
+	unsigned rmax = cfg->resolving_max != 0 ? cfg->resolving_max : DPSCTP_L3_RESOLVING_DEFAULT;
+	if (rmax > nmax)
+		rmax = nmax;
+	if (nmax > NBR_LIMIT || rmax > DPSCTP_L3_RESOLVING_LIMIT)
+		return -EINVAL;
+	if (cfg->nbr_mem == NULL
+		    ? nmax > DPSCTP_L3_NBR_BUILTIN || rmax > DPSCTP_L3_RESOLVING_BUILTIN
+		    : cfg->nbr_mem_len < dpsctp_l3_nbr_mem_size(nmax, rmax) ||
+			      ((uintptr_t)cfg->nbr_mem & 7u) != 0)
+		return -EINVAL;
 
 	memset(l3, 0, sizeof(*l3));
 	l3->cfg = *cfg;
+	nbr_table_init(l3, nmax, rmax);
 	struct dpsctp_l3_config *c = &l3->cfg;
 	if (add_ll) {
 		/* RFC 4291 §2.5.1 and appendix A: modified EUI-64 from the MAC. */
@@ -404,10 +498,23 @@ dpsctp_l3_init(struct dpsctp_l3 *l3, const struct dpsctp_l3_config *cfg,
 
 /* Neighbour table ------------------------------------------------------- */
 
+static uint32_t
+nbr_hash(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip)
+{
+	/* Multiply-xorshift over the address words, keyed by the seed. */
+	uint64_t h = ((uint64_t)l3->cfg.hash_seed << 8) ^ ip->family;
+	size_t n = addr_len(ip->family);
+	for (size_t i = 0; i < n; i += 4) {
+		h = (h ^ load_be32(ip->b + i)) * 0x9E3779B97F4A7C15ull;
+		h ^= h >> 32;
+	}
+	return (uint32_t)h & l3->bucket_mask;
+}
+
 static struct dpsctp_l3_nbr *
 nbr_find(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip)
 {
-	for (unsigned i = 0; i < l3->nbr_count; i++)
+	for (uint32_t i = l3->bucket[nbr_hash(l3, ip)]; i != NBR_NONE; i = l3->nbr[i].hnext)
 		if (ip_eq(&l3->nbr[i].ip, ip))
 			return &l3->nbr[i];
 	return NULL;
@@ -419,24 +526,72 @@ dpsctp_l3_nbr_find(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip)
 	return nbr_find((struct dpsctp_l3 *)(uintptr_t)l3, ip);
 }
 
+/* Work for tick: the resolving pool's soonest, or the resolved entries'. */
+static inline void
+res_due(struct dpsctp_l3 *l3, uint64_t t)
+{
+	if (t < l3->res_due)
+		l3->res_due = t;
+}
+
+static inline void
+tbl_due(struct dpsctp_l3 *l3, uint64_t t)
+{
+	if (t < l3->tbl_due)
+		l3->tbl_due = t;
+}
+
+/* The link (a bucket head or an entry's hnext) that points at entry i. */
+static uint32_t *
+nbr_link_to(struct dpsctp_l3 *l3, uint32_t i)
+{
+	uint32_t *p = &l3->bucket[nbr_hash(l3, &l3->nbr[i].ip)];
+	while (*p != i) /* i is in its chain: the table's invariant */
+		p = &l3->nbr[*p].hnext;
+	return p;
+}
+
+/* Give n's resolving slot back (its packets were released or given back). */
+static void
+res_free(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n)
+{
+	if (n->slot == 0)
+		return;
+	l3->res[n->slot - 1u].nbr = NBR_NONE;
+	n->slot = 0;
+	n->parked = 0;
+	l3->res_used--;
+}
+
 static void
 nbr_remove(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n)
 {
-	unsigned i = (unsigned)(n - l3->nbr);
-	l3->nbr_count--;
-	if (i != l3->nbr_count)
-		l3->nbr[i] = l3->nbr[l3->nbr_count];
-	memset(&l3->nbr[l3->nbr_count], 0, sizeof(l3->nbr[0]));
+	uint32_t i = (uint32_t)(n - l3->nbr);
+	res_free(l3, n);
+	*nbr_link_to(l3, i) = n->hnext;
+	uint32_t last = --l3->nbr_count;
+	if (i != last) {
+		*nbr_link_to(l3, last) = i;
+		l3->nbr[i] = l3->nbr[last];
+		if (l3->nbr[i].slot != 0)
+			l3->res[l3->nbr[i].slot - 1u].nbr = i;
+	}
+	memset(&l3->nbr[last], 0, sizeof(l3->nbr[0]));
+	if (l3->evict_cursor >= l3->nbr_count)
+		l3->evict_cursor = 0;
 }
 
 /* Give every parked packet of n back, counted under reason. */
 static void
 nbr_give_back(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, enum dpsctp_l3_drop reason)
 {
+	if (n->slot == 0)
+		return;
+	const struct dpsctp_l3_resolving *r = &l3->res[n->slot - 1u];
 	for (unsigned k = 0; k < n->parked; k++) {
 		l3->ctr.drops[reason]++;
 		if (l3->release != NULL)
-			l3->release(l3->release_ctx, n->park[k].handle);
+			l3->release(l3->release_ctx, r->park[k].handle);
 	}
 	n->parked = 0;
 }
@@ -448,69 +603,312 @@ nbr_last_seen(const struct dpsctp_l3_nbr *n)
 	return n->used > n->confirmed ? n->used : n->confirmed;
 }
 
+static inline bool
+nbr_resolved(const struct dpsctp_l3_nbr *n)
+{
+	return n->state == DPSCTP_L3_NBR_REACHABLE || n->state == DPSCTP_L3_NBR_STALE;
+}
+
+/* A resolved unpinned entry to evict, or NULL: the oldest of a bounded sample. */
+static struct dpsctp_l3_nbr *
+nbr_victim(struct dpsctp_l3 *l3)
+{
+	struct dpsctp_l3_nbr *victim = NULL;
+	unsigned seen = 0;
+	for (unsigned k = 0; k < l3->nbr_count && seen < NBR_EVICT_SAMPLE; k++) {
+		unsigned i = l3->evict_cursor + k;
+		if (i >= l3->nbr_count)
+			i -= l3->nbr_count;
+		struct dpsctp_l3_nbr *n = &l3->nbr[i];
+		if (n->pins != 0 || !nbr_resolved(n))
+			continue;
+		seen++;
+		if (victim == NULL || nbr_last_seen(n) < nbr_last_seen(victim))
+			victim = n;
+	}
+	if (victim != NULL)
+		l3->evict_cursor = (unsigned)(victim - l3->nbr) + 1u;
+	return victim;
+}
+
+/* The least recently used INCOMPLETE entry nobody pinned, or NULL. */
+static struct dpsctp_l3_nbr *
+res_victim(struct dpsctp_l3 *l3)
+{
+	struct dpsctp_l3_nbr *victim = NULL;
+	for (unsigned s = 0; s < l3->res_max; s++) {
+		uint32_t i = l3->res[s].nbr;
+		if (i == NBR_NONE)
+			continue;
+		struct dpsctp_l3_nbr *n = &l3->nbr[i];
+		if (n->pins == 0 && (victim == NULL || n->used < victim->used))
+			victim = n;
+	}
+	return victim;
+}
+
+/* victim (from res_victim()) goes: its packets given back, counted nbr_preempted. */
+static void
+res_preempt(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *victim)
+{
+	nbr_give_back(l3, victim, DPSCTP_L3_DROP_NBR_PREEMPTED);
+	nbr_remove(l3, victim);
+}
+
 /*
- * A new entry for ip. With may_evict (we have a packet to send) a full
- * table gives up its least recently used resolved entry; learning from a
- * peer's ARP request or NS never evicts, so a flood of them cannot push our
- * gateway out.
+ * A resolving slot: a free one, else the one of the least recently used
+ * unpinned INCOMPLETE entry, which goes. Entries may move: callers find
+ * theirs again. -1 when every slot serves a pinned entry.
+ */
+static int
+res_reserve(struct dpsctp_l3 *l3)
+{
+	if (l3->res_used < l3->res_max) {
+		for (unsigned s = 0; s < l3->res_max; s++)
+			if (l3->res[s].nbr == NBR_NONE)
+				return (int)s;
+	}
+	struct dpsctp_l3_nbr *victim = res_victim(l3);
+	if (victim == NULL)
+		return -1;
+	int s = victim->slot - 1;
+	res_preempt(l3, victim);
+	return s;
+}
+
+/* n starts resolving in slot s (reserved by res_reserve()). */
+static void
+res_attach(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, int s, uint64_t now)
+{
+	l3->res[s].nbr = (uint32_t)(n - l3->nbr);
+	l3->res_used++;
+	n->slot = (uint16_t)(s + 1);
+	n->state = DPSCTP_L3_NBR_INCOMPLETE;
+	n->probes = 0;
+	n->parked = 0;
+	n->used = now;
+	memset(n->mac, 0, 6);
+	res_due(l3, now);
+}
+
+enum nbr_alloc_kind {
+	NBR_ALLOC_LEARN, /* ARP request or NS for us: a free entry only */
+	NBR_ALLOC_SEND,	 /* a packet to send: may evict a resolved unpinned entry */
+	NBR_ALLOC_PIN,	 /* an association: may also preempt an unpinned resolution */
+};
+
+/*
+ * A new entry for ip (state FREE: the caller sets it). A full table gives up
+ * its least recently used resolved unpinned entry when kind allows; learning
+ * from a peer's ARP request or NS never evicts, so a flood of them cannot
+ * push anything out.
  */
 static struct dpsctp_l3_nbr *
-nbr_alloc(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip, bool may_evict)
+nbr_alloc(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip, enum nbr_alloc_kind kind)
 {
-	if (l3->nbr_count == DPSCTP_L3_NBR_MAX) {
-		if (!may_evict)
+	if (l3->nbr_count == l3->nbr_max) {
+		if (kind == NBR_ALLOC_LEARN)
 			return NULL;
-		struct dpsctp_l3_nbr *victim = NULL;
-		for (unsigned i = 0; i < l3->nbr_count; i++) {
-			struct dpsctp_l3_nbr *n = &l3->nbr[i];
-			if (n->state != DPSCTP_L3_NBR_INCOMPLETE &&
-			    (victim == NULL || nbr_last_seen(n) < nbr_last_seen(victim)))
-				victim = n;
+		struct dpsctp_l3_nbr *victim = nbr_victim(l3);
+		if (victim != NULL) {
+			nbr_remove(l3, victim);
+			l3->ctr.nbr_evicted++;
+		} else if (kind == NBR_ALLOC_PIN && (victim = res_victim(l3)) != NULL) {
+			/* Only resolutions of unpinned entries are left to take. */
+			res_preempt(l3, victim);
+		} else {
+			return NULL;
 		}
-		if (victim == NULL)
-			return NULL;
-		nbr_remove(l3, victim);
-		l3->ctr.nbr_evicted++;
 	}
-	struct dpsctp_l3_nbr *n = &l3->nbr[l3->nbr_count++];
+	uint32_t i = l3->nbr_count++;
+	struct dpsctp_l3_nbr *n = &l3->nbr[i];
 	memset(n, 0, sizeof(*n));
 	n->ip = *ip;
+	uint32_t *head = &l3->bucket[nbr_hash(l3, ip)];
+	n->hnext = *head;
+	*head = i;
 	return n;
 }
 
-/* Hand n's parked packets to the caller (in->released) to be sent now. */
+/* Hand n's parked packets over (released[], *count) to be sent now. */
 static void
-nbr_release(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, struct dpsctp_l3_in *in)
+nbr_release(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, struct dpsctp_l3_tx *released,
+	    unsigned *count)
 {
+	if (n->slot == 0)
+		return;
+	const struct dpsctp_l3_resolving *r = &l3->res[n->slot - 1u];
 	for (unsigned k = 0; k < n->parked; k++) {
-		in->released[in->released_count++] = n->park[k];
+		released[(*count)++] = r->park[k];
 		l3->ctr.parked_released++;
 	}
-	n->parked = 0;
+	res_free(l3, n);
 }
 
 /*
  * Learn mac for n. reachable: the frame confirms two-way reachability (ARP
- * reply, solicited NA); otherwise a new or changed address is STALE
- * (RFC 4861 §7.2.3, §7.2.5). An INCOMPLETE entry releases its packets.
+ * reply, solicited NA, an association's authenticated packet); otherwise a
+ * new or changed address is STALE (RFC 4861 §7.2.3, §7.2.5). An INCOMPLETE
+ * entry releases its packets.
  */
 static void
 nbr_learn(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, const uint8_t *mac, bool reachable,
-	  uint64_t now, struct dpsctp_l3_in *in)
+	  uint64_t now, struct dpsctp_l3_tx *released, unsigned *count)
 {
-	bool changed = n->state == DPSCTP_L3_NBR_INCOMPLETE || memcmp(n->mac, mac, 6) != 0;
+	bool changed = !nbr_resolved(n) || memcmp(n->mac, mac, 6) != 0;
 	memcpy(n->mac, mac, 6);
 	if (reachable) {
 		n->state = DPSCTP_L3_NBR_REACHABLE;
 		n->confirmed = now;
 		n->probes = 0;
+		tbl_due(l3, now + l3->cfg.reachable_ns);
 	} else if (changed) {
 		n->state = DPSCTP_L3_NBR_STALE;
 		n->probes = 0;
 		n->used = now;
+		tbl_due(l3, now + l3->cfg.stale_ns);
 	}
+	nbr_release(l3, n, released, count);
+}
+
+/*
+ * ARP or ND would give n another MAC while an association's authenticated
+ * packets confirmed the one it has within reachable_ns: refused (ARP
+ * spoofing cannot take a live association's peer; the peer's own packets
+ * teach its new MAC at once, and ARP may again once they stop).
+ */
+static bool
+nbr_guarded(struct dpsctp_l3 *l3, const struct dpsctp_l3_nbr *n, const uint8_t *mac, uint64_t now)
+{
+	if (!nbr_resolved(n) || n->auth == 0 || now - n->auth >= l3->cfg.reachable_ns ||
+	    memcmp(n->mac, mac, 6) == 0)
+		return false;
+	l3->ctr.nbr_mac_kept++;
+	return true;
+}
+
+/* ARP or ND taught mac for n: learnt unless guarded; parked packets go to in. */
+static void
+nbr_learn_in(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, const uint8_t *mac, bool reachable,
+	     uint64_t now, struct dpsctp_l3_in *in)
+{
+	if (nbr_guarded(l3, n, mac, now))
+		return;
+	nbr_learn(l3, n, mac, reachable, now, in->released, &in->released_count);
 	l3->ctr.nbr_updates++;
-	nbr_release(l3, n, in);
+}
+
+/* The next hop for dst, or NULL without a route. */
+static const struct dpsctp_l3_ip *
+next_hop(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst)
+{
+	if (on_link(l3, dst))
+		return dst;
+	const struct dpsctp_l3_ip *gw = dst->family == 4 ? &l3->cfg.gw4 : &l3->cfg.gw6;
+	return gw->family == dst->family ? gw : NULL;
+}
+
+int
+dpsctp_l3_pin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst, uint64_t now_ns)
+{
+	if (dst->family != 4 && dst->family != 6)
+		return -EINVAL;
+	const struct dpsctp_l3_ip *nh = next_hop(l3, dst);
+	if (nh == NULL)
+		return -EINVAL;
+	struct dpsctp_l3_nbr *n = nbr_find(l3, nh);
+	if (n == NULL) {
+		n = nbr_alloc(l3, nh, NBR_ALLOC_PIN);
+		if (n == NULL) {
+			l3->ctr.nbr_pin_failed++;
+			return -ENOSPC;
+		}
+		n->state = DPSCTP_L3_NBR_UNRESOLVED;
+		n->used = now_ns;
+	}
+	n->pins++;
+	return 0;
+}
+
+void
+dpsctp_l3_unpin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst)
+{
+	const struct dpsctp_l3_ip *nh =
+		dst->family == 4 || dst->family == 6 ? next_hop(l3, dst) : NULL;
+	struct dpsctp_l3_nbr *n = nh != NULL ? nbr_find(l3, nh) : NULL;
+	if (n == NULL || n->pins == 0)
+		return;
+	if (--n->pins != 0)
+		return;
+	if (n->state == DPSCTP_L3_NBR_UNRESOLVED)
+		nbr_remove(l3, n);
+	else if (n->state == DPSCTP_L3_NBR_STALE)
+		tbl_due(l3, n->used + l3->cfg.stale_ns); /* pinned, it did not age */
+}
+
+unsigned
+dpsctp_l3_confirm(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *src, const uint8_t *src_mac,
+		  uint64_t now_ns, struct dpsctp_l3_tx *released)
+{
+	static const uint8_t zero_mac[6];
+	if ((src->family != 4 && src->family != 6) || mac_is_group(src_mac) ||
+	    memcmp(src_mac, zero_mac, 6) == 0)
+		return 0;
+	unsigned count = 0;
+	if (!on_link(l3, src)) {
+		/* Through a router: confirms our gateway if from its MAC, teaches nothing. */
+		const struct dpsctp_l3_ip *gw = next_hop(l3, src);
+		struct dpsctp_l3_nbr *n = gw != NULL ? nbr_find(l3, gw) : NULL;
+		if (n == NULL || !nbr_resolved(n) || memcmp(n->mac, src_mac, 6) != 0)
+			return 0;
+		n->auth = now_ns;
+		if (n->state == DPSCTP_L3_NBR_REACHABLE) {
+			n->confirmed = now_ns;
+			return 0;
+		}
+		nbr_learn(l3, n, src_mac, true, now_ns, released, &count);
+		l3->ctr.nbr_auth_learnt++;
+		return count;
+	}
+	struct dpsctp_l3_nbr *n = nbr_find(l3, src);
+	if (n == NULL)
+		return 0;
+	/*
+	 * Only ARP and ND say which MAC an address is reached at: a weak-host
+	 * peer (Linux's default) sends from any of its addresses out of any of
+	 * its interfaces, so the MAC a packet came from is no evidence for its
+	 * source address (in the multi-homing interop case the packets of
+	 * 198.51.100.2 came out of the interface of 192.0.2.2, and a path taught
+	 * that MAC died with the other link). A packet from the MAC ARP or ND
+	 * gave confirms it and guards it.
+	 */
+	if (!nbr_resolved(n))
+		return 0;
+	if (memcmp(n->mac, src_mac, 6) == 0) {
+		n->auth = now_ns;
+		if (n->state == DPSCTP_L3_NBR_REACHABLE) {
+			n->confirmed = now_ns; /* the common case: one compare, nothing else */
+			return 0;
+		}
+		nbr_learn(l3, n, src_mac, true, now_ns, released, &count);
+		l3->ctr.nbr_auth_learnt++;
+		return count;
+	}
+	/*
+	 * From another MAC: a weak-host peer's other interface, or the peer
+	 * moved. The entry loses its guard and verifies its MAC (REACHABLE
+	 * becomes STALE: the next packet probes it), so ARP or ND settle it
+	 * either way.
+	 */
+	n->auth = 0;
+	if (n->state == DPSCTP_L3_NBR_REACHABLE) {
+		n->state = DPSCTP_L3_NBR_STALE;
+		n->probes = 0;
+		if (n->used < n->confirmed)
+			n->used = n->confirmed;
+	}
+	l3->ctr.nbr_auth_other_mac++;
+	return 0;
 }
 
 /* Frame builders -------------------------------------------------------- */
@@ -695,15 +1093,16 @@ arp_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, uint32_t l2_le
 	struct dpsctp_l3_ip sip;
 	ip_set(&sip, 4, spa);
 	bool for_us = ours(l3, 4, tpa) >= 0;
-	/* RFC 826 "merge": update an entry we have; add one when the request is for us. */
+	/*
+	 * RFC 826 "merge": update an entry we have; add one in a free entry
+	 * when the request is for us. A MAC an association's packets confirm
+	 * stays (nbr_guarded()).
+	 */
 	struct dpsctp_l3_nbr *n = probe ? NULL : nbr_find(l3, &sip);
-	if (n == NULL && !probe && op == ARP_OP_REQUEST && for_us) {
-		n = nbr_alloc(l3, &sip, false);
-		if (n != NULL)
-			n->state = DPSCTP_L3_NBR_INCOMPLETE;
-	}
+	if (n == NULL && !probe && op == ARP_OP_REQUEST && for_us)
+		n = nbr_alloc(l3, &sip, NBR_ALLOC_LEARN);
 	if (n != NULL)
-		nbr_learn(l3, n, sha, op == ARP_OP_REPLY, now, in);
+		nbr_learn_in(l3, n, sha, op == ARP_OP_REPLY, now, in);
 
 	if (op == ARP_OP_REPLY) {
 		if (n == NULL)
@@ -966,13 +1365,10 @@ ns_input(struct dpsctp_l3 *l3, const struct ipview *v, uint64_t now, uint8_t *re
 		struct dpsctp_l3_ip sip;
 		ip_set(&sip, 6, v->src);
 		n = nbr_find(l3, &sip);
-		if (n == NULL) {
-			n = nbr_alloc(l3, &sip, false);
-			if (n != NULL)
-				n->state = DPSCTP_L3_NBR_INCOMPLETE;
-		}
+		if (n == NULL)
+			n = nbr_alloc(l3, &sip, NBR_ALLOC_LEARN);
 		if (n != NULL)
-			nbr_learn(l3, n, slla, false, now, in);
+			nbr_learn_in(l3, n, slla, false, now, in);
 	}
 
 	uint32_t rlen = v->l2_len + IPV6_HDR_LEN + ND_MSG_LEN + 8u;
@@ -1021,20 +1417,22 @@ na_input(struct dpsctp_l3 *l3, const struct ipview *v, uint64_t now, struct dpsc
 	struct dpsctp_l3_ip tip;
 	ip_set(&tip, 6, m + 8);
 	struct dpsctp_l3_nbr *n = nbr_find(l3, &tip);
-	if (n == NULL || (n->state == DPSCTP_L3_NBR_INCOMPLETE && tlla == NULL))
+	if (n == NULL || (!nbr_resolved(n) && tlla == NULL))
 		return drop(l3, in, DPSCTP_L3_DROP_NA_UNSOLICITED);
-	if (n->state == DPSCTP_L3_NBR_INCOMPLETE) {
-		nbr_learn(l3, n, tlla, solicited, now, in);
+	if (!nbr_resolved(n)) {
+		nbr_learn_in(l3, n, tlla, solicited, now, in);
 	} else if (!override && tlla != NULL && memcmp(tlla, n->mac, 6) != 0) {
 		/* Not overriding a different address: only doubt the one we have. */
-		if (n->state == DPSCTP_L3_NBR_REACHABLE) {
+		if (n->state == DPSCTP_L3_NBR_REACHABLE && !nbr_guarded(l3, n, tlla, now)) {
 			n->state = DPSCTP_L3_NBR_STALE;
 			n->probes = 0;
+			n->used = now;
+			tbl_due(l3, now);
 		}
 	} else if (tlla != NULL) {
-		nbr_learn(l3, n, tlla, solicited, now, in);
+		nbr_learn_in(l3, n, tlla, solicited, now, in);
 	} else if (solicited) {
-		nbr_learn(l3, n, n->mac, true, now, in);
+		nbr_learn_in(l3, n, n->mac, true, now, in);
 	}
 	in->verdict = DPSCTP_L3_IN_CONSUMED;
 	return in->verdict;
@@ -1265,25 +1663,28 @@ dpsctp_l3_output(struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, uint64_t n
 	if (hdr == NULL || hdr_cap < need)
 		return tx_drop(l3, out, DPSCTP_L3_DROP_TX_NO_ROOM);
 
-	const struct dpsctp_l3_ip *nh = &tx->dst;
-	if (!on_link(l3, nh)) {
-		nh = fam == 4 ? &l3->cfg.gw4 : &l3->cfg.gw6;
-		if (nh->family != fam)
-			return tx_drop(l3, out, DPSCTP_L3_DROP_TX_NO_ROUTE);
-	}
+	const struct dpsctp_l3_ip *nh = next_hop(l3, &tx->dst);
+	if (nh == NULL)
+		return tx_drop(l3, out, DPSCTP_L3_DROP_TX_NO_ROUTE);
 	struct dpsctp_l3_nbr *n = nbr_find(l3, nh);
-	if (n == NULL) {
-		n = nbr_alloc(l3, nh, true);
+	if (n == NULL || n->state == DPSCTP_L3_NBR_UNRESOLVED) {
+		/* A resolution starts: a slot first (it may free an entry), then the entry. */
+		int slot = res_reserve(l3);
+		if (slot < 0)
+			return tx_drop(l3, out, DPSCTP_L3_DROP_NBR_RESOLVING_FULL);
+		n = n == NULL ? nbr_alloc(l3, nh, NBR_ALLOC_SEND) : nbr_find(l3, nh);
 		if (n == NULL)
 			return tx_drop(l3, out, DPSCTP_L3_DROP_NBR_TABLE_FULL);
-		n->state = DPSCTP_L3_NBR_INCOMPLETE;
+		res_attach(l3, n, slot, now_ns);
 	}
 	if (n->state == DPSCTP_L3_NBR_INCOMPLETE) {
 		if (n->parked == DPSCTP_L3_PARK_MAX)
 			return tx_drop(l3, out, DPSCTP_L3_DROP_NBR_PARK_FULL);
-		n->park[n->parked++] = *tx;
+		l3->res[n->slot - 1u].park[n->parked++] = *tx;
+		n->used = now_ns;
 		l3->ctr.tx_parked++;
 		out->probe_len = maybe_probe(l3, n, now_ns, probe, probe_cap);
+		res_due(l3, n->probes == 0 ? now_ns : n->probed + l3->cfg.retrans_ns);
 		out->verdict = DPSCTP_L3_TX_PARKED;
 		return out->verdict;
 	}
@@ -1291,8 +1692,11 @@ dpsctp_l3_output(struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, uint64_t n
 		n->state = DPSCTP_L3_NBR_STALE;
 		n->probes = 0;
 	}
-	if (n->state == DPSCTP_L3_NBR_STALE)
+	if (n->state == DPSCTP_L3_NBR_STALE) {
 		out->probe_len = maybe_probe(l3, n, now_ns, probe, probe_cap);
+		if (n->probes >= l3->cfg.max_probes)
+			tbl_due(l3, n->probed + l3->cfg.retrans_ns);
+	}
 	n->used = now_ns;
 	write_headers(l3, tx, n->mac, hdr, out);
 	l3->ctr.tx_ready++;
@@ -1306,61 +1710,130 @@ min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-uint64_t
-dpsctp_l3_tick(struct dpsctp_l3 *l3, uint64_t now_ns, uint8_t *probe, size_t probe_cap,
+/* A pinned entry stays, UNRESOLVED: no address, no resolution, no timer. */
+static void
+nbr_forget(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n)
+{
+	res_free(l3, n);
+	n->state = DPSCTP_L3_NBR_UNRESOLVED;
+	memset(n->mac, 0, 6);
+	n->probes = 0;
+	n->auth = 0;
+}
+
+/*
+ * Resolutions: a probe every retrans_ns; after max_probes unanswered ones the
+ * parked packets come back (nbr_resolve_timeout) and the entry goes, or
+ * stays UNRESOLVED when pinned. Returns when the pool next has work.
+ */
+static uint64_t
+tick_resolving(struct dpsctp_l3 *l3, uint64_t now, uint8_t *probe, size_t probe_cap,
 	       uint32_t *probe_len)
 {
 	const struct dpsctp_l3_config *c = &l3->cfg;
 	uint64_t next = UINT64_MAX;
-	if (probe_len != NULL)
-		*probe_len = 0;
+	for (unsigned s = 0; s < l3->res_max; s++) {
+		uint32_t i = l3->res[s].nbr;
+		if (i == NBR_NONE)
+			continue;
+		struct dpsctp_l3_nbr *n = &l3->nbr[i];
+		bool retrans_due = n->probes > 0 && now - n->probed >= c->retrans_ns;
+		if (n->probes >= c->max_probes && retrans_due) {
+			nbr_give_back(l3, n, DPSCTP_L3_DROP_NBR_RESOLVE_TIMEOUT);
+			if (n->pins != 0)
+				nbr_forget(l3, n);
+			else
+				nbr_remove(l3, n); /* slots stay put: the walk goes on */
+			continue;
+		}
+		if ((n->probes == 0 || retrans_due) && probe != NULL && probe_len != NULL &&
+		    *probe_len == 0)
+			*probe_len = maybe_probe(l3, n, now, probe, probe_cap);
+		next = min_u64(next, n->probes == 0 ? now : n->probed + c->retrans_ns);
+	}
+	return next;
+}
+
+/*
+ * Resolved entries: REACHABLE turns STALE after reachable_ns; a STALE entry
+ * goes after max_probes unanswered unicast probes (UNRESOLVED when pinned)
+ * or, unpinned, after stale_ns unused. Returns when the table next has work.
+ */
+static uint64_t
+tick_table(struct dpsctp_l3 *l3, uint64_t now)
+{
+	const struct dpsctp_l3_config *c = &l3->cfg;
+	uint64_t next = UINT64_MAX;
 	unsigned i = 0;
 	while (i < l3->nbr_count) {
 		struct dpsctp_l3_nbr *n = &l3->nbr[i];
-		bool retrans_due = n->probes > 0 && now_ns - n->probed >= c->retrans_ns;
-		if (n->state == DPSCTP_L3_NBR_INCOMPLETE) {
-			if (n->probes >= c->max_probes && retrans_due) {
-				nbr_give_back(l3, n, DPSCTP_L3_DROP_NBR_RESOLVE_TIMEOUT);
-				nbr_remove(l3, n);
-				continue; /* the last entry moved into slot i */
-			}
-			if ((n->probes == 0 || retrans_due) && probe != NULL && probe_len != NULL &&
-			    *probe_len == 0)
-				*probe_len = maybe_probe(l3, n, now_ns, probe, probe_cap);
-			next = min_u64(next, n->probes == 0 ? now_ns : n->probed + c->retrans_ns);
-		} else {
-			if (n->state == DPSCTP_L3_NBR_REACHABLE &&
-			    now_ns - n->confirmed >= c->reachable_ns) {
-				n->state = DPSCTP_L3_NBR_STALE;
-				n->probes = 0;
-				if (n->used < n->confirmed)
-					n->used = n->confirmed;
-			}
-			if (n->state == DPSCTP_L3_NBR_REACHABLE) {
-				next = min_u64(next, n->confirmed + c->reachable_ns);
-			} else {
-				/* STALE: unanswered unicast probes, or unused for stale_ns. */
-				if ((n->probes >= c->max_probes && retrans_due) ||
-				    now_ns - n->used >= c->stale_ns) {
-					nbr_remove(l3, n);
-					continue;
+		if (!nbr_resolved(n)) {
+			i++;
+			continue;
+		}
+		if (n->state == DPSCTP_L3_NBR_REACHABLE && now - n->confirmed >= c->reachable_ns) {
+			n->state = DPSCTP_L3_NBR_STALE;
+			n->probes = 0;
+			if (n->used < n->confirmed)
+				n->used = n->confirmed;
+		}
+		if (n->state == DPSCTP_L3_NBR_REACHABLE) {
+			next = min_u64(next, n->confirmed + c->reachable_ns);
+			i++;
+			continue;
+		}
+		if (n->probes >= c->max_probes) {
+			if (now - n->probed >= c->retrans_ns) {
+				if (n->pins != 0) {
+					nbr_forget(l3, n);
+					i++;
+				} else {
+					nbr_remove(l3, n); /* the last entry moved into slot i */
 				}
-				next = min_u64(next, n->used + c->stale_ns);
-				if (n->probes > 0)
-					next = min_u64(next, n->probed + c->retrans_ns);
+				continue;
 			}
+			next = min_u64(next, n->probed + c->retrans_ns);
+		}
+		if (n->pins == 0) {
+			if (now - n->used >= c->stale_ns) {
+				nbr_remove(l3, n);
+				continue;
+			}
+			next = min_u64(next, n->used + c->stale_ns);
 		}
 		i++;
 	}
 	return next;
 }
 
+uint64_t
+dpsctp_l3_tick(struct dpsctp_l3 *l3, uint64_t now_ns, uint8_t *probe, size_t probe_cap,
+	       uint32_t *probe_len)
+{
+	if (probe_len != NULL)
+		*probe_len = 0;
+	if (now_ns >= l3->res_due)
+		l3->res_due = tick_resolving(l3, now_ns, probe, probe_cap, probe_len);
+	if (now_ns >= l3->tbl_due) {
+		uint64_t next = tick_table(l3, now_ns);
+		l3->tbl_due = next != UINT64_MAX && next < now_ns + TABLE_PASS_GAP_NS
+				      ? now_ns + TABLE_PASS_GAP_NS
+				      : next;
+	}
+	return min_u64(l3->res_due, l3->tbl_due);
+}
+
 void
 dpsctp_l3_flush(struct dpsctp_l3 *l3)
 {
-	while (l3->nbr_count > 0) {
-		struct dpsctp_l3_nbr *n = &l3->nbr[l3->nbr_count - 1u];
+	/* From the end: a removal moves the last entry, one already seen, into the hole. */
+	unsigned i = l3->nbr_count;
+	while (i-- > 0) {
+		struct dpsctp_l3_nbr *n = &l3->nbr[i];
 		nbr_give_back(l3, n, DPSCTP_L3_DROP_NBR_FLUSHED);
-		nbr_remove(l3, n);
+		if (n->pins != 0)
+			nbr_forget(l3, n);
+		else
+			nbr_remove(l3, n);
 	}
 }

@@ -22,12 +22,26 @@
  * (RFC 768), SCTP over UDP (RFC 6951 §5). The receive side reuses the shared
  * frame parser (drivers/net/frame.h) for Ethernet, VLAN, IP and UDP.
  *
- * Pure C11: no allocation (struct dpsctp_l3 is the caller's storage, 10,744
- * bytes on x86-64, one per lcore), no clock reads (now_ns is passed in), no I/O, no
- * locks (one lcore owns one struct dpsctp_l3). Received frames are only
- * read, never written; every read is checked against the frame length and
- * against the IP datagram's own length. Every drop has a name
- * (drivers/net/l3_drop.def) and one counter. docs/NET.md has the policy.
+ * Pure C11: no allocation (struct dpsctp_l3 is the caller's storage, one per
+ * lcore, with a built-in neighbour table of DPSCTP_L3_NBR_BUILTIN entries;
+ * a larger table lives in memory the caller gives, dpsctp_l3_nbr_mem_size()
+ * bytes), no clock reads (now_ns is passed in), no I/O, no locks (one lcore
+ * owns one struct dpsctp_l3). Received frames are only read, never written;
+ * every read is checked against the frame length and against the IP
+ * datagram's own length. Every drop has a name (drivers/net/l3_drop.def) and
+ * one counter. docs/NET.md has the policy.
+ *
+ * Neighbours a peer can make us allocate (an INIT ACK, ABORT or any other
+ * answer to a stranger's packet needs its next hop resolved) never push out
+ * the ones associations use: the data plane pins the next hops of its
+ * associations' paths (dpsctp_l3_pin()), a pinned entry is never evicted,
+ * resolutions run in a small pool of their own (resolving_max) where a new
+ * one may only preempt an older unpinned one, and packets that passed an
+ * association's verification-tag check confirm their sender's entry when
+ * they come from the MAC ARP or ND gave it (dpsctp_l3_confirm()), which ARP
+ * and ND may then not overwrite while that evidence is recent; from another
+ * MAC they only make the entry verify itself (a weak-host peer sends from
+ * any address out of any interface).
  */
 #ifndef DRIVERS_NET_L3_H
 #define DRIVERS_NET_L3_H
@@ -43,11 +57,22 @@ extern "C" {
 /* Our addresses (both families together), link-local IPv6 included. */
 #define DPSCTP_L3_ADDR_MAX 8
 /*
- * Neighbour entries (IPv4 and IPv6 in one table). An lcore in a data center
- * talks to its gateways and a few on-link peers; lookups scan the used
- * entries, so the common case (one gateway) is one 16-byte compare.
+ * The neighbour table inside struct dpsctp_l3 (IPv4 and IPv6 in one table),
+ * used when the configuration gives no memory of its own (tests, small
+ * tools): 32 entries, 16 resolving slots. The data plane sizes its own for
+ * its associations (--neighbours).
  */
-#define DPSCTP_L3_NBR_MAX 32
+#define DPSCTP_L3_NBR_BUILTIN	    32
+#define DPSCTP_L3_RESOLVING_BUILTIN 16
+/* Resolving slots at most: a new resolution looks at each (dpsctp_l3_output()). */
+#define DPSCTP_L3_RESOLVING_LIMIT 4096
+/*
+ * Resolutions under way at once when the configuration says 0: enough for the
+ * new peers of a burst of handshakes (an answer comes within a millisecond on
+ * a LAN), and it bounds what a flood of packets to unresolvable addresses
+ * holds: 16 x DPSCTP_L3_PARK_MAX buffers.
+ */
+#define DPSCTP_L3_RESOLVING_DEFAULT 16
 /* Packets waiting per unresolved neighbour (RFC 1122 §2.3.2.2 asks for >= 1). */
 #define DPSCTP_L3_PARK_MAX 4
 /* Bytes dpsctp_l3_output() prepends at most: Ethernet 14 + IPv6 40 + UDP 8. */
@@ -93,9 +118,14 @@ struct dpsctp_l3_counters {
 	uint64_t parked_released;   /* parked packets handed back to be sent */
 	uint64_t probes_sent;	    /* ARP requests and NS written */
 	uint64_t nbr_evicted;	    /* resolved entries evicted for room (no packets lost) */
+	uint64_t nbr_auth_learnt;   /* entries made REACHABLE by dpsctp_l3_confirm() */
+	uint64_t nbr_mac_kept; /* ARP/ND refused: would change a MAC an association confirmed */
+	uint64_t nbr_auth_other_mac; /* an authenticated packet from another MAC: verify */
+	uint64_t nbr_pin_failed;     /* dpsctp_l3_pin() found every entry pinned */
 };
 
 /* Counters as name/value pairs, for telemetry: i in [0, dpsctp_l3_counter_count()). */
+#define DPSCTP_L3_COUNTERS_MAX 96 /* dpsctp_l3_counter_count() never exceeds it */
 unsigned dpsctp_l3_counter_count(void);
 const char *dpsctp_l3_counter_name(unsigned i);
 uint64_t dpsctp_l3_counter_value(const struct dpsctp_l3_counters *c, unsigned i);
@@ -123,6 +153,12 @@ enum dpsctp_l3_nbr_state {
 	DPSCTP_L3_NBR_INCOMPLETE, /* probing, packets may be parked */
 	DPSCTP_L3_NBR_REACHABLE,  /* confirmed within reachable_ns */
 	DPSCTP_L3_NBR_STALE,	  /* usable; re-probed when used, removed after stale_ns */
+	/*
+	 * Pinned, no link address and no resolution under way (a pin of a new
+	 * next hop, or a pinned entry whose probes went unanswered): the next
+	 * packet starts one. Unpinned entries are removed instead.
+	 */
+	DPSCTP_L3_NBR_UNRESOLVED,
 };
 
 struct dpsctp_l3_nbr {
@@ -130,10 +166,19 @@ struct dpsctp_l3_nbr {
 	uint8_t mac[6];
 	uint8_t state;	    /* enum dpsctp_l3_nbr_state */
 	uint8_t probes;	    /* probes sent in INCOMPLETE, or since going STALE */
-	uint8_t parked;	    /* packets in park[] */
+	uint8_t parked;	    /* packets waiting in its resolving slot */
+	uint16_t slot;	    /* 1 + its resolving slot while INCOMPLETE, else 0 */
+	uint32_t pins;	    /* associations' paths using it: never evicted while > 0 */
+	uint32_t hnext;	    /* next entry of its hash chain (UINT32_MAX: none) */
 	uint64_t confirmed; /* last confirmation (now_ns) */
 	uint64_t probed;    /* last probe sent */
 	uint64_t used;	    /* last output through this entry (eviction order) */
+	uint64_t auth;	    /* last dpsctp_l3_confirm() (0: never) */
+};
+
+/* A resolution under way: the packets parked for one INCOMPLETE entry. */
+struct dpsctp_l3_resolving {
+	uint32_t nbr; /* index of the entry it serves (UINT32_MAX: free) */
 	struct dpsctp_l3_tx park[DPSCTP_L3_PARK_MAX];
 };
 
@@ -159,6 +204,20 @@ struct dpsctp_l3_config {
 	uint64_t retrans_ns;
 	uint64_t stale_ns;
 	uint8_t max_probes;
+	/*
+	 * Neighbour table: nbr_max entries (0 -> DPSCTP_L3_NBR_BUILTIN), at most
+	 * resolving_max (0 -> DPSCTP_L3_RESOLVING_DEFAULT, cut to nbr_max) of
+	 * them being resolved at once. nbr_mem NULL: the table inside struct
+	 * dpsctp_l3 (nbr_max <= DPSCTP_L3_NBR_BUILTIN, resolving_max <=
+	 * DPSCTP_L3_RESOLVING_BUILTIN); else dpsctp_l3_nbr_mem_size() bytes,
+	 * 8-byte aligned, the caller's until it stops using l3.
+	 */
+	unsigned nbr_max;
+	unsigned resolving_max;
+	void *nbr_mem;
+	size_t nbr_mem_len;
+	/* Keys the table's hash, so that a peer cannot pick addresses that share a chain. */
+	uint32_t hash_seed;
 };
 
 /* The layer's state, one per lcore. Fields are private: use the functions. */
@@ -166,17 +225,35 @@ struct dpsctp_l3 {
 	struct dpsctp_l3_config cfg;
 	struct dpsctp_l3_counters ctr;
 	unsigned nbr_count; /* entries [0, nbr_count) are in use */
-	struct dpsctp_l3_nbr nbr[DPSCTP_L3_NBR_MAX];
+	unsigned nbr_max;
+	struct dpsctp_l3_nbr *nbr;
+	uint32_t *bucket; /* hash heads: bucket_mask + 1 entry indices (UINT32_MAX: empty) */
+	uint32_t bucket_mask;
+	struct dpsctp_l3_resolving *res;
+	unsigned res_max;
+	unsigned res_used;
+	unsigned evict_cursor; /* where the next search for an eviction victim starts */
+	/* dpsctp_l3_tick() has no work before these: resolutions, resolved entries. */
+	uint64_t res_due, tbl_due;
 	/* Gives parked packets back on timeout or flush; may be NULL (leak is the caller's). */
 	void (*release)(void *ctx, uintptr_t handle);
 	void *release_ctx;
+	struct dpsctp_l3_nbr nbr_builtin[DPSCTP_L3_NBR_BUILTIN];
+	uint32_t bucket_builtin[DPSCTP_L3_NBR_BUILTIN];
+	struct dpsctp_l3_resolving res_builtin[DPSCTP_L3_RESOLVING_BUILTIN];
 };
+
+/* Bytes of cfg.nbr_mem a table of nbr_max entries and resolving_max resolutions needs. */
+size_t dpsctp_l3_nbr_mem_size(unsigned nbr_max, unsigned resolving_max);
 
 /*
  * Set up l3 from cfg. Returns 0, or -EINVAL when an address has another
- * family than 4 or 6, a prefix is too long, or addr_count (with the derived
- * link-local address) exceeds DPSCTP_L3_ADDR_MAX. release gives parked
- * packets back (timeout, flush).
+ * family than 4 or 6, a prefix is too long, addr_count (with the derived
+ * link-local address) exceeds DPSCTP_L3_ADDR_MAX, or the neighbour table
+ * does not fit its storage (nbr_mem_len too small, more than the built-in
+ * table without nbr_mem, nbr_max above 2^30, resolving_max above
+ * DPSCTP_L3_RESOLVING_LIMIT). release gives parked packets
+ * back (timeout, flush, preemption).
  */
 int dpsctp_l3_init(struct dpsctp_l3 *l3, const struct dpsctp_l3_config *cfg,
 		   void (*release)(void *ctx, uintptr_t handle), void *release_ctx);
@@ -281,7 +358,11 @@ struct dpsctp_l3_out {
  * parks tx (at most DPSCTP_L3_PARK_MAX per neighbour) and writes an ARP
  * request or NS into probe (probe_cap, DPSCTP_L3_PROBE_MAX suffices; NULL
  * means no probe is sent) when one is due; so may a STALE entry, whose
- * packet still goes out. Returns out->verdict.
+ * packet still goes out. A new resolution needs a resolving slot: a free
+ * one, else the least recently used one of an unpinned neighbour (its
+ * packets given back, nbr_preempted); none left is nbr_resolving_full. A
+ * new entry takes a free one, else evicts the least recently used resolved
+ * unpinned one; pinned entries are never evicted. Returns out->verdict.
  */
 enum dpsctp_l3_tx_verdict dpsctp_l3_output(struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx,
 					   uint64_t now_ns, uint8_t *hdr, size_t hdr_cap,
@@ -290,18 +371,61 @@ enum dpsctp_l3_tx_verdict dpsctp_l3_output(struct dpsctp_l3 *l3, const struct dp
 
 /*
  * Expire neighbours at now_ns: an INCOMPLETE entry that sent max_probes
- * probes retrans_ns apart without an answer is removed and its parked
- * packets given back through release (counted nbr_resolve_timeout); a
- * STALE entry unused for stale_ns is removed. When probe is not NULL and an
- * INCOMPLETE entry is due another probe, one probe is written there and
- * *probe_len set (call again until it is 0). Returns the next time tick
- * has work (UINT64_MAX: none). Cost: one pass over the used entries.
+ * probes retrans_ns apart without an answer gives its parked packets back
+ * through release (counted nbr_resolve_timeout) and is removed (UNRESOLVED
+ * when pinned); a STALE entry whose max_probes unicast probes went
+ * unanswered likewise, and one unused for stale_ns is removed unless
+ * pinned. When probe is not NULL and an INCOMPLETE entry is due another
+ * probe, one probe is written there and *probe_len set (call again until
+ * it is 0). Returns a time no later than the next at which tick has work
+ * (UINT64_MAX: none); a call before it does nothing. Cost:
+ * nothing before that time; then a pass over the resolving slots, and over
+ * the used entries at most every 10 ms (the resolved entries' timers are
+ * seconds and minutes).
  */
 uint64_t dpsctp_l3_tick(struct dpsctp_l3 *l3, uint64_t now_ns, uint8_t *probe, size_t probe_cap,
 			uint32_t *probe_len);
 
-/* Remove every neighbour; parked packets are given back (counted nbr_flushed). */
+/*
+ * Forget every neighbour: parked packets are given back (counted
+ * nbr_flushed); unpinned entries go, pinned ones stay UNRESOLVED with their
+ * pins (dpsctp_l3_unpin() still balances dpsctp_l3_pin()).
+ */
 void dpsctp_l3_flush(struct dpsctp_l3 *l3);
+
+/*
+ * An association uses dst (one of its peer's addresses): pin the entry of its
+ * next hop (dst when on-link, else the gateway), created UNRESOLVED when there
+ * is none. A pinned entry is never evicted, preempted or expired; pins count,
+ * so a gateway many associations use is unpinned by the last of them. A new
+ * entry takes a free one, else evicts an unpinned one (a resolved one first).
+ * Returns 0; -EINVAL when dst has no family or no route (counted nowhere:
+ * its packets will be tx_no_route); -ENOSPC when every entry is pinned
+ * (nbr_pin_failed): the table is too small for the associations.
+ */
+int dpsctp_l3_pin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst, uint64_t now_ns);
+
+/* Undo one dpsctp_l3_pin(dst) that returned 0. The last unpin of an UNRESOLVED entry removes it. */
+void dpsctp_l3_unpin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst);
+
+/*
+ * Upper-layer confirmation (RFC 4861 §7.3.1): a packet from src, in a frame
+ * whose source MAC was src_mac, passed an association's verification-tag
+ * check (RFC 9260 §8.5) and src is one of that association's peer
+ * addresses. On-link src, an entry whose MAC (from ARP or ND) is src_mac:
+ * REACHABLE (its parked packets, if it was resolving again, are written to
+ * released[], at most DPSCTP_L3_PARK_MAX, to be sent with
+ * dpsctp_l3_output()), and for reachable_ns ARP and ND may not give it
+ * another MAC (nbr_mac_kept); an entry with another MAC keeps it,
+ * unguarded, and a REACHABLE one becomes STALE (nbr_auth_other_mac); an
+ * entry with no MAC learns nothing. A frame's MAC is never learnt: a
+ * weak-host peer sends from any of its addresses out of any interface.
+ * Off-link src: the gateway's entry is confirmed when src_mac is its MAC.
+ * Nothing is created. Returns the number of released packets. Cost: one
+ * lookup, and a compare when nothing changes.
+ */
+unsigned dpsctp_l3_confirm(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *src,
+			   const uint8_t *src_mac, uint64_t now_ns, struct dpsctp_l3_tx *released);
 
 /* The entry for ip, or NULL (for tests and telemetry). */
 const struct dpsctp_l3_nbr *dpsctp_l3_nbr_find(const struct dpsctp_l3 *l3,

@@ -9,11 +9,15 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <net/if.h>
 
 #include <rte_cycles.h>
 #include <rte_dev.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -59,6 +63,70 @@ dpsctp_port_pool_size(uint16_t nb_queues, uint16_t rx_ring_size, uint16_t tx_rin
 }
 
 /*
+ * Kernel interfaces a vdev's arguments name, which must exist before the
+ * probe: a PMD that cannot open one fails with a bare -1, which reads as
+ * "Operation not permitted" (issue 16). net_tap creates its iface= and
+ * needs only its remote= to exist. Drivers match by name prefix, as the
+ * vdev bus matches them (with their eth_ aliases).
+ */
+static const struct {
+	const char *driver;
+	const char *keys[4];
+} port_iface_args[] = {
+	{ "net_af_packet", { "iface" } },
+	{ "eth_af_packet", { "iface" } },
+	{ "net_af_xdp", { "iface" } },
+	{ "net_pcap", { "iface", "rx_iface", "rx_iface_in", "tx_iface" } },
+	{ "eth_pcap", { "iface", "rx_iface", "rx_iface_in", "tx_iface" } },
+	{ "net_tap", { "remote" } },
+};
+
+/* Every interface conf->devargs names exists. 0, or -ENODEV with the error written. */
+static int
+port_check_ifaces(const struct dpsctp_port_conf *conf, struct dpsctp_port *p)
+{
+	const char *args = strchr(conf->devargs, ',');
+	const char *const *keys = NULL;
+
+	for (size_t i = 0; i < sizeof(port_iface_args) / sizeof(port_iface_args[0]); i++)
+		if (strncmp(conf->devargs, port_iface_args[i].driver,
+			    strlen(port_iface_args[i].driver)) == 0)
+			keys = port_iface_args[i].keys;
+	while (keys != NULL && args != NULL) {
+		const char *key = args + 1;
+		const char *eq = strchr(key, '=');
+		const char *end = strchr(key, ',');
+
+		args = end;
+		if (end == NULL)
+			end = key + strlen(key);
+		if (eq == NULL || eq > end)
+			continue;
+		for (unsigned k = 0; k < 4 && keys[k] != NULL; k++) {
+			char ifname[IF_NAMESIZE];
+			size_t len = (size_t)(end - eq - 1);
+
+			if (strlen(keys[k]) != (size_t)(eq - key) ||
+			    strncmp(key, keys[k], (size_t)(eq - key)) != 0)
+				continue;
+			if (len == 0 || len >= sizeof(ifname)) {
+				port_err(p, "%.*s: not an interface name (devargs \"%s\")",
+					 (int)(end - key), key, conf->devargs);
+				return -EINVAL;
+			}
+			memcpy(ifname, eq + 1, len);
+			ifname[len] = '\0';
+			if (if_nametoindex(ifname) == 0) {
+				port_err(p, "no such interface %s (devargs \"%s\")", ifname,
+					 conf->devargs);
+				return -ENODEV;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
  * Probe conf->devargs unless already probed, and find its ethdev port.
  * -errno with the error written.
  */
@@ -77,7 +145,16 @@ port_probe(const struct dpsctp_port_conf *conf, struct dpsctp_port *p)
 	}
 	memcpy(name, conf->devargs, len);
 	name[len] = '\0';
+	ret = port_check_ifaces(conf, p);
+	if (ret != 0)
+		return ret;
 	ret = rte_dev_probe(conf->devargs);
+	if (ret == -1) {
+		/* Most PMDs fail their probe with -1, not an errno: no strerror for it. */
+		port_err(p, "rte_dev_probe: the driver refused \"%s\" (the EAL log above says why)",
+			 conf->devargs);
+		return -ENODEV;
+	}
 	if (ret != 0 && ret != -EEXIST) {
 		port_err(p, "rte_dev_probe: %s (devargs \"%s\")", rte_strerror(-ret),
 			 conf->devargs);
@@ -169,9 +246,25 @@ port_pool_create(const struct dpsctp_port_conf *conf, struct dpsctp_port *p)
 					  (uint16_t)(room + RTE_PKTMBUF_HEADROOM), p->socket_id);
 	if (p->pool == NULL) {
 		int err = rte_errno;
+		struct rte_malloc_socket_stats st;
+		size_t free_mib = 0;
 
-		port_err(p, "rte_pktmbuf_pool_create: %s (%u mbufs, cache %u, socket %d)",
-			 rte_strerror(err), n, cache, p->socket_id);
+		/* Out of memory: say how much there was, and where more comes from
+		 * (without hugepages the EAL has its -m, 64 MiB by default, and no more). */
+		if (err == ENOMEM)
+			for (unsigned i = 0; i < rte_socket_count(); i++)
+				if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+					free_mib += st.heap_freesz_bytes >> 20;
+		if (err == ENOMEM)
+			port_err(p,
+				 "rte_pktmbuf_pool_create: %s (%u mbufs of %u bytes, cache %u, "
+				 "socket %d; %zu MiB free: %s, or fewer mbufs)",
+				 rte_strerror(err), n, room + RTE_PKTMBUF_HEADROOM, cache,
+				 p->socket_id, free_mib,
+				 rte_eal_has_hugepages() ? "more hugepages" : "a larger -m");
+		else
+			port_err(p, "rte_pktmbuf_pool_create: %s (%u mbufs, cache %u, socket %d)",
+				 rte_strerror(err), n, cache, p->socket_id);
 		return err > 0 ? -err : -ENOMEM;
 	}
 	p->own_pool = true;

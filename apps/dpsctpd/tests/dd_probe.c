@@ -20,8 +20,40 @@
  *       A hostile application: attaches by hand (sc_region.h), writes a
  *       request with an unknown operation (expects a -EPROTO completion and
  *       to stay attached), then moves its request ring's head far beyond
- *       the ring (expects to be detached: EOF on its socket). Exit 0 when
- *       both happened.
+ *       the ring (expects to be detached: EOF on its socket); attaches
+ *       again, moves its event ring's tail beyond the ring and writes one
+ *       request (expects to be detached, though no event was posted). Exit
+ *       0 when all three happened.
+ *
+ *   dd_probe SOCKET cplring PEER PORT
+ *       Issue 16: the completion ring at every fill level. With 64-slot
+ *       rings, for each level f of 0..63 completions left unpolled and each
+ *       mix of three of quiet sends, sends, barriers and quiet sends that
+ *       fail (a stale handle: they complete), repeated over 64 requests:
+ *       every completion comes exactly once, in request order, with its
+ *       status, and every message sent comes back from the echo server
+ *       intact and in order. Prints the messages and bytes sent.
+ *
+ *   dd_probe SOCKET listen FIRST N [hold]
+ *       Listen on ports FIRST .. FIRST+N-1 (each must complete with 0);
+ *       with hold, say "holding" and wait to be killed, else detach.
+ *
+ *   dd_probe SOCKET unlisten PORT N
+ *       Two applications: A listens on PORT, B's LISTEN is -EADDRINUSE and
+ *       its UNLISTEN -ENOENT; A's UNLISTEN is 0 (a second one -ENOENT);
+ *       then B's LISTEN on PORT is 0 and A's -EADDRINUSE. A listens on N
+ *       more ports (its --app-listens), the next is -ENOBUFS, and after one
+ *       UNLISTEN it is 0.
+ *
+ *   dd_probe SOCKET limits PEER PORT N
+ *       --app-assocs N: application A connects N times (each up), the next
+ *       CONNECT is -ENOBUFS; application B still connects.
+ *
+ *   dd_probe SOCKET accept PEER PORT N SECONDS
+ *       Listen on PORT and watch the associations accepted for SECONDS (a
+ *       peer opens more than N): at most N are up at once, and with N up
+ *       a CONNECT of ours (to PEER) is -ENOBUFS (accepted associations count against
+ *       --app-assocs N).
  *
  * Each failed expectation prints one line naming it; exit 1.
  */
@@ -318,7 +350,466 @@ garbage(const char *path)
 	atomic_store(head, th.req.mine + 10u * (th.req.mask + 1u));
 	EXPECT(socket_closed_within(sock, 5000), "broken ring: still attached after 5 s");
 	close(sock);
+
+	/* 3. An event ring's tail beyond its head, then an ordinary request:
+	 * the daemon notices when it next touches the rings (it posts no event
+	 * here), not only when it next posts one. */
+	rc = raw_attach(path, &sock, &th, &l);
+	if (rc != 0) {
+		fprintf(stderr, "dd_probe: attach again: %s\n", strerror(-rc));
+		return 3;
+	}
+	/* First a request answered, so the daemon has set up its side of
+	 * the rings: what follows is found by serving, not by attaching. */
+	r = sc_ring_reserve(&th.req, 0);
+	memset(r, 0, sizeof(*r));
+	r->op = 0xee;
+	(void)sc_ring_commit(&th.req, 1);
+	got = false;
+	for (double end = now_s() + 5; !got && now_s() < end; usleep(1000))
+		if (sc_ring_count(&th.cpl) > 0) {
+			sc_ring_release(&th.cpl, 1);
+			got = true;
+		}
+	EXPECT(got, "second attach: no completion within 5 s");
+	_Atomic uint32_t *evt_tail =
+		(_Atomic uint32_t *)(void *)((uint8_t *)(void *)th.evt.sh + SC_RING_TAIL_OFF);
+	atomic_store(evt_tail, th.evt.mine + 10u * (th.evt.mask + 1u));
+	r = sc_ring_reserve(&th.req, 0);
+	memset(r, 0, sizeof(*r));
+	r->op = 0xee;
+	(void)sc_ring_commit(&th.req, 1);
+	EXPECT(socket_closed_within(sock, 5000),
+	       "broken event ring: still attached 5 s after the next request");
+	close(sock);
 	printf("dd_probe: garbage: %s\n", failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
+/*
+ * CONNECT to peer:port from c: its completion's status (INT32_MIN: none),
+ * INT32_MAX when it succeeded but no COMM_UP followed; *h the association.
+ * Completion and COMM_UP may come in one poll: both are looked for in each.
+ */
+static int32_t
+connect_up(struct dpsctp_client *c, const struct dpsctp_client_addr *pa, uint16_t port,
+	   uint64_t cookie, uint64_t *h)
+{
+	if (dpsctp_client_connect(c, 0, pa, 1, port, cookie) != 0)
+		return INT32_MIN;
+	int32_t st = INT32_MIN;
+	uint64_t assoc = 0;
+	bool up = false;
+	for (double end = now_s() + 10; !up && now_s() < end;) {
+		struct dpsctp_client_event ev[16];
+		int n = dpsctp_client_poll(c, 0, ev, 16);
+		for (int i = 0; i < n; i++) {
+			if (ev[i].kind == DPSCTP_CLIENT_COMPLETION && ev[i].cookie == cookie) {
+				st = ev[i].status;
+				assoc = ev[i].assoc;
+			}
+			up |= ev[i].kind == DPSCTP_CLIENT_COMM_UP && st == 0 &&
+			      ev[i].assoc == assoc;
+		}
+		if (st != INT32_MIN && st != 0)
+			return st;
+		if (n <= 0)
+			(void)dpsctp_client_wait(c, 0, 10);
+	}
+	if (h != NULL)
+		*h = assoc;
+	return st == 0 && !up ? INT32_MAX : st;
+}
+
+/* ------------------------------------------------------------ cplring */
+
+#define CPL_SLOTS   64u	  /* the rings' size: the smallest the daemon grants */
+#define CPL_MSG_MAX 1200u /* one packet: the echo comes back whole */
+
+enum cpl_kind { CPL_QUIET, CPL_SEND, CPL_BARRIER, CPL_FAIL };
+
+/* What a cplring run expects and has seen. */
+static struct {
+	struct dpsctp_client *c;
+	uint64_t h;	 /* the association with the echo server */
+	uint64_t cookie; /* the next request's */
+	struct {
+		uint64_t cookie;
+		int32_t status;
+		uint8_t op;
+	} want[4u * CPL_SLOTS]; /* completions due, oldest first */
+	unsigned want_head, want_n;
+	uint32_t sent, echoed; /* messages by sequence number */
+	uint32_t echo_off;     /* bytes of the echo in progress (pieces) */
+	uint64_t sent_bytes, echoed_bytes, completions;
+	uint8_t msg[CPL_MSG_MAX];
+} cpl;
+
+static uint32_t
+cpl_len(uint32_t seq)
+{
+	return 1u + (seq * 131u) % CPL_MSG_MAX;
+}
+
+static uint8_t
+cpl_byte(uint32_t seq, uint32_t i)
+{
+	return (uint8_t)(seq * 7u + i * 13u + (i >> 8));
+}
+
+/* One completion or event against what is due. false: a failure (said). */
+static bool
+cpl_consume(const struct dpsctp_client_event *e)
+{
+	if (e->kind == DPSCTP_CLIENT_COMPLETION) {
+		if (cpl.want_n == 0) {
+			EXPECT(false, "a completion nothing asked for: cookie %llu op %u status %d",
+			       (unsigned long long)e->cookie, e->op, e->status);
+			return false;
+		}
+		unsigned i = cpl.want_head;
+		bool ok = e->cookie == cpl.want[i].cookie && e->op == cpl.want[i].op &&
+			  e->status == cpl.want[i].status;
+		EXPECT(ok,
+		       "completion %llu: cookie %llu op %u status %d, want cookie %llu op %u "
+		       "status %d",
+		       (unsigned long long)cpl.completions, (unsigned long long)e->cookie, e->op,
+		       e->status, (unsigned long long)cpl.want[i].cookie, cpl.want[i].op,
+		       cpl.want[i].status);
+		cpl.want_head = (i + 1) % (sizeof(cpl.want) / sizeof(cpl.want[0]));
+		cpl.want_n--;
+		cpl.completions++;
+		return ok;
+	}
+	if (e->kind == DPSCTP_CLIENT_PEER_ADDR_CHANGE)
+		return true; /* its path confirmed: nothing to do with the rings */
+	if (e->kind != DPSCTP_CLIENT_RECV) {
+		EXPECT(false, "event %u (error %u) on the association", e->kind, e->error);
+		return false;
+	}
+	uint32_t seq = cpl.echoed, len = cpl_len(seq);
+	bool ok = seq < cpl.sent && e->assoc == cpl.h && e->ppid == htonl(seq) &&
+		  cpl.echo_off + e->len <= len;
+	for (uint32_t i = 0; ok && i < e->len; i++)
+		ok = ((const uint8_t *)e->data)[i] == cpl_byte(seq, cpl.echo_off + i);
+	EXPECT(ok, "echo of message %u (of %u sent): %u bytes at %u, ppid %u: not what was sent",
+	       seq, cpl.sent, e->len, cpl.echo_off, ntohl(e->ppid));
+	cpl.echo_off += e->len;
+	if (!(e->flags & DPSCTP_CLIENT_MORE)) {
+		EXPECT(cpl.echo_off == len, "echo of message %u: %u bytes, want %u", seq,
+		       cpl.echo_off, len);
+		cpl.echoed++;
+		cpl.echoed_bytes += len;
+		cpl.echo_off = 0;
+	}
+	return ok;
+}
+
+/* Poll up to max; the completions among them in *cpls. false: a failure. */
+static bool
+cpl_poll(unsigned max, unsigned *cpls)
+{
+	struct dpsctp_client_event ev[CPL_SLOTS];
+	int n = dpsctp_client_poll(cpl.c, 0, ev, max < CPL_SLOTS ? max : CPL_SLOTS);
+	if (n < 0) {
+		EXPECT(false, "poll: %s (detached by the daemon?)", strerror(-n));
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!cpl_consume(&ev[i]))
+			return false;
+		*cpls += ev[i].kind == DPSCTP_CLIENT_COMPLETION;
+	}
+	return true;
+}
+
+static void
+cpl_due(uint64_t cookie, uint8_t op, int32_t status)
+{
+	unsigned cap = sizeof(cpl.want) / sizeof(cpl.want[0]);
+	cpl.want[(cpl.want_head + cpl.want_n) % cap].cookie = cookie;
+	cpl.want[(cpl.want_head + cpl.want_n) % cap].op = op;
+	cpl.want[(cpl.want_head + cpl.want_n) % cap].status = status;
+	cpl.want_n++;
+}
+
+/* Post one request of kind k, without polling (that would change the fill
+ * level): a full ring empties as the daemon serves, the completion ring
+ * having room for everything posted before. */
+static bool
+cpl_post(enum cpl_kind k)
+{
+	uint64_t cookie = ++cpl.cookie;
+	int rc = -EAGAIN;
+	for (double end = now_s() + 5; rc == -EAGAIN && now_s() < end;) {
+		if (k == CPL_BARRIER) {
+			rc = dpsctp_client_barrier(cpl.c, 0, cookie);
+			continue;
+		}
+		uint32_t seq = cpl.sent, len = cpl_len(seq);
+		for (uint32_t i = 0; i < len; i++)
+			cpl.msg[i] = cpl_byte(seq, i);
+		/* A quiet send that fails: a handle of the right slot, an older generation. */
+		struct dpsctp_client_sndinfo si = { k == CPL_FAIL ? cpl.h + (1ull << 32) : cpl.h, 0,
+						    htonl(seq),
+						    k == CPL_SEND ? 0u : DPSCTP_CLIENT_QUIET, 0 };
+		rc = dpsctp_client_send(cpl.c, 0, &si, cpl.msg, len, cookie);
+		if (rc == 0 && k != CPL_FAIL) {
+			cpl.sent++;
+			cpl.sent_bytes += len;
+		}
+	}
+	EXPECT(rc == 0, "post of a request of kind %d: %s", k, strerror(-rc));
+	if (k == CPL_BARRIER)
+		cpl_due(cookie, 6, 0);
+	else if (k == CPL_SEND)
+		cpl_due(cookie, 3, 0);
+	else if (k == CPL_FAIL)
+		cpl_due(cookie, 3, -ENOENT);
+	return rc == 0;
+}
+
+/*
+ * One trial: fill the completion ring with barriers (the daemon then serves
+ * nothing more), queue the mix behind them, take all but f of the barriers'
+ * completions in one poll (one release: the daemon sees S - f free slots at
+ * once), wait for the daemon to serve a round of the mix, then take
+ * everything: completions and echoes.
+ */
+static bool
+cpl_trial(unsigned f, const enum cpl_kind mix[3])
+{
+	for (unsigned i = 0; i < CPL_SLOTS; i++)
+		if (!cpl_post(CPL_BARRIER))
+			return false;
+	for (unsigned i = 0; i < CPL_SLOTS; i++)
+		if (!cpl_post(mix[i % 3]))
+			return false;
+	double end = now_s() + 10;
+	for (unsigned taken = 0; taken < CPL_SLOTS - f;) {
+		if (!cpl_poll(CPL_SLOTS - f - taken, &taken))
+			return false;
+		if (now_s() > end) {
+			EXPECT(false, "level %u: the barriers' completions did not come", f);
+			return false;
+		}
+	}
+	/* The mix fills the request ring: one more request goes in only once
+	 * the daemon has served a round of it, with S - f slots free. */
+	if (!cpl_post(CPL_BARRIER))
+		return false;
+	while (cpl.want_n != 0 || cpl.echoed != cpl.sent) {
+		unsigned got = 0;
+		if (!cpl_poll(CPL_SLOTS, &got))
+			return false;
+		if (now_s() > end) {
+			EXPECT(false, "level %u mix %d%d%d: %u completions and %u echoes missing",
+			       f, mix[0], mix[1], mix[2], cpl.want_n, cpl.sent - cpl.echoed);
+			return false;
+		}
+	}
+	return true;
+}
+
+static int
+cplring(const char *sock, const char *peer, uint16_t port)
+{
+	int err;
+	struct dpsctp_client_opts o = { .name = "probe-cpl", .ring_slots = CPL_SLOTS };
+	cpl.c = dpsctp_client_attach(sock, &o, &err);
+	if (cpl.c == NULL) {
+		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
+		return 3;
+	}
+	struct dpsctp_client_addr pa = { 4, { 0 } };
+	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
+		return 2;
+	struct dpsctp_client_event ev;
+	int32_t st = connect_up(cpl.c, &pa, port, 1, &cpl.h);
+	EXPECT(st == 0, "CONNECT: %d", st);
+	cpl.cookie = 100;
+	unsigned trials = 0;
+	for (unsigned f = 0; f < CPL_SLOTS && failures == 0; f++)
+		for (unsigned m = 0; m < 64 && failures == 0; m++) {
+			enum cpl_kind mix[3] = { (enum cpl_kind)(m % 4), (enum cpl_kind)(m / 4 % 4),
+						 (enum cpl_kind)(m / 16) };
+			trials += cpl_trial(f, mix);
+		}
+	if (failures == 0) {
+		EXPECT(dpsctp_client_shutdown(cpl.c, 0, cpl.h, 2) == 0, "shutdown request");
+		EXPECT(wait_for(cpl.c, DPSCTP_CLIENT_SHUTDOWN_COMPLETE, 0, &ev, 10, NULL, 0),
+		       "SHUTDOWN_COMPLETE");
+	}
+	dpsctp_client_detach(cpl.c);
+	printf("dd_probe: cplring: %u trials, %llu completions in order, %u messages (%llu "
+	       "bytes) sent, %u (%llu bytes) echoed intact: %s\n",
+	       trials, (unsigned long long)cpl.completions, cpl.sent,
+	       (unsigned long long)cpl.sent_bytes, cpl.echoed, (unsigned long long)cpl.echoed_bytes,
+	       failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
+/* ------------------------------------------------ listeners and limits */
+
+/* The status of the completion of `cookie` (INT32_MIN: none within 5 s). */
+static int32_t
+status_of(struct dpsctp_client *c, uint64_t cookie)
+{
+	struct dpsctp_client_event ev;
+	return wait_for(c, DPSCTP_CLIENT_COMPLETION, cookie, &ev, 5, NULL, 0) ? ev.status
+									      : INT32_MIN;
+}
+
+static struct dpsctp_client *
+attach_named(const char *sock, const char *name)
+{
+	int err;
+	struct dpsctp_client_opts o = { .name = name };
+	struct dpsctp_client *c = dpsctp_client_attach(sock, &o, &err);
+	if (c == NULL)
+		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
+	return c;
+}
+
+static int
+listen_ports(const char *sock, uint16_t first, unsigned n, bool hold)
+{
+	struct dpsctp_client *c = attach_named(sock, "probe-listen");
+	if (c == NULL)
+		return 3;
+	for (unsigned i = 0; i < n; i++) {
+		int32_t st = dpsctp_client_listen(c, 0, (uint16_t)(first + i), 10 + i) == 0
+				     ? status_of(c, 10 + i)
+				     : INT32_MIN;
+		EXPECT(st == 0, "LISTEN %u: %d, want 0", first + i, st);
+	}
+	if (hold && failures == 0) {
+		printf("dd_probe: holding %u ports\n", n);
+		fflush(stdout);
+		for (;;)
+			pause(); /* until killed */
+	}
+	dpsctp_client_detach(c);
+	printf("dd_probe: listen %u..%u: %s\n", first, first + n - 1,
+	       failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
+/* A request by kind on port, its completion's status. */
+static int32_t
+port_op(struct dpsctp_client *c, bool listen, uint16_t port)
+{
+	static uint64_t cookie = 1000;
+	cookie++;
+	int rc = listen ? dpsctp_client_listen(c, 0, port, cookie)
+			: dpsctp_client_unlisten(c, 0, port, cookie);
+	return rc == 0 ? status_of(c, cookie) : INT32_MIN;
+}
+
+static int
+unlisten(const char *sock, uint16_t port, unsigned app_listens)
+{
+	struct dpsctp_client *a = attach_named(sock, "probe-A"), *b = attach_named(sock, "probe-B");
+	if (a == NULL || b == NULL)
+		return 3;
+	int32_t st;
+	EXPECT((st = port_op(a, true, port)) == 0, "A: LISTEN %u: %d, want 0", port, st);
+	EXPECT((st = port_op(b, true, port)) == -EADDRINUSE, "B: LISTEN on A's port: %d", st);
+	EXPECT((st = port_op(b, false, port)) == -ENOENT, "B: UNLISTEN of A's port: %d", st);
+	EXPECT((st = port_op(a, false, port)) == 0, "A: UNLISTEN %u: %d, want 0", port, st);
+	EXPECT((st = port_op(a, false, port)) == -ENOENT, "A: second UNLISTEN: %d", st);
+	EXPECT((st = port_op(b, true, port)) == 0, "B: LISTEN on the port A gave back: %d", st);
+	EXPECT((st = port_op(a, true, port)) == -EADDRINUSE, "A: LISTEN on B's port now: %d", st);
+	EXPECT((st = port_op(b, false, port)) == 0, "B: UNLISTEN: %d", st);
+	/* The per-application limit counts ports held now, not ports ever listened on. */
+	for (unsigned i = 1; i <= app_listens; i++)
+		EXPECT((st = port_op(a, true, (uint16_t)(port + i))) == 0, "A: LISTEN %u: %d",
+		       port + i, st);
+	uint16_t over = (uint16_t)(port + app_listens + 1);
+	EXPECT((st = port_op(a, true, over)) == -ENOBUFS, "A: LISTEN beyond --app-listens: %d", st);
+	EXPECT((st = port_op(a, false, (uint16_t)(port + 1))) == 0, "A: UNLISTEN %u: %d", port + 1,
+	       st);
+	EXPECT((st = port_op(a, true, over)) == 0, "A: LISTEN %u after an UNLISTEN: %d", over, st);
+	dpsctp_client_detach(a);
+	dpsctp_client_detach(b);
+	printf("dd_probe: unlisten: %s\n", failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
+static int
+limits(const char *sock, const char *peer, uint16_t port, unsigned n)
+{
+	struct dpsctp_client_addr pa = { 4, { 0 } };
+	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
+		return 2;
+	struct dpsctp_client *a = attach_named(sock, "probe-A"), *b = attach_named(sock, "probe-B");
+	if (a == NULL || b == NULL)
+		return 3;
+	int32_t st;
+	for (unsigned i = 0; i < n; i++)
+		EXPECT((st = connect_up(a, &pa, port, 10 + i, NULL)) == 0, "A: association %u: %d",
+		       i + 1, st);
+	EXPECT((st = connect_up(a, &pa, port, 99, NULL)) == -ENOBUFS,
+	       "A: CONNECT beyond --app-assocs %u: %d, want -ENOBUFS", n, st);
+	EXPECT((st = connect_up(b, &pa, port, 1, NULL)) == 0,
+	       "B: CONNECT while A holds its limit: %d, want 0", st);
+	dpsctp_client_detach(a);
+	dpsctp_client_detach(b);
+	printf("dd_probe: limits: %s\n", failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
+static int
+accept_limit(const char *sock, const char *peer, uint16_t port, unsigned n, unsigned secs)
+{
+	struct dpsctp_client_addr pa = { 4, { 0 } };
+	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
+		return 2;
+	struct dpsctp_client *c = attach_named(sock, "probe-accept");
+	if (c == NULL)
+		return 3;
+	int32_t st = port_op(c, true, port);
+	EXPECT(st == 0, "LISTEN %u: %d", port, st);
+	printf("dd_probe: listening on %u\n", port);
+	fflush(stdout);
+	unsigned up = 0, live = 0, max_live = 0;
+	bool asked = false;
+	for (double end = now_s() + secs; now_s() < end;) {
+		struct dpsctp_client_event ev[32];
+		int m = dpsctp_client_poll(c, 0, ev, 32);
+		if (m < 0) {
+			EXPECT(false, "poll: %s", strerror(-m));
+			break;
+		}
+		for (int i = 0; i < m; i++) {
+			if (ev[i].kind == DPSCTP_CLIENT_COMM_UP) {
+				up++;
+				live++;
+			} else if (ev[i].kind == DPSCTP_CLIENT_COMM_LOST ||
+				   ev[i].kind == DPSCTP_CLIENT_SHUTDOWN_COMPLETE) {
+				live--;
+			} else if (ev[i].kind == DPSCTP_CLIENT_COMPLETION && ev[i].cookie == 77) {
+				EXPECT(ev[i].status == -ENOBUFS,
+				       "CONNECT with %u accepted associations up: %d, want "
+				       "-ENOBUFS",
+				       n, ev[i].status);
+			}
+		}
+		if (live > max_live)
+			max_live = live;
+		if (live == n && !asked) {
+			asked = true;
+			EXPECT(dpsctp_client_connect(c, 0, &pa, 1, 9, 77) == 0, "CONNECT request");
+		}
+		if (m == 0)
+			(void)dpsctp_client_wait(c, 0, 10);
+	}
+	EXPECT(max_live == n, "%u associations accepted at once, want %u (--app-assocs)", max_live,
+	       n);
+	EXPECT(asked, "never had %u accepted associations up", n);
+	dpsctp_client_detach(c);
+	printf("dd_probe: accept: %u accepted in all, at most %u at once: %s\n", up, max_live,
+	       failures == 0 ? "PASS" : "FAIL");
 	return failures == 0 ? 0 : 1;
 }
 
@@ -331,8 +822,22 @@ main(int argc, char **argv)
 		return zerocopy(argv[1], argv[3], (uint16_t)atoi(argv[4]), (unsigned)atoi(argv[5]));
 	if (argc == 3 && strcmp(argv[2], "garbage") == 0)
 		return garbage(argv[1]);
+	if (argc == 5 && strcmp(argv[2], "cplring") == 0)
+		return cplring(argv[1], argv[3], (uint16_t)atoi(argv[4]));
+	if ((argc == 5 || argc == 6) && strcmp(argv[2], "listen") == 0)
+		return listen_ports(argv[1], (uint16_t)atoi(argv[3]), (unsigned)atoi(argv[4]),
+				    argc == 6 && strcmp(argv[5], "hold") == 0);
+	if (argc == 5 && strcmp(argv[2], "unlisten") == 0)
+		return unlisten(argv[1], (uint16_t)atoi(argv[3]), (unsigned)atoi(argv[4]));
+	if (argc == 6 && strcmp(argv[2], "limits") == 0)
+		return limits(argv[1], argv[3], (uint16_t)atoi(argv[4]), (unsigned)atoi(argv[5]));
+	if (argc == 7 && strcmp(argv[2], "accept") == 0)
+		return accept_limit(argv[1], argv[3], (uint16_t)atoi(argv[4]),
+				    (unsigned)atoi(argv[5]), (unsigned)atoi(argv[6]));
 	fprintf(stderr,
 		"usage: dd_probe SOCKET isolation PEER PORT | SOCKET zerocopy PEER PORT N | "
-		"SOCKET garbage\n");
+		"SOCKET garbage | SOCKET cplring PEER PORT | SOCKET listen FIRST N [hold] | "
+		"SOCKET unlisten PORT APP_LISTENS | SOCKET limits PEER PORT N | "
+		"SOCKET accept PEER PORT N SECONDS\n");
 	return 2;
 }

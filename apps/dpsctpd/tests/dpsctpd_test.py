@@ -23,6 +23,34 @@ do. Each case starts its own daemon and peer and always stops them.
               intact, and every buffer returns to the pool once read
   loopback-peer  dpsctpd --loopback-peer echo (no NIC, no memif): two echo
               clients through the daemon to the peer in its process
+  loopback-parts  issue 16: messages the data plane delivers in parts (above
+              64 packets, or half the window) come back through --loopback-peer
+              echo as one message of their size, intact, by copy and by reference
+  loopback-events  issue 16: COMM_UP names the peer, its port and ours, with
+              --max-streams' 64 streams; CANT_START says why: a port nobody
+              listens on (the peer's ABORT) and an address nobody answers from
+              (INIT retransmissions exhausted) read differently
+  cpl-ring    issue 16: dd_probe cplring, every completion-ring fill level
+              under every mix of quiet and other requests, through
+              --loopback-peer echo: each request answered once, in order, every
+              byte echoed and counted by the peer
+  listeners   issue 16: ports come back when an application leaves or is
+              killed, and with UNLISTEN (--listeners 4)
+  app-limits  issue 16: per-application association limits leave room for
+              another application, count accepted associations, and --check
+              refuses limits that let one application take everything
+  silent-clients  issue 16: six connections that never say hello, opened
+              again each time dpsctpd turns them away (beyond --max-pending 4,
+              and after the hello timeout), while an echo client's 3000
+              echoes come back intact; the loop's heartbeat in /dpsctpd/stats
+              stays fresh, and shows a loop stopped on purpose (ptrace of the
+              loop thread alone) as loop_age_us growing
+  second-daemon  issue 16: a second dpsctpd on the same --socket exits 3 and
+              says why, the first still serves; after a kill -9 of the first,
+              its stale socket is replaced by the next daemon
+  quiet-stdout  issue 16: dpsctpd's stdout is a pipe nobody reads; 200
+              attach/detach cycles (its log lines fill the pipe) and an echo
+              run go on, dropped lines are counted (log_lost), SIGTERM stops it
   restart     dpsctp-sidecar-echo -s --reattach serves the peer's echo client;
               dpsctpd is stopped and started again; the application sees it
               go, attaches to the new one, listens again, and a second peer
@@ -30,15 +58,21 @@ do. Each case starts its own daemon and peer and always stops them.
 
 usage: dpsctpd_test.py BUILD_DIR CASE
 """
+import array
+import ctypes
+import fcntl
 import json
 import os
 import re
+import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 EAL = ["-l", "0", "--no-huge", "--no-pci", "-m", "512", "--log-level", "lib.eal:error"]
 DAEMON_IP, PEER_IP = "10.0.0.1", "10.0.0.2"
@@ -234,12 +268,13 @@ def case_garbage(rig):
     good = rig.app("good", ["-c", PEER_IP, "-n", "20000", "-l", "300"])
     time.sleep(0.3)
     rig.check(rig.probe(["garbage"]) == 0,
-              "garbage: -EPROTO for a bad request, detached for a broken ring")
+              "garbage: -EPROTO for a bad request, detached for a broken request ring "
+              "and for a broken event ring")
     rig.check(good.wait(120) == 0 and echoed_all(good, 20000),
               "the other application's 20000 echoes intact")
     st = rig.settle({"apps": 0})
-    rig.check(st.get("apps_dropped") == 1 and st.get("bad_requests") == 1,
-              "dpsctpd counted one bad request and one application dropped (%s)" % st)
+    rig.check(st.get("apps_dropped") == 2 and st.get("bad_requests") == 2,
+              "dpsctpd counted two bad requests and two applications dropped (%s)" % st)
 
 
 def case_restart(rig):
@@ -297,9 +332,456 @@ def case_loopback_peer(rig):
               "the loopback peer counted every message")
 
 
+def start_loopback(rig, extra=()):
+    """dpsctpd --loopback-peer echo, no NIC (as case_loopback_peer starts it)."""
+    d = Proc("dpsctpd", [rig.exe("apps/dpsctpd/dpsctpd"), *EAL, f"--file-prefix={rig.tag}lo",
+                         "--", "--loopback-peer", "echo", "--socket", rig.sock,
+                         "--idle-sleep-us", "20", *extra])
+    rig.procs.append(d)
+    if d.wait_line(r"dpsctpd: serving", 20) is None:
+        raise RuntimeError("dpsctpd did not start:\n" + d.text())
+    return d
+
+
+def case_loopback_parts(rig):
+    """Issue 16: 100,000 bytes came back as 92,928 + 7,072 (the data plane hands
+    a message of more than 64 packets on in parts, and the peer echoed each
+    part as a message). Sizes around that point, above half the 256 KiB
+    window, and up to the 256 KiB send buffer; one copy and zero copy (where
+    the daemon hands every packet on as a part, MORE and CONT)."""
+    d = start_loopback(rig, ["--zero-copy"])
+    runs = [("p100k", 30, 100000, []), ("p93k", 30, 92929, ["--zero-copy"]),
+            ("p200k", 20, 200000, ["--zero-copy"]), ("p250k", 10, 250000, [])]
+    apps = [(rig.app(name, ["-c", "10.255.0.2", "-n", str(n), "-l", str(size), *extra]),
+             name, n, size) for name, n, size, extra in runs]
+    for a, name, n, size in apps:
+        rig.check(a.wait(120) == 0 and echoed_all(a, n),
+                  "%s: %d x %d B each echoed as one message of %d B, intact" %
+                  (name, n, size, size))
+    rig.check(d.stop() == 0, "dpsctpd stopped cleanly")
+    total = sum(r[1] for r in runs)
+    rig.check(d.wait_line(r"loopback peer received %d messages, \d+ bytes; 0 echoes dropped"
+                          % total, 1) is not None,
+              "the loopback peer counted %d messages (not their parts), none dropped" % total)
+
+
+def case_loopback_events(rig):
+    """Issue 16: COMM_UP carried neither the peer's address nor its port (and
+    our port was 0), COMM_UP's streams were the profile's 16 whatever
+    --max-streams said, and a CANT_START looked the same for a wrong port and
+    a silent peer."""
+    start_loopback(rig)
+    ok = rig.app("ok", ["-c", "10.255.0.2", "-n", "10"])
+    rig.check(ok.wait(60) == 0 and echoed_all(ok, 10), "10 echoes")
+    up = re.search(r"association up with 10\.255\.0\.2 port 5001 from our port (\d+), "
+                   r"64 streams out, 64 in", ok.text())
+    rig.check(up is not None and 49152 <= int(up.group(1)) <= 65535,
+              "COMM_UP: the peer's address and port, our port, 64 streams each way (%s)" %
+              [ln for ln in ok.lines if "association up" in ln])
+    wrong = rig.app("wrong-port", ["-c", "10.255.0.2", "--sctp-port", "5002", "-n", "1"])
+    rig.check(wrong.wait(30) == 1 and wrong.wait_line(
+        r"association with 10\.255\.0\.2 port 5002 could not be set up: the peer sent an "
+        r"ABORT without a cause \(reason 1, cause 0\)", 1) is not None,
+        "CANT_START for a port nobody listens on: the peer's ABORT")
+    silent = rig.app("silent", ["-c", "10.255.0.3", "-n", "1"])
+    rig.check(silent.wait(30) == 1 and silent.wait_line(
+        r"association with 10\.255\.0\.3 port 5001 could not be set up: no answer to INIT "
+        r"\(retransmissions exhausted\) \(reason 4, cause 0\)", 1) is not None,
+        "CANT_START for an address nobody answers from: INIT retransmissions exhausted")
+
+
+# Issue 16, items 3-5: request serving, listening ports and per-application
+# limits (cases cpl-ring, listeners, app-limits).
+
+def start_lo_daemon(rig, n, extra=()):
+    """dpsctpd --loopback-peer echo (no NIC), its telemetry socket noted."""
+    prefix = f"{rig.tag}c{n}"
+    d = Proc("dpsctpd", [rig.exe("apps/dpsctpd/dpsctpd"), *EAL, f"--file-prefix={prefix}",
+                         "--", "--loopback-peer", "echo", "--socket", rig.sock,
+                         "--idle-sleep-us", "20", *extra])
+    rig.procs.append(d)
+    if d.wait_line(r"dpsctpd: serving", 20) is None:
+        raise RuntimeError("dpsctpd did not start:\n" + d.text())
+    rig.telemetry = f"/var/run/dpdk/{prefix}/dpdk_telemetry.v2"
+    return d
+
+
+def probe_out(rig, args, timeout=120):
+    r = subprocess.run([rig.exe("apps/dpsctpd/dd_probe"), rig.sock, *args],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=timeout)
+    print(r.stdout, end="")
+    return r.returncode, r.stdout
+
+
+def case_cpl_ring(rig):
+    """Issue 16 item 3: a quiet send served with one completion slot free made
+    dpsctpd serve a stale request (the application detached, or a request
+    served twice). dd_probe cplring leaves 0..63 of its 64 completion slots
+    taken under every mix of quiet sends, sends, barriers and failing quiet
+    sends; then the same with a 4 KiB send buffer, where sends also wait at
+    the head of the ring for space (RETRY)."""
+    for n, extra in ((0, ()), (1, ("--sndbuf", "4k"))):
+        d = start_lo_daemon(rig, n, extra)
+        rc, out = probe_out(rig, ["cplring", "10.255.0.2", "5001"])
+        m = re.search(r"(\d+) messages \((\d+) bytes\) sent, (\d+) \((\d+) bytes\) echoed intact",
+                      out)
+        what = "sndbuf 4k" if extra else "defaults"
+        rig.check(rc == 0 and m is not None and m.group(1) == m.group(3),
+                  "%s: 4096 trials, every completion once and in order, every echo intact"
+                  % what)
+        rig.check(d.wait_line(r"broke its rings", 0.1) is None,
+                  "%s: the application was never detached" % what)
+        rig.check(d.stop() == 0, "%s: dpsctpd stopped cleanly" % what)
+        want = r"loopback peer received %s messages, %s bytes; 0 echoes dropped" % (
+            (m.group(1), m.group(2)) if m else ("x", "x"))
+        rig.check(d.wait_line(want, 1) is not None,
+                  "%s: the peer received every byte sent, once (%s)" % (
+                      what, d.wait_line(r"loopback peer received", 0.1)))
+
+
+def case_listeners(rig):
+    """Issue 16 item 4: listening could not be undone; the data plane's four
+    listeners leaked with each application that listened and left. Here
+    --listeners 4, two ports per application: one application leaves, one is
+    killed (-9), and two more still listen, on new ports and the old ones;
+    UNLISTEN gives a port to another application."""
+    start_lo_daemon(rig, 0, ["--listeners", "4", "--app-listens", "2", "--max-apps", "4"])
+    rc, _ = probe_out(rig, ["listen", "7001", "2"])
+    rig.check(rc == 0, "an application listens on 7001-7002 and leaves")
+    held = Proc("holder", [rig.exe("apps/dpsctpd/dd_probe"), rig.sock, "listen", "7003", "2",
+                           "hold"])
+    rig.procs.append(held)
+    rig.check(held.wait_line(r"holding 2 ports", 10) is not None,
+              "another listens on 7003-7004")
+    held.p.kill()  # SIGKILL
+    held.wait(10)
+    st = rig.settle({"apps": 0})
+    rig.check(st.get("apps") == 0, "dpsctpd saw it die (%s)" % st.get("apps"))
+    rc, _ = probe_out(rig, ["listen", "7005", "2"])
+    rig.check(rc == 0, "a third listens on 7005-7006: the 4 listeners came back")
+    rc, _ = probe_out(rig, ["listen", "7003", "2"])
+    rig.check(rc == 0, "a fourth listens on the killed one's 7003-7004")
+    rc, _ = probe_out(rig, ["unlisten", "7100", "2"])
+    rig.check(rc == 0, "UNLISTEN: the port goes to another application, the per-application "
+              "limit counts ports held now")
+
+
+def case_app_limits(rig):
+    """Issue 16 item 5: with the defaults one application could take every
+    association. --max-assocs 8 and 2 applications: 4 each by default, a
+    fifth CONNECT is -ENOBUFS while the other application still connects;
+    associations accepted on a listening port count too; --check refuses a
+    limit that lets one application take everything."""
+    chk = [rig.exe("apps/dpsctpd/dpsctpd"), "--no-huge", "--no-pci", "--no-shconf", "-l", "0",
+           "-m", "64", "--log-level", "lib.eal:error", "--"]
+    for args, rc_want, text in (
+            ([], 0, r"64 associations and 4 ports each"),
+            (["--max-apps", "1", "--app-assocs", "1024"], 0, r"1024 associations"),
+            (["--app-assocs", "1024"], 2,
+             r"--app-assocs 1024 lets one application take all 1024 associations"),
+            (["--listeners", "4", "--app-listens", "4"], 2,
+             r"--app-listens 4 lets one application take all 4 listening ports"),
+            (["--max-assocs", "100", "--app-assocs", "100", "--max-apps", "2"], 2,
+             r"take all 100 associations")):
+        r = subprocess.run(chk + args + ["--check"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=30)
+        rig.check(r.returncode == rc_want and re.search(text, r.stdout) is not None,
+                  "--check %s: exit %d, %r (got %d: %s)" % (
+                      " ".join(args) or "(defaults)", rc_want, text, r.returncode,
+                      r.stdout.strip().splitlines()[-1:]))
+    # Start-up refuses it as --check does, before serving anything.
+    r = subprocess.run(chk + ["--loopback-peer", "sink", "--socket", rig.sock,
+                              "--app-assocs", "1024"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=30)
+    rig.check(r.returncode == 2 and "lets one application take all" in r.stdout,
+              "start-up refuses it too (exit %d)" % r.returncode)
+
+    d = start_lo_daemon(rig, 0, ["--max-assocs", "8", "--max-apps", "2"])
+    rc, _ = probe_out(rig, ["limits", "10.255.0.2", "5001", "4"])
+    rig.check(rc == 0, "A: 4 associations, the fifth -ENOBUFS; B still connects")
+    d.stop()
+
+    # Accepted associations: a peer opens 6 to an application allowed 4.
+    rig.start_daemon(1, ["--max-assocs", "8", "--max-apps", "2"])
+    acc = Proc("accept", [rig.exe("apps/dpsctpd/dd_probe"), rig.sock, "accept", PEER_IP, "7001",
+                          "4", "10"])
+    rig.procs.append(acc)
+    rig.check(acc.wait_line(r"listening on 7001", 10) is not None, "the application listens")
+    perf = Proc("perf", [rig.exe("apps/dpsctp-perf/dpsctp-perf"), *EAL,
+                         f"--file-prefix={rig.tag}perf", "--", "--port",
+                         f"net_memif0,socket={rig.memif},socket-abstract=no,id=0,role=client",
+                         "--ip", PEER_IP + "/24", "--sctp-port", "7001", "-c", DAEMON_IP,
+                         "-P", "6", "-t", "5", "-l", "100", "--rate", "1m", "-i", "0",
+                         # RFC 9260 timers: INITs parked out of the first ARP's
+                         # queue are sent again after 1 s, not given up in 1 s.
+                         "--profile", "rfc"])
+    rig.procs.append(perf)
+    rig.check(acc.wait(30) == 0, "at most 4 accepted at once; with 4 up a CONNECT is -ENOBUFS")
+    perf.wait(30)
+    st = rig.settle({"apps": 0})
+    rig.check(st.get("orphan_accepts", 0) == 2,
+              "dpsctpd aborted the 2 associations over the limit (orphan_accepts %s)" %
+              st.get("orphan_accepts"))
+
+
+# Issue 16, items 1 and 7: the control socket and the loop thread.
+
+SC_MAGIC = 0x4450534354505343
+ETIMEDOUT, EBUSY = 110, 16
+
+
+def sc_version():
+    """The handshake version of the sources beside this test."""
+    h = (Path(__file__).resolve().parents[3] / "dataplane/sidecar/sc_region.h").read_text()
+    return int(re.search(r"#define SC_VERSION\s+(\d+)u", h).group(1))
+
+
+def raw_attach(path, name, timeout=10):
+    """Attach and detach without the library (struct sc_hello, one thread,
+    the daemon's default sizes): the welcome's status. Bounded: a daemon
+    that does not answer raises socket.timeout."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+        s.settimeout(timeout)
+        s.connect(path)
+        s.send(struct.pack("<QIIIIQ32s", SC_MAGIC, sc_version(), 1, 0, 0, 0, name.encode()))
+        msg, anc, _, _ = s.recvmsg(4096, socket.CMSG_SPACE(32 * 4))
+        for level, kind, data in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                for fd in array.array("i", data[:len(data) - len(data) % 4]):
+                    os.close(fd)
+        return struct.unpack_from("<i", msg, 12)[0]
+
+
+class SilentCrowd:
+    """n connections to the daemon's socket that never say hello; each one
+    the daemon closes is opened again at once. refusals counts the
+    daemon's answers by status (-ETIMEDOUT, -EBUSY)."""
+
+    def __init__(self, path, n):
+        self.path, self.n, self.socks, self.refusals = path, n, [], {}
+        self.done = False
+        self.t = threading.Thread(target=self._run, daemon=True)
+        self.t.start()
+
+    def _open(self):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        s.setblocking(False)
+        try:
+            s.connect(self.path)
+        except OSError:  # the backlog is full (a daemon not accepting): later
+            s.close()
+            return None
+        return s
+
+    def _run(self):
+        while not self.done:
+            while len(self.socks) < self.n:
+                s = self._open()
+                if s is None:
+                    break
+                self.socks.append(s)
+            if not self.socks:
+                time.sleep(0.05)
+                continue
+            for s in select.select(self.socks, [], [], 0.05)[0]:
+                try:
+                    data = s.recv(4096)
+                except OSError:
+                    data = b""
+                st = struct.unpack_from("<i", data, 12)[0] if len(data) >= 16 else "EOF"
+                self.refusals[st] = self.refusals.get(st, 0) + 1
+                s.close()
+                self.socks.remove(s)
+
+    def stop(self):
+        self.done = True
+        self.t.join(5)
+        for s in self.socks:
+            s.close()
+
+
+class LoopStopped:
+    """Stop one thread of a process for the duration of a with block, the
+    others running on: ptrace(PTRACE_SEIZE, PTRACE_INTERRUPT) of that
+    thread alone (SIGSTOP would stop telemetry's thread too)."""
+    SEIZE, INTERRUPT, DETACH, WALL = 0x4206, 0x4207, 17, 0x40000000
+
+    def __init__(self, tid):
+        self.tid = tid
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p,
+                                     ctypes.c_void_p]
+
+    def __enter__(self):
+        if self.libc.ptrace(self.SEIZE, self.tid, None, None) != 0:
+            raise OSError(ctypes.get_errno(), "PTRACE_SEIZE")
+        self.libc.ptrace(self.INTERRUPT, self.tid, None, None)
+        os.waitpid(self.tid, self.WALL)  # it is stopped from here on
+        return self
+
+    def __exit__(self, *exc):
+        self.libc.ptrace(self.DETACH, self.tid, None, None)
+        return False
+
+
+def case_silent_clients(rig):
+    """Issue 16: a client that connected and said nothing stopped the whole
+    daemon (the hello was read blocking on the loop thread)."""
+    d = rig.start_daemon(extra=["--max-pending", "4"])  # and the default 1 s hello timeout
+    rig.start_peer(["-s"])
+    crowd = SilentCrowd(rig.sock, 6)
+    samples = []
+    try:
+        time.sleep(0.3)
+        app = rig.app("echo", ["-c", PEER_IP, "-n", "3000", "-l", "1000"])
+        # Bounded: against a daemon stuck on a silent client this fails in a minute.
+        end = time.time() + 60
+        while app.p.poll() is None and time.time() < end:
+            samples.append(rig.stats())
+            time.sleep(0.1)
+        samples.append(rig.stats())
+        rig.check(app.wait(5) == 0 and echoed_all(app, 3000),
+                  "3000 echoes intact while six clients connect and say nothing, again and again")
+    finally:
+        crowd.stop()
+    st = rig.stats()
+    pend = [x.get("pending", -1) for x in samples]
+    rig.check(0 <= min(pend) and max(pend) <= 4,
+              "never more than --max-pending 4 connections waiting for a hello (%s)" %
+              sorted(set(pend)))
+    rig.check(st.get("pending_evicted", 0) >= 2 and crowd.refusals.get(-EBUSY, 0) >= 2,
+              "beyond --max-pending the oldest is turned away (-EBUSY) and counted (%s, %s)" %
+              (st.get("pending_evicted"), crowd.refusals))
+    # Within the bound, each is refused when its hello timeout (1 s) is up.
+    crowd = SilentCrowd(rig.sock, 3)
+    end = time.time() + 10
+    while time.time() < end and crowd.refusals.get(-ETIMEDOUT, 0) < 3:
+        time.sleep(0.1)
+    crowd.stop()
+    st = rig.settle({"pending": 0})
+    rig.check(st.get("hello_timeouts", 0) >= 3 and crowd.refusals.get(-ETIMEDOUT, 0) >= 3,
+              "a connection silent for the hello timeout is refused (-ETIMEDOUT) and counted "
+              "(%s, %s)" % (st.get("hello_timeouts"), crowd.refusals))
+    its = [x.get("loop_iterations", 0) for x in samples]
+    ages = [x.get("loop_age_us", -1) for x in samples]
+    rig.check(its[-1] > its[0] and 0 <= min(ages) and max(ages) < 2000000,
+              "the loop's heartbeat stayed fresh throughout (iterations %s .. %s, oldest %s us)" %
+              (its[0], its[-1], max(ages)))
+    # A health check sees a loop that stopped: the age grows, the count stands.
+    with LoopStopped(d.p.pid):
+        time.sleep(1.5)
+        s1 = rig.stats()
+        time.sleep(0.3)
+        s2 = rig.stats()
+    time.sleep(0.5)
+    s3 = rig.stats()
+    rig.check(s1.get("loop_age_us", 0) >= 1000000 and
+              s2.get("loop_age_us", 0) > s1.get("loop_age_us", 0) and
+              s1.get("loop_iterations") == s2.get("loop_iterations"),
+              "a stopped loop shows in telemetry: loop_age_us %s then %s, iterations %s then %s" %
+              (s1.get("loop_age_us"), s2.get("loop_age_us"), s1.get("loop_iterations"),
+               s2.get("loop_iterations")))
+    rig.check(s3.get("loop_iterations", 0) > s2.get("loop_iterations", 0) and
+              s3.get("loop_age_us", 1 << 62) < s2.get("loop_age_us", 0) and
+              s3.get("loop_longest_us", 0) >= 1000000,
+              "and its recovery: iterations go on, loop_longest_us keeps the stall (%s us)" %
+              s3.get("loop_longest_us"))
+
+
+def case_second_daemon(rig):
+    """Issue 16: a second dpsctpd on the same --socket took the socket over
+    and deleted it when it exited, leaving the first unreachable."""
+    d1 = rig.start_daemon()
+    rig.start_peer(["-s"])
+    d2 = Proc("dpsctpd-2", [rig.exe("apps/dpsctpd/dpsctpd"), *EAL,
+                            f"--file-prefix={rig.tag}d2", "--", "--loopback-peer", "sink",
+                            "--socket", rig.sock])
+    rig.procs.append(d2)
+    rig.check(d2.wait(30) == 3, "the second dpsctpd exits with 3 (%s)" % d2.p.returncode)
+    rig.check(d2.wait_line(r"%s: another dpsctpd is serving this socket" % re.escape(rig.sock),
+                           1) is not None, "and says why (%s)" % d2.lines[-1:])
+    a = rig.app("after", ["-c", PEER_IP, "-n", "500", "-l", "300"])
+    rig.check(a.wait(60) == 0 and echoed_all(a, 500),
+              "the first still serves its socket: 500 echoes intact")
+    d1.p.kill()  # SIGKILL: the socket file stays, nobody accepts on it
+    d1.wait(10)
+    rig.check(os.path.exists(rig.sock), "kill -9 left a stale socket")
+    d3 = Proc("dpsctpd-3", [rig.exe("apps/dpsctpd/dpsctpd"), *EAL,
+                            f"--file-prefix={rig.tag}d3", "--", "--loopback-peer", "echo",
+                            "--socket", rig.sock, "--idle-sleep-us", "20"])
+    rig.procs.append(d3)
+    rig.check(d3.wait_line(r"dpsctpd: serving", 20) is not None,
+              "the next dpsctpd replaces the stale socket")
+    b = rig.app("stale", ["-c", "10.255.0.2", "-n", "100"])
+    rig.check(b.wait(60) == 0 and echoed_all(b, 100), "and serves it: 100 echoes intact")
+    rig.check(d3.stop() == 0 and not os.path.exists(rig.sock),
+              "stopped, it removes its own socket")
+
+
+class Unread:
+    """A process whose output is read up to a line, then never again (a
+    pipe nobody reads: a stuck log shipper, a pager left open)."""
+
+    def __init__(self, name, argv, pattern, timeout):
+        self.name, self.lines = name, []
+        self.p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        fd, buf, end = self.p.stdout.fileno(), b"", time.time() + timeout
+        while time.time() < end and not re.search(pattern.encode(), buf):
+            if select.select([fd], [], [], 0.2)[0]:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                buf += chunk
+        self.lines = buf.decode(errors="replace").splitlines()
+        self.started = re.search(pattern.encode(), buf) is not None
+        if self.started:  # the smallest pipe: a few lines fill it
+            fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+
+    def wait(self, timeout):
+        try:
+            return self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            return None
+
+
+def case_quiet_stdout(rig):
+    """Issue 16, the class of item 1: the loop thread wrote a line per attach
+    and per detach with a blocking write; a full stdout pipe stopped it."""
+    prefix = f"{rig.tag}q"
+    d = Unread("dpsctpd", [rig.exe("apps/dpsctpd/dpsctpd"), *EAL, f"--file-prefix={prefix}",
+                           "--", "--loopback-peer", "echo", "--socket", rig.sock,
+                           "--idle-sleep-us", "20"], r"dpsctpd: serving", 20)
+    rig.procs.append(d)
+    if not d.started:
+        raise RuntimeError("dpsctpd did not start:\n" + "\n".join(d.lines))
+    rig.telemetry = f"/var/run/dpdk/{prefix}/dpdk_telemetry.v2"
+    statuses = []
+    try:
+        for i in range(200):
+            statuses.append(raw_attach(rig.sock, "q%d" % i))
+    except OSError as e:  # socket.timeout included: the daemon stopped answering
+        statuses.append("%s" % e)
+    rig.check(len(statuses) == 200 and set(statuses) == {0},
+              "200 attach/detach cycles with nobody reading the daemon's output (%d done, "
+              "last %s)" % (len(statuses), statuses[-1:]))
+    a = rig.app("after", ["-c", "10.255.0.2", "-n", "2000", "-l", "200"])
+    rig.check(a.wait(60) == 0 and echoed_all(a, 2000), "then 2000 echoes intact")
+    st = rig.settle({"apps": 0})
+    rig.check(st.get("log_lost", 0) >= 1,
+              "lines that found no room were counted (log_lost %s)" % st.get("log_lost"))
+    d.p.send_signal(signal.SIGTERM)
+    rig.check(d.wait(20) == 0, "SIGTERM stops it all the same (%s)" % d.p.returncode)
+
+
 CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "garbage": case_garbage, "restart": case_restart, "zero-copy": case_zero_copy,
-         "loopback-peer": case_loopback_peer}
+         "loopback-peer": case_loopback_peer, "loopback-parts": case_loopback_parts,
+         "loopback-events": case_loopback_events, "cpl-ring": case_cpl_ring,
+         "listeners": case_listeners, "app-limits": case_app_limits}
+CASES.update({"silent-clients": case_silent_clients, "second-daemon": case_second_daemon,
+              "quiet-stdout": case_quiet_stdout})
 
 
 def main():

@@ -98,4 +98,47 @@ TEST(ScProto, EventsAreChecked)
 	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
 }
 
+// Issue 16: the parts of a message are marked both ways (MORE, CONT);
+// COMM_UP names the peer (an IPv4 or IPv6 address, never none); the
+// address's padding is checked like the reserved bytes.
+TEST(ScProto, PartsAndWhoAnAssociationIsWith)
+{
+	struct sc_evt e;
+	memset(&e, 0, sizeof(e));
+	e.type = SC_EVT_RECV;
+	e.assoc = 9;
+	e.len = 10;
+	e.flags = SC_RECV_CONT;
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	e.flags = SC_RECV_CONT | SC_RECV_MORE | SC_RECV_ZC;
+	e.len = sizeof(struct sc_zc_ref);
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+
+	memset(&e, 0, sizeof(e));
+	e.type = SC_EVT_COMM_UP;
+	e.assoc = 9;
+	e.port = 49152;
+	e.peer_port = 5001;
+	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO); // who is it with?
+	e.peer.family = 4;
+	e.peer.bytes[0] = 10;
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	e.peer.family = 5;
+	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
+	e.peer.family = 6;
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	e.peer.pad[1] = 1;
+	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
+	e.peer.pad[1] = 0;
+
+	// CANT_START may know no address; its reason and cause travel as given.
+	memset(&e, 0, sizeof(e));
+	e.type = SC_EVT_CANT_START;
+	e.assoc = 9;
+	e.reason = 4; // DPSCTP_REASON_T1_INIT
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	e.reserved[5] = 1;
+	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
+}
+
 } // namespace

@@ -4,9 +4,15 @@
 // polled on its own thread: two applications get their own regions; one
 // that dies is detached; garbage on the socket is refused without touching
 // the attached ones; limits answer -E2BIG and -EBUSY; when the daemon goes
-// the client sees -ECONNRESET and attaches to the next one.
+// the client sees -ECONNRESET and attaches to the next one. Clients that
+// say nothing, half a hello or never read their welcome hold nobody up;
+// a second server on a live socket is refused (issue 16).
 #include <gtest/gtest.h>
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <csignal>
@@ -17,6 +23,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,10 +36,13 @@ namespace {
 
 class Server {
       public:
-	explicit Server(uint64_t generation, uint32_t max_apps = 4)
+	explicit Server(uint64_t generation, uint32_t max_apps = 4, uint32_t max_pending = 0,
+			uint32_t hello_timeout_ms = 0)
 	{
 		path_ = "/tmp/dpsctp-sc-test-" + std::to_string(getpid()) + ".sock";
-		struct sc_server_limits lim = { max_apps, 4, 256, 1 << 16 };
+		struct sc_server_limits lim = { max_apps, 4, 256, 1 << 16, 0, 0 };
+		lim.max_pending = max_pending; // 0: the defaults
+		lim.hello_timeout_ms = hello_timeout_ms;
 		EXPECT_EQ(sc_server_open(&s_, path_.c_str(), &lim, generation), 0);
 		// The table belongs to the poll thread; the test counts through callbacks.
 		s_.on_attach = [](struct sc_server *, struct sc_app *, void *arg) {
@@ -371,6 +381,355 @@ TEST(ScClient, SignalsAreNotTheDaemonLeaving)
 	EXPECT_EQ(resets, 0);
 	EXPECT_EQ(dpsctp_client_check(c), 0);
 	dpsctp_client_detach(c);
+}
+
+} // namespace
+
+namespace {
+
+// A client that speaks the handshake itself, so the test decides what it
+// sends and when. Every wait is bounded: against a server that blocks on a
+// silent client these tests fail, they do not hang (the silent sockets,
+// declared after the Server, close first and so unblock its thread).
+class Raw {
+      public:
+	explicit Raw(const char *path)
+	{
+		fd_ = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+		struct sockaddr_un sa = {};
+		sa.sun_family = AF_UNIX;
+		strcpy(sa.sun_path, path);
+		connected_ = connect(fd_, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	}
+	~Raw()
+	{
+		if (fd_ >= 0)
+			close(fd_);
+	}
+	Raw(const Raw &) = delete;
+	Raw &operator=(const Raw &) = delete;
+	bool connected() const
+	{
+		return connected_;
+	}
+	static struct sc_hello good_hello()
+	{
+		struct sc_hello h = {};
+		h.magic = SC_MAGIC;
+		h.version = SC_VERSION;
+		h.n_threads = 1;
+		strcpy(h.name, "raw");
+		return h;
+	}
+	// The first len bytes of a good hello followed by extra bytes, with
+	// fd as SCM_RIGHTS when fd >= 0. Whether send() took it whole.
+	bool hello(size_t len = sizeof(struct sc_hello), int fd = -1)
+	{
+		uint8_t buf[sizeof(struct sc_hello) + 64] = {};
+		struct sc_hello h = good_hello();
+		memcpy(buf, &h, sizeof(h));
+		struct iovec iov = { buf, len };
+		struct msghdr mh = {};
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		union {
+			struct cmsghdr c;
+			char b[CMSG_SPACE(sizeof(int))];
+		} ctl;
+		if (fd >= 0) {
+			memset(&ctl, 0, sizeof(ctl));
+			mh.msg_control = ctl.b;
+			mh.msg_controllen = sizeof(ctl.b);
+			struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+			c->cmsg_level = SOL_SOCKET;
+			c->cmsg_type = SCM_RIGHTS;
+			c->cmsg_len = CMSG_LEN(sizeof(int));
+			memcpy(CMSG_DATA(c), &fd, sizeof(int));
+		}
+		return sendmsg(fd_, &mh, MSG_NOSIGNAL) == (ssize_t)len;
+	}
+	// The server's answer within timeout_ms: the welcome's status (0:
+	// attached; the descriptors that came with it are closed), EOF for the
+	// socket closed without one, NONE for nothing yet.
+	static constexpr int EOF_ = 1, NONE = 2;
+	int answer(int timeout_ms)
+	{
+		struct pollfd pf = { fd_, POLLIN, 0 };
+		if (poll(&pf, 1, timeout_ms) != 1)
+			return NONE;
+		struct sc_welcome w;
+		union {
+			struct cmsghdr c;
+			char b[CMSG_SPACE(sizeof(int) * 32)];
+		} ctl;
+		struct iovec iov = { &w, sizeof(w) };
+		struct msghdr mh = {};
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		mh.msg_control = ctl.b;
+		mh.msg_controllen = sizeof(ctl.b);
+		ssize_t n = recvmsg(fd_, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); n > 0 && c != nullptr;
+		     c = CMSG_NXTHDR(&mh, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+				for (size_t i = 0; i < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+				     i++) {
+					int f;
+					memcpy(&f, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+					close(f);
+				}
+		if (n <= 0)
+			return EOF_;
+		EXPECT_EQ(n, (ssize_t)sizeof(w));
+		return w.status;
+	}
+	// After a refusal: EOF within timeout_ms.
+	bool closed(int timeout_ms)
+	{
+		return answer(timeout_ms) == EOF_;
+	}
+	void hang_up()
+	{
+		if (fd_ >= 0)
+			close(fd_);
+		fd_ = -1;
+	}
+
+      private:
+	int fd_ = -1;
+	bool connected_ = false;
+};
+
+unsigned
+open_fds()
+{
+	unsigned n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	while (d != nullptr && readdir(d) != nullptr)
+		n++;
+	if (d != nullptr)
+		closedir(d);
+	return n;
+}
+
+// The server's thread must never wait for a client: a connection that says
+// nothing is kept aside with a deadline while others attach, then refused
+// with -ETIMEDOUT.
+TEST(ScServerNoWait, ASilentClientHoldsUpNobody)
+{
+	Server srv(20);
+	Raw silent(srv.path());
+	ASSERT_TRUE(silent.connected());
+	usleep(50000); // accepted first, surely
+	Raw good(srv.path());
+	ASSERT_TRUE(good.hello());
+	EXPECT_EQ(good.answer(5000), 0) << "a silent client held the server up";
+	// The default deadline is a second.
+	EXPECT_EQ(silent.answer(5000), -ETIMEDOUT);
+	EXPECT_TRUE(silent.closed(1000));
+	EXPECT_TRUE(srv.wait_apps(1));
+	silent.hang_up(); // before stop(): a server stuck on it would never return
+	srv.stop();
+	EXPECT_EQ(srv.s_.ctr.hello_timeouts, 1u);
+	EXPECT_EQ(srv.s_.ctr.refused, 1u);
+	EXPECT_EQ(srv.s_.ctr.attached, 1u);
+	EXPECT_EQ(srv.s_.n_pending, 0u);
+}
+
+// More silent connections than the table holds: the oldest are turned away
+// (-EBUSY), the table never grows, and a client that speaks still attaches
+// (its hello is read as it is accepted: it needs no room in the table).
+TEST(ScServerNoWait, SilentClientsBeyondTheBoundTurnAwayTheOldest)
+{
+	Server srv(21, 4, 4, 30000);
+	std::vector<std::unique_ptr<Raw>> silent;
+	for (int i = 0; i < 10; i++) {
+		silent.emplace_back(new Raw(srv.path()));
+		ASSERT_TRUE(silent.back()->connected());
+		usleep(5000); // arrival order is the order of connect()
+	}
+	for (int i = 0; i < 6; i++) {
+		EXPECT_EQ(silent[i]->answer(5000), -EBUSY) << "silent client " << i;
+		EXPECT_TRUE(silent[i]->closed(1000));
+	}
+	for (int i = 6; i < 10; i++)
+		EXPECT_EQ(silent[i]->answer(0), Raw::NONE) << "silent client " << i;
+	Raw good(srv.path());
+	ASSERT_TRUE(good.hello());
+	EXPECT_EQ(good.answer(5000), 0);
+	EXPECT_TRUE(srv.wait_apps(1));
+	// One more silent one: the oldest left makes room for it.
+	Raw late(srv.path());
+	EXPECT_EQ(silent[6]->answer(5000), -EBUSY);
+	for (auto &r : silent)
+		r->hang_up();
+	late.hang_up();
+	srv.stop();
+	EXPECT_EQ(srv.s_.ctr.pending_evicted, 7u);
+	EXPECT_EQ(srv.s_.ctr.refused, 7u);
+	EXPECT_EQ(srv.s_.ctr.hello_timeouts, 0u);
+	EXPECT_EQ(srv.s_.ctr.attached, 1u);
+	EXPECT_EQ(srv.s_.n_pending, 0u); // closed by sc_server_close()
+}
+
+// A hello that comes late but in time is welcome, and others attach while
+// it is awaited; half a hello, a hello with more after it and one with a
+// descriptor attached are refused (no descriptor reaches the server).
+TEST(ScServerNoWait, SlowPartialAndOversizedHellos)
+{
+	Server srv(22, 8, 0, 5000);
+	Raw slow(srv.path());
+	ASSERT_TRUE(slow.connected());
+	usleep(50000);
+	Raw good(srv.path());
+	ASSERT_TRUE(good.hello());
+	EXPECT_EQ(good.answer(5000), 0) << "a slow client held the server up";
+	ASSERT_TRUE(slow.hello());
+	EXPECT_EQ(slow.answer(5000), 0);
+
+	Raw half(srv.path());
+	ASSERT_TRUE(half.hello(sizeof(struct sc_hello) / 2));
+	EXPECT_EQ(half.answer(5000), -EPROTO);
+	EXPECT_TRUE(half.closed(1000));
+	Raw big(srv.path());
+	ASSERT_TRUE(big.hello(sizeof(struct sc_hello) + 64));
+	EXPECT_EQ(big.answer(5000), -EPROTO);
+	Raw empty(srv.path());
+	ASSERT_TRUE(empty.hello(0));
+	EXPECT_EQ(empty.answer(5000), Raw::EOF_); // a record of 0 bytes reads as EOF
+
+	// The server's descriptors before and after, its end of with_fd closed
+	// (the refusal's EOF): one received with the hello would remain.
+	unsigned before = open_fds();
+	int efd = eventfd(0, EFD_CLOEXEC);
+	ASSERT_GE(efd, 0);
+	{
+		Raw with_fd(srv.path());
+		ASSERT_TRUE(with_fd.hello(sizeof(struct sc_hello), efd));
+		EXPECT_EQ(with_fd.answer(5000), -EPROTO);
+		EXPECT_TRUE(with_fd.closed(1000));
+	}
+	close(efd);
+	EXPECT_EQ(open_fds(), before) << "a descriptor sent with a hello stayed open";
+	EXPECT_TRUE(srv.wait_apps(2));
+	srv.stop();
+	EXPECT_EQ(srv.s_.ctr.bad_hello, 3u); // half, big, with_fd
+	EXPECT_EQ(srv.s_.ctr.refused, 3u);
+	EXPECT_EQ(srv.s_.ctr.attached, 2u);
+	EXPECT_EQ(srv.s_.ctr.hello_timeouts, 0u);
+}
+
+// The welcome is sent without waiting for the client to read it.
+TEST(ScServerNoWait, AClientThatNeverReadsItsWelcomeHoldsUpNobody)
+{
+	Server srv(23);
+	Raw lazy(srv.path());
+	ASSERT_TRUE(lazy.hello());
+	Raw good(srv.path());
+	ASSERT_TRUE(good.hello());
+	EXPECT_EQ(good.answer(5000), 0);
+	EXPECT_TRUE(srv.wait_apps(2));
+	EXPECT_EQ(lazy.answer(0), 0); // it was there all along
+}
+
+} // namespace
+
+namespace {
+
+const struct sc_server_limits kLim = { 4, 4, 256, 1 << 16, 0, 0 };
+
+std::string
+test_path(const char *what)
+{
+	return "/tmp/dpsctp-sc-test-" + std::to_string(getpid()) + "-" + what + ".sock";
+}
+
+// A second server on the path of a live one is refused and changes
+// nothing: the first keeps its socket and serves.
+TEST(ScServerPath, ASecondServerOnALiveSocketIsRefused)
+{
+	Server srv(30);
+	EXPECT_EQ(sc_server_probe(srv.path()), -EADDRINUSE);
+	struct sc_server second;
+	EXPECT_EQ(sc_server_open(&second, srv.path(), &kLim, 31), -EADDRINUSE);
+	Raw good(srv.path());
+	ASSERT_TRUE(good.hello());
+	EXPECT_EQ(good.answer(5000), 0) << "the first server lost its socket";
+	EXPECT_TRUE(srv.wait_apps(1));
+}
+
+// A live server that is not polling (its backlog full: connect() says
+// EAGAIN) is alive all the same.
+TEST(ScServerPath, ABusyServerIsAliveToo)
+{
+	std::string path = test_path("busy");
+	unlink(path.c_str());
+	struct sc_server first, second;
+	struct sc_server_limits lim = kLim;
+	lim.max_pending = 1; // the listen backlog
+	ASSERT_EQ(sc_server_open(&first, path.c_str(), &lim, 32), 0);
+	std::vector<int> fds;
+	struct sockaddr_un sa = {};
+	sa.sun_family = AF_UNIX;
+	strcpy(sa.sun_path, path.c_str());
+	for (int i = 0; i < 8; i++) {
+		int f = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		fds.push_back(f);
+		if (connect(f, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+			EXPECT_EQ(errno, EAGAIN);
+		}
+	}
+	EXPECT_EQ(sc_server_open(&second, path.c_str(), &kLim, 33), -EADDRINUSE);
+	for (int f : fds)
+		close(f);
+	sc_server_close(&first, path.c_str());
+	EXPECT_NE(access(path.c_str(), F_OK), 0);
+}
+
+// A socket nobody accepts on (its daemon died) is replaced; a file that is
+// not a socket is not touched.
+TEST(ScServerPath, AStaleSocketIsReplacedAndNothingElse)
+{
+	std::string path = test_path("stale");
+	unlink(path.c_str());
+	int dead = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	struct sockaddr_un sa = {};
+	sa.sun_family = AF_UNIX;
+	strcpy(sa.sun_path, path.c_str());
+	ASSERT_EQ(bind(dead, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	close(dead); // the file stays, nobody listens: what a killed daemon leaves
+	EXPECT_EQ(sc_server_probe(path.c_str()), 0);
+	struct sc_server s;
+	ASSERT_EQ(sc_server_open(&s, path.c_str(), &kLim, 34), 0);
+	EXPECT_EQ(sc_server_probe(path.c_str()), -EADDRINUSE);
+	sc_server_close(&s, path.c_str());
+	EXPECT_NE(access(path.c_str(), F_OK), 0);
+
+	int f = open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	ASSERT_GE(f, 0);
+	ASSERT_EQ(write(f, "mine", 4), 4);
+	close(f);
+	EXPECT_EQ(sc_server_open(&s, path.c_str(), &kLim, 35), -EEXIST);
+	struct stat st;
+	ASSERT_EQ(stat(path.c_str(), &st), 0);
+	EXPECT_EQ(st.st_size, 4);
+	unlink(path.c_str());
+}
+
+// A server that exits removes its socket only if the path is still its
+// own: not the socket of a server started after someone removed it.
+TEST(ScServerPath, AServerLeavesAnothersSocketAlone)
+{
+	std::string path = test_path("own");
+	unlink(path.c_str());
+	struct sc_server a, b;
+	ASSERT_EQ(sc_server_open(&a, path.c_str(), &kLim, 36), 0);
+	ASSERT_EQ(unlink(path.c_str()), 0); // an operator's mistake, or a cleanup script
+	ASSERT_EQ(sc_server_open(&b, path.c_str(), &kLim, 37), 0);
+	sc_server_close(&a, path.c_str());
+	EXPECT_EQ(sc_server_probe(path.c_str()), -EADDRINUSE) << "a removed b's socket";
+	sc_server_close(&b, path.c_str());
+	EXPECT_NE(access(path.c_str(), F_OK), 0);
 }
 
 } // namespace

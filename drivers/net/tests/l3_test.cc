@@ -1097,12 +1097,12 @@ TEST_F(L3, TableBoundsAndEviction)
 {
 	dpsctp_l3_out out;
 	// Unsolicited learning never evicts: fill with ARP requests for us.
-	for (unsigned i = 0; i < DPSCTP_L3_NBR_MAX + 5; i++)
+	for (unsigned i = 0; i < DPSCTP_L3_NBR_BUILTIN + 5; i++)
 		input(eth(kBcast, kPeerMac, 0x0806,
 			  arp(1, kPeerMac, peer_addr(i), Bytes(6, 0), kOur4)),
 		      1000 + i);
-	EXPECT_EQ(l3_.nbr_count, static_cast<unsigned>(DPSCTP_L3_NBR_MAX));
-	EXPECT_EQ(l3_.ctr.arp_replies_sent, DPSCTP_L3_NBR_MAX + 5u);
+	EXPECT_EQ(l3_.nbr_count, static_cast<unsigned>(DPSCTP_L3_NBR_BUILTIN));
+	EXPECT_EQ(l3_.ctr.arp_replies_sent, DPSCTP_L3_NBR_BUILTIN + 5u);
 	// Sending evicts the least recently used resolved entry.
 	ASSERT_EQ(output(tx(kOur4, kGw4, 1), 5000, &out), DPSCTP_L3_TX_PARKED);
 	EXPECT_EQ(l3_.ctr.nbr_evicted, 1u);
@@ -1111,14 +1111,576 @@ TEST_F(L3, TableBoundsAndEviction)
 	dpsctp_l3_flush(&l3_);
 	EXPECT_EQ(rel_.handles, std::vector<uintptr_t>{ 1 });
 	EXPECT_EQ(drops(DPSCTP_L3_DROP_NBR_FLUSHED), 1u);
-	// All entries resolving: no room.
-	for (unsigned i = 0; i < DPSCTP_L3_NBR_MAX; i++)
-		ASSERT_EQ(output(tx(kOur4, peer_addr(i), 100 + i), 6000, &out),
+	EXPECT_EQ(l3_.nbr_count, 0u);
+	rel_.handles.clear();
+	// Resolutions have a pool of their own: a new one preempts the least
+	// recently used, whose packets come back; never more are INCOMPLETE.
+	const unsigned pool = DPSCTP_L3_RESOLVING_DEFAULT;
+	for (unsigned i = 0; i < 2 * pool; i++) {
+		ASSERT_EQ(output(tx(kOur4, peer_addr(i), 100 + i), 6000 + i, &out),
 			  DPSCTP_L3_TX_PARKED);
-	EXPECT_EQ(output(tx(kOur4, kGw4, 2), 6000, &out), DPSCTP_L3_TX_DROP);
-	EXPECT_EQ(out.drop, DPSCTP_L3_DROP_NBR_TABLE_FULL);
+		EXPECT_LE(l3_.nbr_count, pool);
+	}
+	EXPECT_EQ(drops(DPSCTP_L3_DROP_NBR_PREEMPTED), pool);
+	std::vector<uintptr_t> want;
+	for (unsigned i = 0; i < pool; i++)
+		want.push_back(100 + i);
+	EXPECT_EQ(rel_.handles, want);
+	for (unsigned i = 0; i < 2 * pool; i++) {
+		auto ip = ip_of(peer_addr(i));
+		EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &ip) != nullptr, i >= pool) << i;
+	}
 	dpsctp_l3_flush(&l3_);
-	EXPECT_EQ(rel_.handles.size(), 1u + DPSCTP_L3_NBR_MAX);
+	EXPECT_EQ(rel_.handles.size(), 2u * pool);
+	EXPECT_EQ(l3_.ctr.tx_parked, 1u + 2u * pool);
+	EXPECT_EQ(l3_.ctr.tx_parked,
+		  drops(DPSCTP_L3_DROP_NBR_FLUSHED) + drops(DPSCTP_L3_DROP_NBR_PREEMPTED));
+}
+
+Bytes
+v6_addr(unsigned i)
+{
+	Bytes b = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 1 };
+	put32(b, i);
+	return b;
+}
+
+Bytes
+mac_of_index(unsigned i)
+{
+	return Bytes{ 0x02,
+		      0x55,
+		      static_cast<uint8_t>(i >> 24),
+		      static_cast<uint8_t>(i >> 16),
+		      static_cast<uint8_t>(i >> 8),
+		      static_cast<uint8_t>(i) };
+}
+
+// A table in memory of the test's own, as the data plane gives one.
+class L3Table : public L3 {
+      protected:
+	std::vector<uint64_t> mem_;
+
+	void init_table(unsigned nbr_max, unsigned resolving_max)
+	{
+		size_t n = dpsctp_l3_nbr_mem_size(nbr_max, resolving_max);
+		mem_.assign(n / 8 + 1, 0xAAAAAAAAAAAAAAAAull); // garbage: init must clear it
+		dpsctp_l3_config c = cfg_;
+		c.nbr_max = nbr_max;
+		c.resolving_max = resolving_max;
+		c.nbr_mem = mem_.data();
+		c.nbr_mem_len = n;
+		c.hash_seed = 0x5eed;
+		ASSERT_EQ(dpsctp_l3_init(&l3_, &c, Released::cb, &rel_), 0);
+		rel_.handles.clear();
+	}
+
+	unsigned incomplete() const
+	{
+		unsigned k = 0;
+		for (unsigned i = 0; i < l3_.nbr_count; i++)
+			k += l3_.nbr[i].state == DPSCTP_L3_NBR_INCOMPLETE;
+		return k;
+	}
+
+	// Every entry in use is found by its address (the hash chains are whole).
+	void expect_chains_whole()
+	{
+		for (unsigned i = 0; i < l3_.nbr_count; i++)
+			ASSERT_EQ(dpsctp_l3_nbr_find(&l3_, &l3_.nbr[i].ip), &l3_.nbr[i]) << i;
+	}
+
+	void expect_ready_to(const Bytes &dst, const Bytes &mac, uint64_t now)
+	{
+		dpsctp_l3_out out;
+		Bytes hdr;
+		ASSERT_EQ(output(tx(dst.size() == 4 ? kOur4 : kOur6, dst, 7), now, &out, &hdr),
+			  DPSCTP_L3_TX_READY)
+			<< dpsctp_l3_drop_name(out.drop);
+		EXPECT_EQ(Bytes(hdr.begin(), hdr.begin() + 6), mac);
+	}
+};
+
+TEST_F(L3Table, InitChecksTheStorage)
+{
+	dpsctp_l3_config c = cfg_;
+	c.nbr_max = DPSCTP_L3_NBR_BUILTIN + 1; // more than the built-in table
+	EXPECT_EQ(dpsctp_l3_init(&l3_, &c, nullptr, nullptr), -EINVAL);
+	c = cfg_;
+	c.resolving_max = DPSCTP_L3_RESOLVING_BUILTIN + 1;
+	EXPECT_EQ(dpsctp_l3_init(&l3_, &c, nullptr, nullptr), -EINVAL);
+	std::vector<uint64_t> mem(dpsctp_l3_nbr_mem_size(1000, 20) / 8 + 1);
+	c = cfg_;
+	c.nbr_max = 1000;
+	c.resolving_max = 20;
+	c.nbr_mem = mem.data();
+	c.nbr_mem_len = dpsctp_l3_nbr_mem_size(1000, 20) - 1;
+	EXPECT_EQ(dpsctp_l3_init(&l3_, &c, nullptr, nullptr), -EINVAL);
+	c.nbr_mem_len += 1;
+	EXPECT_EQ(dpsctp_l3_init(&l3_, &c, nullptr, nullptr), 0);
+	c.nbr_mem = reinterpret_cast<uint8_t *>(mem.data()) + 4; // misaligned
+	EXPECT_EQ(dpsctp_l3_init(&l3_, &c, nullptr, nullptr), -EINVAL);
+	c.nbr_mem = mem.data();
+	c.nbr_max = (1u << 30) + 1;
+	EXPECT_EQ(dpsctp_l3_init(&l3_, &c, nullptr, nullptr), -EINVAL);
+	std::vector<uint64_t> big(dpsctp_l3_nbr_mem_size(5000, 4097) / 8 + 1);
+	c.nbr_max = 5000;
+	c.resolving_max = DPSCTP_L3_RESOLVING_LIMIT + 1;
+	c.nbr_mem = big.data();
+	c.nbr_mem_len = big.size() * 8;
+	EXPECT_EQ(dpsctp_l3_init(&l3_, &c, nullptr, nullptr), -EINVAL);
+	c.resolving_max = DPSCTP_L3_RESOLVING_LIMIT;
+	EXPECT_EQ(dpsctp_l3_init(&l3_, &c, nullptr, nullptr), 0);
+	EXPECT_EQ(dpsctp_l3_nbr_mem_size((1u << 30) + 1, 0), SIZE_MAX);
+	// A pool larger than the table is cut to it.
+	EXPECT_EQ(dpsctp_l3_nbr_mem_size(4, 16), dpsctp_l3_nbr_mem_size(4, 4));
+}
+
+// Issue 16 item 2: answers to strangers (INIT ACK to a spoofed on-link
+// source, an ABORT, anything stateless) each need a new neighbour. However
+// many, and whether or not the strangers answer ARP and ND, the neighbours
+// of associations (pinned, resolved) stay, and packets to them leave at
+// once with the right MAC; never more than resolving_max entries resolve at
+// once; every parked packet comes back exactly once.
+TEST_F(L3Table, StatelessFloodNeverEvictsPinnedNeighbours)
+{
+	init_table(64, 8);
+	const Bytes kPeer6Mac = { 0x02, 0, 0, 0, 0, 0x66 };
+	auto peer4 = ip_of(kPeer4), peer6 = ip_of(kPeer6), far4 = ip_of(kFar4), gw4 = ip_of(kGw4);
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &peer4, 1000), 0);
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &peer6, 1000), 0);
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &far4, 1000), 0); // an off-link peer: its gateway
+	resolve(kPeer4, kPeerMac, 1000);
+	resolve(kPeer6, kPeer6Mac, 1000);
+	resolve(kGw4, kGwMac, 1000);
+	rel_.handles.clear();
+
+	std::set<uintptr_t> outstanding;
+	uint64_t now = 2000;
+	const uint64_t ms = 1000000;
+	for (unsigned i = 0; i < 10000; i++) {
+		now += ms;
+		// v4 strangers inside both our /24s, v6 strangers in our /64.
+		Bytes dst = i % 4 == 0 ? Bytes{ 10, 0, static_cast<uint8_t>(i / 4 % 2),
+						static_cast<uint8_t>(3 + i / 8 % 250) }
+				       : v6_addr(1000 + i);
+		dpsctp_l3_out out;
+		uintptr_t h = 1000000 + i;
+		auto v = output(tx(dst.size() == 4 ? kOur4 : kOur6, dst, h), now, &out);
+		ASSERT_NE(v, DPSCTP_L3_TX_READY) << i;
+		if (v == DPSCTP_L3_TX_PARKED)
+			outstanding.insert(h);
+		else
+			ASSERT_EQ(out.drop, DPSCTP_L3_DROP_NBR_PARK_FULL)
+				<< i; // a repeated v4 stranger
+		// A third of them answer (an attacker that answers for its spoofed addresses).
+		if (i % 3 == 0) {
+			Bytes mac = mac_of_index(i);
+			if (dst.size() == 4)
+				input(eth(kOurMac, mac, 0x0806, arp(2, mac, dst, kOurMac, kOur4)),
+				      now);
+			else
+				input(na_frame(dst, 0x60, mac), now);
+			for (unsigned k = 0; k < in_.released_count; k++)
+				ASSERT_EQ(outstanding.erase(in_.released[k].handle), 1u);
+		}
+		uint8_t probe[DPSCTP_L3_PROBE_MAX];
+		uint32_t plen;
+		do
+			dpsctp_l3_tick(&l3_, now, probe, sizeof(probe), &plen);
+		while (plen != 0);
+		for (uintptr_t r : rel_.handles)
+			ASSERT_EQ(outstanding.erase(r), 1u) << "handle " << r;
+		rel_.handles.clear();
+		ASSERT_LE(incomplete(), 8u);
+		ASSERT_LE(l3_.nbr_count, 64u);
+		// Quiet associations are the oldest entries of all: still there.
+		for (auto *ip : { &peer4, &peer6, &gw4 }) {
+			const dpsctp_l3_nbr *n = dpsctp_l3_nbr_find(&l3_, ip);
+			ASSERT_NE(n, nullptr) << "evicted after " << i << " strangers";
+			ASSERT_NE(n->state, DPSCTP_L3_NBR_INCOMPLETE);
+		}
+		if (i % 2000 == 1999) {
+			// The associations' own packets leave at once, to the MACs they had.
+			expect_ready_to(kPeer4, kPeerMac, now);
+			expect_ready_to(kPeer6, kPeer6Mac, now);
+			expect_ready_to(kFar4, kGwMac, now);
+			resolve(kPeer4, kPeerMac, now); // the peers answer our probes
+			resolve(kPeer6, kPeer6Mac, now);
+			resolve(kGw4, kGwMac, now);
+			expect_chains_whole();
+		}
+	}
+	EXPECT_GT(drops(DPSCTP_L3_DROP_NBR_PREEMPTED), 1000u);
+	EXPECT_GT(l3_.ctr.nbr_evicted, 100u) << "strangers that answered were evicted in turn";
+	EXPECT_EQ(drops(DPSCTP_L3_DROP_NBR_TABLE_FULL), 0u);
+	EXPECT_EQ(drops(DPSCTP_L3_DROP_NBR_RESOLVING_FULL), 0u);
+	for (auto *ip : { &peer4, &peer6 })
+		EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, ip)->pins, 1u);
+	dpsctp_l3_flush(&l3_);
+	for (uintptr_t r : rel_.handles)
+		ASSERT_EQ(outstanding.erase(r), 1u);
+	EXPECT_TRUE(outstanding.empty()) << outstanding.size() << " parked packets lost";
+	EXPECT_EQ(l3_.ctr.tx_parked,
+		  l3_.ctr.parked_released + drops(DPSCTP_L3_DROP_NBR_RESOLVE_TIMEOUT) +
+			  drops(DPSCTP_L3_DROP_NBR_FLUSHED) + drops(DPSCTP_L3_DROP_NBR_PREEMPTED));
+	// Pins survive a flush (UNRESOLVED), and the next packet resolves again.
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer4)->state, DPSCTP_L3_NBR_UNRESOLVED);
+	EXPECT_EQ(l3_.nbr_count, 3u);
+}
+
+// The same with a table whose every entry an association uses: strangers
+// get the resolving pool only, and a new resolution preempts an older
+// stranger's, never an association's.
+TEST_F(L3Table, PinnedResolutionsTakeSlotsFromStrangersOnly)
+{
+	init_table(16, 4);
+	const uint64_t sec = 1000000000ull;
+	dpsctp_l3_out out;
+	// Four strangers resolving.
+	for (unsigned i = 0; i < 4; i++)
+		ASSERT_EQ(output(tx(kOur6, v6_addr(i), 10 + i), 1000 + i, &out),
+			  DPSCTP_L3_TX_PARKED);
+	// Associations pin three addresses and send: their resolutions push out
+	// the oldest strangers, whose packets come back.
+	for (unsigned i = 0; i < 3; i++) {
+		auto ip = ip_of(v6_addr(100 + i));
+		ASSERT_EQ(dpsctp_l3_pin(&l3_, &ip, 2000), 0);
+		EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &ip)->state, DPSCTP_L3_NBR_UNRESOLVED);
+		ASSERT_EQ(output(tx(kOur6, v6_addr(100 + i), 20 + i), 2000 + i, &out),
+			  DPSCTP_L3_TX_PARKED);
+	}
+	EXPECT_EQ(rel_.handles, (std::vector<uintptr_t>{ 10, 11, 12 }));
+	EXPECT_EQ(drops(DPSCTP_L3_DROP_NBR_PREEMPTED), 3u);
+	// A new stranger preempts the last stranger, not an association.
+	ASSERT_EQ(output(tx(kOur6, v6_addr(50), 30), 3000, &out), DPSCTP_L3_TX_PARKED);
+	EXPECT_EQ(rel_.handles.back(), 13u);
+	auto ip3 = ip_of(v6_addr(103));
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &ip3, 3000), 0);
+	ASSERT_EQ(output(tx(kOur6, v6_addr(103), 23), 3001, &out), DPSCTP_L3_TX_PARKED);
+	EXPECT_EQ(rel_.handles.back(), 30u);
+	// Every slot serves an association: strangers wait their turn.
+	EXPECT_EQ(output(tx(kOur6, v6_addr(51), 31), 3002, &out), DPSCTP_L3_TX_DROP);
+	EXPECT_EQ(out.drop, DPSCTP_L3_DROP_NBR_RESOLVING_FULL);
+	// Unanswered, the associations' entries stay, UNRESOLVED, their packets back.
+	rel_.handles.clear();
+	for (uint64_t t = 1; t <= 4; t++) {
+		uint8_t probe[DPSCTP_L3_PROBE_MAX];
+		uint32_t plen;
+		do
+			dpsctp_l3_tick(&l3_, 2000 + t * sec, probe, sizeof(probe), &plen);
+		while (plen != 0);
+	}
+	EXPECT_EQ(rel_.handles.size(), 4u);
+	EXPECT_EQ(drops(DPSCTP_L3_DROP_NBR_RESOLVE_TIMEOUT), 4u);
+	EXPECT_EQ(l3_.nbr_count, 4u);
+	for (unsigned i = 100; i < 104; i++) {
+		auto ip = ip_of(v6_addr(i));
+		ASSERT_NE(dpsctp_l3_nbr_find(&l3_, &ip), nullptr);
+		EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &ip)->state, DPSCTP_L3_NBR_UNRESOLVED);
+	}
+	// The next packet starts again, and an answer delivers it.
+	ASSERT_EQ(output(tx(kOur6, v6_addr(101), 40), 10 * sec, &out), DPSCTP_L3_TX_PARKED);
+	ASSERT_EQ(input(na_frame(v6_addr(101), 0x60, kPeerMac), 10 * sec), DPSCTP_L3_IN_CONSUMED);
+	ASSERT_EQ(in_.released_count, 1u);
+	EXPECT_EQ(in_.released[0].handle, 40u);
+}
+
+TEST_F(L3Table, PinsCountAndEndWithTheLastAssociation)
+{
+	init_table(8, 2);
+	const uint64_t sec = 1000000000ull;
+	auto far4 = ip_of(kFar4), far4b = ip_of(Bytes{ 198, 51, 100, 1 }), gw4 = ip_of(kGw4);
+	auto peer = ip_of(kPeer4);
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &far4, 0), 0);
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &far4b, 0), 0);
+	ASSERT_NE(dpsctp_l3_nbr_find(&l3_, &gw4), nullptr);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &gw4)->pins, 2u) << "both behind the gateway";
+	dpsctp_l3_unpin(&l3_, &far4);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &gw4)->pins, 1u);
+	dpsctp_l3_unpin(&l3_, &far4b);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &gw4), nullptr) << "UNRESOLVED goes with its last pin";
+	dpsctp_l3_unpin(&l3_, &far4b); // unbalanced: nothing happens
+	EXPECT_EQ(l3_.nbr_count, 0u);
+
+	// A pinned STALE entry neither ages out nor goes when its probes fail.
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &peer, sec), 0);
+	resolve(kPeer4, kPeerMac, sec);
+	dpsctp_l3_tick(&l3_, 40 * sec, nullptr, 0, nullptr);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->state, DPSCTP_L3_NBR_STALE);
+	dpsctp_l3_tick(&l3_, 2000 * sec, nullptr, 0, nullptr);
+	ASSERT_NE(dpsctp_l3_nbr_find(&l3_, &peer), nullptr) << "pinned entries do not age";
+	dpsctp_l3_out out;
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(output(tx(kOur4, kPeer4, 1), (2001 + i) * sec, &out), DPSCTP_L3_TX_READY);
+	dpsctp_l3_tick(&l3_, 2004 * sec, nullptr, 0, nullptr);
+	ASSERT_NE(dpsctp_l3_nbr_find(&l3_, &peer), nullptr);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->state, DPSCTP_L3_NBR_UNRESOLVED);
+	// Unpinned, a STALE entry unused for stale_ns goes at the next tick.
+	resolve(kPeer4, kPeerMac, 2005 * sec);
+	dpsctp_l3_tick(&l3_, 2100 * sec, nullptr, 0, nullptr);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->state, DPSCTP_L3_NBR_STALE);
+	dpsctp_l3_unpin(&l3_, &peer);
+	EXPECT_LE(dpsctp_l3_tick(&l3_, 2100 * sec, nullptr, 0, nullptr), 2605 * sec);
+	dpsctp_l3_tick(&l3_, 2606 * sec, nullptr, 0, nullptr);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer), nullptr);
+
+	// A full table: a pin evicts a resolved stranger, then a resolving one,
+	// then refuses (the table is too small for the associations).
+	for (unsigned i = 0; i < 6; i++)
+		input(eth(kBcast, kPeerMac, 0x0806,
+			  arp(1, kPeerMac, peer_addr(i), Bytes(6, 0), kOur4)),
+		      3000 * sec + i);
+	for (unsigned i = 0; i < 2; i++)
+		ASSERT_EQ(output(tx(kOur6, v6_addr(i), 50 + i), 3000 * sec, &out),
+			  DPSCTP_L3_TX_PARKED);
+	ASSERT_EQ(l3_.nbr_count, 8u);
+	rel_.handles.clear();
+	for (unsigned i = 0; i < 8; i++) {
+		auto ip = ip_of(v6_addr(100 + i));
+		ASSERT_EQ(dpsctp_l3_pin(&l3_, &ip, 3001 * sec), 0) << i;
+		ASSERT_EQ(l3_.nbr_count, 8u);
+	}
+	EXPECT_EQ(l3_.ctr.nbr_evicted, 6u);
+	EXPECT_EQ(drops(DPSCTP_L3_DROP_NBR_PREEMPTED), 2u);
+	EXPECT_EQ(rel_.handles, (std::vector<uintptr_t>{ 50, 51 }));
+	auto more = ip_of(v6_addr(200));
+	EXPECT_EQ(dpsctp_l3_pin(&l3_, &more, 3002 * sec), -ENOSPC);
+	EXPECT_EQ(l3_.ctr.nbr_pin_failed, 1u);
+	// And a stranger finds no entry at all.
+	EXPECT_EQ(output(tx(kOur6, v6_addr(300), 60), 3002 * sec, &out), DPSCTP_L3_TX_DROP);
+	EXPECT_EQ(out.drop, DPSCTP_L3_DROP_NBR_TABLE_FULL);
+	// No route, no pin.
+	cfg_.gw6.family = 0;
+	init_table(8, 2);
+	auto far6 = ip_of(kFar6);
+	dpsctp_l3_ip none{};
+	EXPECT_EQ(dpsctp_l3_pin(&l3_, &far6, 0), -EINVAL);
+	EXPECT_EQ(dpsctp_l3_pin(&l3_, &none, 0), -EINVAL);
+	EXPECT_EQ(l3_.nbr_count, 0u);
+}
+
+// Packets that passed an association's tag check confirm the MAC ARP or ND
+// gave their sender's entry, and for reachable_ns after such a confirmation
+// ARP and ND may not replace it: a spoofed gratuitous ARP, reply or NA is
+// counted, not learnt. They never teach a MAC (a weak-host peer sends from
+// any address out of any interface): from another MAC the entry loses its
+// guard and verifies the MAC it has.
+TEST_F(L3Table, AuthenticatedPacketsTeachAndGuardTheMac)
+{
+	init_table(16, 4);
+	const uint64_t sec = 1000000000ull;
+	const Bytes kEvil = { 0x02, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE };
+	const Bytes kNewMac = { 0x02, 0, 0, 0, 0, 0x22 };
+	auto peer = ip_of(kPeer4), peer6 = ip_of(kPeer6), far = ip_of(kFar4), gw = ip_of(kGw4);
+	dpsctp_l3_tx rel[DPSCTP_L3_PARK_MAX];
+	dpsctp_l3_out out;
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &peer, sec), 0);
+	// Nothing is created for a stranger.
+	auto stranger = ip_of(peer_addr(9));
+	EXPECT_EQ(dpsctp_l3_confirm(&l3_, &stranger, kPeerMac.data(), sec, rel), 0u);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &stranger), nullptr);
+	// A packet of the peer's while resolving teaches no MAC: ARP does.
+	ASSERT_EQ(output(tx(kOur4, kPeer4, 5), sec, &out), DPSCTP_L3_TX_PARKED);
+	EXPECT_EQ(dpsctp_l3_confirm(&l3_, &peer, kPeerMac.data(), sec + 1, rel), 0u);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->state, DPSCTP_L3_NBR_INCOMPLETE);
+	resolve(kPeer4, kPeerMac, sec + 1);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->state, DPSCTP_L3_NBR_REACHABLE);
+	expect_ready_to(kPeer4, kPeerMac, sec + 2);
+	// The common case changes nothing but the confirmation time.
+	EXPECT_EQ(dpsctp_l3_confirm(&l3_, &peer, kPeerMac.data(), 20 * sec, rel), 0u);
+	EXPECT_EQ(l3_.ctr.nbr_auth_learnt, 0u);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->confirmed, 20 * sec);
+	dpsctp_l3_tick(&l3_, 49 * sec, nullptr, 0, nullptr);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->state, DPSCTP_L3_NBR_REACHABLE)
+		<< "REACHABLE for reachable_ns after the last packet";
+	// Spoofed ARP: a reply, a gratuitous request, a request for us.
+	input(eth(kOurMac, kEvil, 0x0806, arp(2, kEvil, kPeer4, kOurMac, kOur4)), 49 * sec);
+	input(eth(kBcast, kEvil, 0x0806, arp(1, kEvil, kPeer4, Bytes(6, 0), kPeer4)), 49 * sec);
+	ASSERT_EQ(input(eth(kBcast, kEvil, 0x0806, arp(1, kEvil, kPeer4, Bytes(6, 0), kOur4)),
+			49 * sec),
+		  DPSCTP_L3_IN_REPLY);
+	EXPECT_EQ(l3_.ctr.nbr_mac_kept, 3u);
+	expect_ready_to(kPeer4, kPeerMac, 49 * sec);
+	dpsctp_l3_tick(&l3_, 50 * sec, nullptr, 0, nullptr);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->state, DPSCTP_L3_NBR_STALE);
+	// The same MAC is confirmation, as always.
+	resolve(kPeer4, kPeerMac, 51 * sec);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->state, DPSCTP_L3_NBR_REACHABLE);
+	EXPECT_EQ(l3_.ctr.nbr_mac_kept, 3u);
+	// Its packets from another MAC teach nothing: the entry keeps its MAC,
+	// STALE (the next packet probes it), and unguarded, so the peer's ARP
+	// for its new MAC is learnt.
+	EXPECT_EQ(dpsctp_l3_confirm(&l3_, &peer, kNewMac.data(), 52 * sec, rel), 0u);
+	EXPECT_EQ(l3_.ctr.nbr_auth_learnt, 0u);
+	EXPECT_EQ(l3_.ctr.nbr_auth_other_mac, 1u);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->state, DPSCTP_L3_NBR_STALE);
+	expect_ready_to(kPeer4, kPeerMac, 52 * sec);
+	input(eth(kBcast, kNewMac, 0x0806, arp(1, kNewMac, kPeer4, Bytes(6, 0), kPeer4)), 52 * sec);
+	EXPECT_EQ(l3_.ctr.nbr_mac_kept, 3u);
+	expect_ready_to(kPeer4, kNewMac, 52 * sec);
+	// Once they stop for reachable_ns, ARP teaches again (a peer that moved).
+	input(eth(kBcast, kEvil, 0x0806, arp(1, kEvil, kPeer4, Bytes(6, 0), kOur4)), 82 * sec);
+	EXPECT_EQ(l3_.ctr.nbr_mac_kept, 3u);
+	EXPECT_EQ(Bytes(dpsctp_l3_nbr_find(&l3_, &peer)->mac,
+			dpsctp_l3_nbr_find(&l3_, &peer)->mac + 6),
+		  kEvil);
+	// ND likewise: an overriding NA and an NA without override are both refused.
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &peer6, 90 * sec), 0);
+	ASSERT_EQ(output(tx(kOur6, kPeer6, 6), 90 * sec, &out), DPSCTP_L3_TX_PARKED);
+	EXPECT_EQ(dpsctp_l3_confirm(&l3_, &peer6, kPeerMac.data(), 90 * sec, rel), 0u);
+	resolve(kPeer6, kPeerMac, 90 * sec);
+	EXPECT_EQ(dpsctp_l3_confirm(&l3_, &peer6, kPeerMac.data(), 90 * sec, rel), 0u);
+	ASSERT_EQ(input(na_frame(kPeer6, 0x60, kEvil), 91 * sec), DPSCTP_L3_IN_CONSUMED);
+	ASSERT_EQ(input(na_frame(kPeer6, 0x00, kEvil), 91 * sec), DPSCTP_L3_IN_CONSUMED);
+	EXPECT_EQ(l3_.ctr.nbr_mac_kept, 5u);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer6)->state, DPSCTP_L3_NBR_REACHABLE);
+	expect_ready_to(kPeer6, kPeerMac, 91 * sec);
+	// Off-link peers: a packet through the gateway's MAC confirms the gateway
+	// (and guards it); through another MAC, or as multicast, nothing.
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &far, 100 * sec), 0);
+	resolve(kGw4, kGwMac, 100 * sec);
+	dpsctp_l3_tick(&l3_, 131 * sec, nullptr, 0, nullptr);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &gw)->state, DPSCTP_L3_NBR_STALE);
+	EXPECT_EQ(dpsctp_l3_confirm(&l3_, &far, kEvil.data(), 132 * sec, rel), 0u);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &gw)->state, DPSCTP_L3_NBR_STALE);
+	EXPECT_EQ(dpsctp_l3_confirm(&l3_, &far, kBcast.data(), 132 * sec, rel), 0u);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &gw)->state, DPSCTP_L3_NBR_STALE);
+	EXPECT_EQ(dpsctp_l3_confirm(&l3_, &far, kGwMac.data(), 133 * sec, rel), 0u);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &gw)->state, DPSCTP_L3_NBR_REACHABLE);
+	input(eth(kBcast, kEvil, 0x0806, arp(1, kEvil, kGw4, Bytes(6, 0), kGw4)), 134 * sec);
+	expect_ready_to(kFar4, kGwMac, 134 * sec);
+	EXPECT_EQ(l3_.ctr.nbr_mac_kept, 6u);
+}
+
+// ARP requests for us from thousands of spoofed senders fill free entries
+// only (RFC 826 merge) and are answered; none of them evicts an
+// association's neighbour, and the answers need no entry of their own.
+TEST_F(L3Table, ArpFloodFromSpoofedSendersEvictsNothing)
+{
+	init_table(32, 4);
+	auto peer = ip_of(kPeer4);
+	ASSERT_EQ(dpsctp_l3_pin(&l3_, &peer, 1000), 0);
+	resolve(kPeer4, kPeerMac, 1000);
+	for (unsigned i = 0; i < 5000; i++) {
+		Bytes spa = { 10, 0, static_cast<uint8_t>(i % 2),
+			      static_cast<uint8_t>(3 + i % 250) };
+		Bytes sha = mac_of_index(i);
+		ASSERT_EQ(input(eth(kBcast, sha, 0x0806, arp(1, sha, spa, Bytes(6, 0), kOur4)),
+				2000 + i),
+			  DPSCTP_L3_IN_REPLY);
+		ASSERT_EQ(input(ns_frame(v6_addr(i), kOur6), 2000 + i), DPSCTP_L3_IN_REPLY);
+	}
+	EXPECT_EQ(l3_.nbr_count, 32u);
+	EXPECT_EQ(l3_.ctr.nbr_evicted, 0u);
+	EXPECT_EQ(dpsctp_l3_nbr_find(&l3_, &peer)->pins, 1u);
+	expect_ready_to(kPeer4, kPeerMac, 10000);
+	expect_chains_whole();
+}
+
+// Model-based, over a table large enough to need its hash: random pins and
+// unpins, sends, answers, confirmations, floods of strangers, time and
+// flushes. After every step: the chains are whole, every pinned next hop
+// has its entry with the model's pin count, no more entries than nbr_max
+// and no more resolving than resolving_max, and every handle comes back
+// exactly once.
+TEST_F(L3Table, RandomizedPinsAgainstModel)
+{
+	uint64_t evicted = 0, preempted = 0, timeouts = 0, pinned_fails = 0;
+	for (uint32_t seed = 1; seed <= 40; seed++) {
+		SCOPED_TRACE("seed " + std::to_string(seed));
+		init_table(64, 8);
+		std::mt19937 rng(seed);
+		std::map<unsigned, unsigned> pins; // v6 index -> pin count
+		std::set<uintptr_t> outstanding;
+		std::vector<unsigned> recent(16, 0); // addresses sent to lately: answers go there
+		uintptr_t next_handle = 1;
+		uint64_t now = 1;
+		for (int step = 0; step < 3000; step++) {
+			now += rng() % 20000000u;
+			unsigned a = rng() % (rng() % 4 == 0 ? 5000 : 120);
+			unsigned op = rng() % 100;
+			if (op >= 65 && op < 88 && rng() % 4 != 0)
+				a = recent[rng() % recent.size()];
+			Bytes addr = v6_addr(a);
+			auto ip = ip_of(addr);
+			dpsctp_l3_out out;
+			if (op < 10) {
+				if (dpsctp_l3_pin(&l3_, &ip, now) == 0)
+					pins[a]++;
+			} else if (op < 18 && !pins.empty()) {
+				auto it = pins.begin();
+				std::advance(it, rng() % pins.size());
+				auto pip = ip_of(v6_addr(it->first));
+				dpsctp_l3_unpin(&l3_, &pip);
+				if (--it->second == 0)
+					pins.erase(it);
+			} else if (op < 65) {
+				uintptr_t h = next_handle++;
+				uint8_t hdr[DPSCTP_L3_HDR_MAX];
+				auto t = tx(kOur6, addr, h);
+				auto v = dpsctp_l3_output(&l3_, &t, now, hdr, sizeof(hdr), nullptr,
+							  0, &out);
+				if (v == DPSCTP_L3_TX_PARKED)
+					outstanding.insert(h);
+				recent[step % recent.size()] = a;
+			} else if (op < 80) {
+				Bytes mac = mac_of_index(a);
+				input(na_frame(addr, 0x60, mac), now);
+				for (unsigned k = 0; k < in_.released_count; k++)
+					ASSERT_EQ(outstanding.erase(in_.released[k].handle), 1u);
+			} else if (op < 88) {
+				dpsctp_l3_tx rel[DPSCTP_L3_PARK_MAX];
+				unsigned n = dpsctp_l3_confirm(
+					&l3_, &ip, mac_of_index(a + 1).data(), now, rel);
+				for (unsigned k = 0; k < n; k++)
+					ASSERT_EQ(outstanding.erase(rel[k].handle), 1u);
+			} else if (op < 99) {
+				uint8_t probe[DPSCTP_L3_PROBE_MAX];
+				uint32_t plen;
+				now += rng() % 2000000000u;
+				do
+					dpsctp_l3_tick(&l3_, now, probe, sizeof(probe), &plen);
+				while (plen != 0);
+			} else {
+				dpsctp_l3_flush(&l3_);
+			}
+			for (uintptr_t h : rel_.handles)
+				ASSERT_EQ(outstanding.erase(h), 1u) << "handle " << h;
+			rel_.handles.clear();
+			ASSERT_LE(l3_.nbr_count, 64u);
+			ASSERT_LE(incomplete(), 8u);
+			ASSERT_EQ(incomplete(), l3_.res_used);
+			expect_chains_whole();
+			for (auto &[k, n] : pins) {
+				auto pip = ip_of(v6_addr(k));
+				const dpsctp_l3_nbr *e = dpsctp_l3_nbr_find(&l3_, &pip);
+				ASSERT_NE(e, nullptr) << "pinned " << k << " gone at step " << step;
+				ASSERT_EQ(e->pins, n);
+			}
+		}
+		dpsctp_l3_flush(&l3_);
+		for (uintptr_t h : rel_.handles)
+			ASSERT_EQ(outstanding.erase(h), 1u);
+		EXPECT_TRUE(outstanding.empty());
+		for (auto &[k, n] : pins)
+			for (unsigned j = 0; j < n; j++) {
+				auto pip = ip_of(v6_addr(k));
+				dpsctp_l3_unpin(&l3_, &pip);
+			}
+		EXPECT_EQ(l3_.nbr_count, 0u) << "every UNRESOLVED entry went with its last pin";
+		evicted += l3_.ctr.nbr_evicted;
+		preempted += drops(DPSCTP_L3_DROP_NBR_PREEMPTED);
+		timeouts += drops(DPSCTP_L3_DROP_NBR_RESOLVE_TIMEOUT);
+		pinned_fails += l3_.ctr.nbr_pin_failed;
+	}
+	// The walk reached every corner it is about.
+	EXPECT_GT(evicted, 0u);
+	EXPECT_GT(preempted, 0u);
+	EXPECT_GT(timeouts, 0u);
+	printf("evicted %lu, preempted %lu, resolve timeouts %lu, pins refused %lu\n",
+	       (unsigned long)evicted, (unsigned long)preempted, (unsigned long)timeouts,
+	       (unsigned long)pinned_fails);
 }
 
 // Model-based: random sends, answers, silence and time over a few neighbours.
@@ -1213,7 +1775,8 @@ TEST_F(L3, RandomizedAgainstModel)
 		EXPECT_TRUE(outstanding.empty()) << outstanding.size() << " handles leaked";
 		EXPECT_EQ(l3_.ctr.tx_parked, l3_.ctr.parked_released +
 						     drops(DPSCTP_L3_DROP_NBR_RESOLVE_TIMEOUT) +
-						     drops(DPSCTP_L3_DROP_NBR_FLUSHED));
+						     drops(DPSCTP_L3_DROP_NBR_FLUSHED) +
+						     drops(DPSCTP_L3_DROP_NBR_PREEMPTED));
 	}
 }
 

@@ -728,10 +728,30 @@ TEST(PortErrors, BadPortAndDevargs)
 	EXPECT_EQ(std::string(p.error).rfind("rte_dev", 0), 0u) << p.error;
 	EXPECT_NE(std::string(p.error).find("net_no_such_pmd0"), std::string::npos) << p.error;
 
+	// Issue 16: a missing interface is named as such, not "Operation not
+	// permitted" (the PMD's bare -1 read as an errno); nothing is probed.
 	std::string bad_if = "net_af_packet_e" + std::to_string(getpid()) + ",iface=nosuchif";
 	c.devargs = bad_if.c_str();
-	EXPECT_LT(dpsctp_port_open(&c, &p), 0);
-	EXPECT_EQ(std::string(p.error).rfind("rte_dev_probe: ", 0), 0u) << p.error;
+	EXPECT_EQ(dpsctp_port_open(&c, &p), -ENODEV);
+	EXPECT_EQ(std::string(p.error).rfind("no such interface nosuchif (devargs", 0), 0u)
+		<< p.error;
+	std::string bad_pcap =
+		"net_pcap_e" + std::to_string(getpid()) + ",rx_iface=lo,tx_iface=eth9x";
+	c.devargs = bad_pcap.c_str();
+	EXPECT_EQ(dpsctp_port_open(&c, &p), -ENODEV);
+	EXPECT_EQ(std::string(p.error).rfind("no such interface eth9x (devargs", 0), 0u) << p.error;
+	// net_tap creates its iface=; the interface it mirrors (remote=) must exist.
+	std::string bad_tap = "net_tap_e" + std::to_string(getpid()) + ",iface=dpt" +
+			      std::to_string(getpid() % 10000) + ",remote=nosuchif";
+	c.devargs = bad_tap.c_str();
+	EXPECT_EQ(dpsctp_port_open(&c, &p), -ENODEV);
+	EXPECT_EQ(std::string(p.error).rfind("no such interface nosuchif (devargs", 0), 0u)
+		<< p.error;
+	std::string long_if =
+		"net_af_packet_e" + std::to_string(getpid()) + ",iface=an_interface_name_too_long";
+	c.devargs = long_if.c_str();
+	EXPECT_EQ(dpsctp_port_open(&c, &p), -EINVAL);
+	EXPECT_NE(std::string(p.error).find("not an interface name"), std::string::npos) << p.error;
 
 	c.devargs = nullptr;
 	EXPECT_EQ(dpsctp_port_open(nullptr, &p), -EINVAL);

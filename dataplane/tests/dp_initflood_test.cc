@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+// [dp] Issue 16 item 2: an INIT flood from spoofed on-link sources must not
+// starve an established association. Two instances on a net_ring pair, both
+// polled by the test thread: a client (10.0.0.1/16) and a server
+// (10.0.0.2/16, listening). While they exchange messages, the test writes
+// INITs into the server's receive ring from 4,000 distinct on-link
+// addresses nobody answers ARP for (10.0.1.1 .. 10.0.16.250, each with its
+// own MAC), 800 a second for 5 s. Each INIT makes the server answer with an
+// INIT ACK that needs its next hop resolved; before the fix each took a
+// neighbour entry, the least recently used resolved one (the client's) was
+// evicted and the 32-entry table stayed full of unresolvable entries, so the
+// server could send the client nothing (l3.nbr_table_full, tx_l3_drop).
+//
+// The client sends one message per 10 INITs injected and waits for the
+// server's echo before the next. Measured in INITs, not in time (the flood
+// and the polling share this thread, so a slow machine slows both): every
+// echo must come back before 200 more INITs arrive, every message is
+// delivered and echoed exactly once with its bytes, neither association is
+// lost, the server drops nothing for want of a neighbour, and the flood
+// really reached the resolving pool (INIT ACKs built and parked, strangers
+// preempted). At the end every mbuf is back in both pools.
+//
+// ARP spoofing, within reach of the same attacker: every 100th INIT comes
+// with a gratuitous ARP request claiming the client's address for another
+// MAC. The server's entry for the client is confirmed by the client's own
+// packets (they carry the server's verification tag), so it keeps the
+// client's MAC (l3.nbr_mac_kept); had it believed the ARP, its packets would
+// go to a MAC the client drops (l3.l2_not_ours) until the next re-probe.
+#include <gtest/gtest.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dataplane/tests/dp_env.h"
+
+extern "C" {
+#include "drivers/crc32c/crc32c.h"
+}
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+using Clock = std::chrono::steady_clock;
+
+constexpr uint16_t kPort = 5001;
+constexpr unsigned kFlood = 4000;    // spoofed INITs, each from a new address
+constexpr double kFloodPerSec = 800; // "at only ~700 a second" in the report
+constexpr unsigned kMsgs = 400;	     // one message per kFlood / kMsgs INITs
+constexpr unsigned kLagMax = 200;    // INITs injected while one echo is outstanding
+
+struct Side {
+	dpsctp *d = nullptr;
+	dpsctp_assoc *a = nullptr;
+	bool up = false, lost = false;
+	unsigned recv = 0, bad = 0, send_failed = 0;
+	std::vector<int> echoed_at; // client: INITs injected when echo k came back (-1: not yet)
+	const unsigned *flood_sent = nullptr;
+};
+
+uint8_t
+msg_byte(uint32_t k, uint32_t i)
+{
+	return (uint8_t)(k * 37u + i * 11u + 5u);
+}
+
+uint32_t
+msg_len(uint32_t k)
+{
+	return 20u + k % 300u;
+}
+
+void
+on_event(dpsctp_assoc *a, const dpsctp_event *ev, void *arg)
+{
+	Side *s = static_cast<Side *>(arg);
+	if (ev->type == DPSCTP_EV_COMM_UP) {
+		s->a = a;
+		s->up = true;
+	}
+	if (ev->type == DPSCTP_EV_COMM_LOST || ev->type == DPSCTP_EV_CANT_START ||
+	    ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE)
+		s->lost = true;
+}
+
+bool
+check_msg(const dpsctp_msg *m, std::vector<uint8_t> &buf)
+{
+	uint32_t k = m->ppid;
+	buf.resize(m->len);
+	if ((m->flags & (DPSCTP_MSG_MORE | DPSCTP_MSG_CONT)) != 0 || m->len != msg_len(k) ||
+	    dpsctp_msg_copy(m, buf.data(), buf.size()) != m->len)
+		return false;
+	for (uint32_t i = 0; i < m->len; i++)
+		if (buf[i] != msg_byte(k, i))
+			return false;
+	return true;
+}
+
+// The server echoes every message back on the association it came on.
+void
+server_recv(dpsctp_assoc *a, const dpsctp_msg *m, void *arg)
+{
+	Side *s = static_cast<Side *>(arg);
+	std::vector<uint8_t> buf;
+	s->recv++;
+	if (!check_msg(m, buf)) {
+		s->bad++;
+		return;
+	}
+	dpsctp_sndinfo si = { m->sid, m->ppid, 0 };
+	if (dpsctp_send_bytes(a, &si, buf.data(), buf.size()) != 0)
+		s->send_failed++;
+}
+
+void
+client_recv(dpsctp_assoc *, const dpsctp_msg *m, void *arg)
+{
+	Side *s = static_cast<Side *>(arg);
+	std::vector<uint8_t> buf;
+	s->recv++;
+	if (!check_msg(m, buf) || m->ppid >= s->echoed_at.size() || s->echoed_at[m->ppid] >= 0) {
+		s->bad++;
+		return;
+	}
+	s->echoed_at[m->ppid] = (int)*s->flood_sent;
+}
+
+const dpsctp_callbacks kServerCb = { server_recv, on_event, nullptr };
+const dpsctp_callbacks kClientCb = { client_recv, on_event, nullptr };
+
+uint16_t
+ip_csum(const uint8_t *p, size_t n)
+{
+	uint32_t s = 0;
+	for (size_t i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)(p[i] << 8 | p[i + 1]);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+// INIT number i from 10.0.(1 + i / 250).(1 + i % 250), MAC 02:5a:00:00:hi:lo,
+// to the server's MAC and 10.0.0.2:5001 (RFC 9260 §3.3.2, CRC32c filled).
+Bytes
+spoofed_init(unsigned i, const uint8_t *server_mac)
+{
+	Bytes sctp = { (uint8_t)((40000 + i % 20000) >> 8),
+		       (uint8_t)(40000 + i % 20000),
+		       (uint8_t)(kPort >> 8),
+		       (uint8_t)kPort,
+		       0,
+		       0,
+		       0,
+		       0,
+		       0,
+		       0,
+		       0,
+		       0 };
+	uint32_t itag = 0x1000u + i;
+	Bytes init = { 1,
+		       0,
+		       0,
+		       20,
+		       (uint8_t)(itag >> 24),
+		       (uint8_t)(itag >> 16),
+		       (uint8_t)(itag >> 8),
+		       (uint8_t)itag,
+		       0,
+		       1,
+		       0,
+		       0, // a_rwnd 65536
+		       0,
+		       10,
+		       0,
+		       10, // streams
+		       0,
+		       0,
+		       0,
+		       1 }; // initial TSN
+	sctp.insert(sctp.end(), init.begin(), init.end());
+	crc32c_sctp_fill(sctp.data(), sctp.size());
+
+	Bytes f(14 + 20 + sctp.size());
+	memcpy(f.data(), server_mac, 6);
+	const uint8_t src_mac[6] = { 0x02, 0x5a, 0, 0, (uint8_t)(i >> 8), (uint8_t)i };
+	memcpy(f.data() + 6, src_mac, 6);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	uint8_t *ip = f.data() + 14;
+	size_t tot = 20 + sctp.size();
+	ip[0] = 0x45;
+	ip[2] = (uint8_t)(tot >> 8);
+	ip[3] = (uint8_t)tot;
+	ip[6] = 0x40; // DF
+	ip[8] = 64;
+	ip[9] = 132;
+	const uint8_t src[4] = { 10, 0, (uint8_t)(1 + i / 250), (uint8_t)(1 + i % 250) };
+	const uint8_t dst[4] = { 10, 0, 0, 2 };
+	memcpy(ip + 12, src, 4);
+	memcpy(ip + 16, dst, 4);
+	uint16_t c = ip_csum(ip, 20);
+	ip[10] = (uint8_t)(c >> 8);
+	ip[11] = (uint8_t)c;
+	memcpy(f.data() + 34, sctp.data(), sctp.size());
+	return f;
+}
+
+// A gratuitous ARP request: 10.0.0.1 (the client's address) is at 02:ee:ee:ee:ee:ee.
+Bytes
+spoofed_arp()
+{
+	static const uint8_t evil[6] = { 0x02, 0xee, 0xee, 0xee, 0xee, 0xee };
+	Bytes f(60, 0);
+	memset(f.data(), 0xff, 6);
+	memcpy(f.data() + 6, evil, 6);
+	const uint8_t hdr[] = { 0x08, 0x06, 0, 1, 0x08, 0, 6, 4, 0, 1 };
+	memcpy(f.data() + 12, hdr, sizeof(hdr));
+	memcpy(f.data() + 22, evil, 6);
+	const uint8_t spa[4] = { 10, 0, 0, 1 }, tpa[4] = { 10, 0, 0, 2 };
+	memcpy(f.data() + 28, spa, 4);
+	memcpy(f.data() + 38, tpa, 4);
+	return f;
+}
+
+std::map<std::string, uint64_t>
+counters(const dpsctp *d)
+{
+	std::map<std::string, uint64_t> m;
+	const char *name;
+	for (unsigned i = 0;; i++) {
+		uint64_t v = dpsctp_worker_counter(d, 0, i, &name);
+		if (name == nullptr)
+			break;
+		m[name] = v;
+	}
+	return m;
+}
+
+TEST(DpInitFlood, SpoofedOnLinkInitsDoNotStarveAnAssociation)
+{
+	RingLink link("flood", 1);
+	ASSERT_GE(link.a, 0) << rte_strerror(rte_errno);
+	ASSERT_GE(link.b, 0) << rte_strerror(rte_errno);
+	char err[256] = "";
+	unsigned flood_sent = 0;
+	Side c, s;
+	c.flood_sent = s.flood_sent = &flood_sent;
+	c.echoed_at.assign(kMsgs, -1);
+
+	// Default neighbour table (derived from --max-assocs and --max-paths).
+	dpsctp_config cc = dp_test_config(link.name_a, "10.0.0.1/16", 1, 0);
+	dpsctp_config sc = dp_test_config(link.name_b, "10.0.0.2/16", 1, kPort);
+	c.d = dpsctp_create(&cc, err, sizeof(err));
+	ASSERT_NE(c.d, nullptr) << err;
+	s.d = dpsctp_create(&sc, err, sizeof(err));
+	ASSERT_NE(s.d, nullptr) << err;
+	rte_mempool *cpool = dpsctp_pktmbuf_pool(c.d), *spool = dpsctp_pktmbuf_pool(s.d);
+	unsigned cfree = rte_mempool_avail_count(cpool), sfree = rte_mempool_avail_count(spool);
+	ASSERT_EQ(dpsctp_listen(s.d, kPort, &kServerCb, &s), 0);
+	uint8_t server_mac[6];
+	dpsctp_mac(s.d, server_mac);
+
+	auto poll = [&] {
+		dpsctp_poll(c.d, 0);
+		dpsctp_poll(s.d, 0);
+	};
+	dpsctp_addr peer = { 4, { 10, 0, 0, 2 } };
+	int rc = 0;
+	ASSERT_NE(dpsctp_connect(c.d, 0, &peer, 1, kPort, 0, &kClientCb, &c, &rc), nullptr) << rc;
+	for (uint64_t i = 0; i < 50000000 && !(c.up && s.up) && !c.lost; i++)
+		poll();
+	ASSERT_TRUE(c.up && s.up) << "no COMM_UP; client:" << dp_test_counters(c.d)
+				  << "; server:" << dp_test_counters(s.d);
+
+	// The flood, paced by the clock; messages paced by the flood.
+	std::vector<unsigned> sent_at(kMsgs, 0);
+	unsigned next_msg = 0, lag_max = 0, worst = 0, garps = 0, last_garp = 0;
+	const auto t0 = Clock::now();
+	auto end_guard = t0 + std::chrono::seconds(40); // a hang guard, not a check
+	while (Clock::now() < end_guard && !c.lost && !s.lost) {
+		double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+		// At most 8 per poll: a descheduled thread catches up gradually, so an
+		// echo's wait in INITs does not grow with the machine's load.
+		for (unsigned burst = 0;
+		     burst < 8 && flood_sent < kFlood && flood_sent < elapsed * kFloodPerSec;
+		     burst++) {
+			// Once the association has talked: its packets taught the MAC.
+			bool garp =
+				flood_sent % 100 == 50 && next_msg > 10 && last_garp != flood_sent;
+			Bytes f = garp ? spoofed_arp() : spoofed_init(flood_sent, server_mac);
+			rte_mbuf *m = rte_pktmbuf_alloc(cpool);
+			ASSERT_NE(m, nullptr);
+			memcpy(rte_pktmbuf_append(m, (uint16_t)f.size()), f.data(), f.size());
+			if (rte_ring_enqueue(link.ab[0], m) != 0) {
+				rte_pktmbuf_free(m);
+				break; // the server's ring is full: try again after a poll
+			}
+			if (garp) {
+				garps++;
+				last_garp = flood_sent;
+			} else {
+				flood_sent++;
+			}
+		}
+		bool waiting = next_msg > 0 && c.echoed_at[next_msg - 1] < 0;
+		if (!waiting && next_msg < kMsgs && flood_sent >= next_msg * (kFlood / kMsgs)) {
+			std::vector<uint8_t> body(msg_len(next_msg));
+			for (uint32_t i = 0; i < body.size(); i++)
+				body[i] = msg_byte(next_msg, i);
+			dpsctp_sndinfo si = { 0, next_msg, 0 };
+			ASSERT_EQ(dpsctp_send_bytes(c.a, &si, body.data(), body.size()), 0);
+			sent_at[next_msg++] = flood_sent;
+		}
+		if (waiting && flood_sent - sent_at[next_msg - 1] > lag_max) {
+			lag_max = flood_sent - sent_at[next_msg - 1];
+			worst = next_msg - 1;
+		}
+		poll();
+		if (flood_sent == kFlood && next_msg == kMsgs && c.echoed_at[kMsgs - 1] >= 0)
+			break;
+	}
+	double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+	auto sn = counters(s.d);
+	SCOPED_TRACE("flood of " + std::to_string(flood_sent) + " INITs over " +
+		     std::to_string(secs) + " s; server:" + dp_test_counters(s.d));
+
+	printf("flood: %u INITs and %u spoofed ARPs in %.1f s; worst echo wait %u INITs "
+	       "(message %u); server l3.nbr_preempted %lu, l3.probes_sent %lu, l3.nbr_mac_kept "
+	       "%lu, tx_l3_drop %lu\n",
+	       flood_sent, garps, secs, lag_max, worst, (unsigned long)sn["l3.nbr_preempted"],
+	       (unsigned long)sn["l3.probes_sent"], (unsigned long)sn["l3.nbr_mac_kept"],
+	       (unsigned long)sn["tx_l3_drop"]);
+	EXPECT_FALSE(c.lost) << "the client's association was lost";
+	EXPECT_FALSE(s.lost) << "the server's association was lost";
+	EXPECT_EQ(flood_sent, kFlood);
+	EXPECT_EQ(next_msg, kMsgs) << "messages sent";
+	unsigned echoed = 0;
+	for (unsigned k = 0; k < kMsgs; k++)
+		echoed += c.echoed_at[k] >= 0;
+	EXPECT_EQ(echoed, kMsgs) << "echoes back";
+	EXPECT_EQ(s.recv, kMsgs);
+	EXPECT_EQ(c.recv, kMsgs);
+	EXPECT_EQ(s.bad + c.bad, 0u) << "messages with wrong bytes, parts or duplicates";
+	EXPECT_EQ(s.send_failed, 0u);
+	EXPECT_LE(lag_max, kLagMax) << "message " << worst << " waited for its echo while "
+				    << lag_max << " INITs arrived";
+	// Nothing of the association's was dropped for want of a neighbour.
+	EXPECT_EQ(sn["tx_l3_drop"], 0u);
+	EXPECT_EQ(sn["l3.nbr_table_full"], 0u);
+	EXPECT_EQ(sn["l3.nbr_resolving_full"], 0u);
+	// The flood was real: answered INITs, resolutions started and preempted.
+	EXPECT_GE(sn["ootb"], (uint64_t)kFlood);
+	EXPECT_GE(sn["l3.probes_sent"], (uint64_t)kFlood);
+	EXPECT_GT(sn["l3.nbr_preempted"], 0u);
+	EXPECT_GE(garps, 30u);
+	EXPECT_EQ(sn["l3.nbr_mac_kept"], garps) << "spoofed ARP for the client's address believed";
+	// The client's data was acknowledged throughout.
+	dpsctp_assoc_stats st;
+	ASSERT_EQ(dpsctp_assoc_get_stats(c.a, &st), 0);
+	EXPECT_GE(st.sacks_in, (uint64_t)kMsgs / 2);
+
+	ASSERT_EQ(dpsctp_abort(c.a), 0);
+	for (uint64_t i = 0; i < 10000000 && !s.lost; i++)
+		poll();
+	EXPECT_TRUE(s.lost) << "the server heard no ABORT";
+	EXPECT_EQ(dpsctp_stop(s.d, 200), 0);
+	EXPECT_EQ(dpsctp_stop(c.d, 200), 0);
+	// Frames still on the link belong to the other side's pool.
+	void *p;
+	for (auto *r : { link.ab[0], link.ba[0] })
+		while (rte_ring_dequeue(r, &p) == 0)
+			rte_pktmbuf_free((rte_mbuf *)p);
+	EXPECT_EQ(rte_mempool_avail_count(cpool), cfree) << "client mbufs leaked";
+	EXPECT_EQ(rte_mempool_avail_count(spool), sfree) << "server mbufs leaked";
+	dpsctp_destroy(s.d);
+	dpsctp_destroy(c.d);
+}
+
+// --neighbours: the table's size is an option with a range; 0 derives it.
+TEST(DpInitFlood, NeighboursOptionIsRangeChecked)
+{
+	dpsctp_config c;
+	char err[256] = "";
+	dpsctp_config_defaults(&c);
+	EXPECT_EQ(c.neighbours, 0u);
+	EXPECT_EQ(dpsctp_config_set(&c, "neighbours", "15", err, sizeof(err)), -EINVAL);
+	EXPECT_NE(std::string(err).find("--neighbours '15': out of range"), std::string::npos)
+		<< err;
+	EXPECT_EQ(dpsctp_config_set(&c, "neighbours", "1048577", err, sizeof(err)), -EINVAL);
+	EXPECT_EQ(dpsctp_config_set(&c, "neighbours", "16", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(c.neighbours, 16u);
+	EXPECT_EQ(dpsctp_config_set(&c, "neighbours", "0", err, sizeof(err)), 0) << err;
+	c.neighbours = 3; // written by hand: validate() holds it to the same range
+	EXPECT_EQ(dpsctp_config_validate(&c, err, sizeof(err)), -EINVAL);
+}
+
+} // namespace
+
+int
+main(int argc, char **argv)
+{
+	::testing::InitGoogleTest(&argc, argv);
+	::testing::AddGlobalTestEnvironment(new DpEal);
+	return RUN_ALL_TESTS();
+}
