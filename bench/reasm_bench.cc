@@ -12,7 +12,7 @@
 //                         insertion is O(1) (k = 45 is a 64 KiB message in
 //                         1452-byte chunks)
 //   BM_Streams/n          one-fragment messages round robin over n streams:
-//                         flat in n (DESIGN.md decision 7)
+//                         flat in n (docs/ARCHITECTURE.md decision 7)
 //   BM_SwappedPairs       TSNs arrive in pairs swapped (t+1 then t): one
 //                         queued and released per pair
 //   BM_PartialDelivery    45-fragment messages with a 4 KiB partial delivery

@@ -3,7 +3,7 @@
  * @file
  * dpsctp public API.
  *
- * Every exported symbol carries the dpsctp_ prefix (DESIGN.md decision 9:
+ * Every exported symbol carries the dpsctp_ prefix (docs/ARCHITECTURE.md decision 9:
  * programs link usrsctp, which exports about 300 sctp_* symbols, beside us).
  * Everything else in libdpsctp is built with hidden visibility.
  *

@@ -7,7 +7,7 @@
  *
  * Internal to the data plane (hidden symbols, not in dpsctp.h). No DPDK, no
  * clock reads, no allocation, no locks: one wheel belongs to one lcore and
- * every call on it runs on that lcore (DESIGN.md decision 2).
+ * every call on it runs on that lcore (docs/ARCHITECTURE.md decision 2).
  *
  * Shape: 4 levels of 256 slots over ticks of tick_ns nanoseconds (default
  * 1 us). Level k holds timers whose expiry is 2^(8k) to 2^(8k+8) - 1 ticks

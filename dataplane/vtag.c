@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Verification tags that name their owning lcore (RFC 9260 §3.3.2, §8.5;
- * DESIGN.md decision 1): see vtag.h for the encoding and its properties,
+ * docs/ARCHITECTURE.md decision 1): see vtag.h for the encoding and its properties,
  * docs/DEMUX.md for how the data plane uses it.
  *
  * The mixed scheme's permutation is a balanced Feistel network on the two

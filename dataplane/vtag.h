@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Our verification tags name the lcore that owns the association
- * (DESIGN.md decision 1, docs/DEMUX.md): the Initiate Tag we put in an INIT
+ * (docs/ARCHITECTURE.md decision 1, docs/DEMUX.md): the Initiate Tag we put in an INIT
  * or INIT ACK (RFC 9260 §3.3.2, §3.3.3) is made here from the owner's
  * index and 32 random bits, and every later packet of the association
  * carries it in its common header (RFC 9260 §8.5), so whichever lcore

@@ -15,7 +15,7 @@
 
 #include "sctp/assoc_internal.h"
 
-/* The layout sctp/assoc.h describes (DESIGN.md decision 6). */
+/* The layout sctp/assoc.h describes (docs/ARCHITECTURE.md decision 6). */
 _Static_assert(sizeof(struct sctp_assoc) <= 512, "an association within 512 bytes");
 _Static_assert(offsetof(struct sctp_assoc, counters) + sizeof(void *) <= 64,
 	       "what every packet reads: cache line 0");

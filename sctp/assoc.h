@@ -157,7 +157,7 @@ enum sctp_assoc_drop {
 
 /*
  * Counters shared by every association of one owner (an lcore): per-drop
- * counts stay out of the association, which must stay small (DESIGN.md
+ * counts stay out of the association, which must stay small (docs/ARCHITECTURE.md
  * decision 6). One owner, so plain increments.
  */
 struct sctp_assoc_counters {
@@ -290,7 +290,7 @@ struct sctp_assoc_tx {
 	uint64_t hold_since;
 };
 
-/* RFC 6458 sac_state, with names of our own (DESIGN.md decision 9). */
+/* RFC 6458 sac_state, with names of our own (docs/ARCHITECTURE.md decision 9). */
 enum sctp_notify_type {
 	SCTP_NOTIFY_COMM_UP = 1,       /* ESTABLISHED reached */
 	SCTP_NOTIFY_COMM_LOST,	       /* an established association ended abnormally */
@@ -446,7 +446,7 @@ struct sctp_assoc_ops {
 
 /*
  * Handshake state of an association we initiate: dead once ESTABLISHED.
- * Not part of the association (the 512-byte goal of DESIGN.md decision 6
+ * Not part of the association (the 512-byte goal of docs/ARCHITECTURE.md decision 6
  * counts an established one): ops->hs_get() lends it for COOKIE-WAIT and
  * COOKIE-ECHOED only.
  */
@@ -462,7 +462,7 @@ struct sctp_assoc_handshake {
 
 /*
  * 384 bytes on LP64 (the send side's state is in data_mem, behind tx),
- * laid out by how often a field is read (DESIGN.md
+ * laid out by how often a field is read (docs/ARCHITECTURE.md
  * decision 6; static_asserts in sctp/assoc.c, sizes printed by
  * bench_endpoint and AssocSize.ReportSizes):
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Payload bytes without copies (DESIGN.md decision 3): the core never owns
+ * Payload bytes without copies (docs/ARCHITECTURE.md decision 3): the core never owns
  * packet memory. A payload is a slice of a caller's buffer, named by an
  * opaque handle (an rte_mbuf in the data plane, a test's refcounted block in
  * the unit tests and the simulator) plus a pointer and a length into it.

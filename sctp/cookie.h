@@ -4,7 +4,7 @@
  * handshake. An INIT is answered with an INIT ACK whose State Cookie holds
  * everything needed to create the association, authenticated with
  * HMAC-SHA256 under a secret only we know; nothing is allocated or
- * remembered for the INIT (DESIGN.md decision 1). The association is built
+ * remembered for the INIT (docs/ARCHITECTURE.md decision 1). The association is built
  * when a COOKIE ECHO brings back a cookie that verifies and has not expired.
  *
  * Layout, version 1 (big-endian; docs/COOKIE.md has the diagram):
@@ -130,7 +130,7 @@ struct sctp_cookie_state {
  * has a one-byte id carried in the cookie, so verification looks up one
  * key, never tries two.
  *
- * A ring belongs to one lcore, like everything else (DESIGN.md decision
+ * A ring belongs to one lcore, like everything else (docs/ARCHITECTURE.md decision
  * 2): give each lcore its own ring, initialised and rotated with the same
  * secrets. Encode and decode take it non-const so that a MAC may keep
  * scratch state in it; today the scratch is on the stack.

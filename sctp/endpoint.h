@@ -16,7 +16,7 @@
  * gets back a packet to send (written into the caller's buffer, checksum
  * field zero: the caller's CRC policy fills it). The Initiate Tag and the
  * random numbers come from caller-supplied strategies, so the data plane can
- * encode the owning lcore in the tag (DESIGN.md decision 1).
+ * encode the owning lcore in the tag (docs/ARCHITECTURE.md decision 1).
  */
 #ifndef SCTP_ENDPOINT_H
 #define SCTP_ENDPOINT_H

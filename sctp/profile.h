@@ -2,7 +2,7 @@
 /*
  * Protocol parameters (RFC 9260 §16 and the extensions we implement) and the
  * two profiles that set them: the RFC defaults, for peers across a WAN, and a
- * data-center profile (DESIGN.md decision 5) for peers a few microseconds
+ * data-center profile (docs/ARCHITECTURE.md decision 5) for peers a few microseconds
  * away. docs/PROFILES.md gives the reason for every value.
  *
  * A profile is plain data copied into an endpoint at creation; associations

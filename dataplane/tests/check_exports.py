@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fail if a shared library exports a symbol without the dpsctp_ prefix.
 
-DESIGN.md decision 9: test and benchmark programs link usrsctp beside us, and
+docs/ARCHITECTURE.md decision 9: test and benchmark programs link usrsctp beside us, and
 usrsctp exports about 300 sctp_* names; a leaked internal sctp_* symbol of
 ours could interpose on theirs. Usage: check_exports.py LIB.so
 """

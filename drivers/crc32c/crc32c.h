@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * CRC32c (Castagnoli, reflected polynomial 0x82F63B78) for SCTP — the policy
- * in one place (DESIGN.md decision 4).
+ * in one place (docs/ARCHITECTURE.md decision 4).
  *
  * Engines:
  *  - table:  portable slicing-by-8, the reference every other engine is

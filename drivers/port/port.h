@@ -81,7 +81,7 @@ struct dpsctp_port_conf {
 	 * RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE lets the PMD free sent mbufs
 	 * without refcount checks. It is only correct when every mbuf sent
 	 * comes from one pool with refcount 1; the SCTP path keeps references
-	 * for retransmission (DESIGN.md decision 3), so it is off unless the
+	 * for retransmission (docs/ARCHITECTURE.md decision 3), so it is off unless the
 	 * caller promises that here.
 	 */
 	bool tx_fast_free;

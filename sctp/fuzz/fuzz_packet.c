@@ -8,7 +8,7 @@
  *  - a chunk its parser accepts rebuilds to bytes that parse again and
  *    rebuild to the same bytes (the codec is a fixed point after one pass);
  *  - the input is never written (a copy is compared at the end).
- * Seeds: the SCTP packets of ../shared/corpus/pcap (see run_fuzz.py).
+ * Seeds: the SCTP packets of tests/corpus/pcap (see run_fuzz.py).
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -132,8 +132,16 @@ def main():
     with tempfile.TemporaryDirectory(prefix="dpsctp-fuzz-") as tmp:
         seeds = os.path.join(tmp, "seeds")
         os.mkdir(seeds)
-        n = extract_seeds(args.corpus, seeds, args.seed_format) if os.path.isdir(args.corpus) else 0
+        # The corpus is in the repository (tests/corpus/pcap): a run without
+        # its seeds would pass while testing little, so it fails instead.
+        if not os.path.isdir(args.corpus):
+            print(f"FAIL: no corpus directory {args.corpus}")
+            return 1
+        n = extract_seeds(args.corpus, seeds, args.seed_format)
         print(f"{n} seed packets from {args.corpus}")
+        if n == 0:
+            print(f"FAIL: no SCTP packets in {args.corpus}")
+            return 1
         if args.replay:
             return subprocess.call([args.replay, seeds, args.regress])
 

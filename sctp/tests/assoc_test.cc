@@ -941,7 +941,7 @@ TEST(AssocSize, ReportSizes)
 					static_cast<int>(sizeof(struct sctp_assoc)));
 	::testing::Test::RecordProperty("sizeof_handshake",
 					static_cast<int>(sizeof(struct sctp_assoc_handshake)));
-	EXPECT_LE(sizeof(struct sctp_assoc), 512u); // DESIGN.md decision 6
+	EXPECT_LE(sizeof(struct sctp_assoc), 512u); // docs/ARCHITECTURE.md decision 6
 }
 
 // The handshake scratch is lent for COOKIE-WAIT and COOKIE-ECHOED only.

@@ -31,8 +31,8 @@ and requires, on every frame:
     CRC32c does not verify; "bad" where neither checksum verifies.
 
 It prints one summary line per file and one line per disagreement (file,
-frame, chunk, field, both values), and exits 1 on any disagreement, 77 (a
-meson skip) without tshark or without the corpus directory.
+frame, chunk, field, both values), and exits 1 on any disagreement or without
+the corpus (it is in the repository), 77 (a meson skip) without tshark.
 
 Usage: compare_tshark.py --decode BUILD/apps/dpsctp-decode/dpsctp-decode
                          --corpus DIR [--tshark PATH]
@@ -683,14 +683,16 @@ def main():
     if not tshark or not os.path.exists(tshark):
         print("SKIP: tshark not found (Debian package tshark); nothing to compare against")
         return SKIP
+    # The corpus is part of the repository (tests/corpus/pcap): without it
+    # the checkout is broken, which is a failure, not a reason to skip.
     if not os.path.isdir(args.corpus):
-        print("SKIP: corpus directory %s does not exist" % args.corpus)
-        return SKIP
+        print("FAIL: corpus directory %s does not exist" % args.corpus)
+        return 1
     files = sorted(os.path.join(args.corpus, f) for f in os.listdir(args.corpus)
                    if f.endswith(CAPTURE_SUFFIXES))
     if not files:
-        print("SKIP: no captures (%s) in %s" % (" ".join(CAPTURE_SUFFIXES), args.corpus))
-        return SKIP
+        print("FAIL: no captures (%s) in %s" % (" ".join(CAPTURE_SUFFIXES), args.corpus))
+        return 1
 
     with tempfile.TemporaryDirectory(prefix="dpsctp-decode-") as tmp:
         if not args.no_synthetic:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Corpus replay: every SCTP packet of ../shared/corpus/pcap (DPSCTP_CORPUS_DIR)
+// Corpus replay: every SCTP packet of tests/corpus/pcap (DPSCTP_CORPUS_DIR)
 // goes through the frame parser, the checksum verdict, the chunk walker, each
 // chunk's parser (sctp_chunk_validate) and its builder (sctp_chunk_rebuild).
 //
@@ -226,8 +226,9 @@ class CorpusReplay : public ::testing::Test {
       protected:
 	void SetUp() override
 	{
+		// In the repository (tests/corpus/pcap): missing is a broken checkout.
 		if (!fs::is_directory(DPSCTP_CORPUS_DIR))
-			GTEST_SKIP() << "no corpus directory " << DPSCTP_CORPUS_DIR;
+			GTEST_FAIL() << "no corpus directory " << DPSCTP_CORPUS_DIR;
 	}
 };
 

@@ -8,7 +8,7 @@ Two network namespaces joined by a veth pair. In A, dpsctp-echo serves SCTP
 port 5001 on the veth through net_af_packet (192.0.2.1, the veth end itself
 has no address). In B the veth end has 192.0.2.2, tshark captures on it, and
 a raw IPv4 socket (protocol 132) sends every SCTP packet of every capture in
-the corpus (../shared/corpus/pcap of the source tree, SOURCES.md there) to
+the corpus (tests/corpus/pcap of the source tree, SOURCES.md there) to
 192.0.2.1, twice:
 
   pass "ootb":   destination port rewritten to 5999, where nobody listens;
@@ -59,7 +59,7 @@ import zlib
 from pathlib import Path
 
 SRC_DIR = Path(__file__).resolve().parents[3]
-DEFAULT_CORPUS = SRC_DIR.parent / "shared" / "corpus" / "pcap"
+DEFAULT_CORPUS = SRC_DIR / "tests" / "corpus" / "pcap"
 ADDR_A, ADDR_B = "192.0.2.1", "192.0.2.2"
 LISTEN_PORT, CLOSED_PORT = 5001, 5999
 PASSES = (("ootb", CLOSED_PORT), ("listen", LISTEN_PORT))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CRC32c engines, policy, fused copy and the SCTP checksum helpers.
 // Known answers: RFC 3720 §B.4 (iSCSI) and two captured SCTP packets from
-// ../shared/corpus/pcap, cut out by hand (see the comments at each vector).
+// tests/corpus/pcap, cut out by hand (see the comments at each vector).
 #include <gtest/gtest.h>
 
 #include <algorithm>
