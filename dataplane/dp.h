@@ -160,6 +160,9 @@ struct dpsctp_assoc {
 	 */
 	uint8_t nbr_paths, n_nbr_pins;
 	struct dpsctp_l3_ip nbr_pins[SCTP_MAX_PATHS];
+	/* The last neighbour confirmation (dp_rx.c): its path and time. */
+	uint8_t nbr_confirmed_path;
+	uint64_t nbr_confirmed_ns;
 };
 
 /*

@@ -115,8 +115,9 @@ dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
 /*
  * Upper-layer confirmation of a neighbour (dpsctp_l3_confirm()): a packet of
  * an association passed its verification-tag check. Packets the entry held
- * while unresolved leave now.
+ * while resolving again leave now.
  */
+#define DP_NBR_CONFIRM_NS 100000000ull /* 100 ms: far below reachable_ns */
 static void
 dp_rx_confirm(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_ip *src)
 {
@@ -197,15 +198,22 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 	if (c != NULL) {
 		if (in->udp_encap)
 			c->udp_port = in->udp_src_port; /* RFC 6951 §5.4: follow the peer's port */
-		/* Found by our tag, from one of the peer's addresses: if no chunk
-		 * fails the tag rule (§8.5), the frame's source MAC is the peer's
-		 * (or its router's) and refreshes the neighbour entry. */
-		bool learn = by_tag && c->a.state != SCTP_ASSOC_CLOSED &&
-			     sctp_paths_find(&c->a.paths, &rx.src) >= 0;
+		/* Found by our tag, from one of the peer's addresses, no chunk
+		 * failing the tag rule (§8.5): confirmation of the next hop the
+		 * frame came from. Once per DP_NBR_CONFIRM_NS and path, not per
+		 * packet: the guard it sets lasts reachable_ns (30 s). */
+		int path = by_tag && c->a.state != SCTP_ASSOC_CLOSED
+				   ? sctp_paths_find(&c->a.paths, &rx.src)
+				   : -1;
+		bool confirm = path >= 0 && ((unsigned)path != c->nbr_confirmed_path ||
+					     w->now_ns - c->nbr_confirmed_ns >= DP_NBR_CONFIRM_NS);
 		uint64_t bad_tag = c->ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG];
 		sctp_assoc_input(&c->a, &rx, w->now_ns);
-		if (learn && c->ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG] == bad_tag)
+		if (confirm && c->ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG] == bad_tag) {
 			dp_rx_confirm(w, m, &in->src);
+			c->nbr_confirmed_path = (uint8_t)path;
+			c->nbr_confirmed_ns = w->now_ns;
+		}
 		dp_conn_after(c);
 	} else {
 		dp_rx_ootb(w, m, &rx, in);

@@ -37,6 +37,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "apps/common/app_common.h"
 #include "dataplane/dpsctp.h"
 
 #define BURST	 32u
@@ -228,23 +229,10 @@ usage(FILE *f)
 		   "  --one-core: one lcore alternates (EAL -l 0)\n");
 }
 
-/* -h or --help after "--": answered before the EAL, which may not start. */
-static bool
-help_wanted(int argc, char **argv)
-{
-	int i = 1;
-	while (i < argc && strcmp(argv[i], "--") != 0)
-		i++;
-	for (i++; i < argc; i++)
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-			return true;
-	return false;
-}
-
 int
 main(int argc, char **argv)
 {
-	if (help_wanted(argc, argv)) {
+	if (app_help_wanted(argc, argv)) {
 		usage(stdout);
 		return 0;
 	}

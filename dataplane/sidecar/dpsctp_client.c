@@ -183,8 +183,9 @@ client_post(struct dpsctp_client *c, unsigned t)
 	return 0;
 }
 
-int
-dpsctp_client_listen(struct dpsctp_client *c, unsigned t, uint16_t port, uint64_t cookie)
+/* LISTEN and UNLISTEN: a port, nothing else. */
+static int
+client_port_req(struct dpsctp_client *c, unsigned t, uint8_t op, uint16_t port, uint64_t cookie)
 {
 	int rc;
 	if (port == 0)
@@ -192,25 +193,22 @@ dpsctp_client_listen(struct dpsctp_client *c, unsigned t, uint16_t port, uint64_
 	struct sc_req *r = client_req(c, t, &rc);
 	if (r == NULL)
 		return rc;
-	r->op = SC_OP_LISTEN;
+	r->op = op;
 	r->port = port;
 	r->cookie = cookie;
 	return client_post(c, t);
 }
 
 int
+dpsctp_client_listen(struct dpsctp_client *c, unsigned t, uint16_t port, uint64_t cookie)
+{
+	return client_port_req(c, t, SC_OP_LISTEN, port, cookie);
+}
+
+int
 dpsctp_client_unlisten(struct dpsctp_client *c, unsigned t, uint16_t port, uint64_t cookie)
 {
-	int rc;
-	if (port == 0)
-		return -EINVAL;
-	struct sc_req *r = client_req(c, t, &rc);
-	if (r == NULL)
-		return rc;
-	r->op = SC_OP_UNLISTEN;
-	r->port = port;
-	r->cookie = cookie;
-	return client_post(c, t);
+	return client_port_req(c, t, SC_OP_UNLISTEN, port, cookie);
 }
 
 int

@@ -27,17 +27,6 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-uint16_t
-ip_csum(const uint8_t *p, size_t n)
-{
-	uint32_t s = 0;
-	for (size_t i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)(p[i] << 8 | p[i + 1]);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
 class DpBadInput : public ::testing::Test {
       protected:
 	void SetUp() override

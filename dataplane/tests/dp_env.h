@@ -100,6 +100,18 @@ struct RingLink {
 };
 
 // A small configuration for one side of a test.
+// The IPv4 header checksum (RFC 791) of n bytes, for frames a test builds.
+static inline uint16_t
+ip_csum(const uint8_t *p, size_t n)
+{
+	uint32_t s = 0;
+	for (size_t i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)(p[i] << 8 | p[i + 1]);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
 static inline dpsctp_config
 dp_test_config(const std::string &ethdev, const char *ip, unsigned queues, uint16_t sctp_port)
 {

@@ -135,17 +135,6 @@ client_recv(dpsctp_assoc *, const dpsctp_msg *m, void *arg)
 const dpsctp_callbacks kServerCb = { server_recv, on_event, nullptr };
 const dpsctp_callbacks kClientCb = { client_recv, on_event, nullptr };
 
-uint16_t
-ip_csum(const uint8_t *p, size_t n)
-{
-	uint32_t s = 0;
-	for (size_t i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)(p[i] << 8 | p[i + 1]);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
 // INIT number i from 10.0.(1 + i / 250).(1 + i % 250), MAC 02:5a:00:00:hi:lo,
 // to the server's MAC and 10.0.0.2:5001 (RFC 9260 §3.3.2, CRC32c filled).
 Bytes
