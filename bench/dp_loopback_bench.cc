@@ -88,7 +88,7 @@ struct Pair {
 			return;
 		}
 		dpsctp_listen(s.d, 5001, &kCb, &s);
-		dpsctp_addr peer = { 4, { 10, 0, 0, 2 } };
+		sctp_addr peer = { 4, { 10, 0, 0, 2 } };
 		int rc;
 		dpsctp_connect(c.d, 0, &peer, 1, 5001, 0, &kCb, &c, &rc);
 		for (int i = 0; i < 1000000 && (c.a == nullptr || s.a == nullptr); i++)

@@ -392,7 +392,7 @@ plain_word(const char *s)
 }
 
 static bool
-addr_usable(const struct dpsctp_config_addr *a)
+addr_usable(const struct sctp_addr *a)
 {
 	static const uint8_t zero[16];
 
@@ -409,7 +409,7 @@ addr_usable(const struct dpsctp_config_addr *a)
 
 /* An address as text ("10.0.0.1", "2001:db8::1"); -EINVAL when it is none. */
 static int
-parse_addr(const char *s, size_t len, struct dpsctp_config_addr *a)
+parse_addr(const char *s, size_t len, struct sctp_addr *a)
 {
 	char buf[ADDR_TEXT_MAX];
 
@@ -431,7 +431,7 @@ parse_addr(const char *s, size_t len, struct dpsctp_config_addr *a)
 }
 
 static void
-addr_text(const struct dpsctp_config_addr *a, char *buf, size_t len)
+addr_text(const struct sctp_addr *a, char *buf, size_t len)
 {
 	if (inet_ntop(a->family == 6 ? AF_INET6 : AF_INET, a->bytes, buf, (socklen_t)len) == NULL)
 		snprintf(buf, len, "?");
@@ -439,7 +439,7 @@ addr_text(const struct dpsctp_config_addr *a, char *buf, size_t len)
 
 /* Whether @a is inside @ip's prefix (same family). */
 static bool
-on_link(const struct dpsctp_config_ip *ip, const struct dpsctp_config_addr *a)
+on_link(const struct dpsctp_config_ip *ip, const struct sctp_addr *a)
 {
 	unsigned bits = ip->prefix;
 
@@ -553,7 +553,7 @@ set_ip(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
 static int
 set_gw(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
 {
-	struct dpsctp_config_addr a;
+	struct sctp_addr a;
 
 	if (parse_addr(v, strlen(v), &a) != 0 || !addr_usable(&a)) {
 		seterr(err, errlen, "%sgw '%s': not a unicast IPv4 or IPv6 address", dashes(c), v);
@@ -966,7 +966,7 @@ dpsctp_config_parse_file(struct dpsctp_config *c, const char *path, char *err, s
 int
 dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen)
 {
-	const struct dpsctp_config_addr *gws[2] = { &c->gw4, &c->gw6 };
+	const struct sctp_addr *gws[2] = { &c->gw4, &c->gw6 };
 	bool has6 = false;
 	char text[ADDR_TEXT_MAX];
 	char range[96];

@@ -71,15 +71,9 @@ enum dpsctp_config_log_level {
 	DPSCTP_CONFIG_LOG_DEBUG,
 };
 
-/* An IPv4 or IPv6 address; bytes in network order, IPv4 in bytes[0..3]. */
-struct dpsctp_config_addr {
-	uint8_t family; /* 4 or 6; 0 = not set */
-	uint8_t bytes[16];
-};
-
 /* A local address with its on-link prefix length (--ip ADDR/PREFIX). */
 struct dpsctp_config_ip {
-	struct dpsctp_config_addr addr;
+	struct sctp_addr addr;
 	uint8_t prefix; /* 0..32 (IPv4), 0..128 (IPv6) */
 };
 
@@ -91,7 +85,7 @@ struct dpsctp_config {
 	unsigned n_ips;
 	struct dpsctp_config_ip ips[DPSCTP_CONFIG_MAX_IPS];
 	/* --gw ADDR: at most one per family; family 0 = none. */
-	struct dpsctp_config_addr gw4, gw6;
+	struct sctp_addr gw4, gw6;
 	/* --mac: replaces the port's own address when has_mac. */
 	bool has_mac;
 	uint8_t mac[6];

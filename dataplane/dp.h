@@ -159,7 +159,7 @@ struct dpsctp_assoc {
 	 * association keeps only path 0, so the addresses are kept here).
 	 */
 	uint8_t nbr_paths, n_nbr_pins;
-	struct dpsctp_l3_ip nbr_pins[SCTP_MAX_PATHS];
+	struct sctp_addr nbr_pins[SCTP_MAX_PATHS];
 	/* The last neighbour confirmation (dp_rx.c): its path and time. */
 	uint8_t nbr_confirmed_path;
 	uint64_t nbr_confirmed_ns;
@@ -260,10 +260,10 @@ struct dp_worker {
 
 /* What the runtime takes from the configuration, resolved (dp_api.c). */
 struct dp_settings {
-	struct dpsctp_l3_ip addrs[DPSCTP_L3_ADDR_MAX];
+	struct sctp_addr addrs[DPSCTP_L3_ADDR_MAX];
 	uint8_t prefix[DPSCTP_L3_ADDR_MAX];
 	unsigned n_addrs;
-	struct dpsctp_l3_ip gw4, gw6;
+	struct sctp_addr gw4, gw6;
 	bool udp_encap;		 /* send over UDP (RFC 6951) to peers we connect to */
 	uint16_t udp_port;	 /* our UDP port, and the peer's when we connect over UDP */
 	uint32_t max_assocs;	 /* per worker */
@@ -362,22 +362,5 @@ uint64_t dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, 
 /* dp_telemetry.c: the process's instances for the /dpsctp/ commands. */
 void dp_telemetry_add(struct dpsctp *d);
 void dp_telemetry_remove(struct dpsctp *d);
-
-/* Helpers shared by the files. */
-static inline struct dpsctp_l3_ip
-dp_l3_ip(const struct sctp_addr *a)
-{
-	struct dpsctp_l3_ip ip;
-	memset(&ip, 0, sizeof(ip));
-	ip.family = a->family == SCTP_ADDR_V6 ? 6 : 4;
-	memcpy(ip.b, a->bytes, a->family == SCTP_ADDR_V6 ? 16 : 4);
-	return ip;
-}
-
-static inline struct sctp_addr
-dp_sctp_addr(const struct dpsctp_l3_ip *ip)
-{
-	return ip->family == 6 ? sctp_addr_v6(ip->b) : sctp_addr_v4(ip->b);
-}
 
 #endif /* DPSCTP_DATAPLANE_DP_H */

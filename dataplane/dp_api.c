@@ -60,16 +60,6 @@ dpsctp_eal_init(int argc, char **argv)
 	return n;
 }
 
-static struct dpsctp_l3_ip
-dp_cfg_ip(const struct dpsctp_config_addr *a)
-{
-	struct dpsctp_l3_ip ip;
-	memset(&ip, 0, sizeof(ip));
-	ip.family = a->family;
-	memcpy(ip.b, a->bytes, sizeof(ip.b));
-	return ip;
-}
-
 /*
  * --neighbours 0: a next hop for every path of every association (pinned
  * entries are never evicted, docs/NET.md), plus 64 for the gateways, the
@@ -87,14 +77,14 @@ dp_settings(struct dpsctp *d, const struct dpsctp_config *c)
 {
 	struct dp_settings *s = &d->set;
 	for (unsigned i = 0; i < c->n_ips && i < DPSCTP_L3_ADDR_MAX; i++) {
-		s->addrs[i] = dp_cfg_ip(&c->ips[i].addr);
+		s->addrs[i] = c->ips[i].addr;
 		s->prefix[i] = c->ips[i].prefix;
 		s->n_addrs++;
 	}
 	if (c->gw4.family != 0)
-		s->gw4 = dp_cfg_ip(&c->gw4);
+		s->gw4 = c->gw4;
 	if (c->gw6.family != 0)
-		s->gw6 = dp_cfg_ip(&c->gw6);
+		s->gw6 = c->gw6;
 	s->udp_encap = c->udp_encap;
 	s->udp_port = c->udp_port;
 	s->max_assocs = c->max_assocs;
@@ -859,7 +849,7 @@ dp_worker_run_request(struct dp_worker *w, struct dp_req *r)
 }
 
 struct dpsctp_assoc *
-dpsctp_connect(struct dpsctp *d, unsigned worker, const struct dpsctp_addr *peers, unsigned n_peers,
+dpsctp_connect(struct dpsctp *d, unsigned worker, const struct sctp_addr *peers, unsigned n_peers,
 	       uint16_t peer_port, uint16_t local_port, const struct dpsctp_callbacks *cb,
 	       void *arg, int *rc)
 {

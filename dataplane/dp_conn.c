@@ -112,14 +112,6 @@ dp_data_put(void *ctx, void *mem)
 }
 
 static void
-dp_addr_out(struct dpsctp_addr *out, const struct sctp_addr *a)
-{
-	memset(out, 0, sizeof(*out));
-	out->family = a->family == SCTP_ADDR_V6 ? 6 : 4;
-	memcpy(out->bytes, a->bytes, sizeof(out->bytes));
-}
-
-static void
 dp_notify(void *ctx, const struct sctp_notification *n)
 {
 	struct dpsctp_assoc *c = ctx;
@@ -133,13 +125,13 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 	ev.inbound_streams = n->inbound_streams;
 	ev.addr_state = n->addr_state;
 	if (n->type == SCTP_NOTIFY_PEER_ADDR_CHANGE) {
-		dp_addr_out(&ev.addr, &n->addr);
+		ev.addr = n->addr;
 	} else if (c->a.paths.n != 0) {
 		/* Who the association is with: after a close only path 0 is left. */
 		unsigned i = c->a.paths.primary < c->a.paths.n ? c->a.paths.primary : 0;
 		struct sctp_addr pa = sctp_path_addr(sctp_paths_get_const(&c->a.paths, i));
 		if (pa.family != SCTP_ADDR_NONE)
-			dp_addr_out(&ev.addr, &pa);
+			ev.addr = pa;
 	}
 	ev.local_port = c->a.local_port;
 	ev.peer_port = c->a.peer_port;
@@ -310,7 +302,7 @@ dp_conn_pin_paths(struct dpsctp_assoc *c)
 			sctp_path_addr(sctp_paths_get_const(&c->a.paths, c->nbr_paths));
 		if (a.family == SCTP_ADDR_NONE)
 			continue;
-		struct dpsctp_l3_ip ip = dp_l3_ip(&a);
+		struct sctp_addr ip = a;
 		if (dpsctp_l3_pin(&c->w->l3, &ip, c->w->now_ns) == 0)
 			c->nbr_pins[c->n_nbr_pins++] = ip;
 	}
@@ -515,7 +507,7 @@ dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct dp_req
 
 	for (unsigned i = 0; i < d->set.n_addrs && !found; i++)
 		if (d->set.addrs[i].family == fam) {
-			local = dp_sctp_addr(&d->set.addrs[i]);
+			local = d->set.addrs[i];
 			found = true;
 		}
 	if (!found)

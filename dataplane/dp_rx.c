@@ -119,7 +119,7 @@ dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
  */
 #define DP_NBR_CONFIRM_NS 100000000ull /* 100 ms: far below reachable_ns */
 static void
-dp_rx_confirm(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_ip *src)
+dp_rx_confirm(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_addr *src)
 {
 	struct dpsctp_l3_tx released[DPSCTP_L3_PARK_MAX];
 	const uint8_t *src_mac = rte_pktmbuf_mtod(m, const uint8_t *) + 6;
@@ -167,8 +167,8 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 		w->ctr.drop_malformed++;
 		goto done;
 	}
-	rx.src = dp_sctp_addr(&in->src);
-	rx.dst = dp_sctp_addr(&in->dst);
+	rx.src = in->src;
+	rx.dst = in->dst;
 	rx.handle = m;
 
 	bool reflected = dp_rx_reflected(&rx.pkt);
@@ -240,7 +240,7 @@ dp_rx_icmp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_icmp_
 		[DPSCTP_L3_ICMP_UNREACH] = SCTP_ICMP_UNREACH,
 	};
 	w->ctr.icmp_errors++;
-	struct sctp_addr peer = dp_sctp_addr(&ic->peer);
+	struct sctp_addr peer = ic->peer;
 	struct dpsctp_assoc *c = dp_conn_by_peer(w, &peer, ic->local_port, ic->peer_port);
 	if (c == NULL || (unsigned)ic->kind >= sizeof(kinds)) {
 		w->ctr.icmp_no_assoc++;

@@ -134,8 +134,8 @@ dp_tx_sctp(struct dp_worker *w, struct rte_mbuf *m, uint16_t udp_port, const str
 	}
 	struct dpsctp_l3_tx tx;
 	memset(&tx, 0, sizeof(tx));
-	tx.src = dp_l3_ip(src);
-	tx.dst = dp_l3_ip(dst);
+	tx.src = *src;
+	tx.dst = *dst;
 	tx.udp_dst_port = udp_port;
 	tx.sctp = m->nb_segs == 1 ? rte_pktmbuf_mtod(m, const uint8_t *) : NULL;
 	tx.sctp_len = m->pkt_len;

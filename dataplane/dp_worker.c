@@ -127,7 +127,7 @@ dp_endpoint(struct dp_worker *w, struct sctp_endpoint *ep, uint16_t port, bool l
 	c.random32 = dp_random32;
 	c.ctx = w;
 	for (unsigned i = 0; i < d->set.n_addrs && i < SCTP_EP_MAX_ADDRS; i++)
-		c.addrs[c.n_addrs++] = dp_sctp_addr(&d->set.addrs[i]);
+		c.addrs[c.n_addrs++] = d->set.addrs[i];
 	return sctp_endpoint_init(ep, &c, d->cookie_key, dp_now_ns());
 }
 

@@ -34,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sctp/addr.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -79,12 +81,6 @@ struct rte_mempool;
 struct dpsctp;
 struct dpsctp_assoc;
 struct dpsctp_config;
-
-/** A local or peer IP address: family 4 or 6, bytes in network order. */
-struct dpsctp_addr {
-	uint8_t family;	   /**< 4 or 6 */
-	uint8_t bytes[16]; /**< IPv4 in bytes[0..3] */
-};
 
 /** One slice of a received message: bytes inside a received mbuf. */
 struct dpsctp_seg {
@@ -175,7 +171,7 @@ struct dpsctp_event {
 	uint16_t inbound_streams;  /**< COMM_UP, RESTART */
 	uint8_t addr_state;	   /**< PEER_ADDR_CHANGE: RFC 6458 spc_state */
 	/** PEER_ADDR_CHANGE: the path's address; every other event: the peer's primary */
-	struct dpsctp_addr addr;
+	struct sctp_addr addr;
 	uint16_t sid;	     /**< SEND_FAILED */
 	uint32_t ppid;	     /**< SEND_FAILED */
 	uint32_t length;     /**< SEND_FAILED: message bytes */
@@ -221,14 +217,14 @@ struct dpsctp_assoc_stats {
 
 /** Per-path statistics (dpsctp_path_get_stats()). */
 struct dpsctp_path_stats {
-	struct dpsctp_addr addr; /**< the peer address */
-	uint32_t state;		 /**< 0 active, 1 potentially failed, 2 inactive (sctp/path.h) */
-	uint32_t srtt_us;	 /**< smoothed RTT, 0 before the first sample */
-	uint32_t rto_us;	 /**< current RTO */
-	uint32_t cwnd;		 /**< congestion window, bytes */
-	uint32_t ssthresh;	 /**< slow-start threshold, bytes */
-	uint32_t flight;	 /**< bytes outstanding on this path */
-	int primary;		 /**< 1 for the primary path */
+	struct sctp_addr addr; /**< the peer address */
+	uint32_t state;	       /**< 0 active, 1 potentially failed, 2 inactive (sctp/path.h) */
+	uint32_t srtt_us;      /**< smoothed RTT, 0 before the first sample */
+	uint32_t rto_us;       /**< current RTO */
+	uint32_t cwnd;	       /**< congestion window, bytes */
+	uint32_t ssthresh;     /**< slow-start threshold, bytes */
+	uint32_t flight;       /**< bytes outstanding on this path */
+	int primary;	       /**< 1 for the primary path */
 };
 
 /**
@@ -355,7 +351,7 @@ DPSCTP_EXPORT int dpsctp_unlisten(struct dpsctp *d, uint16_t port);
  *         port of the worker's slice already used towards that peer).
  */
 DPSCTP_EXPORT struct dpsctp_assoc *dpsctp_connect(struct dpsctp *d, unsigned worker,
-						  const struct dpsctp_addr *peers, unsigned n_peers,
+						  const struct sctp_addr *peers, unsigned n_peers,
 						  uint16_t peer_port, uint16_t local_port,
 						  const struct dpsctp_callbacks *cb, void *arg,
 						  int *rc);

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sctp/byteorder.h"
+
 struct sctp_reader {
 	const uint8_t *buf; /* first readable byte */
 	size_t len;	    /* bytes readable from buf */
@@ -88,19 +90,6 @@ sctp_reader_sub(struct sctp_reader *r, size_t n)
 	const uint8_t *p = sctp_reader_take(r, n);
 	struct sctp_reader s = { p, p ? n : 0, 0, p == NULL };
 	return s;
-}
-
-/* Big-endian loads for callers that have already bounds-checked a span. */
-static inline uint16_t
-sctp_load_be16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static inline uint32_t
-sctp_load_be32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
 }
 
 #endif /* SCTP_READER_H */

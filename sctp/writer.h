@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "sctp/byteorder.h"
+
 struct sctp_writer {
 	uint8_t *buf;
 	size_t cap; /* bytes writable at buf */
@@ -44,22 +46,6 @@ sctp_writer_take(struct sctp_writer *w, size_t n)
 	uint8_t *p = w->buf + w->off;
 	w->off += n;
 	return p;
-}
-
-static inline void
-sctp_store_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void
-sctp_store_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
 }
 
 static inline void

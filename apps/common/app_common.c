@@ -13,7 +13,7 @@
 #include "apps/common/app_common.h"
 
 int
-app_parse_peers(const char *list, struct dpsctp_addr *out, unsigned max)
+app_parse_peers(const char *list, struct sctp_addr *out, unsigned max)
 {
 	char tmp[256];
 	unsigned n = 0;

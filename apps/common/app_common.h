@@ -15,7 +15,7 @@
  * number of addresses, or -1 for a word that is no address or more than
  * max of them.
  */
-int app_parse_peers(const char *list, struct dpsctp_addr *out, unsigned max);
+int app_parse_peers(const char *list, struct sctp_addr *out, unsigned max);
 
 /*
  * Two ethdevs over two rings of 4096, crosswise: "net_ring_<prefix>_a" and

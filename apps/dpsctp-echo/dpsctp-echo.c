@@ -511,7 +511,7 @@ main(int argc, char **argv)
 	if (ds != NULL && !loopback) /* a script knows when to start its client */
 		printf("server: listening on SCTP port %u\n", port);
 	if (dc != NULL) {
-		struct dpsctp_addr addr[4];
+		struct sctp_addr addr[4];
 		int na = loopback ? app_parse_peers("10.0.0.2", addr, 4)
 				  : app_parse_peers(peers, addr, 4);
 		int rc;

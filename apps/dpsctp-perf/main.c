@@ -59,7 +59,7 @@ heap_bytes(void)
 
 /* The client's connect targets (--handshakes spreads over PERF_HS_PORTS ports). */
 struct target {
-	struct dpsctp_addr peers[DPSCTP_CONFIG_MAX_IPS];
+	struct sctp_addr peers[DPSCTP_CONFIG_MAX_IPS];
 	unsigned n_peers;
 	uint16_t port;
 	unsigned n_ports;

@@ -200,8 +200,8 @@ void perf_side_iterate(struct perf_side *s);
 /* Set the pacing rate from the options (0: unpaced). */
 void perf_side_pace(struct perf_side *s, double msgs_per_s);
 /* Open -P associations to the peers (the client). */
-int perf_side_connect(struct perf_side *s, const struct dpsctp_addr *peers, unsigned n,
-		      uint16_t port, uint32_t count);
+int perf_side_connect(struct perf_side *s, const struct sctp_addr *peers, unsigned n, uint16_t port,
+		      uint32_t count);
 /* Read a counter written by the side's lcore. */
 static inline uint64_t
 perf_load(const uint64_t *p)

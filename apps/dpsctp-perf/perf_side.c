@@ -86,7 +86,7 @@ perf_side_pace(struct perf_side *s, double msgs_per_s)
 }
 
 int
-perf_side_connect(struct perf_side *s, const struct dpsctp_addr *peers, unsigned n, uint16_t port,
+perf_side_connect(struct perf_side *s, const struct sctp_addr *peers, unsigned n, uint16_t port,
 		  uint32_t count)
 {
 	for (uint32_t i = 0; i < count; i++) {

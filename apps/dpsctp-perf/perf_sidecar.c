@@ -145,7 +145,7 @@ struct psc_end {
 	int listen_status;    /* 1 until LISTEN completes, then its status */
 	bool full;	      /* -EAGAIN this iteration: ring or arena full */
 	bool gone;	      /* the daemon went or broke: the test is over */
-	struct dpsctp_client_addr peers[PSC_MAX_PEERS];
+	struct sctp_addr peers[PSC_MAX_PEERS];
 	unsigned n_peers;
 	uint16_t port;
 	uint8_t *payload;
@@ -612,9 +612,9 @@ psc_interval(const struct perf_result *r, struct perf_snap *prev, uint64_t *next
 
 /* "ADDR[,ADDR...]" as the embedded ends read it (app_parse_peers()): the count, or -1. */
 static int
-psc_parse_peers(const char *list, struct dpsctp_client_addr *a, unsigned max)
+psc_parse_peers(const char *list, struct sctp_addr *a, unsigned max)
 {
-	struct dpsctp_addr in[PSC_MAX_PEERS];
+	struct sctp_addr in[PSC_MAX_PEERS];
 	int n = app_parse_peers(list, in, max < PSC_MAX_PEERS ? max : PSC_MAX_PEERS);
 	for (int i = 0; i < n; i++) {
 		a[i].family = in[i].family;

@@ -1063,7 +1063,7 @@ client_event(struct client *cl, const struct dpsctp_client_event *ev)
 
 /* "ADDR[,ADDR...]", IPv4 or IPv6: the count, or -1. */
 static int
-parse_peers(const char *list, struct dpsctp_client_addr *a, unsigned max)
+parse_peers(const char *list, struct sctp_addr *a, unsigned max)
 {
 	unsigned n = 0;
 	const char *p = list;
@@ -1092,7 +1092,7 @@ parse_peers(const char *list, struct dpsctp_client_addr *a, unsigned max)
 static int
 client_run(const struct echo_opts *o)
 {
-	struct dpsctp_client_addr addrs[4];
+	struct sctp_addr addrs[4];
 	int na = parse_peers(o->peers, addrs, 4);
 	if (na <= 0) {
 		fprintf(stderr,

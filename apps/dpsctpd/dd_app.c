@@ -652,7 +652,7 @@ dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 	const struct sc_addr *in = sc_arena_take(&th->tx, r->off, r->len, &err);
 	if (in == NULL)
 		return DD_BROKEN;
-	struct dpsctp_addr peers[SC_MAX_ADDRS];
+	struct sctp_addr peers[SC_MAX_ADDRS];
 	unsigned n = r->len / (uint32_t)sizeof(struct sc_addr);
 	for (unsigned i = 0; i < n; i++) {
 		peers[i].family = in[i].family;

@@ -212,7 +212,7 @@ dpsctp_client_unlisten(struct dpsctp_client *c, unsigned t, uint16_t port, uint6
 }
 
 int
-dpsctp_client_connect(struct dpsctp_client *c, unsigned t, const struct dpsctp_client_addr *addrs,
+dpsctp_client_connect(struct dpsctp_client *c, unsigned t, const struct sctp_addr *addrs,
 		      unsigned n, uint16_t port, uint64_t cookie)
 {
 	int rc;

@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "sctp/addr.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -72,12 +74,6 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_fd(const struct dpsctp_client *c, unsigne
  * gone (stopped, crashed, restarted: detach and attach again).
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_check(struct dpsctp_client *c);
-
-/** An address: family 4 or 6, bytes in network order. */
-struct dpsctp_client_addr {
-	uint8_t family;
-	uint8_t bytes[16];
-};
 
 /** How to send one message. */
 struct dpsctp_client_sndinfo {
@@ -162,7 +158,7 @@ struct dpsctp_client_event {
 	const void *data;   /**< RECV: valid until the next poll on this thread */
 	/** PEER_ADDR_CHANGE: the path's address; COMM_UP, RESTART, COMM_LOST,
 	 * CANT_START: the peer's primary address (family 0 when unknown) */
-	struct dpsctp_client_addr addr;
+	struct sctp_addr addr;
 	/** PEER_ADDR_CHANGE: 1 available, 2 unreachable, 3 potentially failed (RFC 7829),
 	 * 4 confirmed, 5 made primary (RFC 6458 spc_state) */
 	uint8_t addr_state;
@@ -187,7 +183,7 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_unlisten(struct dpsctp_client *c, unsigne
 
 /** Associate with @p n (1..4) addresses of one peer, port @p port. -EAGAIN: full. */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_connect(struct dpsctp_client *c, unsigned t,
-					       const struct dpsctp_client_addr *addrs, unsigned n,
+					       const struct sctp_addr *addrs, unsigned n,
 					       uint16_t port, uint64_t cookie);
 
 /**

@@ -101,7 +101,7 @@ struct Argv {
 };
 
 std::string
-addr_str(const struct dpsctp_config_addr &a)
+addr_str(const struct sctp_addr &a)
 {
 	char buf[64];
 	if (a.family == 0)

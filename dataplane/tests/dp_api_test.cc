@@ -175,7 +175,7 @@ class DpApi : public ::testing::Test {
 	}
 	void connect_both()
 	{
-		dpsctp_addr peers[2] = { { 4, { 10, 0, 0, 2 } }, { 4, { 10, 0, 1, 2 } } };
+		sctp_addr peers[2] = { { 4, { 10, 0, 0, 2 } }, { 4, { 10, 0, 1, 2 } } };
 		int rc = 0;
 		ASSERT_NE(dpsctp_connect(c_, 0, peers, 2, kPort, 0, &kCb, &client_, &rc), nullptr)
 			<< rc;
@@ -284,7 +284,7 @@ TEST_F(DpApi, MultiHomedPathsAndStatistics)
 TEST_F(DpApi, ErrorsAndSendSpace)
 {
 	int rc = 0;
-	dpsctp_addr none[1] = { { 4, { 10, 0, 0, 2 } } };
+	sctp_addr none[1] = { { 4, { 10, 0, 0, 2 } } };
 	EXPECT_EQ(dpsctp_connect(c_, 0, none, 0, kPort, 0, &kCb, &client_, &rc), nullptr);
 	EXPECT_EQ(rc, -EINVAL);
 	EXPECT_EQ(dpsctp_connect(c_, 5, none, 1, kPort, 0, &kCb, &client_, &rc), nullptr);
@@ -326,7 +326,7 @@ TEST_F(DpApi, EphemeralPortsNeverCollide)
 {
 	constexpr unsigned kN = 200;
 	std::vector<App> apps(kN);
-	dpsctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
+	sctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
 	int rc = 0;
 	// The first resolves the neighbour; the rest go out at once.
 	ASSERT_NE(dpsctp_connect(c_, 0, peer, 1, kPort, 0, &kCb, &apps[0], &rc), nullptr) << rc;
@@ -624,7 +624,7 @@ TEST_F(DpApi, RxFlowControlArgumentChecks)
 }
 
 bool
-is_v4(const dpsctp_addr &a, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3)
+is_v4(const sctp_addr &a, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3)
 {
 	const uint8_t want[4] = { b0, b1, b2, b3 };
 	return a.family == 4 && memcmp(a.bytes, want, 4) == 0;
@@ -680,8 +680,8 @@ TEST_F(DpApi, StreamsAsConfigured)
 TEST_F(DpApi, CantStartSaysWhy)
 {
 	App refused, silent;
-	dpsctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
-	dpsctp_addr nobody[1] = { { 4, { 10, 0, 0, 3 } } };
+	sctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
+	sctp_addr nobody[1] = { { 4, { 10, 0, 0, 3 } } };
 	int rc = 0;
 	ASSERT_NE(dpsctp_connect(c_, 0, peer, 1, kPort + 1, 0, &kCb, &refused, &rc), nullptr) << rc;
 	ASSERT_NE(dpsctp_connect(c_, 0, nobody, 1, kPort, 0, &kCb, &silent, &rc), nullptr) << rc;
@@ -735,7 +735,7 @@ TEST_F(DpApi, UnlistenFreesThePortAndKeepsItsAssociations)
 	ASSERT_TRUE(until([&] { return server_.recv_default == 10; }));
 
 	// A new one is refused: the INIT is answered with ABORT (§8.4 rule 3).
-	dpsctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
+	sctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
 	int rc = 0;
 	ASSERT_NE(dpsctp_connect(c_, 0, peer, 1, kPort, 0, &kCb, &late, &rc), nullptr) << rc;
 	ASSERT_TRUE(until([&] { return late.lost; }));
@@ -762,7 +762,7 @@ TEST_F(DpApi, UnlistenBetweenInitAckAndCookieEcho)
 {
 	connect_both(); // both neighbours resolved: the handshake below goes step by step
 	App late;
-	dpsctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
+	sctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
 	int rc = 0;
 	uint64_t ootb = worker_counter(s_, "ootb");
 	ASSERT_NE(dpsctp_connect(c_, 0, peer, 1, kPort, 0, &kCb, &late, &rc), nullptr) << rc;

@@ -260,7 +260,7 @@ TEST(DpInitFlood, SpoofedOnLinkInitsDoNotStarveAnAssociation)
 		dpsctp_poll(c.d, 0);
 		dpsctp_poll(s.d, 0);
 	};
-	dpsctp_addr peer = { 4, { 10, 0, 0, 2 } };
+	sctp_addr peer = { 4, { 10, 0, 0, 2 } };
 	int rc = 0;
 	ASSERT_NE(dpsctp_connect(c.d, 0, &peer, 1, kPort, 0, &kClientCb, &c, &rc), nullptr) << rc;
 	for (uint64_t i = 0; i < 50000000 && !(c.up && s.up) && !c.lost; i++)

@@ -230,7 +230,7 @@ class DpLoopback : public ::testing::Test {
 			if (!started)
 				dpsctp_poll(s.d, 0);
 		};
-		dpsctp_addr peer = { 4, { 10, 0, 0, 2 } };
+		sctp_addr peer = { 4, { 10, 0, 0, 2 } };
 		int rc = 0;
 		ASSERT_NE(dpsctp_connect(c.d, 0, &peer, 1, kPort, 0, &kCb, &c, &rc), nullptr) << rc;
 		for (uint64_t i = 0; i < 200000000 && !(c.up && s.up) && !c.lost; i++)

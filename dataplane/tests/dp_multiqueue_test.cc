@@ -156,7 +156,7 @@ TEST(DpMultiQueue, HandOffAcrossWorkers)
 		}
 	};
 	std::vector<std::unique_ptr<Peer>> peers;
-	dpsctp_addr dst = { 4, { 10, 0, 1, 2 } };
+	sctp_addr dst = { 4, { 10, 0, 1, 2 } };
 	for (unsigned i = 0; i < kAssocs; i++) {
 		peers.push_back(std::make_unique<Peer>());
 		int rc;

@@ -159,7 +159,7 @@ TEST(DpTelemetry, StatsLcoresAndAssocsWhileRunning)
 	dpsctp *s = dpsctp_create(&sc, err, sizeof(err));
 	ASSERT_NE(s, nullptr) << err;
 	ASSERT_EQ(dpsctp_listen(s, 6001, &kC, &on_up_s), 0);
-	dpsctp_addr peer = { 4, { 10, 0, 0, 2 } };
+	sctp_addr peer = { 4, { 10, 0, 0, 2 } };
 	int rc;
 	ASSERT_NE(dpsctp_connect(c, 0, &peer, 1, 6001, 0, &kC, &on_up_c, &rc), nullptr);
 	for (int i = 0; i < 1000000 && !(on_up_c && on_up_s); i++) {
@@ -251,7 +251,7 @@ TEST(DpTelemetry, AssocPagesListEveryAssociationOnce)
 					     },
 					     nullptr };
 	ASSERT_EQ(dpsctp_listen(s, 6002, &cb, nullptr), 0);
-	dpsctp_addr peer = { 4, { 10, 0, 1, 2 } };
+	sctp_addr peer = { 4, { 10, 0, 1, 2 } };
 	std::vector<dpsctp_assoc *> mine;
 	auto poll_all = [&] {
 		for (unsigned w = 0; w < 2; w++) {

@@ -14,6 +14,8 @@
  */
 #include "drivers/net/frame.h"
 
+#include "sctp/byteorder.h"
+
 #define ETHERTYPE_IPV4	   0x0800u
 #define ETHERTYPE_IPV6	   0x86DDu
 #define ETHERTYPE_VLAN	   0x8100u /* 802.1Q C-tag */
@@ -111,22 +113,6 @@ net_frame_link_from_linktype(int linktype, enum net_frame_link *link)
 	}
 }
 
-/*
- * drivers/net stands alone (no sctp/ include): two big-endian loads, used
- * only after has() has checked the span.
- */
-static inline uint16_t
-load_be16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static inline uint32_t
-load_be32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
 static inline bool
 has(size_t caplen, size_t off, size_t n)
 {
@@ -156,8 +142,8 @@ frame_transport(struct net_frame *f, const uint8_t *buf, size_t caplen, uint32_t
 			return ip_end - l4 >= UDP_HDR_LEN ? NET_FRAME_ERR_CAPTURE_TRUNCATED
 							  : NET_FRAME_ERR_UDP_LEN;
 		}
-		uint16_t sport = load_be16(buf + l4);
-		uint16_t dport = load_be16(buf + l4 + 2);
+		uint16_t sport = sctp_load_be16(buf + l4);
+		uint16_t dport = sctp_load_be16(buf + l4 + 2);
 		if (sport != SCTP_UDP_PORT && dport != SCTP_UDP_PORT)
 			return NET_FRAME_ERR_NOT_SCTP;
 		f->is_sctp = true;
@@ -165,7 +151,7 @@ frame_transport(struct net_frame *f, const uint8_t *buf, size_t caplen, uint32_t
 		f->udp_src_port = sport;
 		f->udp_dst_port = dport;
 		if (!fragment) {
-			uint16_t udp_len = load_be16(buf + l4 + 4);
+			uint16_t udp_len = sctp_load_be16(buf + l4 + 4);
 			if (udp_len < UDP_HDR_LEN || udp_len > ip_end - l4)
 				return NET_FRAME_ERR_UDP_LEN;
 			f->sctp_offset = l4 + UDP_HDR_LEN;
@@ -177,8 +163,8 @@ frame_transport(struct net_frame *f, const uint8_t *buf, size_t caplen, uint32_t
 	if (fragment)
 		return NET_FRAME_ERR_IP_FRAGMENT;
 	if (f->sctp_len >= 4 && has(caplen, f->sctp_offset, 4)) {
-		f->src_port = load_be16(buf + f->sctp_offset);
-		f->dst_port = load_be16(buf + f->sctp_offset + 2);
+		f->src_port = sctp_load_be16(buf + f->sctp_offset);
+		f->dst_port = sctp_load_be16(buf + f->sctp_offset + 2);
 	}
 	if (ip_end > caplen)
 		return NET_FRAME_ERR_CAPTURE_TRUNCATED;
@@ -199,7 +185,7 @@ frame_ipv4(struct net_frame *f, const uint8_t *buf, size_t caplen, uint32_t off)
 	uint32_t hlen = (uint32_t)(ip[0] & 0x0Fu) * 4u;
 	if (hlen < IPV4_MIN_HDR_LEN)
 		return NET_FRAME_ERR_IPV4_IHL;
-	uint16_t total_len = load_be16(ip + 2);
+	uint16_t total_len = sctp_load_be16(ip + 2);
 	if (total_len < hlen)
 		return NET_FRAME_ERR_IPV4_TOTAL_LEN;
 	if (!has(caplen, off, hlen))
@@ -212,7 +198,7 @@ frame_ipv4(struct net_frame *f, const uint8_t *buf, size_t caplen, uint32_t off)
 		f->src_addr[i] = ip[12 + i];
 		f->dst_addr[i] = ip[16 + i];
 	}
-	uint16_t frag = load_be16(ip + 6);
+	uint16_t frag = sctp_load_be16(ip + 6);
 	bool first = (frag & IPV4_FRAG_OFF_MASK) == 0;
 	bool fragment = (frag & IPV4_MF) != 0 || !first;
 	return frame_transport(f, buf, caplen, off + hlen, off + total_len, ip[9], fragment, first);
@@ -229,7 +215,7 @@ frame_ipv6(struct net_frame *f, const uint8_t *buf, size_t caplen, uint32_t off)
 		return NET_FRAME_ERR_IP_TRUNCATED;
 
 	const uint8_t *ip = buf + off;
-	uint16_t payload_len = load_be16(ip + 4);
+	uint16_t payload_len = sctp_load_be16(ip + 4);
 	uint8_t nh = ip[6];
 
 	f->l3_offset = off;
@@ -262,7 +248,7 @@ frame_ipv6(struct net_frame *f, const uint8_t *buf, size_t caplen, uint32_t off)
 		uint32_t elen;
 		if (nh == IPPROTO_NUM_FRAGMENT) {
 			/* RFC 8200 §4.5; offset 0 with M clear is an atomic fragment. */
-			uint16_t fo = load_be16(eh + 2);
+			uint16_t fo = sctp_load_be16(eh + 2);
 			first = (fo & IPV6_FRAG_OFF_MASK) == 0;
 			fragment = !first || (fo & IPV6_FRAG_M) != 0;
 			elen = IPV6_EXT_MIN_LEN;
@@ -305,8 +291,8 @@ frame_after_ethertype(struct net_frame *f, const uint8_t *buf, size_t caplen, ui
 			return NET_FRAME_ERR_VLAN_TOO_DEEP;
 		if (!has(caplen, off, VLAN_TAG_LEN))
 			return NET_FRAME_ERR_LINK_TRUNCATED;
-		f->vlan_tci[f->vlan_count++] = load_be16(buf + off);
-		ethertype = load_be16(buf + off + 2);
+		f->vlan_tci[f->vlan_count++] = sctp_load_be16(buf + off);
+		ethertype = sctp_load_be16(buf + off + 2);
 		off += VLAN_TAG_LEN;
 	}
 	return frame_ip_by_ethertype(f, buf, caplen, off, ethertype);
@@ -332,7 +318,7 @@ frame_loopback(struct net_frame *f, const uint8_t *buf, size_t caplen, bool host
 {
 	if (!has(caplen, 0, LOOP_HDR_LEN))
 		return NET_FRAME_ERR_LINK_TRUNCATED;
-	uint32_t family = load_be32(buf);
+	uint32_t family = sctp_load_be32(buf);
 	/* DLT_NULL is in the capturing host's order: families are small numbers. */
 	if (host_order && family > 0xFFFFu)
 		family = (uint32_t)buf[0] | (uint32_t)buf[1] << 8 | (uint32_t)buf[2] << 16 |
@@ -362,17 +348,17 @@ net_frame_parse(struct net_frame *f, enum net_frame_link link, const uint8_t *bu
 	case NET_FRAME_LINK_ETHERNET:
 		if (!has(caplen, 0, ETH_HDR_LEN))
 			return NET_FRAME_ERR_LINK_TRUNCATED;
-		return frame_after_ethertype(f, buf, caplen, ETH_HDR_LEN, load_be16(buf + 12));
+		return frame_after_ethertype(f, buf, caplen, ETH_HDR_LEN, sctp_load_be16(buf + 12));
 	case NET_FRAME_LINK_SLL:
 		if (!has(caplen, 0, SLL_HDR_LEN))
 			return NET_FRAME_ERR_LINK_TRUNCATED;
 		return frame_after_ethertype(f, buf, caplen, SLL_HDR_LEN,
-					     load_be16(buf + SLL_PROTO_OFF));
+					     sctp_load_be16(buf + SLL_PROTO_OFF));
 	case NET_FRAME_LINK_SLL2:
 		if (!has(caplen, 0, SLL2_HDR_LEN))
 			return NET_FRAME_ERR_LINK_TRUNCATED;
 		return frame_after_ethertype(f, buf, caplen, SLL2_HDR_LEN,
-					     load_be16(buf + SLL2_PROTO_OFF));
+					     sctp_load_be16(buf + SLL2_PROTO_OFF));
 	case NET_FRAME_LINK_RAW:
 		return frame_raw(f, buf, caplen, 0);
 	case NET_FRAME_LINK_IPV4:

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "drivers/net/frame.h"
+#include "sctp/byteorder.h"
 
 #define ETH_HDR_LEN	14u
 #define ETH_MIN_FRAME	60u /* without FCS: shorter frames are padded */
@@ -184,34 +185,6 @@ dpsctp_l3_counter_value(const struct dpsctp_l3_counters *c, unsigned i)
 	return i < DPSCTP_L3_DROP_COUNT ? c->drops[i] : 0;
 }
 
-static inline uint16_t
-load_be16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static inline uint32_t
-load_be32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
-static inline void
-store_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void
-store_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
 uint32_t
 dpsctp_l3_csum_add(uint32_t sum, const uint8_t *p, size_t len)
 {
@@ -219,7 +192,7 @@ dpsctp_l3_csum_add(uint32_t sum, const uint8_t *p, size_t len)
 	uint64_t s = sum;
 	size_t i = 0;
 	for (; i + 1 < len; i += 2)
-		s += (uint32_t)load_be16(p + i);
+		s += (uint32_t)sctp_load_be16(p + i);
 	if (i < len)
 		s += (uint32_t)p[i] << 8;
 	while (s >> 32)
@@ -245,12 +218,12 @@ pseudo_sum(uint8_t family, const uint8_t *src, const uint8_t *dst, uint8_t proto
 		s = dpsctp_l3_csum_add(0, src, 4);
 		s = dpsctp_l3_csum_add(s, dst, 4);
 		tail[1] = proto;
-		store_be16(tail + 2, (uint16_t)len);
+		sctp_store_be16(tail + 2, (uint16_t)len);
 		return dpsctp_l3_csum_add(s, tail, 4);
 	}
 	s = dpsctp_l3_csum_add(0, src, 16);
 	s = dpsctp_l3_csum_add(s, dst, 16);
-	store_be32(tail, len);
+	sctp_store_be32(tail, len);
 	tail[7] = proto;
 	return dpsctp_l3_csum_add(s, tail, 8);
 }
@@ -262,17 +235,17 @@ addr_len(uint8_t family)
 }
 
 static bool
-ip_eq(const struct dpsctp_l3_ip *a, const struct dpsctp_l3_ip *b)
+ip_eq(const struct sctp_addr *a, const struct sctp_addr *b)
 {
-	return a->family == b->family && memcmp(a->b, b->b, addr_len(a->family)) == 0;
+	return a->family == b->family && memcmp(a->bytes, b->bytes, addr_len(a->family)) == 0;
 }
 
 static void
-ip_set(struct dpsctp_l3_ip *ip, uint8_t family, const uint8_t *bytes)
+ip_set(struct sctp_addr *ip, uint8_t family, const uint8_t *bytes)
 {
 	memset(ip, 0, sizeof(*ip));
 	ip->family = family;
-	memcpy(ip->b, bytes, addr_len(family));
+	memcpy(ip->bytes, bytes, addr_len(family));
 }
 
 static bool
@@ -312,8 +285,8 @@ static int
 ours(const struct dpsctp_l3 *l3, uint8_t family, const uint8_t *b)
 {
 	for (unsigned i = 0; i < l3->cfg.addr_count; i++) {
-		const struct dpsctp_l3_ip *a = &l3->cfg.addr[i];
-		if (a->family == family && memcmp(a->b, b, addr_len(family)) == 0)
+		const struct sctp_addr *a = &l3->cfg.addr[i];
+		if (a->family == family && memcmp(a->bytes, b, addr_len(family)) == 0)
 			return (int)i;
 	}
 	return -1;
@@ -321,19 +294,19 @@ ours(const struct dpsctp_l3 *l3, uint8_t family, const uint8_t *b)
 
 /* Our address on the same link as target (prefix match, link-local for link-local), or -1. */
 static int
-our_src_for(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *target)
+our_src_for(const struct dpsctp_l3 *l3, const struct sctp_addr *target)
 {
 	int any = -1;
 	for (unsigned i = 0; i < l3->cfg.addr_count; i++) {
-		const struct dpsctp_l3_ip *a = &l3->cfg.addr[i];
+		const struct sctp_addr *a = &l3->cfg.addr[i];
 		if (a->family != target->family)
 			continue;
-		if (target->family == 6 && v6_link_local(target->b)) {
-			if (v6_link_local(a->b))
+		if (target->family == 6 && v6_link_local(target->bytes)) {
+			if (v6_link_local(a->bytes))
 				return (int)i;
 			continue;
 		}
-		if (prefix_match(a->b, target->b, l3->cfg.prefix[i]))
+		if (prefix_match(a->bytes, target->bytes, l3->cfg.prefix[i]))
 			return (int)i;
 		if (any < 0)
 			any = (int)i;
@@ -342,14 +315,14 @@ our_src_for(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *target)
 }
 
 static bool
-on_link(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst)
+on_link(const struct dpsctp_l3 *l3, const struct sctp_addr *dst)
 {
-	if (dst->family == 6 && v6_link_local(dst->b))
+	if (dst->family == 6 && v6_link_local(dst->bytes))
 		return true;
 	for (unsigned i = 0; i < l3->cfg.addr_count; i++) {
-		const struct dpsctp_l3_ip *a = &l3->cfg.addr[i];
-		if (a->family == dst->family && !(a->family == 6 && v6_link_local(a->b)) &&
-		    prefix_match(a->b, dst->b, l3->cfg.prefix[i]))
+		const struct sctp_addr *a = &l3->cfg.addr[i];
+		if (a->family == dst->family && !(a->family == 6 && v6_link_local(a->bytes)) &&
+		    prefix_match(a->bytes, dst->bytes, l3->cfg.prefix[i]))
 			return true;
 	}
 	return false;
@@ -360,7 +333,7 @@ static bool
 source_ok(uint8_t family, const uint8_t *a)
 {
 	if (family == 4) {
-		uint32_t v = load_be32(a);
+		uint32_t v = sctp_load_be32(a);
 		return v != 0 && v != 0xFFFFFFFFu && (v >> 24) != 127u && (v >> 28) != 0xEu;
 	}
 	static const uint8_t loop[16] = { [15] = 1 };
@@ -436,7 +409,7 @@ dpsctp_l3_init(struct dpsctp_l3 *l3, const struct dpsctp_l3_config *cfg,
 			return -EINVAL;
 		if (fam == 6) {
 			any_v6 = true;
-			have_ll = have_ll || v6_link_local(cfg->addr[i].b);
+			have_ll = have_ll || v6_link_local(cfg->addr[i].bytes);
 		}
 	}
 	if ((cfg->gw4.family != 0 && cfg->gw4.family != 4) ||
@@ -463,19 +436,19 @@ dpsctp_l3_init(struct dpsctp_l3 *l3, const struct dpsctp_l3_config *cfg,
 	struct dpsctp_l3_config *c = &l3->cfg;
 	if (add_ll) {
 		/* RFC 4291 §2.5.1 and appendix A: modified EUI-64 from the MAC. */
-		struct dpsctp_l3_ip *ll = &c->addr[c->addr_count];
+		struct sctp_addr *ll = &c->addr[c->addr_count];
 		memset(ll, 0, sizeof(*ll));
 		ll->family = 6;
-		ll->b[0] = 0xFE;
-		ll->b[1] = 0x80;
-		ll->b[8] = (uint8_t)(c->mac[0] ^ 0x02u);
-		ll->b[9] = c->mac[1];
-		ll->b[10] = c->mac[2];
-		ll->b[11] = 0xFF;
-		ll->b[12] = 0xFE;
-		ll->b[13] = c->mac[3];
-		ll->b[14] = c->mac[4];
-		ll->b[15] = c->mac[5];
+		ll->bytes[0] = 0xFE;
+		ll->bytes[1] = 0x80;
+		ll->bytes[8] = (uint8_t)(c->mac[0] ^ 0x02u);
+		ll->bytes[9] = c->mac[1];
+		ll->bytes[10] = c->mac[2];
+		ll->bytes[11] = 0xFF;
+		ll->bytes[12] = 0xFE;
+		ll->bytes[13] = c->mac[3];
+		ll->bytes[14] = c->mac[4];
+		ll->bytes[15] = c->mac[5];
 		c->prefix[c->addr_count] = 64;
 		c->addr_count++;
 	}
@@ -499,20 +472,20 @@ dpsctp_l3_init(struct dpsctp_l3 *l3, const struct dpsctp_l3_config *cfg,
 /* Neighbour table ------------------------------------------------------- */
 
 static uint32_t
-nbr_hash(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip)
+nbr_hash(const struct dpsctp_l3 *l3, const struct sctp_addr *ip)
 {
 	/* Multiply-xorshift over the address words, keyed by the seed. */
 	uint64_t h = ((uint64_t)l3->cfg.hash_seed << 8) ^ ip->family;
 	size_t n = addr_len(ip->family);
 	for (size_t i = 0; i < n; i += 4) {
-		h = (h ^ load_be32(ip->b + i)) * 0x9E3779B97F4A7C15ull;
+		h = (h ^ sctp_load_be32(ip->bytes + i)) * 0x9E3779B97F4A7C15ull;
 		h ^= h >> 32;
 	}
 	return (uint32_t)h & l3->bucket_mask;
 }
 
 static struct dpsctp_l3_nbr *
-nbr_find(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip)
+nbr_find(struct dpsctp_l3 *l3, const struct sctp_addr *ip)
 {
 	for (uint32_t i = l3->bucket[nbr_hash(l3, ip)]; i != NBR_NONE; i = l3->nbr[i].hnext)
 		if (ip_eq(&l3->nbr[i].ip, ip))
@@ -521,7 +494,7 @@ nbr_find(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip)
 }
 
 const struct dpsctp_l3_nbr *
-dpsctp_l3_nbr_find(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip)
+dpsctp_l3_nbr_find(const struct dpsctp_l3 *l3, const struct sctp_addr *ip)
 {
 	return nbr_find((struct dpsctp_l3 *)(uintptr_t)l3, ip);
 }
@@ -704,7 +677,7 @@ enum nbr_alloc_kind {
  * push anything out.
  */
 static struct dpsctp_l3_nbr *
-nbr_alloc(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *ip, enum nbr_alloc_kind kind)
+nbr_alloc(struct dpsctp_l3 *l3, const struct sctp_addr *ip, enum nbr_alloc_kind kind)
 {
 	if (l3->nbr_count == l3->nbr_max) {
 		if (kind == NBR_ALLOC_LEARN)
@@ -799,21 +772,21 @@ nbr_learn_in(struct dpsctp_l3 *l3, struct dpsctp_l3_nbr *n, const uint8_t *mac, 
 }
 
 /* The next hop for dst, or NULL without a route. */
-static const struct dpsctp_l3_ip *
-next_hop(const struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst)
+static const struct sctp_addr *
+next_hop(const struct dpsctp_l3 *l3, const struct sctp_addr *dst)
 {
 	if (on_link(l3, dst))
 		return dst;
-	const struct dpsctp_l3_ip *gw = dst->family == 4 ? &l3->cfg.gw4 : &l3->cfg.gw6;
+	const struct sctp_addr *gw = dst->family == 4 ? &l3->cfg.gw4 : &l3->cfg.gw6;
 	return gw->family == dst->family ? gw : NULL;
 }
 
 int
-dpsctp_l3_pin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst, uint64_t now_ns)
+dpsctp_l3_pin(struct dpsctp_l3 *l3, const struct sctp_addr *dst, uint64_t now_ns)
 {
 	if (dst->family != 4 && dst->family != 6)
 		return -EINVAL;
-	const struct dpsctp_l3_ip *nh = next_hop(l3, dst);
+	const struct sctp_addr *nh = next_hop(l3, dst);
 	if (nh == NULL)
 		return -EINVAL;
 	struct dpsctp_l3_nbr *n = nbr_find(l3, nh);
@@ -831,9 +804,9 @@ dpsctp_l3_pin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst, uint64_t now
 }
 
 void
-dpsctp_l3_unpin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst)
+dpsctp_l3_unpin(struct dpsctp_l3 *l3, const struct sctp_addr *dst)
 {
-	const struct dpsctp_l3_ip *nh =
+	const struct sctp_addr *nh =
 		dst->family == 4 || dst->family == 6 ? next_hop(l3, dst) : NULL;
 	struct dpsctp_l3_nbr *n = nh != NULL ? nbr_find(l3, nh) : NULL;
 	if (n == NULL || n->pins == 0)
@@ -847,7 +820,7 @@ dpsctp_l3_unpin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst)
 }
 
 unsigned
-dpsctp_l3_confirm(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *src, const uint8_t *src_mac,
+dpsctp_l3_confirm(struct dpsctp_l3 *l3, const struct sctp_addr *src, const uint8_t *src_mac,
 		  uint64_t now_ns, struct dpsctp_l3_tx *released)
 {
 	static const uint8_t zero_mac[6];
@@ -857,7 +830,7 @@ dpsctp_l3_confirm(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *src, const ui
 	unsigned count = 0;
 	if (!on_link(l3, src)) {
 		/* Through a router: confirms our gateway if from its MAC, teaches nothing. */
-		const struct dpsctp_l3_ip *gw = next_hop(l3, src);
+		const struct sctp_addr *gw = next_hop(l3, src);
 		struct dpsctp_l3_nbr *n = gw != NULL ? nbr_find(l3, gw) : NULL;
 		if (n == NULL || !nbr_resolved(n) || memcmp(n->mac, src_mac, 6) != 0)
 			return 0;
@@ -918,7 +891,7 @@ put_eth(uint8_t *p, const uint8_t *dst, const uint8_t *src, uint16_t type)
 {
 	memcpy(p, dst, 6);
 	memcpy(p + 6, src, 6);
-	store_be16(p + 12, type);
+	sctp_store_be16(p + 12, type);
 	return p + ETH_HDR_LEN;
 }
 
@@ -929,15 +902,15 @@ put_ipv4(uint8_t *p, uint8_t tos, uint16_t total, uint16_t id, uint16_t frag, ui
 {
 	p[0] = 0x45;
 	p[1] = tos;
-	store_be16(p + 2, total);
-	store_be16(p + 4, id);
-	store_be16(p + 6, frag);
+	sctp_store_be16(p + 2, total);
+	sctp_store_be16(p + 4, id);
+	sctp_store_be16(p + 6, frag);
 	p[8] = ttl;
 	p[9] = proto;
-	store_be16(p + 10, 0);
+	sctp_store_be16(p + 10, 0);
 	memcpy(p + 12, src, 4);
 	memcpy(p + 16, dst, 4);
-	store_be16(p + 10, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, p, IPV4_HDR_LEN)));
+	sctp_store_be16(p + 10, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, p, IPV4_HDR_LEN)));
 }
 
 static void
@@ -948,7 +921,7 @@ put_ipv6(uint8_t *p, uint8_t tclass, uint16_t payload, uint8_t nh, uint8_t hops,
 	p[1] = (uint8_t)(tclass << 4);
 	p[2] = 0;
 	p[3] = 0;
-	store_be16(p + 4, payload);
+	sctp_store_be16(p + 4, payload);
 	p[6] = nh;
 	p[7] = hops;
 	memcpy(p + 8, src, 16);
@@ -985,20 +958,20 @@ build_probe(struct dpsctp_l3 *l3, const struct dpsctp_l3_nbr *n, uint8_t *buf, s
 	int si = our_src_for(l3, &n->ip);
 	if (buf == NULL || si < 0)
 		return 0;
-	const uint8_t *src = l3->cfg.addr[si].b;
+	const uint8_t *src = l3->cfg.addr[si].bytes;
 	if (n->ip.family == 4) {
 		if (cap < ETH_MIN_FRAME)
 			return 0;
 		memset(buf, 0, ETH_MIN_FRAME);
 		uint8_t *a = put_eth(buf, unicast ? n->mac : bcast, l3->cfg.mac, ETHERTYPE_ARP);
-		store_be16(a, 1);
-		store_be16(a + 2, ETHERTYPE_IPV4);
+		sctp_store_be16(a, 1);
+		sctp_store_be16(a + 2, ETHERTYPE_IPV4);
 		a[4] = 6;
 		a[5] = 4;
-		store_be16(a + 6, ARP_OP_REQUEST);
+		sctp_store_be16(a + 6, ARP_OP_REQUEST);
 		memcpy(a + 8, l3->cfg.mac, 6);
 		memcpy(a + 14, src, 4);
-		memcpy(a + 24, n->ip.b, 4);
+		memcpy(a + 24, n->ip.bytes, 4);
 		return ETH_MIN_FRAME;
 	}
 	uint32_t len = ETH_HDR_LEN + IPV6_HDR_LEN + ND_MSG_LEN + 8u;
@@ -1007,10 +980,10 @@ build_probe(struct dpsctp_l3 *l3, const struct dpsctp_l3_nbr *n, uint8_t *buf, s
 	uint8_t dst[16];
 	uint8_t mac[6];
 	if (unicast) {
-		memcpy(dst, n->ip.b, 16);
+		memcpy(dst, n->ip.bytes, 16);
 		memcpy(mac, n->mac, 6);
 	} else {
-		solicited_node(dst, n->ip.b);
+		solicited_node(dst, n->ip.bytes);
 		v6_multicast_mac(mac, dst);
 	}
 	uint8_t *ip = put_eth(buf, mac, l3->cfg.mac, ETHERTYPE_IPV6);
@@ -1018,12 +991,12 @@ build_probe(struct dpsctp_l3 *l3, const struct dpsctp_l3_nbr *n, uint8_t *buf, s
 	uint8_t *m = ip + IPV6_HDR_LEN;
 	memset(m, 0, ND_MSG_LEN + 8u);
 	m[0] = ICMP6_NS;
-	memcpy(m + 8, n->ip.b, 16);
+	memcpy(m + 8, n->ip.bytes, 16);
 	m[24] = ND_OPT_SLLA;
 	m[25] = 1;
 	memcpy(m + 26, l3->cfg.mac, 6);
 	uint32_t s = pseudo_sum(6, src, dst, PROTO_ICMPV6, ND_MSG_LEN + 8u);
-	store_be16(m + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, m, ND_MSG_LEN + 8u)));
+	sctp_store_be16(m + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, m, ND_MSG_LEN + 8u)));
 	return len;
 }
 
@@ -1076,9 +1049,10 @@ arp_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, uint32_t l2_le
 	if (len < l2_len || len - l2_len < ARP_LEN)
 		return drop(l3, in, DPSCTP_L3_DROP_ARP_TRUNCATED);
 	const uint8_t *a = frame + l2_len;
-	if (load_be16(a) != 1 || load_be16(a + 2) != ETHERTYPE_IPV4 || a[4] != 6 || a[5] != 4)
+	if (sctp_load_be16(a) != 1 || sctp_load_be16(a + 2) != ETHERTYPE_IPV4 || a[4] != 6 ||
+	    a[5] != 4)
 		return drop(l3, in, DPSCTP_L3_DROP_ARP_FORMAT);
-	uint16_t op = load_be16(a + 6);
+	uint16_t op = sctp_load_be16(a + 6);
 	if (op != ARP_OP_REQUEST && op != ARP_OP_REPLY)
 		return drop(l3, in, DPSCTP_L3_DROP_ARP_OPCODE);
 	const uint8_t *sha = a + 8, *spa = a + 14, *tpa = a + 24;
@@ -1086,11 +1060,11 @@ arp_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, uint32_t l2_le
 	if (mac_is_group(sha) || memcmp(sha, zero_mac, 6) == 0 || ours(l3, 4, spa) >= 0)
 		return drop(l3, in, DPSCTP_L3_DROP_ARP_BAD_SENDER);
 	/* RFC 5227 §2.1.1: an ARP probe (sender 0.0.0.0) teaches nothing. */
-	bool probe = load_be32(spa) == 0;
+	bool probe = sctp_load_be32(spa) == 0;
 	if (!probe && !source_ok(4, spa))
 		return drop(l3, in, DPSCTP_L3_DROP_ARP_BAD_SENDER);
 
-	struct dpsctp_l3_ip sip;
+	struct sctp_addr sip;
 	ip_set(&sip, 4, spa);
 	bool for_us = ours(l3, 4, tpa) >= 0;
 	/*
@@ -1121,7 +1095,7 @@ arp_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, uint32_t l2_le
 	memset(reply, 0, rlen);
 	uint8_t *r = reply_l2(l3, frame, l2_len, reply);
 	memcpy(r, a, 6); /* htype, ptype, hlen, plen */
-	store_be16(r + 6, ARP_OP_REPLY);
+	sctp_store_be16(r + 6, ARP_OP_REPLY);
 	memcpy(r + 8, l3->cfg.mac, 6);
 	memcpy(r + 14, tpa, 4);
 	memcpy(r + 18, sha, 6);
@@ -1154,12 +1128,12 @@ udp_input(struct dpsctp_l3 *l3, const struct ipview *v, struct dpsctp_l3_in *in)
 	if (v->end - v->l4 < UDP_HDR_LEN)
 		return drop(l3, in, DPSCTP_L3_DROP_FRAME_UDP_LEN);
 	const uint8_t *u = v->frame + v->l4;
-	uint16_t ulen = load_be16(u + 4);
+	uint16_t ulen = sctp_load_be16(u + 4);
 	if (ulen < UDP_HDR_LEN || ulen > v->end - v->l4)
 		return drop(l3, in, DPSCTP_L3_DROP_FRAME_UDP_LEN);
-	if (load_be16(u + 2) != l3->cfg.udp_port)
+	if (sctp_load_be16(u + 2) != l3->cfg.udp_port)
 		return drop(l3, in, DPSCTP_L3_DROP_UDP_PORT);
-	uint16_t csum = load_be16(u + 6);
+	uint16_t csum = sctp_load_be16(u + 6);
 	if (csum == 0 && v->family == 6)
 		return drop(l3, in, DPSCTP_L3_DROP_UDP6_ZERO_CHECKSUM);
 	if (csum != 0) {
@@ -1172,7 +1146,7 @@ udp_input(struct dpsctp_l3 *l3, const struct ipview *v, struct dpsctp_l3_in *in)
 	in->sctp.offset = v->l4 + UDP_HDR_LEN;
 	in->sctp.len = ulen - UDP_HDR_LEN;
 	in->sctp.udp_encap = true;
-	in->sctp.udp_src_port = load_be16(u);
+	in->sctp.udp_src_port = sctp_load_be16(u);
 	l3->ctr.udp_in++;
 	return DPSCTP_L3_IN_SCTP;
 }
@@ -1183,8 +1157,8 @@ sctp_result(struct dpsctp_l3 *l3, const struct ipview *v, struct dpsctp_l3_in *i
 	const uint8_t *s = v->frame + in->sctp.offset;
 	ip_set(&in->sctp.src, v->family, v->src);
 	ip_set(&in->sctp.dst, v->family, v->dst);
-	in->sctp.src_port = load_be16(s);
-	in->sctp.dst_port = load_be16(s + 2);
+	in->sctp.src_port = sctp_load_be16(s);
+	in->sctp.dst_port = sctp_load_be16(s + 2);
 	const uint8_t *ip = v->frame + v->l3;
 	in->sctp.tclass = v->family == 4 ? ip[1] : (uint8_t)((ip[0] << 4) | (ip[1] >> 4));
 	l3->ctr.sctp_in++;
@@ -1213,7 +1187,7 @@ icmp_error(struct dpsctp_l3 *l3, const struct ipview *v, enum dpsctp_l3_icmp_kin
 	if (f.ip_version == 0)
 		return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_NOT_SCTP);
 	/* What we send has no IPv4 fragments and no IPv6 extension headers. */
-	if ((v->family == 4 && (load_be16(q + 6) & IPV4_FRAG_MASK) != 0) ||
+	if ((v->family == 4 && (sctp_load_be16(q + 6) & IPV4_FRAG_MASK) != 0) ||
 	    e == NET_FRAME_ERR_IP_FRAGMENT)
 		return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_FRAGMENT);
 	if (v->family == 6 && f.l4_offset != IPV6_HDR_LEN)
@@ -1228,8 +1202,8 @@ icmp_error(struct dpsctp_l3 *l3, const struct ipview *v, enum dpsctp_l3_icmp_kin
 	if (f.ip_proto == PROTO_UDP) {
 		if (qlen - f.l4_offset < UDP_HDR_LEN)
 			return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_SHORT);
-		r->udp_local_port = load_be16(q + s);
-		r->udp_peer_port = load_be16(q + s + 2);
+		r->udp_local_port = sctp_load_be16(q + s);
+		r->udp_peer_port = sctp_load_be16(q + s + 2);
 		if (r->udp_local_port != l3->cfg.udp_port)
 			return drop(l3, in, DPSCTP_L3_DROP_ICMP_QUOTE_NOT_SCTP);
 		r->udp_encap = true;
@@ -1246,9 +1220,9 @@ icmp_error(struct dpsctp_l3 *l3, const struct ipview *v, enum dpsctp_l3_icmp_kin
 	ip_set(&r->reporter, v->family, v->src);
 	ip_set(&r->local, v->family, f.src_addr);
 	ip_set(&r->peer, v->family, f.dst_addr);
-	r->local_port = load_be16(q + s);
-	r->peer_port = load_be16(q + s + 2);
-	r->vtag = load_be32(q + s + 4);
+	r->local_port = sctp_load_be16(q + s);
+	r->peer_port = sctp_load_be16(q + s + 2);
+	r->vtag = sctp_load_be32(q + s + 4);
 	r->quote_offset = qoff + s;
 	r->quote_len = qlen - s;
 	l3->ctr.icmp_errors_in++;
@@ -1272,17 +1246,17 @@ echo_reply(struct dpsctp_l3 *l3, const struct ipview *v, uint8_t *reply, size_t 
 	uint8_t *m = ip + iphl;
 	memcpy(m, v->frame + v->l4, mlen);
 	m[1] = 0;
-	store_be16(m + 2, 0);
+	sctp_store_be16(m + 2, 0);
 	if (v->family == 4) {
-		put_ipv4(ip, 0, (uint16_t)(iphl + mlen), load_be16(v->frame + v->l3 + 4), 0,
+		put_ipv4(ip, 0, (uint16_t)(iphl + mlen), sctp_load_be16(v->frame + v->l3 + 4), 0,
 			 l3->cfg.ttl, PROTO_ICMP, v->dst, v->src);
 		m[0] = ICMP_ECHO_REPLY;
-		store_be16(m + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, m, mlen)));
+		sctp_store_be16(m + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, m, mlen)));
 	} else {
 		put_ipv6(ip, 0, (uint16_t)mlen, PROTO_ICMPV6, l3->cfg.ttl, v->dst, v->src);
 		m[0] = ICMP6_ECHO_REPLY;
 		uint32_t s = pseudo_sum(6, v->dst, v->src, PROTO_ICMPV6, mlen);
-		store_be16(m + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, m, mlen)));
+		sctp_store_be16(m + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, m, mlen)));
 	}
 	in->reply_len = rlen;
 	in->verdict = DPSCTP_L3_IN_REPLY;
@@ -1307,7 +1281,7 @@ icmp4_input(struct dpsctp_l3 *l3, const struct ipview *v, uint8_t *reply, size_t
 	switch (m[1]) {
 	case ICMP_CODE_FRAG:
 		/* RFC 1191 §4: next-hop MTU in the low 16 bits of the second word. */
-		return icmp_error(l3, v, DPSCTP_L3_ICMP_FRAG_NEEDED, load_be16(m + 6), in);
+		return icmp_error(l3, v, DPSCTP_L3_ICMP_FRAG_NEEDED, sctp_load_be16(m + 6), in);
 	case ICMP_CODE_PROTO:
 		return icmp_error(l3, v, DPSCTP_L3_ICMP_PROTO_UNREACH, 0, in);
 	case ICMP_CODE_PORT:
@@ -1362,7 +1336,7 @@ ns_input(struct dpsctp_l3 *l3, const struct ipview *v, uint64_t now, uint8_t *re
 
 	struct dpsctp_l3_nbr *n = NULL;
 	if (!dad && slla != NULL) {
-		struct dpsctp_l3_ip sip;
+		struct sctp_addr sip;
 		ip_set(&sip, 6, v->src);
 		n = nbr_find(l3, &sip);
 		if (n == NULL)
@@ -1392,7 +1366,7 @@ ns_input(struct dpsctp_l3 *l3, const struct ipview *v, uint64_t now, uint8_t *re
 	a[25] = 1;
 	memcpy(a + 26, l3->cfg.mac, 6);
 	uint32_t s = pseudo_sum(6, target, dst, PROTO_ICMPV6, ND_MSG_LEN + 8u);
-	store_be16(a + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, a, ND_MSG_LEN + 8u)));
+	sctp_store_be16(a + 2, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, a, ND_MSG_LEN + 8u)));
 	in->reply_len = rlen;
 	in->verdict = DPSCTP_L3_IN_REPLY;
 	l3->ctr.na_sent++;
@@ -1414,7 +1388,7 @@ na_input(struct dpsctp_l3 *l3, const struct ipview *v, uint64_t now, struct dpsc
 	const uint8_t *tlla;
 	if (!nd_options(m + ND_MSG_LEN, mlen - ND_MSG_LEN, ND_OPT_TLLA, &tlla))
 		return drop(l3, in, DPSCTP_L3_DROP_ND_OPTION);
-	struct dpsctp_l3_ip tip;
+	struct sctp_addr tip;
 	ip_set(&tip, 6, m + 8);
 	struct dpsctp_l3_nbr *n = nbr_find(l3, &tip);
 	if (n == NULL || (!nbr_resolved(n) && tlla == NULL))
@@ -1470,7 +1444,7 @@ icmp6_input(struct dpsctp_l3 *l3, const struct ipview *v, uint64_t now, uint8_t 
 			return drop(l3, in, DPSCTP_L3_DROP_ICMP_TYPE);
 		return echo_reply(l3, v, reply, reply_cap, in);
 	case ICMP6_PTB:
-		return icmp_error(l3, v, DPSCTP_L3_ICMP_FRAG_NEEDED, load_be32(m + 4), in);
+		return icmp_error(l3, v, DPSCTP_L3_ICMP_FRAG_NEEDED, sctp_load_be32(m + 4), in);
 	case ICMP6_UNREACH:
 		return icmp_error(l3, v,
 				  m[1] == ICMP6_CODE_PORT ? DPSCTP_L3_ICMP_PORT_UNREACH
@@ -1532,7 +1506,7 @@ dpsctp_l3_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, uint64_t
 	enum net_frame_err e = net_frame_parse(&f, NET_FRAME_LINK_ETHERNET, frame, len);
 	uint32_t l2_len = ETH_HDR_LEN + 4u * f.vlan_count;
 	if (e == NET_FRAME_ERR_NOT_IP) {
-		if (load_be16(frame + l2_len - 2u) == ETHERTYPE_ARP)
+		if (sctp_load_be16(frame + l2_len - 2u) == ETHERTYPE_ARP)
 			return arp_input(l3, frame, len, l2_len, now_ns, reply, reply_cap, in);
 		return drop(l3, in, DPSCTP_L3_DROP_ETHERTYPE);
 	}
@@ -1557,7 +1531,7 @@ dpsctp_l3_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, uint64_t
 		uint32_t hl = (uint32_t)(ip[0] & 0x0Fu) * 4u;
 		if (dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, ip, hl)) != 0)
 			return drop(l3, in, DPSCTP_L3_DROP_IPV4_CHECKSUM);
-		if ((load_be16(ip + 6) & IPV4_FRAG_MASK) != 0)
+		if ((sctp_load_be16(ip + 6) & IPV4_FRAG_MASK) != 0)
 			return drop(l3, in, DPSCTP_L3_DROP_IP_FRAGMENT);
 	}
 	bool icmp6 = v.family == 6 && f.ip_proto == PROTO_ICMPV6;
@@ -1615,9 +1589,10 @@ write_headers(const struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, const u
 	if (v4)
 		/* RFC 6864 §4.1: DF set, so the identification may be 0 (PMTUD, RFC 8899). */
 		put_ipv4(ip, tx->tclass, (uint16_t)(iphl + l4len), 0, IPV4_DF, l3->cfg.ttl, proto,
-			 tx->src.b, tx->dst.b);
+			 tx->src.bytes, tx->dst.bytes);
 	else
-		put_ipv6(ip, tx->tclass, (uint16_t)l4len, proto, l3->cfg.ttl, tx->src.b, tx->dst.b);
+		put_ipv6(ip, tx->tclass, (uint16_t)l4len, proto, l3->cfg.ttl, tx->src.bytes,
+			 tx->dst.bytes);
 	out->l2_len = ETH_HDR_LEN;
 	out->l3_len = iphl;
 	out->hdr_len = ETH_HDR_LEN + iphl;
@@ -1625,23 +1600,23 @@ write_headers(const struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, const u
 	if (!udp)
 		return;
 	uint8_t *u = ip + iphl;
-	store_be16(u, l3->cfg.udp_port);
-	store_be16(u + 2, tx->udp_dst_port);
-	store_be16(u + 4, (uint16_t)l4len);
-	store_be16(u + 6, 0);
+	sctp_store_be16(u, l3->cfg.udp_port);
+	sctp_store_be16(u + 2, tx->udp_dst_port);
+	sctp_store_be16(u + 4, (uint16_t)l4len);
+	sctp_store_be16(u + 6, 0);
 	out->hdr_len += UDP_HDR_LEN;
-	uint32_t s = pseudo_sum(tx->src.family, tx->src.b, tx->dst.b, PROTO_UDP, l4len);
+	uint32_t s = pseudo_sum(tx->src.family, tx->src.bytes, tx->dst.bytes, PROTO_UDP, l4len);
 	if (tx->sctp != NULL) {
 		s = dpsctp_l3_csum_add(s, u, UDP_HDR_LEN);
 		uint16_t c = dpsctp_l3_csum_fold(dpsctp_l3_csum_add(s, tx->sctp, tx->sctp_len));
 		/* RFC 768: a computed zero is sent as all ones. */
-		store_be16(u + 6, c == 0 ? 0xFFFFu : c);
+		sctp_store_be16(u + 6, c == 0 ? 0xFFFFu : c);
 		out->udp_csum = DPSCTP_L3_UDP_CSUM_FULL;
 	} else if (v4) {
 		out->udp_csum = DPSCTP_L3_UDP_CSUM_ZERO;
 	} else {
 		/* Offload convention: the field holds the folded pseudo-header sum. */
-		store_be16(u + 6, (uint16_t)~dpsctp_l3_csum_fold(s));
+		sctp_store_be16(u + 6, (uint16_t)~dpsctp_l3_csum_fold(s));
 		out->udp_csum = DPSCTP_L3_UDP_CSUM_PSEUDO;
 	}
 }
@@ -1652,7 +1627,7 @@ dpsctp_l3_output(struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, uint64_t n
 {
 	memset(out, 0, sizeof(*out));
 	uint8_t fam = tx->src.family;
-	if ((fam != 4 && fam != 6) || tx->dst.family != fam || ours(l3, fam, tx->src.b) < 0)
+	if ((fam != 4 && fam != 6) || tx->dst.family != fam || ours(l3, fam, tx->src.bytes) < 0)
 		return tx_drop(l3, out, DPSCTP_L3_DROP_TX_BAD_REQUEST);
 	bool udp = tx->udp_dst_port != 0;
 	uint32_t l4len = tx->sctp_len + (udp ? UDP_HDR_LEN : 0u);
@@ -1663,7 +1638,7 @@ dpsctp_l3_output(struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, uint64_t n
 	if (hdr == NULL || hdr_cap < need)
 		return tx_drop(l3, out, DPSCTP_L3_DROP_TX_NO_ROOM);
 
-	const struct dpsctp_l3_ip *nh = next_hop(l3, &tx->dst);
+	const struct sctp_addr *nh = next_hop(l3, &tx->dst);
 	if (nh == NULL)
 		return tx_drop(l3, out, DPSCTP_L3_DROP_TX_NO_ROUTE);
 	struct dpsctp_l3_nbr *n = nbr_find(l3, nh);

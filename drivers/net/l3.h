@@ -50,6 +50,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sctp/addr.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -96,12 +98,6 @@ const char *dpsctp_l3_drop_name(enum dpsctp_l3_drop d);
 /* One-line explanation, for logs and --help. */
 const char *dpsctp_l3_drop_describe(enum dpsctp_l3_drop d);
 
-/* An IPv4 (first 4 bytes, rest zero) or IPv6 address. */
-struct dpsctp_l3_ip {
-	uint8_t family; /* 4 or 6 */
-	uint8_t b[16];
-};
-
 /* Counters since dpsctp_l3_init(). */
 struct dpsctp_l3_counters {
 	uint64_t drops[DPSCTP_L3_DROP_COUNT]; /* per reason; [NONE] unused */
@@ -132,8 +128,8 @@ uint64_t dpsctp_l3_counter_value(const struct dpsctp_l3_counters *c, unsigned i)
 
 /* What dpsctp_l3_output() sends; also what a parked packet carries. */
 struct dpsctp_l3_tx {
-	struct dpsctp_l3_ip src; /* one of ours */
-	struct dpsctp_l3_ip dst;
+	struct sctp_addr src; /* one of ours */
+	struct sctp_addr dst;
 	/* Remote UDP port for RFC 6951 encapsulation; 0 sends SCTP over IP. */
 	uint16_t udp_dst_port;
 	uint8_t tclass; /* IPv4 TOS / IPv6 traffic class (DSCP and ECN) */
@@ -162,7 +158,7 @@ enum dpsctp_l3_nbr_state {
 };
 
 struct dpsctp_l3_nbr {
-	struct dpsctp_l3_ip ip;
+	struct sctp_addr ip;
 	uint8_t mac[6];
 	uint8_t state;	    /* enum dpsctp_l3_nbr_state */
 	uint8_t probes;	    /* probes sent in INCOMPLETE, or since going STALE */
@@ -185,12 +181,12 @@ struct dpsctp_l3_resolving {
 struct dpsctp_l3_config {
 	uint8_t mac[6];
 	/* Our addresses with prefix lengths; on-link = inside one of the prefixes. */
-	struct dpsctp_l3_ip addr[DPSCTP_L3_ADDR_MAX];
+	struct sctp_addr addr[DPSCTP_L3_ADDR_MAX];
 	uint8_t prefix[DPSCTP_L3_ADDR_MAX];
 	unsigned addr_count;
 	/* Default gateways; family 0 when none. */
-	struct dpsctp_l3_ip gw4;
-	struct dpsctp_l3_ip gw6;
+	struct sctp_addr gw4;
+	struct sctp_addr gw6;
 	uint16_t udp_port; /* our RFC 6951 port; 0 -> DPSCTP_L3_UDP_PORT */
 	uint8_t ttl;	   /* IPv4 TTL and IPv6 hop limit of what we send; 0 -> 64 */
 	/* Add fe80::/64 with the modified EUI-64 of mac (RFC 4291 §2.5.1) when IPv6 is used. */
@@ -278,7 +274,7 @@ enum dpsctp_l3_icmp_kind {
 struct dpsctp_l3_sctp_in {
 	uint32_t offset; /* SCTP common header, from the frame start */
 	uint32_t len;	 /* SCTP packet length (>= 12), as IP or UDP declares it */
-	struct dpsctp_l3_ip src, dst;
+	struct sctp_addr src, dst;
 	uint16_t src_port, dst_port; /* SCTP ports */
 	bool udp_encap;
 	/* RFC 6951 §5.4: the peer's UDP source port, remembered per path by the core. */
@@ -288,11 +284,11 @@ struct dpsctp_l3_sctp_in {
 
 struct dpsctp_l3_icmp_in {
 	enum dpsctp_l3_icmp_kind kind;
-	uint8_t type, code;	      /* as received */
-	uint32_t mtu;		      /* next-hop MTU for FRAG_NEEDED (may be 0: RFC 1191 §5) */
-	struct dpsctp_l3_ip reporter; /* who sent the ICMP message */
+	uint8_t type, code;	   /* as received */
+	uint32_t mtu;		   /* next-hop MTU for FRAG_NEEDED (may be 0: RFC 1191 §5) */
+	struct sctp_addr reporter; /* who sent the ICMP message */
 	/* The quoted packet we sent: local is our address, peer the destination. */
-	struct dpsctp_l3_ip local, peer;
+	struct sctp_addr local, peer;
 	uint16_t local_port, peer_port;
 	uint32_t vtag; /* quoted verification tag: must be the peer's (appendix C) */
 	bool udp_encap;
@@ -403,10 +399,10 @@ void dpsctp_l3_flush(struct dpsctp_l3 *l3);
  * its packets will be tx_no_route); -ENOSPC when every entry is pinned
  * (nbr_pin_failed): the table is too small for the associations.
  */
-int dpsctp_l3_pin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst, uint64_t now_ns);
+int dpsctp_l3_pin(struct dpsctp_l3 *l3, const struct sctp_addr *dst, uint64_t now_ns);
 
 /* Undo one dpsctp_l3_pin(dst) that returned 0. The last unpin of an UNRESOLVED entry removes it. */
-void dpsctp_l3_unpin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst);
+void dpsctp_l3_unpin(struct dpsctp_l3 *l3, const struct sctp_addr *dst);
 
 /*
  * Upper-layer confirmation (RFC 4861 §7.3.1): a packet from src, in a frame
@@ -424,12 +420,12 @@ void dpsctp_l3_unpin(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *dst);
  * Nothing is created. Returns the number of released packets. Cost: one
  * lookup, and a compare when nothing changes.
  */
-unsigned dpsctp_l3_confirm(struct dpsctp_l3 *l3, const struct dpsctp_l3_ip *src,
+unsigned dpsctp_l3_confirm(struct dpsctp_l3 *l3, const struct sctp_addr *src,
 			   const uint8_t *src_mac, uint64_t now_ns, struct dpsctp_l3_tx *released);
 
 /* The entry for ip, or NULL (for tests and telemetry). */
 const struct dpsctp_l3_nbr *dpsctp_l3_nbr_find(const struct dpsctp_l3 *l3,
-					       const struct dpsctp_l3_ip *ip);
+					       const struct sctp_addr *ip);
 
 /* Checksums, exposed for the tests and the data plane's software fallback. */
 /* RFC 1071 one's-complement sum of len bytes added to sum (not folded). */

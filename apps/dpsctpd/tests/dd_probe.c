@@ -120,8 +120,8 @@ wait_for(struct dpsctp_client *c, enum dpsctp_client_kind kind, uint64_t cookie,
 	return false;
 }
 
-static int32_t connect_up(struct dpsctp_client *c, const struct dpsctp_client_addr *pa,
-			  uint16_t port, uint64_t cookie, uint64_t *h);
+static int32_t connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port,
+			  uint64_t cookie, uint64_t *h);
 
 static int
 isolation(const char *sock, const char *peer, uint16_t port)
@@ -134,7 +134,7 @@ isolation(const char *sock, const char *peer, uint16_t port)
 		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
 		return 3;
 	}
-	struct dpsctp_client_addr pa = { 4, { 0 } };
+	struct sctp_addr pa = { 4, { 0 } };
 	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
 		return 2;
 	struct dpsctp_client_event ev;
@@ -226,7 +226,7 @@ zerocopy(const char *sock, const char *peer, uint16_t port, unsigned n)
 		return 3;
 	}
 	EXPECT(dpsctp_client_zero_copy(c) == 1, "the daemon granted zero copy");
-	struct dpsctp_client_addr pa = { 4, { 0 } };
+	struct sctp_addr pa = { 4, { 0 } };
 	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
 		return 2;
 	struct dpsctp_client_event ev;
@@ -394,8 +394,8 @@ garbage(const char *path)
  * Completion and COMM_UP may come in one poll: both are looked for in each.
  */
 static int32_t
-connect_up(struct dpsctp_client *c, const struct dpsctp_client_addr *pa, uint16_t port,
-	   uint64_t cookie, uint64_t *h)
+connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port, uint64_t cookie,
+	   uint64_t *h)
 {
 	if (dpsctp_client_connect(c, 0, pa, 1, port, cookie) != 0)
 		return INT32_MIN;
@@ -623,7 +623,7 @@ cplring(const char *sock, const char *peer, uint16_t port)
 		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
 		return 3;
 	}
-	struct dpsctp_client_addr pa = { 4, { 0 } };
+	struct sctp_addr pa = { 4, { 0 } };
 	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
 		return 2;
 	struct dpsctp_client_event ev;
@@ -741,7 +741,7 @@ unlisten(const char *sock, uint16_t port, unsigned app_listens)
 static int
 limits(const char *sock, const char *peer, uint16_t port, unsigned n)
 {
-	struct dpsctp_client_addr pa = { 4, { 0 } };
+	struct sctp_addr pa = { 4, { 0 } };
 	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
 		return 2;
 	struct dpsctp_client *a = attach_named(sock, "probe-A"), *b = attach_named(sock, "probe-B");
@@ -764,7 +764,7 @@ limits(const char *sock, const char *peer, uint16_t port, unsigned n)
 static int
 accept_limit(const char *sock, const char *peer, uint16_t port, unsigned n, unsigned secs)
 {
-	struct dpsctp_client_addr pa = { 4, { 0 } };
+	struct sctp_addr pa = { 4, { 0 } };
 	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
 		return 2;
 	struct dpsctp_client *c = attach_named(sock, "probe-accept");

@@ -233,7 +233,7 @@ TEST(ScClient, RequestsAndEventsThroughTheRings)
 	ASSERT_EQ(sc_region_thread(a->base, &a->layout, 0, true, &d), 0);
 
 	ASSERT_EQ(dpsctp_client_listen(c, 0, 5001, 11), 0);
-	struct dpsctp_client_addr peer = { 4, { 192, 0, 2, 2 } };
+	struct sctp_addr peer = { 4, { 192, 0, 2, 2 } };
 	ASSERT_EQ(dpsctp_client_connect(c, 0, &peer, 1, 5001, 12), 0);
 	EXPECT_EQ(dpsctp_client_connect(c, 0, &peer, 0, 5001, 13), -EINVAL);
 	const uint32_t n = 1000;

@@ -349,7 +349,7 @@ usage(FILE *f)
 }
 
 static int
-parse_peers(const char *list, struct dpsctp_addr *out)
+parse_peers(const char *list, struct sctp_addr *out)
 {
 	char tmp[256];
 	unsigned n = 0;
@@ -514,7 +514,7 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	struct dpsctp_addr addrs[PEER_MAX_ADDRS];
+	struct sctp_addr addrs[PEER_MAX_ADDRS];
 	int na = peers != NULL ? parse_peers(peers, addrs) : 0;
 	if (na < 0) {
 		fprintf(stderr, "dpsctp-peer: bad peer address list \"%s\"\n", peers);

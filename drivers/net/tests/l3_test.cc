@@ -113,12 +113,12 @@ const Bytes kFar6 = { 0x20, 0x01, 0x0d, 0xb9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7
 const Bytes kOurLL = { 0xFE, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFE, 0, 0, 0x01 };
 const Bytes kUnspec6(16, 0);
 
-dpsctp_l3_ip
+sctp_addr
 ip_of(const Bytes &b)
 {
-	dpsctp_l3_ip ip{};
+	sctp_addr ip{};
 	ip.family = b.size() == 4 ? 4 : 6;
-	memcpy(ip.b, b.data(), b.size());
+	memcpy(ip.bytes, b.data(), b.size());
 	return ip;
 }
 
@@ -428,7 +428,7 @@ TEST_F(L3, InitRejectsBadConfig)
 	c.addr_count = DPSCTP_L3_ADDR_MAX; // no room for the link-local address
 	for (unsigned i = 3; i < DPSCTP_L3_ADDR_MAX; i++) {
 		c.addr[i] = ip_of(kOur6);
-		c.addr[i].b[15] = static_cast<uint8_t>(i);
+		c.addr[i].bytes[15] = static_cast<uint8_t>(i);
 		c.prefix[i] = 64;
 	}
 	EXPECT_EQ(dpsctp_l3_init(&l3_, &c, nullptr, nullptr), -EINVAL);
@@ -437,7 +437,7 @@ TEST_F(L3, InitRejectsBadConfig)
 	// Defaults and the derived link-local address.
 	ASSERT_EQ(dpsctp_l3_init(&l3_, &cfg_, nullptr, nullptr), 0);
 	EXPECT_EQ(l3_.cfg.addr_count, 4u);
-	EXPECT_EQ(Bytes(l3_.cfg.addr[3].b, l3_.cfg.addr[3].b + 16), kOurLL);
+	EXPECT_EQ(Bytes(l3_.cfg.addr[3].bytes, l3_.cfg.addr[3].bytes + 16), kOurLL);
 	EXPECT_EQ(l3_.cfg.udp_port, 9899);
 	EXPECT_EQ(l3_.cfg.ttl, 64);
 }
@@ -697,8 +697,8 @@ TEST_F(L3, SctpOverIpAndUdp)
 	EXPECT_EQ(in_.sctp.src_port, 5000);
 	EXPECT_EQ(in_.sctp.dst_port, 80);
 	EXPECT_FALSE(in_.sctp.udp_encap);
-	EXPECT_EQ(Bytes(in_.sctp.src.b, in_.sctp.src.b + 4), kPeer4);
-	EXPECT_EQ(Bytes(in_.sctp.dst.b, in_.sctp.dst.b + 4), kOur4);
+	EXPECT_EQ(Bytes(in_.sctp.src.bytes, in_.sctp.src.bytes + 4), kPeer4);
+	EXPECT_EQ(Bytes(in_.sctp.dst.bytes, in_.sctp.dst.bytes + 4), kOur4);
 
 	Bytes u = eth(kOurMac, kPeerMac, 0x0800,
 		      ipv4(kPeer4, kOur4, 17, udp(kPeer4, kOur4, 40000, 9899, s)));
@@ -774,9 +774,9 @@ TEST_F(L3, IcmpErrorsReachTheCore)
 	EXPECT_EQ(e.peer_port, 5000);
 	EXPECT_EQ(e.vtag, 0xCAFEF00Du);
 	EXPECT_FALSE(e.udp_encap);
-	EXPECT_EQ(Bytes(e.local.b, e.local.b + 4), kOur4);
-	EXPECT_EQ(Bytes(e.peer.b, e.peer.b + 4), kFar4);
-	EXPECT_EQ(Bytes(e.reporter.b, e.reporter.b + 4), kGw4);
+	EXPECT_EQ(Bytes(e.local.bytes, e.local.bytes + 4), kOur4);
+	EXPECT_EQ(Bytes(e.peer.bytes, e.peer.bytes + 4), kFar4);
+	EXPECT_EQ(Bytes(e.reporter.bytes, e.reporter.bytes + 4), kGw4);
 	EXPECT_EQ(e.quote_len, 16u);
 	EXPECT_EQ(Bytes(f.begin() + e.quote_offset, f.begin() + e.quote_offset + 16), s);
 
@@ -819,7 +819,7 @@ TEST_F(L3, IcmpErrorsReachTheCore)
 	EXPECT_EQ(in_.icmp.kind, DPSCTP_L3_ICMP_FRAG_NEEDED);
 	EXPECT_EQ(in_.icmp.mtu, 1280u);
 	EXPECT_EQ(in_.icmp.vtag, 0xCAFEF00Du);
-	EXPECT_EQ(Bytes(in_.icmp.peer.b, in_.icmp.peer.b + 16), kFar6);
+	EXPECT_EQ(Bytes(in_.icmp.peer.bytes, in_.icmp.peer.bytes + 16), kFar6);
 	Bytes un6 = { 0, 0, 0, 0 };
 	append(un6, ipv6(kOur6, kFar6, 17, udp(kOur6, kFar6, 9899, 9899, s)));
 	ASSERT_EQ(input(eth(kOurMac, kGwMac, 0x86DD,
@@ -1454,7 +1454,7 @@ TEST_F(L3Table, PinsCountAndEndWithTheLastAssociation)
 	cfg_.gw6.family = 0;
 	init_table(8, 2);
 	auto far6 = ip_of(kFar6);
-	dpsctp_l3_ip none{};
+	sctp_addr none{};
 	EXPECT_EQ(dpsctp_l3_pin(&l3_, &far6, 0), -EINVAL);
 	EXPECT_EQ(dpsctp_l3_pin(&l3_, &none, 0), -EINVAL);
 	EXPECT_EQ(l3_.nbr_count, 0u);
@@ -1722,7 +1722,7 @@ TEST_F(L3, RandomizedAgainstModel)
 				uint8_t hdr[DPSCTP_L3_HDR_MAX];
 				auto v = dpsctp_l3_output(&l3_, &t, now, hdr, sizeof(hdr), nullptr,
 							  0, &out);
-				unsigned tp = t.dst.b[3] - 10u;
+				unsigned tp = t.dst.bytes[3] - 10u;
 				if (v == DPSCTP_L3_TX_READY) {
 					ASSERT_TRUE(mac_of.count(tp));
 					EXPECT_EQ(Bytes(hdr, hdr + 6), mac_of[tp]);

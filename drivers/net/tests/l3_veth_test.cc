@@ -129,29 +129,29 @@ now_ns()
 					     .count());
 }
 
-dpsctp_l3_ip
+sctp_addr
 ip4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
 {
-	dpsctp_l3_ip ip{};
+	sctp_addr ip{};
 	ip.family = 4;
-	ip.b[0] = a;
-	ip.b[1] = b;
-	ip.b[2] = c;
-	ip.b[3] = d;
+	ip.bytes[0] = a;
+	ip.bytes[1] = b;
+	ip.bytes[2] = c;
+	ip.bytes[3] = d;
 	return ip;
 }
 
 // 2001:db8::last
-dpsctp_l3_ip
+sctp_addr
 ip6_doc(uint8_t last)
 {
-	dpsctp_l3_ip ip{};
+	sctp_addr ip{};
 	ip.family = 6;
-	ip.b[0] = 0x20;
-	ip.b[1] = 0x01;
-	ip.b[2] = 0x0d;
-	ip.b[3] = 0xb8;
-	ip.b[15] = last;
+	ip.bytes[0] = 0x20;
+	ip.bytes[1] = 0x01;
+	ip.bytes[2] = 0x0d;
+	ip.bytes[3] = 0xb8;
+	ip.bytes[15] = last;
 	return ip;
 }
 
@@ -566,7 +566,7 @@ TEST(L3Veth, PingArpNdAndResolveBack)
 		dpsctp_l3_flush(&poller.l3);
 		parked_before = poller.l3.ctr.tx_parked;
 		const struct {
-			dpsctp_l3_ip src, dst;
+			sctp_addr src, dst;
 			uint32_t tag;
 		} sends[] = {
 			{ ip4(192, 0, 2, 1), ip4(192, 0, 2, 2), kTag4 },
@@ -605,7 +605,7 @@ TEST(L3Veth, PingArpNdAndResolveBack)
 	ctr = poller.l3.ctr;
 	EXPECT_EQ(ctr.parked_released, 2u);
 	EXPECT_EQ(poller.released_tx, 2u);
-	for (const dpsctp_l3_ip &peer : { ip4(192, 0, 2, 2), ip6_doc(2) }) {
+	for (const sctp_addr &peer : { ip4(192, 0, 2, 2), ip6_doc(2) }) {
 		const dpsctp_l3_nbr *nb = dpsctp_l3_nbr_find(&poller.l3, &peer);
 		ASSERT_NE(nb, nullptr) << "family " << int(peer.family);
 		EXPECT_EQ(nb->state, DPSCTP_L3_NBR_REACHABLE) << "family " << int(peer.family);
