@@ -8,14 +8,16 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 import tempfile
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.prereq import cannot_run  # noqa: E402
 
 
 def main():
     run_py, build = sys.argv[1], sys.argv[2]
     if os.geteuid() != 0:
-        print("SKIP: needs root (DPDK)")
-        return 77
+        return cannot_run("needs root (DPDK)")
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "sidecar.json")
         r = subprocess.run([sys.executable, run_py, "--build", build, "--repeats", "1",

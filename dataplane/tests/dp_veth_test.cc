@@ -7,6 +7,8 @@
 // Needs root; the namespace and veth go away even when the test fails.
 #include <gtest/gtest.h>
 
+#include "tests/prereq.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -31,10 +33,10 @@ mac_str(const uint8_t m[6])
 
 TEST(DpVeth, PingBothFamiliesThroughTheRuntime)
 {
-	if (!NetnsGuard::is_root())
-		GTEST_SKIP() << "needs root to create a network namespace and a veth pair";
-	if (!NetnsGuard::have("ip") || !NetnsGuard::have("ping"))
-		GTEST_SKIP() << "needs `ip` (iproute2) and `ping` (iputils-ping)";
+	DPSCTP_PREREQ(NetnsGuard::is_root(),
+		      "needs root to create a network namespace and a veth pair");
+	DPSCTP_PREREQ(NetnsGuard::have("ip") && NetnsGuard::have("ping"),
+		      "needs `ip` (iproute2) and `ping` (iputils-ping)");
 	NetnsGuard::sweep_stale("dpsctp-rt-");
 	NetnsGuard::sweep_stale("dprth");
 	NetnsGuard g;

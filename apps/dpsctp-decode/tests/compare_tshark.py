@@ -47,8 +47,10 @@ import struct
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from tests.prereq import cannot_run  # noqa: E402
 
-SKIP = 77
 CAPTURE_SUFFIXES = (".pcap", ".cap", ".pcapng")
 
 # tshark -T json repeats a key when a field occurs more than once in one
@@ -681,8 +683,7 @@ def main():
 
     tshark = args.tshark or shutil.which("tshark")
     if not tshark or not os.path.exists(tshark):
-        print("SKIP: tshark not found (Debian package tshark); nothing to compare against")
-        return SKIP
+        return cannot_run("tshark not found (Debian package tshark); nothing to compare against")
     # The corpus is part of the repository (tests/corpus/pcap): without it
     # the checkout is broken, which is a failure, not a reason to skip.
     if not os.path.isdir(args.corpus):

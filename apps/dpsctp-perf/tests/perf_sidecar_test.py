@@ -24,7 +24,10 @@ import shutil
 import signal
 import subprocess
 import sys
+from pathlib import Path
 import time
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from tests.prereq import cannot_run  # noqa: E402
 
 EAL = ["-l", "0", "--no-huge", "--no-pci", "-m", "512", "--log-level", "lib.eal:error"]
 DAEMON_IP, PEER_IP = "10.0.0.1", "10.0.0.2"
@@ -248,11 +251,9 @@ def main():
         print(f"{len(failures)} failures: " + ", ".join(failures))
         return 1
     if os.geteuid() != 0:
-        print("skipped: needs root (DPDK, memif)")
-        return 77
+        return cannot_run("needs root (DPDK, memif)")
     if not os.access(daemon, os.X_OK):
-        print(f"skipped: no dpsctpd at {daemon}")
-        return 77
+        return cannot_run(f"no dpsctpd at {daemon}")
     rig = Rig(perf, daemon)
     try:
         if not rig.start_daemon():

@@ -73,6 +73,8 @@ import sys
 import threading
 import time
 from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from tests.prereq import cannot_run  # noqa: E402
 
 EAL = ["-l", "0", "--no-huge", "--no-pci", "-m", "512", "--log-level", "lib.eal:error"]
 DAEMON_IP, PEER_IP = "10.0.0.1", "10.0.0.2"
@@ -787,8 +789,7 @@ CASES.update({"silent-clients": case_silent_clients, "second-daemon": case_secon
 def main():
     build, case = sys.argv[1], sys.argv[2]
     if os.geteuid() != 0:
-        print("SKIP: needs root (DPDK, memif)")
-        return 77
+        return cannot_run("needs root (DPDK, memif)")
     rig = Rig(build, f"ddt{os.getpid()}")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     try:

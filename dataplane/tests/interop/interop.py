@@ -24,7 +24,7 @@ Namespaces and processes always go away; captures of failing runs are kept
 Modes: SCTP over IPv4 (raw), over UDP (udp), and the same over IPv6 (raw6,
 udp6); the default is raw,udp.
 
-Exit status: 0 every run passed, 1 a run failed, 77 skipped (not root, or
+Exit status: 0 every run passed, 1 a run failed, 77 skipped (only with DPSCTP_ALLOW_SKIP=1: not root, or
 the peer / tshark / ethtool / QEMU missing).
 """
 import argparse
@@ -39,6 +39,9 @@ import tempfile
 import threading
 import time
 import traceback
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from tests.prereq import cannot_run  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 A_IP = ["192.0.2.1", "198.51.100.1"]  # dpsctp's addresses (namespace A)
@@ -775,25 +778,21 @@ def main():
     PEER = a.peer
     build = os.path.abspath(a.build)
     if os.geteuid() != 0:
-        print("interop: needs root (namespaces, veth): skipped")
-        return 77
+        return cannot_run("interop: needs root (namespaces, veth)")
     for prog in (PEERS[PEER]["prog"], "dataplane/tests/interop/dpsctp-peer",
                  "apps/dpsctp-decode/dpsctp-decode"):
         if not os.path.exists(os.path.join(build, prog)):
-            print("interop: %s not built (libusrsctp-dev, libsctp-dev or DPDK missing): "
-                  "skipped" % prog)
-            return 77
+            return cannot_run("interop: %s not built (libusrsctp-dev, libsctp-dev or DPDK "
+                              "missing)" % prog)
     for tool in ("tshark", "dumpcap", "ethtool", "ip"):
         if shutil.which(tool) is None:
-            print("interop: %s missing: skipped (./dev.sh setup installs it)" % tool)
-            return 77
+            return cannot_run("interop: %s missing (./dev.sh setup installs it)" % tool)
     if PEER == "linux":
         for what, there in (("qemu-system-x86_64 (qemu-system-x86)",
                              shutil.which("qemu-system-x86_64")),
                             ("/bin/busybox (busybox-static)", os.path.exists("/bin/busybox"))):
             if not there:
-                print("interop: %s missing: skipped (./dev.sh setup installs it)" % what)
-                return 77
+                return cannot_run("interop: %s missing (./dev.sh setup installs it)" % what)
         # With QEMU and busybox there, a guest that cannot be built or fails
         # its selftest is a failure, not a skip.
         VM_DIR, why = linux_image(build)

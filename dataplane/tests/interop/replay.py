@@ -35,7 +35,8 @@ Every packet gets its expected answer from RFC 9260 (§8.4 rules 1-8, §5.1,
     DPDK telemetry, /dpsctp/stats, before and after each packet), the one
     the rule names where there is one (drop_bad_crc, ep.ootb_abort, ...).
 
-Exit 0 pass, 1 fail, 77 skip (not root, tshark or ip missing). The
+Exit 0 pass, 1 fail (also when it cannot run: not root, tshark or ip
+missing), 77 skip (the same, with DPSCTP_ALLOW_SKIP=1). The
 namespaces, the processes and the telemetry directory are removed on every
 exit. --keep DIR copies the capture and dpsctp-echo's output there on
 failure. Standard library only.
@@ -57,6 +58,8 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from tests.prereq import cannot_run  # noqa: E402
 
 SRC_DIR = Path(__file__).resolve().parents[3]
 DEFAULT_CORPUS = SRC_DIR / "tests" / "corpus" / "pcap"
@@ -925,12 +928,10 @@ def main():
     a = ap.parse_args()
     VERBOSE = a.verbose
     if os.geteuid() != 0:
-        log("replay: SKIP: needs root (namespaces, veth, raw sockets)")
-        return 77
+        return cannot_run("replay: needs root (namespaces, veth, raw sockets)", log=log)
     for tool in ("tshark", "ip"):
         if not shutil.which(tool):
-            log(f"replay: SKIP: {tool} is not installed")
-            return 77
+            return cannot_run(f"replay: {tool} is not installed", log=log)
     build = Path(a.build).resolve()
     echo_bin = build / "apps" / "dpsctp-echo" / "dpsctp-echo"
     if not os.access(echo_bin, os.X_OK):

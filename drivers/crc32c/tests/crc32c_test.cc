@@ -4,6 +4,8 @@
 // tests/corpus/pcap, cut out by hand (see the comments at each vector).
 #include <gtest/gtest.h>
 
+#include "tests/prereq.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -110,8 +112,8 @@ class CRC32cEngine : public ::testing::TestWithParam<Engine> {
       protected:
 	void SetUp() override
 	{
-		if (!GetParam().available())
-			GTEST_SKIP() << GetParam().name << " not available on this machine/build";
+		DPSCTP_PREREQ(GetParam().available(),
+			      GetParam().name << " not available on this machine/build");
 	}
 	uint32_t crc(uint32_t c, const void *p, size_t n)
 	{
@@ -266,8 +268,7 @@ class CRC32cCopy : public ::testing::TestWithParam<CopyEngine> {
       protected:
 	void SetUp() override
 	{
-		if (!GetParam().available())
-			GTEST_SKIP() << GetParam().name << " not available";
+		DPSCTP_PREREQ(GetParam().available(), GetParam().name << " not available");
 	}
 };
 

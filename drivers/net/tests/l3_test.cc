@@ -6,6 +6,8 @@
 // installed, dissected with checksum validation on.
 #include <gtest/gtest.h>
 
+#include "tests/prereq.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -1842,8 +1844,8 @@ TEST_F(L3, RandomMutations)
 TEST_F(L3, WrittenFramesDissectCleanly)
 {
 	const char *tshark = getenv("TSHARK");
-	if (tshark == nullptr || *tshark == '\0')
-		GTEST_SKIP() << "tshark not found at configure time: frames not cross-checked";
+	DPSCTP_PREREQ(tshark != nullptr && *tshark != '\0',
+		      "tshark not found at configure time: frames not cross-checked");
 	// Frames of its own, so the test stands alone under --gtest_filter or
 	// --gtest_shuffle; when it runs last it also sees every earlier test's.
 	Bytes echo = { 0, 9, 0, 1, 'd', 'p', 's', 'c', 't', 'p' };

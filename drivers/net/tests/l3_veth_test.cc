@@ -26,6 +26,8 @@
 // nothing is gated on how long anything took.
 #include <gtest/gtest.h>
 
+#include "tests/prereq.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -450,14 +452,11 @@ wait_for(Pred pred, std::chrono::milliseconds limit)
 TEST(L3Veth, PingArpNdAndResolveBack)
 {
 	REQUIRE_EAL();
-	if (!NetnsGuard::is_root())
-		GTEST_SKIP() << "needs root to create a network namespace and a veth pair";
-	if (!NetnsGuard::have("ip"))
-		GTEST_SKIP() << "no `ip` command: install iproute2";
-	if (!NetnsGuard::have("ping"))
-		GTEST_SKIP() << "no `ping` command: install iputils-ping";
-	if (!NetnsGuard::have("python3"))
-		GTEST_SKIP() << "no python3 for the raw-socket listener";
+	DPSCTP_PREREQ(NetnsGuard::is_root(),
+		      "needs root to create a network namespace and a veth pair");
+	DPSCTP_PREREQ(NetnsGuard::have("ip"), "no `ip` command: install iproute2");
+	DPSCTP_PREREQ(NetnsGuard::have("ping"), "no `ping` command: install iputils-ping");
+	DPSCTP_PREREQ(NetnsGuard::have("python3"), "no python3 for the raw-socket listener");
 
 	// Leftovers of runs killed with SIGKILL, then ours.
 	NetnsGuard::sweep_stale("dpsctp-l3-");

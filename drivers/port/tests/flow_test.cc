@@ -15,6 +15,8 @@
 // root and /dev/net/tun and skips without them.
 #include <gtest/gtest.h>
 
+#include "tests/prereq.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -309,11 +311,9 @@ TEST(FlowRing, RandomCallsAgainstModel)
 TEST(FlowTap, TagRuleInstalledOrRefused)
 {
 	REQUIRE_EAL();
-	if (geteuid() != 0)
-		GTEST_SKIP() << "needs root to create a tap interface";
+	DPSCTP_PREREQ(geteuid() == 0, "needs root to create a tap interface");
 	int fd = open("/dev/net/tun", O_RDWR);
-	if (fd < 0)
-		GTEST_SKIP() << "/dev/net/tun cannot be opened: " << std::strerror(errno);
+	DPSCTP_PREREQ(fd >= 0, "/dev/net/tun cannot be opened: " << std::strerror(errno));
 	close(fd);
 	std::string pid = std::to_string(getpid());
 	std::string ifname = "dpft" + pid;

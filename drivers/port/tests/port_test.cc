@@ -13,6 +13,8 @@
 // removed by a guard, also when an assertion fails.
 #include <gtest/gtest.h>
 
+#include "tests/prereq.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -424,8 +426,8 @@ TEST(PortRing, TwoQueues)
 	ASSERT_TRUE(pair.error.empty()) << pair.error;
 	rte_eth_dev_info info;
 	ASSERT_EQ(rte_eth_dev_info_get(pair.a, &info), 0);
-	if (info.max_rx_queues < 2 || info.max_tx_queues < 2)
-		GTEST_SKIP() << "net_ring offers " << info.max_rx_queues << " rx queues here";
+	DPSCTP_PREREQ(info.max_rx_queues >= 2 && info.max_tx_queues >= 2,
+		      "net_ring offers " << info.max_rx_queues << " rx queues here");
 	PortGuard A, B;
 	dpsctp_port_conf ca = conf_for_port(pair.a, 2), cb = conf_for_port(pair.b, 2);
 	ASSERT_EQ(dpsctp_port_open(&ca, &A.port), 0) << A.port.error;
@@ -651,8 +653,7 @@ exchange_with_kernel(dpsctp_port &p, const Scratch &s, const std::string &prefix
 TEST(PortKernel, AfPacketVethIntoNamespace)
 {
 	REQUIRE_EAL();
-	if (geteuid() != 0)
-		GTEST_SKIP() << "needs root to create a network namespace and a veth";
+	DPSCTP_PREREQ(geteuid() == 0, "needs root to create a network namespace and a veth");
 	Scratch s;
 	std::string pid = std::to_string(getpid());
 	std::string ns = "dpsctp_pt" + pid, va = "dpva" + pid, vb = "dpvb" + pid;
@@ -685,11 +686,9 @@ TEST(PortKernel, AfPacketVethIntoNamespace)
 TEST(PortKernel, Tap)
 {
 	REQUIRE_EAL();
-	if (geteuid() != 0)
-		GTEST_SKIP() << "needs root to create a tap interface";
+	DPSCTP_PREREQ(geteuid() == 0, "needs root to create a tap interface");
 	int fd = open("/dev/net/tun", O_RDWR);
-	if (fd < 0)
-		GTEST_SKIP() << "/dev/net/tun cannot be opened: " << std::strerror(errno);
+	DPSCTP_PREREQ(fd >= 0, "/dev/net/tun cannot be opened: " << std::strerror(errno));
 	close(fd);
 	Scratch s;
 	std::string pid = std::to_string(getpid());
