@@ -147,7 +147,7 @@ cmd_bench() {
 			--benchmark_out="bench/results/$name.json" ||
 			die "$name failed"
 	done
-	# The end-to-end suite (issue 6): dpsctp-perf against usrsctp, Linux TCP
+	# The end-to-end suite: dpsctp-perf against usrsctp, Linux TCP
 	# and the raw ceiling, medians of BENCH_REPETITIONS runs (about 15
 	# minutes), then docs/PERFORMANCE.md's end-to-end section and plots.
 	# Debian's python3 has matplotlib (python3-matplotlib); another python3

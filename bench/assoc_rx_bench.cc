@@ -2,7 +2,7 @@
 // The association's receive path (sctp/assoc_data.c) per packet: parse the
 // common header, walk the chunks, check the tag, dispatch, TSN map,
 // reassembly, delivery to the user and the SACK decision (a SACK built and
-// "sent" every sack_every packets). Issue 4 goal: at most 150 cycles for a
+// "sent" every sack_every packets). Goal: at most 150 cycles for a
 // single-chunk 64-byte DATA packet. Also a packet bundling 16 messages of
 // 64 bytes, per message. Both profiles; the delivery callback reads the
 // message's first slice, as an application must at least do.

@@ -8,7 +8,7 @@
 // queue, fragmentation, bundling, congestion control, the receive path,
 // SACK generation and SACK processing.
 //
-// Issue 4 asks for cycles per bundled small message, per 1452-byte DATA
+// The goal asks for cycles per bundled small message, per 1452-byte DATA
 // sent and per SACK processed, and for N streams in one association
 // against N associations at the same message rate (goal: at least 95 % of
 // the throughput). BM_Streams/N and BM_Assocs/N are that pair. BM_SackIn/N
@@ -306,7 +306,7 @@ tsc_pair_cost()
 	return (double)sum / k;
 }
 
-// Issue 4's "per SACK processed": the sender's cost of one SACK that
+// The goal's "per SACK processed": the sender's cost of one SACK that
 // cumulatively acknowledges N outstanding chunks, from sctp_assoc_input()
 // to its return: the chunk walk, the SACK's parse, the retransmission
 // queue releasing N chunks, cc, the RTO sample, T3-rtx and the flush after

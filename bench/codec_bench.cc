@@ -3,7 +3,7 @@
 // the two packets that bound the data path — one 1500-byte packet with a
 // single DATA chunk (bulk transfer) and one bundling 20 small DATA chunks
 // (small messages). Reported as TSC cycles per packet and per chunk.
-// Issue 2 goal: a single-DATA packet under 60 cycles.
+// Goal: a single-DATA packet under 60 cycles.
 #include <benchmark/benchmark.h>
 
 #include <vector>

@@ -12,7 +12,7 @@
 //
 // Counters: cycles_per_msg (both sides), msgs_per_s, Gbit_per_s (payload),
 // at one core for both ends — so one end's share is about half. The
-// per-core figures of issue 6 come from dpsctp-perf with one core a side.
+// per-core figures come from dpsctp-perf with one core a side.
 #include <benchmark/benchmark.h>
 
 #include <rte_eal.h>

@@ -3,7 +3,7 @@
 // an INIT answered with an INIT ACK (cookie made and MAC'd), and a COOKIE
 // ECHO verified and answered with a COOKIE ACK; BM_ServerHandshake also
 // builds the association from the cookie (sctp/assoc.c, ESTABLISHED and
-// COMMUNICATION UP). Issue 3 goal: 500,000 handshakes per second per core.
+// COMMUNICATION UP). Goal: 500,000 handshakes per second per core.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -176,7 +176,7 @@ BM_ServerHandshake(benchmark::State &state)
 	}
 	double cycles = (double)(bench_tsc() - t0) / (double)(n ? n : 1);
 	state.counters["cycles_per_handshake"] = cycles;
-	// Issue 3 goal: an idle established association in at most 512 bytes.
+	// Goal: an idle established association in at most 512 bytes.
 	state.counters["assoc_bytes"] = (double)sizeof(struct sctp_assoc);
 	state.counters["assoc_handshake_bytes"] = (double)sizeof(struct sctp_assoc_handshake);
 	state.SetItemsProcessed((int64_t)n);

@@ -12,7 +12,7 @@
  * only libcrypto interface that hashes without touching the heap. Every
  * EVP digest path in OpenSSL 3.0 allocates the provider's state on each
  * context copy or init (two mallocs per MAC with saved EVP states, 11 with
- * EVP_MAC_CTX_dup, 13 with one-shot HMAC()), and issue 3 asks that an INIT
+ * EVP_MAC_CTX_dup, 13 with one-shot HMAC()), and the goal is that an INIT
  * flood allocate nothing (sctp_endpoint_test's flood test counts). It is
  * also faster: a whole IPv4 cookie, MAC included, encodes in about 375
  * cycles (bench_cookie, BM_CookieEncode/0), while the MAC alone with saved

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The sidecar against embedded mode (issue 8), side by side in one run.
+"""The sidecar against embedded mode, side by side in one run.
 
 Embedded: `dpsctp-perf --loopback` with one lcore, which polls both ends (the
 sender and a sink or echo peer) over a net_ring pair.
@@ -226,7 +226,7 @@ def write_md(path, text):
         i, j = doc.index(b), doc.index(e) + len(e)
         doc = doc[:i] + text + doc[j:]
     else:
-        doc = doc.rstrip("\n") + "\n\n## Sidecar against embedded mode (issue 8)\n\n" + text + "\n"
+        doc = doc.rstrip("\n") + "\n\n## Sidecar against embedded mode\n\n" + text + "\n"
     with open(path, "w") as f:
         f.write(doc)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The end-to-end benchmark suite of issue 6: dpsctp-perf against usrsctp,
+"""The end-to-end benchmark suite: dpsctp-perf against usrsctp,
 Linux TCP and the raw ceiling of the same DPDK path, on the same machine in
 the same run, every figure the median of --repeats runs.
 

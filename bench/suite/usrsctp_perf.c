@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * usrsctp-perf: the usrsctp side of the comparison in docs/PERFORMANCE.md
- * (issue 6: "two endpoints in one process over AF_CONN, one thread each,
+ * ("two endpoints in one process over AF_CONN, one thread each,
  * checksum on and off").
  *
  * Debian's libusrsctp (the FreeBSD stack in user space) with its own timer

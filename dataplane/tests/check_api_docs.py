@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Every exported function of the public headers has a doc comment right
-above it (issue 5: "Doxygen on every function and error value"), and every
+above it ("Doxygen on every function and error value"), and every
 error value the comments name is explained in docs/API.md.
 
 usage: check_api_docs.py HEADER... API.md

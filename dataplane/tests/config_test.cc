@@ -855,7 +855,7 @@ TEST(ConfigTest, Validate)
 	}
 }
 
-// Issue 16: a number a program wrote into the structure itself (not through
+// A number a program wrote into the structure itself (not through
 // dpsctp_config_set()) meets its option's range in validate, instead of being
 // cut silently by the runtime (--max-streams 70000 became 65535).
 TEST(ConfigTest, ValidateRangesOfAStructureFilledInByCode)

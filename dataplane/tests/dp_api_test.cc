@@ -113,7 +113,7 @@ class DpApi : public ::testing::Test {
 			ASSERT_EQ(dpsctp_config_set(&sc, "rcvbuf", "64k", err, sizeof(err)), 0)
 				<< err;
 		}
-		// Issue 16: --max-streams above the profile's 16 is what COMM_UP says.
+		// --max-streams above the profile's 16 is what COMM_UP says.
 		if (strcmp(test, "StreamsAsConfigured") == 0) {
 			for (dpsctp_config *x : { &cc, &sc }) {
 				ASSERT_EQ(dpsctp_config_set(x, "max-streams", "100", err,
@@ -630,7 +630,7 @@ is_v4(const sctp_addr &a, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3)
 	return a.family == 4 && memcmp(a.bytes, want, 4) == 0;
 }
 
-// Issue 16: COMM_UP says who the association is with (the peer's primary
+// COMM_UP says who the association is with (the peer's primary
 // address and port) and our port, on both sides; the stream counts are
 // --max-streams (64 by default), not the profile's 16.
 TEST_F(DpApi, CommUpSaysWhoAndOnWhichPorts)
@@ -673,7 +673,7 @@ TEST_F(DpApi, StreamsAsConfigured)
 	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
 }
 
-// Issue 16: CANT_START says why. A port nobody listens on is refused by the
+// CANT_START says why. A port nobody listens on is refused by the
 // peer's ABORT (reason PEER_ABORT); an address nobody answers from runs out
 // of INIT retransmissions (reason T1_INIT, about 1.1 s with the DC profile's
 // RTOs). Both name the peer they tried.
@@ -702,7 +702,7 @@ TEST_F(DpApi, CantStartSaysWhy)
 	EXPECT_EQ(silent.end_ev.peer_port, kPort);
 }
 
-// Issue 16: listening could not be undone, so ports leaked for good.
+// Listening could not be undone, so ports leaked for good.
 uint64_t
 worker_counter(dpsctp *d, const char *want)
 {
@@ -791,7 +791,7 @@ TEST(DpApiConfig, CreateRefusesABadConfiguration)
 	err[0] = '\0';
 	EXPECT_EQ(dpsctp_create(&c, err, sizeof(err)), nullptr);
 	EXPECT_NE(std::string(err).find("no_such_port"), std::string::npos) << err;
-	// Issue 16: a missing interface is named, not "Operation not permitted (-1)".
+	// A missing interface is named, not "Operation not permitted (-1)".
 	c.n_ports = 0;
 	ASSERT_EQ(dpsctp_config_set(&c, "port", "net_af_packet9,iface=nosuchif9", err, sizeof(err)),
 		  0);

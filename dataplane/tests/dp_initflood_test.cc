@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// [dp] Issue 16 item 2: an INIT flood from spoofed on-link sources must not
+// [dp] An INIT flood from spoofed on-link sources must not
 // starve an established association. Two instances on a net_ring pair, both
 // polled by the test thread: a client (10.0.0.1/16) and a server
 // (10.0.0.2/16, listening). While they exchange messages, the test writes

@@ -7,7 +7,7 @@ socket file removed, also on failure.
 
 Twice: over a clean link, and with the server's sends impaired (2 % loss,
 seeded), so that its echoes go back slower than the client sends. That is
-what a loaded machine does to the test at random (issue 16: "3640 echoes
+what a loaded machine does to the test at random ("3640 echoes
 could not be sent" under CPU load, a pass alone): the server queued every
 echo it had no send space for and dropped them past 4,096. Its receive
 window now counts the echoes it owes, so the client is held back instead;

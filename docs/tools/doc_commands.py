@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Every command the README and docs/*.md show is run, exactly as written.
 
-Issue 16: a first-time user found documented commands that failed (a
+A first-time user found documented commands that failed (a
 dpsctp-perf line and dpsctpd lines out of memory with --no-huge, a -h that
 needed a working EAL, an include that did not match pkg-config). This test
 reads every fenced ```sh block of README.md and docs/*.md and fails unless

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Every DPDK program answers -h and --help after `--` without starting the
-EAL (issue 16: `dpsctp-perf [EAL args] -- -h`, as the README shows it, died
+EAL (`dpsctp-perf [EAL args] -- -h`, as the README shows it, died
 in rte_eal_init() on a machine without hugepages, before any help).
 
 Each program gets EAL arguments the EAL refuses (an unknown option, then

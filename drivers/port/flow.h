@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Steering on the SCTP verification tag (issue 5 item 3, docs/PORTS.md
+ * Steering on the SCTP verification tag (docs/PORTS.md
  * "Steering on the SCTP tag"): ask the port to deliver every SCTP packet
  * whose common-header tag (RFC 9260 §3.1, §8.5) matches value under mask
  * to one rx queue, so that the lcore named by the tag's owner bits

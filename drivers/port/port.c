@@ -65,7 +65,7 @@ dpsctp_port_pool_size(uint16_t nb_queues, uint16_t rx_ring_size, uint16_t tx_rin
 /*
  * Kernel interfaces a vdev's arguments name, which must exist before the
  * probe: a PMD that cannot open one fails with a bare -1, which reads as
- * "Operation not permitted" (issue 16). net_tap creates its iface= and
+ * "Operation not permitted". net_tap creates its iface= and
  * needs only its remote= to exist. Drivers match by name prefix, as the
  * vdev bus matches them (with their eth_ aliases).
  */

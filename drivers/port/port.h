@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Bring-up of one DPDK ethdev port for the data plane (issue 5 item 2):
+ * Bring-up of one DPDK ethdev port for the data plane:
  * probe it (any PMD: net_ring, net_memif, net_tap, net_af_packet or a NIC),
  * configure one rx/tx queue pair per lcore that uses it, spread receive
  * over the queues with RSS when there are several, switch on the offloads

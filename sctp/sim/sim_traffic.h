@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Traffic for data simulations (issue 4): what each side sends, and the
+ * Traffic for data simulations: what each side sends, and the
  * judge of what the other side delivers. Deterministic from a seed, so a
  * failing run replays; nothing is allocated per message.
  *

@@ -2,7 +2,7 @@
 // The endpoint: packets that match no association. RFC 9260 §5.1 (INIT and
 // COOKIE ECHO answered without state), §8.4 (the out-of-the-blue rules) and
 // §8.5.1 rule A, each checked on the bytes the endpoint writes; and the INIT
-// flood of issue 3: a million INITs allocate nothing while a real handshake
+// flood: a million INITs allocate nothing while a real handshake
 // in the middle of them completes.
 #include <gtest/gtest.h>
 
@@ -500,7 +500,7 @@ TEST_F(Endpoint, DropNamesAreDistinct)
 
 TEST_F(Endpoint, InitFloodAllocatesNothingAndAHandshakeStillCompletes)
 {
-	// Issue 3: one million INITs from random addresses and ports. Each is
+	// One million INITs from random addresses and ports. Each is
 	// answered with an INIT ACK; not one allocation happens; a legitimate
 	// handshake started halfway through completes.
 	constexpr int kInits = 1000000;

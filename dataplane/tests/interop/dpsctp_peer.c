@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * dpsctp-peer: the data plane's side of the interop harness (issue 7,
- * docs/INTEROP.md). It speaks the same message format (interop_msg.h) and
+ * dpsctp-peer: the data plane's side of the interop harness
+ * (docs/INTEROP.md). It speaks the same message format (interop_msg.h) and
  * takes the same options as usrsctp-peer, so every case runs with either
  * program in either role.
  *

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The interop harness (issue 7, docs/INTEROP.md): dpsctp against usrsctp,
+"""The interop harness (docs/INTEROP.md): dpsctp against usrsctp,
 or against the Linux kernel's SCTP (--peer linux).
 
 Two network namespaces joined by veth pairs: dpsctp-peer in namespace A on

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * usrsctp-peer and linux-sctp-peer: a real SCTP peer for the interop
- * harness (issue 7, docs/INTEROP.md), built twice from this file
+ * harness (docs/INTEROP.md), built twice from this file
  * (interop_sock.h): on Debian's libusrsctp — the FreeBSD stack in user
  * space, over raw IP (usrsctp reads protocol 132 from a raw socket) or over
  * UDP encapsulation (RFC 6951, port 9899) — and on the Linux kernel's SCTP

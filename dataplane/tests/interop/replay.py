@@ -1,6 +1,5 @@
 #!/usr/bin/python3
-"""[interop] Replay every capture of the SCTP corpus into a running data plane
-(issue 7, item 4).
+"""[interop] Replay every capture of the SCTP corpus into a running data plane.
 
     replay.py BUILD_DIR [--keep DIR] [-v] [--variants] [--corpus DIR] [--gap-ms MS]
 

@@ -727,7 +727,7 @@ TEST(PortErrors, BadPortAndDevargs)
 	EXPECT_EQ(std::string(p.error).rfind("rte_dev", 0), 0u) << p.error;
 	EXPECT_NE(std::string(p.error).find("net_no_such_pmd0"), std::string::npos) << p.error;
 
-	// Issue 16: a missing interface is named as such, not "Operation not
+	// A missing interface is named as such, not "Operation not
 	// permitted" (the PMD's bare -1 read as an errno); nothing is probed.
 	std::string bad_if = "net_af_packet_e" + std::to_string(getpid()) + ",iface=nosuchif";
 	c.devargs = bad_if.c_str();

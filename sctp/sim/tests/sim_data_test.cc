@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Two associations exchanging data both ways at once through seeded
-// impairment stages on a virtual clock (suite sim; issue 4). Each side
+// impairment stages on a virtual clock (suite sim). Each side
 // sends the messages of sctp/sim/sim_traffic.h (1 byte to 64 KiB, several
 // streams, a share unordered) from refcounted application buffers as fast
 // as the association takes them, and judges what the other side delivers:

@@ -11,7 +11,7 @@
 //
 // SIM_SEEDS=N multiplies the seed counts.
 //
-// The path-failure tests (SimPathTest, issue 3) give each side two addresses,
+// The path-failure tests (SimPathTest) give each side two addresses,
 // black-hole the client's primary (every packet to the server's address 0)
 // for a while, and check the failover, the return to the primary and the
 // clean shutdown against bounds derived from the profile (docs/PATHS.md,
@@ -555,13 +555,13 @@ TEST_F(SimTest, LossSweepRfc)
 	sweep(sim_.get(), &sctp_profile_rfc, 250 * seed_scale());
 }
 
-// Path failure (issue 3, docs/PATHS.md "Failover measured in the simulator").
+// Path failure (docs/PATHS.md "Failover measured in the simulator").
 // Each side has two addresses, one per network (10.0.0.0/24, 10.0.1.0/24);
 // the client connects to both of the server's, primary address 0. Once every
 // path is confirmed, every packet to the server's address 0 is dropped for
 // a while: the client's primary path loses its HEARTBEATs, the server's path
 // to the client's address 0 loses the HEARTBEAT ACKs coming back to it. No
-// DATA flows yet (issue 4), so heartbeats alone find the failure.
+// DATA flows in these tests, so heartbeats alone find the failure.
 
 // The black hole opens this long after establishment plus a phase: late
 // enough that every path has had a HEARTBEAT answered (the first comes
