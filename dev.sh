@@ -7,6 +7,10 @@
 #   ./dev.sh test    build, then every test suite (unit, sim, fuzz, dp, interop)
 #   ./dev.sh bench   build, then the benchmarks and the end-to-end suite: JSON
 #                    into bench/results/, docs/PERFORMANCE.md regenerated
+#   ./dev.sh bench-compare [REV]
+#                    the data path's figures of REV (default 66be75b, the tree
+#                    before the seams refactoring) and of the working tree,
+#                    side by side (bench/compare_revs.py; about five minutes)
 #   ./dev.sh format  reformat the C/C++ sources with the repo's .clang-format
 #
 # Warnings are errors in every build (CI's included). Environment:
@@ -165,6 +169,13 @@ cmd_bench() {
 	log "results in bench/results/*.json; docs/PERFORMANCE.md regenerated"
 }
 
+cmd_bench_compare() {
+	cmd_setup
+	local py=python3
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	"$py" bench/compare_revs.py "${1:-66be75b}" "${@:2}"
+}
+
 cmd_format() {
 	git ls-files -z '*.c' '*.h' '*.cc' | xargs -0 clang-format -i
 }
@@ -175,10 +186,11 @@ build) cmd_build ;;
 run) cmd_run ;;
 test) cmd_test ;;
 bench) cmd_bench ;;
+bench-compare) cmd_bench_compare "${@:2}" ;;
 format) cmd_format ;;
 -h | --help | help | "")
 	awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"
 	[ -n "${1:-}" ] || exit 1
 	;;
-*) die "unknown command '$1' (try: setup build run test bench format)" ;;
+*) die "unknown command '$1' (try: setup build run test bench bench-compare format)" ;;
 esac

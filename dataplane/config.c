@@ -229,8 +229,22 @@ static const char *const log_names[] = {
 	[DPSCTP_CONFIG_LOG_DEBUG] = "debug",
 };
 
-static int parse_file(struct dpsctp_config *c, const char *path, const char *dir, char *err,
-		      size_t errlen);
+/*
+ * One call's bookkeeping (dpsctp_config_set(), _parse_args(), _parse_file()),
+ * for the rules of config.h: the source being read (the command line, or
+ * one file; 0 outside a parse, where list entries always append), which
+ * source built each list (0: an earlier call, so the first entry of this
+ * one replaces it), and how deep the includes go. Nothing of it outlives
+ * the call: every call is a new source.
+ */
+struct parse {
+	struct dpsctp_config *c;
+	unsigned src, next_src;
+	unsigned ports_src, ips_src;
+	unsigned depth;
+};
+
+static int parse_file(struct parse *p, const char *path, const char *dir, char *err, size_t errlen);
 
 __attribute__((format(printf, 3, 4))) static void
 seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -246,9 +260,9 @@ seterr(char *err, size_t errlen, const char *fmt, ...)
 
 /* "--" on the command line, nothing in a file (the message then starts "FILE:LINE: "). */
 static const char *
-dashes(const struct dpsctp_config *c)
+dashes(const struct parse *p)
 {
-	return c->depth_ > 0 ? "" : "--";
+	return p->depth > 0 ? "" : "--";
 }
 
 static const struct opt *
@@ -348,8 +362,9 @@ parse_number(const char *s, bool suffix, uint64_t *out)
 }
 
 static int
-set_uint(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, size_t errlen)
+set_uint(struct parse *p, const struct opt *o, const char *v, char *err, size_t errlen)
 {
+	struct dpsctp_config *c = p->c;
 	char range[96];
 	uint64_t n;
 	int rc;
@@ -361,14 +376,14 @@ set_uint(struct dpsctp_config *c, const struct opt *o, const char *v, char *err,
 			seterr(err, errlen,
 			       "%s%s '%s': not a size (bytes, optional suffix k, m or g for "
 			       "powers of 1024; %s)",
-			       dashes(c), o->name, v, range);
+			       dashes(p), o->name, v, range);
 		else
-			seterr(err, errlen, "%s%s '%s': not a whole number (%s)", dashes(c),
+			seterr(err, errlen, "%s%s '%s': not a whole number (%s)", dashes(p),
 			       o->name, v, range);
 		return -EINVAL;
 	}
 	if (rc != 0 || (!(n == 0 && o->zero != NULL) && (n < o->min || n > o->max))) {
-		seterr(err, errlen, "%s%s '%s': out of range (%s)", dashes(c), o->name, v, range);
+		seterr(err, errlen, "%s%s '%s': out of range (%s)", dashes(p), o->name, v, range);
 		return -EINVAL;
 	}
 	put_field(c, o, (uint32_t)n);
@@ -458,48 +473,50 @@ on_link(const struct dpsctp_config_ip *ip, const struct sctp_addr *a)
 
 /* The first entry of a new source replaces the list earlier sources built (config.h). */
 static bool
-list_replaced(const struct dpsctp_config *c, unsigned list_src)
+list_replaced(const struct parse *p, unsigned list_src)
 {
-	return c->src_ != 0 && list_src != c->src_;
+	return p->src != 0 && list_src != p->src;
 }
 
 static int
-set_port(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
+set_port(struct parse *p, const char *v, char *err, size_t errlen)
 {
-	bool replace = list_replaced(c, c->ports_src_);
+	struct dpsctp_config *c = p->c;
+	bool replace = list_replaced(p, p->ports_src);
 	unsigned n = replace ? 0 : c->n_ports;
 
 	if (!plain_word(v)) {
 		seterr(err, errlen, "%sport '%s': empty, contains a blank or starts with '#'",
-		       dashes(c), v);
+		       dashes(p), v);
 		return -EINVAL;
 	}
 	if (strlen(v) >= DPSCTP_CONFIG_DEVARGS_LEN) {
-		seterr(err, errlen, "%sport '%.40s...': longer than %u bytes", dashes(c), v,
+		seterr(err, errlen, "%sport '%.40s...': longer than %u bytes", dashes(p), v,
 		       DPSCTP_CONFIG_DEVARGS_LEN - 1);
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		if (strcmp(c->ports[i], v) == 0) {
-			seterr(err, errlen, "%sport '%s': given twice", dashes(c), v);
+			seterr(err, errlen, "%sport '%s': given twice", dashes(p), v);
 			return -EINVAL;
 		}
 	}
 	if (n == DPSCTP_CONFIG_MAX_PORTS) {
-		seterr(err, errlen, "%sport '%s': at most %u ports", dashes(c), v,
+		seterr(err, errlen, "%sport '%s': at most %u ports", dashes(p), v,
 		       DPSCTP_CONFIG_MAX_PORTS);
 		return -EINVAL;
 	}
 	snprintf(c->ports[n], DPSCTP_CONFIG_DEVARGS_LEN, "%s", v);
 	c->n_ports = n + 1;
-	c->ports_src_ = c->src_;
+	p->ports_src = p->src;
 	return 0;
 }
 
 static int
-set_ip(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
+set_ip(struct parse *p, const char *v, char *err, size_t errlen)
 {
-	bool replace = list_replaced(c, c->ips_src_);
+	struct dpsctp_config *c = p->c;
+	bool replace = list_replaced(p, p->ips_src);
 	unsigned n = replace ? 0 : c->n_ips;
 	const char *slash = strchr(v, '/');
 	struct dpsctp_config_ip ip;
@@ -511,17 +528,17 @@ set_ip(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
 		seterr(err, errlen,
 		       "%sip '%s': missing /PREFIX (ADDR/PREFIX, prefix 0..32 for IPv4, 0..128 for "
 		       "IPv6)",
-		       dashes(c), v);
+		       dashes(p), v);
 		return -EINVAL;
 	}
 	if (parse_addr(v, (size_t)(slash - v), &ip.addr) != 0) {
 		seterr(err, errlen, "%sip '%s': not an IPv4 or IPv6 address (ADDR/PREFIX)",
-		       dashes(c), v);
+		       dashes(p), v);
 		return -EINVAL;
 	}
 	max = ip.addr.family == 4 ? 32u : 128u;
 	if (parse_number(slash + 1, false, &prefix) != 0 || prefix > max) {
-		seterr(err, errlen, "%sip '%s': bad prefix length (0..%u for IPv%u)", dashes(c), v,
+		seterr(err, errlen, "%sip '%s': bad prefix length (0..%u for IPv%u)", dashes(p), v,
 		       max, ip.addr.family);
 		return -EINVAL;
 	}
@@ -529,34 +546,35 @@ set_ip(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
 	if (!addr_usable(&ip.addr)) {
 		seterr(err, errlen,
 		       "%sip '%s': not a unicast address (unspecified, multicast or broadcast)",
-		       dashes(c), v);
+		       dashes(p), v);
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		if (c->ips[i].addr.family == ip.addr.family &&
 		    memcmp(c->ips[i].addr.bytes, ip.addr.bytes, 16) == 0) {
-			seterr(err, errlen, "%sip '%s': address given twice", dashes(c), v);
+			seterr(err, errlen, "%sip '%s': address given twice", dashes(p), v);
 			return -EINVAL;
 		}
 	}
 	if (n == DPSCTP_CONFIG_MAX_IPS) {
-		seterr(err, errlen, "%sip '%s': at most %u local addresses", dashes(c), v,
+		seterr(err, errlen, "%sip '%s': at most %u local addresses", dashes(p), v,
 		       DPSCTP_CONFIG_MAX_IPS);
 		return -EINVAL;
 	}
 	c->ips[n] = ip;
 	c->n_ips = n + 1;
-	c->ips_src_ = c->src_;
+	p->ips_src = p->src;
 	return 0;
 }
 
 static int
-set_gw(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
+set_gw(struct parse *p, const char *v, char *err, size_t errlen)
 {
+	struct dpsctp_config *c = p->c;
 	struct sctp_addr a;
 
 	if (parse_addr(v, strlen(v), &a) != 0 || !addr_usable(&a)) {
-		seterr(err, errlen, "%sgw '%s': not a unicast IPv4 or IPv6 address", dashes(c), v);
+		seterr(err, errlen, "%sgw '%s': not a unicast IPv4 or IPv6 address", dashes(p), v);
 		return -EINVAL;
 	}
 	if (a.family == 4)
@@ -579,8 +597,9 @@ hex_digit(char ch)
 }
 
 static int
-set_mac(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
+set_mac(struct parse *p, const char *v, char *err, size_t errlen)
 {
+	struct dpsctp_config *c = p->c;
 	uint8_t mac[6];
 	bool ok = strlen(v) == 17;
 
@@ -595,12 +614,12 @@ set_mac(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
 	}
 	if (!ok) {
 		seterr(err, errlen, "%smac '%s': not an Ethernet address (xx:xx:xx:xx:xx:xx)",
-		       dashes(c), v);
+		       dashes(p), v);
 		return -EINVAL;
 	}
 	if ((mac[0] & 1u) != 0 || (mac[0] | mac[1] | mac[2] | mac[3] | mac[4] | mac[5]) == 0) {
 		seterr(err, errlen, "%smac '%s': not a unicast address (multicast bit or all zero)",
-		       dashes(c), v);
+		       dashes(p), v);
 		return -EINVAL;
 	}
 	memcpy(c->mac, mac, sizeof(mac));
@@ -609,8 +628,8 @@ set_mac(struct dpsctp_config *c, const char *v, char *err, size_t errlen)
 }
 
 static int
-set_named(struct dpsctp_config *c, const struct opt *o, const char *v, const char *const *names,
-	  unsigned n, unsigned *out, char *err, size_t errlen)
+set_named(struct parse *p, const struct opt *o, const char *v, const char *const *names, unsigned n,
+	  unsigned *out, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < n; i++) {
 		if (strcmp(names[i], v) == 0) {
@@ -618,7 +637,7 @@ set_named(struct dpsctp_config *c, const struct opt *o, const char *v, const cha
 			return 0;
 		}
 	}
-	seterr(err, errlen, "%s%s '%s': unknown (%s)", dashes(c), o->name, v,
+	seterr(err, errlen, "%s%s '%s': unknown (%s)", dashes(p), o->name, v,
 	       o->kind == K_PROFILE	   ? "rfc or dc"
 	       : o->kind == K_ICMP_UNREACH ? "profile, abort or ignore"
 					   : "error, warning, info or debug");
@@ -627,48 +646,49 @@ set_named(struct dpsctp_config *c, const struct opt *o, const char *v, const cha
 
 /* Apply @v to option @o; the flags and value rules are checked by the caller. */
 static int
-apply(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, size_t errlen)
+apply(struct parse *p, const struct opt *o, const char *v, char *err, size_t errlen)
 {
+	struct dpsctp_config *c = p->c;
 	unsigned idx;
 	uint64_t n;
 	int rc;
 
 	switch (o->kind) {
 	case K_PORT:
-		return set_port(c, v, err, errlen);
+		return set_port(p, v, err, errlen);
 	case K_IP:
-		return set_ip(c, v, err, errlen);
+		return set_ip(p, v, err, errlen);
 	case K_GW:
-		return set_gw(c, v, err, errlen);
+		return set_gw(p, v, err, errlen);
 	case K_MAC:
-		return set_mac(c, v, err, errlen);
+		return set_mac(p, v, err, errlen);
 	case K_UINT:
 	case K_SIZE:
-		return set_uint(c, o, v, err, errlen);
+		return set_uint(p, o, v, err, errlen);
 	case K_COPY_MAX:
 		if (strcmp(v, "auto") == 0) {
 			c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
 			return 0;
 		}
 		if (parse_number(v, true, &n) != 0 || n > COPY_MAX_MAX) {
-			seterr(err, errlen, "%scopy-max '%s': not auto or a size 0..%u", dashes(c),
+			seterr(err, errlen, "%scopy-max '%s': not auto or a size 0..%u", dashes(p),
 			       v, COPY_MAX_MAX);
 			return -EINVAL;
 		}
 		c->copy_max = (uint32_t)n;
 		return 0;
 	case K_PROFILE:
-		rc = set_named(c, o, v, profile_names, 2, &idx, err, errlen);
+		rc = set_named(p, o, v, profile_names, 2, &idx, err, errlen);
 		if (rc == 0)
 			c->profile = (enum dpsctp_config_profile)idx;
 		return rc;
 	case K_ICMP_UNREACH:
-		rc = set_named(c, o, v, icmp_unreach_names, 3, &idx, err, errlen);
+		rc = set_named(p, o, v, icmp_unreach_names, 3, &idx, err, errlen);
 		if (rc == 0)
 			c->icmp_unreach = (enum dpsctp_config_icmp_unreach)idx;
 		return rc;
 	case K_LOG:
-		rc = set_named(c, o, v, log_names, 4, &idx, err, errlen);
+		rc = set_named(p, o, v, log_names, 4, &idx, err, errlen);
 		if (rc == 0)
 			c->log_level = (enum dpsctp_config_log_level)idx;
 		return rc;
@@ -678,7 +698,7 @@ apply(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, si
 			struct opt port = *find_opt("udp-port", strlen("udp-port"));
 
 			port.name = o->name;
-			rc = set_uint(c, &port, v, err, errlen);
+			rc = set_uint(p, &port, v, err, errlen);
 			if (rc != 0)
 				return rc;
 		}
@@ -698,11 +718,11 @@ apply(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, si
 		char *dst = o->kind == K_IMPAIR ? c->impair : c->impair_rx;
 		if (*v != '\0' && !plain_word(v)) {
 			seterr(err, errlen, "%s%s '%s': contains a blank or starts with '#'",
-			       dashes(c), o->name, v);
+			       dashes(p), o->name, v);
 			return -EINVAL;
 		}
 		if (strlen(v) >= DPSCTP_CONFIG_IMPAIR_LEN) {
-			seterr(err, errlen, "%s%s: spec longer than %u bytes", dashes(c), o->name,
+			seterr(err, errlen, "%s%s: spec longer than %u bytes", dashes(p), o->name,
 			       DPSCTP_CONFIG_IMPAIR_LEN - 1);
 			return -EINVAL;
 		}
@@ -710,24 +730,24 @@ apply(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, si
 		return 0;
 	}
 	case K_CONFIG:
-		return parse_file(c, v, NULL, err, errlen);
+		return parse_file(p, v, NULL, err, errlen);
 	}
 	return -EINVAL;
 }
 
 /* Checks the value rule of @o, then applies it. */
 static int
-set_opt(struct dpsctp_config *c, const struct opt *o, const char *v, char *err, size_t errlen)
+set_opt(struct parse *p, const struct opt *o, const char *v, char *err, size_t errlen)
 {
 	if (o->value == V_NONE && v != NULL) {
-		seterr(err, errlen, "%s%s '%s': takes no value", dashes(c), o->name, v);
+		seterr(err, errlen, "%s%s '%s': takes no value", dashes(p), o->name, v);
 		return -EINVAL;
 	}
 	if (o->value == V_REQUIRED && v == NULL) {
-		seterr(err, errlen, "%s%s: missing value (%s)", dashes(c), o->name, o->arg);
+		seterr(err, errlen, "%s%s: missing value (%s)", dashes(p), o->name, o->arg);
 		return -EINVAL;
 	}
-	return apply(c, o, v, err, errlen);
+	return apply(p, o, v, err, errlen);
 }
 
 void
@@ -747,7 +767,6 @@ dpsctp_config_defaults(struct dpsctp_config *c)
 	c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
 	c->telemetry = true;
 	c->log_level = DPSCTP_CONFIG_LOG_INFO;
-	c->next_src_ = 1;
 }
 
 int
@@ -756,22 +775,24 @@ dpsctp_config_set(struct dpsctp_config *c, const char *name, const char *value, 
 {
 	const struct opt *o = find_opt(name, strlen(name));
 
+	struct parse ps = { .c = c, .next_src = 1 };
+
 	if (o == NULL)
 		return -ENOENT;
-	return set_opt(c, o, value, err, errlen);
+	return set_opt(&ps, o, value, err, errlen);
 }
 
 int
 dpsctp_config_parse_args(struct dpsctp_config *c, int argc, char **argv, char *err, size_t errlen)
 {
-	unsigned saved_src = c->src_;
+	struct parse ps = { .c = c, .next_src = 1 };
 	int w = 1;
 	int rc = 0;
 	int i;
 
 	if (argc < 1)
 		return argc < 0 ? -EINVAL : 0;
-	c->src_ = c->next_src_++;
+	ps.src = ps.next_src++;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *eq;
@@ -796,11 +817,10 @@ dpsctp_config_parse_args(struct dpsctp_config *c, int argc, char **argv, char *e
 			   strncmp(argv[i + 1], "--", 2) != 0) {
 			v = argv[++i];
 		}
-		rc = set_opt(c, o, v, err, errlen);
+		rc = set_opt(&ps, o, v, err, errlen);
 		if (rc != 0)
 			break;
 	}
-	c->src_ = saved_src;
 	if (rc != 0)
 		return rc;
 	for (; i < argc; i++)
@@ -855,7 +875,7 @@ dir_of(const char *path, char *buf, size_t len)
 
 /* Applies one line already stripped of its comment and outer blanks. */
 static int
-file_line(struct dpsctp_config *c, char *s, const char *dir, char *err, size_t errlen)
+file_line(struct parse *p, char *s, const char *dir, char *err, size_t errlen)
 {
 	char *eq = strchr(s, '=');
 	char *name_end = eq != NULL ? eq : s + strlen(s);
@@ -877,18 +897,18 @@ file_line(struct dpsctp_config *c, char *s, const char *dir, char *err, size_t e
 		return -EINVAL;
 	}
 	if (o->kind == K_CONFIG && v != NULL)
-		return parse_file(c, v, dir, err, errlen);
-	return set_opt(c, o, v, err, errlen);
+		return parse_file(p, v, dir, err, errlen);
+	return set_opt(p, o, v, err, errlen);
 }
 
 static int
-parse_file(struct dpsctp_config *c, const char *path, const char *dir, char *err, size_t errlen)
+parse_file(struct parse *p, const char *path, const char *dir, char *err, size_t errlen)
 {
 	char full[4096];
 	char here[4096];
 	char line[DPSCTP_CONFIG_LINE_MAX];
 	char msg[512];
-	unsigned saved_src = c->src_;
+	unsigned saved_src = p->src;
 	unsigned lineno = 0;
 	int rc = 0;
 	FILE *f;
@@ -900,7 +920,7 @@ parse_file(struct dpsctp_config *c, const char *path, const char *dir, char *err
 		}
 		path = full;
 	}
-	if (c->depth_ >= DPSCTP_CONFIG_DEPTH_MAX) {
+	if (p->depth >= DPSCTP_CONFIG_DEPTH_MAX) {
 		seterr(err, errlen, "%s: configuration files nested more than %u deep", path,
 		       DPSCTP_CONFIG_DEPTH_MAX);
 		return -EINVAL;
@@ -911,8 +931,8 @@ parse_file(struct dpsctp_config *c, const char *path, const char *dir, char *err
 		return -EIO;
 	}
 	dir_of(path, here, sizeof(here));
-	c->depth_++;
-	c->src_ = c->next_src_++;
+	p->depth++;
+	p->src = p->next_src++;
 	for (;;) {
 		int got = read_line(f, line, sizeof(line));
 		char *s = line;
@@ -940,7 +960,7 @@ parse_file(struct dpsctp_config *c, const char *path, const char *dir, char *err
 		if (*s == '\0')
 			continue;
 		msg[0] = '\0';
-		rc = file_line(c, s, here, msg, sizeof(msg));
+		rc = file_line(p, s, here, msg, sizeof(msg));
 		if (rc != 0) {
 			/* An include's message names its own line: "a.conf:3: b.conf:5: ...". */
 			seterr(err, errlen, "%s:%u: %s", path, lineno, msg);
@@ -952,15 +972,17 @@ parse_file(struct dpsctp_config *c, const char *path, const char *dir, char *err
 		rc = -EIO;
 	}
 	fclose(f);
-	c->depth_--;
-	c->src_ = saved_src;
+	p->depth--;
+	p->src = saved_src;
 	return rc;
 }
 
 int
 dpsctp_config_parse_file(struct dpsctp_config *c, const char *path, char *err, size_t errlen)
 {
-	return parse_file(c, path, NULL, err, errlen);
+	struct parse ps = { .c = c, .next_src = 1 };
+
+	return parse_file(&ps, path, NULL, err, errlen);
 }
 
 int
@@ -974,7 +996,7 @@ dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen)
 	/*
 	 * Numbers a program wrote into the structure itself, not through
 	 * dpsctp_config_set(), meet the same ranges: the runtime would otherwise
-	 * cut them to what it can hold without a word (issue 16).
+	 * cut them to what it can hold without a word.
 	 */
 	for (size_t k = 0; k < N_OPTIONS; k++) {
 		const struct opt *o = &options[k];

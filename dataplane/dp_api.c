@@ -7,8 +7,9 @@
  * calling thread owns the association's worker — inside that worker's
  * poll, i.e. in a callback, or on an instance that was never started, where
  * the caller polls every worker itself and so owns them all. From any other
- * thread it becomes a request on the worker's MP/SC ring, executed at the
- * worker's next poll; the call then reports only whether it was queued.
+ * thread it becomes a request on the worker's MP/SC ring (dp_req.c),
+ * executed at the worker's next poll; the call then reports only whether it
+ * was queued.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +25,12 @@
 #include <rte_mbuf.h>
 #include <rte_pdump.h>
 
-#include "dataplane/dp.h"
+#include "dataplane/dp_conn.h"
+#include "dataplane/dp_req.h"
+#include "dataplane/dp_stats.h"
+#include "dataplane/dp_telemetry.h"
+#include "dataplane/dp_tx.h"
+#include "dataplane/dp_worker.h"
 #include "drivers/port/flow.h"
 
 /*
@@ -41,9 +47,6 @@ dp_err(char *err, size_t errlen, const char *fmt, const char *what, int rc)
 		snprintf(err, errlen, fmt, what, rc);
 }
 
-/* rte_pdump is on (dpdk-dumpcap can capture our ports): set by dpsctp_eal_init(). */
-bool dp_pdump_on;
-
 int
 dpsctp_eal_init(int argc, char **argv)
 {
@@ -53,7 +56,7 @@ dpsctp_eal_init(int argc, char **argv)
 	/*
 	 * dpdk-dumpcap attaches as a secondary process, which needs the shared
 	 * hugepage memory: with --no-huge there is nothing to attach to, so
-	 * pdump is only started with hugepages (issue 5).
+	 * pdump is only started with hugepages.
 	 */
 	if (rte_eal_has_hugepages() && rte_eal_process_type() == RTE_PROC_PRIMARY)
 		dp_pdump_on = rte_pdump_init() == 0;
@@ -97,18 +100,31 @@ dp_settings(struct dpsctp *d, const struct dpsctp_config *c)
 	s->neighbours = c->neighbours != 0 ? c->neighbours : dp_neighbours_default(c);
 }
 
-/* Bytes ops->data_get() asks for at most (sctp/assoc_data.c, assoc_send.c). */
+/*
+ * Bytes ops->data_get() asks for at most: the core's own size
+ * (sctp_assoc_data_bytes()) for --max-streams both ways, under the fields of
+ * a worker's data config (dp_worker.c) the layout depends on: the TSN map's
+ * words, the duplicates listed, and the send side on (its pools set; the
+ * size reads only that they are).
+ */
 static uint32_t
 dp_data_bytes(uint16_t streams)
 {
-	return (uint32_t)(streams * (sizeof(struct sctp_reasm_stream) + 16u + 8u) + 64u * 8u +
-			  16u * 4u + sizeof(struct sctp_assoc_tx) + 64u);
+	struct sctp_outq_pool outq;
+	struct sctp_rtxq_pool rtxq;
+	const struct sctp_data_config dc = {
+		.tsn_map_words = DP_TSN_MAP_WORDS,
+		.max_dups = DP_MAX_DUPS,
+		.outq_pool = &outq,
+		.rtxq_pool = &rtxq,
+	};
+	return (uint32_t)sctp_assoc_data_bytes(&dc, streams, streams);
 }
 
 /*
- * Fitting the mbuf pools into the EAL's memory (issue 16: the default pool
- * of 36,160 mbufs did not fit in the 64 MiB that --no-huge gives without -m,
- * and the failure did not say what would). With hugepages the EAL grows its
+ * Fitting the mbuf pools into the EAL's memory (a default pool of 36,160
+ * mbufs does not fit in the 64 MiB that --no-huge gives without -m, and the
+ * failure must say what would). With hugepages the EAL grows its
  * heap on demand, up to the hugepages there are, and nothing is checked
  * here. Without them it has exactly its -m and never more: the pool is
  * fitted to what is free once the workers' tables are made.
@@ -290,25 +306,32 @@ dp_fit_pool(const struct dpsctp *d, uint32_t *n, uint32_t least, bool computed, 
 	return -ENOMEM;
 }
 
-static struct dpsctp *
-dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, size_t errlen)
+/* The configuration's checks before anything is made: 0, or -EINVAL with err. */
+static int
+dp_create_check(const struct dpsctp_config *cfg, char *err, size_t errlen)
 {
 	char why[256];
-	int rc;
 
 	if (cfg == NULL) {
 		dp_err(err, errlen, "%s (%d)", "no configuration", -EINVAL);
-		return NULL;
+		return -EINVAL;
 	}
 	if (dpsctp_config_validate(cfg, why, sizeof(why)) != 0) {
 		dp_err(err, errlen, "%s", why, 0);
-		return NULL;
+		return -EINVAL;
 	}
 	if (cfg->n_ports != 1) {
 		dp_err(err, errlen, "%s (got %d)", "an instance drives exactly one --port",
 		       (int)cfg->n_ports);
-		return NULL;
+		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The instance with its settings and profile resolved from cfg; nothing made yet. */
+static struct dpsctp *
+dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
+{
 	struct dpsctp *d = rte_zmalloc("dpsctp", sizeof(*d), RTE_CACHE_LINE_SIZE);
 	if (d == NULL) {
 		dp_err(err, errlen, "%s (%d)", "no memory for the instance", -ENOMEM);
@@ -323,7 +346,7 @@ dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, 
 	/* --max-streams is the stream count both ways (offered, and the most
 	 * accepted): the profile's own numbers are the sans-I/O core's defaults
 	 * for callers that set none, and cutting --max-streams down to them would
-	 * be a silent clamp (issue 16). */
+	 * be a silent clamp. */
 	d->profile.out_streams = d->set.max_streams;
 	d->profile.max_in_streams = d->set.max_streams;
 	d->data_bytes = dp_data_bytes(d->set.max_streams);
@@ -336,27 +359,20 @@ dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, 
 	}
 	for (unsigned i = 0; i < DP_MAX_WORKERS; i++)
 		d->lcore_of[i] = RTE_MAX_LCORE;
+	return d;
+}
 
-	struct dpsctp_port_conf pc;
-	memset(&pc, 0, sizeof(pc));
-	/* "ethdev:NAME": a port the application created itself (rte_eth_from_rings()). */
-	if (strncmp(d->cfg.ports[0], "ethdev:", 7) == 0) {
-		if (rte_eth_dev_get_port_by_name(d->cfg.ports[0] + 7, &pc.port_id) != 0) {
-			dp_err(err, errlen, "port: no ethdev named \"%s\" (%d)",
-			       d->cfg.ports[0] + 7, -ENODEV);
-			rte_free(d);
-			return NULL;
-		}
-	} else {
-		pc.devargs = d->cfg.ports[0];
-	}
-	pc.nb_queues = (uint16_t)d->n_workers;
-	pc.mtu = cfg->mtu;
-	pc.pool_size = cfg->mbufs;
-	/* A per-lcore cache: without one every mbuf alloc and free is a CAS on the
-	 * pool's ring (drivers/port only picks a cache when it sizes the pool). */
-	pc.pool_cache = 256;
-	if (pc.pool_size == 0) {
+/*
+ * The mbufs of the port's pool (--mbufs, or computed from the limits) and,
+ * without hugepages and without the application's own pool, fitted to the
+ * EAL's memory: 0, or -ENOMEM with err.
+ */
+static int
+dp_pool_size(const struct dpsctp *d, const struct rte_mempool *pool, uint32_t *n, char *err,
+	     size_t errlen)
+{
+	*n = d->cfg.mbufs;
+	if (*n == 0) {
 		/*
 		 * Rings and bursts (what the port computes), plus the mbufs that
 		 * windows hold: received packets in reassembly or in the application's
@@ -368,37 +384,66 @@ dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, 
 		 */
 		uint32_t full =
 			d->set.max_assocs < DP_FULL_WINDOWS ? d->set.max_assocs : DP_FULL_WINDOWS;
-		uint64_t n =
+		uint64_t m =
 			dpsctp_port_pool_size((uint16_t)d->n_workers, DPSCTP_PORT_RING_DEFAULT,
 					      DPSCTP_PORT_RING_DEFAULT, 256) +
 			(uint64_t)d->n_workers * full * ((d->set.rcvbuf + d->set.sndbuf) / 1024u);
-		pc.pool_size = n > (1u << 22) ? (1u << 22) : (uint32_t)n;
+		*n = m > (1u << 22) ? (1u << 22) : (uint32_t)m;
 	}
 	/* Without hugepages the EAL's memory is its -m and no more: fit in it. */
 	if (pool == NULL && !rte_eal_has_hugepages()) {
 		uint32_t least =
 			dpsctp_port_pool_size((uint16_t)d->n_workers, DPSCTP_PORT_RING_DEFAULT,
 					      DPSCTP_PORT_RING_DEFAULT, 256);
-		if (dp_fit_pool(d, &pc.pool_size, least, cfg->mbufs == 0, err, errlen) != 0) {
-			rte_free(d);
-			return NULL;
-		}
+		if (dp_fit_pool(d, n, least, d->cfg.mbufs == 0, err, errlen) != 0)
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* The port (drivers/port) with its queues, pool and MAC: 0, or an error with err. */
+static int
+dp_open_port(struct dpsctp *d, struct rte_mempool *pool, char *err, size_t errlen)
+{
+	struct dpsctp_port_conf pc;
+	memset(&pc, 0, sizeof(pc));
+	/* "ethdev:NAME": a port the application created itself (rte_eth_from_rings()). */
+	if (strncmp(d->cfg.ports[0], "ethdev:", 7) == 0) {
+		if (rte_eth_dev_get_port_by_name(d->cfg.ports[0] + 7, &pc.port_id) != 0) {
+			dp_err(err, errlen, "port: no ethdev named \"%s\" (%d)",
+			       d->cfg.ports[0] + 7, -ENODEV);
+			return -ENODEV;
+		}
+	} else {
+		pc.devargs = d->cfg.ports[0];
+	}
+	pc.nb_queues = (uint16_t)d->n_workers;
+	pc.mtu = d->cfg.mtu;
+	/* A per-lcore cache: without one every mbuf alloc and free is a CAS on the
+	 * pool's ring (drivers/port only picks a cache when it sizes the pool). */
+	pc.pool_cache = 256;
+	if (dp_pool_size(d, pool, &pc.pool_size, err, errlen) != 0)
+		return -ENOMEM;
 	pc.pool = pool; /* NULL: the port makes its own of pool_size */
-	rc = dpsctp_port_open(&pc, &d->port);
+	int rc = dpsctp_port_open(&pc, &d->port);
 	if (rc != 0) {
 		dp_err(err, errlen, "port: %s (%d)", d->port.error, rc);
-		rte_free(d);
-		return NULL;
+		return rc;
 	}
-	if (cfg->has_mac) {
-		memcpy(d->port.mac.addr_bytes, cfg->mac, 6);
+	if (d->cfg.has_mac) {
+		memcpy(d->port.mac.addr_bytes, d->cfg.mac, 6);
 	} else if (rte_is_zero_ether_addr(&d->port.mac)) {
 		/* net_ring ports have no address: a random locally administered one. */
 		rte_eth_random_addr(d->port.mac.addr_bytes);
 	}
 	(void)rte_eth_dev_default_mac_addr_set(d->port.port_id, &d->port.mac);
+	return 0;
+}
 
+/* Mbufs without data room, as many as the port's, for zero-copy payloads. */
+static int
+dp_indirect_pool(struct dpsctp *d, char *err, size_t errlen)
+{
 	char name[RTE_MEMPOOL_NAMESIZE];
 	snprintf(name, sizeof(name), "dp%pi", (void *)d);
 	d->indirect_pool = rte_pktmbuf_pool_create(name, d->port.pool->size, 64, 0, 0,
@@ -406,15 +451,20 @@ dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, 
 	if (d->indirect_pool == NULL) {
 		dp_err(err, errlen, "indirect mbuf pool: %s (%d)",
 		       "no memory (more -m, or hugepages; or lower --mbufs)", -ENOMEM);
-		dpsctp_destroy(d);
-		return NULL;
+		return -ENOMEM;
 	}
+	return 0;
+}
+
+/* The cookie key and the verification-tag scheme, with rte_flow steering where the port has it. */
+static int
+dp_tags(struct dpsctp *d, char *err, size_t errlen)
+{
 	uint8_t key[DPSCTP_VTAG_KEY_BYTES];
 	if (getrandom(key, sizeof(key), 0) != (ssize_t)sizeof(key) ||
 	    getrandom(d->cookie_key, sizeof(d->cookie_key), 0) != (ssize_t)sizeof(d->cookie_key)) {
 		dp_err(err, errlen, "%s (%d)", "no randomness for the instance", -ENOMEM);
-		dpsctp_destroy(d);
-		return NULL;
+		return -ENOMEM;
 	}
 	unsigned bits = 0;
 	while ((1u << bits) < d->n_workers)
@@ -439,35 +489,73 @@ dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, 
 	}
 	if (dpsctp_vtag_scheme_init(&d->vtag, bits, d->n_workers, d->flow_hw ? NULL : key) != 0) {
 		dp_err(err, errlen, "%s (%d)", "verification tag scheme", -EINVAL);
-		dpsctp_destroy(d);
-		return NULL;
+		return -EINVAL;
 	}
-	d->max_listeners = cfg->listeners; /* 1..: dpsctp_config_validate() */
+	return 0;
+}
+
+/* The listeners' slots (--listeners), the first one --sctp-port's. */
+static int
+dp_listeners(struct dpsctp *d, char *err, size_t errlen)
+{
+	d->max_listeners = d->cfg.listeners; /* 1..: dpsctp_config_validate() */
 	d->listeners = rte_zmalloc("dp_listeners", d->max_listeners * sizeof(*d->listeners), 0);
 	if (d->listeners == NULL) {
 		dp_err(err, errlen, "%s (%d)", "no memory for --listeners", -ENOMEM);
-		dpsctp_destroy(d);
-		return NULL;
+		return -ENOMEM;
 	}
-	if (cfg->sctp_port != 0) {
-		d->listeners[0].port = cfg->sctp_port;
+	if (d->cfg.sctp_port != 0) {
+		d->listeners[0].port = d->cfg.sctp_port;
 		d->n_listeners = 1;
 	}
+	return 0;
+}
+
+/* Every worker with its impairment stages. */
+static int
+dp_workers(struct dpsctp *d, char *err, size_t errlen)
+{
+	char why[256];
 	for (unsigned i = 0; i < d->n_workers; i++) {
-		rc = dp_worker_create(d, i);
+		int rc = dp_worker_create(d, i);
 		if (rc == 0 && dp_worker_impair_setup(d->w[i], why, sizeof(why)) != 0) {
 			dp_err(err, errlen, "--impair: %s (%d)", why, -EINVAL);
-			dpsctp_destroy(d);
-			return NULL;
+			return -EINVAL;
 		}
 		if (rc != 0) {
 			dp_err(err, errlen, "worker: %s (%d)",
 			       "pools or tables do not fit (lower --max-assocs, --rcvbuf, "
 			       "--sndbuf)",
 			       rc);
-			dpsctp_destroy(d);
-			return NULL;
+			return rc;
 		}
+	}
+	return 0;
+}
+
+/*
+ * An instance, step by step: the configuration checked, settings resolved,
+ * the port opened with its pool fitted to memory, the indirect pool, tags
+ * and steering, listeners, workers, telemetry. Until the port is open a
+ * failure frees the bare instance; after, dpsctp_destroy() takes back
+ * whatever was made.
+ */
+static struct dpsctp *
+dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, size_t errlen)
+{
+	if (dp_create_check(cfg, err, errlen) != 0)
+		return NULL;
+	struct dpsctp *d = dp_instance_new(cfg, err, errlen);
+	if (d == NULL)
+		return NULL;
+	if (dp_open_port(d, pool, err, errlen) != 0) {
+		rte_free(d);
+		return NULL;
+	}
+	if (dp_indirect_pool(d, err, errlen) != 0 || dp_tags(d, err, errlen) != 0 ||
+	    dp_listeners(d, err, errlen) != 0 || dp_workers(d, err, errlen) != 0) {
+		dpsctp_destroy(d);
+		return NULL;
 	}
 	if (cfg->telemetry)
 		dp_telemetry_add(d);
@@ -507,15 +595,6 @@ struct rte_mempool *
 dpsctp_pktmbuf_pool(const struct dpsctp *d)
 {
 	return d->port.pool;
-}
-
-unsigned
-dpsctp_assoc_count(const struct dpsctp *d)
-{
-	unsigned n = 0;
-	for (unsigned i = 0; i < d->n_workers; i++)
-		n += d->w[i] != NULL ? d->w[i]->n_conns : 0;
-	return n;
 }
 
 int
@@ -573,19 +652,11 @@ dp_on_workers(struct dpsctp *d, void (*fn)(struct dpsctp *, unsigned, void *), v
 			dp_worker_set_current(d->w[i]);
 			fn(d, i, arg);
 			if (d->w[i]->n_tx != 0)
-				dp_worker_flush_tx(d->w[i]);
+				dp_tx_flush(d->w[i]);
 			dp_worker_set_current(NULL);
 			continue;
 		}
-		void *p;
-		while (rte_mempool_get(d->w[i]->req_pool, &p) != 0)
-			rte_pause();
-		struct dp_req *r = p;
-		memset(r, 0, sizeof(*r));
-		r->kind = DP_REQ_CALL;
-		r->fn = fn;
-		r->arg = arg;
-		while (rte_ring_mp_enqueue(d->w[i]->requests, r) != 0)
+		while (dp_req_call(d->w[i], fn, arg) != 0)
 			rte_pause();
 	}
 }
@@ -654,17 +725,13 @@ dpsctp_stop(struct dpsctp *d, unsigned timeout_ms)
 		if (w == NULL)
 			continue;
 		if (w->n_tx != 0)
-			dp_worker_flush_tx(w);
+			dp_tx_flush(w);
 		while (rte_ring_sc_dequeue(w->handoff, &p) == 0)
 			rte_pktmbuf_free(p);
 		dp_worker_impair_drain(w);
 		rte_pktmbuf_free(w->pack); /* its slices were given back with their associations */
 		w->pack = NULL;
-		while (rte_ring_sc_dequeue(w->requests, &p) == 0) {
-			struct dp_req *r = p;
-			rte_pktmbuf_free(r->m);
-			rte_mempool_put(w->req_pool, r);
-		}
+		dp_req_drain(w);
 		dpsctp_l3_flush(&w->l3);
 	}
 	return aborted;
@@ -759,32 +826,6 @@ dp_owner(const struct dp_worker *w)
 	return !w->d->started || dp_worker_current() == w;
 }
 
-static struct dp_req *
-dp_req_new(struct dp_worker *w, enum dp_req_kind kind, struct dpsctp_assoc *c)
-{
-	void *p;
-	if (rte_mempool_get(w->req_pool, &p) != 0) {
-		w->ctr.requests_full++;
-		return NULL;
-	}
-	struct dp_req *r = p;
-	memset(r, 0, sizeof(*r));
-	r->kind = (uint8_t)kind;
-	r->assoc = c;
-	return r;
-}
-
-static int
-dp_req_post(struct dp_worker *w, struct dp_req *r)
-{
-	if (rte_ring_mp_enqueue(w->requests, r) != 0) {
-		w->ctr.requests_full++;
-		rte_mempool_put(w->req_pool, r);
-		return -EAGAIN;
-	}
-	return 0;
-}
-
 static int
 dp_map_send_rc(int rc)
 {
@@ -799,52 +840,6 @@ dp_map_send_rc(int rc)
 		return -EAGAIN;
 	default:
 		return rc;
-	}
-}
-
-void
-dp_worker_run_request(struct dp_worker *w, struct dp_req *r)
-{
-	struct dpsctp_assoc *c = r->assoc;
-	int rc;
-
-	switch ((enum dp_req_kind)r->kind) {
-	case DP_REQ_CONNECT:
-		dp_conn_link(c);
-		if (dp_conn_connect(w, c, r) != 0) {
-			/* CANT_START is the handle's last word, as for a failed handshake. */
-			struct dpsctp_event ev = { .type = DPSCTP_EV_CANT_START };
-			if (c->cb != NULL && c->cb->on_event != NULL)
-				c->cb->on_event(c, &ev, c->arg);
-			dp_conn_free(c);
-			return;
-		}
-		dp_conn_after(c);
-		break;
-	case DP_REQ_SEND:
-		rc = dp_conn_send(c, &r->si, r->m);
-		if (rc != 0)
-			rte_pktmbuf_free(r->m);
-		break;
-	case DP_REQ_SHUTDOWN:
-		(void)sctp_assoc_shutdown(&c->a, w->now_ns);
-		dp_conn_after(c);
-		break;
-	case DP_REQ_ABORT:
-		(void)sctp_assoc_abort(&c->a, w->now_ns, NULL, 0);
-		dp_conn_after(c);
-		break;
-	case DP_REQ_CONSUMED:
-		(void)sctp_assoc_consumed(&c->a, r->bytes, w->now_ns);
-		dp_conn_after(c);
-		break;
-	case DP_REQ_FLUSH:
-		(void)sctp_assoc_flush(&c->a, w->now_ns);
-		dp_conn_after(c);
-		break;
-	case DP_REQ_CALL:
-		r->fn(w->d, w->index, r->arg);
-		break;
 	}
 }
 
@@ -869,7 +864,7 @@ dpsctp_connect(struct dpsctp *d, unsigned worker, const struct sctp_addr *peers,
 	}
 	for (unsigned i = 0; i < n_peers; i++) {
 		if (peers[i].family != 4 && peers[i].family != 6) {
-			rte_mempool_put(w->req_pool, r);
+			dp_req_free(w, r);
 			*rc = -EINVAL;
 			return NULL;
 		}
@@ -882,13 +877,13 @@ dpsctp_connect(struct dpsctp *d, unsigned worker, const struct sctp_addr *peers,
 	if (dp_owner(w)) {
 		struct dpsctp_assoc *c = dp_conn_alloc(w, cb, arg);
 		if (c == NULL) {
-			rte_mempool_put(w->req_pool, r);
+			dp_req_free(w, r);
 			*rc = -ENOMEM;
 			return NULL;
 		}
 		r->assoc = c;
-		int e = dp_conn_connect(w, c, r);
-		rte_mempool_put(w->req_pool, r);
+		int e = dp_conn_connect(w, c, r->peers, r->n_peers, r->local_port, r->peer_port);
+		dp_req_free(w, r);
 		if (e != 0) {
 			dp_conn_free(c);
 			*rc = e == -ENOBUFS ? -ENOMEM : e;
@@ -896,7 +891,7 @@ dpsctp_connect(struct dpsctp *d, unsigned worker, const struct sctp_addr *peers,
 		}
 		dp_conn_after(c);
 		if (!d->started && w->n_tx != 0)
-			dp_worker_flush_tx(w);
+			dp_tx_flush(w);
 		*rc = 0;
 		return c;
 	}
@@ -904,7 +899,7 @@ dpsctp_connect(struct dpsctp *d, unsigned worker, const struct sctp_addr *peers,
 	 * the caller has its handle now; the worker links it and connects. */
 	struct dpsctp_assoc *c = dp_conn_block(w, cb, arg);
 	if (c == NULL) {
-		rte_mempool_put(w->req_pool, r);
+		dp_req_free(w, r);
 		*rc = -ENOMEM;
 		return NULL;
 	}
@@ -937,7 +932,7 @@ dp_assoc_call(struct dpsctp_assoc *a, enum dp_req_kind kind, uint32_t bytes)
 			rc = sctp_assoc_consumed(&a->a, bytes, w->now_ns);
 		dp_conn_after(a);
 		if (!w->d->started && w->n_tx != 0)
-			dp_worker_flush_tx(w);
+			dp_tx_flush(w);
 		return rc == -EALREADY ? -ENOTCONN : rc;
 	}
 	struct dp_req *r = dp_req_new(w, kind, a);
@@ -995,7 +990,7 @@ dpsctp_send(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, struct rte_
 	if (dp_owner(w)) {
 		int rc = dp_map_send_rc(dp_conn_send(a, si, m));
 		if (!w->d->started && w->n_tx != 0)
-			dp_worker_flush_tx(w);
+			dp_tx_flush(w);
 		return rc;
 	}
 	struct dp_req *r = dp_req_new(w, DP_REQ_SEND, a);
@@ -1018,7 +1013,7 @@ dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, const
 	if (len <= w->d->set.copy_max && dp_owner(w)) {
 		int rc = dp_map_send_rc(dp_conn_send_small(a, si, buf, (uint32_t)len));
 		if (!w->d->started && w->n_tx != 0)
-			dp_worker_flush_tx(w);
+			dp_tx_flush(w);
 		return rc;
 	}
 	struct rte_mempool *pool = w->d->port.pool;

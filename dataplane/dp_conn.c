@@ -13,50 +13,39 @@
  * the end event's callback has returned, which is the last time the
  * application sees the handle.
  *
- * Buffers (sctp/buf.h): a handle is an rte_mbuf segment; hold() adds a
- * reference, release() drops one with rte_pktmbuf_free_seg() (segments are
- * referenced one by one, so a chain is never freed as a whole here).
+ * Payload buffers are mbuf segments (dp_buf.h).
  */
 #include <errno.h>
 #include <string.h>
 
 #include <rte_mbuf.h>
 
-#include <rte_malloc.h>
-
-#include "dataplane/dp.h"
+#include "dataplane/dp_buf.h"
+#include "dataplane/dp_conn.h"
+#include "dataplane/dp_public.h"
+#include "dataplane/dp_tx.h"
 
 /*
- * A flattened message's buffer (dp_conn_send()) is freed through the shared
- * info's opaque pointer, not through addr: DPDK passes the buf_addr of the
- * mbuf that drops the last reference, and an mbuf attached to one fragment
- * (dp_chain_ref() in dp_tx.c) has buf_addr inside the buffer.
+ * A message each way is counted twice, for the association
+ * (dpsctp_assoc_get_stats()) and for its worker (DP_WORKER_COUNTERS): in
+ * one place, so the two tallies cannot drift apart.
  */
-static void
-dp_ext_free(void *addr, void *opaque)
+static inline void
+dp_conn_count_sent(struct dpsctp_assoc *c, uint32_t len)
 {
-	(void)addr;
-	rte_free(opaque);
+	c->st.msgs_sent++;
+	c->st.bytes_sent += len;
+	c->w->ctr.msgs_sent++;
+	c->w->ctr.bytes_sent += len;
 }
 
-bool
-dp_conn_flat_buf(const struct rte_mbuf *m)
+static inline void
+dp_conn_count_delivered(struct dpsctp_assoc *c, uint32_t len)
 {
-	return RTE_MBUF_HAS_EXTBUF(m) && m->shinfo->free_cb == dp_ext_free;
-}
-
-void
-dp_buf_hold(void *ctx, void *handle)
-{
-	(void)ctx;
-	rte_mbuf_refcnt_update((struct rte_mbuf *)handle, 1);
-}
-
-void
-dp_buf_release(void *ctx, void *handle)
-{
-	(void)ctx;
-	rte_pktmbuf_free_seg((struct rte_mbuf *)handle);
+	c->st.msgs_recv++;
+	c->st.bytes_recv += len;
+	c->w->ctr.msgs_delivered++;
+	c->w->ctr.bytes_delivered += len;
 }
 
 static struct sctp_assoc_handshake *
@@ -120,10 +109,10 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 	memset(&ev, 0, sizeof(ev));
 	ev.type = (enum dpsctp_event_type)n->type; /* same numbering, checked below */
 	ev.error = n->error;
-	ev.reason = n->reason;
+	ev.reason = dp_public_reason(n->reason);
 	ev.outbound_streams = n->outbound_streams;
 	ev.inbound_streams = n->inbound_streams;
-	ev.addr_state = n->addr_state;
+	ev.addr_state = dp_public_addr_state(n->addr_state);
 	if (n->type == SCTP_NOTIFY_PEER_ADDR_CHANGE) {
 		ev.addr = n->addr;
 	} else if (c->a.paths.n != 0) {
@@ -155,20 +144,6 @@ _Static_assert((int)DPSCTP_EV_COMM_UP == (int)SCTP_NOTIFY_COMM_UP &&
 		       (int)DPSCTP_EV_REMOTE_ERROR == (int)SCTP_NOTIFY_REMOTE_ERROR &&
 		       (int)DPSCTP_EV_SEND_FAILED == (int)SCTP_NOTIFY_SEND_FAILED,
 	       "public event numbers follow the core's");
-_Static_assert((int)DPSCTP_REASON_PEER_ABORT == (int)SCTP_ASSOC_REASON_PEER_ABORT &&
-		       (int)DPSCTP_REASON_USER_ABORT == (int)SCTP_ASSOC_REASON_USER_ABORT &&
-		       (int)DPSCTP_REASON_SHUTDOWN == (int)SCTP_ASSOC_REASON_SHUTDOWN &&
-		       (int)DPSCTP_REASON_T1_INIT == (int)SCTP_ASSOC_REASON_T1_INIT &&
-		       (int)DPSCTP_REASON_T1_COOKIE == (int)SCTP_ASSOC_REASON_T1_COOKIE &&
-		       (int)DPSCTP_REASON_STALE_COOKIE == (int)SCTP_ASSOC_REASON_STALE_COOKIE &&
-		       (int)DPSCTP_REASON_INIT_ACK_INVALID ==
-			       (int)SCTP_ASSOC_REASON_INIT_ACK_INVALID &&
-		       (int)DPSCTP_REASON_T2_SHUTDOWN == (int)SCTP_ASSOC_REASON_T2_SHUTDOWN &&
-		       (int)DPSCTP_REASON_T5_GUARD == (int)SCTP_ASSOC_REASON_T5_GUARD &&
-		       (int)DPSCTP_REASON_PATHS_FAILED == (int)SCTP_ASSOC_REASON_PATHS_FAILED &&
-		       (int)DPSCTP_REASON_NO_MEMORY == (int)SCTP_ASSOC_REASON_NO_MEMORY &&
-		       (int)DPSCTP_REASON_PROTOCOL == (int)SCTP_ASSOC_REASON_PROTOCOL,
-	       "public reasons follow the core's");
 
 static void
 dp_deliver_call(struct dpsctp_assoc *c, struct dpsctp_msg *msg)
@@ -181,10 +156,7 @@ dp_deliver_call(struct dpsctp_assoc *c, struct dpsctp_msg *msg)
 	} else if (c->cb != NULL) {
 		fn = c->cb->on_recv;
 	}
-	c->st.msgs_recv++;
-	c->st.bytes_recv += msg->len;
-	c->w->ctr.msgs_delivered++;
-	c->w->ctr.bytes_delivered += msg->len;
+	dp_conn_count_delivered(c, msg->len);
 	if (fn != NULL)
 		fn(c, msg, arg);
 	for (uint32_t i = 0; i < msg->nsegs; i++)
@@ -481,7 +453,8 @@ dp_listener_find(struct dpsctp *d, uint16_t port, unsigned *slot)
  * full for that peer.
  */
 static uint16_t
-dp_conn_ephemeral_port(struct dp_worker *w, const struct dp_req *r)
+dp_conn_ephemeral_port(struct dp_worker *w, const struct sctp_addr *peers, unsigned n_peers,
+		       uint16_t peer_port)
 {
 	const unsigned first = 49152u, span = 16384u / w->d->n_workers;
 	unsigned start = (w->rnd = w->rnd * 1664525u + 1013904223u) % span;
@@ -489,8 +462,8 @@ dp_conn_ephemeral_port(struct dp_worker *w, const struct dp_req *r)
 	for (unsigned k = 0; k < span; k++) {
 		uint16_t port = (uint16_t)(first + w->index * span + (start + k) % span);
 		bool used = false;
-		for (unsigned i = 0; i < r->n_peers && !used; i++)
-			used = dp_conn_by_peer(w, &r->peers[i], port, r->peer_port) != NULL;
+		for (unsigned i = 0; i < n_peers && !used; i++)
+			used = dp_conn_by_peer(w, &peers[i], port, peer_port) != NULL;
 		if (!used)
 			return port;
 	}
@@ -498,12 +471,13 @@ dp_conn_ephemeral_port(struct dp_worker *w, const struct dp_req *r)
 }
 
 int
-dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct dp_req *r)
+dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct sctp_addr *peers,
+		unsigned n_peers, uint16_t local_port, uint16_t peer_port)
 {
 	struct dpsctp *d = w->d;
 	struct sctp_addr local;
 	bool found = false;
-	uint8_t fam = r->peers[0].family == SCTP_ADDR_V6 ? 6 : 4;
+	uint8_t fam = peers[0].family == SCTP_ADDR_V6 ? 6 : 4;
 
 	for (unsigned i = 0; i < d->set.n_addrs && !found; i++)
 		if (d->set.addrs[i].family == fam) {
@@ -512,14 +486,14 @@ dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct dp_req
 		}
 	if (!found)
 		return -EINVAL;
-	uint16_t lport = r->local_port;
-	if (lport == 0 && (lport = dp_conn_ephemeral_port(w, r)) == 0)
+	uint16_t lport = local_port;
+	if (lport == 0 && (lport = dp_conn_ephemeral_port(w, peers, n_peers, peer_port)) == 0)
 		return -EADDRINUSE;
 	c->udp_port = d->set.udp_encap ? d->set.udp_port : 0;
 	/* The worker's closed endpoint, whatever the port: an association never
 	 * refers to a listening one, which dpsctp_unlisten() may take away. */
-	int rc = sctp_assoc_connectx(&c->a, &w->closed_ep, r->peers, r->n_peers, &local, lport,
-				     r->peer_port, w->now_ns);
+	int rc = sctp_assoc_connectx(&c->a, &w->closed_ep, peers, n_peers, &local, lport, peer_port,
+				     w->now_ns);
 	if (rc != 0)
 		return rc;
 	if (dp_conn_index_tag(c) != 0 || dp_conn_index_peer(c) != 0) {
@@ -527,46 +501,6 @@ dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct dp_req
 		return -ENOSPC;
 	}
 	return 0;
-}
-
-/*
- * A chain flattened into one rte_malloc'd external buffer, the mbuf that
- * holds it returned. mbuf lengths and offsets are 16 bits and a message may
- * be as long as --sndbuf, so the shared info is placed by hand after the
- * payload (rte_pktmbuf_ext_shinfo_init_helper() takes a 16-bit length) and
- * the returned mbuf only holds the reference: its buf_len and data_len cover
- * at most the first 65,535 bytes, and nothing reads past them. The slice
- * carries (buf, len); dp_chain_ref() attaches each fragment by its address.
- */
-static struct rte_mbuf *
-dp_conn_flatten(struct dp_worker *w, const struct rte_mbuf *m, uint8_t **data)
-{
-	const uint32_t len = m->pkt_len;
-	const size_t sh_off =
-		RTE_ALIGN_CEIL((size_t)len, _Alignof(struct rte_mbuf_ext_shared_info));
-	const uint16_t len16 = len > UINT16_MAX ? UINT16_MAX : (uint16_t)len;
-	struct rte_mbuf_ext_shared_info *sh;
-	struct rte_mbuf *n = rte_pktmbuf_alloc(w->d->port.pool);
-	if (n == NULL)
-		return NULL;
-	uint8_t *buf = rte_malloc_socket("dp_send", sh_off + sizeof(*sh), 64,
-					 w->d->port.socket_id < 0 ? 0 : w->d->port.socket_id);
-	if (buf == NULL) {
-		rte_pktmbuf_free(n);
-		return NULL;
-	}
-	sh = (struct rte_mbuf_ext_shared_info *)(void *)(buf + sh_off);
-	sh->free_cb = dp_ext_free;
-	sh->fcb_opaque = buf;
-	rte_mbuf_ext_refcnt_set(sh, 1);
-	rte_pktmbuf_attach_extbuf(n, buf, rte_malloc_virt2iova(buf), len16, sh);
-	n->data_len = len16;
-	n->pkt_len = len;
-	const void *src = rte_pktmbuf_read(m, 0, len, buf);
-	if (src != buf)
-		memcpy(buf, src, len);
-	*data = buf;
-	return n;
 }
 
 /* The application's message as one slice: a single segment as is, a chain copied once. */
@@ -604,7 +538,9 @@ dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte
 			c->want_space = true;
 			return -ENOBUFS;
 		}
-		if ((one = dp_conn_flatten(w, m, &data)) == NULL)
+		if ((one = dp_buf_flatten(w->d->port.pool,
+					  w->d->port.socket_id < 0 ? 0 : w->d->port.socket_id, m,
+					  &data)) == NULL)
 			return -ENOMEM;
 		w->ctr.send_copied++;
 	}
@@ -616,10 +552,7 @@ dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte
 	rc = sctp_assoc_send(&c->a, si->sid, si->ppid, flags, &s, w->now_ns);
 	if (rc == 0) {
 		/* Our reference to `one` passed to the association (sctp_assoc_send()). */
-		c->st.msgs_sent++;
-		c->st.bytes_sent += s.len;
-		w->ctr.msgs_sent++;
-		w->ctr.bytes_sent += s.len;
+		dp_conn_count_sent(c, s.len);
 		if (one != m)
 			rte_pktmbuf_free(m); /* the chain was copied */
 	} else {
@@ -671,10 +604,7 @@ dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, cons
 	if (rc == 0) {
 		p->data_len = (uint16_t)(p->data_len + len);
 		p->pkt_len += len;
-		c->st.msgs_sent++;
-		c->st.bytes_sent += len;
-		w->ctr.msgs_sent++;
-		w->ctr.bytes_sent += len;
+		dp_conn_count_sent(c, len);
 		w->ctr.send_packed++;
 	} else {
 		rte_mbuf_refcnt_update(p, -1);

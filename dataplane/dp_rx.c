@@ -15,6 +15,12 @@
  *   endpoint) answers as §8.4 says, and a valid COOKIE ECHO creates the
  *   association on this worker — the one its tag named.
  *
+ * What the receive side sends (an endpoint's answer, an L3 reply, packets
+ * a neighbour's answer releases, and whatever the core sends from inside
+ * its input through its output callbacks) goes into the worker's tx batch
+ * (dp_tx.h); the worker loop flushes it. Nothing here calls back into the
+ * loop.
+ *
  * The frame's mbuf is released here; the core took its own references to
  * payload slices it keeps (sctp/buf.h), so the packet lives on in the
  * reassembly queue or in the application's hands without a copy.
@@ -29,7 +35,9 @@
 
 #include <rte_mbuf.h>
 
-#include "dataplane/dp.h"
+#include "dataplane/dp_conn.h"
+#include "dataplane/dp_rx.h"
+#include "dataplane/dp_tx.h"
 #include "drivers/crc32c/crc32c_mbuf.h"
 #include "sctp/packet.h"
 #include "sctp/wire.h"
@@ -89,7 +97,7 @@ dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
 	/* The COOKIE ACK leaves first: whatever COMM_UP's callback sends follows it. */
 	if (tx.len != 0)
 		dp_tx_bytes(w, udp_port, out, tx.len, &tx.src, &tx.dst);
-	/* The association refers to the closed endpoint (dp.h, struct dp_listener). */
+	/* The association refers to the closed endpoint (dp_types.h, struct dp_listener). */
 	if (sctp_assoc_from_cookie(&c->a, &w->closed_ep, &st, w->now_ns) != 0) {
 		dp_conn_after(c);
 		return;
@@ -276,18 +284,9 @@ dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed)
 	case DPSCTP_L3_IN_SCTP:
 		dp_rx_sctp(w, m, &in.sctp, handed);
 		return;
-	case DPSCTP_L3_IN_REPLY: {
-		struct rte_mbuf *r = rte_pktmbuf_alloc(w->d->port.pool);
-		char *p = r != NULL ? rte_pktmbuf_append(r, (uint16_t)in.reply_len) : NULL;
-		if (p != NULL) {
-			memcpy(p, reply, in.reply_len);
-			dp_tx_frame(w, r);
-		} else {
-			rte_pktmbuf_free(r);
-			w->ctr.tx_no_mbuf++;
-		}
+	case DPSCTP_L3_IN_REPLY:
+		dp_tx_raw(w, reply, in.reply_len);
 		break;
-	}
 	case DPSCTP_L3_IN_ICMP_ERROR:
 		dp_rx_icmp(w, m, &in.icmp);
 		break;

@@ -3,7 +3,7 @@
  * Statistics: per association, per path, per worker (docs/COUNTERS.md).
  *
  * A worker's counters are one flat list for telemetry and the API: its own
- * (DP_WORKER_COUNTERS in dp.h), then drivers/net/l3.c's ("l3." prefix),
+ * (DP_WORKER_COUNTERS in dp_counters.h), then drivers/net/l3.c's ("l3." prefix),
  * then the endpoints' drops summed over the worker's endpoints ("ep."
  * prefix), then the associations' named discards ("assoc." prefix): those of
  * closed associations, plus the live ones' when read on the worker's thread
@@ -15,46 +15,140 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dataplane/dp.h"
+#include "dataplane/dp_public.h"
+#include "dataplane/dp_stats.h"
+#include "dataplane/dp_worker.h"
 
-static const char *const dp_ctr_names[] = {
+/*
+ * The groups of the flat list, in order. Each names its counters from the
+ * one list that declares them (DP_WORKER_COUNTERS in dp_counters.h,
+ * drivers/net/l3_drop.def, sctp/endpoint_drop.def, sctp/assoc_drop.def)
+ * and reads counter i of a worker; the list's name is the group's prefix
+ * and the counter's own name ("l3.nbr_table_full").
+ */
+struct dp_ctr_group {
+	const char *prefix;
+	unsigned first; /* the group's first index in its own list */
+	unsigned (*count)(void);
+	const char *(*name)(unsigned i);
+	uint64_t (*value)(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live);
+};
+
+static const char *const dp_own_names[] = {
 #define DP_CTR_NAME(name, why) #name,
 	DP_WORKER_COUNTERS(DP_CTR_NAME)
 #undef DP_CTR_NAME
 };
 
-#define DP_N_OWN (sizeof(dp_ctr_names) / sizeof(dp_ctr_names[0]))
+#define DP_N_OWN (sizeof(dp_own_names) / sizeof(dp_own_names[0]))
 
-/* "l3.<name>", "ep.<name>", "assoc.<name>", built once (names are static per process). */
-static char dp_l3_names[DPSCTP_L3_COUNTERS_MAX][48];
-static char dp_ep_names[SCTP_EP_DROP_COUNT][48];
-static char dp_assoc_names[SCTP_ASSOC_DROP_COUNT][64];
+_Static_assert(sizeof(struct dp_worker_counters) == DP_N_OWN * sizeof(uint64_t),
+	       "worker counters are a flat array of uint64_t");
 
-static const char *
-dp_assoc_name(unsigned i)
+static unsigned
+dp_own_count(void)
 {
-	if (dp_assoc_names[i][0] == '\0')
-		snprintf(dp_assoc_names[i], sizeof(dp_assoc_names[i]), "assoc.%s",
-			 sctp_assoc_drop_name((enum sctp_assoc_drop)i));
-	return dp_assoc_names[i];
+	return (unsigned)DP_N_OWN;
 }
 
 static const char *
-dp_l3_name(unsigned i)
+dp_own_name(unsigned i)
 {
-	if (dp_l3_names[i][0] == '\0')
-		snprintf(dp_l3_names[i], sizeof(dp_l3_names[i]), "l3.%s",
-			 dpsctp_l3_counter_name(i));
-	return dp_l3_names[i];
+	return dp_own_names[i];
+}
+
+static uint64_t
+dp_own_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live)
+{
+	(void)d;
+	(void)live;
+	return ((const uint64_t *)&w->ctr)[i];
+}
+
+static unsigned
+dp_l3_count(void)
+{
+	unsigned n = dpsctp_l3_counter_count();
+	return n < DPSCTP_L3_COUNTERS_MAX ? n : DPSCTP_L3_COUNTERS_MAX;
+}
+
+static uint64_t
+dp_l3_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live)
+{
+	(void)d;
+	(void)live;
+	return dpsctp_l3_counter_value(&w->l3.ctr, i);
+}
+
+static unsigned
+dp_ep_count(void)
+{
+	return SCTP_EP_DROP_COUNT;
 }
 
 static const char *
 dp_ep_name(unsigned i)
 {
-	if (dp_ep_names[i][0] == '\0')
-		snprintf(dp_ep_names[i], sizeof(dp_ep_names[i]), "ep.%s",
-			 sctp_ep_drop_name((enum sctp_ep_drop)i));
-	return dp_ep_names[i];
+	return sctp_ep_drop_name((enum sctp_ep_drop)i);
+}
+
+/* Summed over the worker's endpoints: the closed one and every listener's. */
+static uint64_t
+dp_ep_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live)
+{
+	(void)live;
+	uint64_t v = w->closed_ep.drops[i];
+	for (unsigned k = 0; k < d->n_listeners; k++)
+		v += w->ep[k].drops[i];
+	return v;
+}
+
+/* [NONE] is not a drop: the group starts at 1. */
+static unsigned
+dp_assoc_count(void)
+{
+	return SCTP_ASSOC_DROP_COUNT;
+}
+
+static const char *
+dp_assoc_name(unsigned i)
+{
+	return sctp_assoc_drop_name((enum sctp_assoc_drop)i);
+}
+
+/* Closed associations' discards, plus the live ones' when read by the worker's own thread. */
+static uint64_t
+dp_assoc_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live)
+{
+	(void)d;
+	uint64_t v = w->assoc_drops_closed[i];
+	if (live)
+		for (const struct dpsctp_assoc *c = w->conns; c != NULL; c = c->next)
+			v += c->ctr.drops[i];
+	return v;
+}
+
+static const struct dp_ctr_group dp_ctr_groups[] = {
+	{ "", 0, dp_own_count, dp_own_name, dp_own_value },
+	{ "l3.", 0, dp_l3_count, dpsctp_l3_counter_name, dp_l3_value },
+	{ "ep.", 0, dp_ep_count, dp_ep_name, dp_ep_value },
+	{ "assoc.", 1, dp_assoc_count, dp_assoc_name, dp_assoc_value },
+};
+
+#define DP_N_GROUPS (sizeof(dp_ctr_groups) / sizeof(dp_ctr_groups[0]))
+
+/* "<prefix><name>", built once per counter (names are static per process). */
+#define DP_N_NAMES (DP_N_OWN + DPSCTP_L3_COUNTERS_MAX + SCTP_EP_DROP_COUNT + SCTP_ASSOC_DROP_COUNT)
+static char dp_names[DP_N_NAMES][64];
+
+static const char *
+dp_ctr_name(const struct dp_ctr_group *g, unsigned flat, unsigned i)
+{
+	if (g->prefix[0] == '\0')
+		return g->name(i);
+	if (dp_names[flat][0] == '\0')
+		snprintf(dp_names[flat], sizeof(dp_names[flat]), "%s%s", g->prefix, g->name(i));
+	return dp_names[flat];
 }
 
 uint64_t
@@ -72,41 +166,27 @@ dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const cha
 	if (d == NULL || worker >= d->n_workers)
 		return UINT64_MAX;
 	const struct dp_worker *w = d->w[worker];
-	if (i < DP_N_OWN) {
-		*name = dp_ctr_names[i];
-		return ((const uint64_t *)&w->ctr)[i];
-	}
-	i -= (unsigned)DP_N_OWN;
-	unsigned n_l3 = dpsctp_l3_counter_count();
-	if (i < n_l3 && i < DPSCTP_L3_COUNTERS_MAX) {
-		*name = dp_l3_name(i);
-		return dpsctp_l3_counter_value(&w->l3.ctr, i);
-	}
-	i -= n_l3;
-	if (i < SCTP_EP_DROP_COUNT) {
-		uint64_t v = w->closed_ep.drops[i];
-		for (unsigned k = 0; k < d->n_listeners; k++)
-			v += w->ep[k].drops[i];
-		*name = dp_ep_name(i);
-		return v;
-	}
-	i -= SCTP_EP_DROP_COUNT;
-	if (i + 1 < SCTP_ASSOC_DROP_COUNT) {
-		/* [NONE] is not a drop: names start at 1. Live associations are read
-		 * only by the worker's own thread (or on a polled instance). */
-		unsigned k = i + 1;
-		uint64_t v = w->assoc_drops_closed[k];
-		if (live)
-			for (const struct dpsctp_assoc *c = w->conns; c != NULL; c = c->next)
-				v += c->ctr.drops[k];
-		*name = dp_assoc_name(k);
-		return v;
+	unsigned flat = i;
+	for (unsigned k = 0; k < DP_N_GROUPS; k++) {
+		const struct dp_ctr_group *g = &dp_ctr_groups[k];
+		unsigned n = g->count() - g->first;
+		if (i < n) {
+			*name = dp_ctr_name(g, flat, g->first + i);
+			return g->value(d, w, g->first + i, live);
+		}
+		i -= n;
 	}
 	return UINT64_MAX;
 }
 
-_Static_assert(sizeof(struct dp_worker_counters) == DP_N_OWN * sizeof(uint64_t),
-	       "worker counters are a flat array of uint64_t");
+unsigned
+dpsctp_assoc_count(const struct dpsctp *d)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < d->n_workers; i++)
+		n += d->w[i] != NULL ? d->w[i]->n_conns : 0;
+	return n;
+}
 
 int
 dpsctp_assoc_get_stats(const struct dpsctp_assoc *a, struct dpsctp_assoc_stats *st)
@@ -122,7 +202,7 @@ dpsctp_assoc_get_stats(const struct dpsctp_assoc *a, struct dpsctp_assoc_stats *
 	st->sacks_in = a->ctr.sacks_in;
 	st->t3_expiries = a->ctr.t3_expiries;
 	st->fast_retransmits = a->ctr.fast_retransmits;
-	st->state = a->a.state;
+	st->state = dp_public_assoc_state(a->a.state);
 	st->peer_rwnd = a->a.tx != NULL ? a->a.tx->rtxq.a_rwnd : a->a.peer_a_rwnd;
 	st->send_queued = a->a.tx != NULL ? a->a.tx->outq.queued_bytes : 0;
 	st->paths = a->a.paths.n;
@@ -141,7 +221,7 @@ dpsctp_path_get_stats(const struct dpsctp_assoc *a, unsigned i, struct dpsctp_pa
 	memset(st, 0, sizeof(*st));
 	st->addr.family = addr.family == SCTP_ADDR_V6 ? 6 : 4;
 	memcpy(st->addr.bytes, addr.bytes, sizeof(st->addr.bytes));
-	st->state = p->state;
+	st->state = dp_public_path_state(p->state);
 	st->srtt_us = (uint32_t)(p->rto.srtt_ns / 1000u);
 	st->rto_us = (uint32_t)(p->rto.rto_ns / 1000u);
 	if (a->a.tx != NULL && i < SCTP_MAX_PATHS) {

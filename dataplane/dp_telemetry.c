@@ -23,6 +23,7 @@
  * worker to copy a bounded page into static storage; a worker that is not
  * polled answers nothing and the reply says so.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,9 @@
 #include <rte_lcore.h>
 #include <rte_telemetry.h>
 
-#include "dataplane/dp.h"
+#include "dataplane/dp_req.h"
+#include "dataplane/dp_stats.h"
+#include "dataplane/dp_telemetry.h"
 
 #define DP_TELEMETRY_MAX 8u
 #define DP_TEL_PAGE_MAX	 256u
@@ -45,6 +48,9 @@
  */
 #define DP_TEL_OUTPUT_MAX 16384u
 #define DP_TEL_ROOM(cmd)  (DP_TEL_OUTPUT_MAX - (sizeof(cmd) + 4) - 128u)
+
+/* rte_pdump is on (dpdk-dumpcap can capture our ports): set by dpsctp_eal_init(). */
+bool dp_pdump_on;
 
 static pthread_mutex_t dp_tel_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dpsctp *dp_tel_inst[DP_TELEMETRY_MAX];
@@ -295,6 +301,42 @@ dp_tel_collect(struct dpsctp *d, unsigned worker, void *arg)
 	__atomic_add_fetch(&dp_tel_page.answered, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * The page from the workers one after the other, each continuing where the
+ * last stopped (the telemetry thread never walks a worker's list); what
+ * went wrong goes into t as "error".
+ */
+static void
+dp_tel_gather(struct dpsctp *d, unsigned start, unsigned count, struct rte_tel_data *t)
+{
+	dp_tel_page.n = 0;
+	dp_tel_page.skip = start;
+	dp_tel_page.want = count;
+	dp_tel_page.more = 0;
+	for (unsigned w = 0; w < d->n_workers && !dp_tel_page.more; w++) {
+		uint32_t gen = ++dp_tel_page.generation;
+		dp_tel_page.answered = 0;
+		int rc = dp_req_call(d->w[w], dp_tel_collect, (void *)(uintptr_t)gen);
+		if (rc != 0) {
+			rte_tel_data_add_dict_string(t, "error",
+						     rc == -ENOMEM ? "request pool empty"
+								   : "request ring full");
+			break;
+		}
+		uint64_t until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 5;
+		while (__atomic_load_n(&dp_tel_page.answered, __ATOMIC_ACQUIRE) == 0 &&
+		       rte_get_tsc_cycles() < until)
+			rte_delay_us_sleep(200);
+		if (dp_tel_page.answered == 0) {
+			dp_tel_page.generation++; /* a late answer writes nothing */
+			char msg[64];
+			snprintf(msg, sizeof(msg), "worker %u did not answer: not polled", w);
+			rte_tel_data_add_dict_string(t, "error", msg);
+			break;
+		}
+	}
+}
+
 static int
 dp_tel_assocs(const char *cmd, const char *params, struct rte_tel_data *t)
 {
@@ -315,41 +357,7 @@ dp_tel_assocs(const char *cmd, const char *params, struct rte_tel_data *t)
 		pthread_mutex_unlock(&dp_tel_lock);
 		return 0;
 	}
-	/* Workers one after the other: each continues where the last stopped. */
-	dp_tel_page.n = 0;
-	dp_tel_page.skip = start;
-	dp_tel_page.want = count;
-	dp_tel_page.more = 0;
-	for (unsigned w = 0; w < d->n_workers && !dp_tel_page.more; w++) {
-		uint32_t gen = ++dp_tel_page.generation;
-		dp_tel_page.answered = 0;
-		void *p;
-		if (rte_mempool_get(d->w[w]->req_pool, &p) != 0) {
-			rte_tel_data_add_dict_string(t, "error", "request pool empty");
-			break;
-		}
-		struct dp_req *r = p;
-		memset(r, 0, sizeof(*r));
-		r->kind = DP_REQ_CALL;
-		r->fn = dp_tel_collect;
-		r->arg = (void *)(uintptr_t)gen;
-		if (rte_ring_mp_enqueue(d->w[w]->requests, r) != 0) {
-			rte_mempool_put(d->w[w]->req_pool, r);
-			rte_tel_data_add_dict_string(t, "error", "request ring full");
-			break;
-		}
-		uint64_t until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 5;
-		while (__atomic_load_n(&dp_tel_page.answered, __ATOMIC_ACQUIRE) == 0 &&
-		       rte_get_tsc_cycles() < until)
-			rte_delay_us_sleep(200);
-		if (dp_tel_page.answered == 0) {
-			dp_tel_page.generation++; /* a late answer writes nothing */
-			char msg[64];
-			snprintf(msg, sizeof(msg), "worker %u did not answer: not polled", w);
-			rte_tel_data_add_dict_string(t, "error", msg);
-			break;
-		}
-	}
+	dp_tel_gather(d, start, count, t);
 	/* Rows while they fit (and the dict's 256 entries less "next" and "error"). */
 	size_t room = DP_TEL_ROOM("/dpsctp/assocs");
 	uint32_t shown = 0;

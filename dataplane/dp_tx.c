@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The core's packets onto mbufs and into the worker's tx batch.
+ * The transmit side: the core's packets onto mbufs, into the worker's tx
+ * batch, and the batch to the port (through the --impair stage when one is
+ * set). The worker loop flushes the batch once per iteration; a batch that
+ * fills up is flushed here, as DPDK's l3fwd does.
  *
  * Control packets (ops->send, and the endpoint's replies) are a few dozen
  * bytes: copied into one mbuf. Packets with DATA (ops->send_data) are
  * built as a chain without copying payloads above the copy threshold
- * (--copy-max, issue 5 "copied into a bundle only below a measured
- * crossover"):
+ * (--copy-max: copied into a bundle only below the crossover
+ * bench_dp_copy measures, docs/PERFORMANCE.md):
  *
  *   [L2/L3 (+UDP) | common header | SACK | DATA hdr | small payloads ...]
  *       -> [indirect mbuf on the application's (or peer's) payload]
@@ -30,14 +33,51 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
-#include "dataplane/dp.h"
+#include "dataplane/dp_buf.h"
+#include "dataplane/dp_tx.h"
 #include "drivers/crc32c/crc32c_mbuf.h"
+
+/*
+ * The batch through the transmit impairment stage (--impair): what is due
+ * now comes back into w->tx.
+ */
+static void
+dp_tx_impair(struct dp_worker *w)
+{
+	unsigned n = w->n_tx;
+	w->n_tx = 0;
+	dp_impair_push(&w->impair_tx, w->tx, n, w->now_ns, &w->ctr.impair_dropped,
+		       &w->ctr.tx_no_mbuf);
+	w->n_tx = dp_impair_pop(&w->impair_tx, w->now_ns, w->tx, DP_TX_MAX);
+}
+
+/*
+ * Hand the batch to the port. A PMD that takes fewer (ring full) gets a few
+ * more tries in this call; what it still refuses is dropped and counted:
+ * SCTP retransmits, and holding packets here would make the batch unbounded.
+ */
+void
+dp_tx_flush(struct dp_worker *w)
+{
+	unsigned done = 0;
+	if (w->impair_tx.on)
+		dp_tx_impair(w);
+	for (int tries = 0; done < w->n_tx && tries < 8; tries++)
+		done += rte_eth_tx_burst(w->d->port.port_id, (uint16_t)w->index, w->tx + done,
+					 (uint16_t)(w->n_tx - done));
+	w->ctr.tx_packets += done;
+	if (done < w->n_tx) {
+		w->ctr.tx_full += w->n_tx - done;
+		rte_pktmbuf_free_bulk(w->tx + done, w->n_tx - done);
+	}
+	w->n_tx = 0;
+}
 
 void
 dp_tx_frame(struct dp_worker *w, struct rte_mbuf *m)
 {
 	if (w->n_tx == DP_TX_MAX)
-		dp_worker_flush_tx(w);
+		dp_tx_flush(w);
 	w->tx[w->n_tx++] = m;
 }
 
@@ -48,8 +88,8 @@ dp_tx_l3_release(void *ctx, uintptr_t handle)
 	rte_pktmbuf_free((struct rte_mbuf *)handle);
 }
 
-static void
-dp_tx_probe(struct dp_worker *w, const uint8_t *probe, uint32_t len)
+void
+dp_tx_raw(struct dp_worker *w, const uint8_t *frame, uint32_t len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->port.pool);
 	char *p = m != NULL ? rte_pktmbuf_append(m, (uint16_t)len) : NULL;
@@ -58,7 +98,7 @@ dp_tx_probe(struct dp_worker *w, const uint8_t *probe, uint32_t len)
 		w->ctr.tx_no_mbuf++;
 		return;
 	}
-	memcpy(p, probe, len);
+	memcpy(p, frame, len);
 	dp_tx_frame(w, m);
 }
 
@@ -72,7 +112,7 @@ dp_tx_finish(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_tx 
 	enum dpsctp_l3_tx_verdict v = dpsctp_l3_output(&w->l3, tx, w->now_ns, hdr, sizeof(hdr),
 						       probe, sizeof(probe), &out);
 	if (out.probe_len != 0)
-		dp_tx_probe(w, probe, out.probe_len);
+		dp_tx_raw(w, probe, out.probe_len);
 	if (v == DPSCTP_L3_TX_PARKED)
 		return; /* the layer holds m until the neighbour answers or it gives up */
 	if (v != DPSCTP_L3_TX_READY) {
@@ -225,7 +265,7 @@ dp_chain_ref(struct dp_worker *w, struct dp_chain *ch, const struct sctp_slice *
 		return;
 	}
 	struct rte_mbuf *h = s->handle;
-	if (dp_conn_flat_buf(h)) {
+	if (dp_buf_is_flat(h)) {
 		/* A flattened message may be longer than mbuf offsets (16 bits) reach:
 		 * the fragment (one packet's worth) becomes an external buffer of its
 		 * own, sharing the message's reference count and free callback. */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A worker: what one rx/tx queue pair needs, and its run-to-completion loop
- * (docs/LCORE.md "The loop"):
+ * (docs/LCORE.md "The loop"), the one place that calls both the receive and
+ * the transmit side, as DPDK's l3fwd main loop does:
  *
  *   rx burst (-> receive impairment stage, --impair-rx) -> dp_rx_frame()
- *   each -> hand-off ring -> request ring -> timer wheel -> L3 tick ->
- *   (transmit impairment stage, --impair ->) tx burst
+ *   each -> hand-off ring -> request ring (dp_req.c) -> timer wheel -> L3
+ *   tick -> dp_tx_flush() (-> transmit impairment stage, --impair -> tx burst)
  *
  * Everything a worker allocates comes from its NUMA socket at creation:
  * association, handshake, path and data blocks from rte_mempools sized by
@@ -28,7 +29,12 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
-#include "dataplane/dp.h"
+#include "dataplane/dp_buf.h"
+#include "dataplane/dp_conn.h"
+#include "dataplane/dp_req.h"
+#include "dataplane/dp_rx.h"
+#include "dataplane/dp_tx.h"
+#include "dataplane/dp_worker.h"
 
 static __thread struct dp_worker *dp_current;
 
@@ -131,24 +137,11 @@ dp_endpoint(struct dp_worker *w, struct sctp_endpoint *ep, uint16_t port, bool l
 	return sctp_endpoint_init(ep, &c, d->cookie_key, dp_now_ns());
 }
 
-int
-dp_worker_create(struct dpsctp *d, unsigned index)
+/* L3: our addresses and MAC, and the neighbour table; parked packets given back through dp_tx. */
+static int
+dp_worker_l3(struct dp_worker *w, int socket)
 {
-	int socket = d->port.socket_id < 0 ? 0 : d->port.socket_id;
-	struct dp_worker *w =
-		rte_zmalloc_socket("dp_worker", sizeof(*w), RTE_CACHE_LINE_SIZE, socket);
-	if (w == NULL)
-		return -ENOMEM;
-	d->w[index] = w;
-	w->d = d;
-	w->index = index;
-	w->rnd = (uint32_t)rte_rdtsc() ^ (0x9e3779b9u * (index + 1)) ^
-		 dpsctp_vtag_make(&d->vtag, 0, 1);
-	if (w->rnd == 0)
-		w->rnd = 1;
-	w->now_ns = dp_now_ns();
-
-	/* L3: our addresses and MAC; parked packets given back through dp_tx. */
+	struct dpsctp *d = w->d;
 	struct dpsctp_l3_config l3c;
 	memset(&l3c, 0, sizeof(l3c));
 	memcpy(l3c.mac, d->port.mac.addr_bytes, 6);
@@ -171,16 +164,21 @@ dp_worker_create(struct dpsctp *d, unsigned index)
 		return -ENOMEM;
 	if (dpsctp_l3_init(&w->l3, &l3c, dp_tx_l3_release, w) != 0)
 		return -EINVAL;
+	return 0;
+}
 
-	/* The core's pools: reassembly nodes for the receive windows, messages
-	 * and chunks for the send buffers, over every association at once. */
-	/*
-	 * The core's pools are shared by the worker's associations: sized for
-	 * DP_FULL_WINDOWS of them holding full windows at once, plus 16 entries
-	 * each for the rest. An association that finds a pool empty drops and
-	 * counts (data_no_room) or refuses the send (-EAGAIN): the peer and the
-	 * application retry, nothing grows (docs/LCORE.md).
-	 */
+/*
+ * The core's pools and data configuration: reassembly nodes for the receive
+ * windows, messages and chunks for the send buffers, shared by the worker's
+ * associations: sized for DP_FULL_WINDOWS of them holding full windows at
+ * once, plus 16 entries each for the rest. An association that finds a pool
+ * empty drops and counts (data_no_room) or refuses the send (-EAGAIN): the
+ * peer and the application retry, nothing grows (docs/LCORE.md).
+ */
+static int
+dp_worker_data(struct dp_worker *w, int socket)
+{
+	struct dpsctp *d = w->d;
 	uint32_t assocs = d->set.max_assocs;
 	uint32_t full = assocs < DP_FULL_WINDOWS ? assocs : DP_FULL_WINDOWS;
 	uint32_t reasm_n = full * (d->set.rcvbuf / 512u) + assocs * 16u;
@@ -213,8 +211,8 @@ dp_worker_create(struct dpsctp *d, unsigned index)
 	w->data.reasm.pd_point = d->set.rcvbuf / 2u;
 	uint32_t chunks = d->set.rcvbuf / 64u + 16u;
 	w->data.reasm.max_chunks = (uint16_t)(chunks > 65535u ? 65535u : chunks);
-	w->data.tsn_map_words = 64;
-	w->data.max_dups = 16;
+	w->data.tsn_map_words = DP_TSN_MAP_WORDS;
+	w->data.max_dups = DP_MAX_DUPS;
 	w->data.max_gap_blocks = 16;
 	w->data.outq_pool = &w->outq_pool;
 	w->data.rtxq_pool = &w->rtxq_pool;
@@ -227,23 +225,57 @@ dp_worker_create(struct dpsctp *d, unsigned index)
 	/* RFC 6951 §5.6: over UDP the SCTP packet has 8 bytes less of the path MTU. */
 	if (d->set.udp_encap)
 		w->data.mtu = (uint16_t)(w->data.mtu - 8u);
+	return 0;
+}
 
-	/* Association, handshake, path and data blocks. */
+/* Association, handshake, path and data blocks; the two tables; the hand-off and request rings. */
+static int
+dp_worker_blocks(struct dp_worker *w, int socket)
+{
+	struct dpsctp *d = w->d;
+	unsigned index = w->index;
+	uint32_t assocs = d->set.max_assocs;
 	w->conn_pool = dp_pool("c", d, index, assocs, sizeof(struct dpsctp_assoc));
 	w->hs_pool =
 		dp_pool("h", d, index, d->set.max_handshakes, sizeof(struct sctp_assoc_handshake));
 	w->paths_pool =
 		dp_pool("p", d, index, assocs, DP_PATHS_PER_BLOCK * sizeof(struct sctp_path));
 	w->data_pool = dp_pool("d", d, index, assocs, d->data_bytes);
-	w->req_pool = dp_pool("q", d, index, 1024, sizeof(struct dp_req));
 	w->by_tag = dp_hash("t", d, index, assocs * 2, sizeof(struct dp_tag_key));
 	w->by_peer = dp_hash("a", d, index, assocs * 2, sizeof(struct dp_peer_key));
 	w->handoff = dp_ring("r", d, index, 4096);
-	w->requests = dp_ring("k", d, index, 1024);
+	int rc = dp_req_create(w, socket);
 	if (w->conn_pool == NULL || w->hs_pool == NULL || w->paths_pool == NULL ||
-	    w->data_pool == NULL || w->req_pool == NULL || w->by_tag == NULL ||
-	    w->by_peer == NULL || w->handoff == NULL || w->requests == NULL)
+	    w->data_pool == NULL || rc != 0 || w->by_tag == NULL || w->by_peer == NULL ||
+	    w->handoff == NULL)
 		return -ENOMEM;
+	return 0;
+}
+
+int
+dp_worker_create(struct dpsctp *d, unsigned index)
+{
+	int socket = d->port.socket_id < 0 ? 0 : d->port.socket_id;
+	struct dp_worker *w =
+		rte_zmalloc_socket("dp_worker", sizeof(*w), RTE_CACHE_LINE_SIZE, socket);
+	if (w == NULL)
+		return -ENOMEM;
+	d->w[index] = w;
+	w->d = d;
+	w->index = index;
+	w->rnd = (uint32_t)rte_rdtsc() ^ (0x9e3779b9u * (index + 1)) ^
+		 dpsctp_vtag_make(&d->vtag, 0, 1);
+	if (w->rnd == 0)
+		w->rnd = 1;
+	w->now_ns = dp_now_ns();
+
+	int rc = dp_worker_l3(w, socket);
+	if (rc == 0)
+		rc = dp_worker_data(w, socket);
+	if (rc == 0)
+		rc = dp_worker_blocks(w, socket);
+	if (rc != 0)
+		return rc;
 
 	w->ep = rte_zmalloc_socket("dp_ep", (size_t)d->max_listeners * sizeof(*w->ep),
 				   RTE_CACHE_LINE_SIZE, socket);
@@ -285,19 +317,17 @@ dp_worker_destroy(struct dp_worker *w)
 	rte_hash_free(w->by_tag);
 	rte_hash_free(w->by_peer);
 	rte_ring_free(w->handoff);
-	rte_ring_free(w->requests);
+	dp_req_destroy(w);
 	rte_mempool_free(w->conn_pool);
 	rte_mempool_free(w->hs_pool);
 	rte_mempool_free(w->paths_pool);
 	rte_mempool_free(w->data_pool);
-	rte_mempool_free(w->req_pool);
 	rte_free(w->reasm_nodes);
 	rte_free(w->outq_nodes);
 	rte_free(w->rtxq_nodes);
 	rte_free(w->l3_mem);
-	dp_worker_impair_drain(w);
-	rte_free(w->impair_tx.mem);
-	rte_free(w->impair_rx.mem);
+	dp_impair_fini(&w->impair_tx);
+	dp_impair_fini(&w->impair_rx);
 	rte_pktmbuf_free(w->pack);
 	sctp_endpoint_fini(&w->closed_ep);
 	for (unsigned i = 0; w->ep != NULL && i < w->d->n_listeners; i++)
@@ -305,31 +335,6 @@ dp_worker_destroy(struct dp_worker *w)
 			sctp_endpoint_fini(&w->ep[i]);
 	rte_free(w->ep);
 	rte_free(w);
-}
-
-/* Impairment stage callbacks: a duplicate is a clone (shares the data), a
- * corruption flips one bit of a packet the worker copied for the purpose. */
-static bool
-dp_impair_dup(void *ctx, uintptr_t handle, uint32_t len, uintptr_t *copy)
-{
-	struct dp_impair *s = ctx;
-	(void)len;
-	struct rte_mbuf *c = rte_pktmbuf_clone((struct rte_mbuf *)handle, s->w->d->indirect_pool);
-	if (c == NULL)
-		return false;
-	(*s->duplicated)++;
-	*copy = (uintptr_t)c;
-	return true;
-}
-
-static void
-dp_impair_corrupt(void *ctx, uintptr_t handle, uint32_t len, uint32_t offset, uint8_t bit)
-{
-	(void)ctx;
-	(void)len;
-	struct rte_mbuf *m = (struct rte_mbuf *)handle;
-	if (offset < m->data_len)
-		rte_pktmbuf_mtod(m, uint8_t *)[offset] ^= (uint8_t)(1u << (bit & 7u));
 }
 
 /*
@@ -340,115 +345,28 @@ dp_impair_corrupt(void *ctx, uintptr_t handle, uint32_t len, uint32_t offset, ui
  */
 #define DP_IMPAIR_RX_SEED_SALT 0x9e3779b97f4a7c15ull
 
-/* One stage from its spec; an empty or all-zero spec leaves it off. */
-static int
-dp_impair_init(struct dp_worker *w, struct dp_impair *s, const char *spec, uint64_t salt,
-	       uint64_t *duplicated, char *err, size_t errlen)
-{
-	struct impair_config cfg;
-	uint64_t seed = 1;
-
-	memset(&cfg, 0, sizeof(cfg));
-	if (spec[0] == '\0')
-		return 0;
-	if (impair_parse(spec, &cfg, &seed, err, errlen) != 0)
-		return -EINVAL;
-	if (impair_config_is_zero(&cfg))
-		return 0;
-	const uint32_t cap = 8192;
-	size_t bytes = impair_storage_size(cap);
-	s->mem = rte_zmalloc("dp_impair", bytes, 64);
-	if (s->mem == NULL) {
-		if (err != NULL && errlen != 0)
-			snprintf(err, errlen, "no memory for the stage (%zu bytes)", bytes);
-		return -ENOMEM;
-	}
-	static const struct impair_ops ops_template = { dp_impair_dup, dp_impair_corrupt, NULL };
-	s->ops = ops_template;
-	s->ops.ctx = s;
-	s->w = w;
-	s->duplicated = duplicated;
-	/* One seed per worker, derived from the configured one: runs repeat. */
-	if (impair_init(&s->st, &cfg, &s->ops, (seed + w->index) ^ salt, cap, s->mem, bytes) != 0)
-		return -EINVAL;
-	s->on = true;
-	s->corrupts = cfg.corrupt_ppb != 0;
-	return 0;
-}
-
 int
 dp_worker_impair_setup(struct dp_worker *w, char *err, size_t errlen)
 {
 	char why[200] = "";
-	int rc = dp_impair_init(w, &w->impair_tx, w->d->cfg.impair, 0, &w->ctr.impair_duplicated,
-				err, errlen);
+	struct rte_mempool *clones = w->d->indirect_pool, *copies = w->d->port.pool;
+	int rc = dp_impair_init(&w->impair_tx, w->d->cfg.impair, w->index, 0,
+				&w->ctr.impair_duplicated, clones, copies, err, errlen);
 	if (rc != 0)
 		return rc;
 	/* The caller (dpsctp_create()) prefixes "--impair: ": say which spec it was. */
-	rc = dp_impair_init(w, &w->impair_rx, w->d->cfg.impair_rx, DP_IMPAIR_RX_SEED_SALT,
-			    &w->ctr.impair_rx_duplicated, why, sizeof(why));
+	rc = dp_impair_init(&w->impair_rx, w->d->cfg.impair_rx, w->index, DP_IMPAIR_RX_SEED_SALT,
+			    &w->ctr.impair_rx_duplicated, clones, copies, why, sizeof(why));
 	if (rc != 0 && err != NULL && errlen != 0)
 		snprintf(err, errlen, "receive side (--impair-rx): %s", why);
 	return rc;
 }
 
-/* A private copy of a frame, so that a bit flip cannot reach a retransmission's payload. */
-static struct rte_mbuf *
-dp_impair_private(struct dp_worker *w, struct rte_mbuf *m)
-{
-	struct rte_mbuf *c = rte_pktmbuf_copy(m, w->d->port.pool, 0, UINT32_MAX);
-	rte_pktmbuf_free(m);
-	return c;
-}
-
-static void
-dp_impair_release(void *ctx, uintptr_t handle, uint32_t len)
-{
-	(void)ctx;
-	(void)len;
-	rte_pktmbuf_free((struct rte_mbuf *)handle);
-}
-
 void
 dp_worker_impair_drain(struct dp_worker *w)
 {
-	if (w->impair_tx.on)
-		(void)impair_drain(&w->impair_tx.st, dp_impair_release, w);
-	if (w->impair_rx.on)
-		(void)impair_drain(&w->impair_rx.st, dp_impair_release, w);
-}
-
-/* Frames into a stage: what it drops is counted in *dropped and freed, a
- * frame that found no mbuf for its private copy in *no_mbuf. */
-static void
-dp_impair_push(struct dp_worker *w, struct dp_impair *s, struct rte_mbuf **m, unsigned n,
-	       uint64_t *dropped, uint64_t *no_mbuf)
-{
-	for (unsigned i = 0; i < n; i++) {
-		struct rte_mbuf *f = m[i];
-		if (s->corrupts && (f = dp_impair_private(w, f)) == NULL) {
-			(*no_mbuf)++;
-			continue;
-		}
-		if (impair_push(&s->st, (uintptr_t)f, f->pkt_len, w->now_ns) != IMPAIR_QUEUED) {
-			(*dropped)++;
-			rte_pktmbuf_free(f);
-		}
-	}
-}
-
-/* The batch through the stage: what is due now comes back into w->tx. */
-static void
-dp_worker_impair(struct dp_worker *w)
-{
-	unsigned n = w->n_tx;
-	w->n_tx = 0;
-	dp_impair_push(w, &w->impair_tx, w->tx, n, &w->ctr.impair_dropped, &w->ctr.tx_no_mbuf);
-	uintptr_t h[DP_TX_MAX];
-	uint32_t len[DP_TX_MAX];
-	n = impair_pop_burst(&w->impair_tx.st, w->now_ns, h, len, DP_TX_MAX);
-	for (unsigned i = 0; i < n; i++)
-		w->tx[w->n_tx++] = (struct rte_mbuf *)h[i];
+	dp_impair_drain(&w->impair_tx);
+	dp_impair_drain(&w->impair_rx);
 }
 
 /*
@@ -460,41 +378,18 @@ static unsigned
 dp_worker_impair_rx(struct dp_worker *w, struct rte_mbuf **pkts, unsigned n)
 {
 	unsigned work = n, k;
-	uintptr_t h[DP_BURST];
-	uint32_t len[DP_BURST];
+	struct rte_mbuf *due[DP_BURST];
 
 	/* A received frame with no mbuf for its copy is lost as the stage's drop. */
-	dp_impair_push(w, &w->impair_rx, pkts, n, &w->ctr.impair_rx_dropped,
+	dp_impair_push(&w->impair_rx, pkts, n, w->now_ns, &w->ctr.impair_rx_dropped,
 		       &w->ctr.impair_rx_dropped);
 	do {
-		k = impair_pop_burst(&w->impair_rx.st, w->now_ns, h, len, DP_BURST);
+		k = dp_impair_pop(&w->impair_rx, w->now_ns, due, DP_BURST);
 		for (unsigned i = 0; i < k; i++)
-			dp_rx_frame(w, (struct rte_mbuf *)h[i], false);
+			dp_rx_frame(w, due[i], false);
 		work += k;
 	} while (k == DP_BURST);
 	return work;
-}
-
-/*
- * Hand the batch to the port. A PMD that takes fewer (ring full) gets a few
- * more tries in this call; what it still refuses is dropped and counted:
- * SCTP retransmits, and holding packets here would make the batch unbounded.
- */
-void
-dp_worker_flush_tx(struct dp_worker *w)
-{
-	unsigned done = 0;
-	if (w->impair_tx.on)
-		dp_worker_impair(w);
-	for (int tries = 0; done < w->n_tx && tries < 8; tries++)
-		done += rte_eth_tx_burst(w->d->port.port_id, (uint16_t)w->index, w->tx + done,
-					 (uint16_t)(w->n_tx - done));
-	w->ctr.tx_packets += done;
-	if (done < w->n_tx) {
-		w->ctr.tx_full += w->n_tx - done;
-		rte_pktmbuf_free_bulk(w->tx + done, w->n_tx - done);
-	}
-	w->n_tx = 0;
 }
 
 unsigned
@@ -525,14 +420,7 @@ dp_worker_poll(struct dp_worker *w)
 	work += n;
 
 	/* API calls made on other threads. */
-	void *reqs[DP_BURST];
-	unsigned nr = rte_ring_sc_dequeue_burst(w->requests, reqs, DP_BURST, NULL);
-	for (unsigned i = 0; i < nr; i++) {
-		dp_worker_run_request(w, reqs[i]);
-		rte_mempool_put(w->req_pool, reqs[i]);
-	}
-	w->ctr.requests += nr;
-	work += nr;
+	work += dp_req_run_pending(w);
 
 	unsigned fired = dpsctp_timer_wheel_advance(&w->wheel, w->now_ns, dp_conn_timer_cb, w);
 	w->ctr.timers_fired += fired;
@@ -541,19 +429,11 @@ dp_worker_poll(struct dp_worker *w)
 	uint8_t probe[DPSCTP_L3_PROBE_MAX];
 	uint32_t probe_len = 0;
 	(void)dpsctp_l3_tick(&w->l3, w->now_ns, probe, sizeof(probe), &probe_len);
-	if (probe_len != 0) {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->port.pool);
-		if (m != NULL && rte_pktmbuf_append(m, (uint16_t)probe_len) != NULL) {
-			memcpy(rte_pktmbuf_mtod(m, uint8_t *), probe, probe_len);
-			dp_tx_frame(w, m);
-		} else {
-			rte_pktmbuf_free(m);
-			w->ctr.tx_no_mbuf++;
-		}
-	}
+	if (probe_len != 0)
+		dp_tx_raw(w, probe, probe_len);
 
-	if (w->n_tx != 0 || (w->impair_tx.on && impair_next_due(&w->impair_tx.st) <= w->now_ns))
-		dp_worker_flush_tx(w);
+	if (dp_tx_due(w))
+		dp_tx_flush(w);
 	if (work == 0)
 		w->ctr.idle_polls++;
 	dp_worker_set_current(NULL);

@@ -11,8 +11,8 @@
  * rx/tx queue pair each; associations live on one worker for their whole
  * life (the one their verification tag names, docs/DEMUX.md). Callbacks
  * run on that worker and must not block. docs/API.md has the threading
- * rules, the ownership of mbufs and a walk-through; apps/dpsctp-echo.c is
- * the smallest complete program.
+ * rules, the ownership of mbufs and a walk-through; examples/embedded_hello.c
+ * is the smallest complete program.
  *
  * Errors are negative errno values; each function lists the ones it
  * returns and what they mean for it:
@@ -72,8 +72,10 @@ DPSCTP_EXPORT uint32_t dpsctp_crc32c(uint32_t crc, const void *buf, size_t len);
 DPSCTP_EXPORT const char *dpsctp_crc32c_engine(void);
 
 /* ------------------------------------------------------------------------
- * The embedded data plane (issue 5). Needs DPDK: declared always, defined
- * in libdpsctp when it was built with DPDK.
+ * The embedded data plane. Needs DPDK: declared always, defined in
+ * libdpsctp when it was built with DPDK. An instance is made from a
+ * configuration (<dpsctp/config.h>: dpsctp_config_defaults(), then
+ * dpsctp_config_parse_args() or dpsctp_config_set()).
  */
 
 struct rte_mbuf;
@@ -162,6 +164,37 @@ enum dpsctp_reason {
 	DPSCTP_REASON_PROTOCOL,		/**< the peer broke the protocol: ABORT sent */
 };
 
+/**
+ * dpsctp_event.addr_state: what a PEER_ADDR_CHANGE says happened to the
+ * path (RFC 6458 §6.1.2 spc_state, the same numbers).
+ */
+enum dpsctp_addr_state {
+	DPSCTP_ADDR_AVAILABLE = 1,	/**< active again (RFC 9260 §8.2, §8.3) */
+	DPSCTP_ADDR_UNREACHABLE,	/**< inactive: errors above Path.Max.Retrans */
+	DPSCTP_ADDR_POTENTIALLY_FAILED, /**< RFC 7829: probed, no data while another path works */
+	DPSCTP_ADDR_CONFIRMED,		/**< our heartbeat came back (RFC 9260 §5.4) */
+	DPSCTP_ADDR_MADE_PRIMARY,	/**< the primary path is now this address */
+};
+
+/** dpsctp_assoc_stats.state: the association's state (RFC 9260 §4). */
+enum dpsctp_assoc_state {
+	DPSCTP_ASSOC_CLOSED = 0,
+	DPSCTP_ASSOC_COOKIE_WAIT,
+	DPSCTP_ASSOC_COOKIE_ECHOED,
+	DPSCTP_ASSOC_ESTABLISHED,
+	DPSCTP_ASSOC_SHUTDOWN_PENDING,
+	DPSCTP_ASSOC_SHUTDOWN_SENT,
+	DPSCTP_ASSOC_SHUTDOWN_RECEIVED,
+	DPSCTP_ASSOC_SHUTDOWN_ACK_SENT,
+};
+
+/** dpsctp_path_stats.state: a path's state (RFC 9260 §8.2, RFC 7829). */
+enum dpsctp_path_state {
+	DPSCTP_PATH_ACTIVE = 0,		/**< usable */
+	DPSCTP_PATH_POTENTIALLY_FAILED, /**< RFC 7829: probed; no data while another is active */
+	DPSCTP_PATH_INACTIVE,		/**< errors above Path.Max.Retrans */
+};
+
 /** An event on an association. */
 struct dpsctp_event {
 	enum dpsctp_event_type type;
@@ -169,7 +202,7 @@ struct dpsctp_event {
 	uint16_t reason;	   /**< why it ended or never started: enum dpsctp_reason */
 	uint16_t outbound_streams; /**< COMM_UP, RESTART */
 	uint16_t inbound_streams;  /**< COMM_UP, RESTART */
-	uint8_t addr_state;	   /**< PEER_ADDR_CHANGE: RFC 6458 spc_state */
+	uint8_t addr_state;	   /**< PEER_ADDR_CHANGE: enum dpsctp_addr_state, else 0 */
 	/** PEER_ADDR_CHANGE: the path's address; every other event: the peer's primary */
 	struct sctp_addr addr;
 	uint16_t sid;	     /**< SEND_FAILED */
@@ -209,7 +242,7 @@ struct dpsctp_assoc_stats {
 	uint64_t sacks_out, sacks_in;	/**< SACK chunks sent and accepted */
 	uint64_t t3_expiries;		/**< retransmission timeouts */
 	uint64_t fast_retransmits;	/**< fast retransmit events */
-	uint32_t state;			/**< RFC 9260 §4 state (enum sctp_assoc_state) */
+	uint32_t state;			/**< enum dpsctp_assoc_state */
 	uint32_t peer_rwnd;		/**< the peer's window as we last saw it */
 	uint32_t send_queued;		/**< bytes queued, not yet sent */
 	uint32_t paths;			/**< peer addresses known */
@@ -218,7 +251,7 @@ struct dpsctp_assoc_stats {
 /** Per-path statistics (dpsctp_path_get_stats()). */
 struct dpsctp_path_stats {
 	struct sctp_addr addr; /**< the peer address */
-	uint32_t state;	       /**< 0 active, 1 potentially failed, 2 inactive (sctp/path.h) */
+	uint32_t state;	       /**< enum dpsctp_path_state */
 	uint32_t srtt_us;      /**< smoothed RTT, 0 before the first sample */
 	uint32_t rto_us;       /**< current RTO */
 	uint32_t cwnd;	       /**< congestion window, bytes */
@@ -231,13 +264,15 @@ struct dpsctp_path_stats {
  * Start DPDK: rte_eal_init() on the EAL part of argv (everything before
  * "--"), once per process.
  *
+ * @param argc  arguments in @p argv.
+ * @param argv  the program's arguments, argv[0] its name (as main() has them).
  * @return the number of arguments consumed (as rte_eal_init()), or
  *         -ENODEV when the EAL refused to start (its log says why).
  */
 DPSCTP_EXPORT int dpsctp_eal_init(int argc, char **argv);
 
 /**
- * Create an instance from a configuration (dataplane/config.h): open the
+ * Create an instance from a configuration (<dpsctp/config.h>): open the
  * port, set up one worker per queue pair with its pools, tables and timer
  * wheel. Nothing runs until dpsctp_start() or dpsctp_poll(). Without
  * hugepages the EAL has exactly its -m: a pool sized from the limits
@@ -247,8 +282,8 @@ DPSCTP_EXPORT int dpsctp_eal_init(int argc, char **argv);
  *
  * @param cfg     the configuration; copied.
  * @param err     room for a one-line reason on failure; may be NULL.
- * @param errlen  bytes at err.
- * @return the instance, or NULL with err filled (bad configuration, the
+ * @param errlen  bytes at @p err.
+ * @return the instance, or NULL with @p err filled (bad configuration, the
  *         port would not open, memory for the pools).
  */
 DPSCTP_EXPORT struct dpsctp *dpsctp_create(const struct dpsctp_config *cfg, char *err,
@@ -263,7 +298,11 @@ DPSCTP_EXPORT struct dpsctp *dpsctp_create(const struct dpsctp_config *cfg, char
  * MTU-sized frame, enough for every ring and window (docs/CONFIG.md,
  * --mbufs); it stays the caller's (dpsctp_destroy() does not free it).
  *
- * @return the instance, or NULL with err filled (as dpsctp_create(), and
+ * @param cfg     the configuration; copied.
+ * @param pool    the packet buffer pool.
+ * @param err     room for a one-line reason on failure; may be NULL.
+ * @param errlen  bytes at @p err.
+ * @return the instance, or NULL with @p err filled (as dpsctp_create(), and
  *         for a NULL pool).
  */
 DPSCTP_EXPORT struct dpsctp *dpsctp_create_with_pool(const struct dpsctp_config *cfg,
@@ -275,6 +314,8 @@ DPSCTP_EXPORT struct dpsctp *dpsctp_create_with_pool(const struct dpsctp_config 
  * burst, process it, fire timers, transmit. The caller owns the worker for
  * the call (never two threads on one worker; not on a started instance).
  *
+ * @param d       the instance.
+ * @param worker  the worker, 0 .. dpsctp_workers() - 1.
  * @return the packets and timers handled (0 when idle), or -EINVAL for a
  *         bad worker index, -EBUSY when the instance is started.
  */
@@ -284,6 +325,7 @@ DPSCTP_EXPORT int dpsctp_poll(struct dpsctp *d, unsigned worker);
  * Launch every worker on its own EAL worker lcore (dpsctp_workers() of
  * them are needed) running the loop until dpsctp_stop().
  *
+ * @param d  the instance.
  * @return 0, -EEXIST when already started, -EBUSY when not enough idle
  *         worker lcores exist.
  */
@@ -295,15 +337,26 @@ DPSCTP_EXPORT int dpsctp_start(struct dpsctp *d);
  * to the rest; then stop the loops and wait for them. Callbacks run during
  * the wait. May be called from any thread but a worker's.
  *
+ * @param d           the instance.
+ * @param timeout_ms  how long the graceful shutdowns may take.
  * @return the number of associations that had to be aborted (0 is a clean
- *         stop).
+ *         stop); never an error.
  */
 DPSCTP_EXPORT int dpsctp_stop(struct dpsctp *d, unsigned timeout_ms);
 
-/** Stop (if needed, with a 1 s timeout), free every resource, close the port. */
+/**
+ * Stop (if needed, with a 1 s timeout), free every resource, close the port.
+ *
+ * @param d  the instance; NULL is ignored.
+ */
 DPSCTP_EXPORT void dpsctp_destroy(struct dpsctp *d);
 
-/** Workers (queue pairs) of the instance. */
+/**
+ * Workers (queue pairs) of the instance.
+ *
+ * @param d  the instance.
+ * @return the number of workers, 1 or more.
+ */
 DPSCTP_EXPORT unsigned dpsctp_workers(const struct dpsctp *d);
 
 /**
@@ -315,6 +368,11 @@ DPSCTP_EXPORT unsigned dpsctp_workers(const struct dpsctp *d);
  * thread that polls an instance that is not started (dpsctp_poll()), or
  * before dpsctp_start().
  *
+ * @param d     the instance.
+ * @param port  the SCTP port, not 0.
+ * @param cb    the accepted associations' callbacks, kept by reference
+ *              (they must outlive them); NULL for none.
+ * @param arg   what the callbacks receive.
  * @return 0, -EEXIST for a port already listened on, -ENOMEM when
  *         --listeners ports listen already (or no memory for the port's
  *         cookie key), -EBUSY when the instance is started and the port is
@@ -330,6 +388,8 @@ DPSCTP_EXPORT int dpsctp_listen(struct dpsctp *d, uint16_t port, const struct dp
  * live on with their callbacks (a TCP listening socket's close does not
  * close the connections it accepted). Same thread rule as dpsctp_listen().
  *
+ * @param d     the instance.
+ * @param port  the SCTP port.
  * @return 0, -ENOENT when nobody listens on @p port, -EBUSY when the
  *         instance is started, -EINVAL for port 0.
  */
@@ -342,9 +402,17 @@ DPSCTP_EXPORT int dpsctp_unlisten(struct dpsctp *d, uint16_t port);
  * From another thread than the worker's, the request travels through the
  * worker's request ring.
  *
- * With local_port 0 the worker picks a free port in its own slice of the
- * dynamic range 49152-65535 (the range split evenly between the workers).
- *
+ * @param d           the instance.
+ * @param worker      the worker that will own the association.
+ * @param peers       the peer's addresses, the first the primary; copied.
+ * @param n_peers     entries of @p peers, 1 .. --max-paths.
+ * @param peer_port   the peer's SCTP port, not 0.
+ * @param local_port  our SCTP port; 0: the worker picks a free one in its own
+ *                    slice of the dynamic range 49152-65535 (the range split
+ *                    evenly between the workers).
+ * @param cb          the association's callbacks (must outlive it); NULL for none.
+ * @param arg         what the callbacks receive.
+ * @param rc          set on failure; may be NULL.
  * @return the association handle, or NULL with *rc set: -EINVAL (no peer,
  *         bad worker, port 0), -ENOMEM (no association or handshake block),
  *         -EAGAIN (request ring full), -EADDRINUSE (local_port 0 and every
@@ -365,6 +433,9 @@ DPSCTP_EXPORT struct dpsctp_assoc *dpsctp_connect(struct dpsctp *d, unsigned wor
  * result of the send itself is not reported (count refusals in
  * statistics).
  *
+ * @param a   the association.
+ * @param si  stream, payload protocol identifier and flags.
+ * @param m   the message, an mbuf chain of the instance's pool or one like it.
  * @return 0, -ENOTCONN (not established or closing), -EINVAL (stream out of
  *         range, empty message), -EAGAIN (send buffer full: wait for
  *         on_space), -EMSGSIZE (larger than the send buffer).
@@ -376,6 +447,10 @@ DPSCTP_EXPORT int dpsctp_send(struct dpsctp_assoc *a, const struct dpsctp_sndinf
  * Send one message from bytes: copied once into mbufs of the instance's
  * pool, then as dpsctp_send().
  *
+ * @param a    the association.
+ * @param si   stream, payload protocol identifier and flags.
+ * @param buf  the message.
+ * @param len  its bytes, 1 or more.
  * @return as dpsctp_send(), and -ENOMEM when no mbuf is free.
  */
 DPSCTP_EXPORT int dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si,
@@ -384,6 +459,7 @@ DPSCTP_EXPORT int dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_
 /**
  * Send what DPSCTP_SEND_MORE left queued, as far as the windows allow.
  *
+ * @param a  the association.
  * @return 0, -ENOTCONN before the association is established.
  */
 DPSCTP_EXPORT int dpsctp_flush(struct dpsctp_assoc *a);
@@ -392,6 +468,7 @@ DPSCTP_EXPORT int dpsctp_flush(struct dpsctp_assoc *a);
  * Graceful close (RFC 9260 §9.2): queued data is sent, then SHUTDOWN.
  * DPSCTP_EV_SHUTDOWN_COMPLETE (or COMM_LOST) follows.
  *
+ * @param a  the association.
  * @return 0, -ENOTCONN when already closing or closed.
  */
 DPSCTP_EXPORT int dpsctp_shutdown(struct dpsctp_assoc *a);
@@ -400,6 +477,7 @@ DPSCTP_EXPORT int dpsctp_shutdown(struct dpsctp_assoc *a);
  * Abort (RFC 9260 §9.1): ABORT sent, queued data dropped with SEND_FAILED
  * events; COMM_LOST follows.
  *
+ * @param a  the association.
  * @return 0, -ENOTCONN when already closed.
  */
 DPSCTP_EXPORT int dpsctp_abort(struct dpsctp_assoc *a);
@@ -414,6 +492,8 @@ DPSCTP_EXPORT int dpsctp_abort(struct dpsctp_assoc *a);
  * counts only what reassembly holds. Before dpsctp_start() and before any
  * association exists.
  *
+ * @param d   the instance.
+ * @param on  1 to turn it on, 0 off.
  * @return 0, -EBUSY when started or associations exist, -EINVAL for NULL.
  */
 DPSCTP_EXPORT int dpsctp_rx_flow_control(struct dpsctp *d, int on);
@@ -424,17 +504,31 @@ DPSCTP_EXPORT int dpsctp_rx_flow_control(struct dpsctp *d, int on);
  * much, and a SACK says so at once when it grew by a packet or half the
  * buffer (receiver silly-window avoidance).
  *
+ * @param a      the association.
+ * @param bytes  payload bytes given back.
  * @return 0, -EINVAL without flow control on or for NULL, -ENOTCONN when
  *         the association no longer receives, -EAGAIN (request ring full,
  *         from another thread).
  */
 DPSCTP_EXPORT int dpsctp_consumed(struct dpsctp_assoc *a, uint32_t bytes);
 
-/** Replace an association's callbacks and argument (on its worker). */
+/**
+ * Replace an association's callbacks and argument (on its worker).
+ *
+ * @param a    the association.
+ * @param cb   the new callbacks (must outlive the association); NULL for none.
+ * @param arg  what they receive.
+ */
 DPSCTP_EXPORT void dpsctp_assoc_set_callbacks(struct dpsctp_assoc *a,
 					      const struct dpsctp_callbacks *cb, void *arg);
 
-/** The argument the callbacks receive. */
+/**
+ * The argument the callbacks receive.
+ *
+ * @param a  the association.
+ * @return the arg of dpsctp_connect(), dpsctp_listen() or
+ *         dpsctp_assoc_set_callbacks(), last set.
+ */
 DPSCTP_EXPORT void *dpsctp_assoc_arg(const struct dpsctp_assoc *a);
 
 /**
@@ -442,6 +536,10 @@ DPSCTP_EXPORT void *dpsctp_assoc_arg(const struct dpsctp_assoc *a);
  * handlers[s].recv when it is not NULL, else to on_recv. The arrays stay
  * the caller's and must outlive the association (or be replaced).
  *
+ * @param a     the association.
+ * @param recv  @p n handlers, one per stream (NULL entries: on_recv); NULL: none.
+ * @param args  @p n arguments for them; NULL: the association's own.
+ * @param n     entries of the arrays.
  * @return 0, -EINVAL when n is 0 with a non-NULL array.
  */
 DPSCTP_EXPORT int dpsctp_assoc_set_stream_handlers(struct dpsctp_assoc *a,
@@ -450,8 +548,10 @@ DPSCTP_EXPORT int dpsctp_assoc_set_stream_handlers(struct dpsctp_assoc *a,
 
 /**
  * Ask for on_space once at least threshold bytes of the send buffer are
- * free after a send was refused with -EAGAIN (0: the default, a quarter of
- * the send buffer).
+ * free after a send was refused with -EAGAIN.
+ *
+ * @param a          the association.
+ * @param threshold  free bytes; 0: the default, a quarter of the send buffer.
  */
 DPSCTP_EXPORT void dpsctp_set_send_space(struct dpsctp_assoc *a, uint32_t threshold);
 
@@ -460,23 +560,50 @@ DPSCTP_EXPORT void dpsctp_set_send_space(struct dpsctp_assoc *a, uint32_t thresh
  * mbufs, one per slice, each holding a reference to the received packet.
  * Free it with rte_pktmbuf_free().
  *
+ * @param a  the association the message arrived on.
+ * @param m  the message, inside its receive callback.
  * @return the chain, or NULL when the indirect pool is empty.
  */
 DPSCTP_EXPORT struct rte_mbuf *dpsctp_msg_to_mbuf(struct dpsctp_assoc *a,
 						  const struct dpsctp_msg *m);
 
-/** Copy a message's payload into buf (at most cap bytes). @return bytes copied. */
+/**
+ * Copy a message's payload into a buffer.
+ *
+ * @param m    the message.
+ * @param buf  where to copy.
+ * @param cap  bytes at @p buf.
+ * @return bytes copied: the payload, or @p cap when it is longer.
+ */
 DPSCTP_EXPORT size_t dpsctp_msg_copy(const struct dpsctp_msg *m, void *buf, size_t cap);
 
-/** The association's statistics. @return 0, -EINVAL for NULL arguments. */
+/**
+ * The association's statistics.
+ *
+ * @param a   the association.
+ * @param st  filled.
+ * @return 0, -EINVAL for NULL arguments.
+ */
 DPSCTP_EXPORT int dpsctp_assoc_get_stats(const struct dpsctp_assoc *a,
 					 struct dpsctp_assoc_stats *st);
 
-/** Statistics of path i (0 is the first peer address). @return 0, -ENOENT past the last. */
+/**
+ * Statistics of one path of the association.
+ *
+ * @param a   the association.
+ * @param i   the path, 0 for the first peer address.
+ * @param st  filled.
+ * @return 0, -ENOENT past the last path.
+ */
 DPSCTP_EXPORT int dpsctp_path_get_stats(const struct dpsctp_assoc *a, unsigned i,
 					struct dpsctp_path_stats *st);
 
-/** The association's worker index. */
+/**
+ * The association's worker.
+ *
+ * @param a  the association.
+ * @return the worker index.
+ */
 DPSCTP_EXPORT unsigned dpsctp_assoc_worker(const struct dpsctp_assoc *a);
 
 /**
@@ -486,19 +613,38 @@ DPSCTP_EXPORT unsigned dpsctp_assoc_worker(const struct dpsctp_assoc *a);
  * associations only when called on the worker's thread or on a polled
  * instance).
  *
- * @return the value, and *name set; -ENOENT (as a value of UINT64_MAX with
- *         *name NULL) past the last.
+ * @param d       the instance.
+ * @param worker  the worker.
+ * @param i       the counter, from 0.
+ * @param name    set to the counter's name, NULL past the last.
+ * @return the value; -ENOENT as a value of UINT64_MAX with *name NULL past
+ *         the last counter.
  */
 DPSCTP_EXPORT uint64_t dpsctp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i,
 					     const char **name);
 
-/** The MAC address the instance uses on its port (6 bytes into @p out). */
+/**
+ * The MAC address the instance uses on its port.
+ *
+ * @param d    the instance.
+ * @param out  6 bytes, filled.
+ */
 DPSCTP_EXPORT void dpsctp_mac(const struct dpsctp *d, uint8_t out[6]);
 
-/** The instance's mbuf pool (for applications that build their own mbufs). */
+/**
+ * The instance's mbuf pool (for applications that build their own mbufs).
+ *
+ * @param d  the instance.
+ * @return the pool (the caller's own with dpsctp_create_with_pool()).
+ */
 DPSCTP_EXPORT struct rte_mempool *dpsctp_pktmbuf_pool(const struct dpsctp *d);
 
-/** Associations the instance holds now (all workers). */
+/**
+ * Associations the instance holds now (all workers).
+ *
+ * @param d  the instance.
+ * @return the count.
+ */
 DPSCTP_EXPORT unsigned dpsctp_assoc_count(const struct dpsctp *d);
 
 #ifdef __cplusplus

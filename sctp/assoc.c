@@ -8,7 +8,11 @@
  * cell's rule, walks the packet, fires the timers and takes the user's
  * calls. Each input goes to its cell (sctp/assoc_table.c), whose handler
  * emits commands (sctp/assoc_handshake.c, sctp/assoc_shutdown.c,
- * sctp/assoc_control.c) that assoc_apply() carries out (sctp/assoc_apply.c).
+ * sctp/assoc_control.c, ...) that assoc_apply() carries out
+ * (sctp/assoc_apply.c); assoc_apply_end() ends the input. Past filling a
+ * new TCB (connect, from_cookie), nothing here changes the association but
+ * through them. Each entry point ends with ASSOC_CHECK(): the invariants,
+ * in builds with SCTP_ASSOC_CHECK.
  */
 #include <errno.h>
 #include <string.h>
@@ -30,9 +34,7 @@ assoc_run_cell(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_i
 {
 	struct assoc_cmds cmds;
 
-	cmds.n = 0;
-	cmds.overflow = false;
-	cmds.result = 0;
+	assoc_cmds_init(&cmds);
 	in->cell->fn(a, in, &cmds);
 	assoc_apply(a, run, &cmds);
 	return cmds.result;
@@ -88,20 +90,21 @@ assoc_walk(struct sctp_assoc *a, const struct sctp_rx *rx, uint64_t now_ns, bool
 	}
 	if (it.err != SCTP_PERR_OK)
 		assoc_count_drop(a, SCTP_ASSOC_DROP_MALFORMED_PACKET);
-	assoc_rx_packet_end(a, &run);
-	assoc_tx_flush(a, &run);
+	assoc_apply_end(a, &run);
 }
 
 void
 sctp_assoc_input(struct sctp_assoc *a, const struct sctp_rx *rx, uint64_t now_ns)
 {
 	assoc_walk(a, rx, now_ns, false);
+	ASSOC_CHECK(a);
 }
 
 void
 sctp_assoc_input_after_cookie(struct sctp_assoc *a, const struct sctp_rx *rx, uint64_t now_ns)
 {
 	assoc_walk(a, rx, now_ns, true);
+	ASSOC_CHECK(a);
 }
 
 void
@@ -128,7 +131,8 @@ sctp_assoc_timeout(struct sctp_assoc *a, uint64_t now_ns)
 		struct assoc_in in = { .cell = &assoc_timer_table[t][a->state], .now_ns = now_ns };
 		assoc_run_cell(a, &run, &in);
 	}
-	assoc_tx_flush(a, &run);
+	assoc_apply_end(a, &run);
+	ASSOC_CHECK(a);
 }
 
 uint64_t
@@ -151,7 +155,7 @@ assoc_user_run(struct sctp_assoc *a, enum sctp_assoc_user_call u, struct assoc_i
 	int r = assoc_run_cell(a, &run, in);
 	if (r == 0)
 		r = run.result;
-	assoc_tx_flush(a, &run);
+	assoc_apply_end(a, &run);
 	return r;
 }
 
@@ -173,7 +177,9 @@ sctp_assoc_consumed(struct sctp_assoc *a, uint32_t bytes, uint64_t now_ns)
 {
 	struct assoc_in in = { .bytes = bytes, .now_ns = now_ns };
 
-	return assoc_user_run(a, SCTP_ASSOC_USER_CONSUMED, &in);
+	int r = assoc_user_run(a, SCTP_ASSOC_USER_CONSUMED, &in);
+	ASSOC_CHECK(a);
+	return r;
 }
 
 int
@@ -187,25 +193,41 @@ sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags
 		.flags = flags,
 		.now_ns = now_ns,
 	};
-	return assoc_user_run(a, SCTP_ASSOC_USER_SEND, &in);
+	int r = assoc_user_run(a, SCTP_ASSOC_USER_SEND, &in);
+	ASSOC_CHECK(a);
+	return r;
 }
 
 int
 sctp_assoc_shutdown(struct sctp_assoc *a, uint64_t now_ns)
 {
-	return assoc_user_call(a, SCTP_ASSOC_USER_SHUTDOWN, now_ns, NULL, 0, NULL);
+	int r = assoc_user_call(a, SCTP_ASSOC_USER_SHUTDOWN, now_ns, NULL, 0, NULL);
+	ASSOC_CHECK(a);
+	return r;
 }
 
 int
 sctp_assoc_abort(struct sctp_assoc *a, uint64_t now_ns, const uint8_t *reason, uint16_t reason_len)
 {
-	return assoc_user_call(a, SCTP_ASSOC_USER_ABORT, now_ns, reason, reason_len, NULL);
+	int r = assoc_user_call(a, SCTP_ASSOC_USER_ABORT, now_ns, reason, reason_len, NULL);
+	ASSOC_CHECK(a);
+	return r;
 }
 
 int
 sctp_assoc_set_primary(struct sctp_assoc *a, const struct sctp_addr *peer, uint64_t now_ns)
 {
-	return assoc_user_call(a, SCTP_ASSOC_USER_SET_PRIMARY, now_ns, NULL, 0, peer);
+	int r = assoc_user_call(a, SCTP_ASSOC_USER_SET_PRIMARY, now_ns, NULL, 0, peer);
+	ASSOC_CHECK(a);
+	return r;
+}
+
+int
+sctp_assoc_flush(struct sctp_assoc *a, uint64_t now_ns)
+{
+	int r = assoc_user_call(a, SCTP_ASSOC_USER_FLUSH, now_ns, NULL, 0, NULL);
+	ASSOC_CHECK(a);
+	return r;
 }
 
 /* Everything but what the caller gave sctp_assoc_init(). */
@@ -231,6 +253,7 @@ sctp_assoc_init(struct sctp_assoc *a, const struct sctp_assoc_ops *ops, void *ct
 	a->ops = ops;
 	a->ctx = ctx;
 	a->counters = counters;
+	ASSOC_CHECK(a);
 }
 
 static bool
@@ -284,6 +307,7 @@ sctp_assoc_connectx(struct sctp_assoc *a, struct sctp_endpoint *ep, const struct
 	emit_timer_start(&cmds, SCTP_ASSOC_T1_INIT);
 	emit_state(&cmds, SCTP_ASSOC_COOKIE_WAIT);
 	assoc_apply(a, &run, &cmds);
+	ASSOC_CHECK(a);
 	return 0;
 }
 
@@ -317,5 +341,6 @@ sctp_assoc_from_cookie(struct sctp_assoc *a, struct sctp_endpoint *ep,
 	emit_state(&cmds, SCTP_ASSOC_ESTABLISHED);
 	emit(&cmds, OP_NOTIFY)->u.notify.type = SCTP_NOTIFY_COMM_UP;
 	assoc_apply(a, &run, &cmds);
+	ASSOC_CHECK(a);
 	return 0;
 }

@@ -29,7 +29,7 @@
  * association, tie-tags and restart (§5.2); several peer addresses with
  * heartbeats, confirmation, failover and SET PRIMARY (§5.4, §8, RFC 7829,
  * through sctp/path.h); ERROR reported to the user; the data path
- * (issue 4, docs/DATAPATH.md): DATA in, SACK policy and SACK out
+ * (docs/DATAPATH.md): DATA in, SACK policy and SACK out
  * (sctp/assoc_data.c), user send, transmission with congestion control,
  * SACK in, fast retransmit, T3-rtx and SEND FAILED (sctp/assoc_send.c).
  *
@@ -50,6 +50,7 @@
 
 #include "sctp/addr.h"
 #include "sctp/cookie.h"
+#include "sctp/def_table.h"
 #include "sctp/endpoint.h"
 #include "sctp/buf.h"
 #include "sctp/cc.h"
@@ -149,7 +150,7 @@ enum sctp_assoc_vtag_rule {
 
 enum sctp_assoc_drop {
 	SCTP_ASSOC_DROP_NONE = 0, /* a handler cell, not a discard */
-#define SCTP_ASSOC_DROP(name, str, why) SCTP_ASSOC_DROP_##name,
+#define SCTP_ASSOC_DROP(name, str, why) SCTP_DEF_ENUM(SCTP_ASSOC_DROP_##name)
 #include "sctp/assoc_drop.def"
 #undef SCTP_ASSOC_DROP
 	SCTP_ASSOC_DROP_COUNT
@@ -171,7 +172,7 @@ struct sctp_assoc_counters {
 	uint64_t primary_returns;	/* new data moved back to the primary */
 	uint64_t peer_addrs_ignored;	/* peer addresses beyond the path storage, or of a
 					   family we have no local address for */
-	/* Receive side (issue 4). */
+	/* Receive side (sctp/assoc_data.c). */
 	uint64_t data_chunks;	     /* DATA chunks taken (delivered or queued) */
 	uint64_t data_dups;	     /* DATA chunks whose TSN we had already */
 	uint64_t data_out_of_window; /* beyond the TSN map: dropped, retransmitted later */
@@ -180,7 +181,7 @@ struct sctp_assoc_counters {
 	uint64_t sacks_sent;	     /* at most one per received packet */
 	uint64_t sacks_delayed;	     /* sent by the delayed-SACK timer */
 	uint64_t window_updates;     /* SACKs sent because the application consumed data */
-	/* Send side (issue 4, sctp/assoc_send.c). */
+	/* Send side (sctp/assoc_send.c). */
 	uint64_t data_sent;	   /* DATA chunks sent for the first time */
 	uint64_t data_rtx;	   /* DATA chunks retransmitted (fast or T3) */
 	uint64_t data_packets;	   /* packets carrying DATA */
@@ -474,8 +475,8 @@ struct sctp_assoc_handshake {
  *   then                   the rest of path 0, the timers (read after every
  *                          input), the handshake leftovers and our address.
  *
- * The data path of issue 4 adds its hot state (TSN map, queues) after line
- * 1 and moves the cold tail behind it; the budget is 512 bytes.
+ * The receive side's state (TSN map, reassembly) follows them; the send
+ * side's is in data_mem, behind tx. The budget is 512 bytes.
  */
 struct sctp_assoc {
 	/* Line 0. */
@@ -672,6 +673,31 @@ struct sctp_icmp {
  * Returns 0, -EINVAL (tag) or -ENOTCONN (CLOSED).
  */
 int sctp_assoc_icmp(struct sctp_assoc *a, const struct sctp_icmp *e, uint64_t now_ns);
+
+/*
+ * Exactly the bytes an association with these stream counts asks
+ * ops->data_get() for under the data config d (the block's layout is in
+ * docs/DATAPATH.md): the inbound streams' reassembly state, the TSN map's
+ * bitmap and duplicate list, and, when d has the send side's pools, struct
+ * sctp_assoc_tx and the outbound streams' entries. 0 for a NULL d (no data
+ * path: nothing is asked for). A runtime sizes its blocks with it for the
+ * most streams it negotiates (the counts are at most the profile's
+ * out_streams and max_in_streams).
+ */
+size_t sctp_assoc_data_bytes(const struct sctp_data_config *d, uint16_t inbound_streams,
+			     uint16_t outbound_streams);
+
+/*
+ * The association's invariants (sctp/assoc_check.c: the state against the
+ * handshake scratch, the data block and the timers; the path set's
+ * indices; the receive side's TSN map; the send side's queues against
+ * their recounts, flights, TSNs and T3-rtx deadlines). NULL when all hold,
+ * else a static string naming the first broken one. Builds with
+ * SCTP_ASSOC_CHECK defined (the unit, sim and fuzz builds) run it after
+ * every entry point above and abort on a broken one; it reads every queued
+ * chunk, so the data plane's build never calls it.
+ */
+const char *sctp_assoc_check(const struct sctp_assoc *a);
 
 /* The path new data goes to, and the primary. */
 static inline const struct sctp_path *

@@ -1,10 +1,25 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The association's interpreter: the one place that changes the
- * association, builds packets (RFC 9260 §3.3, §8.5.1 for their tags) and
- * calls the user. It carries out the commands the handlers emit
+ * association, builds control packets (RFC 9260 §3.3, §8.5.1 for their
+ * tags) and calls the user. It carries out the commands the handlers emit
  * (sctp/assoc_internal.h).
+ *
+ * The flow. assoc_apply() runs a handler's command list in order. A
+ * command of the data path hands its input to the receive or send logic
+ * (assoc_data.c, assoc_send.c), which works the data-path modules and
+ * sends DATA and SACK packets itself, but emits whatever else it decides
+ * (an ABORT, an ERROR, a SHUTDOWN and its timer and state, path events)
+ * into a follow-up queue instead of calling back in here: the loop drains
+ * that queue, follow-ups of follow-ups included, right after the command
+ * that filled it and before the next one, as Linux's sm_sideeffect.c
+ * queues side effects rather than recursing. So every change has one
+ * writer at a time, the calls run one way (interpreter -> send and receive
+ * logic -> modules), and the effects keep the order the handler asked for.
+ * assoc_apply_end() does the same for the work every input ends with: the
+ * packet's SACK decision and the flush.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "sctp/assoc_internal.h"
@@ -17,59 +32,15 @@ assoc_cum_tsn_ack(const struct sctp_assoc *a)
 }
 
 /*
- * Where a packet of ours goes: the data path, the primary while it is
- * active, else the alternate the path set chose (§6.4). The data path of
- * issue 4 will pick the retransmission path here too.
+ * Where a control packet of ours goes: the data path, the primary while it
+ * is active, else the alternate the path set chose (§6.4). DATA and its
+ * retransmissions pick their own path (assoc_send.c), SACKs theirs
+ * (assoc_sack_send()).
  */
 static struct sctp_addr
 assoc_path_dst(const struct sctp_assoc *a)
 {
 	return sctp_path_addr(sctp_assoc_data_path(a));
-}
-
-/* Leading bits two addresses of one family share. */
-static unsigned
-assoc_common_prefix(const struct sctp_addr *x, const struct sctp_addr *y)
-{
-	unsigned len = sctp_addr_len(x), bits = 0;
-
-	for (unsigned i = 0; i < len; i++) {
-		uint8_t d = x->bytes[i] ^ y->bytes[i];
-		if (d != 0)
-			return bits + (unsigned)__builtin_clz((unsigned)d << 24);
-		bits += 8;
-	}
-	return bits;
-}
-
-/*
- * Our source address toward dst. With one local address, that one. A
- * multi-homed endpoint (RFC 9260 §6.4) uses, of its addresses of dst's
- * family, the one sharing the longest prefix with dst, the association's
- * own on a tie: on directly attached networks that is the address of the
- * interface the path leaves by, so a reply to it comes back over the same
- * network, and a network that fails takes down only the paths through it.
- * A data plane with a routing table may pick otherwise (ops->send gets
- * both addresses).
- */
-const struct sctp_addr *
-assoc_src_for(const struct sctp_assoc *a, const struct sctp_addr *dst)
-{
-	const struct sctp_endpoint_config *cfg = &a->ep->cfg;
-	const struct sctp_addr *best = &a->local_addr;
-	unsigned best_len = dst->family == best->family ? assoc_common_prefix(best, dst) : 0;
-
-	for (uint8_t i = 0; cfg->n_addrs > 1 && i < cfg->n_addrs; i++) {
-		const struct sctp_addr *x = &cfg->addrs[i];
-		if (x->family != dst->family)
-			continue;
-		unsigned l = assoc_common_prefix(x, dst);
-		if (l > best_len) {
-			best = x;
-			best_len = l;
-		}
-	}
-	return best;
 }
 
 static struct sctp_rto *
@@ -82,12 +53,6 @@ static uint32_t
 assoc_rnd32(const struct sctp_assoc *a)
 {
 	return a->ep->cfg.random32(a->ep->cfg.ctx);
-}
-
-void
-assoc_count_drop(struct sctp_assoc *a, enum sctp_assoc_drop d)
-{
-	a->counters->drops[d]++;
 }
 
 /* RFC 9260 §6.3: T1 and T2 run for the RTO; T5 for 5 x RTO.Max (§9.2). */
@@ -257,9 +222,6 @@ assoc_tx_chunks(const struct sctp_assoc *a, const struct assoc_send *s, struct s
 		sctp_cookie_build(w, &ack);
 		break;
 	}
-	case PKT_SACK:
-		assoc_tx_sack(a, w);
-		break;
 	case PKT_ERROR_STREAM: {
 		struct sctp_error err = { 0 };
 		size_t off = sctp_error_build_begin(w, &err);
@@ -351,6 +313,11 @@ assoc_apply_send(struct sctp_assoc *a, const struct assoc_run *run, const struct
 	struct sctp_addr path_dst = assoc_path_dst(a);
 	const struct sctp_addr *src = assoc_src_for(a, &path_dst), *dst = &path_dst;
 
+	if (s->pkt == PKT_SACK) {
+		/* The receive path's own packet, built and sent there. */
+		assoc_sack_send(a, run, s->to_source);
+		return;
+	}
 	sctp_packet_build_header(&w, a->local_port, a->peer_port, assoc_tx_vtag(a, run, s));
 	if (s->pkt == PKT_INIT_ACK)
 		assoc_tx_init_ack(a, run, cmds, &w);
@@ -363,21 +330,53 @@ assoc_apply_send(struct sctp_assoc *a, const struct assoc_run *run, const struct
 	if ((s->reflect || s->to_source) && run->rx != NULL) {
 		src = &run->rx->dst;
 		dst = &run->rx->src;
-	} else if (s->pkt == PKT_SACK && a->rx_path < a->paths.n) {
-		/* §6.4: SACKs go where the DATA came from. */
-		path_dst = sctp_path_addr(sctp_paths_get(&a->paths, a->rx_path));
-		src = assoc_src_for(a, &path_dst);
 	}
 	assoc_note_handshake_tx(a, run, s);
 	a->ops->send(a->ctx, buf, w.off, src, dst);
-	if (s->pkt == PKT_SACK || s->pkt == PKT_SHUTDOWN) {
-		assoc_sack_sent(a);
-		if (s->pkt == PKT_SACK) {
-			a->counters->sacks_sent++;
-			if (run->rx == NULL)
-				a->counters->sacks_delayed++;
-		}
-	}
+	if (s->pkt == PKT_SHUTDOWN)
+		assoc_sack_sent(a); /* it carries the Cumulative TSN Ack (§9.2) */
+}
+
+/*
+ * The data path's storage, one block from ops->data_get() on entering
+ * ESTABLISHED (and on a restart): the receive side's part, then the send
+ * side's (sctp_assoc_data_bytes()). No data path configured: nothing asked,
+ * DATA is counted and dropped.
+ */
+static int
+assoc_data_start(struct sctp_assoc *a)
+{
+	const struct sctp_data_config *d = a->ep->cfg.data;
+
+	if (d == NULL || a->ops->data_get == NULL)
+		return 0;
+	size_t rx = assoc_rx_bytes(d, a->inbound_streams);
+	size_t tx = assoc_tx_bytes(d, a->outbound_streams);
+	uint8_t *mem = a->ops->data_get(a->ctx, rx + tx);
+	if (mem == NULL)
+		return -ENOMEM;
+	a->data_mem = mem;
+	assoc_rx_start(a, mem);
+	if (tx != 0)
+		assoc_tx_start(a, mem + rx);
+	return 0;
+}
+
+/*
+ * Close or restart: what reassembly holds is dropped, SEND FAILED for what
+ * was not acknowledged, the block goes back.
+ */
+static void
+assoc_data_stop(struct sctp_assoc *a)
+{
+	if (a->data_mem == NULL)
+		return;
+	assoc_rx_stop(a);
+	assoc_tx_stop(a);
+	a->ops->data_put(a->ctx, a->data_mem);
+	a->data_mem = NULL;
+	a->rx_streams = NULL;
+	a->timer_at[SCTP_ASSOC_T_SACK] = SCTP_TIME_NEVER;
 }
 
 static void
@@ -473,7 +472,7 @@ assoc_apply_adopt_cookie(struct sctp_assoc *a, const struct sctp_cookie_state *s
  * that added any was refused (§5.2.2).
  */
 static void
-assoc_apply_restart(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_cookie_state *st)
+assoc_apply_restart(struct sctp_assoc *a, const struct sctp_cookie_state *st, struct assoc_cmds *q)
 {
 	/* Whatever was received for the old association is dropped (§5.2.4 A). */
 	assoc_data_stop(a);
@@ -489,7 +488,7 @@ assoc_apply_restart(struct sctp_assoc *a, struct assoc_run *run, const struct sc
 		sctp_rto_init(&sctp_paths_get(&a->paths, i)->rto, assoc_profile(a));
 	a->counters->restarts++;
 	if (assoc_data_start(a) != 0)
-		assoc_abort_now(a, run, SCTP_CAUSE_OUT_OF_RESOURCE, SCTP_ASSOC_REASON_NO_MEMORY, 0);
+		emit_abort(a, q, SCTP_CAUSE_OUT_OF_RESOURCE, SCTP_ASSOC_REASON_NO_MEMORY, 0);
 }
 
 static void
@@ -552,7 +551,7 @@ assoc_add_peer_addrs(struct sctp_assoc *a, const struct sctp_addr *addrs, unsign
  * a state and forget them.
  */
 static void
-assoc_enter_state(struct sctp_assoc *a, struct assoc_run *run, uint8_t s)
+assoc_enter_state(struct sctp_assoc *a, struct assoc_run *run, uint8_t s, struct assoc_cmds *q)
 {
 	uint8_t old = a->state;
 
@@ -560,8 +559,8 @@ assoc_enter_state(struct sctp_assoc *a, struct assoc_run *run, uint8_t s)
 	if (s == SCTP_ASSOC_ESTABLISHED && old < SCTP_ASSOC_ESTABLISHED) {
 		sctp_paths_hb_start(&a->paths, assoc_profile(a), run->now_ns, assoc_rnd32(a));
 		if (assoc_data_start(a) != 0)
-			assoc_abort_now(a, run, SCTP_CAUSE_OUT_OF_RESOURCE,
-					SCTP_ASSOC_REASON_NO_MEMORY, 0);
+			emit_abort(a, q, SCTP_CAUSE_OUT_OF_RESOURCE, SCTP_ASSOC_REASON_NO_MEMORY,
+				   0);
 	} else if (s == SCTP_ASSOC_SHUTDOWN_SENT || s == SCTP_ASSOC_SHUTDOWN_ACK_SENT) {
 		sctp_paths_hb_stop(&a->paths);
 	} else if (s == SCTP_ASSOC_SHUTDOWN_PENDING || s == SCTP_ASSOC_SHUTDOWN_RECEIVED) {
@@ -590,7 +589,7 @@ assoc_notify_addr(struct sctp_assoc *a, unsigned i, enum sctp_addr_change what)
  * notifications and counters; every path failing (§8.1) ends the
  * association: COMMUNICATION LOST, nothing more to send to anyone.
  */
-void
+static void
 assoc_apply_path_events(struct sctp_assoc *a, struct assoc_run *run, uint64_t ev)
 {
 	static const struct {
@@ -688,11 +687,11 @@ assoc_apply_set_primary(struct sctp_assoc *a, struct assoc_run *run, unsigned i)
 
 static void
 assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds,
-		const struct assoc_cmd *c)
+		const struct assoc_cmd *c, struct assoc_cmds *q)
 {
 	switch ((enum assoc_op)c->op) {
 	case OP_STATE:
-		assoc_enter_state(a, run, c->u.state);
+		assoc_enter_state(a, run, c->u.state, q);
 		break;
 	case OP_TIMER_START:
 		a->timer_at[c->u.timer] =
@@ -744,7 +743,7 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 		a->peer_vtag = c->u.count;
 		break;
 	case OP_RESTART:
-		assoc_apply_restart(a, run, &cmds->cookie);
+		assoc_apply_restart(a, &cmds->cookie, q);
 		break;
 	case OP_PATHS_WAKEUP:
 		assoc_apply_paths_wakeup(a, run);
@@ -756,16 +755,16 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 		assoc_apply_set_primary(a, run, c->u.count);
 		break;
 	case OP_DATA:
-		assoc_rx_data(a, run, c->u.chunk);
+		assoc_rx_data(a, run, c->u.chunk, q);
 		break;
 	case OP_SACK:
-		assoc_rx_sack(a, run, c->u.chunk);
+		assoc_rx_sack(a, run, c->u.chunk, q);
 		break;
 	case OP_SHUTDOWN_CUM:
-		assoc_rx_shutdown_cum(a, run, c->u.chunk);
+		assoc_rx_shutdown_cum(a, run, c->u.chunk, q);
 		break;
 	case OP_T3:
-		assoc_tx_t3(a, run);
+		assoc_tx_t3(a, run, q);
 		break;
 	case OP_CONSUMED:
 		assoc_rx_consumed(a, run, c->u.count);
@@ -775,6 +774,13 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 		break;
 	case OP_BUNDLE_DUE:
 		run->bundle_due = true;
+		break;
+	case OP_PATH_EVENTS:
+		assoc_apply_path_events(a, run, c->u.events);
+		break;
+	case OP_HALT:
+		run->halted = true;
+		run->stop = true;
 		break;
 	}
 }
@@ -790,16 +796,73 @@ assoc_release_handshake(struct sctp_assoc *a)
 	}
 }
 
-/* The one place that changes the association. */
-void
-assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds)
+/*
+ * Follow-ups: what the commands just run emitted into q, in order, with
+ * what those emit in turn appended behind them. The bound is the queue's
+ * (SCTP_ASSOC_MAX_CMDS in all, counted past it): no command's follow-ups
+ * come near it (the longest, T3-rtx on every path, emits one per path and
+ * OP_HALT), and a follow-up's own follow-ups are an ABORT's four at most.
+ */
+static void
+assoc_apply_follow_ups(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds,
+		       struct assoc_cmds *q)
 {
-	if (cmds->overflow)
+	for (uint8_t k = 0; k < q->n && !run->halted; k++)
+		assoc_apply_one(a, run, cmds, &q->cmd[k], q);
+	if (q->overflow)
 		assoc_count_drop(a, SCTP_ASSOC_DROP_CMD_OVERFLOW);
-	for (uint8_t i = 0; i < cmds->n && !run->halted; i++)
-		assoc_apply_one(a, run, cmds, &cmds->cmd[i]);
+	assoc_cmds_init(q);
+}
+
+/* After the commands of one call: what depends on all of them. */
+static void
+assoc_apply_finish(struct sctp_assoc *a)
+{
 	assoc_release_handshake(a);
 	/* The path set's deadline moves with what it was told; follow it. */
 	a->timer_at[SCTP_ASSOC_T_HEARTBEAT] =
 		a->paths.running ? sctp_paths_next_wakeup(&a->paths) : SCTP_TIME_NEVER;
+}
+
+/* The one place that changes the association. */
+void
+assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds)
+{
+	struct assoc_cmds q;
+
+	assoc_cmds_init(&q);
+	if (cmds->overflow)
+		assoc_count_drop(a, SCTP_ASSOC_DROP_CMD_OVERFLOW);
+	for (uint8_t i = 0; i < cmds->n && !run->halted; i++) {
+		assoc_apply_one(a, run, cmds, &cmds->cmd[i], &q);
+		if (q.n != 0 || q.overflow)
+			assoc_apply_follow_ups(a, run, cmds, &q);
+	}
+	assoc_apply_finish(a);
+}
+
+/*
+ * Every input ends here (a packet whose tags all passed, a timer, a user
+ * call): the packet's one SACK decision, then the flush, each with its
+ * follow-ups before the next step.
+ */
+void
+assoc_apply_end(struct sctp_assoc *a, struct assoc_run *run)
+{
+	struct assoc_cmds q;
+	bool followed = false;
+
+	assoc_cmds_init(&q);
+	assoc_rx_packet_end(a, run, &q);
+	if (q.n != 0 || q.overflow) {
+		assoc_apply_follow_ups(a, run, &q, &q);
+		followed = true;
+	}
+	assoc_tx_flush(a, run, &q);
+	if (q.n != 0 || q.overflow) {
+		assoc_apply_follow_ups(a, run, &q, &q);
+		followed = true;
+	}
+	if (followed)
+		assoc_apply_finish(a);
 }

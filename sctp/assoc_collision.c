@@ -339,7 +339,7 @@ assoc_sf_cookie_echo(const struct sctp_assoc *a, const struct assoc_in *in, stru
 	if (pkt->vtag != st->local_vtag || pkt->dst_port != a->local_port ||
 	    pkt->src_port != a->peer_port || st->local_port != a->local_port ||
 	    st->peer_port != a->peer_port) {
-		emit_drop_packet(o, SCTP_ASSOC_DROP_COOKIE_MISMATCH);
+		emit_drop_packet(o, SCTP_ASSOC_DROP_COOKIE_TAG_OR_PORT_MISMATCH);
 		return;
 	}
 	enum assoc_cookie_case k = assoc_cookie_case(a, st);

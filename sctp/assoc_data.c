@@ -9,11 +9,16 @@
  * or the delayed-SACK timer.
  *
  * The handlers (sf_data, tf_sack) only name the input; the work is done
- * here, by the interpreter, because the two modules decide as they go and
- * the per-chunk cost matters (issue 4's goal: 150 cycles for a 64-byte DATA
- * packet through delivery and the SACK decision). Nothing here allocates:
- * the association's storage comes once from ops->data_get(), fragments
- * from the lcore's reassembly pool.
+ * here, run by the interpreter (OP_DATA, the input's end), because the two
+ * modules decide as they go and the per-chunk cost matters (150 cycles for
+ * a 64-byte DATA packet through delivery and the SACK decision is the
+ * goal). This file sends its SACKs itself (assoc_sack_send()) and emits
+ * into the interpreter's follow-up queue whatever else it decides (an
+ * ABORT, an ERROR, a SHUTDOWN): it calls no other assoc_*.c file, and the
+ * send path calls it for the SACK it bundles. Nothing here allocates: the
+ * association's storage comes once from ops->data_get() (the interpreter
+ * asks, sctp_assoc_data_bytes() says how much), fragments from the lcore's
+ * reassembly pool.
  *
  * SACK policy (profile fields, docs/PROFILES.md):
  *   - never more than one SACK per received packet: decided at its end;
@@ -31,7 +36,6 @@
  *     timer;
  *   - in SHUTDOWN-SENT a SHUTDOWN instead, T2 restarted (§9.2).
  */
-#include <errno.h>
 #include <string.h>
 
 #include "sctp/assoc_internal.h"
@@ -44,12 +48,6 @@ static const struct sctp_data_config *
 assoc_data_cfg(const struct sctp_assoc *a)
 {
 	return a->ep->cfg.data;
-}
-
-static size_t
-align8(size_t n)
-{
-	return (n + 7u) & ~(size_t)7u;
 }
 
 /*
@@ -75,35 +73,48 @@ assoc_tf_sack(const struct sctp_assoc *a, const struct assoc_in *in, struct asso
 	emit_send(o, PKT_SACK);
 }
 
-int
-assoc_data_start(struct sctp_assoc *a)
+/*
+ * The receive side's part of the data block: the inbound streams'
+ * reassembly state, the TSN map's bitmap, its duplicate list, each
+ * 8-aligned. The send side's part follows (assoc_tx_bytes()).
+ */
+size_t
+assoc_rx_bytes(const struct sctp_data_config *d, uint16_t inbound_streams)
+{
+	return assoc_align8((size_t)inbound_streams * sizeof(struct sctp_reasm_stream)) +
+	       (size_t)d->tsn_map_words * sizeof(uint64_t) +
+	       assoc_align8((size_t)d->max_dups * sizeof(uint32_t));
+}
+
+size_t
+sctp_assoc_data_bytes(const struct sctp_data_config *d, uint16_t inbound_streams,
+		      uint16_t outbound_streams)
+{
+	if (d == NULL)
+		return 0;
+	return assoc_rx_bytes(d, inbound_streams) + assoc_tx_bytes(d, outbound_streams);
+}
+
+/* The receive side over mem, the head of the data block (assoc_rx_bytes()). */
+void
+assoc_rx_start(struct sctp_assoc *a, void *mem)
 {
 	const struct sctp_data_config *d = assoc_data_cfg(a);
-
-	if (d == NULL || a->ops->data_get == NULL)
-		return 0; /* no data path configured: DATA is counted and dropped */
-	size_t streams = align8((size_t)a->inbound_streams * sizeof(struct sctp_reasm_stream));
+	size_t streams =
+		assoc_align8((size_t)a->inbound_streams * sizeof(struct sctp_reasm_stream));
 	size_t bits = (size_t)d->tsn_map_words * sizeof(uint64_t);
-	size_t dups = align8((size_t)d->max_dups * sizeof(uint32_t));
-	size_t tx = assoc_tx_mem(a); /* the send side's share, 0 when it is off */
-	uint8_t *mem = a->ops->data_get(a->ctx, streams + bits + dups + tx);
-	if (mem == NULL)
-		return -ENOMEM;
-	a->data_mem = mem;
-	a->rx_streams = (struct sctp_reasm_stream *)(void *)mem;
+	uint8_t *m = mem;
+
+	a->rx_streams = (struct sctp_reasm_stream *)(void *)m;
 	sctp_reasm_streams_init(a->rx_streams, a->inbound_streams);
 	sctp_reasm_init(&a->rx_reasm);
-	sctp_tsn_map_init(&a->rx_tsn, a->peer_initial_tsn, (uint64_t *)(void *)(mem + streams),
-			  d->tsn_map_words, (uint32_t *)(void *)(mem + streams + bits),
-			  d->max_dups);
+	sctp_tsn_map_init(&a->rx_tsn, a->peer_initial_tsn, (uint64_t *)(void *)(m + streams),
+			  d->tsn_map_words, (uint32_t *)(void *)(m + streams + bits), d->max_dups);
 	a->rx_pkts = 0;
 	a->rx_sack_now = 0;
 	a->rx_path = a->paths.current;
 	a->rx_unconsumed = 0;
 	a->rx_rwnd_sent = assoc_rwnd(a);
-	if (tx != 0)
-		assoc_tx_start(a, mem + streams + bits + dups);
-	return 0;
 }
 
 static void assoc_deliver(void *arg, const struct sctp_reasm_msg *m);
@@ -134,18 +145,13 @@ assoc_deliver(void *arg, const struct sctp_reasm_msg *m)
 	a->ops->deliver(a->ctx, m);
 }
 
+/* Close or restart: whatever reassembly holds is dropped, its references released. */
 void
-assoc_data_stop(struct sctp_assoc *a)
+assoc_rx_stop(struct sctp_assoc *a)
 {
-	if (a->data_mem == NULL)
-		return;
 	struct sctp_reasm_env env = assoc_reasm_env(a);
+
 	sctp_reasm_abandon(&a->rx_reasm, &env);
-	assoc_tx_stop(a);
-	a->ops->data_put(a->ctx, a->data_mem);
-	a->data_mem = NULL;
-	a->rx_streams = NULL;
-	a->timer_at[SCTP_ASSOC_T_SACK] = SCTP_TIME_NEVER;
 }
 
 /*
@@ -199,34 +205,31 @@ assoc_rx_consumed(struct sctp_assoc *a, struct assoc_run *run, uint32_t bytes)
 	if (a->rx_rwnd_sent >= buf / 2 || now_rwnd <= a->rx_rwnd_sent ||
 	    now_rwnd - a->rx_rwnd_sent < step)
 		return;
-	struct assoc_cmds cmds = { .n = 0 };
-	emit_send(&cmds, PKT_SACK);
-	assoc_apply(a, run, &cmds);
+	assoc_sack_send(a, run, false);
 	a->counters->window_updates++;
 }
 
 /* §3.3.10.1: ERROR, Invalid Stream Identifier, to where the DATA came from. */
 static void
-assoc_send_invalid_stream(struct sctp_assoc *a, struct assoc_run *run, uint16_t sid)
+assoc_emit_invalid_stream(struct assoc_cmds *q, uint16_t sid)
 {
-	struct assoc_cmds cmds = { .n = 0 };
-	struct assoc_send *s = emit_send(&cmds, PKT_ERROR_STREAM);
+	struct assoc_send *s = emit_send(q, PKT_ERROR_STREAM);
 
 	s->value = sid;
 	s->to_source = true;
-	assoc_apply(a, run, &cmds);
 }
 
 void
-assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c)
+assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
+	      struct assoc_cmds *q)
 {
 	struct sctp_data d;
 	enum sctp_parse_err e = sctp_data_parse(c, &d);
 
 	if (e == SCTP_PERR_DATA_NO_USER_DATA) {
 		/* §3.3.1, §6.2: ABORT with No User Data, naming the TSN. */
-		assoc_abort_now(a, run, SCTP_CAUSE_NO_USER_DATA, SCTP_ASSOC_REASON_PROTOCOL,
-				sctp_load_be32(c->value));
+		emit_abort(a, q, SCTP_CAUSE_NO_USER_DATA, SCTP_ASSOC_REASON_PROTOCOL,
+			   sctp_load_be32(c->value));
 		return;
 	}
 	if (e != SCTP_PERR_OK) {
@@ -273,12 +276,11 @@ assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chu
 		return;
 	case SCTP_REASM_BAD_FRAGMENT:
 	case SCTP_REASM_BAD_LEN:
-		assoc_abort_now(a, run, SCTP_CAUSE_PROTOCOL_VIOLATION, SCTP_ASSOC_REASON_PROTOCOL,
-				0);
+		emit_abort(a, q, SCTP_CAUSE_PROTOCOL_VIOLATION, SCTP_ASSOC_REASON_PROTOCOL, 0);
 		return;
 	case SCTP_REASM_BAD_STREAM:
 		a->counters->data_bad_stream++;
-		assoc_send_invalid_stream(a, run, d.sid);
+		assoc_emit_invalid_stream(q, d.sid);
 		break;
 	case SCTP_REASM_DUPLICATE:
 		a->counters->data_dups++;
@@ -294,22 +296,19 @@ assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chu
 
 /* The one SACK (or SHUTDOWN) decision per packet with DATA. */
 void
-assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run)
+assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 {
-	const struct sctp_profile *p = assoc_profile(a);
-	struct assoc_cmds cmds = { .n = 0 };
-
 	if (!run->had_data || run->halted || a->data_mem == NULL)
 		return;
+	const struct sctp_profile *p = assoc_profile(a);
 	int i = sctp_paths_find(&a->paths, &run->rx->src);
 	if (i >= 0)
 		a->rx_path = (uint8_t)i;
 	a->rx_pkts++;
 	if (a->state == SCTP_ASSOC_SHUTDOWN_SENT) {
 		/* §9.2: each packet with DATA is answered with a SHUTDOWN, T2 restarted. */
-		emit_send(&cmds, PKT_SHUTDOWN);
-		emit_timer_start(&cmds, SCTP_ASSOC_T2_SHUTDOWN);
-		assoc_apply(a, run, &cmds);
+		emit_send(q, PKT_SHUTDOWN);
+		emit_timer_start(q, SCTP_ASSOC_T2_SHUTDOWN);
 		return;
 	}
 	bool gaps = sctp_tsn_map_has_gaps(&a->rx_tsn);
@@ -322,8 +321,7 @@ assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run)
 			run->sack_due = true;
 			return;
 		}
-		emit_send(&cmds, PKT_SACK)->to_source = true;
-		assoc_apply(a, run, &cmds);
+		assoc_sack_send(a, run, true);
 		return;
 	}
 	if (a->timer_at[SCTP_ASSOC_T_SACK] == SCTP_TIME_NEVER)
@@ -358,20 +356,38 @@ assoc_sack_sent(struct sctp_assoc *a)
 	a->timer_at[SCTP_ASSOC_T_SACK] = SCTP_TIME_NEVER;
 }
 
+/*
+ * §6.2, §6.4: a SACK alone, with our usual tag: to_source, to the source of
+ * the packet in hand (from our address it went to); otherwise to the path
+ * the last DATA came from, or the data path before any came.
+ */
 void
-assoc_abort_now(struct sctp_assoc *a, struct assoc_run *run, uint16_t cause,
-		enum sctp_assoc_reason reason, uint32_t value)
+assoc_sack_send(struct sctp_assoc *a, const struct assoc_run *run, bool to_source)
 {
-	struct assoc_cmds cmds = { .n = 0 };
-	struct assoc_send *s = emit_send(&cmds, PKT_ABORT);
+	_Alignas(8) uint8_t buf[SCTP_ASSOC_TX_MAX];
+	struct sctp_writer w = sctp_writer_make(buf, sizeof(buf));
+	struct sctp_addr dst = sctp_path_addr(sctp_assoc_data_path(a));
+	const struct sctp_addr *src, *to = &dst;
 
-	s->cause = cause;
-	s->value = value;
-	emit_close(&cmds,
-		   a->state >= SCTP_ASSOC_ESTABLISHED ? SCTP_NOTIFY_COMM_LOST
-						      : SCTP_NOTIFY_CANT_START,
-		   reason);
-	assoc_apply(a, run, &cmds);
-	run->halted = true;
-	run->stop = true;
+	if (a->data_mem == NULL)
+		return; /* no TSN map to report */
+	sctp_packet_build_header(&w, a->local_port, a->peer_port, a->peer_vtag);
+	assoc_tx_sack(a, &w);
+	if (!sctp_writer_ok(&w)) {
+		assoc_count_drop(a, SCTP_ASSOC_DROP_TX_TOO_BIG);
+		return;
+	}
+	if (to_source && run->rx != NULL) {
+		src = &run->rx->dst;
+		to = &run->rx->src;
+	} else {
+		if (a->rx_path < a->paths.n)
+			dst = sctp_path_addr(sctp_paths_get_const(&a->paths, a->rx_path));
+		src = assoc_src_for(a, &dst);
+	}
+	a->ops->send(a->ctx, buf, w.off, src, to);
+	assoc_sack_sent(a);
+	a->counters->sacks_sent++;
+	if (run->rx == NULL)
+		a->counters->sacks_delayed++;
 }

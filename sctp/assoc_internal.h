@@ -13,13 +13,34 @@
  *   sctp/assoc_control.c    HEARTBEAT, ERROR and unrecognized chunk handlers;
  *   sctp/assoc_path.c       HEARTBEAT ACK, the heartbeat timer, SET PRIMARY
  *                           (the path set, sctp/path.h, does the work);
- *   sctp/assoc_data.c       the data path: DATA in, SACK policy and SACK out
- *                           (the TSN map and reassembly do the work);
+ *   sctp/assoc_apply.c      the interpreter: state, timers, control packets,
+ *                           the user, the data block's life;
  *   sctp/assoc_send.c       the send path: user send, the flush after
  *                           every input, SACK in, T3-rtx (the send queue,
  *                           the retransmission queue and cc do the work);
- *   sctp/assoc_table.c      the three tables, row lookup and names;
- *   sctp/assoc_apply.c      the interpreter: state, timers, packets, the user.
+ *   sctp/assoc_data.c       the data path: DATA in, SACK policy and SACK out
+ *                           (the TSN map and reassembly do the work);
+ *   sctp/assoc_check.c      the association's invariants, for debug builds;
+ *   sctp/assoc_table.c      the three tables, row lookup and names.
+ *
+ * How an input flows, and why one way. An entry point (assoc.c) hands the
+ * input to its cell's handler, which emits a command list; assoc_apply()
+ * runs it, then assoc_apply_end() makes the input's SACK decision and
+ * flush. Commands of the data path (OP_DATA, OP_SACK, OP_T3, ...) call the
+ * receive and send logic (assoc_data.c, assoc_send.c), which does its own
+ * work through the data-path modules (TSN map, reassembly, send and
+ * retransmission queues, cc, path set) and sends its own DATA and SACK
+ * packets, but never calls back into the interpreter: what needs the
+ * interpreter (a control packet, a state, a timer, an ABORT, path events)
+ * it emits as follow-up commands into a queue the interpreter passes it.
+ * The interpreter drains that queue right after the command that filled
+ * it, before the next one, as Linux's sm_sideeffect.c does, so the order
+ * of effects is the order the handler asked for. The queue is bounded
+ * (SCTP_ASSOC_MAX_CMDS, counted as cmd_overflow past it, and
+ * sctp_assoc_check() fails on that count), and the calls run one way:
+ * assoc.c -> assoc_apply.c -> assoc_send.c -> assoc_data.c -> modules,
+ * so no file can re-enter the interpreter half way through a command and
+ * see, or leave, the association half changed.
  */
 #ifndef SCTP_ASSOC_INTERNAL_H
 #define SCTP_ASSOC_INTERNAL_H
@@ -63,6 +84,8 @@ enum assoc_op {
 	OP_PUSH,	  /* u.user: the user's message into the send queue; run->result */
 	OP_CONSUMED,	  /* u.count: bytes the application consumed (assoc_data.c) */
 	OP_BUNDLE_DUE,	  /* the bundling delay ran out: the flush holds nothing back */
+	OP_PATH_EVENTS,	  /* u.events: what the path set reported (sctp/path.h masks) */
+	OP_HALT,	  /* the association ended: apply nothing more, handle no further chunk */
 };
 
 /* The packets an association sends. */
@@ -110,6 +133,7 @@ struct assoc_cmd {
 		uint8_t timer;
 		uint8_t drop;
 		uint32_t count;
+		uint64_t events;
 		struct assoc_send send;
 		struct assoc_notify notify;
 		const struct sctp_chunk *chunk; /* valid during the input */
@@ -256,6 +280,41 @@ emit_close(struct assoc_cmds *o, enum sctp_notify_type type, enum sctp_assoc_rea
 	return n;
 }
 
+/*
+ * ABORT with one cause (value: its datum, a TSN for No User Data), CLOSED,
+ * the user told why; then nothing more is applied and no further chunk of
+ * the packet handled.
+ */
+static inline void
+emit_abort(const struct sctp_assoc *a, struct assoc_cmds *o, uint16_t cause,
+	   enum sctp_assoc_reason reason, uint32_t value)
+{
+	struct assoc_send *s = emit_send(o, PKT_ABORT);
+
+	s->cause = cause;
+	s->value = value;
+	emit_close(o,
+		   a->state >= SCTP_ASSOC_ESTABLISHED ? SCTP_NOTIFY_COMM_LOST
+						      : SCTP_NOTIFY_CANT_START,
+		   reason);
+	emit(o, OP_HALT);
+}
+
+static inline void
+emit_path_events(struct assoc_cmds *o, uint64_t ev)
+{
+	emit(o, OP_PATH_EVENTS)->u.events = ev;
+}
+
+/* An empty command list: the one initialisation a list needs. */
+static inline void
+assoc_cmds_init(struct assoc_cmds *o)
+{
+	o->n = 0;
+	o->overflow = false;
+	o->result = 0;
+}
+
 /* ---- Shared by the handlers ------------------------------------------- */
 
 static inline const struct sctp_profile *
@@ -289,16 +348,6 @@ assoc_peer_addr_known(const struct sctp_assoc *a, const struct sctp_addr *addr)
 {
 	return sctp_paths_find(&a->paths, addr) >= 0;
 }
-
-/* ---- Paths (assoc_apply.c) --------------------------------------------- */
-
-/*
- * Add the peer's addresses to the path set (§5.1.2, §5.4): confirmed per
- * §5.4 rules 1 and 2, room from ops->paths_get(); ones of another family
- * than our local address, or beyond the room, are counted and left out.
- */
-void assoc_add_peer_addrs(struct sctp_assoc *a, const struct sctp_addr *addrs, unsigned n,
-			  bool confirmed, uint64_t now_ns);
 
 /* ---- Handlers: the tables' cells (assoc_table.c) ---------------------- */
 
@@ -390,7 +439,7 @@ struct assoc_run {
 	const struct sctp_rx *rx; /* NULL for timers and user calls */
 	uint64_t now_ns;
 	bool stop;	    /* no further chunk of this packet */
-	bool halted;	    /* the interpreter itself ended the association: apply nothing more */
+	bool halted;	    /* the association ended (OP_HALT): apply nothing more */
 	bool had_data;	    /* the packet carried DATA: a SACK decision is due at its end */
 	int result;	    /* a user call's return value set by the interpreter (OP_PUSH) */
 	bool shutdown_step; /* SHUTDOWN-PENDING or -RECEIVED entered, or data acked: the
@@ -401,35 +450,138 @@ struct assoc_run {
 			       first DATA this input sends, or leaves alone (assoc_tx_flush) */
 };
 
-/* assoc_data.c: the receive path, run by the interpreter. */
-int assoc_data_start(struct sctp_assoc *a);
-void assoc_data_stop(struct sctp_assoc *a);
-void assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c);
-void assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run);
-void assoc_rx_consumed(struct sctp_assoc *a, struct assoc_run *run, uint32_t bytes);
-void assoc_tx_sack(const struct sctp_assoc *a, struct sctp_writer *w);
-void assoc_sack_sent(struct sctp_assoc *a);
-uint32_t assoc_rwnd(const struct sctp_assoc *a);
-/* ABORT with one cause (value: its datum), CLOSED, the user told; nothing more applied. */
-void assoc_abort_now(struct sctp_assoc *a, struct assoc_run *run, uint16_t cause,
-		     enum sctp_assoc_reason reason, uint32_t value);
+/* Run a handler's command list, each command's follow-ups right after it. */
+void assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds);
+/* The input's end: the packet's SACK decision, the flush, their follow-ups. */
+void assoc_apply_end(struct sctp_assoc *a, struct assoc_run *run);
 
-/* assoc_send.c: the send path, run by the interpreter. */
-size_t assoc_tx_mem(const struct sctp_assoc *a);
+/*
+ * Add the peer's addresses to the path set (§5.1.2, §5.4): confirmed per
+ * §5.4 rules 1 and 2, room from ops->paths_get(); ones of another family
+ * than our local address, or beyond the room, are counted and left out.
+ */
+void assoc_add_peer_addrs(struct sctp_assoc *a, const struct sctp_addr *addrs, unsigned n,
+			  bool confirmed, uint64_t now_ns);
+
+/*
+ * ---- The send path (assoc_send.c), run by the interpreter -------------
+ *
+ * Functions given a queue `q` emit into it what the interpreter must do
+ * next; they never call assoc_apply().
+ */
 void assoc_tx_start(struct sctp_assoc *a, void *mem);
 void assoc_tx_stop(struct sctp_assoc *a);
 bool assoc_tx_outstanding(const struct sctp_assoc *a);
 void assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in *in);
-void assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run);
-void assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c);
-void assoc_rx_shutdown_cum(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c);
-void assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run);
+void assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q);
+void assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
+		   struct assoc_cmds *q);
+void assoc_rx_shutdown_cum(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
+			   struct assoc_cmds *q);
+void assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q);
 
-/* assoc_apply.c, for the send path. */
-const struct sctp_addr *assoc_src_for(const struct sctp_assoc *a, const struct sctp_addr *dst);
-void assoc_apply_path_events(struct sctp_assoc *a, struct assoc_run *run, uint64_t ev);
+/* ---- The receive path (assoc_data.c), run by the interpreter ----------- */
 
-void assoc_count_drop(struct sctp_assoc *a, enum sctp_assoc_drop d);
-void assoc_apply(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_cmds *cmds);
+/* Bytes of the data block the receive side takes, ahead of the send side's. */
+size_t assoc_rx_bytes(const struct sctp_data_config *d, uint16_t inbound_streams);
+void assoc_rx_start(struct sctp_assoc *a, void *mem);
+void assoc_rx_stop(struct sctp_assoc *a);
+void assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
+		   struct assoc_cmds *q);
+void assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q);
+void assoc_rx_consumed(struct sctp_assoc *a, struct assoc_run *run, uint32_t bytes);
+void assoc_tx_sack(const struct sctp_assoc *a, struct sctp_writer *w);
+/* A SACK alone: to the source of the packet in hand, else to the last DATA's path (§6.4). */
+void assoc_sack_send(struct sctp_assoc *a, const struct assoc_run *run, bool to_source);
+void assoc_sack_sent(struct sctp_assoc *a);
+uint32_t assoc_rwnd(const struct sctp_assoc *a);
+
+/* ---- Below every file: counters, addresses, the send side's size ------- */
+
+static inline void
+assoc_count_drop(struct sctp_assoc *a, enum sctp_assoc_drop d)
+{
+	a->counters->drops[d]++;
+}
+
+/* Leading bits two addresses of one family share. */
+static inline unsigned
+assoc_common_prefix(const struct sctp_addr *x, const struct sctp_addr *y)
+{
+	unsigned len = sctp_addr_len(x), bits = 0;
+
+	for (unsigned i = 0; i < len; i++) {
+		uint8_t d = x->bytes[i] ^ y->bytes[i];
+		if (d != 0)
+			return bits + (unsigned)__builtin_clz((unsigned)d << 24);
+		bits += 8;
+	}
+	return bits;
+}
+
+/*
+ * Our source address toward dst. With one local address, that one. A
+ * multi-homed endpoint (RFC 9260 §6.4) uses, of its addresses of dst's
+ * family, the one sharing the longest prefix with dst, the association's
+ * own on a tie: on directly attached networks that is the address of the
+ * interface the path leaves by, so a reply to it comes back over the same
+ * network, and a network that fails takes down only the paths through it.
+ * A data plane with a routing table may pick otherwise (ops->send gets
+ * both addresses).
+ */
+static inline const struct sctp_addr *
+assoc_src_for(const struct sctp_assoc *a, const struct sctp_addr *dst)
+{
+	const struct sctp_endpoint_config *cfg = &a->ep->cfg;
+	const struct sctp_addr *best = &a->local_addr;
+	unsigned best_len = dst->family == best->family ? assoc_common_prefix(best, dst) : 0;
+
+	for (uint8_t i = 0; cfg->n_addrs > 1 && i < cfg->n_addrs; i++) {
+		const struct sctp_addr *x = &cfg->addrs[i];
+		if (x->family != dst->family)
+			continue;
+		unsigned l = assoc_common_prefix(x, dst);
+		if (l > best_len) {
+			best = x;
+			best_len = l;
+		}
+	}
+	return best;
+}
+
+static inline size_t
+assoc_align8(size_t n)
+{
+	return (n + 7u) & ~(size_t)7u;
+}
+
+/*
+ * Bytes of the data block the send side takes (struct sctp_assoc_tx and
+ * the outbound streams' entries), 0 when it is off: not configured, or no
+ * outbound stream.
+ */
+static inline size_t
+assoc_tx_bytes(const struct sctp_data_config *d, uint16_t outbound_streams)
+{
+	if (d == NULL || d->outq_pool == NULL || d->rtxq_pool == NULL || outbound_streams == 0)
+		return 0;
+	return assoc_align8(sizeof(struct sctp_assoc_tx)) +
+	       assoc_align8((size_t)outbound_streams * sizeof(struct sctp_outq_stream));
+}
+
+/* ---- The invariants (assoc_check.c) ------------------------------------- */
+
+/*
+ * After every entry point of sctp/assoc.h, in builds with SCTP_ASSOC_CHECK
+ * defined (the unit, sim and fuzz builds; never the library the data plane
+ * links): sctp_assoc_check(), and abort() with the broken invariant's name
+ * and where it was found if one is. Without the macro nothing is called.
+ */
+void assoc_check_or_abort(const struct sctp_assoc *a, const char *where);
+#ifdef SCTP_ASSOC_CHECK
+#define ASSOC_CHECK(a) assoc_check_or_abort((a), __func__)
+#else
+#define ASSOC_CHECK(a) ((void)(a))
+#endif
 
 #endif /* SCTP_ASSOC_INTERNAL_H */

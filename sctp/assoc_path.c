@@ -55,12 +55,12 @@ assoc_uf_set_primary(const struct sctp_assoc *a, const struct assoc_in *in, stru
 	int i = in->addr != NULL ? sctp_paths_find(&a->paths, in->addr) : -1;
 
 	if (i < 0) {
-		emit_drop(o, SCTP_ASSOC_DROP_USER_BAD_PRIMARY);
+		emit_drop(o, SCTP_ASSOC_DROP_USER_SET_PRIMARY_REFUSED);
 		o->result = -EADDRNOTAVAIL;
 		return;
 	}
 	if (!(sctp_paths_get_const(&a->paths, (unsigned)i)->flags & SCTP_PATH_F_CONFIRMED)) {
-		emit_drop(o, SCTP_ASSOC_DROP_USER_BAD_PRIMARY);
+		emit_drop(o, SCTP_ASSOC_DROP_USER_SET_PRIMARY_REFUSED);
 		o->result = -EINVAL;
 		return;
 	}

@@ -13,6 +13,13 @@
  * go, the path set (sctp/path.h) keeps RTOs and error counts. This file
  * calls them in the RFC's order, assigns TSNs, and builds packets.
  *
+ * The interpreter runs it (OP_PUSH, OP_SACK, OP_T3, the flush that ends
+ * every input). It sends its DATA packets and the SACKs it owes itself
+ * (the SACK from the receive path, assoc_data.c, the one file it calls),
+ * and emits into the interpreter's follow-up queue what else it decides:
+ * path events, an ABORT for a SACK of a TSN never sent, the SHUTDOWN or
+ * SHUTDOWN ACK once nothing is outstanding. It never calls the interpreter.
+ *
  * Zero window probing (§6.1 A): with the peer's window too small for the
  * next chunk and nothing in flight, one chunk goes anyway (tx_flush_new()).
  * A receiver whose window stays closed drops it and says so in a SACK
@@ -40,7 +47,7 @@
  * delay configured the flush pays one test of tx->bundle_delay_ns.
  *
  * Storage: struct sctp_assoc_tx and the outbound streams' entries (16 bytes
- * each) sit in the data_mem block (assoc_tx_mem()); messages and chunks in
+ * each) sit in the data_mem block (assoc_tx_bytes()); messages and chunks in
  * the lcore's pools. Nothing is allocated here. Zero copy: a DATA chunk is
  * a 16-byte header plus the user's slice (ops->send_data); without that op
  * the packet is flattened on the stack (one copy) for ops->send.
@@ -70,27 +77,10 @@ _Static_assert((SCTP_SEND_MORE & SCTP_OUTQ_FLAGS) == 0, "MORE is no DATA chunk f
 /* Smallest MTU: RFC 9260 §6.9 assumes at least an IPv6 minimum link. */
 #define ASSOC_TX_MTU_MIN 576u
 
-static size_t
-tx_align8(size_t n)
-{
-	return (n + 7u) & ~(size_t)7u;
-}
-
 static const struct sctp_data_config *
 tx_cfg(const struct sctp_assoc *a)
 {
 	return a->ep->cfg.data;
-}
-
-size_t
-assoc_tx_mem(const struct sctp_assoc *a)
-{
-	const struct sctp_data_config *d = tx_cfg(a);
-
-	if (d == NULL || d->outq_pool == NULL || d->rtxq_pool == NULL || a->outbound_streams == 0)
-		return 0;
-	return tx_align8(sizeof(struct sctp_assoc_tx)) +
-	       tx_align8((size_t)a->outbound_streams * sizeof(struct sctp_outq_stream));
 }
 
 /* PMDCS (§1.3) for the association's address family at tx->mtu. */
@@ -108,7 +98,7 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 	const struct sctp_data_config *d = tx_cfg(a);
 	struct sctp_assoc_tx *tx = mem;
 	struct sctp_outq_stream *streams =
-		(struct sctp_outq_stream *)(void *)((uint8_t *)mem + tx_align8(sizeof(*tx)));
+		(struct sctp_outq_stream *)(void *)((uint8_t *)mem + assoc_align8(sizeof(*tx)));
 	struct sctp_outq_config oc = {
 		.max_bytes = d->outq_max_bytes,
 		.max_msgs = d->outq_max_msgs,
@@ -388,7 +378,13 @@ tx_sack_rides(const struct sctp_assoc *a, const struct assoc_run *run, unsigned 
 	return sctp_addr_eq(&dst, &run->rx->src);
 }
 
-static void tx_sack_alone(struct sctp_assoc *a, struct assoc_run *run);
+/* The SACK owed at once found no DATA packet to ride on: alone, to the DATA's source. */
+static void
+tx_sack_alone(struct sctp_assoc *a, struct assoc_run *run)
+{
+	run->sack_due = false;
+	assoc_sack_send(a, run, true);
+}
 
 /*
  * A fresh packet to path i; a SACK owed goes in first (§6.10 bundling).
@@ -631,41 +627,25 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 
 /* §9.2: once nothing is outstanding, SHUTDOWN-PENDING and SHUTDOWN-RECEIVED move on. */
 static void
-tx_shutdown_step(struct sctp_assoc *a, struct assoc_run *run)
+tx_shutdown_step(const struct sctp_assoc *a, struct assoc_cmds *q)
 {
-	struct assoc_cmds cmds = { .n = 0 };
-
 	if (assoc_tx_outstanding(a))
 		return;
 	if (a->state == SCTP_ASSOC_SHUTDOWN_PENDING) {
-		emit_send(&cmds, PKT_SHUTDOWN);
-		emit_count(&cmds, OP_SHUTDOWN_RTX, 0);
-		emit_timer_start(&cmds, SCTP_ASSOC_T2_SHUTDOWN);
-		emit_state(&cmds, SCTP_ASSOC_SHUTDOWN_SENT);
+		emit_send(q, PKT_SHUTDOWN);
+		emit_count(q, OP_SHUTDOWN_RTX, 0);
+		emit_timer_start(q, SCTP_ASSOC_T2_SHUTDOWN);
+		emit_state(q, SCTP_ASSOC_SHUTDOWN_SENT);
 	} else if (a->state == SCTP_ASSOC_SHUTDOWN_RECEIVED) {
-		emit_send(&cmds, PKT_SHUTDOWN_ACK);
-		emit_count(&cmds, OP_SHUTDOWN_RTX, 0);
-		emit_timer_start(&cmds, SCTP_ASSOC_T2_SHUTDOWN);
-		emit_state(&cmds, SCTP_ASSOC_SHUTDOWN_ACK_SENT);
-	} else {
-		return;
+		emit_send(q, PKT_SHUTDOWN_ACK);
+		emit_count(q, OP_SHUTDOWN_RTX, 0);
+		emit_timer_start(q, SCTP_ASSOC_T2_SHUTDOWN);
+		emit_state(q, SCTP_ASSOC_SHUTDOWN_ACK_SENT);
 	}
-	assoc_apply(a, run, &cmds);
-}
-
-/* The SACK owed at once found no DATA packet to ride on: alone, to the DATA's source. */
-static void
-tx_sack_alone(struct sctp_assoc *a, struct assoc_run *run)
-{
-	struct assoc_cmds cmds = { .n = 0 };
-
-	run->sack_due = false;
-	emit_send(&cmds, PKT_SACK)->to_source = true;
-	assoc_apply(a, run, &cmds);
 }
 
 void
-assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run)
+assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 {
 	if (run->halted)
 		return;
@@ -686,31 +666,14 @@ assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run)
 	if (run->sack_due)
 		tx_sack_alone(a, run);
 	if (run->shutdown_step)
-		tx_shutdown_step(a, run);
+		tx_shutdown_step(a, q);
 	run->shutdown_step = false;
-}
-
-int
-sctp_assoc_flush(struct sctp_assoc *a, uint64_t now_ns)
-{
-	struct assoc_run run = { .rx = NULL, .now_ns = now_ns };
-	struct assoc_in in = { .now_ns = now_ns };
-	struct assoc_cmds cmds;
-
-	cmds.n = 0;
-	cmds.overflow = false;
-	cmds.result = 0;
-	in.cell = &assoc_user_table[SCTP_ASSOC_USER_FLUSH][a->state];
-	in.cell->fn(a, &in, &cmds);
-	assoc_apply(a, &run, &cmds);
-	assoc_tx_flush(a, &run);
-	return cmds.result;
 }
 
 /* What a SACK (or SHUTDOWN's cum ack) did: cc, RTO, paths, T3 (docs/CC.md order). */
 static void
 tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq_sack_result *r,
-	     bool fr_before)
+	     bool fr_before, struct assoc_cmds *q)
 {
 	struct sctp_assoc_tx *tx = a->tx;
 	const struct sctp_profile *prof = assoc_profile(a);
@@ -756,17 +719,16 @@ tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq
 	}
 	tx_t3_sync(a);
 	if (ev != 0)
-		assoc_apply_path_events(a, run, ev);
+		emit_path_events(q, ev);
 }
 
 static void
 tx_sack_verdict(struct sctp_assoc *a, struct assoc_run *run, enum sctp_rtxq_sack_verdict v,
-		const struct sctp_rtxq_sack_result *r, bool fr_before)
+		const struct sctp_rtxq_sack_result *r, bool fr_before, struct assoc_cmds *q)
 {
 	if (sctp_rtxq_sack_verdict_aborts(v)) {
 		/* RFC 9260 §12.4: a SACK of a TSN never sent. */
-		assoc_abort_now(a, run, SCTP_CAUSE_PROTOCOL_VIOLATION, SCTP_ASSOC_REASON_PROTOCOL,
-				0);
+		emit_abort(a, q, SCTP_CAUSE_PROTOCOL_VIOLATION, SCTP_ASSOC_REASON_PROTOCOL, 0);
 		return;
 	}
 	if (v == SCTP_RTXQ_SACK_OLD) {
@@ -777,7 +739,7 @@ tx_sack_verdict(struct sctp_assoc *a, struct assoc_run *run, enum sctp_rtxq_sack
 		a->counters->sacks_gap_order++;
 		return;
 	}
-	tx_after_ack(a, run, r, fr_before);
+	tx_after_ack(a, run, r, fr_before, q);
 }
 
 /*
@@ -804,7 +766,8 @@ tx_window_reopened(struct sctp_assoc *a, uint32_t probe)
 }
 
 void
-assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c)
+assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
+	      struct assoc_cmds *q)
 {
 	struct sctp_assoc_tx *tx = a->tx;
 	struct sctp_sack s;
@@ -824,14 +787,15 @@ assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chu
 	bool fr = sctp_cc_recovery_active(&tx->fr);
 	enum sctp_rtxq_sack_verdict v =
 		sctp_rtxq_on_sack(&tx->rtxq, &tx->env, &s, fr, run->now_ns, &r);
-	tx_sack_verdict(a, run, v, &r, fr);
-	if (probing && v == SCTP_RTXQ_SACK_OK && a->tx != NULL && !run->halted)
+	tx_sack_verdict(a, run, v, &r, fr, q);
+	if (probing && v == SCTP_RTXQ_SACK_OK)
 		tx_window_reopened(a, probe);
 }
 
 /* §9.2: the SHUTDOWN's Cumulative TSN Ack, a SACK without gap blocks. */
 void
-assoc_rx_shutdown_cum(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c)
+assoc_rx_shutdown_cum(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
+		      struct assoc_cmds *q)
 {
 	struct sctp_assoc_tx *tx = a->tx;
 	struct sctp_shutdown sd;
@@ -842,7 +806,7 @@ assoc_rx_shutdown_cum(struct sctp_assoc *a, struct assoc_run *run, const struct 
 	bool fr = sctp_cc_recovery_active(&tx->fr);
 	enum sctp_rtxq_sack_verdict v =
 		sctp_rtxq_on_shutdown_cum(&tx->rtxq, &tx->env, sd.cum_tsn, run->now_ns, &r);
-	tx_sack_verdict(a, run, v, &r, fr);
+	tx_sack_verdict(a, run, v, &r, fr, q);
 }
 
 /*
@@ -864,13 +828,13 @@ assoc_rx_shutdown_cum(struct sctp_assoc *a, struct assoc_run *run, const struct 
  * stopped answering is still given up after Association.Max.Retrans.
  */
 void
-assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run)
+assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 {
 	struct sctp_assoc_tx *tx = a->tx;
 
 	if (tx == NULL)
 		return;
-	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS && a->tx != NULL; i++) {
+	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++) {
 		if (tx->t3_at[i] > run->now_ns)
 			continue;
 		tx->t3_at[i] = SCTP_TIME_NEVER;
@@ -888,9 +852,11 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run)
 		uint64_t ev = sctp_paths_on_t3_expiry(&a->paths, assoc_profile(a), i, run->now_ns);
 		tx_t3_sync(a);
 		if (ev != 0)
-			assoc_apply_path_events(a, run, ev);
-		if (a->state == SCTP_ASSOC_CLOSED) {
-			run->halted = true;
+			emit_path_events(q, ev);
+		if (ev & SCTP_PATHS_EV_COMM_LOST) {
+			/* §8.1: the association ends; the other paths' expiries no longer matter.
+			 */
+			emit(q, OP_HALT);
 			return;
 		}
 	}

@@ -229,7 +229,7 @@ assoc_uf_shutdown_cookie_echoed(const struct sctp_assoc *a, const struct assoc_i
 {
 	(void)in;
 	if (a->shutdown_requested) {
-		emit_drop(o, SCTP_ASSOC_DROP_USER_SHUTDOWN_AGAIN);
+		emit_drop(o, SCTP_ASSOC_DROP_USER_SHUTDOWN_IN_PROGRESS);
 		o->result = -EALREADY;
 		return;
 	}

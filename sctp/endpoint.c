@@ -10,14 +10,8 @@
 #include "sctp/chunk.h"
 #include "sctp/endpoint.h"
 
-static const char *const ep_drop_names[SCTP_EP_DROP_COUNT] = {
-#define SCTP_EP_DROP(name, str, why) [SCTP_EP_DROP_##name] = str,
-#include "sctp/endpoint_drop.def"
-#undef SCTP_EP_DROP
-};
-
-static const char *const ep_drop_whys[SCTP_EP_DROP_COUNT] = {
-#define SCTP_EP_DROP(name, str, why) [SCTP_EP_DROP_##name] = why,
+static const struct sctp_def_row ep_drop_rows[SCTP_EP_DROP_COUNT] = {
+#define SCTP_EP_DROP(name, str, why) SCTP_DEF_ROW(SCTP_EP_DROP_##name, str, why)
 #include "sctp/endpoint_drop.def"
 #undef SCTP_EP_DROP
 };
@@ -25,13 +19,13 @@ static const char *const ep_drop_whys[SCTP_EP_DROP_COUNT] = {
 const char *
 sctp_ep_drop_name(enum sctp_ep_drop d)
 {
-	return (unsigned)d < SCTP_EP_DROP_COUNT ? ep_drop_names[d] : "unknown";
+	return sctp_def_name(ep_drop_rows, SCTP_EP_DROP_COUNT, d);
 }
 
 const char *
 sctp_ep_drop_describe(enum sctp_ep_drop d)
 {
-	return (unsigned)d < SCTP_EP_DROP_COUNT ? ep_drop_whys[d] : "unknown drop";
+	return sctp_def_describe(ep_drop_rows, SCTP_EP_DROP_COUNT, d, "unknown drop");
 }
 
 int
@@ -227,15 +221,15 @@ sctp_endpoint_check_init(const struct sctp_chunk *c, struct sctp_init *init,
 			 struct sctp_init_params *p)
 {
 	if (sctp_init_parse(c, init) != SCTP_PERR_OK)
-		return SCTP_EP_DROP_MALFORMED;
+		return SCTP_EP_DROP_OOTB_MALFORMED;
 	/* §3.3.2: an Initiate Tag of 0 is silently discarded. */
 	if (init->init_tag == 0)
-		return SCTP_EP_DROP_INIT_TAG_ZERO;
+		return SCTP_EP_DROP_INIT_INITIATE_TAG_ZERO;
 	/* §3.3.2: OS or MIS of 0 is answered with an ABORT. */
 	if (init->os == 0 || init->mis == 0)
 		return SCTP_EP_DROP_INIT_STREAMS_ZERO;
 	if (sctp_init_params_decode(init->params, init->params_len, p) != SCTP_PERR_OK)
-		return SCTP_EP_DROP_INIT_PARAMS;
+		return SCTP_EP_DROP_INIT_PARAMS_MALFORMED;
 	/* §5.1.2: we resolve no host names. */
 	if (p->host_name_seen)
 		return SCTP_EP_DROP_INIT_HOST_NAME;
@@ -295,7 +289,7 @@ handle_init(struct sctp_endpoint *ep, const struct sctp_rx *rx, const struct sct
 
 	/* §8.5.1 rule A: the packet carrying an INIT has tag 0. */
 	if (rx->pkt.vtag != 0)
-		return discard(ep, tx, SCTP_EP_DROP_INIT_VTAG, drop);
+		return discard(ep, tx, SCTP_EP_DROP_INIT_NONZERO_VTAG, drop);
 	enum sctp_ep_drop why = sctp_endpoint_check_init(c, &init, &p);
 	switch (why) {
 	case SCTP_EP_DROP_COUNT:
@@ -333,7 +327,7 @@ handle_cookie_echo(struct sctp_endpoint *ep, const struct sctp_rx *rx, const str
 	uint64_t staleness_ns;
 
 	if (sctp_cookie_parse(c, &echo) != SCTP_PERR_OK)
-		return discard(ep, tx, SCTP_EP_DROP_MALFORMED, drop);
+		return discard(ep, tx, SCTP_EP_DROP_OOTB_MALFORMED, drop);
 	enum sctp_cookie_verdict v = sctp_cookie_decode(&ep->keys, echo.cookie, echo.cookie_len,
 							now_ns, &st, &staleness_ns);
 	switch (v) {
@@ -350,7 +344,7 @@ handle_cookie_echo(struct sctp_endpoint *ep, const struct sctp_rx *rx, const str
 	/* The cookie is ours; the packet around it must be the one it was made for. */
 	if (rx->pkt.vtag != st.local_vtag || rx->pkt.dst_port != st.local_port ||
 	    rx->pkt.src_port != st.peer_port)
-		return discard(ep, tx, SCTP_EP_DROP_COOKIE_MISMATCH, drop);
+		return discard(ep, tx, SCTP_EP_DROP_COOKIE_TAG_OR_PORT_MISMATCH, drop);
 
 	if (v == SCTP_COOKIE_STALE) {
 		/* §5.1.5 step 3: an ERROR with Stale Cookie, to the peer's tag. */
@@ -401,17 +395,17 @@ sctp_endpoint_input(struct sctp_endpoint *ep, const struct sctp_rx *rx, uint64_t
 
 	tx->len = 0;
 	if (!addr_is_unicast(&rx->src) || !addr_is_unicast(&rx->dst))
-		return discard(ep, tx, SCTP_EP_DROP_NON_UNICAST, drop);
+		return discard(ep, tx, SCTP_EP_DROP_OOTB_NON_UNICAST, drop);
 
 	sctp_chunk_iter_init(&it, &rx->pkt);
 	if (!sctp_chunk_iter_next(&it, &c))
-		return discard(ep, tx, SCTP_EP_DROP_MALFORMED, drop);
+		return discard(ep, tx, SCTP_EP_DROP_OOTB_MALFORMED, drop);
 	/* Rule 3 (the walker has made sure an INIT is alone). */
 	if (c.type == SCTP_CHUNK_INIT)
 		return handle_init(ep, rx, &c, now_ns, tx, drop);
 	/* §8.5.1 rule A: only a packet carrying INIT has tag 0. */
 	if (rx->pkt.vtag == 0)
-		return discard(ep, tx, SCTP_EP_DROP_ZERO_VTAG, drop);
+		return discard(ep, tx, SCTP_EP_DROP_OOTB_ZERO_VTAG, drop);
 	/* Rule 4: COOKIE ECHO as the first chunk. */
 	if (c.type == SCTP_CHUNK_COOKIE_ECHO)
 		return handle_cookie_echo(ep, rx, &c, now_ns, tx, cookie, drop);
@@ -419,17 +413,18 @@ sctp_endpoint_input(struct sctp_endpoint *ep, const struct sctp_rx *rx, uint64_t
 	/* Rules 2, 5, 6, 7 look at every chunk; the first match decides. */
 	do {
 		if (sctp_chunk_validate(&c) != SCTP_PERR_OK)
-			return discard(ep, tx, SCTP_EP_DROP_MALFORMED, drop);
+			return discard(ep, tx, SCTP_EP_DROP_OOTB_MALFORMED, drop);
 		switch (c.type) {
 		case SCTP_CHUNK_ABORT:
-			return discard(ep, tx, SCTP_EP_DROP_ABORT, drop);
+			return discard(ep, tx, SCTP_EP_DROP_OOTB_ABORT, drop);
 		case SCTP_CHUNK_SHUTDOWN_COMPLETE:
-			return discard(ep, tx, SCTP_EP_DROP_SHUTDOWN_COMPLETE, drop);
+			return discard(ep, tx, SCTP_EP_DROP_OOTB_SHUTDOWN_COMPLETE, drop);
 		case SCTP_CHUNK_COOKIE_ACK:
-			return discard(ep, tx, SCTP_EP_DROP_COOKIE_ACK_OR_STALE, drop);
+			return discard(ep, tx, SCTP_EP_DROP_OOTB_COOKIE_ACK_OR_STALE_ERROR, drop);
 		case SCTP_CHUNK_ERROR:
 			if (error_has_stale_cookie(&c))
-				return discard(ep, tx, SCTP_EP_DROP_COOKIE_ACK_OR_STALE, drop);
+				return discard(ep, tx, SCTP_EP_DROP_OOTB_COOKIE_ACK_OR_STALE_ERROR,
+					       drop);
 			break;
 		case SCTP_CHUNK_SHUTDOWN_ACK:
 			shutdown_ack = true;
@@ -439,7 +434,7 @@ sctp_endpoint_input(struct sctp_endpoint *ep, const struct sctp_rx *rx, uint64_t
 		}
 	} while (sctp_chunk_iter_next(&it, &c));
 	if (it.err != SCTP_PERR_OK)
-		return discard(ep, tx, SCTP_EP_DROP_MALFORMED, drop);
+		return discard(ep, tx, SCTP_EP_DROP_OOTB_MALFORMED, drop);
 
 	if (shutdown_ack) {
 		/* Rule 5: SHUTDOWN COMPLETE, tag reflected, T bit set. */

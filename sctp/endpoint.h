@@ -28,6 +28,7 @@
 #include "sctp/addr.h"
 #include "sctp/chunk_init.h"
 #include "sctp/cookie.h"
+#include "sctp/def_table.h"
 #include "sctp/packet.h"
 #include "sctp/profile.h"
 #include "sctp/writer.h"
@@ -36,7 +37,7 @@
 #define SCTP_EP_MAX_ADDRS 8
 
 enum sctp_ep_drop {
-#define SCTP_EP_DROP(name, str, why) SCTP_EP_DROP_##name,
+#define SCTP_EP_DROP(name, str, why) SCTP_DEF_ENUM(SCTP_EP_DROP_##name)
 #include "sctp/endpoint_drop.def"
 #undef SCTP_EP_DROP
 	SCTP_EP_DROP_COUNT

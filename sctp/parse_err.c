@@ -1,16 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "sctp/parse_err.h"
 
-static const char *const parse_err_names[SCTP_PERR_COUNT] = {
-	[SCTP_PERR_OK] = "ok",
-#define SCTP_PARSE_ERR(name, str, why) [SCTP_PERR_##name] = str,
-#include "sctp/parse_err.def"
-#undef SCTP_PARSE_ERR
-};
-
-static const char *const parse_err_whys[SCTP_PERR_COUNT] = {
-	[SCTP_PERR_OK] = "no error",
-#define SCTP_PARSE_ERR(name, str, why) [SCTP_PERR_##name] = why,
+static const struct sctp_def_row parse_err_rows[SCTP_PERR_COUNT] = {
+	[SCTP_PERR_OK] = { "ok", "no error" },
+#define SCTP_PARSE_ERR(name, str, why) SCTP_DEF_ROW(SCTP_PERR_##name, str, why)
 #include "sctp/parse_err.def"
 #undef SCTP_PARSE_ERR
 };
@@ -18,11 +11,11 @@ static const char *const parse_err_whys[SCTP_PERR_COUNT] = {
 const char *
 sctp_parse_err_name(enum sctp_parse_err err)
 {
-	return (unsigned)err < SCTP_PERR_COUNT ? parse_err_names[err] : "unknown";
+	return sctp_def_name(parse_err_rows, SCTP_PERR_COUNT, err);
 }
 
 const char *
 sctp_parse_err_describe(enum sctp_parse_err err)
 {
-	return (unsigned)err < SCTP_PERR_COUNT ? parse_err_whys[err] : "unknown error";
+	return sctp_def_describe(parse_err_rows, SCTP_PERR_COUNT, err, "unknown error");
 }

@@ -6,9 +6,11 @@
 #ifndef SCTP_PARSE_ERR_H
 #define SCTP_PARSE_ERR_H
 
+#include "sctp/def_table.h"
+
 enum sctp_parse_err {
 	SCTP_PERR_OK = 0,
-#define SCTP_PARSE_ERR(name, str, why) SCTP_PERR_##name,
+#define SCTP_PARSE_ERR(name, str, why) SCTP_DEF_ENUM(SCTP_PERR_##name)
 #include "sctp/parse_err.def"
 #undef SCTP_PARSE_ERR
 	SCTP_PERR_COUNT

@@ -2,7 +2,6 @@
 /* The example programs' shared helpers (app_common.h). */
 #include <stdio.h>
 #include <string.h>
-#include <arpa/inet.h>
 
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
@@ -11,28 +10,6 @@
 #include <rte_ring.h>
 
 #include "apps/common/app_common.h"
-
-int
-app_parse_peers(const char *list, struct sctp_addr *out, unsigned max)
-{
-	char tmp[256];
-	unsigned n = 0;
-	snprintf(tmp, sizeof(tmp), "%s", list);
-	for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t != NULL;
-	     t = strtok_r(NULL, ",", &save)) {
-		if (n == max)
-			return -1;
-		memset(&out[n], 0, sizeof(out[n]));
-		if (inet_pton(AF_INET, t, out[n].bytes) == 1)
-			out[n].family = 4;
-		else if (inet_pton(AF_INET6, t, out[n].bytes) == 1)
-			out[n].family = 6;
-		else
-			return -1;
-		n++;
-	}
-	return (int)n;
-}
 
 int
 app_ring_pair(const char *prefix)
@@ -69,37 +46,6 @@ app_create(struct dpsctp_config *cfg, const char *port, const char *ip, const ch
 	if (d == NULL)
 		fprintf(stderr, "%s: %s\n", prog, err);
 	return d;
-}
-
-bool
-app_help_wanted(int argc, char **argv)
-{
-	int i = 1;
-	while (i < argc && strcmp(argv[i], "--") != 0)
-		i++;
-	for (i++; i < argc; i++)
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-			return true;
-	return false;
-}
-
-bool
-app_option_given(int argc, char **argv, const char *name)
-{
-	size_t n = strlen(name);
-	int i = 1;
-	while (i < argc && strcmp(argv[i], "--") != 0)
-		i++;
-	for (i++; i < argc; i++) {
-		const char *a = argv[i];
-		if (strncmp(a, "--", 2) != 0)
-			continue;
-		a += 2;
-		if ((strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=')) ||
-		    (strncmp(a, "config", 6) == 0 && (a[6] == '\0' || a[6] == '=')))
-			return true;
-	}
-	return false;
 }
 
 int

@@ -1,21 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What the example programs (dpsctp-echo, dpsctp-perf) share and the
- * library has no business offering: a peer list from the command line and
- * the --loopback link, two net_ring ethdevs joined crosswise.
+ * What the DPDK programs (dpsctp-echo, dpsctp-perf, dpsctpd) share and the
+ * library has no business offering: the EAL and the data plane's options,
+ * the --loopback link (two net_ring ethdevs joined crosswise), memory held
+ * back for a second instance. Their own options are app_opts.h's.
  */
 #ifndef DPSCTP_APP_COMMON_H
 #define DPSCTP_APP_COMMON_H
 
+#include "apps/common/app_opts.h" /* options, peer lists */
 #include "dataplane/config.h"
 #include "dataplane/dpsctp.h"
-
-/*
- * "ADDR[,ADDR...]", IPv4 or IPv6, into out (at most max). Returns the
- * number of addresses, or -1 for a word that is no address or more than
- * max of them.
- */
-int app_parse_peers(const char *list, struct sctp_addr *out, unsigned max);
 
 /*
  * Two ethdevs over two rings of 4096, crosswise: "net_ring_<prefix>_a" and
@@ -23,20 +18,6 @@ int app_parse_peers(const char *list, struct sctp_addr *out, unsigned max);
  * ring or an ethdev could not be made.
  */
 int app_ring_pair(const char *prefix);
-
-/*
- * Whether the program's own options (after the first "--") ask for help,
- * -h or --help. Programs answer it before the EAL starts, so that help
- * works where the EAL would not (no hugepages, too little memory, another
- * process on the same --file-prefix, EAL arguments still to be chosen).
- */
-bool app_help_wanted(int argc, char **argv);
-
-/*
- * Whether the program's options (after the first "--") give --NAME (as
- * "--NAME" or "--NAME=..."), or a --config file, which may.
- */
-bool app_option_given(int argc, char **argv, const char *name);
 
 /*
  * Start the EAL on the part of argv before "--", fill cfg with the defaults

@@ -9,13 +9,13 @@
  * Exit status: 0 when the whole file was read (malformed packets included),
  * 1 when it could not be read, 2 on bad usage.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/common/app_opts.h"
 #include "apps/dpsctp-decode/decode.h"
 
 #ifndef DPSCTP_VERSION
@@ -25,6 +25,27 @@
 enum exit_code {
 	EXIT_READ_FAILED = 1,
 	EXIT_USAGE = 2,
+};
+
+/* The command line: two switches, two answers, one FILE. */
+struct decode_cli {
+	bool json, no_verify, help, version;
+};
+
+#define DO(m) APP_OPT_FIELD(struct decode_cli, m)
+
+static const struct app_opt decode_opt_table[] = {
+	{ .kind = APP_OPT_FLAG,
+	  .name = "json",
+	  DO(json),
+	  .help = "one JSON object per packet (JSON Lines)" },
+	{ .kind = APP_OPT_FLAG,
+	  .name = "no-verify",
+	  DO(no_verify),
+	  .help = "do not compute checksums (\"checksum\": null)" },
+	{ .kind = APP_OPT_HELP, .name = "help", DO(help), .help = "this text" },
+	{ .kind = APP_OPT_HELP, .name = "version", DO(version), .help = "print the version" },
+	{ 0 },
 };
 
 static void
@@ -37,12 +58,9 @@ usage(FILE *out)
 		     "(ok | bad | zero | adler32) and every chunk with its key fields.\n"
 		     "Link types: Ethernet (with VLAN tags), raw IPv4/IPv6, Linux cooked\n"
 		     "(SLL, SLL2), BSD loopback; SCTP over IP or over UDP port 9899.\n"
-		     "\n"
-		     "  --json       one JSON object per packet (JSON Lines)\n"
-		     "  --no-verify  do not compute checksums (\"checksum\": null)\n"
-		     "  --help       this text\n"
-		     "  --version    print the version\n"
-		     "\n"
+		     "\n");
+	app_opts_usage(out, decode_opt_table, NULL);
+	fprintf(out, "\n"
 		     "Malformed packets are printed with \"error\" naming the reason; frames\n"
 		     "that are not SCTP are skipped and counted in the summary on stderr.\n"
 		     "Exit status: 0 file read, 1 file unreadable, 2 bad usage.\n");
@@ -110,45 +128,32 @@ decode_file(const char *path, const struct decode_options *opt, const struct dec
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "no-verify", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct decode_cli cli = { 0 };
 	struct decode_options opt = { .verify = true };
-	bool json = false;
-	int ch;
+	char err[256];
+	int file;
 
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			json = true;
-			break;
-		case 'n':
-			opt.verify = false;
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_SUCCESS;
-		case 'V':
-			printf("dpsctp-decode %s (%s)\n", DPSCTP_VERSION, pcap_lib_version());
-			return EXIT_SUCCESS;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
+	int rc = app_opts_parse(decode_opt_table, &cli, argc, argv, &file, err, sizeof(err));
+	if (rc == 1 && cli.help) {
+		usage(stdout);
+		return EXIT_SUCCESS;
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
+	if (rc == 1) {
+		printf("dpsctp-decode %s (%s)\n", DPSCTP_VERSION, pcap_lib_version());
+		return EXIT_SUCCESS;
+	}
+	if (rc != 0 || file != argc - 1) {
+		fprintf(stderr, "dpsctp-decode: %s\n",
+			rc != 0 ? err : "one FILE to read (try --help)");
 		return EXIT_USAGE;
 	}
+	opt.verify = !cli.no_verify;
+	bool json = cli.json;
 
 	struct decode_text_ctx text_ctx;
 	struct decode_json_ctx json_ctx;
 	struct decode_sink sink =
 		json ? decode_json_sink(&json_ctx, stdout) : decode_text_sink(&text_ctx, stdout);
 	struct decode_stats st = { 0 };
-	return decode_file(argv[optind], &opt, &sink, &st);
+	return decode_file(argv[file], &opt, &sink, &st);
 }

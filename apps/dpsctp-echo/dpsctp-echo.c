@@ -16,7 +16,6 @@
  * down, every mbuf back, the EAL cleaned up.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,18 +389,65 @@ on_space(struct dpsctp_assoc *a, uint32_t free_bytes, void *arg)
 
 static const struct dpsctp_callbacks callbacks = { on_recv, on_event, on_space };
 
+/* The program's own options (the data plane's are dpsctp_config's). */
+struct echo_opts {
+	bool server, loopback;
+	const char *peers; /* -c */
+	uint32_t count;	   /* -n */
+	uint32_t len;	   /* -l */
+	uint16_t streams;  /* --streams */
+};
+
+#define EO(m) APP_OPT_FIELD(struct echo_opts, m)
+
+static const struct app_opt echo_opt_table[] = {
+	{ .kind = APP_OPT_FLAG,
+	  .short_name = 's',
+	  EO(server),
+	  .help = "server: echo every message back" },
+	{ .kind = APP_OPT_ADDRS,
+	  .short_name = 'c',
+	  EO(peers),
+	  .arg = "PEER[,PEER]",
+	  .help = "client: connect to the peer's address(es) (multi-homing)",
+	  .max = 4 },
+	{ .kind = APP_OPT_FLAG,
+	  .name = "loopback",
+	  EO(loopback),
+	  .help = "client and server in one process over net_ring" },
+	{ .kind = APP_OPT_UINT,
+	  .short_name = 'n',
+	  EO(count),
+	  .arg = "N",
+	  .help = "client: messages to send",
+	  .max = UINT32_MAX - 1 },
+	{ .kind = APP_OPT_UINT,
+	  .short_name = 'l',
+	  EO(len),
+	  .arg = "BYTES",
+	  .help = "client: message size",
+	  .min = ECHO_HDR,
+	  .max = 65000 },
+	{ .kind = APP_OPT_UINT,
+	  .name = "streams",
+	  EO(streams),
+	  .arg = "S",
+	  .help = "client: streams to spread the messages over",
+	  .min = 1,
+	  .max = UINT16_MAX },
+	{ .kind = APP_OPT_HELP, .name = "help", .short_name = 'h', .help = "this help" },
+	{ 0 },
+};
+
+static const struct echo_opts echo_opt_defaults = { .count = 1000, .len = 64, .streams = 4 };
+
 static void
 usage(FILE *f)
 {
+	fprintf(f, "usage: dpsctp-echo [EAL args] -- [options] (-s | -c PEER[,PEER...] | "
+		   "--loopback)\n");
+	app_opts_usage(f, echo_opt_table, &echo_opt_defaults);
 	fprintf(f,
-		"usage: dpsctp-echo [EAL args] -- [options] (-s | -c PEER[,PEER...] | --loopback)\n"
-		"  -s               server: echo every message back\n"
-		"  -c PEER[,PEER]   client: connect to the peer's address(es) (multi-homing)\n"
-		"  --loopback       client and server in one process over net_ring\n"
-		"  -n N             client: messages to send (default 1000)\n"
-		"  -l BYTES         client: message size, 8..65000 (default 64)\n"
-		"  --streams S      client: streams to spread the messages over (default 4)\n"
-		"  -h               this help\n"
 		"The SCTP port is --sctp-port (default %d). Exit status: 0 every echo\n"
 		"intact, 1 a failure (association lost, bad echo), 2 bad usage, 3 the\n"
 		"data plane would not start.\n\nData-plane options:\n",
@@ -409,96 +455,65 @@ usage(FILE *f)
 	dpsctp_config_usage(f);
 }
 
-int
-main(int argc, char **argv)
+/* The program's options after the data plane's: 0, 1 help shown, 2 bad usage (said why). */
+static int
+parse_options(struct echo_opts *o, int argc, char **argv)
 {
-	struct dpsctp_config cfg;
-	setvbuf(stdout, NULL, _IOLBF, 0);  /* lines as they happen, also into a pipe */
-	if (app_help_wanted(argc, argv)) { /* before the EAL, which may not start */
+	char err[256];
+	*o = echo_opt_defaults;
+	int rc = app_opts_parse(echo_opt_table, o, argc, argv, NULL, err, sizeof(err));
+	if (rc == 1) {
 		usage(stdout);
-		return 0;
+		return 1;
 	}
-	bool assocs_given = app_option_given(argc, argv, "max-assocs");
-	int st = app_init(&argc, &argv, &cfg, "dpsctp-echo");
-	if (st != 0)
-		return st;
-
-	static const struct option longopts[] = { { "loopback", no_argument, NULL, 'L' },
-						  { "streams", required_argument, NULL, 'S' },
-						  { "help", no_argument, NULL, 'h' },
-						  { NULL, 0, NULL, 0 } };
-	bool server = false, loopback = false;
-	const char *peers = NULL;
-	static struct side cli = { .name = "client", .to_send = 1000, .len = 64, .streams = 4 };
-	static struct side srv = { .name = "server", .server = true };
-	int c;
-	while ((c = getopt_long(argc, argv, "sc:n:l:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			server = true;
-			break;
-		case 'c':
-			peers = optarg;
-			break;
-		case 'L':
-			loopback = true;
-			break;
-		case 'n':
-			cli.to_send = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 'l':
-			cli.len = (uint32_t)strtoul(optarg, NULL, 0);
-			break;
-		case 'S':
-			cli.streams = (uint16_t)strtoul(optarg, NULL, 0);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	if (rc == 0 && o->server + (o->peers != NULL) + o->loopback != 1) {
+		snprintf(err, sizeof(err), "choose one of -s, -c PEER and --loopback (try -h)");
+		rc = -EINVAL;
 	}
-	if ((server + (peers != NULL) + loopback) != 1 || cli.len < ECHO_HDR || cli.len > 65000 ||
-	    cli.streams == 0) {
-		usage(stderr);
+	if (rc != 0) {
+		fprintf(stderr, "dpsctp-echo: %s\n", err);
 		return 2;
 	}
-	uint16_t port = cfg.sctp_port != 0 ? cfg.sctp_port : ECHO_PORT_DEFAULT;
-	/* The client and --loopback open one association: unless --max-assocs
-	 * says otherwise, tables for a few leave the EAL's memory (without
-	 * hugepages: -m, 64 MiB without it) to the mbuf pools. */
-	if (!server && !assocs_given)
-		cfg.max_assocs = 16;
-	cli.buf = malloc(3u * cli.len); /* to send, a whole echo, an echo in parts */
-	if (cli.buf == NULL)
-		return 3;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	return 0;
+}
 
-	struct dpsctp *dc = NULL, *ds = NULL;
-	if (loopback) {
+/* One side each; the callbacks get theirs as their argument. */
+static struct side cli = { .name = "client" };
+static struct side srv = { .name = "server", .server = true };
+
+/* The instances: both ends over a net_ring pair (--loopback), or one. -1, or the exit status. */
+static int
+create_ends(const struct echo_opts *o, struct dpsctp_config *cfg, struct dpsctp **dc,
+	    struct dpsctp **ds)
+{
+	if (o->loopback) {
 		if (app_ring_pair("dpecho") != 0) {
 			fprintf(stderr, "dpsctp-echo: cannot make the net_ring pair\n");
 			return 3;
 		}
 		/* Half the memory for each end (without hugepages, app_common.h). */
 		void *hold = app_hold_half();
-		dc = app_create(&cfg, "ethdev:net_ring_dpecho_a", "10.0.0.1/24", "dpsctp-echo");
+		*dc = app_create(cfg, "ethdev:net_ring_dpecho_a", "10.0.0.1/24", "dpsctp-echo");
 		app_release(hold);
-		if (dc == NULL)
+		if (*dc == NULL)
 			return 3; /* its line said why, and which -m would do */
-		ds = app_create(&cfg, "ethdev:net_ring_dpecho_b", "10.0.0.2/24", "dpsctp-echo");
-	} else if (server) {
-		ds = app_create(&cfg, NULL, NULL, "dpsctp-echo");
+		*ds = app_create(cfg, "ethdev:net_ring_dpecho_b", "10.0.0.2/24", "dpsctp-echo");
+	} else if (o->server) {
+		*ds = app_create(cfg, NULL, NULL, "dpsctp-echo");
 	} else {
-		dc = app_create(&cfg, NULL, NULL, "dpsctp-echo");
+		*dc = app_create(cfg, NULL, NULL, "dpsctp-echo");
 	}
-	if ((loopback || server) && ds == NULL)
+	if ((o->loopback || o->server) && *ds == NULL)
 		return 3;
-	if ((loopback || !server) && dc == NULL)
+	if ((o->loopback || !o->server) && *dc == NULL)
 		return 3;
+	return -1;
+}
+
+/* The server listens, the client connects. -1, or the exit status. */
+static int
+start(const struct echo_opts *o, uint16_t port, struct dpsctp *dc, struct dpsctp *ds)
+{
 	/* The server's windows count the echoes it still owes (struct side). */
 	if (ds != NULL && dpsctp_rx_flow_control(ds, 1) != 0) {
 		fprintf(stderr, "dpsctp-echo: cannot turn on receive flow control\n");
@@ -508,25 +523,31 @@ main(int argc, char **argv)
 		fprintf(stderr, "dpsctp-echo: cannot listen on port %u\n", port);
 		return 3;
 	}
-	if (ds != NULL && !loopback) /* a script knows when to start its client */
+	if (ds != NULL && !o->loopback) /* a script knows when to start its client */
 		printf("server: listening on SCTP port %u\n", port);
-	if (dc != NULL) {
-		struct sctp_addr addr[4];
-		int na = loopback ? app_parse_peers("10.0.0.2", addr, 4)
-				  : app_parse_peers(peers, addr, 4);
-		int rc;
-		if (na <= 0) {
-			fprintf(stderr, "dpsctp-echo: bad peer address list \"%s\"\n", peers);
-			return 2;
-		}
-		if (dpsctp_connect(dc, 0, addr, (unsigned)na, port, 0, &callbacks, &cli, &rc) ==
-		    NULL) {
-			fprintf(stderr, "dpsctp-echo: connect: %s\n", strerror(-rc));
-			return 1;
-		}
+	if (dc == NULL)
+		return -1;
+	struct sctp_addr addr[4];
+	int na = app_parse_peers(o->loopback ? "10.0.0.2" : o->peers, addr, 4);
+	int rc;
+	if (na <= 0) {
+		fprintf(stderr, "dpsctp-echo: bad peer address list \"%s\"\n", o->peers);
+		return 2;
 	}
+	if (dpsctp_connect(dc, 0, addr, (unsigned)na, port, 0, &callbacks, &cli, &rc) == NULL) {
+		fprintf(stderr, "dpsctp-echo: connect: %s\n", strerror(-rc));
+		return 1;
+	}
+	return -1;
+}
 
-	/* The loop: poll until the client has every echo (or a signal). */
+/*
+ * The loop: poll until the client has every echo (or a signal); a server
+ * runs until signalled. Then the last packets out. The seconds it took.
+ */
+static double
+poll_until_done(struct dpsctp *dc, struct dpsctp *ds, bool loopback)
+{
 	uint64_t t0 = rte_get_tsc_cycles(), closing = 0;
 	/* A client that sees no echo for 10 s gives up (a lost echo never comes). */
 	uint64_t hz = rte_get_tsc_hz(), progress_at = t0;
@@ -565,6 +586,43 @@ main(int argc, char **argv)
 		(void)dpsctp_poll(dc, 0);
 		(void)dpsctp_poll(ds, 0);
 	}
+	return secs;
+}
+int
+main(int argc, char **argv)
+{
+	struct dpsctp_config cfg;
+	struct echo_opts o;
+	setvbuf(stdout, NULL, _IOLBF, 0);  /* lines as they happen, also into a pipe */
+	if (app_help_wanted(argc, argv)) { /* before the EAL, which may not start */
+		usage(stdout);
+		return 0;
+	}
+	bool assocs_given = app_option_given(argc, argv, "max-assocs");
+	int st = app_init(&argc, &argv, &cfg, "dpsctp-echo");
+	if (st != 0)
+		return st;
+	if ((st = parse_options(&o, argc, argv)) != 0)
+		return st == 1 ? 0 : st;
+	cli.to_send = o.count;
+	cli.len = o.len;
+	cli.streams = o.streams;
+	uint16_t port = cfg.sctp_port != 0 ? cfg.sctp_port : ECHO_PORT_DEFAULT;
+	/* The client and --loopback open one association: unless --max-assocs
+	 * says otherwise, tables for a few leave the EAL's memory (without
+	 * hugepages: -m, 64 MiB without it) to the mbuf pools. */
+	if (!o.server && !assocs_given)
+		cfg.max_assocs = 16;
+	cli.buf = malloc(3u * cli.len); /* to send, a whole echo, an echo in parts */
+	if (cli.buf == NULL)
+		return 3;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	struct dpsctp *dc = NULL, *ds = NULL;
+	if ((st = create_ends(&o, &cfg, &dc, &ds)) >= 0 || (st = start(&o, port, dc, ds)) >= 0)
+		return st;
+	double secs = poll_until_done(dc, ds, o.loopback);
 	if (dc != NULL)
 		printf("client: %u sent, %u echoed intact, %u bad, %.3f s\n", cli.sent, cli.echoed,
 		       cli.bad, secs);

@@ -241,6 +241,29 @@ sidecar_wanted(int argc, char **argv)
 	return false;
 }
 
+/* A data-plane option other than --sctp-port (dpsctpd's to take): said, true. */
+static bool
+sidecar_dp_option(int argc, char **argv, const struct dpsctp_config *cfg)
+{
+	for (int i = 1; i < argc; i++) {
+		char name[64];
+		if (strncmp(argv[i], "--", 2) != 0 || argv[i][2] == '\0')
+			continue;
+		snprintf(name, sizeof(name), "%s", argv[i] + 2);
+		name[strcspn(name, "=")] = '\0';
+		struct dpsctp_config scratch = *cfg;
+		if (strcmp(name, "sctp-port") != 0 &&
+		    dpsctp_config_set(&scratch, name, NULL, NULL, 0) != -ENOENT) {
+			fprintf(stderr,
+				"dpsctp-perf: --%s is a data-plane option: with --sidecar it is "
+				"dpsctpd's to take (only --sctp-port applies here)\n",
+				name);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * --sidecar: every argument is ours (a leading "--" is allowed, EAL
  * arguments before it are not); of the data plane's options only
@@ -269,22 +292,8 @@ sidecar_main(int argc, char **argv)
 		break;
 	}
 	dpsctp_config_defaults(&cfg);
-	for (int i = 1; i < argc; i++) {
-		char name[64];
-		if (strncmp(argv[i], "--", 2) != 0 || argv[i][2] == '\0')
-			continue;
-		snprintf(name, sizeof(name), "%s", argv[i] + 2);
-		name[strcspn(name, "=")] = '\0';
-		struct dpsctp_config scratch = cfg;
-		if (strcmp(name, "sctp-port") != 0 &&
-		    dpsctp_config_set(&scratch, name, NULL, NULL, 0) != -ENOENT) {
-			fprintf(stderr,
-				"dpsctp-perf: --%s is a data-plane option: with --sidecar it is "
-				"dpsctpd's to take (only --sctp-port applies here)\n",
-				name);
-			return 2;
-		}
-	}
+	if (sidecar_dp_option(argc, argv, &cfg))
+		return 2;
 	int left = dpsctp_config_parse_args(&cfg, argc, argv, err, sizeof(err));
 	if (left < 0) {
 		fprintf(stderr, "dpsctp-perf: %s\n", err);
@@ -302,25 +311,64 @@ sidecar_main(int argc, char **argv)
 	return perf_sidecar_run(&o, cfg.sctp_port != 0 ? cfg.sctp_port : PERF_PORT_DEFAULT);
 }
 
-int
-main(int argc, char **argv)
-{
-	struct dpsctp_config cfg;
+/*
+ * One run of the embedded roles: the options, the two ends (either may be
+ * absent: a server has no client, a client's server is remote), the
+ * client's targets and the main lcore's clock. main() goes through it job
+ * by job: options, ends, flows, start, loop, finish.
+ */
+struct perf_run {
 	struct perf_opts o;
-	char err[256];
+	struct dpsctp_config cfg;
+	uint16_t port; /* --sctp-port, or PERF_PORT_DEFAULT */
+	struct dpsctp *dc, *ds;
+	size_t heap_srv; /* the server instance's heap (--memory, --handshakes) */
+	struct perf_side cli, srv;
+	struct target tgt;
+	struct client_run cr;
+	unsigned client_lcore_id; /* RTE_MAX_LCORE: the main lcore polls the client */
+	unsigned rx_idx;	  /* the worker counter rx_packets */
+	struct perf_result res;
+	/* The main lcore's clock (TSC). */
+	uint64_t t_up, t_end, next_iv, deadline;
+	struct perf_snap iv_prev;
+	bool measuring, shut, done;
+	int rc;
+};
 
-	setvbuf(stdout, NULL, _IOLBF, 0); /* lines as they happen, also into a pipe */
-	if (sidecar_wanted(argc, argv))
-		return sidecar_main(argc, argv);
-	if (app_help_wanted(argc, argv)) { /* before the EAL, which may not start */
-		perf_opts_usage(stdout);
-		return 0;
-	}
+/*
+ * Enough association blocks for the test unless the user sized them. A
+ * client or a --loopback run opens -P of them and no more, so unless
+ * --max-assocs says otherwise its ends are sized for those: their tables
+ * come out of the EAL's memory, which without hugepages is -m (64 MiB
+ * without it) and must also hold the mbuf pools. A --max-assocs too small
+ * for the test is raised, and said so.
+ */
+static void
+size_assocs(struct perf_run *r, bool assocs_given)
+{
+	const struct perf_opts *o = &r->o;
+	uint32_t need = (o->handshakes != 0 ? o->handshakes : o->assocs) + 16u;
+	if (assocs_given && r->cfg.max_assocs < need)
+		fprintf(stderr,
+			"dpsctp-perf: --max-assocs %u raised to %u: %s %u + 16 associations\n",
+			r->cfg.max_assocs, need, o->handshakes != 0 ? "--handshakes" : "-P",
+			need - 16u);
+	if (r->cfg.max_assocs < need ||
+	    (!assocs_given && !o->server && o->handshakes == 0 && !o->memory))
+		r->cfg.max_assocs = need;
+}
+
+/* The EAL, the data plane's options, ours. -1 to go on, else the exit status. */
+static int
+parse_options(struct perf_run *r, int argc, char **argv)
+{
+	char err[256];
 	bool assocs_given = app_option_given(argc, argv, "max-assocs");
-	int st = app_init(&argc, &argv, &cfg, "dpsctp-perf");
+	int st = app_init(&argc, &argv, &r->cfg, "dpsctp-perf");
 	if (st != 0)
 		return st;
-	int prc = perf_opts_parse(&o, argc, argv, err, sizeof(err));
+	int prc = perf_opts_parse(&r->o, argc, argv, err, sizeof(err));
 	if (prc == 1) {
 		perf_opts_usage(stdout);
 		return 0;
@@ -329,313 +377,394 @@ main(int argc, char **argv)
 		fprintf(stderr, "dpsctp-perf: %s\n", err);
 		return 2;
 	}
-	uint16_t port = cfg.sctp_port != 0 ? cfg.sctp_port : PERF_PORT_DEFAULT;
-	/*
-	 * Enough association blocks for the test unless the user sized them.
-	 * A client or a --loopback run opens -P of them and no more, so unless
-	 * --max-assocs says otherwise its ends are sized for those: their
-	 * tables come out of the EAL's memory, which without hugepages is -m
-	 * (64 MiB without it) and must also hold the mbuf pools.
-	 */
-	uint32_t need = (o.handshakes != 0 ? o.handshakes : o.assocs) + 16u;
-	if (cfg.max_assocs < need || (!assocs_given && !o.server && o.handshakes == 0 && !o.memory))
-		cfg.max_assocs = need;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	r->port = r->cfg.sctp_port != 0 ? r->cfg.sctp_port : PERF_PORT_DEFAULT;
+	size_assocs(r, assocs_given);
+	return -1;
+}
 
-	struct perf_result res;
-	memset(&res, 0, sizeof(res));
-	res.o = &o;
-	res.hz = rte_get_tsc_hz();
-	res.role = o.loopback ? "loopback" : o.server ? "server" : "client";
-	static struct perf_side cli, srv;
-	struct dpsctp *dc = NULL, *ds = NULL;
-	size_t heap0 = heap_bytes(), heap_srv = 0;
-	if (o.loopback) {
+/* The instances the role needs. -1 to go on, else the exit status. */
+static int
+create_ends(struct perf_run *r)
+{
+	const struct perf_opts *o = &r->o;
+	size_t heap0 = heap_bytes();
+	if (o->loopback) {
 		if (app_ring_pair("perf") != 0) {
 			fprintf(stderr, "dpsctp-perf: cannot make the net_ring pair\n");
 			return 3;
 		}
-		struct dpsctp_config sc = cfg;
+		struct dpsctp_config sc = r->cfg;
 		/* Half the memory for each end (without hugepages, app_common.h). */
-		void *hold = o.memory ? NULL : app_hold_half();
+		void *hold = o->memory ? NULL : app_hold_half();
 		heap0 = heap_bytes();
-		ds = app_create(&sc, "ethdev:net_ring_perf_b", "10.0.0.2/24", "dpsctp-perf");
-		heap_srv = heap_bytes() - heap0;
+		r->ds = app_create(&sc, "ethdev:net_ring_perf_b", "10.0.0.2/24", "dpsctp-perf");
+		r->heap_srv = heap_bytes() - heap0;
 		app_release(hold);
-		if (ds == NULL)
+		if (r->ds == NULL)
 			return 3; /* its line said why, and which -m would do */
-		if (o.memory)
-			return report_memory(&o, ds, heap_srv, sc.max_assocs);
-		dc = app_create(&cfg, "ethdev:net_ring_perf_a", "10.0.0.1/24", "dpsctp-perf");
-	} else if (o.server) {
-		ds = app_create(&cfg, NULL, NULL, "dpsctp-perf");
-		heap_srv = heap_bytes() - heap0;
+		if (o->memory)
+			return report_memory(o, r->ds, r->heap_srv, sc.max_assocs);
+		r->dc = app_create(&r->cfg, "ethdev:net_ring_perf_a", "10.0.0.1/24", "dpsctp-perf");
+	} else if (o->server) {
+		r->ds = app_create(&r->cfg, NULL, NULL, "dpsctp-perf");
+		r->heap_srv = heap_bytes() - heap0;
 	} else {
-		dc = app_create(&cfg, NULL, NULL, "dpsctp-perf");
+		r->dc = app_create(&r->cfg, NULL, NULL, "dpsctp-perf");
 	}
-	if ((o.loopback || o.server) && ds == NULL)
+	if ((o->loopback || o->server) && r->ds == NULL)
 		return 3;
-	if ((o.loopback || !o.server) && dc == NULL)
+	if ((o->loopback || !o->server) && r->dc == NULL)
 		return 3;
-	uint32_t copy_max = cfg.copy_max == DPSCTP_CONFIG_COPY_MAX_AUTO ? 512u : cfg.copy_max;
-	uint32_t srv_flows = o.handshakes != 0 ? o.handshakes : o.loopback ? o.assocs : 4096u;
-	if (ds != NULL && perf_side_init(&srv, "server", ds, &o, false, srv_flows, &phase, copy_max,
-					 cfg.sndbuf) != 0) {
+	return -1;
+}
+
+static int set_up_targets(struct perf_run *r, unsigned n_listen);
+
+/* Each end's flows, the server's ports, then the client's targets. */
+static int
+set_up_flows(struct perf_run *r)
+{
+	const struct perf_opts *o = &r->o;
+	const struct dpsctp_config *cfg = &r->cfg;
+	uint32_t copy_max = cfg->copy_max == DPSCTP_CONFIG_COPY_MAX_AUTO ? 512u : cfg->copy_max;
+	uint32_t srv_flows = o->handshakes != 0 ? o->handshakes : o->loopback ? o->assocs : 4096u;
+	if (r->ds != NULL && perf_side_init(&r->srv, "server", r->ds, o, false, srv_flows, &phase,
+					    copy_max, cfg->sndbuf) != 0) {
 		fprintf(stderr, "dpsctp-perf: no memory for the server's flows\n");
 		return 3;
 	}
-	if (dc != NULL && perf_side_init(&cli, "client", dc, &o, true,
-					 o.handshakes != 0 ? o.handshakes : o.assocs, &phase,
-					 copy_max, cfg.sndbuf) != 0) {
+	if (r->dc != NULL && perf_side_init(&r->cli, "client", r->dc, o, true,
+					    o->handshakes != 0 ? o->handshakes : o->assocs, &phase,
+					    copy_max, cfg->sndbuf) != 0) {
 		fprintf(stderr, "dpsctp-perf: no memory for the client's flows\n");
 		return 3;
 	}
-	unsigned n_listen = o.handshakes != 0 ? (o.handshakes + 16383u) / 16384u : 1u;
-	for (unsigned i = 0; ds != NULL && i < n_listen; i++)
-		if (dpsctp_listen(ds, (uint16_t)(port + i), &perf_listen_callbacks, &srv) != 0) {
-			fprintf(stderr, "dpsctp-perf: cannot listen on SCTP port %u\n", port + i);
+	unsigned n_listen = o->handshakes != 0 ? (o->handshakes + 16383u) / 16384u : 1u;
+	for (unsigned i = 0; r->ds != NULL && i < n_listen; i++)
+		if (dpsctp_listen(r->ds, (uint16_t)(r->port + i), &perf_listen_callbacks,
+				  &r->srv) != 0) {
+			fprintf(stderr, "dpsctp-perf: cannot listen on SCTP port %u\n",
+				r->port + i);
 			return 3;
 		}
+	return set_up_targets(r, n_listen);
+}
 
-	struct target tgt;
-	memset(&tgt, 0, sizeof(tgt));
-	tgt.port = port;
-	tgt.n_ports = n_listen;
-	tgt.window = cfg.max_handshakes > 16 ? cfg.max_handshakes - 8u : 8u;
-	if (dc != NULL) {
-		int np = app_parse_peers(o.loopback ? "10.0.0.2" : o.peer, tgt.peers,
+/* The client's peers and ports, the wire model and the pace. */
+static int
+set_up_targets(struct perf_run *r, unsigned n_listen)
+{
+	const struct perf_opts *o = &r->o;
+	const struct dpsctp_config *cfg = &r->cfg;
+	struct target *t = &r->tgt;
+	t->port = r->port;
+	t->n_ports = n_listen;
+	t->window = cfg->max_handshakes > 16 ? cfg->max_handshakes - 8u : 8u;
+	if (r->dc != NULL) {
+		/* -c was checked when parsed (app_opts.h). */
+		int np = app_parse_peers(o->loopback ? "10.0.0.2" : o->peer, t->peers,
 					 DPSCTP_CONFIG_MAX_IPS);
 		if (np <= 0) {
-			fprintf(stderr, "dpsctp-perf: bad peer address list \"%s\"\n", o.peer);
+			fprintf(stderr, "dpsctp-perf: bad peer address list \"%s\"\n", o->peer);
 			return 2;
 		}
-		tgt.n_peers = (unsigned)np;
+		t->n_peers = (unsigned)np;
 	}
-	res.tx = dc != NULL ? &cli : NULL;
-	res.rx = ds != NULL ? &srv : NULL;
-	struct perf_wire *wm = &res.wire;
-	perf_wire_model(wm, o.len, cfg.mtu, tgt.peers[0].family == 6, cfg.udp_encap);
+	r->res.tx = r->dc != NULL ? &r->cli : NULL;
+	r->res.rx = r->ds != NULL ? &r->srv : NULL;
+	struct perf_wire *wm = &r->res.wire;
+	perf_wire_model(wm, o->len, cfg->mtu, t->peers[0].family == SCTP_ADDR_V6, cfg->udp_encap);
 	double pace = 0;
-	if (o.rate_bps > 0)
-		pace = o.rate_bps / 8.0 / wm->wire_bytes_per_msg;
-	else if (o.pps > 0)
-		pace = o.pps * wm->msgs_per_pkt / wm->pkts_per_msg;
-	if (dc != NULL)
-		perf_side_pace(&cli, pace);
-	res.pace_mps = pace;
+	if (o->rate_bps > 0)
+		pace = o->rate_bps / 8.0 / wm->wire_bytes_per_msg;
+	else if (o->pps > 0)
+		pace = o->pps * wm->msgs_per_pkt / wm->pkts_per_msg;
+	if (r->dc != NULL)
+		perf_side_pace(&r->cli, pace);
+	r->res.pace_mps = pace;
+	return -1;
+}
 
-	/* Who polls what: the client on its own lcore when there is one. */
-	unsigned client_lcore_id = RTE_MAX_LCORE;
-	if (dc != NULL && ds != NULL) {
+/* Who polls what (the client on its own lcore when there is one), and go. */
+static int
+start_ends(struct perf_run *r)
+{
+	const struct perf_opts *o = &r->o;
+	r->client_lcore_id = RTE_MAX_LCORE;
+	if (r->dc != NULL && r->ds != NULL) {
 		unsigned l = rte_get_next_lcore(-1, 1, 0);
 		if (l < RTE_MAX_LCORE)
-			client_lcore_id = l;
+			r->client_lcore_id = l;
 	}
-	snprintf(res.lcores, sizeof(res.lcores), "%s",
-		 client_lcore_id < RTE_MAX_LCORE ? "one lcore per end"
-		 : dc != NULL && ds != NULL	 ? "one lcore polls both ends"
-						 : "one lcore");
-	if (!o.json)
+	snprintf(r->res.lcores, sizeof(r->res.lcores), "%s",
+		 r->client_lcore_id < RTE_MAX_LCORE ? "one lcore per end"
+		 : r->dc != NULL && r->ds != NULL   ? "one lcore polls both ends"
+						    : "one lcore");
+	if (!o->json)
 		printf("dpsctp-perf %s: %s, %u-byte messages, %u stream%s, %u association%s, %s\n",
-		       dpsctp_version(), res.role, o.len, o.streams, o.streams == 1 ? "" : "s",
-		       o.assocs, o.assocs == 1 ? "" : "s", res.lcores);
-	struct client_run cr = { &cli, &tgt, false, false, 0 };
-	bool shut = false;
-	if (client_lcore_id < RTE_MAX_LCORE) {
-		if (rte_eal_remote_launch(client_lcore, &cr, client_lcore_id) != 0) {
-			fprintf(stderr, "dpsctp-perf: lcore %u is busy\n", client_lcore_id);
+		       dpsctp_version(), r->res.role, o->len, o->streams,
+		       o->streams == 1 ? "" : "s", o->assocs, o->assocs == 1 ? "" : "s",
+		       r->res.lcores);
+	r->cr = (struct client_run){ &r->cli, &r->tgt, false, false, 0 };
+	if (r->client_lcore_id < RTE_MAX_LCORE) {
+		if (rte_eal_remote_launch(client_lcore, &r->cr, r->client_lcore_id) != 0) {
+			fprintf(stderr, "dpsctp-perf: lcore %u is busy\n", r->client_lcore_id);
 			return 3;
 		}
-	} else if (dc != NULL && o.handshakes == 0) {
-		tgt.rc = perf_side_connect(&cli, tgt.peers, tgt.n_peers, tgt.port, o.assocs);
-		tgt.first_tsc = rte_rdtsc();
+	} else if (r->dc != NULL && o->handshakes == 0) {
+		r->tgt.rc = perf_side_connect(&r->cli, r->tgt.peers, r->tgt.n_peers, r->tgt.port,
+					      o->assocs);
+		r->tgt.first_tsc = rte_rdtsc();
 	}
-	unsigned rx_idx = counter_index(dc != NULL ? dc : ds, "rx_packets");
+	r->rx_idx = counter_index(r->dc != NULL ? r->dc : r->ds, "rx_packets");
+	return -1;
+}
 
-	/* The main lcore: its end(s), and the clock. */
-	const uint64_t hz = res.hz;
-	uint64_t t_up = 0, t_end = 0, next_iv = 0, deadline = rte_rdtsc() + 5 * hz;
-	struct perf_snap iv_prev;
-	int rc = 0;
-	bool measuring = false, done = false;
-	while (!done) {
-		if (ds != NULL)
-			perf_side_iterate(&srv);
-		if (dc != NULL && client_lcore_id == RTE_MAX_LCORE)
-			client_step(&cr, &shut);
+/* A phase ends with a failure: say why, close within 2 s. */
+static void
+fail_to_close(struct perf_run *r, uint64_t now)
+{
+	r->rc = 1;
+	phase = PERF_CLOSE;
+	r->deadline = now + 2 * r->res.hz;
+}
+
+/* The server: a test per burst of associations, from the first COMM_UP to the last end. */
+static void
+server_tick(struct perf_run *r, uint64_t now)
+{
+	struct perf_side *srv = &r->srv;
+	struct perf_result *res = &r->res;
+	if (!r->measuring && srv->flows_up > srv->flows_ended) {
+		r->measuring = true;
+		snap(&res->start, res, r->rx_idx);
+		r->iv_prev = res->start;
+		r->next_iv = now + (uint64_t)(r->o.interval * (double)res->hz);
+	}
+	if (r->measuring)
+		interval_tick(res, &r->iv_prev, &r->next_iv, now, r->rx_idx);
+	if (!r->measuring || srv->flows_ended != srv->n_flows)
+		return;
+	snap(&res->end, res, r->rx_idx);
+	res->rx_packets_total = res->end.rx_packets[1];
+	perf_report_end(stdout, res);
+	if (r->o.json)
+		perf_report_json(stdout, res);
+	r->measuring = false;
+	if (r->o.one_off)
+		r->done = true;
+	/* The next test's totals are its own (the rates are between
+	 * snapshots, the totals are not). */
+	srv->n_flows = srv->flows_up = srv->flows_ended = srv->flows_lost = 0;
+	srv->errors = srv->refused = srv->restarts = 0;
+	memset(&srv->sum, 0, sizeof(srv->sum));
+	memset(&srv->c, 0, sizeof(srv->c));
+	memset(&srv->lat, 0, sizeof(srv->lat));
+	perf_report_reset();
+}
+
+/* --handshakes, PERF_RUN: all up (or lost), or the time is out. */
+static void
+handshakes_tick(struct perf_run *r, uint64_t now)
+{
+	const struct perf_side *cli = &r->cli;
+	struct perf_result *res = &r->res;
+	const uint64_t hz = res->hz;
+	if (cli->flows_up + cli->flows_lost >= r->o.handshakes) {
+		uint64_t dt = cli->established_tsc - r->tgt.first_tsc;
+		res->handshakes_done = cli->flows_up;
+		/* The first one, untimed, resolved the neighbour. */
+		res->handshakes_per_s = dt && cli->flows_up > 1 ? (double)(cli->flows_up - 1) *
+									  (double)hz / (double)dt
+								: 0;
+		res->mem_bytes_per_assoc = (double)r->heap_srv / (double)r->cfg.max_assocs;
+		res->mem_total = r->heap_srv;
+		res->mem_sized_for = r->cfg.max_assocs;
+		phase = PERF_CLOSE;
+		r->deadline = now + 30 * hz;
+	} else if (now > r->deadline + (cli->flows_up ? 15 * hz : 0)) {
+		fprintf(stderr, "dpsctp-perf: %u of %u associations up after %s\n", cli->flows_up,
+			r->o.handshakes, cli->flows_up ? "20 s" : "5 s");
+		fail_to_close(r, now);
+	}
+}
+
+/* A traffic test, PERF_RUN: wait for -P up, skip --omit, measure until -t. */
+static void
+traffic_tick(struct perf_run *r, uint64_t now)
+{
+	const struct perf_opts *o = &r->o;
+	const struct perf_side *cli = &r->cli;
+	struct perf_result *res = &r->res;
+	const uint64_t hz = res->hz;
+	if (r->t_up == 0) {
+		if (cli->flows_up == o->assocs) {
+			r->t_up = now;
+			r->t_end = r->t_up + (uint64_t)(o->seconds * (double)hz);
+		} else if (now > r->deadline || cli->flows_lost != 0) {
+			fprintf(stderr, "dpsctp-perf: %u of %u associations up\n", cli->flows_up,
+				o->assocs);
+			fail_to_close(r, now);
+		}
+		return;
+	}
+	if (!r->measuring && now >= r->t_up + (uint64_t)(o->omit * (double)hz)) {
+		r->measuring = true;
+		snap(&res->start, res, r->rx_idx);
+		r->iv_prev = res->start;
+		r->next_iv = res->start.tsc + (uint64_t)(o->interval * (double)hz);
+	}
+	if (r->measuring)
+		interval_tick(res, &r->iv_prev, &r->next_iv, now, r->rx_idx);
+	if (cli->flows_lost != 0 || now >= r->t_end) {
+		snap(&res->end, res, r->rx_idx);
+		phase = PERF_DRAIN;
+		r->deadline = now + 10 * hz;
+	}
+}
+
+/* The client's phases, on the main lcore's clock. */
+static void
+client_tick(struct perf_run *r, uint64_t now)
+{
+	const uint64_t hz = r->res.hz;
+	if (r->tgt.rc != 0) {
+		fprintf(stderr, "dpsctp-perf: connect: %s\n", strerror(-r->tgt.rc));
+		fail_to_close(r, now);
+		r->tgt.rc = 0;
+	}
+	switch (phase) {
+	case PERF_RUN:
+		if (r->o.handshakes != 0)
+			handshakes_tick(r, now);
+		else
+			traffic_tick(r, now);
+		break;
+	case PERF_DRAIN:
+		if (r->cr.drained || now > r->deadline) {
+			if (!r->cr.drained) {
+				fprintf(stderr,
+					"dpsctp-perf: data still unacknowledged after 10 s\n");
+				r->rc = 1;
+			}
+			phase = PERF_CLOSE;
+			r->deadline = now + 10 * hz;
+		}
+		break;
+	case PERF_CLOSE:
+		if ((r->cr.closed && (r->ds == NULL || r->srv.flows_ended == r->srv.n_flows)) ||
+		    now > r->deadline) {
+			phase = PERF_EXIT;
+			r->done = true;
+		}
+		break;
+	default:
+		r->done = true;
+		break;
+	}
+}
+
+/* The main lcore: its end(s), and the clock, until the run is over. */
+static void
+run_loop(struct perf_run *r)
+{
+	const uint64_t hz = r->res.hz;
+	r->deadline = rte_rdtsc() + 5 * hz;
+	while (!r->done) {
+		if (r->ds != NULL)
+			perf_side_iterate(&r->srv);
+		if (r->dc != NULL && r->client_lcore_id == RTE_MAX_LCORE)
+			client_step(&r->cr, &r->shut);
 		uint64_t now = rte_rdtsc();
 		if (interrupted && phase < PERF_DRAIN) {
-			if (dc == NULL) {
+			if (r->dc == NULL)
 				break; /* a server: stop below */
-			}
-			if (t_end == 0)
-				t_end = now;
-			snap(&res.end, &res, rx_idx);
+			if (r->t_end == 0)
+				r->t_end = now;
+			snap(&r->res.end, &r->res, r->rx_idx);
 			phase = PERF_DRAIN;
-			deadline = now + 10 * hz;
+			r->deadline = now + 10 * hz;
 		}
-		if (dc == NULL) {
-			/* The server: a test per burst of associations. */
-			if (!measuring && srv.flows_up > srv.flows_ended) {
-				measuring = true;
-				snap(&res.start, &res, rx_idx);
-				iv_prev = res.start;
-				next_iv = now + (uint64_t)(o.interval * (double)hz);
-			}
-			if (measuring)
-				interval_tick(&res, &iv_prev, &next_iv, now, rx_idx);
-			if (measuring && srv.flows_ended == srv.n_flows) {
-				snap(&res.end, &res, rx_idx);
-				res.rx_packets_total = res.end.rx_packets[1];
-				perf_report_end(stdout, &res);
-				if (o.json)
-					perf_report_json(stdout, &res);
-				measuring = false;
-				if (o.one_off)
-					done = true;
-				/* The next test's totals are its own (the rates are
-				 * between snapshots, the totals are not). */
-				srv.n_flows = srv.flows_up = srv.flows_ended = srv.flows_lost = 0;
-				srv.errors = srv.refused = srv.restarts = 0;
-				memset(&srv.sum, 0, sizeof(srv.sum));
-				memset(&srv.c, 0, sizeof(srv.c));
-				memset(&srv.lat, 0, sizeof(srv.lat));
-				perf_report_reset();
-			}
-			continue;
-		}
-		if (tgt.rc != 0) {
-			fprintf(stderr, "dpsctp-perf: connect: %s\n", strerror(-tgt.rc));
-			rc = 1;
-			phase = PERF_CLOSE;
-			deadline = now + 2 * hz;
-			tgt.rc = 0;
-		}
-		switch (phase) {
-		case PERF_RUN:
-			if (o.handshakes != 0) {
-				if (cli.flows_up + cli.flows_lost >= o.handshakes) {
-					uint64_t dt = cli.established_tsc - tgt.first_tsc;
-					res.handshakes_done = cli.flows_up;
-					/* The first one, untimed, resolved the neighbour. */
-					res.handshakes_per_s =
-						dt && cli.flows_up > 1
-							? (double)(cli.flows_up - 1) * (double)hz /
-								  (double)dt
-							: 0;
-					size_t used = heap_srv;
-					res.mem_bytes_per_assoc =
-						(double)used / (double)cfg.max_assocs;
-					res.mem_total = used;
-					res.mem_sized_for = cfg.max_assocs;
-					phase = PERF_CLOSE;
-					deadline = now + 30 * hz;
-				} else if (now > deadline + (cli.flows_up ? 15 * hz : 0)) {
-					fprintf(stderr,
-						"dpsctp-perf: %u of %u associations up after %s\n",
-						cli.flows_up, o.handshakes,
-						cli.flows_up ? "20 s" : "5 s");
-					rc = 1;
-					phase = PERF_CLOSE;
-					deadline = now + 2 * hz;
-				}
-				break;
-			}
-			if (t_up == 0) {
-				if (cli.flows_up == o.assocs) {
-					t_up = now;
-					t_end = t_up + (uint64_t)(o.seconds * (double)hz);
-				} else if (now > deadline || cli.flows_lost != 0) {
-					fprintf(stderr, "dpsctp-perf: %u of %u associations up\n",
-						cli.flows_up, o.assocs);
-					rc = 1;
-					phase = PERF_CLOSE;
-					deadline = now + 2 * hz;
-				}
-				break;
-			}
-			if (!measuring && now >= t_up + (uint64_t)(o.omit * (double)hz)) {
-				measuring = true;
-				snap(&res.start, &res, rx_idx);
-				iv_prev = res.start;
-				next_iv = res.start.tsc + (uint64_t)(o.interval * (double)hz);
-			}
-			if (measuring)
-				interval_tick(&res, &iv_prev, &next_iv, now, rx_idx);
-			if (cli.flows_lost != 0 || now >= t_end) {
-				snap(&res.end, &res, rx_idx);
-				phase = PERF_DRAIN;
-				deadline = now + 10 * hz;
-			}
-			break;
-		case PERF_DRAIN:
-			if (cr.drained || now > deadline) {
-				if (!cr.drained) {
-					fprintf(stderr, "dpsctp-perf: data still unacknowledged "
-							"after 10 s\n");
-					rc = 1;
-				}
-				phase = PERF_CLOSE;
-				deadline = now + 10 * hz;
-			}
-			break;
-		case PERF_CLOSE:
-			if ((cr.closed && (ds == NULL || srv.flows_ended == srv.n_flows)) ||
-			    now > deadline) {
-				phase = PERF_EXIT;
-				done = true;
-			}
-			break;
-		default:
-			done = true;
-			break;
-		}
+		if (r->dc == NULL)
+			server_tick(r, now);
+		else
+			client_tick(r, now);
 	}
 	phase = PERF_EXIT;
-	if (client_lcore_id < RTE_MAX_LCORE)
-		rte_eal_wait_lcore(client_lcore_id);
+	if (r->client_lcore_id < RTE_MAX_LCORE)
+		rte_eal_wait_lcore(r->client_lcore_id);
+}
+
+/* The client's summary and verdict, the counters, the ends stopped and freed. */
+static int
+finish(struct perf_run *r)
+{
+	const struct perf_opts *o = &r->o;
+	struct perf_result *res = &r->res;
 	const char *cname;
-	if (ds != NULL)
-		res.rx_packets_total = dpsctp_worker_counter(ds, 0, rx_idx, &cname);
-	if (dc != NULL)
-		res.tx_packets_total =
-			dpsctp_worker_counter(dc, 0, counter_index(dc, "tx_packets"), &cname);
-	if (dc != NULL) {
-		if (o.handshakes == 0 && res.end.tsc != 0) {
-			perf_report_end(stdout, &res);
-			if (o.json)
-				perf_report_json(stdout, &res);
-		} else if (o.handshakes != 0) {
-			perf_report_end(stdout, &res);
-			if (o.json)
-				perf_report_json(stdout, &res);
+	if (r->ds != NULL)
+		res->rx_packets_total = dpsctp_worker_counter(r->ds, 0, r->rx_idx, &cname);
+	if (r->dc != NULL) {
+		res->tx_packets_total =
+			dpsctp_worker_counter(r->dc, 0, counter_index(r->dc, "tx_packets"), &cname);
+		if (o->handshakes != 0 || res->end.tsc != 0) {
+			perf_report_end(stdout, res);
+			if (o->json)
+				perf_report_json(stdout, res);
 		}
-		if (cli.flows_lost != 0 || cli.errors != 0 || (ds != NULL && srv.errors != 0))
-			rc = 1;
-		if (o.handshakes != 0 && res.handshakes_done != o.handshakes)
-			rc = 1;
+		if (r->cli.flows_lost != 0 || r->cli.errors != 0 ||
+		    (r->ds != NULL && r->srv.errors != 0))
+			r->rc = 1;
+		if (o->handshakes != 0 && res->handshakes_done != o->handshakes)
+			r->rc = 1;
 	}
-	if (o.stats) {
-		print_counters(stderr, "client", dc);
-		print_counters(stderr, "server", ds);
+	if (o->stats) {
+		print_counters(stderr, "client", r->dc);
+		print_counters(stderr, "server", r->ds);
 	}
 	int aborted = 0;
-	if (dc != NULL)
-		aborted += dpsctp_stop(dc, 2000);
-	if (ds != NULL)
-		aborted += dpsctp_stop(ds, 2000);
-	if (aborted != 0 && o.handshakes == 0 && dc != NULL) {
+	if (r->dc != NULL)
+		aborted += dpsctp_stop(r->dc, 2000);
+	if (r->ds != NULL)
+		aborted += dpsctp_stop(r->ds, 2000);
+	if (aborted != 0 && o->handshakes == 0 && r->dc != NULL) {
 		fprintf(stderr, "dpsctp-perf: %d association%s had to be aborted at exit\n",
 			aborted, aborted == 1 ? "" : "s");
-		rc = 1;
+		r->rc = 1;
 	}
-	dpsctp_destroy(dc);
-	dpsctp_destroy(ds);
-	if (dc != NULL)
-		perf_side_fini(&cli);
-	if (ds != NULL)
-		perf_side_fini(&srv);
+	dpsctp_destroy(r->dc);
+	dpsctp_destroy(r->ds);
+	if (r->dc != NULL)
+		perf_side_fini(&r->cli);
+	if (r->ds != NULL)
+		perf_side_fini(&r->srv);
 	rte_eal_cleanup();
-	return rc;
+	return r->rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct perf_run run; /* the sides' histograms: not on the stack */
+	struct perf_run *r = &run;
+	int st;
+
+	setvbuf(stdout, NULL, _IOLBF, 0); /* lines as they happen, also into a pipe */
+	if (sidecar_wanted(argc, argv))
+		return sidecar_main(argc, argv);
+	if (app_help_wanted(argc, argv)) { /* before the EAL, which may not start */
+		perf_opts_usage(stdout);
+		return 0;
+	}
+	if ((st = parse_options(r, argc, argv)) >= 0)
+		return st;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	r->res.o = &r->o;
+	r->res.hz = rte_get_tsc_hz();
+	r->res.role = r->o.loopback ? "loopback" : r->o.server ? "server" : "client";
+	if ((st = create_ends(r)) >= 0 || (st = set_up_flows(r)) >= 0 || (st = start_ends(r)) >= 0)
+		return st;
+	run_loop(r);
+	return finish(r);
 }

@@ -60,16 +60,6 @@
 #define PSC_MAX_PEERS	 4u    /* dpsctp_client_connect(): 1 to 4 addresses */
 #define PSC_SHOWN	 5u    /* failed sends, lost associations described one by one */
 
-/* A completion's request: dpsctp_client.h numbers them (1 listen .. 5 abort), no names. */
-enum psc_op {
-	PSC_OP_LISTEN = 1,
-	PSC_OP_CONNECT,
-	PSC_OP_SEND,
-	PSC_OP_SHUTDOWN,
-	PSC_OP_ABORT,
-	PSC_OP_BARRIER,
-};
-
 /* Cookies: a flow's index, or this for the LISTEN. */
 #define PSC_COOKIE_LISTEN UINT64_MAX
 
@@ -214,10 +204,10 @@ psc_flow_up(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_ev
 {
 	struct perf_side *s = &e->side;
 	f->up = true;
-	f->streams = ev->sid != 0 ? ev->sid : 1; /* COMM_UP: sid outbound, ssn inbound */
+	f->streams = ev->assoc_change.outbound_streams != 0 ? ev->assoc_change.outbound_streams : 1;
 	if (s->is_client && e->o->streams < f->streams)
 		f->streams = e->o->streams;
-	f->in_streams = ev->ssn;
+	f->in_streams = ev->assoc_change.inbound_streams;
 	f->seq_out = calloc(f->streams, sizeof(*f->seq_out));
 	f->seq_in = calloc(f->in_streams != 0 ? f->in_streams : 1, sizeof(*f->seq_in));
 	s->flows_up++;
@@ -341,15 +331,15 @@ static void
 psc_recv(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_event *ev)
 {
 	struct perf_side *s = &e->side;
-	perf_add(&s->c.bytes_recv, ev->len);
+	perf_add(&s->c.bytes_recv, ev->recv.len);
 	if (!f->partial) {
-		f->partial_hdr = perf_hdr_decode(ev->data, ev->len, &f->ph);
-		f->partial_sid = ev->sid;
-		f->partial_flags = ev->flags;
+		f->partial_hdr = perf_hdr_decode(ev->recv.data, ev->recv.len, &f->ph);
+		f->partial_sid = ev->recv.sid;
+		f->partial_flags = ev->recv.flags;
 		f->partial_len = 0;
 	}
-	f->partial_len += ev->len;
-	f->partial = (ev->flags & DPSCTP_CLIENT_MORE) != 0;
+	f->partial_len += ev->recv.len;
+	f->partial = (ev->recv.flags & DPSCTP_CLIENT_MORE) != 0;
 	if (f->partial)
 		return;
 	perf_add(&s->c.msgs_recv, 1);
@@ -393,13 +383,14 @@ static void
 psc_completion(struct psc_end *e, const struct dpsctp_client_event *ev)
 {
 	struct perf_side *s = &e->side;
-	struct psc_flow *f = ev->cookie < e->max_flows ? &e->flows[ev->cookie] : NULL;
-	switch ((enum psc_op)ev->op) {
-	case PSC_OP_BARRIER:
+	struct psc_flow *f =
+		ev->completion.cookie < e->max_flows ? &e->flows[ev->completion.cookie] : NULL;
+	switch (ev->completion.op) {
+	case DPSCTP_CLIENT_OP_BARRIER:
 		e->barrier_done = true;
 		return;
-	case PSC_OP_SEND:
-		if (ev->status == 0)
+	case DPSCTP_CLIENT_OP_SEND:
+		if (ev->completion.status == 0)
 			return;
 		/*
 		 * A server's answers race the client's SHUTDOWN (-ENOTCONN once it
@@ -412,35 +403,39 @@ psc_completion(struct psc_end *e, const struct dpsctp_client_event *ev)
 		}
 		if (e->send_errors++ < PSC_SHOWN)
 			fprintf(stderr, "%s: dpsctpd refused a send: %s\n", s->name,
-				strerror(-ev->status));
+				strerror(-ev->completion.status));
 		return;
-	case PSC_OP_CONNECT:
+	case DPSCTP_CLIENT_OP_CONNECT:
 		if (f == NULL)
 			return;
-		if (ev->status != 0) {
+		if (ev->completion.status != 0) {
 			char why[160];
 			snprintf(why, sizeof(why), "refused by dpsctpd: %s%s",
-				 strerror(-ev->status),
-				 ev->status == -ENOBUFS || ev->status == -ENOMEM
+				 strerror(-ev->completion.status),
+				 ev->completion.status == -ENOBUFS ||
+						 ev->completion.status == -ENOMEM
 					 ? " (its --app-assocs, --max-assocs)"
 					 : "");
 			psc_flow_end(e, f, false, why, 0);
 			return;
 		}
 		f->assoc = ev->assoc;
-		psc_map_put(e, ev->assoc, (uint32_t)ev->cookie);
+		psc_map_put(e, ev->assoc, (uint32_t)ev->completion.cookie);
 		return;
-	case PSC_OP_LISTEN:
-		e->listen_status = ev->status;
+	case DPSCTP_CLIENT_OP_LISTEN:
+		e->listen_status = ev->completion.status;
 		return;
-	case PSC_OP_SHUTDOWN:
-	case PSC_OP_ABORT:
+	case DPSCTP_CLIENT_OP_SHUTDOWN:
+	case DPSCTP_CLIENT_OP_ABORT:
 		/* -ENOENT: it had ended already (its event is on the way or came). */
-		if (ev->status != 0 && ev->status != -ENOENT)
+		if (ev->completion.status != 0 && ev->completion.status != -ENOENT)
 			fprintf(stderr, "%s: %s: %s\n", s->name,
-				ev->op == PSC_OP_SHUTDOWN ? "shutdown" : "abort",
-				strerror(-ev->status));
+				ev->completion.op == DPSCTP_CLIENT_OP_SHUTDOWN ? "shutdown"
+									       : "abort",
+				strerror(-ev->completion.status));
 		return;
+	case DPSCTP_CLIENT_OP_UNLISTEN:
+		return; /* never asked */
 	}
 }
 
@@ -498,10 +493,10 @@ psc_event(struct psc_end *e, const struct dpsctp_client_event *ev)
 		psc_recv(e, f, ev);
 		break;
 	case DPSCTP_CLIENT_COMM_LOST:
-		psc_flow_end(e, f, false, "lost", ev->error);
+		psc_flow_end(e, f, false, "lost", ev->assoc_change.error);
 		break;
 	case DPSCTP_CLIENT_CANT_START:
-		psc_flow_end(e, f, false, "did not start", ev->error);
+		psc_flow_end(e, f, false, "did not start", ev->assoc_change.error);
 		break;
 	case DPSCTP_CLIENT_SHUTDOWN_COMPLETE:
 		psc_flow_end(e, f, true, NULL, 0);

@@ -51,9 +51,7 @@
  * checksum covers the rest of the path: the data planes at both ends,
  * the arenas and the server's copies.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -65,6 +63,7 @@
 #include <time.h>
 #include <arpa/inet.h>
 
+#include "apps/common/app_opts.h"
 #include "dataplane/sidecar/dpsctp_client.h"
 
 #define ECHO_PORT_DEFAULT  5001
@@ -94,16 +93,6 @@
 #define COOKIE_CONNECT	2u
 #define COOKIE_SHUTDOWN 3u
 
-/* A completion's op: dpsctp_client.h documents the numbers (1 listen .. 5 abort)
- * but gives them no names. */
-enum echo_op {
-	ECHO_OP_LISTEN = 1,
-	ECHO_OP_CONNECT,
-	ECHO_OP_SEND,
-	ECHO_OP_SHUTDOWN,
-	ECHO_OP_ABORT,
-};
-
 static volatile sig_atomic_t stop_requested;
 
 static void
@@ -126,18 +115,18 @@ struct echo_opts {
 };
 
 static const char *
-op_name(uint8_t op)
+op_name(enum dpsctp_client_op op)
 {
 	switch (op) {
-	case ECHO_OP_LISTEN:
+	case DPSCTP_CLIENT_OP_LISTEN:
 		return "listen";
-	case ECHO_OP_CONNECT:
+	case DPSCTP_CLIENT_OP_CONNECT:
 		return "connect";
-	case ECHO_OP_SEND:
+	case DPSCTP_CLIENT_OP_SEND:
 		return "send";
-	case ECHO_OP_SHUTDOWN:
+	case DPSCTP_CLIENT_OP_SHUTDOWN:
 		return "shutdown";
-	case ECHO_OP_ABORT:
+	case DPSCTP_CLIENT_OP_ABORT:
 		return "abort";
 	default:
 		return "unknown request";
@@ -195,9 +184,10 @@ struct whole {
 static struct partial *
 reasm_find(struct reasm *r, const struct dpsctp_client_event *ev)
 {
-	uint8_t u = ev->flags & DPSCTP_CLIENT_UNORDERED;
+	uint8_t u = ev->recv.flags & DPSCTP_CLIENT_UNORDERED;
 	for (unsigned i = 0; i < r->n; i++)
-		if (r->p[i].assoc == ev->assoc && r->p[i].sid == ev->sid && r->p[i].unordered == u)
+		if (r->p[i].assoc == ev->assoc && r->p[i].sid == ev->recv.sid &&
+		    r->p[i].unordered == u)
 			return &r->p[i];
 	return NULL;
 }
@@ -233,9 +223,9 @@ reasm_free(struct reasm *r)
 static int
 reasm_append(struct partial *p, const struct dpsctp_client_event *ev)
 {
-	if (ev->len > ECHO_MSG_MAX - p->len)
+	if (ev->recv.len > ECHO_MSG_MAX - p->len)
 		return -EMSGSIZE;
-	uint32_t need = p->len + ev->len;
+	uint32_t need = p->len + ev->recv.len;
 	if (need > p->cap) {
 		uint32_t cap = p->cap != 0 ? p->cap : 4096u;
 		while (cap < need)
@@ -248,7 +238,7 @@ reasm_append(struct partial *p, const struct dpsctp_client_event *ev)
 		p->buf = b;
 		p->cap = cap;
 	}
-	memcpy(p->buf + p->len, ev->data, ev->len);
+	memcpy(p->buf + p->len, ev->recv.data, ev->recv.len);
 	p->len = need;
 	return 0;
 }
@@ -264,12 +254,12 @@ reasm_append(struct partial *p, const struct dpsctp_client_event *ev)
 static int
 reasm_feed(struct reasm *r, const struct dpsctp_client_event *ev, struct whole *w)
 {
-	bool more = (ev->flags & DPSCTP_CLIENT_MORE) != 0;
-	bool cont = (ev->flags & DPSCTP_CLIENT_CONT) != 0;
+	bool more = (ev->recv.flags & DPSCTP_CLIENT_MORE) != 0;
+	bool cont = (ev->recv.flags & DPSCTP_CLIENT_CONT) != 0;
 	if (!more && !cont) {
 		/* Whole, even between the parts of another message of the stream
 		 * (an unordered one may overtake). */
-		*w = (struct whole){ ev->data, ev->len, ev->ppid, NULL };
+		*w = (struct whole){ ev->recv.data, ev->recv.len, ev->recv.ppid, NULL };
 		return 1;
 	}
 	struct partial *p = reasm_find(r, ev);
@@ -296,9 +286,9 @@ reasm_feed(struct reasm *r, const struct dpsctp_client_event *ev, struct whole *
 		}
 		p = &r->p[r->n++];
 		*p = (struct partial){ .assoc = ev->assoc,
-				       .sid = ev->sid,
-				       .unordered = ev->flags & DPSCTP_CLIENT_UNORDERED,
-				       .ppid = ev->ppid };
+				       .sid = ev->recv.sid,
+				       .unordered = ev->recv.flags & DPSCTP_CLIENT_UNORDERED,
+				       .ppid = ev->recv.ppid };
 	}
 	if (p->err == 0) {
 		p->err = reasm_append(p, ev);
@@ -335,9 +325,10 @@ static void
 peer_text(const struct dpsctp_client_event *ev, char *buf, size_t len)
 {
 	char a[INET6_ADDRSTRLEN] = "?";
-	if (ev->addr.family == 4 || ev->addr.family == 6)
-		inet_ntop(ev->addr.family == 6 ? AF_INET6 : AF_INET, ev->addr.bytes, a, sizeof(a));
-	snprintf(buf, len, "%s port %u", a, ev->peer_port);
+	if (ev->assoc_change.peer.family == 4 || ev->assoc_change.peer.family == 6)
+		inet_ntop(ev->assoc_change.peer.family == 6 ? AF_INET6 : AF_INET,
+			  ev->assoc_change.peer.bytes, a, sizeof(a));
+	snprintf(buf, len, "%s port %u", a, ev->assoc_change.peer_port);
 }
 
 /*
@@ -377,18 +368,22 @@ end_text(const struct dpsctp_client_event *ev, char *buf, size_t len)
 		[12] = "User-Initiated Abort",
 		[13] = "Protocol Violation",
 	};
-	const char *r = ev->reason < sizeof(reason) / sizeof(reason[0]) && reason[ev->reason]
-				? reason[ev->reason]
+	const char *r = ev->assoc_change.reason < sizeof(reason) / sizeof(reason[0]) &&
+					reason[ev->assoc_change.reason]
+				? reason[ev->assoc_change.reason]
 				: "no reason given";
-	const char *c = ev->error < sizeof(cause) / sizeof(cause[0]) && cause[ev->error]
-				? cause[ev->error]
+	const char *c = ev->assoc_change.error < sizeof(cause) / sizeof(cause[0]) &&
+					cause[ev->assoc_change.error]
+				? cause[ev->assoc_change.error]
 				: "an unknown cause";
-	if (ev->error != 0)
-		snprintf(buf, len, "%s, cause %u: %s (reason %u)", r, ev->error, c, ev->reason);
-	else if (ev->reason == DPSCTP_CLIENT_REASON_PEER_ABORT)
-		snprintf(buf, len, "%s without a cause (reason %u, cause 0)", r, ev->reason);
+	if (ev->assoc_change.error != 0)
+		snprintf(buf, len, "%s, cause %u: %s (reason %u)", r, ev->assoc_change.error, c,
+			 ev->assoc_change.reason);
+	else if (ev->assoc_change.reason == DPSCTP_CLIENT_REASON_PEER_ABORT)
+		snprintf(buf, len, "%s without a cause (reason %u, cause 0)", r,
+			 ev->assoc_change.reason);
 	else
-		snprintf(buf, len, "%s (reason %u, cause 0)", r, ev->reason);
+		snprintf(buf, len, "%s (reason %u, cause 0)", r, ev->assoc_change.reason);
 }
 
 /* PEER_ADDR_CHANGE: which path, and what became of it (RFC 6458 spc_state). */
@@ -401,10 +396,12 @@ print_addr_change(const char *who, const struct dpsctp_client_event *ev)
 					     [4] = "confirmed",
 					     [5] = "made primary" };
 	char text[INET6_ADDRSTRLEN] = "?";
-	inet_ntop(ev->addr.family == 6 ? AF_INET6 : AF_INET, ev->addr.bytes, text, sizeof(text));
+	inet_ntop(ev->addr_change.addr.family == 6 ? AF_INET6 : AF_INET, ev->addr_change.addr.bytes,
+		  text, sizeof(text));
 	const char *what = "changed state";
-	if (ev->addr_state < sizeof(state) / sizeof(state[0]) && state[ev->addr_state] != NULL)
-		what = state[ev->addr_state];
+	if (ev->addr_change.state < sizeof(state) / sizeof(state[0]) &&
+	    state[ev->addr_change.state] != NULL)
+		what = state[ev->addr_change.state];
 	printf("%s: association %#" PRIx64 ": peer address %s %s\n", who, ev->assoc, text, what);
 }
 
@@ -574,13 +571,13 @@ server_recv(struct server *s, const struct dpsctp_client_event *ev)
 		s->dropped++;
 		fprintf(stderr,
 			"server: a message on association %#" PRIx64 ", stream %u not echoed: %s\n",
-			ev->assoc, ev->sid, drop_text(rc));
+			ev->assoc, ev->recv.sid, drop_text(rc));
 		return;
 	}
 	struct dpsctp_client_sndinfo si = { .assoc = ev->assoc,
-					    .sid = ev->sid,
+					    .sid = ev->recv.sid,
 					    .ppid = w.ppid,
-					    .flags = ev->flags & DPSCTP_CLIENT_UNORDERED };
+					    .flags = ev->recv.flags & DPSCTP_CLIENT_UNORDERED };
 	server_echo(s, &si, &w);
 }
 
@@ -591,21 +588,22 @@ server_event(struct server *s, const struct dpsctp_client_event *ev)
 	char who[INET6_ADDRSTRLEN + 16], why[160];
 	switch (ev->kind) {
 	case DPSCTP_CLIENT_COMPLETION:
-		if (ev->status == 0) {
-			if (ev->op == ECHO_OP_LISTEN) {
+		if (ev->completion.status == 0) {
+			if (ev->completion.op == DPSCTP_CLIENT_OP_LISTEN) {
 				s->listening = true;
 				printf("server: listening on SCTP port %u\n", s->o->port);
 			}
 			return 0;
 		}
-		if (ev->op == ECHO_OP_SEND) {
+		if (ev->completion.op == DPSCTP_CLIENT_OP_SEND) {
 			s->dropped++;
 			fprintf(stderr, "server: send (echo on association %#" PRIx64 "): %s\n",
-				ev->cookie, strerror(-ev->status));
+				ev->completion.cookie, strerror(-ev->completion.status));
 			return 0;
 		}
-		fprintf(stderr, "server: %s: %s\n", op_name(ev->op), strerror(-ev->status));
-		if (ev->op == ECHO_OP_LISTEN) {
+		fprintf(stderr, "server: %s: %s\n", op_name(ev->completion.op),
+			strerror(-ev->completion.status));
+		if (ev->completion.op == DPSCTP_CLIENT_OP_LISTEN) {
 			fprintf(stderr, "server: dpsctpd refused to listen on SCTP port %u\n",
 				s->o->port);
 			return 3;
@@ -621,7 +619,8 @@ server_event(struct server *s, const struct dpsctp_client_event *ev)
 		printf("server: association %#" PRIx64
 		       " up with %s on our port %u, %u streams out, "
 		       "%u in (%" PRIu32 " open)\n",
-		       ev->assoc, who, ev->port, ev->sid, ev->ssn, s->open);
+		       ev->assoc, who, ev->assoc_change.port, ev->assoc_change.outbound_streams,
+		       ev->assoc_change.inbound_streams, s->open);
 		return 0;
 	case DPSCTP_CLIENT_COMM_LOST:
 		server_forget(s, ev->assoc);
@@ -652,7 +651,7 @@ server_event(struct server *s, const struct dpsctp_client_event *ev)
 		fprintf(stderr,
 			"server: an echo of %" PRIu32 " bytes on association %#" PRIx64
 			", stream %u was not delivered\n",
-			ev->len, ev->assoc, ev->sid);
+			ev->send_failed.len, ev->assoc, ev->send_failed.sid);
 		return 0;
 	case DPSCTP_CLIENT_DAEMON_STOPPING:
 		fprintf(stderr, "server: dpsctpd is stopping\n");
@@ -944,9 +943,9 @@ client_check(struct client *cl, const struct dpsctp_client_event *ev, const stru
 				   k, i);
 			return;
 		}
-	if (ev->sid != k % cl->streams) {
+	if (ev->recv.sid != k % cl->streams) {
 		client_bad(cl, "the echo of message %" PRIu32 " came on stream %u, not %" PRIu32, k,
-			   ev->sid, k % cl->streams);
+			   ev->recv.sid, k % cl->streams);
 		return;
 	}
 	if (w->ppid != htonl(k)) {
@@ -971,21 +970,22 @@ client_event(struct client *cl, const struct dpsctp_client_event *ev)
 	int rc;
 	switch (ev->kind) {
 	case DPSCTP_CLIENT_COMPLETION:
-		if (ev->status == 0) {
+		if (ev->completion.status == 0) {
 			/* CONNECT's completion names the association; COMM_UP says it is up. */
-			if (ev->op == ECHO_OP_CONNECT && cl->assoc == 0)
+			if (ev->completion.op == DPSCTP_CLIENT_OP_CONNECT && cl->assoc == 0)
 				cl->assoc = ev->assoc;
 			return;
 		}
-		if (ev->op == ECHO_OP_SEND) {
+		if (ev->completion.op == DPSCTP_CLIENT_OP_SEND) {
 			cl->refused++;
-			fprintf(stderr, "client: send of message %" PRIu64 ": %s\n", ev->cookie,
-				strerror(-ev->status));
+			fprintf(stderr, "client: send of message %" PRIu64 ": %s\n",
+				ev->completion.cookie, strerror(-ev->completion.status));
 			return;
 		}
-		fprintf(stderr, "client: %s: %s\n", op_name(ev->op), strerror(-ev->status));
+		fprintf(stderr, "client: %s: %s\n", op_name(ev->completion.op),
+			strerror(-ev->completion.status));
 		cl->failed = true;
-		if (ev->op == ECHO_OP_CONNECT)
+		if (ev->completion.op == DPSCTP_CLIENT_OP_CONNECT)
 			cl->closed = true; /* no association to wait for */
 		return;
 	case DPSCTP_CLIENT_RECV:
@@ -993,7 +993,7 @@ client_event(struct client *cl, const struct dpsctp_client_event *ev)
 		if (rc == 1)
 			client_check(cl, ev, &w);
 		else if (rc < 0)
-			client_bad(cl, "an echo on stream %u was dropped: %s", ev->sid,
+			client_bad(cl, "an echo on stream %u was dropped: %s", ev->recv.sid,
 				   drop_text(rc));
 		if (rc == 1)
 			free(w.owned);
@@ -1010,14 +1010,17 @@ client_event(struct client *cl, const struct dpsctp_client_event *ev)
 		cl->t_up = now_ns();
 		/* The server answers on the stream it received on: use only the streams
 		 * both directions have (0: the daemon did not say). */
-		if (ev->sid != 0 && ev->sid < cl->streams)
-			cl->streams = ev->sid;
-		if (ev->ssn != 0 && ev->ssn < cl->streams)
-			cl->streams = ev->ssn;
+		if (ev->assoc_change.outbound_streams != 0 &&
+		    ev->assoc_change.outbound_streams < cl->streams)
+			cl->streams = ev->assoc_change.outbound_streams;
+		if (ev->assoc_change.inbound_streams != 0 &&
+		    ev->assoc_change.inbound_streams < cl->streams)
+			cl->streams = ev->assoc_change.inbound_streams;
 		peer_text(ev, who, sizeof(who));
 		printf("client: association up with %s from our port %u, %u streams out, %u in; "
 		       "sending on %u\n",
-		       who, ev->port, ev->sid, ev->ssn, cl->streams);
+		       who, ev->assoc_change.port, ev->assoc_change.outbound_streams,
+		       ev->assoc_change.inbound_streams, cl->streams);
 		return;
 	case DPSCTP_CLIENT_COMM_LOST:
 		peer_text(ev, who, sizeof(who));
@@ -1044,7 +1047,7 @@ client_event(struct client *cl, const struct dpsctp_client_event *ev)
 		fprintf(stderr,
 			"client: message %" PRIu32 " (%" PRIu32
 			" bytes, stream %u) was not delivered\n",
-			ntohl(ev->ppid), ev->len, ev->sid);
+			ntohl(ev->send_failed.ppid), ev->send_failed.len, ev->send_failed.sid);
 		cl->failed = true;
 		return;
 	case DPSCTP_CLIENT_SHUTDOWN_EVENT:
@@ -1201,157 +1204,123 @@ client_run(const struct echo_opts *o)
 
 /* ---- Options ---- */
 
+#define EO(m) APP_OPT_FIELD(struct echo_opts, m)
+
+static const struct app_opt echo_opt_table[] = {
+	{ .kind = APP_OPT_FLAG,
+	  .short_name = 's',
+	  EO(server),
+	  .help = "server: echo every message back on its stream, with its PPID" },
+	{ .kind = APP_OPT_ADDRS,
+	  .short_name = 'c',
+	  EO(peers),
+	  .arg = "PEER[,PEER]",
+	  .help = "client: connect to the peer's addresses",
+	  .max = 4 },
+	{ .kind = APP_OPT_UINT,
+	  .short_name = 'n',
+	  EO(count),
+	  .arg = "N",
+	  .help = "client: messages to send",
+	  .max = UINT32_MAX - 1 },
+	{ .kind = APP_OPT_UINT,
+	  .short_name = 'l',
+	  EO(len),
+	  .arg = "BYTES",
+	  .help = "client: message size",
+	  .min = ECHO_HDR,
+	  .max = ECHO_LEN_MAX },
+	{ .kind = APP_OPT_UINT,
+	  .name = "streams",
+	  EO(streams),
+	  .arg = "S",
+	  .help = "client: streams to spread the messages over",
+	  .min = 1,
+	  .max = UINT16_MAX },
+	{ .kind = APP_OPT_UINT,
+	  .name = "sctp-port",
+	  EO(port),
+	  .arg = "P",
+	  .help = "the SCTP port to listen on or connect to",
+	  .min = 1,
+	  .max = UINT16_MAX },
+	{ .kind = APP_OPT_STRING,
+	  .name = "socket",
+	  EO(socket),
+	  .arg = "PATH",
+	  .help = "dpsctpd's socket",
+	  .dflt = "$DPSCTPD_SOCKET, else " DPSCTP_CLIENT_DEFAULT_SOCKET },
+	{ .kind = APP_OPT_STRING,
+	  .name = "name",
+	  EO(name),
+	  .arg = "NAME",
+	  .help = "this application's name in dpsctpd's logs",
+	  .max = ECHO_NAME_MAX },
+	{ .kind = APP_OPT_FLAG,
+	  .name = "busy-poll",
+	  EO(busy_poll),
+	  .help = "never sleep: poll the rings without a system call" },
+	{ .kind = APP_OPT_UINT,
+	  .name = "window",
+	  EO(window),
+	  .arg = "N",
+	  .help = "client: at most N messages sent and not yet echoed",
+	  .min = 1,
+	  .max = 1u << 20 },
+	{ .kind = APP_OPT_FLAG,
+	  .name = "zero-copy",
+	  EO(zero_copy),
+	  .help = "receive by reference into dpsctpd's packet buffers, when it runs with "
+		  "--zero-copy" },
+	{ .kind = APP_OPT_FLAG,
+	  .name = "reattach",
+	  EO(reattach),
+	  .help = "server: when dpsctpd goes away, attach again (every 100 ms, for up to 10 s) "
+		  "and listen again" },
+	{ .kind = APP_OPT_HELP, .name = "help", .short_name = 'h', .help = "this help" },
+	{ 0 },
+};
+
+static const struct echo_opts echo_opt_defaults = { .name = ECHO_NAME_DEFAULT,
+						    .port = ECHO_PORT_DEFAULT,
+						    .streams = 4,
+						    .count = 1000,
+						    .window = 1024,
+						    .len = 64 };
+
 static void
 usage(FILE *f)
 {
-	fprintf(f,
-		"usage: dpsctp-sidecar-echo [options] (-s | -c PEER[,PEER...])\n"
-		"  -s                 server: echo every message back on its stream, with its "
-		"PPID\n"
-		"  -c PEER[,PEER]     client: connect to up to 4 addresses of the peer (IPv4, "
-		"IPv6)\n"
-		"  -n N               client: messages to send (default 1000)\n"
-		"  -l BYTES           client: message size, %u..%u (default 64)\n"
-		"  --streams S        client: streams to spread the messages over (default 4)\n"
-		"  --sctp-port P      the SCTP port to listen on or connect to (default %d)\n"
-		"  --socket PATH      dpsctpd's socket (default $DPSCTPD_SOCKET, else %s)\n"
-		"  --name NAME        this application's name in dpsctpd's logs (at most %u "
-		"bytes)\n"
-		"  --busy-poll        never sleep: poll the rings without a system call\n"
-		"  --window N         client: at most N messages sent and not yet echoed\n"
-		"                     (default 1024)\n"
-		"  --zero-copy        receive by reference into dpsctpd's packet buffers, when\n"
-		"                     it runs with --zero-copy\n"
-		"  --reattach         server: when dpsctpd goes away, attach again (every 100 ms,\n"
-		"                     for up to 10 s) and listen again\n"
-		"  -h, --help         this help\n"
-		"Exit status: 0 every echo intact (server: stopped by SIGINT or SIGTERM), 1 a\n"
-		"failure (association lost, bad echo, dpsctpd gone), 2 bad usage, 3 cannot\n"
-		"attach to dpsctpd (or it refused to listen).\n",
-		ECHO_HDR, ECHO_LEN_MAX, ECHO_PORT_DEFAULT, DPSCTP_CLIENT_DEFAULT_SOCKET,
-		ECHO_NAME_MAX);
-}
-
-/* A decimal (or 0x) number in [min, max]; false for anything else. */
-static bool
-parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
-{
-	char *end;
-	if (!isdigit((unsigned char)s[0]))
-		return false;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return false;
-	*out = (uint32_t)v;
-	return true;
+	fprintf(f, "usage: dpsctp-sidecar-echo [options] (-s | -c PEER[,PEER...])\n");
+	app_opts_usage(f, echo_opt_table, &echo_opt_defaults);
+	fprintf(f, "Exit status: 0 every echo intact (server: stopped by SIGINT or SIGTERM), 1 a\n"
+		   "failure (association lost, bad echo, dpsctpd gone), 2 bad usage, 3 cannot\n"
+		   "attach to dpsctpd (or it refused to listen).\n");
 }
 
 static int
 bad_usage(const char *what)
 {
 	fprintf(stderr, "dpsctp-sidecar-echo: %s\n", what);
-	usage(stderr);
 	return 2;
 }
-
-enum {
-	OPT_STREAMS = 256,
-	OPT_PORT,
-	OPT_SOCKET,
-	OPT_NAME,
-	OPT_BUSY_POLL,
-	OPT_REATTACH,
-	OPT_WINDOW,
-	OPT_ZERO_COPY,
-};
 
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "streams", required_argument, NULL, OPT_STREAMS },
-		{ "sctp-port", required_argument, NULL, OPT_PORT },
-		{ "socket", required_argument, NULL, OPT_SOCKET },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "busy-poll", no_argument, NULL, OPT_BUSY_POLL },
-		{ "reattach", no_argument, NULL, OPT_REATTACH },
-		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "zero-copy", no_argument, NULL, OPT_ZERO_COPY },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct echo_opts o = { .name = ECHO_NAME_DEFAULT,
-			       .port = ECHO_PORT_DEFAULT,
-			       .streams = 4,
-			       .count = 1000,
-			       .window = 1024,
-			       .len = 64 };
+	struct echo_opts o = echo_opt_defaults;
 	const char *env = getenv("DPSCTPD_SOCKET");
 	o.socket = env != NULL && env[0] != '\0' ? env : DPSCTP_CLIENT_DEFAULT_SOCKET;
-	uint32_t v;
-	int c;
-	while ((c = getopt_long(argc, argv, "sc:n:l:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o.server = true;
-			break;
-		case 'c':
-			o.peers = optarg;
-			break;
-		case 'n':
-			if (!parse_u32(optarg, 0, UINT32_MAX - 1, &o.count))
-				return bad_usage("-n: a message count is 0 .. 4294967294");
-			break;
-		case 'l':
-			if (!parse_u32(optarg, ECHO_HDR, ECHO_LEN_MAX, &o.len))
-				return bad_usage("-l: the message size is 8 .. 1048576 bytes");
-			break;
-		case OPT_STREAMS:
-			if (!parse_u32(optarg, 1, UINT16_MAX, &v))
-				return bad_usage("--streams: 1 .. 65535");
-			o.streams = (uint16_t)v;
-			break;
-		case OPT_PORT:
-			if (!parse_u32(optarg, 1, UINT16_MAX, &v))
-				return bad_usage("--sctp-port: 1 .. 65535");
-			o.port = (uint16_t)v;
-			break;
-		case OPT_SOCKET:
-			if (optarg[0] == '\0')
-				return bad_usage("--socket: an empty path");
-			o.socket = optarg;
-			break;
-		case OPT_NAME:
-			if (optarg[0] == '\0' || strlen(optarg) > ECHO_NAME_MAX)
-				return bad_usage("--name: 1 to 31 bytes");
-			o.name = optarg;
-			break;
-		case OPT_BUSY_POLL:
-			o.busy_poll = true;
-			break;
-		case OPT_WINDOW:
-			if (!parse_u32(optarg, 1, 1u << 20, &o.window))
-				return bad_usage("--window: a number of messages, 1..1048576");
-			break;
-		case OPT_ZERO_COPY:
-			o.zero_copy = true;
-			break;
-		case OPT_REATTACH:
-			o.reattach = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	char err[256];
+	int rc = app_opts_parse(echo_opt_table, &o, argc, argv, NULL, err, sizeof(err));
+	if (rc == 1) {
+		usage(stdout);
+		return 0;
 	}
-	if (optind != argc)
-		return bad_usage("unexpected arguments");
+	if (rc != 0)
+		return bad_usage(err);
 	if (o.server == (o.peers != NULL))
-		return bad_usage("one of -s and -c");
+		return bad_usage("one of -s and -c (try -h)");
 	if (o.reattach && !o.server)
 		return bad_usage("--reattach: server only");
 

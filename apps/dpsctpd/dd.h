@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * dpsctpd, the sidecar daemon (issue 8, docs/SIDECAR.md): what its files
+ * dpsctpd, the sidecar daemon (docs/SIDECAR.md): what its files
  * share.
  *
  *   dd_main.c       options and the configuration file, the EAL, the loop,
@@ -187,7 +187,7 @@ void dd_telemetry_register(struct dd *d);
 /* A copy of what telemetry shows, refreshed by the loop (the loop owns the tables). */
 void dd_telemetry_refresh(struct dd *d);
 /*
- * The loop's heartbeat (issue 16): written by the loop (dd_run()), read by
+ * The loop's heartbeat: written by the loop (dd_run()), read by
  * the telemetry thread directly, not through the refreshed copy, so that a
  * loop stuck inside an iteration shows as loop_age_us growing.
  */

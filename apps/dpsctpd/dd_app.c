@@ -842,7 +842,7 @@ dd_ahead_done(struct dd_thread *t, uint32_t pos, const struct sc_req *r, struct 
  * only as they are served. `next` is a copy of the request at n + 1, read
  * for DPSCTP_SEND_MORE only when it will be served this round whatever
  * the request at n does (room for a completion of each); it becomes the
- * request served at n + 1, else that one is read then. Issue 16: the loop
+ * request served at n + 1, else that one is read then. The loop
  * used to go on with `next` even when it had not been read (a quiet send
  * served with one completion slot free), serving a stale request.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * dpsctpd: the sidecar daemon (issue 8, docs/SIDECAR.md). It owns the
+ * dpsctpd: the sidecar daemon (docs/SIDECAR.md). It owns the
  * port; applications attach over its Unix socket with libdpsctp-client and
  * talk to it through shared-memory rings (dd.h says who does what).
  *
@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,206 +48,146 @@ struct dd_opts {
 	uint32_t idle_sleep_us;
 	bool zero_copy;
 	bool check;	   /* --check: validate the options, print them, exit */
-	int loopback_peer; /* 0 none, 1 sink, 2 echo */
+	int loopback_peer; /* 0 none, 1 sink, 2 echo (dd_peer_kinds) */
+	const char *file;  /* -f: applied before the rest of the command line */
 };
 
-static const struct option dd_longopts[] = {
-	{ "file", required_argument, NULL, 'f' },
-	{ "socket", required_argument, NULL, 's' },
-	{ "max-apps", required_argument, NULL, 'A' },
-	{ "app-threads", required_argument, NULL, 'T' },
-	{ "ring-slots", required_argument, NULL, 'R' },
-	{ "arena-bytes", required_argument, NULL, 'B' },
-	{ "app-assocs", required_argument, NULL, 'a' },
-	{ "app-listens", required_argument, NULL, 'L' },
-	{ "backlog", required_argument, NULL, 'b' },
-	{ "idle-sleep-us", required_argument, NULL, 'i' },
-	{ "max-pending", required_argument, NULL, 'p' },
-	{ "hello-timeout-ms", required_argument, NULL, 'H' },
-	{ "zero-copy", no_argument, NULL, 'Z' },
-	{ "check", no_argument, NULL, 'C' },
-	{ "loopback-peer", required_argument, NULL, 'P' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const char *const dd_peer_kinds[] = { "sink", "echo", NULL };
+
+#define DO(m) APP_OPT_FIELD(struct dd_opts, m)
+
+/* The daemon's options, on the command line and in the file (but -f, --check, -h). */
+static const struct app_opt dd_opt_table[] = {
+	{ .kind = APP_OPT_STRING,
+	  .name = "file",
+	  .short_name = 'f',
+	  DO(file),
+	  .arg = "FILE",
+	  .help = "options as \"name = value\" lines (daemon and data plane); the command line "
+		  "overrides them",
+	  .flags = APP_OPT_CLI },
+	{ .kind = APP_OPT_BUF,
+	  .name = "socket",
+	  DO(socket),
+	  .arg = "PATH",
+	  .help = "the control socket",
+	  .dflt = "$DPSCTPD_SOCKET, else " DPSCTP_CLIENT_DEFAULT_SOCKET },
+	{ .kind = APP_OPT_SIZE,
+	  .name = "max-apps",
+	  DO(srv.max_apps),
+	  .arg = "N",
+	  .help = "applications attached at once",
+	  .min = 1,
+	  .max = SC_SERVER_MAX_APPS },
+	{ .kind = APP_OPT_SIZE,
+	  .name = "app-threads",
+	  DO(srv.max_threads),
+	  .arg = "N",
+	  .help = "threads (ring sets) per application",
+	  .min = 1,
+	  .max = SC_MAX_THREADS },
+	{ .kind = APP_OPT_SIZE,
+	  .name = "ring-slots",
+	  DO(srv.ring_slots),
+	  .arg = "N",
+	  .help = "slots per ring",
+	  .min = SC_RING_SLOTS_MIN,
+	  .max = SC_RING_SLOTS_MAX,
+	  .flags = APP_OPT_POW2 },
+	{ .kind = APP_OPT_SIZE,
+	  .name = "arena-bytes",
+	  DO(srv.arena_bytes),
+	  .arg = "N",
+	  .help = "payload bytes per arena",
+	  .min = SC_ARENA_BYTES_MIN,
+	  .max = SC_ARENA_BYTES_MAX,
+	  .flags = APP_OPT_POW2 },
+	{ .kind = APP_OPT_SIZE,
+	  .name = "app-assocs",
+	  DO(lim.app_assocs),
+	  .arg = "N",
+	  .help = "associations per application, accepted ones included",
+	  .min = 1,
+	  .max = 1u << 24,
+	  .dflt = "--max-assocs / --max-apps" },
+	{ .kind = APP_OPT_SIZE,
+	  .name = "app-listens",
+	  DO(lim.app_listens),
+	  .arg = "N",
+	  .help = "listening ports per application; neither limit may let one application "
+		  "take all while others can attach",
+	  .min = 1,
+	  .max = 1024, /* the data plane's --listeners range */
+	  .dflt = "--listeners / --max-apps" },
+	{ .kind = APP_OPT_SIZE,
+	  .name = "backlog",
+	  DO(lim.backlog),
+	  .arg = "N",
+	  .help = "events held per application thread when its rings are full; beyond, the "
+		  "association is aborted",
+	  .min = 16,
+	  .max = 1u << 20 },
+	{ .kind = APP_OPT_SIZE,
+	  .name = "max-pending",
+	  DO(srv.max_pending),
+	  .arg = "N",
+	  .help = "connections that have not said hello yet; a newer one turns the oldest "
+		  "away",
+	  .min = 1,
+	  .max = SC_SERVER_MAX_PENDING },
+	{ .kind = APP_OPT_SIZE,
+	  .name = "hello-timeout-ms",
+	  DO(srv.hello_timeout_ms),
+	  .arg = "N",
+	  .help = "time a connection has to say hello",
+	  .min = 1,
+	  .max = SC_SERVER_HELLO_MS_MAX },
+	{ .kind = APP_OPT_SIZE,
+	  .name = "idle-sleep-us",
+	  DO(idle_sleep_us),
+	  .arg = "N",
+	  .help = "sleep N us when a loop found nothing to do (0: busy-poll, the lowest "
+		  "latency)",
+	  .max = 1000000 },
+	{ .kind = APP_OPT_FLAG,
+	  .name = "zero-copy",
+	  DO(zero_copy),
+	  .help = "packet buffers on a memfd that applications asking for zero copy map "
+		  "read-only (they see every packet: run it for applications that trust each "
+		  "other); --mbufs sizes it" },
+	{ .kind = APP_OPT_CHOICE,
+	  .name = "loopback-peer",
+	  DO(loopback_peer),
+	  .arg = "KIND",
+	  .help = "no NIC: the port is a net_ring pair with a peer in this process at " DD_PEER_IP
+		  " port 5001 that drops (sink) or echoes every message (demo, benchmark; we "
+		  "are " DD_PEER_DAEMON_IP ")",
+	  .choices = dd_peer_kinds },
+	{ .kind = APP_OPT_FLAG,
+	  .name = "check",
+	  DO(check),
+	  .help = "check the options (file included) and print the data plane's, then exit: 0 "
+		  "valid, 2 not",
+	  .flags = APP_OPT_CLI },
+	{ .kind = APP_OPT_HELP, .name = "help", .short_name = 'h', .help = "this help" },
+	{ 0 },
+};
+
+/* Before the file and the command line; the socket is DPSCTPD_SOCKET's when set. */
+static const struct dd_opts dd_opt_defaults = {
+	.srv = { 16, 4, 1024, 4u << 20, SC_SERVER_PENDING_DEFAULT, SC_SERVER_HELLO_MS_DEFAULT },
+	.lim = { 0, 0, 4096 }, /* 0: a share (dd_limits_check()) */
 };
 
 static void
 dd_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: dpsctpd [EAL args] -- [-f FILE] [options] [data-plane options]\n"
-		"  -f, --file FILE       options as \"name = value\" lines (daemon and data "
-		"plane);\n"
-		"                        the command line overrides them\n"
-		"  --socket PATH         the control socket (default %s)\n"
-		"  --max-apps N          applications attached at once, 1..%u (default 16)\n"
-		"  --app-threads N       threads (ring sets) per application, 1..%u (default 4)\n"
-		"  --ring-slots N        slots per ring, a power of two %u..%u (default 1024)\n"
-		"  --arena-bytes N       payload bytes per arena, a power of two (default 4m)\n"
-		"  --app-assocs N        associations per application, accepted ones included\n"
-		"                        (default: --max-assocs / --max-apps)\n"
-		"  --app-listens N       listening ports per application (default: --listeners /\n"
-		"                        --max-apps); neither may let one application take all\n"
-		"                        while others can attach\n"
-		"  --backlog N           events held per application thread when its rings are\n"
-		"                        full (default 4096); beyond, the association is aborted\n"
-		"  --max-pending N       connections that have not said hello yet, 1..%u\n"
-		"                        (default %u); a newer one turns the oldest away\n"
-		"  --hello-timeout-ms N  time a connection has to say hello, 1..%u (default %u)\n"
-		"  --idle-sleep-us N     sleep N us when a loop found nothing to do (default 0:\n"
-		"                        busy-poll, the lowest latency)\n"
-		"  --zero-copy           packet buffers on a memfd that applications asking for\n"
-		"                        zero copy map read-only (they see every packet: run it\n"
-		"                        for applications that trust each other); --mbufs sizes "
-		"it\n"
-		"  --loopback-peer sink|echo\n"
-		"                        no NIC: the port is a net_ring pair with a peer in this\n"
-		"                        process at " DD_PEER_IP " port 5001 that drops or echoes\n"
-		"                        every message (demo, benchmark; we are " DD_PEER_DAEMON_IP
-		")\n"
-		"  --check               check the options (file included) and print the data\n"
-		"                        plane's, then exit: 0 valid, 2 not\n"
-		"  -h, --help            this help\n"
-		"Exit status: 0 stopped by a signal, 2 bad usage, 3 the data plane or the socket\n"
-		"would not start.\n\nData-plane options:\n",
-		DPSCTP_CLIENT_DEFAULT_SOCKET, SC_SERVER_MAX_APPS, SC_MAX_THREADS, SC_RING_SLOTS_MIN,
-		SC_RING_SLOTS_MAX, SC_SERVER_MAX_PENDING, SC_SERVER_PENDING_DEFAULT,
-		SC_SERVER_HELLO_MS_MAX, SC_SERVER_HELLO_MS_DEFAULT);
+	fprintf(f, "usage: dpsctpd [EAL args] -- [-f FILE] [options] [data-plane options]\n");
+	app_opts_usage(f, dd_opt_table, &dd_opt_defaults);
+	fprintf(f, "Numbers take a k, m or g suffix (powers of 1024): --arena-bytes 4m.\n"
+		   "Exit status: 0 stopped by a signal, 2 bad usage, 3 the data plane or the "
+		   "socket\nwould not start.\n\nData-plane options:\n");
 	dpsctp_config_usage(f);
-}
-
-/* A number with an optional k/m/g suffix (powers of 1024) in [lo, hi]. */
-static int
-dd_number(const char *name, const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(v, &end, 0);
-	unsigned shift = 0;
-	if (*end == 'k' || *end == 'K')
-		shift = 10;
-	else if (*end == 'm' || *end == 'M')
-		shift = 20;
-	else if (*end == 'g' || *end == 'G')
-		shift = 30;
-	if (shift != 0)
-		end++;
-	if (errno != 0 || end == v || *end != '\0' || v[0] == '-' || n > (hi >> shift) ||
-	    (n << shift) < lo) {
-		fprintf(stderr, "dpsctpd: --%s %s: want a number in %llu..%llu\n", name, v,
-			(unsigned long long)lo, (unsigned long long)hi);
-		return -EINVAL;
-	}
-	*out = (uint64_t)n << shift;
-	return 0;
-}
-
-static bool
-dd_pow2(uint64_t v)
-{
-	return v != 0 && (v & (v - 1)) == 0;
-}
-
-/* One daemon option by its short code. 0, -EINVAL (said why), -ENOENT not ours. */
-static int
-dd_apply(struct dd_opts *o, int code, const char *name, const char *v)
-{
-	uint64_t n;
-	switch (code) {
-	case 's':
-		if (strlen(v) >= sizeof(o->socket)) {
-			fprintf(stderr, "dpsctpd: --socket: at most %zu bytes\n",
-				sizeof(o->socket) - 1);
-			return -EINVAL;
-		}
-		snprintf(o->socket, sizeof(o->socket), "%s", v);
-		return 0;
-	case 'A':
-		if (dd_number(name, v, 1, SC_SERVER_MAX_APPS, &n) != 0)
-			return -EINVAL;
-		o->srv.max_apps = (uint32_t)n;
-		return 0;
-	case 'T':
-		if (dd_number(name, v, 1, SC_MAX_THREADS, &n) != 0)
-			return -EINVAL;
-		o->srv.max_threads = (uint32_t)n;
-		return 0;
-	case 'R':
-		if (dd_number(name, v, SC_RING_SLOTS_MIN, SC_RING_SLOTS_MAX, &n) != 0)
-			return -EINVAL;
-		if (!dd_pow2(n)) {
-			fprintf(stderr, "dpsctpd: --ring-slots %s: not a power of two\n", v);
-			return -EINVAL;
-		}
-		o->srv.ring_slots = (uint32_t)n;
-		return 0;
-	case 'B':
-		if (dd_number(name, v, SC_ARENA_BYTES_MIN, SC_ARENA_BYTES_MAX, &n) != 0)
-			return -EINVAL;
-		if (!dd_pow2(n)) {
-			fprintf(stderr, "dpsctpd: --arena-bytes %s: not a power of two\n", v);
-			return -EINVAL;
-		}
-		o->srv.arena_bytes = n;
-		return 0;
-	case 'a':
-		if (dd_number(name, v, 1, 1u << 24, &n) != 0)
-			return -EINVAL;
-		o->lim.app_assocs = (uint32_t)n;
-		return 0;
-	case 'L':
-		if (dd_number(name, v, 1, 1024, &n) != 0) /* the data plane's --listeners range */
-			return -EINVAL;
-		o->lim.app_listens = (uint32_t)n;
-		return 0;
-	case 'b':
-		if (dd_number(name, v, 16, 1u << 20, &n) != 0)
-			return -EINVAL;
-		o->lim.backlog = (uint32_t)n;
-		return 0;
-	case 'P':
-		if (strcmp(v, "sink") != 0 && strcmp(v, "echo") != 0) {
-			fprintf(stderr, "dpsctpd: --loopback-peer %s: sink or echo\n", v);
-			return -EINVAL;
-		}
-		o->loopback_peer = strcmp(v, "sink") == 0 ? 1 : 2;
-		return 0;
-	case 'p':
-		if (dd_number(name, v, 1, SC_SERVER_MAX_PENDING, &n) != 0)
-			return -EINVAL;
-		o->srv.max_pending = (uint32_t)n;
-		return 0;
-	case 'H':
-		if (dd_number(name, v, 1, SC_SERVER_HELLO_MS_MAX, &n) != 0)
-			return -EINVAL;
-		o->srv.hello_timeout_ms = (uint32_t)n;
-		return 0;
-	case 'i':
-		if (dd_number(name, v, 0, 1000000, &n) != 0)
-			return -EINVAL;
-		o->idle_sleep_us = (uint32_t)n;
-		return 0;
-	default:
-		return -ENOENT;
-	}
-}
-
-static int
-dd_code(const char *name)
-{
-	for (const struct option *p = dd_longopts; p->name != NULL; p++)
-		if (strcmp(p->name, name) == 0 && p->has_arg == required_argument)
-			return p->val;
-	return 0;
-}
-
-static const char *
-dd_name(int code)
-{
-	for (const struct option *p = dd_longopts; p->name != NULL; p++)
-		if (p->val == code)
-			return p->name;
-	return "?";
 }
 
 static char *
@@ -287,23 +226,15 @@ dd_file(struct dd_opts *o, struct dpsctp_config *cfg, const char *path)
 			v = dd_trim(eq + 1);
 		}
 		char *name = dd_trim(s);
-		if (strcmp(name, "zero-copy") == 0 && v == NULL) {
-			o->zero_copy = true;
-			continue;
-		}
-		int code = dd_code(name);
-		if (code != 0) {
-			if (v == NULL) {
-				fprintf(stderr, "dpsctpd: %s:%u: %s needs a value\n", path, no,
-					name);
-				rc = -EINVAL;
-			} else if (dd_apply(o, code, name, v) != 0) {
-				fprintf(stderr, "dpsctpd: %s:%u: see above\n", path, no);
+		char err[256];
+		int ours = app_opts_set(dd_opt_table, o, name, v, err, sizeof(err));
+		if (ours != -ENOENT) { /* the daemon's: taken, or refused with a reason */
+			if (ours != 0) {
+				fprintf(stderr, "dpsctpd: %s:%u: %s\n", path, no, err);
 				rc = -EINVAL;
 			}
 			continue;
 		}
-		char err[256];
 		if (dpsctp_config_set(cfg, name, v, err, sizeof(err)) != 0) {
 			fprintf(stderr, "dpsctpd: %s:%u: %s\n", path, no,
 				err[0] != '\0' ? err : "unknown option");
@@ -318,41 +249,28 @@ dd_file(struct dd_opts *o, struct dpsctp_config *cfg, const char *path)
 static int
 dd_options(int argc, char **argv, struct dd_opts *o, struct dpsctp_config *cfg)
 {
-	for (int i = 1; i + 1 < argc; i++)
-		if (strcmp(argv[i], "-f") == 0 || strcmp(argv[i], "--file") == 0)
-			if (dd_file(o, cfg, argv[i + 1]) != 0)
-				return 2;
+	for (int i = 1; i < argc; i++) {
+		const char *path = NULL;
+		if ((strcmp(argv[i], "-f") == 0 || strcmp(argv[i], "--file") == 0) && i + 1 < argc)
+			path = argv[i + 1];
+		else if (strncmp(argv[i], "--file=", 7) == 0)
+			path = argv[i] + 7;
+		if (path != NULL && dd_file(o, cfg, path) != 0)
+			return 2;
+	}
 	char err[256];
 	int left = dpsctp_config_parse_args(cfg, argc, argv, err, sizeof(err));
 	if (left < 0) {
 		fprintf(stderr, "dpsctpd: %s\n", err);
 		return 2;
 	}
-	optind = 1;
-	int c;
-	while ((c = getopt_long(left, argv, "f:h", dd_longopts, NULL)) != -1) {
-		if (c == 'f')
-			continue; /* applied first */
-		if (c == 'Z') {
-			o->zero_copy = true;
-			continue;
-		}
-		if (c == 'C') {
-			o->check = true;
-			continue;
-		}
-		if (c == 'h') {
-			dd_usage(stdout);
-			return 1;
-		}
-		int rc = c == '?' ? -ENOENT : dd_apply(o, c, dd_name(c), optarg);
-		if (rc == -ENOENT)
-			dd_usage(stderr);
-		if (rc != 0)
-			return 2; /* dd_apply() said why */
+	int rc = app_opts_parse(dd_opt_table, o, left, argv, NULL, err, sizeof(err));
+	if (rc == 1) {
+		dd_usage(stdout);
+		return 1;
 	}
-	if (optind < left) {
-		fprintf(stderr, "dpsctpd: unexpected argument \"%s\"\n", argv[optind]);
+	if (rc != 0) {
+		fprintf(stderr, "dpsctpd: %s\n", err);
 		return 2;
 	}
 	return 0;
@@ -408,7 +326,7 @@ dd_generation(void)
 }
 
 /*
- * stdout and stderr must not stall the loop either (issue 16): a pipe or a
+ * stdout and stderr must not stall the loop either: a pipe or a
  * socket whose reader stopped reading makes a blocking write of one log
  * line stop the data plane. A pipe is reopened as a non-blocking
  * description of our own (the one we inherited, shared with whoever
@@ -521,144 +439,190 @@ dd_socket_error(const char *path, int rc)
 	return 3;
 }
 
+/* The EAL, the file, the command line, the limits: -1 to go on, else the exit status. */
+static int
+dd_parse(int *argc, char ***argv, struct dd_opts *o, struct dpsctp_config *cfg)
+{
+	int n = dpsctp_eal_init(*argc, *argv);
+	if (n < 0) {
+		fprintf(stderr, "dpsctpd: the EAL did not start (see its messages above)\n");
+		return 3;
+	}
+	*argc -= n;
+	*argv += n;
+	dpsctp_config_defaults(cfg);
+	*o = dd_opt_defaults;
+	const char *env = getenv("DPSCTPD_SOCKET");
+	if (snprintf(o->socket, sizeof(o->socket), "%s",
+		     env != NULL ? env : DPSCTP_CLIENT_DEFAULT_SOCKET) >= (int)sizeof(o->socket)) {
+		fprintf(stderr, "dpsctpd: DPSCTPD_SOCKET: at most %zu bytes\n",
+			sizeof(o->socket) - 1);
+		return 2;
+	}
+	int st = dd_options(*argc, *argv, o, cfg);
+	if (st != 0)
+		return st == 1 ? 0 : st;
+	if (dd_limits_check(o, cfg) != 0)
+		return 2;
+	return -1;
+}
+
+/* --check: the options valid (0) or not (2), the data plane's printed. */
+static int
+dd_check(const struct dd_opts *o, const struct dpsctp_config *cfg)
+{
+	char err[256];
+	if (dpsctp_config_validate(cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "dpsctpd: %s\n", err);
+		return 2;
+	}
+	dpsctp_config_print(cfg, stdout);
+	printf("# dpsctpd: socket %s, %u applications x %u threads, rings of %u, arenas of "
+	       "%llu bytes, %u associations and %u ports each, backlog %u, %u pending "
+	       "hellos of %u ms at most%s\n",
+	       o->socket, o->srv.max_apps, o->srv.max_threads, o->srv.ring_slots,
+	       (unsigned long long)o->srv.arena_bytes, o->lim.app_assocs, o->lim.app_listens,
+	       o->lim.backlog, o->srv.max_pending, o->srv.hello_timeout_ms,
+	       o->zero_copy ? ", zero copy" : "");
+	return 0;
+}
+
+/* The loopback peer, then the daemon's instance (on a memfd pool with --zero-copy). */
+static int
+dd_start_dataplane(struct dd *d, const struct dd_opts *o, struct dpsctp_config *cfg, int *zc_fd,
+		   struct rte_mempool **zc_pool)
+{
+	char err[256];
+	if (cfg->queues == 0)
+		cfg->queues = 1; /* one worker: docs/SIDECAR.md */
+	if (o->loopback_peer != 0) {
+		void *hold = app_hold_half(); /* the daemon's instance gets the rest */
+		d->peer = dd_peer_create(cfg, o->loopback_peer == 2);
+		app_release(hold);
+		if (d->peer == NULL)
+			return 3;
+	}
+	if (o->zero_copy) {
+		uint8_t *zc_base;
+		if (dd_zc_pool(cfg, zc_fd, &zc_base, &d->zc_bytes, zc_pool) != 0)
+			return 3;
+		d->zc_base = zc_base;
+		d->dp = dpsctp_create_with_pool(cfg, *zc_pool, err, sizeof(err));
+	} else {
+		d->dp = dpsctp_create(cfg, err, sizeof(err));
+	}
+	if (d->dp == NULL) {
+		fprintf(stderr, "dpsctpd: %s\n", err);
+		return 3;
+	}
+	if (dpsctp_workers(d->dp) != 1) {
+		fprintf(stderr, "dpsctpd: one worker (--queues 1) for now; docs/SIDECAR.md\n");
+		dpsctp_destroy(d->dp);
+		return 2;
+	}
+	(void)dpsctp_rx_flow_control(d->dp, 1);
+	return -1;
+}
+
+/* The handle tables the applications' associations and ports go in. */
+static int
+dd_handles(struct dd *d, const struct dd_opts *o, const struct dpsctp_config *cfg)
+{
+	d->n_assocs = o->lim.app_assocs * o->srv.max_apps;
+	if (d->n_assocs > 1u << 20)
+		d->n_assocs = 1u << 20;
+	d->assocs = calloc(d->n_assocs, sizeof(*d->assocs));
+	d->n_listeners = cfg->listeners;
+	d->listeners = calloc(d->n_listeners, sizeof(*d->listeners));
+	if (d->assocs == NULL || d->listeners == NULL) {
+		fprintf(stderr, "dpsctpd: no memory for %u association handles\n", d->n_assocs);
+		return 3;
+	}
+	for (uint32_t i = 0; i < d->n_listeners; i++)
+		d->listeners[i].tag = DD_TAG_LISTENER; /* free slots too (dd.h) */
+	for (uint32_t i = 0; i < d->n_assocs; i++)
+		d->assocs[i].gen = 1;
+	return -1;
+}
+
+/* The control socket open, the signals taken: serving. */
+static int
+dd_open(struct dd *d, const struct dd_opts *o, int zc_fd)
+{
+	dd_app_init(d);
+	int rc = sc_server_open(&d->srv, o->socket, &o->srv, dd_generation());
+	if (rc != 0) {
+		dpsctp_destroy(d->dp);
+		return dd_socket_error(o->socket, rc);
+	}
+	d->srv.on_attach = dd_on_attach;
+	d->srv.on_detach = dd_on_detach;
+	d->srv.arg = d;
+	d->srv.zc_fd = zc_fd;
+	d->srv.zc_bytes = d->zc_bytes;
+	dd_telemetry_register(d);
+	signal(SIGINT, dd_on_signal);
+	signal(SIGTERM, dd_on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	printf("dpsctpd: serving %s (up to %u applications, %s)\n", o->socket, o->srv.max_apps,
+	       o->zero_copy ? "zero copy on request" : "one copy");
+	return -1;
+}
+
+/* Stopping in order: applications told, associations shut down, the socket closed. */
+static int
+dd_stop_all(struct dd *d, const struct dd_opts *o, struct rte_mempool *zc_pool)
+{
+	printf("dpsctpd: stopping\n");
+	dd_app_say_stopping(d);
+	if (d->peer != NULL)
+		(void)dpsctp_stop(d->peer, 0); /* its ABORTs end ours at once */
+	int aborted = dpsctp_stop(d->dp, 2000);
+	sc_server_close(&d->srv, o->socket);
+	dpsctp_destroy(d->dp);
+	if (d->peer != NULL) {
+		uint64_t m, b, dropped;
+		dd_peer_stats(&m, &b, &dropped);
+		printf("dpsctpd: the loopback peer received %llu messages, %llu bytes; %llu echoes "
+		       "dropped\n",
+		       (unsigned long long)m, (unsigned long long)b, (unsigned long long)dropped);
+		dd_peer_destroy(d->peer);
+	}
+	rte_mempool_free(zc_pool); /* after the port: it held the pool's mbufs */
+	free(d->assocs);
+	free(d->listeners);
+	rte_eal_cleanup();
+	printf("dpsctpd: stopped (%d associations aborted at the end)\n", aborted);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	static struct dd d;
+	struct dpsctp_config cfg;
+	struct dd_opts o;
+	int zc_fd = -1, st;
+	struct rte_mempool *zc_pool = NULL;
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (app_help_wanted(argc, argv)) { /* before the EAL, which may not start */
 		dd_usage(stdout);
 		return 0;
 	}
-	int n = dpsctp_eal_init(argc, argv);
-	if (n < 0) {
-		fprintf(stderr, "dpsctpd: the EAL did not start (see its messages above)\n");
-		return 3;
-	}
-	argc -= n;
-	argv += n;
-	struct dpsctp_config cfg;
-	dpsctp_config_defaults(&cfg);
-	struct dd_opts o;
-	memset(&o, 0, sizeof(o));
-	const char *env = getenv("DPSCTPD_SOCKET");
-	snprintf(o.socket, sizeof(o.socket), "%s",
-		 env != NULL ? env : DPSCTP_CLIENT_DEFAULT_SOCKET);
-	o.srv = (struct sc_server_limits){
-		16, 4, 1024, 4u << 20, SC_SERVER_PENDING_DEFAULT, SC_SERVER_HELLO_MS_DEFAULT
-	};
-	o.lim = (struct dd_limits){ 0, 0, 4096 }; /* 0: a share (dd_limits_check()) */
-	int st = dd_options(argc, argv, &o, &cfg);
-	if (st != 0)
-		return st == 1 ? 0 : st;
-	if (dd_limits_check(&o, &cfg) != 0)
-		return 2;
-
-	static struct dd d;
-	char err[256];
-	if (o.check) {
-		if (dpsctp_config_validate(&cfg, err, sizeof(err)) != 0) {
-			fprintf(stderr, "dpsctpd: %s\n", err);
-			return 2;
-		}
-		dpsctp_config_print(&cfg, stdout);
-		printf("# dpsctpd: socket %s, %u applications x %u threads, rings of %u, arenas of "
-		       "%llu bytes, %u associations and %u ports each, backlog %u, %u pending "
-		       "hellos of %u ms at most%s\n",
-		       o.socket, o.srv.max_apps, o.srv.max_threads, o.srv.ring_slots,
-		       (unsigned long long)o.srv.arena_bytes, o.lim.app_assocs, o.lim.app_listens,
-		       o.lim.backlog, o.srv.max_pending, o.srv.hello_timeout_ms,
-		       o.zero_copy ? ", zero copy" : "");
-		return 0;
-	}
+	if ((st = dd_parse(&argc, &argv, &o, &cfg)) >= 0)
+		return st;
+	if (o.check)
+		return dd_check(&o, &cfg);
 	/* Before the port: a second daemon must not touch the first's port,
 	 * nor take its socket (a stale one is replaced by sc_server_open()). */
 	int in_use = sc_server_probe(o.socket);
 	if (in_use != 0)
 		return dd_socket_error(o.socket, in_use);
 	d.lim = o.lim;
-	if (cfg.queues == 0)
-		cfg.queues = 1; /* one worker: docs/SIDECAR.md */
-	if (o.loopback_peer != 0) {
-		void *hold = app_hold_half(); /* the daemon's instance gets the rest */
-		d.peer = dd_peer_create(&cfg, o.loopback_peer == 2);
-		app_release(hold);
-		if (d.peer == NULL)
-			return 3;
-	}
-	int zc_fd = -1;
-	struct rte_mempool *zc_pool = NULL;
-	if (o.zero_copy) {
-		uint8_t *zc_base;
-		if (dd_zc_pool(&cfg, &zc_fd, &zc_base, &d.zc_bytes, &zc_pool) != 0)
-			return 3;
-		d.zc_base = zc_base;
-		d.dp = dpsctp_create_with_pool(&cfg, zc_pool, err, sizeof(err));
-	} else {
-		d.dp = dpsctp_create(&cfg, err, sizeof(err));
-	}
-	if (d.dp == NULL) {
-		fprintf(stderr, "dpsctpd: %s\n", err);
-		return 3;
-	}
-	if (dpsctp_workers(d.dp) != 1) {
-		fprintf(stderr, "dpsctpd: one worker (--queues 1) for now; docs/SIDECAR.md\n");
-		dpsctp_destroy(d.dp);
-		return 2;
-	}
-	(void)dpsctp_rx_flow_control(d.dp, 1);
-	d.n_assocs = o.lim.app_assocs * o.srv.max_apps;
-	if (d.n_assocs > 1u << 20)
-		d.n_assocs = 1u << 20;
-	d.assocs = calloc(d.n_assocs, sizeof(*d.assocs));
-	d.n_listeners = cfg.listeners;
-	d.listeners = calloc(d.n_listeners, sizeof(*d.listeners));
-	if (d.assocs == NULL || d.listeners == NULL) {
-		fprintf(stderr, "dpsctpd: no memory for %u association handles\n", d.n_assocs);
-		return 3;
-	}
-	for (uint32_t i = 0; i < d.n_listeners; i++)
-		d.listeners[i].tag = DD_TAG_LISTENER; /* free slots too (dd.h) */
-	for (uint32_t i = 0; i < d.n_assocs; i++)
-		d.assocs[i].gen = 1;
-	dd_app_init(&d);
-	int rc = sc_server_open(&d.srv, o.socket, &o.srv, dd_generation());
-	if (rc != 0) {
-		dpsctp_destroy(d.dp);
-		return dd_socket_error(o.socket, rc);
-	}
-	d.srv.on_attach = dd_on_attach;
-	d.srv.on_detach = dd_on_detach;
-	d.srv.arg = &d;
-	d.srv.zc_fd = zc_fd;
-	d.srv.zc_bytes = d.zc_bytes;
-	dd_telemetry_register(&d);
-	signal(SIGINT, dd_on_signal);
-	signal(SIGTERM, dd_on_signal);
-	signal(SIGPIPE, SIG_IGN);
-	printf("dpsctpd: serving %s (up to %u applications, %s)\n", o.socket, o.srv.max_apps,
-	       o.zero_copy ? "zero copy on request" : "one copy");
-
+	if ((st = dd_start_dataplane(&d, &o, &cfg, &zc_fd, &zc_pool)) >= 0 ||
+	    (st = dd_handles(&d, &o, &cfg)) >= 0 || (st = dd_open(&d, &o, zc_fd)) >= 0)
+		return st;
 	dd_run(&d, o.idle_sleep_us);
-
-	printf("dpsctpd: stopping\n");
-	dd_app_say_stopping(&d);
-	if (d.peer != NULL)
-		(void)dpsctp_stop(d.peer, 0); /* its ABORTs end ours at once */
-	int aborted = dpsctp_stop(d.dp, 2000);
-	sc_server_close(&d.srv, o.socket);
-	dpsctp_destroy(d.dp);
-	if (d.peer != NULL) {
-		uint64_t m, b, dropped;
-		dd_peer_stats(&m, &b, &dropped);
-		printf("dpsctpd: the loopback peer received %llu messages, %llu bytes; %llu echoes "
-		       "dropped\n",
-		       (unsigned long long)m, (unsigned long long)b, (unsigned long long)dropped);
-		dd_peer_destroy(d.peer);
-	}
-	rte_mempool_free(zc_pool); /* after the port: it held the pool's mbufs */
-	free(d.assocs);
-	free(d.listeners);
-	rte_eal_cleanup();
-	printf("dpsctpd: stopped (%d associations aborted at the end)\n", aborted);
-	return 0;
+	return dd_stop_all(&d, &o, zc_pool);
 }

@@ -38,7 +38,7 @@
  * A message the data plane hands over in parts (DPSCTP_MSG_MORE: more
  * packets than one delivery takes, or more than half the receive window)
  * is put back together before it is echoed: echoed part by part it would
- * reach the application as several messages (issue 16: 100,000 bytes came
+ * reach the application as several messages (100,000 bytes came
  * back as 92,928 + 7,072). The parts are kept by reference (indirect
  * mbufs), one message per association at a time (reassembly delivers one
  * message in parts at a time), at most the send buffer (--sndbuf, the

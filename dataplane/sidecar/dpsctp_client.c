@@ -313,6 +313,135 @@ dpsctp_client_abort(struct dpsctp_client *c, unsigned t, uint64_t assoc, uint64_
 	return client_assoc_op(c, t, SC_OP_ABORT, assoc, cookie);
 }
 
+/* The wire's codes (sc_proto.h) to the API's: the two may differ. */
+static enum dpsctp_client_op
+client_op(uint8_t op)
+{
+	switch (op) {
+	case SC_OP_LISTEN:
+		return DPSCTP_CLIENT_OP_LISTEN;
+	case SC_OP_CONNECT:
+		return DPSCTP_CLIENT_OP_CONNECT;
+	case SC_OP_SEND:
+		return DPSCTP_CLIENT_OP_SEND;
+	case SC_OP_SHUTDOWN:
+		return DPSCTP_CLIENT_OP_SHUTDOWN;
+	case SC_OP_ABORT:
+		return DPSCTP_CLIENT_OP_ABORT;
+	case SC_OP_RELEASE:
+		return DPSCTP_CLIENT_OP_BARRIER;
+	case SC_OP_UNLISTEN:
+		return DPSCTP_CLIENT_OP_UNLISTEN;
+	default:
+		return (enum dpsctp_client_op)0; /* not a request: the caller says -EPROTO */
+	}
+}
+
+/* sc_evt_check() has accepted the type. */
+static enum dpsctp_client_kind
+client_kind(uint8_t type)
+{
+	switch (type) {
+	case SC_EVT_RECV:
+		return DPSCTP_CLIENT_RECV;
+	case SC_EVT_COMM_UP:
+		return DPSCTP_CLIENT_COMM_UP;
+	case SC_EVT_COMM_LOST:
+		return DPSCTP_CLIENT_COMM_LOST;
+	case SC_EVT_SHUTDOWN_COMPLETE:
+		return DPSCTP_CLIENT_SHUTDOWN_COMPLETE;
+	case SC_EVT_CANT_START:
+		return DPSCTP_CLIENT_CANT_START;
+	case SC_EVT_RESTART:
+		return DPSCTP_CLIENT_RESTART;
+	case SC_EVT_PEER_ADDR_CHANGE:
+		return DPSCTP_CLIENT_PEER_ADDR_CHANGE;
+	case SC_EVT_SEND_FAILED:
+		return DPSCTP_CLIENT_SEND_FAILED;
+	case SC_EVT_SHUTDOWN_EVENT:
+		return DPSCTP_CLIENT_SHUTDOWN_EVENT;
+	default:
+		return DPSCTP_CLIENT_DAEMON_STOPPING;
+	}
+}
+
+static struct sctp_addr
+client_addr(const struct sc_addr *a)
+{
+	struct sctp_addr out;
+
+	memset(&out, 0, sizeof(out));
+	if (a->family != 0) {
+		out.family = a->family;
+		memcpy(out.bytes, a->bytes, sizeof(out.bytes));
+	}
+	return out;
+}
+
+/* One event's own fields from its slot (and the rx arena): 0 or -EPROTO. */
+static int
+client_event(struct dpsctp_client *c, struct sc_thread *th, const struct sc_evt *e,
+	     struct dpsctp_client_event *ev)
+{
+	int rc;
+
+	switch (e->type) {
+	case SC_EVT_RECV:
+		ev->recv.len = e->len;
+		ev->recv.ppid = e->ppid;
+		ev->recv.sid = e->sid;
+		ev->recv.ssn = e->ssn;
+		ev->recv.flags = (uint8_t)(e->flags & ~SC_RECV_ZC);
+		if (e->flags & SC_RECV_ZC) {
+			/* By reference: the record says where in the packet buffers. */
+			const struct sc_zc_ref *z = sc_arena_take(&th->rx, e->off, e->len, &rc);
+			if (z == NULL || c->zc_base == NULL || z->len == 0 ||
+			    z->off > c->zc_bytes || z->len > c->zc_bytes - z->off)
+				return -EPROTO;
+			ev->recv.data = c->zc_base + z->off;
+			ev->recv.len = z->len;
+		} else {
+			ev->recv.data = sc_arena_take(&th->rx, e->off, e->len, &rc);
+			if (ev->recv.data == NULL)
+				return -EPROTO;
+		}
+		return 0;
+	case SC_EVT_COMM_UP:
+	case SC_EVT_RESTART:
+	case SC_EVT_COMM_LOST:
+	case SC_EVT_SHUTDOWN_COMPLETE:
+	case SC_EVT_CANT_START:
+		/* Who the association is with (the family checked: 0, 4 or 6). */
+		ev->assoc_change.peer = client_addr(&e->peer);
+		ev->assoc_change.port = e->port;
+		ev->assoc_change.peer_port = e->peer_port;
+		if (e->type == SC_EVT_COMM_UP || e->type == SC_EVT_RESTART) {
+			/* The wire keeps the stream counts in sid (out) and ssn (in). */
+			ev->assoc_change.outbound_streams = e->sid;
+			ev->assoc_change.inbound_streams = e->ssn;
+		}
+		ev->assoc_change.error = e->error;
+		ev->assoc_change.reason = (enum dpsctp_client_reason)e->reason;
+		return 0;
+	case SC_EVT_PEER_ADDR_CHANGE: {
+		/* The address travels in the rx arena like a message's bytes. */
+		const struct sc_addr *a = sc_arena_take(&th->rx, e->off, e->len, &rc);
+		if (a == NULL || (a->family != 4 && a->family != 6))
+			return -EPROTO;
+		ev->addr_change.addr = client_addr(a);
+		ev->addr_change.state = (enum dpsctp_client_addr_state)e->addr_state;
+		return 0;
+	}
+	case SC_EVT_SEND_FAILED:
+		ev->send_failed.len = e->len;
+		ev->send_failed.ppid = e->ppid;
+		ev->send_failed.sid = e->sid;
+		return 0;
+	default:
+		return 0; /* SHUTDOWN_EVENT, DAEMON_STOPPING: the kind says it all */
+	}
+}
+
 int
 dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_event *ev,
 		   unsigned max)
@@ -330,10 +459,12 @@ dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_eve
 		const struct sc_cpl *p = sc_ring_peek(&th->cpl, n);
 		memset(&ev[n], 0, sizeof(ev[n]));
 		ev[n].kind = DPSCTP_CLIENT_COMPLETION;
-		ev[n].cookie = p->cookie;
-		ev[n].status = p->status;
-		ev[n].op = p->op;
 		ev[n].assoc = p->assoc;
+		ev[n].completion.cookie = p->cookie;
+		ev[n].completion.status = p->status;
+		ev[n].completion.op = client_op(p->op);
+		if (ev[n].completion.op == 0)
+			return -EPROTO; /* an answer to a request nobody can make */
 	}
 	sc_ring_release(&th->cpl, n);
 	have = sc_ring_count(&th->evt);
@@ -345,46 +476,10 @@ dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_eve
 		if (sc_evt_check(e, c->layout.arena_bytes) != 0)
 			return -EPROTO;
 		memset(&ev[n], 0, sizeof(ev[n]));
-		ev[n].kind = (enum dpsctp_client_kind)(e->type + 1);
+		ev[n].kind = client_kind(e->type);
 		ev[n].assoc = e->assoc;
-		ev[n].flags = e->flags;
-		ev[n].sid = e->sid;
-		ev[n].ssn = e->ssn;
-		ev[n].error = e->error;
-		ev[n].port = e->port;
-		ev[n].peer_port = e->peer_port;
-		ev[n].reason = e->reason;
-		ev[n].ppid = e->ppid;
-		ev[n].len = e->len;
-		if (e->peer.family != 0) { /* who the association is with (checked: 4 or 6) */
-			ev[n].addr.family = e->peer.family;
-			memcpy(ev[n].addr.bytes, e->peer.bytes, sizeof(ev[n].addr.bytes));
-		}
-		if (e->type == SC_EVT_RECV && (e->flags & SC_RECV_ZC)) {
-			/* By reference: the record says where in the packet buffers. */
-			int rc;
-			const struct sc_zc_ref *z = sc_arena_take(&th->rx, e->off, e->len, &rc);
-			if (z == NULL || c->zc_base == NULL || z->len == 0 ||
-			    z->off > c->zc_bytes || z->len > c->zc_bytes - z->off)
-				return -EPROTO;
-			ev[n].data = c->zc_base + z->off;
-			ev[n].len = z->len;
-			ev[n].flags &= (uint8_t)~SC_RECV_ZC;
-		} else if (e->type == SC_EVT_RECV) {
-			int rc;
-			ev[n].data = sc_arena_take(&th->rx, e->off, e->len, &rc);
-			if (ev[n].data == NULL)
-				return -EPROTO;
-		} else if (e->type == SC_EVT_PEER_ADDR_CHANGE) {
-			/* The address travels in the rx arena like a message's bytes. */
-			int rc;
-			const struct sc_addr *a = sc_arena_take(&th->rx, e->off, e->len, &rc);
-			if (a == NULL || (a->family != 4 && a->family != 6))
-				return -EPROTO;
-			ev[n].addr.family = a->family;
-			memcpy(ev[n].addr.bytes, a->bytes, sizeof(ev[n].addr.bytes));
-			ev[n].addr_state = e->addr_state;
-		}
+		if (client_event(c, th, e, &ev[n]) != 0)
+			return -EPROTO;
 	}
 	sc_ring_release(&th->evt, k);
 	/* A busy-polling thread must not pay a system call per empty poll: the

@@ -2,13 +2,20 @@
 /**
  * @file
  * libdpsctp-client: an application's way into dpsctpd, the sidecar data
- * plane (issue 8, docs/SIDECAR.md). It does not link DPDK: it speaks to
- * the daemon over a Unix socket and shared memory.
+ * plane (docs/SIDECAR.md; examples/client_hello.c is the smallest
+ * program). It does not link DPDK: it speaks to the daemon over a Unix
+ * socket and shared memory.
  *
  * Each application thread t (0 .. threads-1 at attach) has its own rings
  * and arenas: calls that name t may run on that thread only, without
  * locks; different threads never share. Every call returns 0 (or a count)
- * or a negative errno; none blocks but dpsctp_client_wait().
+ * or a negative errno; none blocks but dpsctp_client_wait(). A call that
+ * names a thread out of range returns -EINVAL.
+ *
+ * A request (listen, connect, send, ...) returns 0 once it is posted; its
+ * result comes later as a completion with the request's cookie
+ * (dpsctp_client_poll()). Events (a message, an association up or gone)
+ * come the same way; struct dpsctp_client_event has one member per kind.
  */
 #ifndef DPSCTP_CLIENT_H
 #define DPSCTP_CLIENT_H
@@ -45,9 +52,11 @@ struct dpsctp_client_opts {
 };
 
 /**
- * Attach to the daemon at @p socket_path (NULL: DPSCTP_CLIENT_DEFAULT_SOCKET).
- * Blocks for the handshake (a few system calls).
+ * Attach to a daemon. Blocks for the handshake (a few system calls).
  *
+ * @param socket_path  the daemon's socket; NULL: DPSCTP_CLIENT_DEFAULT_SOCKET.
+ * @param opts         how to attach; NULL: the daemon's defaults.
+ * @param err          set on failure; may be NULL.
  * @return the handle, or NULL with *err: -ENOENT / -ECONNREFUSED (no
  *         daemon there), -EBUSY (the daemon serves its maximum of
  *         applications), -E2BIG (more threads or larger rings or arenas
@@ -57,21 +66,38 @@ struct dpsctp_client_opts {
 DPSCTP_CLIENT_EXPORT struct dpsctp_client *
 dpsctp_client_attach(const char *socket_path, const struct dpsctp_client_opts *opts, int *err);
 
-/** 1 when received data comes by reference (zero copy), 0 when copied. */
+/**
+ * How received data comes.
+ *
+ * @param c  the attachment.
+ * @return 1 when by reference (zero copy), 0 when copied.
+ */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_zero_copy(const struct dpsctp_client *c);
 
-/** The daemon's id for this application (its logs and counters use it). */
+/**
+ * The daemon's id for this application.
+ *
+ * @param c  the attachment.
+ * @return the id its logs and counters use.
+ */
 DPSCTP_CLIENT_EXPORT uint32_t dpsctp_client_id(const struct dpsctp_client *c);
 
 /**
- * The eventfd of thread @p t: readable when its completions or events
- * wait (put it in an epoll set). -EINVAL for a thread out of range.
+ * The eventfd of a thread: readable when its completions or events wait
+ * (put it in an epoll set).
+ *
+ * @param c  the attachment.
+ * @param t  the thread.
+ * @return the file descriptor, or -EINVAL for a thread out of range.
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_fd(const struct dpsctp_client *c, unsigned t);
 
 /**
- * 0 while the daemon that welcomed us serves us; -ECONNRESET once it has
- * gone (stopped, crashed, restarted: detach and attach again).
+ * Whether the daemon that welcomed us still serves us (one system call).
+ *
+ * @param c  the attachment.
+ * @return 0 while it does; -ECONNRESET once it has gone (stopped, crashed,
+ *         restarted: detach and attach again).
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_check(struct dpsctp_client *c);
 
@@ -96,18 +122,30 @@ struct dpsctp_client_sndinfo {
 
 /** What dpsctp_client_poll() hands back: a completion or an event. */
 enum dpsctp_client_kind {
-	DPSCTP_CLIENT_COMPLETION = 1, /**< a request's result: op, status, cookie (and assoc) */
-	DPSCTP_CLIENT_RECV,	      /**< a message (or part, DPSCTP_CLIENT_MORE): data, len */
-	DPSCTP_CLIENT_COMM_UP,	      /**< an association is up: assoc, streams */
-	DPSCTP_CLIENT_COMM_LOST,      /**< ended abnormally (error: the peer's cause) */
-	DPSCTP_CLIENT_SHUTDOWN_COMPLETE,
-	DPSCTP_CLIENT_CANT_START,
-	DPSCTP_CLIENT_RESTART,
-	DPSCTP_CLIENT_PEER_ADDR_CHANGE,
-	DPSCTP_CLIENT_SEND_FAILED,
-	DPSCTP_CLIENT_SHUTDOWN_EVENT,
-	DPSCTP_CLIENT_DAEMON_STOPPING,
+	DPSCTP_CLIENT_COMPLETION = 1,	 /**< a request's result: completion */
+	DPSCTP_CLIENT_RECV,		 /**< a message, or part of one: recv */
+	DPSCTP_CLIENT_COMM_UP,		 /**< an association is up: assoc_change */
+	DPSCTP_CLIENT_COMM_LOST,	 /**< it ended abnormally: assoc_change */
+	DPSCTP_CLIENT_SHUTDOWN_COMPLETE, /**< it closed gracefully: assoc_change */
+	DPSCTP_CLIENT_CANT_START,	 /**< a connect failed: assoc_change */
+	DPSCTP_CLIENT_RESTART,		 /**< the peer restarted it: assoc_change */
+	DPSCTP_CLIENT_PEER_ADDR_CHANGE,	 /**< a path changed state: addr_change */
+	DPSCTP_CLIENT_SEND_FAILED,    /**< a message not wholly delivered at a close: send_failed */
+	DPSCTP_CLIENT_SHUTDOWN_EVENT, /**< the peer began a graceful close (no fields) */
+	DPSCTP_CLIENT_DAEMON_STOPPING, /**< the daemon is going away: detach (no fields) */
 };
+
+/** The request a completion answers (dpsctp_client_completion.op). */
+enum dpsctp_client_op {
+	DPSCTP_CLIENT_OP_LISTEN = 1, /**< dpsctp_client_listen() */
+	DPSCTP_CLIENT_OP_CONNECT,    /**< dpsctp_client_connect(): the new handle in assoc */
+	DPSCTP_CLIENT_OP_SEND,	     /**< dpsctp_client_send() */
+	DPSCTP_CLIENT_OP_SHUTDOWN,   /**< dpsctp_client_shutdown() */
+	DPSCTP_CLIENT_OP_ABORT,	     /**< dpsctp_client_abort() */
+	DPSCTP_CLIENT_OP_BARRIER,    /**< dpsctp_client_barrier() */
+	DPSCTP_CLIENT_OP_UNLISTEN,   /**< dpsctp_client_unlisten() */
+};
+
 /**
  * RECV flags. A message the daemon hands on in parts (larger than a quarter
  * of the rx arena, of several packets in zero-copy mode, or delivered in
@@ -125,7 +163,7 @@ enum dpsctp_client_kind {
  * answered is T1_INIT.
  */
 enum dpsctp_client_reason {
-	DPSCTP_CLIENT_REASON_NONE = 0,
+	DPSCTP_CLIENT_REASON_NONE = 0,	       /**< COMM_UP, RESTART, SHUTDOWN_COMPLETE */
 	DPSCTP_CLIENT_REASON_PEER_ABORT,       /**< the peer's ABORT (its first cause: error) */
 	DPSCTP_CLIENT_REASON_USER_ABORT,       /**< an abort of ours (or the daemon's) */
 	DPSCTP_CLIENT_REASON_SHUTDOWN,	       /**< a graceful close */
@@ -140,96 +178,224 @@ enum dpsctp_client_reason {
 	DPSCTP_CLIENT_REASON_PROTOCOL,	       /**< the peer broke the protocol: ABORT sent */
 };
 
-struct dpsctp_client_event {
-	enum dpsctp_client_kind kind;
-	uint64_t assoc;
-	uint64_t cookie; /**< COMPLETION: the request's */
-	int32_t status;	 /**< COMPLETION: 0 or -errno */
-	uint8_t op; /**< COMPLETION: which request (1 listen .. 5 abort, 6 barrier, 7 unlisten) */
-	uint8_t flags;	    /**< RECV: DPSCTP_CLIENT_UNORDERED, _MORE, _CONT */
-	uint16_t sid;	    /**< RECV, SEND_FAILED; COMM_UP: outbound streams */
-	uint16_t ssn;	    /**< RECV; COMM_UP: inbound streams */
-	uint16_t error;	    /**< COMM_LOST, CANT_START: first cause code of the peer's ABORT */
-	uint16_t port;	    /**< COMM_UP, RESTART, COMM_LOST, CANT_START: our SCTP port */
-	uint16_t peer_port; /**< the same events: the peer's SCTP port */
-	uint8_t reason;	    /**< COMM_LOST, CANT_START: enum dpsctp_client_reason */
-	uint32_t ppid;	    /**< RECV, SEND_FAILED */
-	uint32_t len;	    /**< RECV: bytes at data; SEND_FAILED: message bytes */
-	const void *data;   /**< RECV: valid until the next poll on this thread */
-	/** PEER_ADDR_CHANGE: the path's address; COMM_UP, RESTART, COMM_LOST,
-	 * CANT_START: the peer's primary address (family 0 when unknown) */
-	struct sctp_addr addr;
-	/** PEER_ADDR_CHANGE: 1 available, 2 unreachable, 3 potentially failed (RFC 7829),
-	 * 4 confirmed, 5 made primary (RFC 6458 spc_state) */
-	uint8_t addr_state;
+/**
+ * PEER_ADDR_CHANGE: what happened to the path (RFC 6458 spc_state; dpsctp.h's
+ * enum dpsctp_addr_state, the same numbers).
+ */
+enum dpsctp_client_addr_state {
+	DPSCTP_CLIENT_ADDR_AVAILABLE = 1,      /**< active again */
+	DPSCTP_CLIENT_ADDR_UNREACHABLE,	       /**< inactive: too many errors */
+	DPSCTP_CLIENT_ADDR_POTENTIALLY_FAILED, /**< RFC 7829: probed, no data while another works */
+	DPSCTP_CLIENT_ADDR_CONFIRMED,	       /**< our heartbeat came back (RFC 9260 §5.4) */
+	DPSCTP_CLIENT_ADDR_MADE_PRIMARY,       /**< the primary path is now this address */
+};
+
+/** DPSCTP_CLIENT_COMPLETION: the result of one request. */
+struct dpsctp_client_completion {
+	uint64_t cookie;	  /**< the request's */
+	int32_t status;		  /**< 0 or -errno (the request's function lists them) */
+	enum dpsctp_client_op op; /**< which request */
+};
+
+/** DPSCTP_CLIENT_RECV: a message, or a part of one (flags). */
+struct dpsctp_client_recv {
+	const void *data; /**< the bytes: valid until the next poll on this thread */
+	uint32_t len;	  /**< bytes at data */
+	uint32_t ppid;	  /**< payload protocol identifier, as sent */
+	uint16_t sid;	  /**< stream */
+	uint16_t ssn;	  /**< stream sequence number (ordered messages) */
+	uint8_t flags;	  /**< DPSCTP_CLIENT_UNORDERED, _MORE, _CONT */
 };
 
 /**
- * Accept associations on SCTP port @p port, on thread @p t. The port is this
- * application's until it unlistens or detaches (or dies): then it goes back
- * to the daemon for any application. -EAGAIN: the request ring is full.
+ * COMM_UP, RESTART, COMM_LOST, SHUTDOWN_COMPLETE, CANT_START: the
+ * association's state changed (RFC 6458 SCTP_ASSOC_CHANGE).
+ */
+struct dpsctp_client_assoc_change {
+	/** the peer's primary address (family 0 when unknown; SHUTDOWN_COMPLETE: 0) */
+	struct sctp_addr peer;
+	uint16_t port;		   /**< our SCTP port (SHUTDOWN_COMPLETE: 0) */
+	uint16_t peer_port;	   /**< the peer's SCTP port (SHUTDOWN_COMPLETE: 0) */
+	uint16_t outbound_streams; /**< COMM_UP, RESTART: streams we may send on */
+	uint16_t inbound_streams;  /**< COMM_UP, RESTART: streams the peer may send on */
+	uint16_t error;		   /**< COMM_LOST, CANT_START: first cause of the peer's ABORT */
+	enum dpsctp_client_reason reason; /**< COMM_LOST, CANT_START: why */
+};
+
+/** DPSCTP_CLIENT_PEER_ADDR_CHANGE: one path of the association. */
+struct dpsctp_client_addr_change {
+	struct sctp_addr addr;		     /**< the path's peer address */
+	enum dpsctp_client_addr_state state; /**< what happened to it */
+};
+
+/** DPSCTP_CLIENT_SEND_FAILED: a message not wholly acknowledged when the association ended. */
+struct dpsctp_client_send_failed {
+	uint32_t len;  /**< message bytes */
+	uint32_t ppid; /**< its payload protocol identifier */
+	uint16_t sid;  /**< its stream */
+};
+
+/** A completion or an event: kind says which member of the union is filled. */
+struct dpsctp_client_event {
+	enum dpsctp_client_kind kind;
+	/** The association: every event but DAEMON_STOPPING; a COMPLETION of
+	 * connect, send, shutdown and abort (0 for the others). */
+	uint64_t assoc;
+	union {
+		struct dpsctp_client_completion completion;	/**< COMPLETION */
+		struct dpsctp_client_recv recv;			/**< RECV */
+		struct dpsctp_client_assoc_change assoc_change; /**< COMM_UP .. RESTART */
+		struct dpsctp_client_addr_change addr_change;	/**< PEER_ADDR_CHANGE */
+		struct dpsctp_client_send_failed send_failed;	/**< SEND_FAILED */
+	};
+};
+
+/**
+ * Accept associations on an SCTP port; their events come to thread @p t.
+ * The port is this application's until it unlistens or detaches (or dies):
+ * then it goes back to the daemon for any application. The completion
+ * (DPSCTP_CLIENT_OP_LISTEN) says 0, -EEXIST (ours already), -EADDRINUSE
+ * (another application's port) or -ENOBUFS (the daemon's --listeners are
+ * all taken).
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param port    the SCTP port, not 0.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the request ring is full), -EINVAL (port 0 or
+ *         a thread out of range).
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_listen(struct dpsctp_client *c, unsigned t, uint16_t port,
 					      uint64_t cookie);
 
 /**
- * Accept no more associations on @p port (completion op 7: 0, or -ENOENT
- * when this application does not listen on it). Associations accepted on
- * it live on; the port is free for any application. -EAGAIN: the request
- * ring is full; -EINVAL: port 0.
+ * Accept no more associations on a port (the completion,
+ * DPSCTP_CLIENT_OP_UNLISTEN: 0, or -ENOENT when this application does not
+ * listen on it). Associations accepted on it live on; the port is free for
+ * any application.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param port    the SCTP port.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the request ring is full), -EINVAL (port 0).
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_unlisten(struct dpsctp_client *c, unsigned t, uint16_t port,
 						uint64_t cookie);
 
-/** Associate with @p n (1..4) addresses of one peer, port @p port. -EAGAIN: full. */
+/**
+ * Associate with a peer. The completion (DPSCTP_CLIENT_OP_CONNECT) carries
+ * the new association's handle in assoc, or -ENOBUFS when this application
+ * holds its share of the daemon's associations; COMM_UP or CANT_START
+ * follows.
+ *
+ * @param c       the attachment.
+ * @param t       the thread that will hear the association's events.
+ * @param addrs   the peer's addresses, the first the primary.
+ * @param n       entries of @p addrs, 1..4.
+ * @param port    the peer's SCTP port.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring or the arena is full), -EINVAL (no
+ *         address, more than 4, a family other than 4 or 6, port 0).
+ */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_connect(struct dpsctp_client *c, unsigned t,
 					       const struct sctp_addr *addrs, unsigned n,
 					       uint16_t port, uint64_t cookie);
 
 /**
- * Send one message (copied once, into the thread's arena). -EAGAIN: the
- * ring or the arena is full (wait for completions); -EMSGSIZE: larger than
- * the arena; -EINVAL: empty or bad flags.
+ * Send one message, copied once into the thread's arena. The completion
+ * (DPSCTP_CLIENT_OP_SEND; none for a DPSCTP_CLIENT_QUIET send that succeeds)
+ * says 0 or what the data plane said (dpsctp_send(): -ENOTCONN, -EAGAIN,
+ * ...), or -ENOENT for an association that is not this application's.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param si      the association, stream, payload protocol identifier, flags.
+ * @param buf     the message.
+ * @param len     its bytes, 1 or more.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring or the arena is full: poll for
+ *         completions), -EMSGSIZE (larger than the arena), -EINVAL (empty,
+ *         or bad flags).
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_send(struct dpsctp_client *c, unsigned t,
 					    const struct dpsctp_client_sndinfo *si, const void *buf,
 					    uint32_t len, uint64_t cookie);
 
 /**
- * A request that completes (op 6, status 0, @p cookie) once every request
- * thread @p t posted before it has been served: after quiet sends, the
- * moment they have all been handed to the data plane. -EAGAIN: the ring
- * is full.
+ * A request that completes (DPSCTP_CLIENT_OP_BARRIER, status 0) once every
+ * request the thread posted before it has been served: after quiet sends,
+ * the moment they have all been handed to the data plane.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring is full).
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_barrier(struct dpsctp_client *c, unsigned t,
 					       uint64_t cookie);
 
-/** Close gracefully / abort an association. -EAGAIN: the ring is full. */
+/**
+ * Close an association gracefully: SHUTDOWN_COMPLETE (or COMM_LOST)
+ * follows. The completion (DPSCTP_CLIENT_OP_SHUTDOWN) says 0, or -ENOENT
+ * for an association that is not this application's (or has ended).
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring is full).
+ */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_shutdown(struct dpsctp_client *c, unsigned t, uint64_t assoc,
 						uint64_t cookie);
+
+/**
+ * Abort an association: COMM_LOST follows. The completion
+ * (DPSCTP_CLIENT_OP_ABORT) as dpsctp_client_shutdown()'s.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring is full).
+ */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_abort(struct dpsctp_client *c, unsigned t, uint64_t assoc,
 					     uint64_t cookie);
 
 /**
- * Up to @p max completions and events for thread @p t, completions first.
- * The number filled (0: nothing now), -EPROTO when the daemon wrote
- * something malformed, -ECONNRESET when it has gone (seen within 1,024
- * empty polls, so that busy polling makes no system call;
- * dpsctp_client_check() and dpsctp_client_wait() see it at once). Received data stays
- * valid until the next poll on the same thread.
+ * Completions and events for a thread, completions first. Received data
+ * stays valid until the next poll on the same thread.
+ *
+ * @param c    the attachment.
+ * @param t    the thread.
+ * @param ev   room for @p max of them.
+ * @param max  entries at @p ev.
+ * @return the number filled (0: nothing now), -EINVAL for a thread out of
+ *         range, -EPROTO when the daemon wrote something malformed,
+ *         -ECONNRESET when it has gone (seen within 1,024 empty polls, so
+ *         that busy polling makes no system call; dpsctp_client_check() and
+ *         dpsctp_client_wait() see it at once).
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_poll(struct dpsctp_client *c, unsigned t,
 					    struct dpsctp_client_event *ev, unsigned max);
 
 /**
- * Block until thread @p t has something to poll, at most @p timeout_ms
- * (-1: no limit): 1 ready, 0 timed out, -ECONNRESET the daemon went.
- * Busy-polling applications never call it and the daemon then never makes
- * a system call to wake them.
+ * Block until a thread has something to poll. Busy-polling applications
+ * never call it, and the daemon then never makes a system call to wake them.
+ *
+ * @param c           the attachment.
+ * @param t           the thread.
+ * @param timeout_ms  at most this long; -1: no limit.
+ * @return 1 ready, 0 timed out (or a signal), -ECONNRESET the daemon went,
+ *         -EINVAL for a thread out of range.
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_wait(struct dpsctp_client *c, unsigned t, int timeout_ms);
 
-/** Detach and free everything (the daemon aborts what is left of ours). */
+/**
+ * Detach and free everything (the daemon aborts what is left of ours).
+ *
+ * @param c  the attachment; NULL is ignored.
+ */
 DPSCTP_CLIENT_EXPORT void dpsctp_client_detach(struct dpsctp_client *c);
 
 #ifdef __cplusplus

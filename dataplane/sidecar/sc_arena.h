@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A payload arena of the sidecar region (issue 8, docs/SIDECAR.md): a byte
+ * A payload arena of the sidecar region (docs/SIDECAR.md): a byte
  * ring in shared memory that one side fills and the other drains in the
  * same order. The tx arena carries what an application sends (it writes
  * the bytes, then a SEND request naming them by offset and length; the

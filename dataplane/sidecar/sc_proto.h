@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What travels in the sidecar's rings (issue 8, docs/SIDECAR.md): one
+ * What travels in the sidecar's rings (docs/SIDECAR.md): one
  * 64-byte slot per request (application -> daemon), per completion and per
  * event (daemon -> application). Fixed layouts with explicit widths, no
  * pointers; payloads and address lists are (offset, length) in the

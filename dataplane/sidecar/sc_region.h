@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The sidecar's shared region and the attach handshake (issue 8,
- * docs/SIDECAR.md). Plain C11 and POSIX, no DPDK: both dpsctpd and the
+ * The sidecar's shared region and the attach handshake
+ * (docs/SIDECAR.md). Plain C11 and POSIX, no DPDK: both dpsctpd and the
  * client library use it.
  *
  * An application connects to the daemon's Unix socket (SOCK_SEQPACKET:
@@ -38,7 +38,7 @@ extern "C" {
 #endif
 
 #define SC_MAGIC	   0x4450534354505343ull /* "DPSCTPSC" */
-#define SC_VERSION	   3u /* 3: COMM_UP and CANT_START say who and why (issue 16) */
+#define SC_VERSION	   3u			 /* 3: COMM_UP and CANT_START say who and why */
 #define SC_SLOT_BYTES	   64u
 #define SC_MAX_THREADS	   16u
 #define SC_NAME_LEN	   32u

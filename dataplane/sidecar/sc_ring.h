@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The sidecar's single-producer/single-consumer ring in shared memory
- * (issue 8, docs/SIDECAR.md; docs/ARCHITECTURE.md decision 8). No DPDK, no pointers
+ * (docs/SIDECAR.md; docs/ARCHITECTURE.md decision 8). No DPDK, no pointers
  * in the shared part: the daemon and an application map the same memfd at
  * different addresses, so a ring is found by its offset in the region and
  * each side keeps its own view of it.

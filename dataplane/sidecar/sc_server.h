@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The daemon's side of attaching (issue 8, docs/SIDECAR.md): a Unix
+ * The daemon's side of attaching (docs/SIDECAR.md): a Unix
  * socket that applications connect to, one region per application, and
  * the knowledge of which applications are still there. DPDK-free: dpsctpd
  * drives it (sc_server_poll()) from the thread that also runs the data
@@ -14,7 +14,7 @@
  * negative status) and the socket closed; the other applications notice
  * nothing.
  *
- * Nothing here waits for an application (issue 16): dpsctpd polls this
+ * Nothing here waits for an application: dpsctpd polls this
  * from the thread that runs the data plane, so a client that connects and
  * says nothing, says half a hello or never reads its welcome must cost
  * that thread nothing. Sockets are non-blocking; a connection whose hello

@@ -147,7 +147,7 @@ NETNS_BLOCKS = {
     "ip link add veth0 type veth peer name veth1 && ip link set veth0 up && ip link set veth1 up",
 }
 LEFTOVERS = ["/tmp/hperf.memif", "/tmp/hperf.sock", "/tmp/dd.sock", "/tmp/dd-telemetry.sock",
-             "/run/dpsctpd.sock"]
+             "/run/dpsctpd.sock", "/tmp/embedded_hello", "/tmp/client_hello", "/tmp/dpsctp-root"]
 
 # An unlabelled block with a line like these holds commands (label it).
 COMMANDISH = re.compile(r"^\s*(\$\s+|\w+\$\s+)?(sudo\s+)?(\./dev\.sh|build[\w-]*/|dpsctp[\w-]*\s|"
@@ -414,7 +414,9 @@ def run_block(block, root, rel_build, env, failures):
         if netns:
             subprocess.run(["ip", "netns", "del", netns], check=False)
         for p in LEFTOVERS:
-            if os.path.exists(p) and not os.path.isdir(p):
+            if os.path.isdir(p) and not os.path.islink(p):
+                shutil.rmtree(p, ignore_errors=True)  # an install's --destdir
+            elif os.path.lexists(p):
                 os.unlink(p)
 
 

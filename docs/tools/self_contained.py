@@ -5,16 +5,23 @@ A person who clones the repository has nothing beside it, so a file that
 names the folder the project's early design notes and capture corpus came
 from, or that design document, points at something they do not have. The
 corpus is in tests/corpus/pcap; the design decisions are in
-docs/ARCHITECTURE.md ("Design decisions").
+docs/ARCHITECTURE.md ("Design decisions"). Nor may a file cite an issue of
+the project's tracker by number (the word and a number): the tracker is not in the
+clone either, so a comment or a document says what it means instead.
 
 usage: self_contained.py SOURCE_DIR     exit 0 clean, 1 with each offending line
 """
 import os
+import re
 import subprocess
 import sys
 
 # Built from pieces so that this file does not match itself.
 PATTERNS = ["../" + "shared", "DESIGN" + ".md", "shared/" + "corpus"]
+# The word, singular or plural, either case, then a number; captures' provenance notes
+# (tests/corpus/pcap/SOURCES.md) cite other projects' trackers by URL, and a
+# URL is a path the reader can follow.
+ISSUE = re.compile(r"(?<![/#\w])[Ii]ssues? #?[0-9]+(?![0-9])")
 
 
 def tracked_files(src):
@@ -51,6 +58,11 @@ def main():
                 if p in line:
                     print("%s:%d: names %s: %s" % (rel, no, p, line.strip()[:120]))
                     bad += 1
+            m = ISSUE.search(line)
+            if m and "://" not in line:
+                print("%s:%d: cites the tracker (%s): %s" % (rel, no, m.group(0),
+                                                              line.strip()[:120]))
+                bad += 1
     print("self_contained: %s" % ("%d references outside the repository" % bad if bad
                                   else "no file names a path outside the repository"))
     return 1 if bad else 0

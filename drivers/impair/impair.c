@@ -124,16 +124,9 @@ impair_rng_chance(struct impair_rng *r, uint32_t ppb)
 
 /* ---- Names and counters ------------------------------------------------ */
 
-static const char *const verdict_names[IMPAIR_VERDICT_COUNT] = {
-	[IMPAIR_QUEUED] = "queued",
-#define IMPAIR_DROP(name, str, why) [IMPAIR_DROP_##name] = str,
-#include "drivers/impair/impair_drop.def"
-#undef IMPAIR_DROP
-};
-
-static const char *const verdict_whys[IMPAIR_VERDICT_COUNT] = {
-	[IMPAIR_QUEUED] = "accepted: the stage holds the packet until it is due",
-#define IMPAIR_DROP(name, str, why) [IMPAIR_DROP_##name] = why,
+static const struct sctp_def_row verdict_rows[IMPAIR_VERDICT_COUNT] = {
+	[IMPAIR_QUEUED] = { "queued", "accepted: the stage holds the packet until it is due" },
+#define IMPAIR_DROP(name, str, why) SCTP_DEF_ROW(IMPAIR_DROP_##name, str, why)
 #include "drivers/impair/impair_drop.def"
 #undef IMPAIR_DROP
 };
@@ -141,13 +134,13 @@ static const char *const verdict_whys[IMPAIR_VERDICT_COUNT] = {
 const char *
 impair_verdict_name(enum impair_verdict v)
 {
-	return (unsigned)v < IMPAIR_VERDICT_COUNT ? verdict_names[v] : "unknown";
+	return sctp_def_name(verdict_rows, IMPAIR_VERDICT_COUNT, v);
 }
 
 const char *
 impair_verdict_describe(enum impair_verdict v)
 {
-	return (unsigned)v < IMPAIR_VERDICT_COUNT ? verdict_whys[v] : "unknown verdict";
+	return sctp_def_describe(verdict_rows, IMPAIR_VERDICT_COUNT, v, "unknown verdict");
 }
 
 static const struct {
@@ -177,7 +170,7 @@ const char *
 impair_counter_name(unsigned i)
 {
 	if (i < IMPAIR_VERDICT_COUNT)
-		return verdict_names[i];
+		return verdict_rows[i].name;
 	i -= IMPAIR_VERDICT_COUNT;
 	return i < EVENT_COUNT ? event_counters[i].name : "unknown";
 }
@@ -678,7 +671,7 @@ impair_push(struct impair *st, uintptr_t handle, uint32_t len, uint64_t now_ns)
 
 	v = push_loss(st);
 	if (v == IMPAIR_QUEUED && st->used >= st->limit)
-		v = IMPAIR_DROP_FULL;
+		v = IMPAIR_DROP_QUEUE_FULL;
 	if (v == IMPAIR_QUEUED)
 		v = push_rate(st, len, now_ns, &depart);
 	if (v != IMPAIR_QUEUED) {

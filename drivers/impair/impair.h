@@ -34,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sctp/def_table.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -131,7 +133,7 @@ struct impair_config {
  */
 enum impair_verdict {
 	IMPAIR_QUEUED = 0,
-#define IMPAIR_DROP(name, str, why) IMPAIR_DROP_##name,
+#define IMPAIR_DROP(name, str, why) SCTP_DEF_ENUM(IMPAIR_DROP_##name)
 #include "drivers/impair/impair_drop.def"
 #undef IMPAIR_DROP
 	IMPAIR_VERDICT_COUNT

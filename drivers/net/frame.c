@@ -53,16 +53,9 @@
  */
 #define LOOP_AF_INET 2u
 
-static const char *const frame_err_names[NET_FRAME_ERR_COUNT] = {
-	[NET_FRAME_OK] = "ok",
-#define NET_FRAME_ERR(name, str, why) [NET_FRAME_ERR_##name] = str,
-#include "drivers/net/frame_err.def"
-#undef NET_FRAME_ERR
-};
-
-static const char *const frame_err_whys[NET_FRAME_ERR_COUNT] = {
-	[NET_FRAME_OK] = "no error",
-#define NET_FRAME_ERR(name, str, why) [NET_FRAME_ERR_##name] = why,
+static const struct sctp_def_row frame_err_rows[NET_FRAME_ERR_COUNT] = {
+	[NET_FRAME_OK] = { "ok", "no error" },
+#define NET_FRAME_ERR(name, str, why) SCTP_DEF_ROW(NET_FRAME_ERR_##name, str, why)
 #include "drivers/net/frame_err.def"
 #undef NET_FRAME_ERR
 };
@@ -70,13 +63,13 @@ static const char *const frame_err_whys[NET_FRAME_ERR_COUNT] = {
 const char *
 net_frame_err_name(enum net_frame_err err)
 {
-	return (unsigned)err < NET_FRAME_ERR_COUNT ? frame_err_names[err] : "unknown";
+	return sctp_def_name(frame_err_rows, NET_FRAME_ERR_COUNT, err);
 }
 
 const char *
 net_frame_err_describe(enum net_frame_err err)
 {
-	return (unsigned)err < NET_FRAME_ERR_COUNT ? frame_err_whys[err] : "unknown error";
+	return sctp_def_describe(frame_err_rows, NET_FRAME_ERR_COUNT, err, "unknown error");
 }
 
 bool

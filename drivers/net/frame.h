@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sctp/def_table.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,7 +37,7 @@ extern "C" {
 /* Named reasons a frame is not a usable SCTP packet (list: frame_err.def). */
 enum net_frame_err {
 	NET_FRAME_OK = 0,
-#define NET_FRAME_ERR(name, str, why) NET_FRAME_ERR_##name,
+#define NET_FRAME_ERR(name, str, why) SCTP_DEF_ENUM(NET_FRAME_ERR_##name)
 #include "drivers/net/frame_err.def"
 #undef NET_FRAME_ERR
 	NET_FRAME_ERR_COUNT

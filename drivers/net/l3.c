@@ -106,16 +106,9 @@
  */
 #define TABLE_PASS_GAP_NS 10000000ull
 
-static const char *const drop_names[DPSCTP_L3_DROP_COUNT] = {
-	[DPSCTP_L3_DROP_NONE] = "none",
-#define DPSCTP_L3_DROP(name, str, why) [DPSCTP_L3_DROP_##name] = str,
-#include "drivers/net/l3_drop.def"
-#undef DPSCTP_L3_DROP
-};
-
-static const char *const drop_whys[DPSCTP_L3_DROP_COUNT] = {
-	[DPSCTP_L3_DROP_NONE] = "not dropped",
-#define DPSCTP_L3_DROP(name, str, why) [DPSCTP_L3_DROP_##name] = why,
+static const struct sctp_def_row drop_rows[DPSCTP_L3_DROP_COUNT] = {
+	[DPSCTP_L3_DROP_NONE] = { "none", "not dropped" },
+#define DPSCTP_L3_DROP(name, str, why) SCTP_DEF_ROW(DPSCTP_L3_DROP_##name, str, why)
 #include "drivers/net/l3_drop.def"
 #undef DPSCTP_L3_DROP
 };
@@ -123,13 +116,13 @@ static const char *const drop_whys[DPSCTP_L3_DROP_COUNT] = {
 const char *
 dpsctp_l3_drop_name(enum dpsctp_l3_drop d)
 {
-	return (unsigned)d < DPSCTP_L3_DROP_COUNT ? drop_names[d] : "unknown";
+	return sctp_def_name(drop_rows, DPSCTP_L3_DROP_COUNT, d);
 }
 
 const char *
 dpsctp_l3_drop_describe(enum dpsctp_l3_drop d)
 {
-	return (unsigned)d < DPSCTP_L3_DROP_COUNT ? drop_whys[d] : "unknown drop";
+	return sctp_def_describe(drop_rows, DPSCTP_L3_DROP_COUNT, d, "unknown drop");
 }
 
 static const struct {
@@ -138,7 +131,7 @@ static const struct {
 } event_counters[] = {
 	{ "frames_in", offsetof(struct dpsctp_l3_counters, frames_in) },
 	{ "sctp_in", offsetof(struct dpsctp_l3_counters, sctp_in) },
-	{ "sctp_udp_in", offsetof(struct dpsctp_l3_counters, udp_in) },
+	{ "sctp_udp_in", offsetof(struct dpsctp_l3_counters, sctp_udp_in) },
 	{ "icmp_errors_in", offsetof(struct dpsctp_l3_counters, icmp_errors_in) },
 	{ "arp_replies_sent", offsetof(struct dpsctp_l3_counters, arp_replies_sent) },
 	{ "na_sent", offsetof(struct dpsctp_l3_counters, na_sent) },
@@ -1147,7 +1140,7 @@ udp_input(struct dpsctp_l3 *l3, const struct ipview *v, struct dpsctp_l3_in *in)
 	in->sctp.len = ulen - UDP_HDR_LEN;
 	in->sctp.udp_encap = true;
 	in->sctp.udp_src_port = sctp_load_be16(u);
-	l3->ctr.udp_in++;
+	l3->ctr.sctp_udp_in++;
 	return DPSCTP_L3_IN_SCTP;
 }
 
@@ -1482,7 +1475,7 @@ frame_drop(enum net_frame_err e)
 	case NET_FRAME_ERR_UDP_LEN:
 		return DPSCTP_L3_DROP_FRAME_UDP_LEN;
 	case NET_FRAME_ERR_CAPTURE_TRUNCATED:
-		return DPSCTP_L3_DROP_IP_CAPTURE_SHORT;
+		return DPSCTP_L3_DROP_IP_FRAME_SHORT;
 	default:
 		return DPSCTP_L3_DROP_FRAME_LINK_TRUNCATED;
 	}
@@ -1525,7 +1518,7 @@ dpsctp_l3_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, uint64_t
 		.dst = frame + f.l3_offset + (f.ip_version == 4 ? 16u : 24u),
 	};
 	if (v.end > len || v.l4 > v.end)
-		return drop(l3, in, DPSCTP_L3_DROP_IP_CAPTURE_SHORT);
+		return drop(l3, in, DPSCTP_L3_DROP_IP_FRAME_SHORT);
 	if (v.family == 4) {
 		const uint8_t *ip = frame + v.l3;
 		uint32_t hl = (uint32_t)(ip[0] & 0x0Fu) * 4u;

@@ -51,6 +51,7 @@
 #include <stdint.h>
 
 #include "sctp/addr.h"
+#include "sctp/def_table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,7 +88,7 @@ extern "C" {
 /* Named reasons for a drop (list: l3_drop.def). */
 enum dpsctp_l3_drop {
 	DPSCTP_L3_DROP_NONE = 0,
-#define DPSCTP_L3_DROP(name, str, why) DPSCTP_L3_DROP_##name,
+#define DPSCTP_L3_DROP(name, str, why) SCTP_DEF_ENUM(DPSCTP_L3_DROP_##name)
 #include "drivers/net/l3_drop.def"
 #undef DPSCTP_L3_DROP
 	DPSCTP_L3_DROP_COUNT
@@ -102,8 +103,8 @@ const char *dpsctp_l3_drop_describe(enum dpsctp_l3_drop d);
 struct dpsctp_l3_counters {
 	uint64_t drops[DPSCTP_L3_DROP_COUNT]; /* per reason; [NONE] unused */
 	uint64_t frames_in;		      /* dpsctp_l3_input() calls */
-	uint64_t sctp_in;		      /* SCTP verdicts (udp_in of them over UDP) */
-	uint64_t udp_in;
+	uint64_t sctp_in;		      /* SCTP verdicts (sctp_udp_in of them over UDP) */
+	uint64_t sctp_udp_in;
 	uint64_t icmp_errors_in; /* ICMP error verdicts handed to the core */
 	uint64_t arp_replies_sent;
 	uint64_t na_sent;

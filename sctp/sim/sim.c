@@ -24,8 +24,9 @@ static uint64_t
 sim_collision_drops(const struct sctp_assoc_counters *c)
 {
 	return c->drops[SCTP_ASSOC_DROP_INIT_NO_ROUTE] + c->drops[SCTP_ASSOC_DROP_INIT_NEW_ADDRS] +
-	       c->drops[SCTP_ASSOC_DROP_COOKIE_MISMATCH] + c->drops[SCTP_ASSOC_DROP_COOKIE_STALE] +
-	       c->drops[SCTP_ASSOC_DROP_COOKIE_LATE] + c->drops[SCTP_ASSOC_DROP_COOKIE_NO_CASE];
+	       c->drops[SCTP_ASSOC_DROP_COOKIE_TAG_OR_PORT_MISMATCH] +
+	       c->drops[SCTP_ASSOC_DROP_COOKIE_STALE] + c->drops[SCTP_ASSOC_DROP_COOKIE_LATE] +
+	       c->drops[SCTP_ASSOC_DROP_COOKIE_NO_CASE];
 }
 
 static const char *const outcome_names[SIM_OUTCOME_COUNT] = {

@@ -410,7 +410,7 @@ TEST_F(Collision, ForgedAndMisaddressedCookiesAreRefused)
 	Bytes ce = cookie_echo(cookie_state(kNewLocalTag, kNewPeerTag, kClientTag, kServerTag));
 	// The packet's tag must be the cookie's own (§5.1.5-like).
 	input(kClientTag, ce);
-	EXPECT_EQ(drops(SCTP_ASSOC_DROP_COOKIE_MISMATCH), 1u);
+	EXPECT_EQ(drops(SCTP_ASSOC_DROP_COOKIE_TAG_OR_PORT_MISMATCH), 1u);
 	// One bit of the cookie's creation time flipped: the MAC no longer holds.
 	Bytes bad = ce;
 	bad[4 + 4] ^= 1;

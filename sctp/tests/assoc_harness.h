@@ -141,6 +141,7 @@ struct SideData {
 	struct sctp_rtxq_pool rtxq_pool;
 	std::vector<uint64_t> store;
 	bool lent = false;
+	size_t asked = 0; // bytes the last ops.data_get() asked for
 	std::vector<RxMsg> delivered;
 	std::vector<struct sctp_notification> failed; // SEND_FAILED notifications
 	unsigned data_packets = 0;		      // packets sent with DATA
@@ -282,6 +283,7 @@ struct Sim {
 			if (side->data->lent)
 				return nullptr;
 			side->data->lent = true;
+			side->data->asked = bytes;
 			side->data->store.assign((bytes + 7) / 8, 0xa5a5a5a5a5a5a5a5ull);
 			return side->data->store.data();
 		};

@@ -184,7 +184,7 @@ TEST_P(PairPaths, SetPrimaryTakesOnlyConfirmedPeerAddresses)
 	EXPECT_EQ(sctp_assoc_set_primary(&s.a, &c.addr2, sim.now), -EINVAL);
 	struct sctp_addr stranger = v4(10, 9, 9, 9);
 	EXPECT_EQ(sctp_assoc_set_primary(&c.a, &stranger, sim.now), -EADDRNOTAVAIL);
-	EXPECT_EQ(c.counters.drops[SCTP_ASSOC_DROP_USER_BAD_PRIMARY], 1u);
+	EXPECT_EQ(c.counters.drops[SCTP_ASSOC_DROP_USER_SET_PRIMARY_REFUSED], 1u);
 	ASSERT_EQ(sctp_assoc_set_primary(&c.a, &s.addr2, sim.now), 0);
 	EXPECT_EQ(c.a.paths.primary, 1u);
 	EXPECT_EQ(c.a.paths.current, 1u); // active, so new data moves at once

@@ -152,7 +152,7 @@ TEST_P(Pair, BothShutDownAtOnce)
 		EXPECT_EQ(z->notes[1].n.type, SCTP_NOTIFY_SHUTDOWN_COMPLETE);
 		EXPECT_EQ(z->notes[1].at, t1 + 2 * d());
 		EXPECT_TRUE(sctp_assoc_freeable(&z->a));
-		EXPECT_EQ(z->ep.drops[SCTP_EP_DROP_SHUTDOWN_COMPLETE], 1u) << z->name;
+		EXPECT_EQ(z->ep.drops[SCTP_EP_DROP_OOTB_SHUTDOWN_COMPLETE], 1u) << z->name;
 		expect_no_drops(*z);
 	}
 }
@@ -856,7 +856,7 @@ TEST_F(One, UserCallsInEveryState)
 	EXPECT_EQ(last().first, SCTP_CHUNK_SHUTDOWN);
 	EXPECT_EQ(a_.timer_at[SCTP_ASSOC_T5_GUARD], now_ + 5 * prof_.rto_max_ns);
 	EXPECT_EQ(sctp_assoc_shutdown(&a_, now_), -EALREADY);
-	EXPECT_EQ(counters_.drops[SCTP_ASSOC_DROP_USER_SHUTDOWN_AGAIN], 2u);
+	EXPECT_EQ(counters_.drops[SCTP_ASSOC_DROP_USER_SHUTDOWN_IN_PROGRESS], 2u);
 
 	// COOKIE-ECHOED abort: the peer may have a TCB, so it is told.
 	fresh();

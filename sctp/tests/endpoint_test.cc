@@ -284,10 +284,10 @@ TEST_F(Endpoint, InitRulesOfSection3_3_2And8_5_1)
 {
 	// Rule A of §8.5.1: an INIT in a packet whose tag is not 0.
 	EXPECT_EQ(input(init_packet(7, 0x11223344, 5, 5)), SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_INIT_VTAG);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_INIT_NONZERO_VTAG);
 	// §3.3.2: Initiate Tag 0 is silently discarded.
 	EXPECT_EQ(input(init_packet(0, 0, 5, 5)), SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_INIT_TAG_ZERO);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_INIT_INITIATE_TAG_ZERO);
 	EXPECT_EQ(tx_.len, 0u);
 	// §3.3.2: OS or MIS 0: ABORT to the Initiate Tag, T bit clear,
 	// Invalid Mandatory Parameter.
@@ -392,7 +392,7 @@ TEST_F(Endpoint, CookieEchoFailures)
 	// Authentic cookie, wrong packet tag: RFC 9260 §5.1.5.
 	EXPECT_EQ(input(cookie_echo_packet(0xabcd0002, cookie.data(), cookie.size())),
 		  SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_COOKIE_MISMATCH);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_COOKIE_TAG_OR_PORT_MISMATCH);
 	// Stale: an ERROR with Stale Cookie to the peer's tag, staleness in µs.
 	uint64_t late = kNow + sctp_profile_rfc.valid_cookie_life_ns + SCTP_US(1500);
 	ASSERT_EQ(input(cookie_echo_packet(0xabcd0001, cookie.data(), cookie.size()), late),
@@ -419,15 +419,15 @@ TEST_F(Endpoint, OutOfTheBlueRulesOfSection8_4)
 	// Rule 2: ABORT anywhere in the packet: silent, even after a SHUTDOWN
 	// ACK that alone would be answered (rule 5).
 	EXPECT_EQ(input(packet_with(0x1234, "0800 0004 0600 0004")), SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_ABORT);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_OOTB_ABORT);
 	// Rule 6: SHUTDOWN COMPLETE: silent.
 	EXPECT_EQ(input(packet_with(0x1234, "0e00 0004")), SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_SHUTDOWN_COMPLETE);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_OOTB_SHUTDOWN_COMPLETE);
 	// Rule 7: COOKIE ACK, or an ERROR with a Stale Cookie cause: silent.
 	EXPECT_EQ(input(packet_with(0x1234, "0b00 0004")), SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_COOKIE_ACK_OR_STALE);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_OOTB_COOKIE_ACK_OR_STALE_ERROR);
 	EXPECT_EQ(input(packet_with(0x1234, "0900 000c 0003 0008 00000064")), SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_COOKIE_ACK_OR_STALE);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_OOTB_COOKIE_ACK_OR_STALE_ERROR);
 	// Rule 5: SHUTDOWN ACK: SHUTDOWN COMPLETE, tag reflected, T bit set.
 	ASSERT_EQ(input(packet_with(0x1234, "0800 0004")), SCTP_OOTB_REPLY);
 	struct sctp_packet p = reply_packet(&c);
@@ -448,27 +448,27 @@ TEST_F(Endpoint, OutOfTheBlueRulesOfSection8_4)
 	EXPECT_EQ(ep_.aborts_sent, 2u);
 	// §8.5.1 rule A: tag 0 without an INIT.
 	EXPECT_EQ(input(packet_with(0, "0800 0004")), SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_ZERO_VTAG);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_OOTB_ZERO_VTAG);
 	// A malformed chunk: counted, never answered.
 	EXPECT_EQ(input(packet_with(0x1234, "0300 0008 00000000")), SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_MALFORMED);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_OOTB_MALFORMED);
 	EXPECT_EQ(input(packet_with(0x1234, "0000 0010 00000001 00000000 00000000")),
 		  SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_MALFORMED);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_OOTB_MALFORMED);
 }
 
 TEST_F(Endpoint, NonUnicastAddressesAreIgnored)
 {
 	// Rule 1 of §8.4, from a multicast source or to a broadcast address.
 	EXPECT_EQ(input(init_packet(0, 1, 5, 5), kNow, v4(224, 0, 0, 5)), SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_NON_UNICAST);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_OOTB_NON_UNICAST);
 	EXPECT_EQ(input(init_packet(0, 1, 5, 5), kNow, v4(10, 0, 0, 1), v4(255, 255, 255, 255)),
 		  SCTP_OOTB_DISCARD);
 	uint8_t mc6[16] = { 0xff, 0x02 };
 	mc6[15] = 1;
 	EXPECT_EQ(input(packet_with(0x1234, "0800 0004"), kNow, sctp_addr_v6(mc6)),
 		  SCTP_OOTB_DISCARD);
-	EXPECT_EQ(drop_, SCTP_EP_DROP_NON_UNICAST);
+	EXPECT_EQ(drop_, SCTP_EP_DROP_OOTB_NON_UNICAST);
 }
 
 TEST_F(Endpoint, CookiePreservativeIsHonouredUpToTheCap)

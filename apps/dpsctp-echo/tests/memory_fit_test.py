@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""[dp] The mbuf pools fit the memory the EAL has (issue 16: with --no-huge
+"""[dp] The mbuf pools fit the memory the EAL has (with --no-huge
 and no -m the EAL has 64 MiB, and the default pool of 36,160 mbufs failed
 with "Cannot allocate memory" without saying what would do).
 

@@ -3,7 +3,7 @@
 
 Behaviour only, never speed: every message sent arrives (sent == received,
 no order errors), the JSON document has the keys scripts rely on
-(issue 6), latency quantiles are ordered, pacing never exceeds its target,
+(docs/PERF_TOOL.md), latency quantiles are ordered, pacing never exceeds its target,
 handshake mode opens exactly N associations, bad usage exits 2; and two
 processes over net_memif (server -s -1, client -c) agree on the count
 without any side channel.
@@ -154,11 +154,31 @@ def main():
     except (ValueError, KeyError) as err:
         check("memory: JSON", False, str(err))
 
+    # A --max-assocs too small for the test is raised to -P + 16, and said so.
+    p = run(perf, "0", ["--loopback", "--memory", "--max-assocs", "8", "--json"])
+    try:
+        e = json.loads(p.stdout)["end"]
+        check("memory: --max-assocs 8 raised to 17", e["memory_sized_for_assocs"] == 17, e)
+    except (ValueError, KeyError) as err:
+        check("memory: JSON", False, str(err))
+    check("memory: the raise said on stderr",
+          "--max-assocs 8 raised to 17" in p.stderr, p.stderr[-500:])
+
     # Usage errors exit 2 with a message.
     for bad in (["--loopback", "-l", "4"], ["-s", "--ping"], ["--loopback", "-s"], [],
                 ["-s", "--memory"]):
         p = run(perf, "0", bad, timeout=30)
         check(f"usage {' '.join(bad) or '(none)'}: exit 2", p.returncode == 2, p.returncode)
+    # Bad numbers are refused with the option and its bounds, never clamped or wrapped.
+    for bad, said in ((["-S", "70000"], "--streams 70000: out of range (want 1..1024)"),
+                      (["-P", "-1"], "--parallel -1: not a number (want 1..65536)"),
+                      (["-n"], "unknown option -n"),
+                      (["-t", "1e400"], "--time 1e400: not a number"),
+                      (["--burst", "99999999999999999999"], "--burst 99999999999999999999: "
+                       "not a number (want 1..1024)")):
+        p = run(perf, "0", ["--loopback", *bad], timeout=30)
+        check(f"usage {' '.join(bad)}: exit 2, said", p.returncode == 2 and said in p.stderr,
+              f"{p.returncode} {p.stderr[-300:]}")
     p = run(perf, "0", ["-h"], timeout=30)
     check("-h: exit 0 with the options", p.returncode == 0 and "--handshakes" in p.stdout)
 

@@ -26,7 +26,7 @@
  *       0 when all three happened.
  *
  *   dd_probe SOCKET cplring PEER PORT
- *       Issue 16: the completion ring at every fill level. With 64-slot
+ *       The completion ring at every fill level. With 64-slot
  *       rings, for each level f of 0..63 completions left unpolled and each
  *       mix of three of quiet sends, sends, barriers and quiet sends that
  *       fail (a stale handle: they complete), repeated over 64 requests:
@@ -108,8 +108,8 @@ wait_for(struct dpsctp_client *c, enum dpsctp_client_kind kind, uint64_t cookie,
 		for (int i = 0; i < n; i++) {
 			if (foreign != NULL && ev[i].assoc == foreign_assoc && foreign_assoc != 0)
 				(*foreign)++;
-			if (ev[i].kind == kind &&
-			    (kind != DPSCTP_CLIENT_COMPLETION || ev[i].cookie == cookie)) {
+			if (ev[i].kind == kind && (kind != DPSCTP_CLIENT_COMPLETION ||
+						   ev[i].completion.cookie == cookie)) {
 				*out = ev[i];
 				return true;
 			}
@@ -150,26 +150,27 @@ isolation(const char *sock, const char *peer, uint16_t port)
 	const char msg[] = "not yours";
 	EXPECT(dpsctp_client_send(b, 0, &si, msg, sizeof(msg), 10) == 0, "B: send request");
 	EXPECT(wait_for(b, DPSCTP_CLIENT_COMPLETION, 10, &ev, 5, &b_saw, ha) &&
-		       ev.status == -ENOENT,
-	       "B: SEND on A's association completes with -ENOENT (got %d)", ev.status);
+		       ev.completion.status == -ENOENT,
+	       "B: SEND on A's association completes with -ENOENT (got %d)", ev.completion.status);
 	EXPECT(dpsctp_client_shutdown(b, 0, ha, 11) == 0, "B: shutdown request");
 	EXPECT(wait_for(b, DPSCTP_CLIENT_COMPLETION, 11, &ev, 5, &b_saw, ha) &&
-		       ev.status == -ENOENT,
-	       "B: SHUTDOWN of A's association: -ENOENT (got %d)", ev.status);
+		       ev.completion.status == -ENOENT,
+	       "B: SHUTDOWN of A's association: -ENOENT (got %d)", ev.completion.status);
 	EXPECT(dpsctp_client_abort(b, 0, ha, 12) == 0, "B: abort request");
 	EXPECT(wait_for(b, DPSCTP_CLIENT_COMPLETION, 12, &ev, 5, &b_saw, ha) &&
-		       ev.status == -ENOENT,
-	       "B: ABORT of A's association: -ENOENT (got %d)", ev.status);
+		       ev.completion.status == -ENOENT,
+	       "B: ABORT of A's association: -ENOENT (got %d)", ev.completion.status);
 
 	/* Ports: the first application to listen has it. */
 	uint16_t lport = (uint16_t)(port + 100);
 	EXPECT(dpsctp_client_listen(a, 0, lport, 2) == 0, "A: listen request");
-	EXPECT(wait_for(a, DPSCTP_CLIENT_COMPLETION, 2, &ev, 5, NULL, 0) && ev.status == 0,
-	       "A: LISTEN %u completes with 0 (got %d)", lport, ev.status);
+	EXPECT(wait_for(a, DPSCTP_CLIENT_COMPLETION, 2, &ev, 5, NULL, 0) &&
+		       ev.completion.status == 0,
+	       "A: LISTEN %u completes with 0 (got %d)", lport, ev.completion.status);
 	EXPECT(dpsctp_client_listen(b, 0, lport, 13) == 0, "B: listen request");
 	EXPECT(wait_for(b, DPSCTP_CLIENT_COMPLETION, 13, &ev, 5, &b_saw, ha) &&
-		       ev.status == -EADDRINUSE,
-	       "B: LISTEN on A's port: -EADDRINUSE (got %d)", ev.status);
+		       ev.completion.status == -EADDRINUSE,
+	       "B: LISTEN on A's port: -EADDRINUSE (got %d)", ev.completion.status);
 
 	/* A's association still works: one message echoed; a quiet send that
 	 * succeeds has no completion, the barrier behind it has one. */
@@ -182,13 +183,16 @@ isolation(const char *sock, const char *peer, uint16_t port)
 		struct dpsctp_client_event evs[16];
 		int m = dpsctp_client_poll(a, 0, evs, 16);
 		for (int i = 0; i < m; i++) {
-			if (evs[i].kind == DPSCTP_CLIENT_COMPLETION && evs[i].cookie == 3)
+			if (evs[i].kind == DPSCTP_CLIENT_COMPLETION &&
+			    evs[i].completion.cookie == 3)
 				quiet_cpl++;
-			if (evs[i].kind == DPSCTP_CLIENT_COMPLETION && evs[i].cookie == 5)
-				barrier = evs[i].status == 0 && evs[i].op == 6;
+			if (evs[i].kind == DPSCTP_CLIENT_COMPLETION &&
+			    evs[i].completion.cookie == 5)
+				barrier =
+					evs[i].completion.status == 0 && evs[i].completion.op == 6;
 			if (evs[i].kind == DPSCTP_CLIENT_RECV)
-				echoed = evs[i].assoc == ha && evs[i].len == sizeof(msg) &&
-					 memcmp(evs[i].data, msg, sizeof(msg)) == 0;
+				echoed = evs[i].assoc == ha && evs[i].recv.len == sizeof(msg) &&
+					 memcmp(evs[i].recv.data, msg, sizeof(msg)) == 0;
 		}
 	}
 	EXPECT(barrier, "A: the barrier completes (op 6, status 0)");
@@ -254,10 +258,10 @@ zerocopy(const char *sock, const char *peer, uint16_t port, unsigned n)
 				if (evs[i].kind != DPSCTP_CLIENT_RECV)
 					continue;
 				pieces++;
-				if (got + evs[i].len <= sizeof(in))
-					memcpy(in + got, evs[i].data, evs[i].len);
-				got += evs[i].len;
-				whole = !(evs[i].flags & DPSCTP_CLIENT_MORE);
+				if (got + evs[i].recv.len <= sizeof(in))
+					memcpy(in + got, evs[i].recv.data, evs[i].recv.len);
+				got += evs[i].recv.len;
+				whole = !(evs[i].recv.flags & DPSCTP_CLIENT_MORE);
 			}
 		}
 		EXPECT(whole && got == len && memcmp(in, out, len) == 0,
@@ -406,8 +410,9 @@ connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port, u
 		struct dpsctp_client_event ev[16];
 		int n = dpsctp_client_poll(c, 0, ev, 16);
 		for (int i = 0; i < n; i++) {
-			if (ev[i].kind == DPSCTP_CLIENT_COMPLETION && ev[i].cookie == cookie) {
-				st = ev[i].status;
+			if (ev[i].kind == DPSCTP_CLIENT_COMPLETION &&
+			    ev[i].completion.cookie == cookie) {
+				st = ev[i].completion.status;
 				assoc = ev[i].assoc;
 			}
 			up |= ev[i].kind == DPSCTP_CLIENT_COMM_UP && st == 0 &&
@@ -466,17 +471,20 @@ cpl_consume(const struct dpsctp_client_event *e)
 	if (e->kind == DPSCTP_CLIENT_COMPLETION) {
 		if (cpl.want_n == 0) {
 			EXPECT(false, "a completion nothing asked for: cookie %llu op %u status %d",
-			       (unsigned long long)e->cookie, e->op, e->status);
+			       (unsigned long long)e->completion.cookie, e->completion.op,
+			       e->completion.status);
 			return false;
 		}
 		unsigned i = cpl.want_head;
-		bool ok = e->cookie == cpl.want[i].cookie && e->op == cpl.want[i].op &&
-			  e->status == cpl.want[i].status;
+		bool ok = e->completion.cookie == cpl.want[i].cookie &&
+			  e->completion.op == cpl.want[i].op &&
+			  e->completion.status == cpl.want[i].status;
 		EXPECT(ok,
 		       "completion %llu: cookie %llu op %u status %d, want cookie %llu op %u "
 		       "status %d",
-		       (unsigned long long)cpl.completions, (unsigned long long)e->cookie, e->op,
-		       e->status, (unsigned long long)cpl.want[i].cookie, cpl.want[i].op,
+		       (unsigned long long)cpl.completions,
+		       (unsigned long long)e->completion.cookie, e->completion.op,
+		       e->completion.status, (unsigned long long)cpl.want[i].cookie, cpl.want[i].op,
 		       cpl.want[i].status);
 		cpl.want_head = (i + 1) % (sizeof(cpl.want) / sizeof(cpl.want[0]));
 		cpl.want_n--;
@@ -486,18 +494,19 @@ cpl_consume(const struct dpsctp_client_event *e)
 	if (e->kind == DPSCTP_CLIENT_PEER_ADDR_CHANGE)
 		return true; /* its path confirmed: nothing to do with the rings */
 	if (e->kind != DPSCTP_CLIENT_RECV) {
-		EXPECT(false, "event %u (error %u) on the association", e->kind, e->error);
+		EXPECT(false, "event %u (error %u) on the association", e->kind,
+		       e->assoc_change.error);
 		return false;
 	}
 	uint32_t seq = cpl.echoed, len = cpl_len(seq);
-	bool ok = seq < cpl.sent && e->assoc == cpl.h && e->ppid == htonl(seq) &&
-		  cpl.echo_off + e->len <= len;
-	for (uint32_t i = 0; ok && i < e->len; i++)
-		ok = ((const uint8_t *)e->data)[i] == cpl_byte(seq, cpl.echo_off + i);
+	bool ok = seq < cpl.sent && e->assoc == cpl.h && e->recv.ppid == htonl(seq) &&
+		  cpl.echo_off + e->recv.len <= len;
+	for (uint32_t i = 0; ok && i < e->recv.len; i++)
+		ok = ((const uint8_t *)e->recv.data)[i] == cpl_byte(seq, cpl.echo_off + i);
 	EXPECT(ok, "echo of message %u (of %u sent): %u bytes at %u, ppid %u: not what was sent",
-	       seq, cpl.sent, e->len, cpl.echo_off, ntohl(e->ppid));
-	cpl.echo_off += e->len;
-	if (!(e->flags & DPSCTP_CLIENT_MORE)) {
+	       seq, cpl.sent, e->recv.len, cpl.echo_off, ntohl(e->recv.ppid));
+	cpl.echo_off += e->recv.len;
+	if (!(e->recv.flags & DPSCTP_CLIENT_MORE)) {
 		EXPECT(cpl.echo_off == len, "echo of message %u: %u bytes, want %u", seq,
 		       cpl.echo_off, len);
 		cpl.echoed++;
@@ -658,7 +667,7 @@ static int32_t
 status_of(struct dpsctp_client *c, uint64_t cookie)
 {
 	struct dpsctp_client_event ev;
-	return wait_for(c, DPSCTP_CLIENT_COMPLETION, cookie, &ev, 5, NULL, 0) ? ev.status
+	return wait_for(c, DPSCTP_CLIENT_COMPLETION, cookie, &ev, 5, NULL, 0) ? ev.completion.status
 									      : INT32_MIN;
 }
 
@@ -790,11 +799,12 @@ accept_limit(const char *sock, const char *peer, uint16_t port, unsigned n, unsi
 			} else if (ev[i].kind == DPSCTP_CLIENT_COMM_LOST ||
 				   ev[i].kind == DPSCTP_CLIENT_SHUTDOWN_COMPLETE) {
 				live--;
-			} else if (ev[i].kind == DPSCTP_CLIENT_COMPLETION && ev[i].cookie == 77) {
-				EXPECT(ev[i].status == -ENOBUFS,
+			} else if (ev[i].kind == DPSCTP_CLIENT_COMPLETION &&
+				   ev[i].completion.cookie == 77) {
+				EXPECT(ev[i].completion.status == -ENOBUFS,
 				       "CONNECT with %u accepted associations up: %d, want "
 				       "-ENOBUFS",
-				       n, ev[i].status);
+				       n, ev[i].completion.status);
 			}
 		}
 		if (live > max_live)

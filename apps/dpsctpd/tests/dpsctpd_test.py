@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""[dp] dpsctpd with real applications and a real peer (issue 8).
+"""[dp] dpsctpd with real applications and a real peer.
 
 dpsctpd owns one end of a net_memif link (memif server role, 10.0.0.1); the
 peer, dpsctp-echo in another process, owns the other (memif client role,
@@ -23,32 +23,32 @@ do. Each case starts its own daemon and peer and always stops them.
               intact, and every buffer returns to the pool once read
   loopback-peer  dpsctpd --loopback-peer echo (no NIC, no memif): two echo
               clients through the daemon to the peer in its process
-  loopback-parts  issue 16: messages the data plane delivers in parts (above
+  loopback-parts  messages the data plane delivers in parts (above
               64 packets, or half the window) come back through --loopback-peer
               echo as one message of their size, intact, by copy and by reference
-  loopback-events  issue 16: COMM_UP names the peer, its port and ours, with
+  loopback-events  COMM_UP names the peer, its port and ours, with
               --max-streams' 64 streams; CANT_START says why: a port nobody
               listens on (the peer's ABORT) and an address nobody answers from
               (INIT retransmissions exhausted) read differently
-  cpl-ring    issue 16: dd_probe cplring, every completion-ring fill level
+  cpl-ring    dd_probe cplring, every completion-ring fill level
               under every mix of quiet and other requests, through
               --loopback-peer echo: each request answered once, in order, every
               byte echoed and counted by the peer
-  listeners   issue 16: ports come back when an application leaves or is
+  listeners   ports come back when an application leaves or is
               killed, and with UNLISTEN (--listeners 4)
-  app-limits  issue 16: per-application association limits leave room for
+  app-limits  per-application association limits leave room for
               another application, count accepted associations, and --check
               refuses limits that let one application take everything
-  silent-clients  issue 16: six connections that never say hello, opened
+  silent-clients  six connections that never say hello, opened
               again each time dpsctpd turns them away (beyond --max-pending 4,
               and after the hello timeout), while an echo client's 3000
               echoes come back intact; the loop's heartbeat in /dpsctpd/stats
               stays fresh, and shows a loop stopped on purpose (ptrace of the
               loop thread alone) as loop_age_us growing
-  second-daemon  issue 16: a second dpsctpd on the same --socket exits 3 and
+  second-daemon  a second dpsctpd on the same --socket exits 3 and
               says why, the first still serves; after a kill -9 of the first,
               its stale socket is replaced by the next daemon
-  quiet-stdout  issue 16: dpsctpd's stdout is a pipe nobody reads; 200
+  quiet-stdout  dpsctpd's stdout is a pipe nobody reads; 200
               attach/detach cycles (its log lines fill the pipe) and an echo
               run go on, dropped lines are counted (log_lost), SIGTERM stops it
   restart     dpsctp-sidecar-echo -s --reattach serves the peer's echo client;
@@ -346,7 +346,7 @@ def start_loopback(rig, extra=()):
 
 
 def case_loopback_parts(rig):
-    """Issue 16: 100,000 bytes came back as 92,928 + 7,072 (the data plane hands
+    """100,000 bytes came back as 92,928 + 7,072 (the data plane hands
     a message of more than 64 packets on in parts, and the peer echoed each
     part as a message). Sizes around that point, above half the 256 KiB
     window, and up to the 256 KiB send buffer; one copy and zero copy (where
@@ -368,7 +368,7 @@ def case_loopback_parts(rig):
 
 
 def case_loopback_events(rig):
-    """Issue 16: COMM_UP carried neither the peer's address nor its port (and
+    """COMM_UP carried neither the peer's address nor its port (and
     our port was 0), COMM_UP's streams were the profile's 16 whatever
     --max-streams said, and a CANT_START looked the same for a wrong port and
     a silent peer."""
@@ -392,7 +392,7 @@ def case_loopback_events(rig):
         "CANT_START for an address nobody answers from: INIT retransmissions exhausted")
 
 
-# Issue 16, items 3-5: request serving, listening ports and per-application
+# Request serving, listening ports and per-application
 # limits (cases cpl-ring, listeners, app-limits).
 
 def start_lo_daemon(rig, n, extra=()):
@@ -417,7 +417,7 @@ def probe_out(rig, args, timeout=120):
 
 
 def case_cpl_ring(rig):
-    """Issue 16 item 3: a quiet send served with one completion slot free made
+    """A quiet send served with one completion slot free made
     dpsctpd serve a stale request (the application detached, or a request
     served twice). dd_probe cplring leaves 0..63 of its 64 completion slots
     taken under every mix of quiet sends, sends, barriers and failing quiet
@@ -443,7 +443,7 @@ def case_cpl_ring(rig):
 
 
 def case_listeners(rig):
-    """Issue 16 item 4: listening could not be undone; the data plane's four
+    """Listening could not be undone; the data plane's four
     listeners leaked with each application that listened and left. Here
     --listeners 4, two ports per application: one application leaves, one is
     killed (-9), and two more still listen, on new ports and the old ones;
@@ -470,7 +470,7 @@ def case_listeners(rig):
 
 
 def case_app_limits(rig):
-    """Issue 16 item 5: with the defaults one application could take every
+    """With the defaults one application could take every
     association. --max-assocs 8 and 2 applications: 4 each by default, a
     fifth CONNECT is -ENOBUFS while the other application still connects;
     associations accepted on a listening port count too; --check refuses a
@@ -527,7 +527,7 @@ def case_app_limits(rig):
               st.get("orphan_accepts"))
 
 
-# Issue 16, items 1 and 7: the control socket and the loop thread.
+# The control socket and the loop thread.
 
 SC_MAGIC = 0x4450534354505343
 ETIMEDOUT, EBUSY = 110, 16
@@ -628,7 +628,7 @@ class LoopStopped:
 
 
 def case_silent_clients(rig):
-    """Issue 16: a client that connected and said nothing stopped the whole
+    """A client that connected and said nothing stopped the whole
     daemon (the hello was read blocking on the loop thread)."""
     d = rig.start_daemon(extra=["--max-pending", "4"])  # and the default 1 s hello timeout
     rig.start_peer(["-s"])
@@ -692,7 +692,7 @@ def case_silent_clients(rig):
 
 
 def case_second_daemon(rig):
-    """Issue 16: a second dpsctpd on the same --socket took the socket over
+    """A second dpsctpd on the same --socket took the socket over
     and deleted it when it exited, leaving the first unreachable."""
     d1 = rig.start_daemon()
     rig.start_peer(["-s"])
@@ -749,7 +749,7 @@ class Unread:
 
 
 def case_quiet_stdout(rig):
-    """Issue 16, the class of item 1: the loop thread wrote a line per attach
+    """The loop thread wrote a line per attach
     and per detach with a blocking write; a full stdout pipe stopped it."""
     prefix = f"{rig.tag}q"
     d = Unread("dpsctpd", [rig.exe("apps/dpsctpd/dpsctpd"), *EAL, f"--file-prefix={prefix}",

@@ -4,12 +4,12 @@
 the #include lines docs/SIDECAR.md shows and nothing but
 `pkg-config --cflags --libs libdpsctp-client`.
 
-Issue 16: SIDECAR.md said `#include <dpsctp/dpsctp_client.h>` while the .pc
+Why it exists: SIDECAR.md once said `#include <dpsctp/dpsctp_client.h>` while the .pc
 file's Cflags pointed into include/dpsctp/, so only a system-wide install
 under /usr/local found the header (by the compiler's default path, not by
 pkg-config). Here the build is installed into a scratch DESTDIR (meson
-install --destdir), pkg-config is pointed at it (PKG_CONFIG_PATH, and
-PKG_CONFIG_SYSROOT_DIR so its -I and -L lead there), and a program made of
+install --destdir), pkg-config is pointed at it (PKG_CONFIG_PATH; the .pc file is relocatable,
+its prefix found from where it lies, so its -I and -L lead there), and a program made of
 SIDECAR.md's include lines is compiled with -H: the header it reads must be
 the one in the DESTDIR. The program then runs against the installed library
 (attach to a socket that does not exist: NULL, -ENOENT).
@@ -73,7 +73,8 @@ def main():
             print("FAIL: installed libdpsctp-client.pc:", pcs)
             return 1
         env = dict(os.environ, PKG_CONFIG_PATH=os.path.dirname(pcs[0]),
-                   PKG_CONFIG_SYSROOT_DIR=dest, PKG_CONFIG_LIBDIR=os.path.dirname(pcs[0]))
+                   PKG_CONFIG_LIBDIR=os.path.dirname(pcs[0]))
+        env.pop("PKG_CONFIG_SYSROOT_DIR", None)
         r = subprocess.run(["pkg-config", "--cflags", "--libs", "libdpsctp-client"], env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         print("pkg-config --cflags --libs libdpsctp-client:", r.stdout.strip())

@@ -98,7 +98,7 @@ TEST(ScProto, EventsAreChecked)
 	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
 }
 
-// Issue 16: the parts of a message are marked both ways (MORE, CONT);
+// The parts of a message are marked both ways (MORE, CONT);
 // COMM_UP names the peer (an IPv4 or IPv6 address, never none); the
 // address's padding is checked like the reserved bytes.
 TEST(ScProto, PartsAndWhoAnAssociationIsWith)

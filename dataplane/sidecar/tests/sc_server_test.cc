@@ -6,7 +6,7 @@
 // the attached ones; limits answer -E2BIG and -EBUSY; when the daemon goes
 // the client sees -ECONNRESET and attaches to the next one. Clients that
 // say nothing, half a hello or never read their welcome hold nobody up;
-// a second server on a live socket is refused (issue 16).
+// a second server on a live socket is refused.
 #include <gtest/gtest.h>
 
 #include <dirent.h>
@@ -308,14 +308,14 @@ TEST(ScClient, RequestsAndEventsThroughTheRings)
 		ASSERT_GE(got, 0);
 		for (int i = 0; i < got; i++) {
 			if (ev[i].kind == DPSCTP_CLIENT_COMPLETION) {
-				EXPECT_EQ(ev[i].status, 0);
+				EXPECT_EQ(ev[i].completion.status, 0);
 				seen++;
 				continue;
 			}
 			ASSERT_EQ(ev[i].kind, DPSCTP_CLIENT_RECV);
-			ASSERT_EQ(ev[i].ppid, echoed);
-			ASSERT_EQ(ev[i].len, 1 + echoed * 37 % 3000);
-			ASSERT_EQ(((const uint8_t *)ev[i].data)[0], (uint8_t)(echoed & 0xff));
+			ASSERT_EQ(ev[i].recv.ppid, echoed);
+			ASSERT_EQ(ev[i].recv.len, 1 + echoed * 37 % 3000);
+			ASSERT_EQ(((const uint8_t *)ev[i].recv.data)[0], (uint8_t)(echoed & 0xff));
 			EXPECT_EQ(ev[i].assoc, 77u);
 			echoed++;
 		}

@@ -827,9 +827,9 @@ TEST_F(ImpairTest, FullQueueDropsTheNewest)
 	cfg.delay_ns = 1 * kMs;
 	start(cfg, 8);
 	for (uint64_t i = 0; i < 20; i++)
-		EXPECT_EQ(i < 8 ? IMPAIR_QUEUED : IMPAIR_DROP_FULL, push(10, i, i));
+		EXPECT_EQ(i < 8 ? IMPAIR_QUEUED : IMPAIR_DROP_QUEUE_FULL, push(10, i, i));
 	EXPECT_EQ(8u, impair_count(&st));
-	EXPECT_EQ(12u, count(IMPAIR_DROP_FULL));
+	EXPECT_EQ(12u, count(IMPAIR_DROP_QUEUE_FULL));
 	Trace tr;
 	pop_until(IMPAIR_NEVER - 1, tr);
 	std::vector<uint64_t> want = { 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -846,7 +846,7 @@ TEST_F(ImpairTest, LimitBelowCapacity)
 	for (uint64_t i = 0; i < 5; i++)
 		push(10, i, 0);
 	EXPECT_EQ(3u, impair_count(&st));
-	EXPECT_EQ(2u, count(IMPAIR_DROP_FULL));
+	EXPECT_EQ(2u, count(IMPAIR_DROP_QUEUE_FULL));
 	// Raising the limit at run time lets more in.
 	cfg.limit = 0;
 	ASSERT_EQ(0, impair_set_config(&st, &cfg));
@@ -863,7 +863,7 @@ TEST_F(ImpairTest, CopyWithoutRoomIsSkipped)
 	start(cfg, 3);
 	EXPECT_EQ(IMPAIR_QUEUED, push(10, 0, 0)); // and its copy
 	EXPECT_EQ(IMPAIR_QUEUED, push(10, 1, 0)); // no room for the copy
-	EXPECT_EQ(IMPAIR_DROP_FULL, push(10, 2, 0));
+	EXPECT_EQ(IMPAIR_DROP_QUEUE_FULL, push(10, 2, 0));
 	const impair_counters *c = impair_counters_get(&st);
 	EXPECT_EQ(1u, c->duplicated);
 	EXPECT_EQ(1u, c->dup_no_room);
@@ -1128,7 +1128,7 @@ TEST(ImpairConfig, NamesOfVerdictsAndCounters)
 	EXPECT_STREQ("queued", impair_verdict_name(IMPAIR_QUEUED));
 	EXPECT_STREQ("loss", impair_verdict_name(IMPAIR_DROP_LOSS));
 	EXPECT_STREQ("burst", impair_verdict_name(IMPAIR_DROP_BURST));
-	EXPECT_STREQ("queue_full", impair_verdict_name(IMPAIR_DROP_FULL));
+	EXPECT_STREQ("queue_full", impair_verdict_name(IMPAIR_DROP_QUEUE_FULL));
 	EXPECT_STREQ("rate", impair_verdict_name(IMPAIR_DROP_RATE));
 	EXPECT_STREQ("unknown", impair_verdict_name(IMPAIR_VERDICT_COUNT));
 	for (unsigned v = 0; v < IMPAIR_VERDICT_COUNT; v++)

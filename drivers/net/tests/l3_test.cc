@@ -717,7 +717,7 @@ TEST_F(L3, SctpOverIpAndUdp)
 		       ipv6(kPeer6, kOur6, 17, udp(kPeer6, kOur6, 9899, 9899, s)));
 	ASSERT_EQ(input(u6), DPSCTP_L3_IN_SCTP);
 	EXPECT_EQ(in_.sctp.offset, 62u);
-	EXPECT_EQ(l3_.ctr.udp_in, 3u);
+	EXPECT_EQ(l3_.ctr.sctp_udp_in, 3u);
 	EXPECT_EQ(l3_.ctr.sctp_in, 4u);
 
 	expect_drop(eth(kOurMac, kPeerMac, 0x86DD,
@@ -908,7 +908,7 @@ TEST_F(L3, TruncatedFramesAreCountedDrops)
 	uint16_t c = inet_csum({ Bytes(g.begin() + 14, g.begin() + 34) });
 	g[24] = static_cast<uint8_t>(c >> 8);
 	g[25] = static_cast<uint8_t>(c);
-	expect_drop(g, DPSCTP_L3_DROP_IP_CAPTURE_SHORT);
+	expect_drop(g, DPSCTP_L3_DROP_IP_FRAME_SHORT);
 	g = f;
 	g[14] = 0x44;
 	expect_drop(g, DPSCTP_L3_DROP_FRAME_IPV4_IHL);
@@ -921,7 +921,7 @@ TEST_F(L3, TruncatedFramesAreCountedDrops)
 	expect_drop(u, DPSCTP_L3_DROP_FRAME_UDP_LEN);
 	Bytes v6 = eth(kOurMac, kPeerMac, 0x86DD, ipv6(kPeer6, kOur6, 132, s));
 	v6[14 + 5] += 8;
-	expect_drop(v6, DPSCTP_L3_DROP_IP_CAPTURE_SHORT);
+	expect_drop(v6, DPSCTP_L3_DROP_IP_FRAME_SHORT);
 	Bytes deep = eth(kOurMac, kPeerMac, 0x0800, ipv4(kPeer4, kOur4, 132, s), { 1, 2, 3 });
 	expect_drop(deep, DPSCTP_L3_DROP_FRAME_VLAN_TOO_DEEP);
 	// IPv6 with a hop-by-hop header before ICMPv6: not handled here.
@@ -1238,7 +1238,7 @@ TEST_F(L3Table, InitChecksTheStorage)
 	EXPECT_EQ(dpsctp_l3_nbr_mem_size(4, 16), dpsctp_l3_nbr_mem_size(4, 4));
 }
 
-// Issue 16 item 2: answers to strangers (INIT ACK to a spoofed on-link
+// Answers to strangers (INIT ACK to a spoofed on-link
 // source, an ABORT, anything stateless) each need a new neighbour. However
 // many, and whether or not the strangers answer ARP and ND, the neighbours
 // of associations (pinned, resolved) stay, and packets to them leave at

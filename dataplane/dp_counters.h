@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The runtime's counters, each declared once: its name, what it counts, and
+ * its field. DP_WORKER_COUNTERS is the one list; struct dp_worker_counters
+ * (the fields a worker increments), the names and descriptions of
+ * dpsctp_worker_counter() and /dpsctp/ telemetry (dp_stats.c) and the table
+ * in docs/COUNTERS.md (docs/tools/counters.py) are all made from it. A new
+ * counter is one X() line here.
+ *
+ * Includes: nothing of the runtime (docs/ARCHITECTURE.md, "The runtime's
+ * files").
+ */
+#ifndef DPSCTP_DATAPLANE_DP_COUNTERS_H
+#define DPSCTP_DATAPLANE_DP_COUNTERS_H
+
+#include <stdint.h>
+
+/* A worker's counters: X(field and name, description). */
+#define DP_WORKER_COUNTERS(X)                                                                      \
+	X(rx_packets, "frames received from the queue")                                            \
+	X(rx_on_owner,                                                                             \
+	  "SCTP packets that arrived on their owner's queue (hardware-steered when flow_hw)")      \
+	X(rx_handoff_in, "frames another worker handed to this one (tag names us)")                \
+	X(rx_handoff_out, "frames handed to the worker the tag names")                             \
+	X(rx_handoff_full, "hand-off ring full: frame dropped")                                    \
+	X(rx_linearized, "multi-segment frames copied into one mbuf to be parsed")                 \
+	X(rx_no_mbuf, "no mbuf to linearize a multi-segment frame: dropped")                       \
+	X(rx_sctp, "SCTP packets reaching the demultiplexer")                                      \
+	X(rx_crc_offload, "SCTP CRC32c checked by the NIC")                                        \
+	X(rx_crc_software, "SCTP CRC32c checked in software")                                      \
+	X(drop_bad_crc, "SCTP packet with a wrong CRC32c (RFC 9260 §6.8): dropped")                \
+	X(drop_malformed, "SCTP packet the chunk walker refused: dropped")                         \
+	X(drop_tag_no_owner, "tag names no running worker (forged or corrupt): dropped")           \
+	X(drop_no_conn_memory,                                                                     \
+	  "no association block left (--max-assocs): INIT ACK'd cookie dropped")                   \
+	X(drop_table_full, "association table full: cookie dropped")                               \
+	X(cookie_unlistened,                                                                       \
+	  "cookie for a port that stopped listening since its INIT ACK: aborted")                  \
+	X(icmp_errors,                                                                             \
+	  "ICMP errors quoting our SCTP packets, handed to the association (appendix C)")          \
+	X(icmp_no_assoc, "ICMP errors quoting a packet of no association on this worker: dropped") \
+	X(ootb, "packets for no association, answered or dropped by the endpoint (§8.4)")          \
+	X(tx_packets, "frames handed to the port")                                                 \
+	X(tx_full, "frames the port did not take after retries: dropped (the core retransmits)")   \
+	X(tx_no_mbuf, "no mbuf to build a packet: dropped (the core retransmits)")                 \
+	X(tx_l3_drop, "no route or neighbour for a packet: dropped (l3 counters say why)")         \
+	X(tx_too_big, "frames longer than the port's MTU: dropped, as a NIC or veth would")        \
+	X(tx_payload_copied, "payload bytes copied into a bundle (below the copy threshold)")      \
+	X(tx_payload_zero_copy, "payload bytes sent by reference (indirect mbufs)")                \
+	X(send_copied, "messages copied at send: mbuf chains and byte sends (one copy)")           \
+	X(send_packed, "small byte sends packed into a shared mbuf (one copy, no mbuf each)")      \
+	X(tx_crc_offload, "SCTP CRC32c left to the NIC")                                           \
+	X(tx_crc_software, "SCTP CRC32c computed in software")                                     \
+	X(assocs_created, "associations created (from a cookie or by connect)")                    \
+	X(assocs_freed, "associations freed")                                                      \
+	X(msgs_delivered, "messages (or partial deliveries) handed to receive callbacks")          \
+	X(bytes_delivered, "payload bytes handed to receive callbacks")                            \
+	X(msgs_sent, "messages accepted by send")                                                  \
+	X(bytes_sent, "payload bytes accepted by send")                                            \
+	X(send_refused, "sends refused (no room, closed, bad stream)")                             \
+	X(requests, "API requests executed from other threads")                                    \
+	X(requests_full, "API requests refused: the worker's request ring was full")               \
+	X(timers_fired, "association timer wheel expiries")                                        \
+	X(impair_dropped, "frames the impairment stage dropped (--impair: loss, limit, rate)")     \
+	X(impair_duplicated, "frames the impairment stage duplicated (--impair dup)")              \
+	X(impair_rx_dropped,                                                                       \
+	  "received frames the rx impairment stage dropped (--impair-rx: loss, limit, rate)")      \
+	X(impair_rx_duplicated,                                                                    \
+	  "received frames the rx impairment stage duplicated (--impair-rx dup)")                  \
+	X(polls, "loop iterations")                                                                \
+	X(idle_polls, "loop iterations that found nothing to do")
+
+struct dp_worker_counters {
+#define DP_CTR_FIELD(name, why) uint64_t name;
+	DP_WORKER_COUNTERS(DP_CTR_FIELD)
+#undef DP_CTR_FIELD
+};
+
+#endif /* DPSCTP_DATAPLANE_DP_COUNTERS_H */

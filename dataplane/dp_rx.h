@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The receive side (dp_rx.c): one received frame through L3, CRC32c, the
+ * owner's hand-off, the association tables and the core.
+ *
+ * Includes: dp_types.h, dp_conn.h and dp_tx.h of the runtime: what a frame
+ * makes the stack send goes into the tx batch, never back up to the worker
+ * loop (docs/ARCHITECTURE.md, "The runtime's files").
+ */
+#ifndef DPSCTP_DATAPLANE_DP_RX_H
+#define DPSCTP_DATAPLANE_DP_RX_H
+
+#include <stdbool.h>
+
+#include "dataplane/dp_types.h"
+
+/* One frame (handed: from another worker's hand-off ring); m is consumed. */
+void dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed);
+
+#endif /* DPSCTP_DATAPLANE_DP_RX_H */

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The runtime's shared structures (docs/LCORE.md): an instance (struct
+ * dpsctp) owns one port and N workers; a worker (struct dp_worker) owns one
+ * rx/tx queue pair of that port and everything a packet of its
+ * associations touches — L3 state, endpoints, association tables, pools,
+ * timer wheel, tx batch, counters; an association (struct dpsctp_assoc)
+ * is the core's state plus what the runtime needs to find and wake it.
+ * A worker runs on one thread at a time (an EAL lcore launched by
+ * dpsctp_start(), or the caller's thread in dpsctp_poll()); nothing here
+ * takes a lock. Other threads reach a worker through its two MP/SC rings:
+ * `handoff` (packets another worker received for it, by tag) and
+ * `requests` (API calls made off the owning thread, dp_req.h).
+ *
+ * These are here, not in one file's header, because every runtime file
+ * reads them: a packet's path touches the worker, its association and the
+ * instance's settings in every step. Functions are declared in the header
+ * of the file that defines them (dp_worker.h, dp_rx.h, dp_tx.h, ...); this
+ * header declares none.
+ *
+ * Includes: dp_counters.h and dp_impair.h of the runtime (docs/ARCHITECTURE.md,
+ * "The runtime's files").
+ */
+#ifndef DPSCTP_DATAPLANE_DP_TYPES_H
+#define DPSCTP_DATAPLANE_DP_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_hash.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "dataplane/config.h"
+#include "dataplane/dp_counters.h"
+#include "dataplane/dp_impair.h"
+#include "dataplane/dpsctp.h"
+#include "dataplane/timer_wheel.h"
+#include "dataplane/vtag.h"
+#include "drivers/net/l3.h"
+#include "drivers/port/port.h"
+#include "sctp/assoc.h"
+#include "sctp/endpoint.h"
+
+#define DP_MAX_WORKERS	   16u
+#define DP_BURST	   32u	/* rx burst */
+#define DP_TX_MAX	   256u /* packets a worker batches before tx_burst */
+#define DP_MSG_SEGS	   64u	/* slices handed to one receive callback */
+#define DP_HS_PER_WORKER   64u	/* handshake scratch blocks (client side) */
+#define DP_PATHS_PER_BLOCK 7u	/* further peer addresses per association */
+#define DP_FULL_WINDOWS	   64u	/* associations whose full windows the pools hold at once */
+/* The data block's layout (dp_worker.c sets them, dp_api.c sizes the pool by them). */
+#define DP_TSN_MAP_WORDS 64u /* 4,096 TSNs of receive window in the bitmap */
+#define DP_MAX_DUPS	 16u /* duplicate TSNs listed in one SACK */
+
+/* rte_hash keys. */
+struct dp_tag_key {
+	uint32_t vtag; /* our tag, as on the wire (host order) */
+	uint16_t local_port;
+	uint16_t peer_port;
+};
+
+struct dp_peer_key {
+	uint8_t addr[16];
+	uint8_t family;
+	uint8_t pad;
+	uint16_t local_port;
+	uint16_t peer_port;
+	uint16_t pad2;
+};
+
+struct dp_worker;
+struct dpsctp;
+
+/*
+ * An association as the runtime holds it: the core's state first, then what
+ * the runtime needs to find it, wake it and call back its application.
+ */
+struct dpsctp_assoc {
+	struct sctp_assoc a;
+	struct dpsctp_timer timer;
+	struct dp_worker *w;
+	struct dpsctp_assoc *next, *prev; /* the worker's list */
+	struct dp_tag_key tag_key;
+	struct dp_peer_key peer_key;
+	bool in_tag_table, in_peer_table;
+	bool notified_end; /* COMM_LOST, SHUTDOWN_COMPLETE or CANT_START given */
+	bool want_space;   /* a send was refused for room: call on_space when it frees */
+	bool in_send;	   /* inside dpsctp_send(): on_space waits for the next input */
+	bool app_closed;   /* the application called close or abort */
+	uint16_t udp_port; /* the peer's RFC 6951 port; 0 for SCTP over IP */
+	uint64_t id;	   /* stable identifier for statistics and telemetry */
+	const struct dpsctp_callbacks *cb;
+	void *arg;
+	const dpsctp_recv_cb *stream_recv; /* per-stream handlers: NULL or n_stream_cb */
+	void *const *stream_args;
+	uint16_t n_stream_cb;
+	uint32_t space_threshold;
+	struct dpsctp_assoc_stats st;
+	struct sctp_assoc_counters ctr;
+	/*
+	 * Peer addresses whose next hops this association pinned in its
+	 * worker's neighbour table (dpsctp_l3_pin(), dp_conn_after()): paths
+	 * [0, nbr_paths) were looked at, nbr_pins[0, n_nbr_pins) pinned; all
+	 * unpinned when the block is freed (paths only grow, and a closed
+	 * association keeps only path 0, so the addresses are kept here).
+	 */
+	uint8_t nbr_paths, n_nbr_pins;
+	struct sctp_addr nbr_pins[SCTP_MAX_PATHS];
+	/* The last neighbour confirmation (dp_rx.c): its path and time. */
+	uint8_t nbr_confirmed_path;
+	uint64_t nbr_confirmed_ns;
+};
+
+/*
+ * A listening port: one endpoint per worker, same key and settings. Port 0:
+ * a free slot (dpsctp_unlisten()). The listening endpoints only answer
+ * INITs and check COOKIE ECHOs; the associations they accept refer to
+ * their worker's closed_ep (same addresses, key and profile), so a port
+ * can stop listening while its associations live on.
+ */
+struct dp_listener {
+	uint16_t port;
+	const struct dpsctp_callbacks *cb;
+	void *arg;
+};
+
+struct dp_worker {
+	struct dpsctp *d;
+	unsigned index; /* queue id and the owner index in our tags */
+	uint64_t now_ns;
+	struct dpsctp_l3 l3;
+	void *l3_mem; /* its neighbour table (--neighbours entries), rte_malloc'd */
+	/* Ports nobody listens on (§8.4 answers), and every association's endpoint. */
+	struct sctp_endpoint closed_ep;
+	struct sctp_endpoint *ep; /* d->max_listeners, by the slot of d->listeners */
+	struct sctp_data_config data;
+	struct sctp_reasm_pool reasm_pool;
+	struct sctp_outq_pool outq_pool;
+	struct sctp_rtxq_pool rtxq_pool;
+	struct sctp_reasm_node *reasm_nodes;
+	struct sctp_outq_msg *outq_nodes;
+	struct sctp_rtxq_node *rtxq_nodes;
+	struct rte_mempool *conn_pool;	/* struct dpsctp_assoc */
+	struct rte_mempool *hs_pool;	/* struct sctp_assoc_handshake */
+	struct rte_mempool *paths_pool; /* DP_PATHS_PER_BLOCK struct sctp_path */
+	struct rte_mempool *data_pool;	/* ops->data_get() blocks */
+	struct rte_hash *by_tag;
+	struct rte_hash *by_peer;
+	struct rte_ring *handoff;
+	struct rte_ring *requests;
+	struct rte_mempool *req_pool; /* struct dp_req, multi-producer */
+	struct dpsctp_timer_wheel wheel;
+	struct dpsctp_assoc *conns; /* every association of this worker */
+	uint32_t n_conns;
+	uint32_t rnd;
+	bool stopping;
+	struct rte_mbuf *pack; /* small byte sends are copied here, one slice each */
+	unsigned n_tx;
+	struct rte_mbuf *tx[DP_TX_MAX];
+	struct dp_impair impair_tx; /* --impair: between the tx batch and the port */
+	struct dp_impair impair_rx; /* --impair-rx: between the rx burst and dp_rx_frame() */
+	struct dp_worker_counters ctr;
+	/* Associations' named discards (sctp/assoc_drop.def), summed as they close. */
+	uint64_t assoc_drops_closed[SCTP_ASSOC_DROP_COUNT];
+	struct dpsctp_seg segs[DP_MSG_SEGS];
+};
+
+/* What the runtime takes from the configuration, resolved (dp_api.c). */
+struct dp_settings {
+	struct sctp_addr addrs[DPSCTP_L3_ADDR_MAX];
+	uint8_t prefix[DPSCTP_L3_ADDR_MAX];
+	unsigned n_addrs;
+	struct sctp_addr gw4, gw6;
+	bool udp_encap;		 /* send over UDP (RFC 6951) to peers we connect to */
+	uint16_t udp_port;	 /* our UDP port, and the peer's when we connect over UDP */
+	uint32_t max_assocs;	 /* per worker */
+	uint32_t max_handshakes; /* per worker */
+	uint32_t rcvbuf, sndbuf; /* per association */
+	uint16_t max_streams;
+	uint32_t copy_max; /* payloads up to this many bytes are copied into the packet */
+	/* Entries of each worker's neighbour table (--neighbours, 0 resolved). */
+	uint32_t neighbours;
+};
+
+struct dpsctp {
+	struct dpsctp_config cfg;
+	struct dp_settings set;
+	struct dpsctp_port port;
+	struct rte_mempool *indirect_pool; /* mbufs without data room, for zero-copy payloads */
+	struct sctp_profile profile;	   /* the chosen profile, streams capped at --max-streams */
+	struct dpsctp_vtag_scheme vtag;
+	uint8_t cookie_key[SCTP_COOKIE_KEY_LEN];
+	unsigned n_workers;
+	unsigned n_listeners;	/* slots used so far: free ones (port 0) among them */
+	unsigned max_listeners; /* --listeners */
+	struct dp_listener *listeners;
+	struct dp_worker *w[DP_MAX_WORKERS];
+	unsigned lcore_of[DP_MAX_WORKERS]; /* EAL lcore running worker i, or RTE_MAX_LCORE */
+	bool flow_hw;			   /* rte_flow steers our tags to their owners' queues */
+	volatile bool running;		   /* dpsctp_start()ed loops keep going while true */
+	bool started;
+	uint32_t data_bytes; /* data_pool element size */
+	uint64_t next_id;
+	struct sctp_assoc_ops ops;
+};
+
+#endif /* DPSCTP_DATAPLANE_DP_TYPES_H */
