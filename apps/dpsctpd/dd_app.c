@@ -1003,9 +1003,8 @@ dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg)
 		t->unread = calloc(t->unread_cap, sizeof(*t->unread));
 		bytes += d->lim.backlog * sizeof(*t->held) + t->unread_cap * sizeof(*t->unread);
 		ok = t->held != NULL && t->unread != NULL;
-		/* The welcome went out before this: an application quick enough
-		 * can already have written its indices, and wrong ones are its
-		 * fault, not a lack of memory. */
+		/* Before the welcome (sc_server.c): only the daemon has written
+		 * the region, so rings it cannot take are a fault of ours. */
 		if (ok && sc_region_thread(sa->base, &sa->layout, ti, true, &t->th) != 0)
 			ok = rings_ok = false;
 	}
@@ -1023,7 +1022,7 @@ dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg)
 				sa->name);
 		} else {
 			fprintf(stderr,
-				"dpsctpd: application %u (%s) broke its rings while attaching: "
+				"dpsctpd: application %u (%s): its new rings do not check out: "
 				"detached\n",
 				sa->id, sa->name);
 			d->apps_dropped++;

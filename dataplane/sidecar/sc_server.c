@@ -243,6 +243,13 @@ sc_hello_take(struct sc_server *s, int sock)
 		w.zc_bytes = s->zc_bytes;
 		a->zero_copy = true;
 	}
+	/* The daemon takes the application on before it learns of the region:
+	 * on_attach reads the rings while only the daemon has written them, so
+	 * a broken ring there is a fault of ours, never an application quick
+	 * to write its indices (nor one that never saw its welcome). */
+	s->apps[slot] = a;
+	if (s->on_attach != NULL)
+		s->on_attach(s, a, s->arg);
 	/* One record of ~1 KB into a socket buffer of ~200 KB that holds
 	 * nothing else: it fits unless something is wrong, and then waiting
 	 * would be for the client (EAGAIN: refused, counted). */
@@ -250,14 +257,16 @@ sc_hello_take(struct sc_server *s, int sock)
 	if (rc != 0) {
 		if (rc == -EAGAIN || rc == -EWOULDBLOCK)
 			s->ctr.welcome_unsent++;
-		sc_app_free(a); /* it left while we answered, or had no room */
+		/* It left while we answered, or had no room: on_detach undoes
+		 * on_attach, and it never counted as attached. */
+		if (s->on_detach != NULL)
+			s->on_detach(s, a, s->arg);
+		s->apps[slot] = NULL;
+		sc_app_free(a);
 		s->ctr.refused++;
 		return 0;
 	}
-	s->apps[slot] = a;
 	s->ctr.attached++;
-	if (s->on_attach != NULL)
-		s->on_attach(s, a, s->arg);
 	return 1;
 }
 

@@ -412,6 +412,10 @@ class Raw {
 	{
 		return connected_;
 	}
+	int fd() const
+	{
+		return fd_;
+	}
 	static struct sc_hello good_hello()
 	{
 		struct sc_hello h = {};
@@ -630,6 +634,41 @@ TEST(ScServerNoWait, AClientThatNeverReadsItsWelcomeHoldsUpNobody)
 	EXPECT_EQ(good.answer(5000), 0);
 	EXPECT_TRUE(srv.wait_apps(2));
 	EXPECT_EQ(lazy.answer(0), 0); // it was there all along
+}
+
+// The daemon takes an application on (on_attach: its rings read and
+// checked) before the welcome tells the application where they are, so
+// nothing the application writes can be there yet; an application that is
+// gone before its welcome is undone with on_detach and never counted.
+TEST(ScServerNoWait, TheDaemonAttachesBeforeTheWelcomeGoesOut)
+{
+	Server srv(24);
+	Raw client(srv.path());
+	static std::atomic<int> client_fd{ -1 };
+	static std::atomic<int> welcome_seen_in_attach{ -1 };
+	client_fd = client.fd();
+	srv.s_.on_attach = [](struct sc_server *, struct sc_app *, void *arg) {
+		struct pollfd pf = { client_fd.load(), POLLIN, 0 };
+		welcome_seen_in_attach = poll(&pf, 1, 0);
+		((Server *)arg)->attached_.fetch_add(1);
+	};
+	ASSERT_TRUE(client.hello());
+	EXPECT_EQ(client.answer(5000), 0);
+	ASSERT_TRUE(srv.wait_apps(1));
+	EXPECT_EQ(welcome_seen_in_attach.load(), 0) << "the welcome went out before on_attach";
+
+	// Hellos from clients that hang up at once: whichever way each one
+	// goes, every on_attach has its on_detach once they are all gone.
+	for (int i = 0; i < 20; i++) {
+		Raw gone(srv.path());
+		ASSERT_TRUE(gone.hello());
+		gone.hang_up();
+	}
+	client.hang_up();
+	for (int i = 0; i < 500 && srv.detached_.load() < srv.attached_.load(); i++)
+		usleep(10000);
+	EXPECT_EQ(srv.detached_.load(), srv.attached_.load());
+	EXPECT_EQ(sc_server_apps(&srv.s_), 0u);
 }
 
 } // namespace
