@@ -3,7 +3,15 @@
 // user message before the association assigns TSNs.
 //   BM_SmallMessage/S/F     push one 64-byte message and take it out as one
 //                           chunk (max_payload 1452), round robin over S
-//                           streams (S = 1, 16, 1024), F = 1 for FCFS;
+//                           streams (S = 1, 16, 1024), F the scheduler
+//                           (enum sctp_outq_sched: 0 round robin, 1 FCFS,
+//                           2 round robin per packet, one packet per
+//                           message, 3 priority, 5 WFQ); cycles_per_msg.
+//   BM_Backlogged/S/F       S streams (16, 256) that always have one 64-byte
+//                           message queued: take one, queue its stream
+//                           another, so every take is a turn change and
+//                           every push a stream becoming active (PRIO:
+//                           priorities sid % 8, WFQ: weights 1 + sid % 4);
 //                           cycles_per_msg.
 //   BM_SmallBundled/N       push N 64-byte messages on N streams, then fill
 //                           1468-byte packets (PMDCS of a 1500-byte IPv4
@@ -81,7 +89,8 @@ void
 BM_SmallMessage(benchmark::State &state)
 {
 	const uint16_t n_streams = (uint16_t)state.range(0);
-	const uint8_t sched = state.range(1) ? SCTP_OUTQ_SCHED_FCFS : SCTP_OUTQ_SCHED_RR;
+	const uint8_t sched = (uint8_t)state.range(1);
+	const bool per_packet = sched == SCTP_OUTQ_SCHED_RR_PKT;
 	Bench b(n_streams, sched, false, 64);
 	struct sctp_slice s = b.slice();
 	struct sctp_outq_chunk c;
@@ -91,6 +100,8 @@ BM_SmallMessage(benchmark::State &state)
 	for (auto _ : state) {
 		sctp_outq_push(&b.q, sid, 51, 0, &s);
 		sctp_outq_next(&b.q, 1452, &c);
+		if (per_packet)
+			sctp_outq_packet_end(&b.q);
 		benchmark::DoNotOptimize(c);
 		if (++sid == n_streams)
 			sid = 0;
@@ -109,7 +120,49 @@ BENCHMARK(BM_SmallMessage)
 	->Args({ 16, 0 })
 	->Args({ 1024, 0 })
 	->Args({ 1, 1 })
-	->Args({ 16, 1 });
+	->Args({ 16, 1 })
+	->Args({ 16, SCTP_OUTQ_SCHED_RR_PKT })
+	->Args({ 16, SCTP_OUTQ_SCHED_PRIO })
+	->Args({ 16, SCTP_OUTQ_SCHED_WFQ });
+
+void
+BM_Backlogged(benchmark::State &state)
+{
+	const uint16_t n_streams = (uint16_t)state.range(0);
+	const uint8_t sched = (uint8_t)state.range(1);
+	Bench b(n_streams, sched, false, 64);
+	struct sctp_slice s = b.slice();
+	struct sctp_outq_chunk c;
+	uint64_t n = 0;
+	for (uint16_t i = 0; i < n_streams; i++) {
+		uint16_t v =
+			sched == SCTP_OUTQ_SCHED_WFQ ? (uint16_t)(1 + i % 4) : (uint16_t)(i % 8);
+		sctp_outq_set_stream_param(&b.q, i, v);
+		sctp_outq_push(&b.q, i, 51, 0, &s);
+	}
+	uint64_t t0 = bench_tsc();
+	for (auto _ : state) {
+		sctp_outq_next(&b.q, 1452, &c);
+		sctp_outq_packet_end(&b.q);
+		sctp_outq_push(&b.q, c.sid, 51, 0, &s);
+		benchmark::DoNotOptimize(c);
+		n++;
+	}
+	uint64_t cycles = bench_tsc() - t0;
+	if (sctp_outq_queued_msgs(&b.q) != n_streams)
+		state.SkipWithError("a take or push failed");
+	state.counters["cycles_per_msg"] = (double)cycles / (double)n;
+	state.counters["streams"] = n_streams;
+	sizes(state);
+	state.SetItemsProcessed((int64_t)n);
+}
+BENCHMARK(BM_Backlogged)
+	->Args({ 16, SCTP_OUTQ_SCHED_RR })
+	->Args({ 16, SCTP_OUTQ_SCHED_PRIO })
+	->Args({ 16, SCTP_OUTQ_SCHED_WFQ })
+	->Args({ 256, SCTP_OUTQ_SCHED_RR })
+	->Args({ 256, SCTP_OUTQ_SCHED_PRIO })
+	->Args({ 256, SCTP_OUTQ_SCHED_WFQ });
 
 void
 BM_SmallBundled(benchmark::State &state)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Outbound message queue, RFC 9260 §6.1, §6.5, §6.6, §6.9, RFC 7053 §3 and
- * RFC 8260 §2.1, §3.1, §3.2: see outq.h for the API, who holds which buffer
+ * RFC 8260 §2.1, §3: see outq.h for the API, who holds which buffer
  * reference, and the costs.
  *
  * Node references are 1 + the node's index in the pool, so that 0 is "none"
@@ -13,11 +13,17 @@
  *     hdr + pad4(len - off) over them; every linked node has off < len;
  *   - the queue holds one buffer reference per linked node (none for a NULL
  *     handle, buf.h: bytes the core does not hold);
- *   - round robin: a stream has tail != 0 iff it has queued messages iff
- *     its sched_next != 0 (it is on the ring of active streams); head is 0
+ *   - the ring schedulers (all but FCFS): a stream has tail != 0 iff it
+ *     has queued messages iff its sched_next != 0 (it is on the ring of
+ *     active streams); head is 0
  *     iff the ring is empty, else 1 + the id of the stream before the one
  *     served next. Each stream's messages form a circular list through
  *     next, tail pointing at the last, tail's next at the first;
+ *   - priority: the ring is sorted by sched_param from q->tail's successor
+ *     to q->tail; the stream after head has the first one's priority
+ *     unless it has a DATA message partly taken;
+ *   - WFQ and FC: the stream after head has a positive credit unless it
+ *     has a DATA message partly taken;
  *   - FCFS: head and tail are the first and last node of one list through
  *     next, ending in 0, both 0 when it is empty;
  *   - at most one message is partly taken (0 < off) per stream, and, unless
@@ -35,8 +41,9 @@
  * LP64 layouts: the header is two pointers, seven 32-bit fields and 4
  * bytes of stream count, scheduler and flags (48, the budget for the
  * per-association part); a node two pointers, six 32-bit fields, the stream
- * id, flags and a spare byte (44, padded to 48: four nodes in three cache
- * lines); a stream entry 16 (four per cache line).
+ * id, flags, a spare byte and the WFQ credit (48, what the padding of the
+ * 44 bytes before the credit took anyway: four nodes in three cache lines);
+ * a stream entry 16 (four per cache line).
  */
 _Static_assert(sizeof(void *) != 8 || sizeof(struct sctp_outq) == 48,
 	       "struct sctp_outq grew: see its comment");
@@ -112,7 +119,8 @@ buf_release(const struct sctp_outq_pool *p, void *handle)
  * The active streams form a ring through sched_next; q->head names the
  * stream before the current one, so that the current one can leave the
  * ring in O(1) and a newly active stream joins right before it, i.e. at
- * the end of the round.
+ * the end of the round. Round robin per packet, fair capacity and WFQ use
+ * the same ring, priority keeps it sorted.
  */
 static void
 rr_push(struct sctp_outq *q, uint32_t ref)
@@ -142,24 +150,55 @@ rr_push(struct sctp_outq *q, uint32_t ref)
 	q->head = id1;
 }
 
+/* The first queued message of an active stream. */
+static inline struct sctp_outq_msg *
+first_msg(const struct sctp_outq *q, const struct sctp_outq_stream *st)
+{
+	return node(q, node(q, st->tail)->next);
+}
+
+static inline uint32_t
+cur_of(const struct sctp_outq *q)
+{
+	return stream_of(q, q->head)->sched_next;
+}
+
 static uint32_t
 rr_peek(const struct sctp_outq *q)
 {
-	const struct sctp_outq_stream *cur;
-
 	if (q->head == 0)
 		return 0;
-	cur = stream_of(q, stream_of(q, q->head)->sched_next);
-	return node(q, cur->tail)->next;
+	return node(q, stream_of(q, cur_of(q))->tail)->next;
+}
+
+/* The current stream's first message ref is done and was not its last: unlink it. */
+static inline void
+unlink_first(struct sctp_outq *q, struct sctp_outq_stream *cur, uint32_t ref)
+{
+	node(q, cur->tail)->next = node(q, ref)->next;
+}
+
+/* The current stream (after prev) sent its last message: it leaves the ring. */
+static inline void
+ring_leave(struct sctp_outq *q, struct sctp_outq_stream *prev, uint32_t cur_id1,
+	   struct sctp_outq_stream *cur)
+{
+	cur->tail = 0;
+	if (q->head == cur_id1)
+		q->head = 0;
+	else
+		prev->sched_next = cur->sched_next;
+	cur->sched_next = 0;
 }
 
 static void
-rr_taken(struct sctp_outq *q, uint32_t ref, bool done)
+rr_taken(struct sctp_outq *q, uint32_t ref, uint32_t bytes, bool done)
 {
 	struct sctp_outq_stream *prev = stream_of(q, q->head);
 	uint32_t cur_id1 = prev->sched_next;
 	struct sctp_outq_stream *cur = stream_of(q, cur_id1);
 
+	(void)bytes;
 	if (!done) {
 		/* DATA: stay on the message (§6.9); I-DATA: one chunk per turn. */
 		if (is_idata(q))
@@ -168,17 +207,12 @@ rr_taken(struct sctp_outq *q, uint32_t ref, bool done)
 	}
 	if (cur->tail != ref) {
 		/* Unlink the first message; the stream goes to the end of the round. */
-		node(q, cur->tail)->next = node(q, ref)->next;
+		unlink_first(q, cur, ref);
 		q->head = cur_id1;
 		return;
 	}
 	/* It was the stream's only message: the stream leaves the ring. */
-	cur->tail = 0;
-	if (q->head == cur_id1)
-		q->head = 0;
-	else
-		prev->sched_next = cur->sched_next;
-	cur->sched_next = 0;
+	ring_leave(q, prev, cur_id1, cur);
 }
 
 /* ---- First come, first served, RFC 8260 §3.1 ----------------------------- */
@@ -201,13 +235,336 @@ fcfs_peek(const struct sctp_outq *q)
 }
 
 static void
-fcfs_taken(struct sctp_outq *q, uint32_t ref, bool done)
+fcfs_taken(struct sctp_outq *q, uint32_t ref, uint32_t bytes, bool done)
 {
+	(void)bytes;
 	if (!done)
 		return;
 	q->head = node(q, ref)->next;
 	if (q->head == 0)
 		q->tail = 0;
+}
+
+/* ---- Round robin per packet, RFC 8260 §3.3 -------------------------------- */
+
+/*
+ * The round-robin ring, but the turn passes at sctp_outq_packet_end(), not
+ * per message. q->tail's low bits lock the packet to the stream of its
+ * first chunk: once that stream has nothing more (or, with DATA, its
+ * carried-over message ended), peek answers 0 until the packet ends. Bit
+ * 31 (CARRY) says the current stream's first message began in an earlier
+ * packet (DATA): when it ends the turn passes, so a stream whose packets
+ * each end inside a new message cannot keep the turn for ever.
+ */
+#define RRP_CARRY 0x80000000u
+
+static uint32_t
+rrp_peek(const struct sctp_outq *q)
+{
+	uint32_t lock = q->tail & ~RRP_CARRY;
+
+	if (q->head == 0 || (lock != 0 && lock != cur_of(q)))
+		return 0;
+	return node(q, stream_of(q, cur_of(q))->tail)->next;
+}
+
+static void
+rrp_taken(struct sctp_outq *q, uint32_t ref, uint32_t bytes, bool done)
+{
+	struct sctp_outq_stream *prev = stream_of(q, q->head);
+	uint32_t cur_id1 = prev->sched_next;
+	struct sctp_outq_stream *cur = stream_of(q, cur_id1);
+	uint32_t carry = q->tail & RRP_CARRY;
+
+	(void)bytes;
+	if (!done) {
+		q->tail = cur_id1 | carry;
+		return;
+	}
+	q->tail = cur_id1; /* the carried message, if any, is over */
+	if (cur->tail != ref) {
+		unlink_first(q, cur, ref);
+		if (carry)
+			q->head = cur_id1; /* its turn ends: the rest of the packet stays empty */
+		return;
+	}
+	ring_leave(q, prev, cur_id1, cur);
+}
+
+static void
+rrp_packet_end(struct sctp_outq *q)
+{
+	uint32_t lock = q->tail & ~RRP_CARRY;
+
+	q->tail = 0;
+	if (lock == 0 || q->head == 0 || cur_of(q) != lock)
+		return; /* nothing taken, or the stream left or passed its turn */
+	if (!is_idata(q) && first_msg(q, stream_of(q, lock))->off != 0) {
+		q->tail = RRP_CARRY; /* §6.9: its message goes on in the next packet */
+		return;
+	}
+	q->head = lock;
+}
+
+/* ---- Priority, RFC 8260 §3.4 ---------------------------------------------- */
+
+/*
+ * The ring sorted by priority (sched_param, lower first), q->tail its last
+ * stream, so the first (a stream of the highest priority with data) is
+ * tail's sched_next. The current stream is always of the first one's
+ * priority, except a lower one finishing a DATA message when a higher one
+ * became active (§6.9 forbids cutting in); streams of one priority take
+ * turns: after a turn the next one in the ring if it is of the same
+ * priority, else the first.
+ */
+static inline uint16_t
+prio_of(const struct sctp_outq *q, uint32_t id1)
+{
+	return stream_of(q, id1)->sched_param;
+}
+
+/* Back to the highest priority, unless the current stream must finish a DATA message. */
+static void
+prio_fix(struct sctp_outq *q)
+{
+	uint32_t cur;
+
+	if (q->head == 0)
+		return;
+	cur = cur_of(q);
+	if (prio_of(q, cur) == prio_of(q, stream_of(q, q->tail)->sched_next))
+		return;
+	if (!is_idata(q) && first_msg(q, stream_of(q, cur))->off != 0)
+		return;
+	q->head = q->tail;
+}
+
+/*
+ * Insert active stream id1 after the last stream of its priority or a
+ * higher one (the end of its class), keeping the current stream current.
+ * Returns its predecessor. O(active streams).
+ */
+static uint32_t
+prio_link(struct sctp_outq *q, uint32_t id1)
+{
+	struct sctp_outq_stream *st = stream_of(q, id1);
+	uint16_t p = st->sched_param;
+	uint32_t last = q->tail, first, pred;
+
+	if (q->head == 0) {
+		st->sched_next = (uint16_t)id1;
+		q->head = id1;
+		q->tail = id1;
+		return id1;
+	}
+	first = stream_of(q, last)->sched_next;
+	pred = last; /* a new highest priority: at the start, after the last */
+	if (p >= prio_of(q, first)) {
+		pred = first;
+		while (pred != last && prio_of(q, stream_of(q, pred)->sched_next) <= p)
+			pred = stream_of(q, pred)->sched_next;
+		if (pred == last)
+			q->tail = id1;
+	}
+	st->sched_next = stream_of(q, pred)->sched_next;
+	stream_of(q, pred)->sched_next = (uint16_t)id1;
+	if (q->head == pred)
+		q->head = id1;
+	return pred;
+}
+
+static void
+prio_push(struct sctp_outq *q, uint32_t ref)
+{
+	struct sctp_outq_msg *m = node(q, ref);
+	struct sctp_outq_stream *st = &q->streams[m->sid];
+
+	if (st->tail != 0) {
+		struct sctp_outq_msg *t = node(q, st->tail);
+
+		m->next = t->next;
+		t->next = ref;
+		st->tail = ref;
+		return;
+	}
+	m->next = ref;
+	st->tail = ref;
+	prio_link(q, (uint32_t)m->sid + 1u);
+	prio_fix(q);
+}
+
+static void
+prio_taken(struct sctp_outq *q, uint32_t ref, uint32_t bytes, bool done)
+{
+	uint32_t prev_id1 = q->head;
+	struct sctp_outq_stream *prev = stream_of(q, prev_id1);
+	uint32_t cur_id1 = prev->sched_next;
+	struct sctp_outq_stream *cur = stream_of(q, cur_id1);
+
+	(void)bytes;
+	if (!done) {
+		if (!is_idata(q))
+			return; /* §6.9 */
+		q->head = cur_id1;
+		prio_fix(q);
+		return;
+	}
+	if (cur->tail != ref) {
+		unlink_first(q, cur, ref);
+		q->head = cur_id1;
+		prio_fix(q);
+		return;
+	}
+	if (q->tail == cur_id1 && prev_id1 != cur_id1)
+		q->tail = prev_id1;
+	ring_leave(q, prev, cur_id1, cur);
+	if (q->head == 0)
+		q->tail = 0;
+	prio_fix(q);
+}
+
+/* An active stream's priority changes: out of the ring and back in at its new place. */
+static void
+prio_move(struct sctp_outq *q, uint32_t id1, uint16_t value)
+{
+	struct sctp_outq_stream *st = stream_of(q, id1);
+	uint32_t pred = id1;
+	bool keep;
+
+	while (stream_of(q, pred)->sched_next != id1)
+		pred = stream_of(q, pred)->sched_next;
+	if (pred == id1) {
+		st->sched_param = value; /* alone on the ring */
+		return;
+	}
+	/* The current stream in the middle of a DATA message stays current (§6.9). */
+	keep = q->head == pred && !is_idata(q) && first_msg(q, st)->off != 0;
+	stream_of(q, pred)->sched_next = st->sched_next;
+	if (q->tail == id1)
+		q->tail = pred;
+	if (q->head == id1)
+		q->head = pred;
+	st->sched_param = value;
+	pred = prio_link(q, id1);
+	if (keep)
+		q->head = pred;
+	else
+		prio_fix(q);
+}
+
+/* ---- Fair capacity and weighted fair queueing, RFC 8260 §3.5, §3.6 ------- */
+
+/*
+ * Deficit round robin over the round-robin ring rather than virtual finish
+ * times: a finish-time scheduler needs a sorted structure (a heap: O(log n)
+ * per chunk and per-stream room for a tag and a position, which the 16-byte
+ * stream entry does not have), DRR needs one signed credit per active
+ * stream, kept in its first message's node (moved to the next message when
+ * it ends; a stream that empties loses its credit, as in DRR) and O(1) per
+ * chunk. Each turn adds weight * SCTP_OUTQ_WFQ_QUANTUM; the stream is served
+ * while its credit is positive, every chunk costing its user data bytes;
+ * the chunk that overdraws still goes, and with DATA the rest of its
+ * message, so credit stays above -(the largest message, or chunk with
+ * I-DATA) and above that the shares are exact: over any stretch in which
+ * streams i and j stay backlogged, |bytes_i / w_i - bytes_j / w_j| <=
+ * 2 * quantum + that largest unit (tests/outq_sched_test.cc checks it).
+ */
+static inline int64_t
+wfq_quantum(const struct sctp_outq *q, const struct sctp_outq_stream *st)
+{
+	uint32_t w = q->sched == SCTP_OUTQ_SCHED_FC || st->sched_param == 0 ? 1u : st->sched_param;
+
+	return (int64_t)w * SCTP_OUTQ_WFQ_QUANTUM;
+}
+
+static void
+wfq_push(struct sctp_outq *q, uint32_t ref)
+{
+	bool was_empty = q->head == 0;
+
+	node(q, ref)->credit = 0;
+	rr_push(q, ref);
+	if (was_empty) /* its turn starts now */
+		node(q, ref)->credit = (int32_t)wfq_quantum(q, &q->streams[node(q, ref)->sid]);
+}
+
+/*
+ * The turn passes from the stream after q->head on: each stream reached
+ * gets its quantum and is served if its credit is then positive. A whole
+ * round of streams in debt is cut short: the rounds they all still need
+ * are credited at once, O(active streams), so a long DATA message's debt
+ * costs no loop of empty rounds.
+ */
+static void
+wfq_next_turn(struct sctp_outq *q)
+{
+	uint32_t start = cur_of(q);
+	bool jumped = false;
+
+	for (;;) {
+		uint32_t id1 = cur_of(q);
+		struct sctp_outq_stream *st = stream_of(q, id1);
+		struct sctp_outq_msg *m = first_msg(q, st);
+		int64_t c = (int64_t)m->credit + wfq_quantum(q, st);
+
+		m->credit = (int32_t)c;
+		if (c > 0)
+			return;
+		q->head = id1;
+		if (cur_of(q) != start || jumped)
+			continue;
+		/* Nobody could go: k - 1 more rounds for all, k the fewest any needs. */
+		int64_t k = INT64_MAX;
+		uint32_t s = start;
+		do {
+			const struct sctp_outq_stream *t = stream_of(q, s);
+			int64_t need = -(int64_t)first_msg(q, t)->credit / wfq_quantum(q, t) + 1;
+
+			if (need < k)
+				k = need;
+			s = t->sched_next;
+		} while (s != start);
+		s = start;
+		do {
+			const struct sctp_outq_stream *t = stream_of(q, s);
+			struct sctp_outq_msg *f = first_msg(q, t);
+
+			f->credit = (int32_t)((int64_t)f->credit + (k - 1) * wfq_quantum(q, t));
+			s = t->sched_next;
+		} while (s != start);
+		jumped = true;
+	}
+}
+
+static void
+wfq_taken(struct sctp_outq *q, uint32_t ref, uint32_t bytes, bool done)
+{
+	struct sctp_outq_stream *prev = stream_of(q, q->head);
+	uint32_t cur_id1 = prev->sched_next;
+	struct sctp_outq_stream *cur = stream_of(q, cur_id1);
+	struct sctp_outq_msg *m = node(q, ref);
+	int32_t credit = (int32_t)((int64_t)m->credit - bytes);
+
+	m->credit = credit;
+	if (!done) {
+		if (credit > 0 || !is_idata(q))
+			return; /* DATA: the message goes on (§6.9) */
+		q->head = cur_id1;
+		wfq_next_turn(q);
+		return;
+	}
+	if (cur->tail != ref) {
+		unlink_first(q, cur, ref);
+		node(q, m->next)->credit = credit;
+		if (credit > 0)
+			return;
+		q->head = cur_id1;
+		wfq_next_turn(q);
+		return;
+	}
+	ring_leave(q, prev, cur_id1, cur);
+	if (q->head != 0)
+		wfq_next_turn(q);
 }
 
 static const struct sctp_outq_sched_ops rr_ops = {
@@ -224,9 +581,38 @@ static const struct sctp_outq_sched_ops fcfs_ops = {
 	.taken = fcfs_taken,
 };
 
+static const struct sctp_outq_sched_ops rrp_ops = {
+	.name = "rr_pkt",
+	.push = rr_push,
+	.peek = rrp_peek,
+	.taken = rrp_taken,
+};
+
+static const struct sctp_outq_sched_ops prio_ops = {
+	.name = "prio",
+	.push = prio_push,
+	.peek = rr_peek,
+	.taken = prio_taken,
+};
+
+static const struct sctp_outq_sched_ops fc_ops = {
+	.name = "fc",
+	.push = wfq_push,
+	.peek = rr_peek,
+	.taken = wfq_taken,
+};
+
+static const struct sctp_outq_sched_ops wfq_ops = {
+	.name = "wfq",
+	.push = wfq_push,
+	.peek = rr_peek,
+	.taken = wfq_taken,
+};
+
 const struct sctp_outq_sched_ops *const sctp_outq_scheds[SCTP_OUTQ_SCHED_COUNT] = {
-	[SCTP_OUTQ_SCHED_RR] = &rr_ops,
-	[SCTP_OUTQ_SCHED_FCFS] = &fcfs_ops,
+	[SCTP_OUTQ_SCHED_RR] = &rr_ops,	     [SCTP_OUTQ_SCHED_FCFS] = &fcfs_ops,
+	[SCTP_OUTQ_SCHED_RR_PKT] = &rrp_ops, [SCTP_OUTQ_SCHED_PRIO] = &prio_ops,
+	[SCTP_OUTQ_SCHED_FC] = &fc_ops,	     [SCTP_OUTQ_SCHED_WFQ] = &wfq_ops,
 };
 
 static inline const struct sctp_outq_sched_ops *
@@ -239,6 +625,34 @@ const char *
 sctp_outq_sched_name(unsigned s)
 {
 	return s < SCTP_OUTQ_SCHED_COUNT ? sctp_outq_scheds[s]->name : NULL;
+}
+
+void
+sctp_outq_packet_end(struct sctp_outq *q)
+{
+	if (q->sched == SCTP_OUTQ_SCHED_RR_PKT)
+		rrp_packet_end(q);
+}
+
+int
+sctp_outq_set_stream_param(struct sctp_outq *q, uint16_t sid, uint16_t value)
+{
+	struct sctp_outq_stream *st;
+
+	if (sid >= q->n_streams || (value == 0 && q->sched == SCTP_OUTQ_SCHED_WFQ))
+		return -EINVAL;
+	st = &q->streams[sid];
+	if (q->sched == SCTP_OUTQ_SCHED_PRIO && st->tail != 0 && st->sched_param != value)
+		prio_move(q, (uint32_t)sid + 1u, value);
+	else
+		st->sched_param = value;
+	return 0;
+}
+
+int
+sctp_outq_stream_param(const struct sctp_outq *q, uint16_t sid)
+{
+	return sid < q->n_streams ? q->streams[sid].sched_param : -EINVAL;
 }
 
 /* ---- Pool and queue ------------------------------------------------------ */
@@ -306,7 +720,12 @@ sctp_outq_set_sched(struct sctp_outq *q, unsigned s)
 		return -EINVAL;
 	if (!sctp_outq_empty(q))
 		return -EBUSY;
-	/* Empty: both schedulers' state is all zeros (head, tail, stream links). */
+	/*
+	 * Empty: every scheduler's state is all zeros (stream links, head),
+	 * but round robin per packet's lock of a packet in progress.
+	 */
+	q->head = 0;
+	q->tail = 0;
 	q->sched = (uint8_t)s;
 	return 0;
 }
@@ -362,6 +781,7 @@ sctp_outq_push(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
 	m->sid = sid;
 	m->flags = flags;
 	m->reserved = 0;
+	m->credit = 0;
 	buf_hold(p, msg->handle);
 	q->queued_bytes += msg->len;
 	q->queued_msgs++;
@@ -417,12 +837,12 @@ take(struct sctp_outq *q, uint32_t ref, uint32_t f, struct sctp_outq_chunk *c)
 		m->off += f;
 		m->fsn++;
 		buf_hold(p, m->handle); /* the chunk's own reference */
-		sched(q)->taken(q, ref, false);
+		sched(q)->taken(q, ref, f, false);
 		return;
 	}
 	/* The last fragment takes over the queue's reference. */
 	q->queued_msgs--;
-	sched(q)->taken(q, ref, true);
+	sched(q)->taken(q, ref, f, true);
 	m->next = p->free;
 	p->free = ref;
 	p->n_free++;
@@ -486,6 +906,7 @@ sctp_outq_fill(struct sctp_outq *q, uint32_t max_payload, uint32_t room,
 	}
 	if (used != NULL)
 		*used = taken;
+	sctp_outq_packet_end(q);
 	return n;
 }
 
@@ -496,7 +917,12 @@ sctp_outq_abandon(struct sctp_outq *q, sctp_outq_unsent_fn fn, void *arg)
 	uint32_t dropped = 0;
 	uint32_t ref;
 
-	while ((ref = sched(q)->peek(q)) != 0) {
+	for (;;) {
+		if (q->sched == SCTP_OUTQ_SCHED_RR_PKT)
+			q->tail = 0; /* no packet lock: peek answers until the queue is empty */
+		ref = sched(q)->peek(q);
+		if (ref == 0)
+			break;
 		struct sctp_outq_msg *m = node(q, ref);
 
 		if (fn != NULL) {
@@ -511,7 +937,7 @@ sctp_outq_abandon(struct sctp_outq *q, sctp_outq_unsent_fn fn, void *arg)
 			fn(arg, &u);
 		}
 		buf_release(p, m->handle);
-		sched(q)->taken(q, ref, true);
+		sched(q)->taken(q, ref, m->len - m->off, true);
 		m->next = p->free;
 		p->free = ref;
 		p->n_free++;

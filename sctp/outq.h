@@ -6,7 +6,8 @@
  * Sequence Number, the SSN wrapping from 65535 to 0), §6.6 (unordered delivery: U bit, SSN not
  * used), §6.9 (fragmentation: B and E bits, strictly sequential TSNs), §3.3.1 (the DATA chunk; no
  * chunk without user data), RFC 7053 §3 (the I bit) and RFC 8260 §2.1 (I-DATA: MID and FSN) and
- * §3.1, §3.2 (the FCFS and round-robin stream schedulers).
+ * §3 (the stream schedulers: FCFS, round robin, round robin per packet,
+ * priority, fair capacity and weighted fair queueing).
  *
  * Memory: nothing is allocated. Message nodes come from a pool the caller
  * owns (struct sctp_outq_pool: an array and a free list, one per lcore,
@@ -56,7 +57,33 @@
  * chunk instead: a small message waits behind at most one chunk per other
  * active stream. The scheduler is a table of three functions (push, peek,
  * taken) over the per-stream FIFOs and a 16-bit link and parameter per
- * stream, enough for a priority or weighted fair scheduler to follow.
+ * stream.
+ *
+ * The other schedulers of RFC 8260 §3 (docs/DATAPATH.md, "Stream
+ * schedulers"), all over the same ring of active streams, so that
+ * sctp_outq_set_sched() switches between any two of them on an empty queue:
+ *   - round robin per packet (§3.3): one stream per packet. The queue
+ *     learns where packets end from sctp_outq_packet_end(), which
+ *     sctp_outq_fill() calls itself (one fill, one packet); a caller that
+ *     takes chunks with sctp_outq_next() calls it after each packet. Until
+ *     then sctp_outq_next() answers -ENOENT once the packet's stream has no
+ *     more data, even if other streams have. With DATA a message that does
+ *     not fit one packet goes on in the next ones, back to back (§6.9), and
+ *     the turn passes when it ends;
+ *   - priority (§3.4): the stream parameter is the priority, lower value
+ *     served first (0, the default, is the highest, as Linux's
+ *     SCTP_SS_PRIO); streams of one priority take turns as in round robin.
+ *     A higher priority that becomes active preempts at the next message
+ *     boundary with DATA (§6.9), at the next chunk with I-DATA;
+ *   - weighted fair queueing (§3.6): deficit round robin over the ring; a
+ *     stream's turn adds weight * SCTP_OUTQ_WFQ_QUANTUM bytes of credit,
+ *     it is served while its credit is positive (the chunk that makes it
+ *     negative still goes, and with DATA the rest of its message), so over
+ *     time each backlogged stream's bytes follow its weight (the parameter,
+ *     1 .. 65535; 0, the default, counts as 1);
+ *   - fair capacity (§3.5): the same with every weight 1.
+ * sctp_outq_set_stream_param() changes a stream's priority or weight at
+ * any time, messages queued or not.
  *
  * Bundling (RFC 9260 §6.10). The queue never waits: whatever is queued can
  * be taken at once, no Nagle-like delay. sctp_outq_peek_len() says how many
@@ -69,12 +96,19 @@
  * Costs: push, next and peek are O(1) (a handful of loads and stores, two
  * indirect calls to the scheduler per chunk, one ops->hold() per fragment
  * but the last); abandon is O(queued messages); init writes the stream
- * entries, 16 bytes each. bench_outq (bench/outq_bench.cc) on a 2.6 GHz
- * x86 VM, buffer ops that only count: about 34 TSC cycles to push a 64-byte
- * message and take it out as one chunk (any of 1 to 1024 streams, round
- * robin; 29 with FCFS), 42 per message when 18 of them are bundled into a
- * packet with sctp_outq_fill(), 24 per 1452-byte fragment of a 64 KiB
- * message. A real buffer's hold (rte_mbuf refcount) comes on top.
+ * entries, 16 bytes each. Exceptions, all bounded by the number A of
+ * streams with data: with priority, a stream that becomes active (push) or
+ * whose priority changes while active walks the sorted ring, O(A); with
+ * weighted fair queueing or fair capacity a turn change skips streams still
+ * in debt, amortized O(1) per chunk (at most one skip per quantum of bytes
+ * sent, as debt is only made by bytes sent) and O(A) at worst.
+ * bench_outq (bench/outq_bench.cc) on a 2.6 GHz x86 VM, buffer ops that
+ * only count: about 34 TSC cycles to push a 64-byte message and take it out
+ * as one chunk (any of 1 to 1024 streams, round robin; 29 with FCFS), 42
+ * per message when 18 of them are bundled into a packet with
+ * sctp_outq_fill(), 24 per 1452-byte fragment of a 64 KiB message. A real
+ * buffer's hold (rte_mbuf refcount) comes on top. The other schedulers'
+ * figures are in docs/DATAPATH.md.
  *
  * Errors returned (nothing is taken, held or changed when a call fails):
  *   -EINVAL    bad argument: stream id >= the number of streams, zero-length
@@ -87,6 +121,8 @@
  *   -ENOENT    nothing queued (next);
  *   -EBUSY     the scheduler cannot change while messages are queued, nor
  *              I-DATA once a chunk has gone out.
+ *   (-EINVAL also: a stream parameter for a stream id >= n_streams, or a
+ *   weight 0 under weighted fair queueing.)
  */
 #ifndef SCTP_OUTQ_H
 #define SCTP_OUTQ_H
@@ -118,8 +154,12 @@
 #define SCTP_OUTQ_IDATA_HDR (SCTP_CHUNK_HDR_LEN + SCTP_I_DATA_FIXED_LEN) /* 20 */
 
 enum sctp_outq_sched {
-	SCTP_OUTQ_SCHED_RR = 0,	  /* round robin between streams, RFC 8260 §3.2 (default) */
-	SCTP_OUTQ_SCHED_FCFS = 1, /* first come, first served, RFC 8260 §3.1 */
+	SCTP_OUTQ_SCHED_RR = 0,	    /* round robin between streams, RFC 8260 §3.2 (default) */
+	SCTP_OUTQ_SCHED_FCFS = 1,   /* first come, first served, RFC 8260 §3.1 */
+	SCTP_OUTQ_SCHED_RR_PKT = 2, /* round robin per packet, RFC 8260 §3.3 */
+	SCTP_OUTQ_SCHED_PRIO = 3,   /* strict priority, lower value first, RFC 8260 §3.4 */
+	SCTP_OUTQ_SCHED_FC = 4,	    /* fair capacity: equal byte shares, RFC 8260 §3.5 */
+	SCTP_OUTQ_SCHED_WFQ = 5,    /* weighted fair queueing, RFC 8260 §3.6 */
 	SCTP_OUTQ_SCHED_COUNT,
 };
 
@@ -139,7 +179,16 @@ struct sctp_outq_msg {
 	uint16_t sid;
 	uint8_t flags; /* SCTP_OUTQ_* */
 	uint8_t reserved;
+	int32_t credit; /* WFQ/FC, first message of a stream: the stream's byte credit */
 };
+
+/*
+ * Bytes of credit per unit of weight and turn (WFQ and FC). Small enough
+ * that turns stay short (a weight-1 stream sends about one 1 KiB chunk per
+ * round), large enough that a skip of a stream in debt repays a chunk's
+ * worth of it.
+ */
+#define SCTP_OUTQ_WFQ_QUANTUM 1024
 
 /*
  * Nodes of one lcore, shared by its associations. n_free nodes are on the
@@ -162,7 +211,7 @@ struct sctp_outq_stream {
 	uint32_t next_mid;    /* ordered: next SSN (low 16 bits, DATA) or MID (I-DATA) */
 	uint32_t next_umid;   /* unordered: next MID (I-DATA only) */
 	uint16_t sched_next;  /* 1 + id of the next active stream (round robin); 0: inactive */
-	uint16_t sched_param; /* zero; a priority or weight for a later scheduler */
+	uint16_t sched_param; /* PRIO: priority, WFQ: weight (sctp_outq_set_stream_param()) */
 };
 
 struct sctp_outq_config {
@@ -185,9 +234,12 @@ struct sctp_outq {
 	uint32_t max_bytes;
 	uint32_t max_msgs;
 	uint32_t wire_bytes; /* see sctp_outq_wire_bytes() */
-	uint32_t head;	     /* scheduler: RR 1 + id of the stream before the one served next,
-				FCFS 1 + index of the first message; 0 when empty */
-	uint32_t tail;	     /* scheduler: FCFS 1 + index of the last message; RR unused */
+	uint32_t head;	     /* scheduler: ring schedulers 1 + id of the stream before the one
+				served next, FCFS 1 + index of the first message; 0 when empty */
+	uint32_t tail;	     /* scheduler: FCFS 1 + index of the last message; PRIO 1 + id of the
+				last (lowest priority) active stream; RR_PKT 1 + id of the
+				stream of the packet being filled (0: none) and bit 31; RR,
+				WFQ, FC unused */
 	uint16_t n_streams;
 	uint8_t sched; /* enum sctp_outq_sched */
 	uint8_t flags; /* SCTP_OUTQ_QF_* */
@@ -259,11 +311,37 @@ int sctp_outq_set_limits(struct sctp_outq *q, uint32_t max_bytes, uint32_t max_m
  */
 int sctp_outq_set_idata(struct sctp_outq *q, bool on);
 
-/* Another scheduler; only while nothing is queued (-EBUSY), -EINVAL if unknown. */
+/*
+ * Another scheduler; only while nothing is queued (-EBUSY), -EINVAL if
+ * unknown. The stream parameters are kept.
+ */
 int sctp_outq_set_sched(struct sctp_outq *q, unsigned sched);
 
-/* "rr", "fcfs"; NULL for an unknown value. */
+/* "rr", "fcfs", "rr_pkt", "prio", "fc", "wfq"; NULL for an unknown value. */
 const char *sctp_outq_sched_name(unsigned sched);
+
+/*
+ * Stream sid's parameter, at any time, messages queued or not: its priority
+ * under SCTP_OUTQ_SCHED_PRIO (0 highest, the default), its weight under
+ * SCTP_OUTQ_SCHED_WFQ (1 .. 65535; 0, the default of a stream never set,
+ * counts as 1). Other schedulers keep it for a later switch. A new priority
+ * takes effect at once (at the end of a DATA message already begun), a new
+ * weight from the stream's next turn. -EINVAL for sid >= n_streams, or
+ * value 0 under WFQ (a weight 0 would starve the stream); nothing changed.
+ * O(1), but O(A) for an active stream under PRIO (see Costs).
+ */
+int sctp_outq_set_stream_param(struct sctp_outq *q, uint16_t sid, uint16_t value);
+
+/* Stream sid's parameter as set (0 if never), or -EINVAL for sid >= n_streams. */
+int sctp_outq_stream_param(const struct sctp_outq *q, uint16_t sid);
+
+/*
+ * The packet being filled is complete: round robin per packet passes the
+ * turn to the next stream (other schedulers: nothing). sctp_outq_fill()
+ * calls it before it returns; a caller taking chunks with sctp_outq_next()
+ * calls it after the last chunk of each packet. O(1).
+ */
+void sctp_outq_packet_end(struct sctp_outq *q);
 
 /*
  * Queue one message for stream sid: the bytes msg->data[0 .. msg->len - 1]
@@ -302,7 +380,8 @@ uint32_t sctp_outq_peek_len(const struct sctp_outq *q, uint32_t max_payload);
  * max have been taken (bound max by the room in the retransmission queue).
  * Stops at the first chunk that does not fit; never fragments a message to
  * fill the room. *used (may be NULL) gets the bytes
- * taken. Returns the number of chunks written to out.
+ * taken. Returns the number of chunks written to out. The chunks are one
+ * packet's: fill ends with sctp_outq_packet_end().
  */
 unsigned sctp_outq_fill(struct sctp_outq *q, uint32_t max_payload, uint32_t room,
 			struct sctp_outq_chunk *out, unsigned max, uint32_t *used);
@@ -354,13 +433,16 @@ sctp_outq_next_ssn(const struct sctp_outq *q, uint16_t sid)
 }
 
 /*
- * The scheduler interface. A scheduler owns q->head, q->tail, and the
- * tail, sched_next and sched_param of every stream entry; messages link
- * through their node's next field. Contract:
+ * The scheduler interface. A scheduler owns q->head, q->tail, the tail
+ * and sched_next of every stream entry (it reads sched_param, which
+ * sctp_outq_set_stream_param() writes) and the next and credit fields of
+ * the nodes; messages link through next. Contract:
  *   push(q, ref)        node ref (1 + index, fields set) joins the queue;
  *   peek(q)             the node whose next fragment goes out now, 0 if
  *                       none; must not change anything;
- *   taken(q, ref, done) a fragment of ref, peek's answer, was taken;
+ *   taken(q, ref, bytes, done)
+ *                       a fragment of ref, peek's answer, bytes of user
+ *                       data long, was taken (abandon: the rest);
  *                       done: it was the last one, unlink the node (the
  *                       queue frees it afterwards). Unless I-DATA is on
  *                       (SCTP_OUTQ_QF_IDATA), peek must answer ref again
@@ -371,7 +453,7 @@ struct sctp_outq_sched_ops {
 	const char *name;
 	void (*push)(struct sctp_outq *q, uint32_t ref);
 	uint32_t (*peek)(const struct sctp_outq *q);
-	void (*taken)(struct sctp_outq *q, uint32_t ref, bool done);
+	void (*taken)(struct sctp_outq *q, uint32_t ref, uint32_t bytes, bool done);
 };
 
 extern const struct sctp_outq_sched_ops *const sctp_outq_scheds[SCTP_OUTQ_SCHED_COUNT];

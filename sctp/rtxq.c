@@ -13,6 +13,14 @@
  *      n_marked count their states.
  *  I4  cum_point <= karn_fence <= highest sent (serial order), so the fence
  *      never falls 2^31 behind and its comparisons stay meaningful.
+ *  I5  PR-SCTP: a node with S_PR has a slot (pool->pr); an ABANDONED node
+ *      has S_PR and no handle; abandoned nodes form whole messages (no
+ *      abandoned node next to a non-abandoned one of the same B..E run).
+ *
+ * PR-SCTP costs the reliable path nothing but a test in three places: the
+ * cum ack asks one more state bit before "newly acked", the gap walk one
+ * when a covered node was not gap-acked, take_rtx one per chunk resent. An abandoned node is in no
+ * flight and no count, so every other walk passes over it as over a gap-acked one.
  *
  * Processing one SACK (sctp_rtxq_on_sack), after checks that read the gap
  * blocks once and change nothing (any refusal leaves everything as it was):
@@ -83,6 +91,8 @@
 #define S_FAST_RTX  SCTP_RTXQ_S_FAST_RTX
 #define S_RTX	    SCTP_RTXQ_S_RETRANSMITTED
 #define S_PHASE	    SCTP_RTXQ_S_PHASE
+#define S_ABANDONED SCTP_RTXQ_S_ABANDONED
+#define S_PR	    SCTP_RTXQ_S_PR
 /* Transient, inside one sctp_rtxq_on_sack(): reneged by this SACK (step 2 to step 3). */
 #define S_RENEGED 0x20u
 
@@ -101,7 +111,8 @@ _Static_assert(sizeof(void *) != 8 || sizeof(struct sctp_rtxq_node) == 48,
  */
 _Static_assert(sizeof(struct sctp_rtxq) <= 64, "struct sctp_rtxq grew: see its comment");
 _Static_assert(SCTP_MAX_PATHS <= 8, "path masks are 8 bits");
-_Static_assert((S_PHASE & (S_FAST_RTX | S_RTX | S_RENEGED)) == 0, "state bits overlap");
+_Static_assert((S_PHASE & (S_FAST_RTX | S_RTX | S_RENEGED | S_PR)) == 0, "state bits overlap");
+_Static_assert(sizeof(struct sctp_rtxq_pr_slot) == 16, "struct sctp_rtxq_pr_slot grew");
 
 static inline uint8_t
 bit(unsigned path)
@@ -125,9 +136,20 @@ sctp_rtxq_pool_init(struct sctp_rtxq_pool *p, struct sctp_rtxq_node *nodes, uint
 		nodes[i].next = i + 1 < n ? i + 1 : NIL;
 	}
 	p->nodes = nodes;
+	p->pr = NULL;
 	p->n = n;
 	p->free = 0;
 	p->n_free = n;
+	return 0;
+}
+
+int
+sctp_rtxq_pool_attach_pr(struct sctp_rtxq_pool *p, struct sctp_rtxq_pr_slot *slots, uint32_t n)
+{
+	if (slots == NULL || n != p->n)
+		return -1;
+	memset(slots, 0, sizeof(*slots) * n);
+	p->pr = slots;
 	return 0;
 }
 
@@ -207,6 +229,30 @@ sctp_rtxq_add(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, const struct
 	q->tail = x;
 	q->path_flight[c->path] += sctp_rtxq_chunk_bytes(n->len);
 	q->data_flight += n->len;
+	return SCTP_RTXQ_ADD_OK;
+}
+
+enum sctp_rtxq_add_verdict
+sctp_rtxq_add_pr(struct sctp_rtxq *q, const struct sctp_rtxq_env *env,
+		 const struct sctp_rtxq_chunk *c, uint64_t now_ns, const struct sctp_rtxq_pr *pr)
+{
+	enum sctp_rtxq_add_verdict v;
+	struct sctp_rtxq_pr_slot *sl;
+
+	if (pr == NULL || pr->policy == SCTP_RTXQ_PR_NONE)
+		return sctp_rtxq_add(q, env, c, now_ns);
+	if (pr->policy >= SCTP_RTXQ_PR_N || env->pool->pr == NULL)
+		return SCTP_RTXQ_ADD_BAD_PR;
+	v = sctp_rtxq_add(q, env, c, now_ns);
+	if (v != SCTP_RTXQ_ADD_OK)
+		return v;
+	sl = &env->pool->pr[q->tail];
+	sl->value = pr->value;
+	sl->mid = pr->mid;
+	sl->rtx = 0;
+	sl->policy = pr->policy;
+	sl->reserved = 0;
+	env->pool->nodes[q->tail].state |= S_PR;
 	return SCTP_RTXQ_ADD_OK;
 }
 
@@ -291,10 +337,13 @@ cum_ack(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, struct walk *w, ui
 	while (x != NIL && sctp_tsn_le(nodes[x].tsn, cum)) {
 		struct sctp_rtxq_node *n = &nodes[x];
 
-		if (n->state & S_GAP_ACKED)
-			q->n_gap_acked--;
-		else
+		if (n->state & (S_GAP_ACKED | S_ABANDONED)) {
+			/* Abandoned: already out of every count, reference released. */
+			if (n->state & S_GAP_ACKED)
+				q->n_gap_acked--;
+		} else {
 			newly_acked(q, w, n);
+		}
 		if (n->handle != NULL)
 			env->buf->release(env->buf->ctx, n->handle);
 		n->handle = NULL;
@@ -364,7 +413,7 @@ gap_walk(struct sctp_rtxq *q, struct sctp_rtxq_node *nodes, struct walk *w,
 				w->reneged++;
 				w->seen |= bit(p);
 			}
-		} else if (covered) {
+		} else if (covered && !(n->state & S_ABANDONED)) {
 			newly_acked(q, w, n);
 			n->state = (uint8_t)((n->state & ~S_PHASE) | S_GAP_ACKED);
 			q->n_gap_acked++;
@@ -627,11 +676,21 @@ sctp_rtxq_take_rtx(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigne
 
 		if (!(n->state & S_MARKED))
 			continue;
+		if (n->state & S_PR) {
+			struct sctp_rtxq_pr_slot *sl = &env->pool->pr[x];
+
+			if (sl->policy == SCTP_RTXQ_PR_RTX && sl->rtx >= sl->value) {
+				left--; /* used up: sctp_rtxq_pr_expire() abandons it */
+				continue;
+			}
+		}
 		cb = sctp_rtxq_chunk_bytes(n->len);
 		if (cb > budget - used)
 			break;
 		used += cb;
 		left--;
+		if ((n->state & S_PR) && env->pool->pr[x].rtx < UINT16_MAX)
+			env->pool->pr[x].rtx++;
 		n->state = (uint8_t)((n->state & ~S_PHASE) | S_IN_FLIGHT | S_RTX);
 		n->path = (uint8_t)path;
 		n->misses = 0;
@@ -682,6 +741,8 @@ sctp_rtxq_abandon(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, sctp_rtx
 	for (uint32_t x = q->head; x != NIL; x = nodes[x].next) {
 		struct sctp_rtxq_node *n = &nodes[x];
 
+		if (n->state & S_ABANDONED)
+			continue; /* whole messages, reported when abandoned */
 		if (open && (n->flags & SCTP_DATA_FLAG_B)) {
 			/* A B fragment before the open message's E: the peer never saw an E. */
 			if (fn != NULL)
@@ -731,6 +792,240 @@ sctp_rtxq_abandon(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, sctp_rtx
 	q->n_marked = 0;
 }
 
+/*
+ * PR-SCTP. A message is the run from node x to its E fragment (or to the
+ * node before the next B, or the tail): RFC 9260 §6.9 gives a message's
+ * fragments consecutive TSNs. Returns its node count; *after gets the node
+ * after it.
+ */
+static uint32_t
+msg_span(const struct sctp_rtxq_node *nodes, uint32_t x, uint32_t *after)
+{
+	uint32_t k = 0;
+
+	for (;;) {
+		const struct sctp_rtxq_node *n = &nodes[x];
+
+		k++;
+		x = n->next;
+		if ((n->flags & SCTP_DATA_FLAG_E) || x == NIL ||
+		    (nodes[x].flags & SCTP_DATA_FLAG_B))
+			break;
+	}
+	*after = x;
+	return k;
+}
+
+/* Whether the k nodes from x are all gap-acked (the peer has the message). */
+static bool
+msg_all_gap_acked(const struct sctp_rtxq_node *nodes, uint32_t x, uint32_t k)
+{
+	for (; k > 0; k--, x = nodes[x].next)
+		if (!(nodes[x].state & S_GAP_ACKED))
+			return false;
+	return true;
+}
+
+/* Node n leaves its phase for ABANDONED; its reference is released. */
+static void
+abandon_node(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, struct sctp_rtxq_node *n,
+	     struct sctp_rtxq_pr_result *res)
+{
+	uint8_t ph = n->state & S_PHASE;
+
+	if (ph == S_IN_FLIGHT) {
+		uint32_t cb = sctp_rtxq_chunk_bytes(n->len);
+
+		q->path_flight[n->path] -= cb;
+		q->data_flight -= n->len;
+		res->flight_bytes += cb;
+		res->flight_mask |= bit(n->path);
+	} else if (ph == S_MARKED) {
+		q->n_marked--;
+	} else if (ph == S_GAP_ACKED) {
+		q->n_gap_acked--;
+	}
+	if (n->handle != NULL)
+		env->buf->release(env->buf->ctx, n->handle);
+	n->handle = NULL;
+	n->data = NULL;
+	n->state = (uint8_t)((n->state & ~S_PHASE) | S_ABANDONED);
+}
+
+/* The k nodes from x, one message with a policy: reported, then abandoned. */
+static void
+abandon_msg(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint32_t x, uint32_t k,
+	    sctp_rtxq_pr_fn fn, void *arg, struct sctp_rtxq_pr_stats *stats,
+	    struct sctp_rtxq_pr_result *res)
+{
+	struct sctp_rtxq_node *nodes = env->pool->nodes;
+	enum sctp_rtxq_pr_policy policy = (enum sctp_rtxq_pr_policy)env->pool->pr[x].policy;
+	struct sctp_rtxq_msg m;
+	uint32_t y = x;
+
+	msg_start(&m, &nodes[x]);
+	for (uint32_t i = 0; i < k; i++, y = nodes[y].next) {
+		m.len += nodes[y].len;
+		m.chunks++;
+		if (nodes[y].state & S_GAP_ACKED)
+			m.gap_acked_len += nodes[y].len;
+		if (nodes[y].flags & SCTP_DATA_FLAG_E)
+			m.has_last = true;
+	}
+	if (fn != NULL)
+		fn(arg, &m, policy);
+	for (uint32_t i = 0; i < k; i++, x = nodes[x].next)
+		abandon_node(q, env, &nodes[x], res);
+	res->msgs++;
+	res->chunks += k;
+	res->bytes += m.len;
+	if (stats != NULL) {
+		stats->msgs[policy]++;
+		stats->bytes[policy] += m.len;
+	}
+}
+
+/* RFC 7496 §4 / RFC 3758 §4: whether the k-node message at x is due to be abandoned. */
+static bool
+msg_expired(const struct sctp_rtxq_pool *pool, uint32_t x, uint32_t k, uint64_t now_ns)
+{
+	const struct sctp_rtxq_pr_slot *sl = &pool->pr[x];
+
+	if (sl->policy == SCTP_RTXQ_PR_TTL)
+		return now_ns > sl->value;
+	if (sl->policy != SCTP_RTXQ_PR_RTX)
+		return false;
+	for (; k > 0; k--, x = pool->nodes[x].next)
+		if ((pool->nodes[x].state & S_MARKED) && pool->pr[x].rtx >= sl->value)
+			return true;
+	return false;
+}
+
+uint32_t
+sctp_rtxq_pr_expire(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint64_t now_ns,
+		    sctp_rtxq_pr_fn fn, void *arg, struct sctp_rtxq_pr_stats *stats,
+		    struct sctp_rtxq_pr_result *res)
+{
+	struct sctp_rtxq_pool *pool = env->pool;
+	struct sctp_rtxq_pr_result local;
+	uint32_t x = q->head;
+
+	if (res == NULL)
+		res = &local;
+	memset(res, 0, sizeof(*res));
+	if (pool->pr == NULL)
+		return 0;
+	while (x != NIL) {
+		const struct sctp_rtxq_node *n = &pool->nodes[x];
+		uint32_t after;
+		uint32_t k;
+
+		if (n->state & S_ABANDONED) {
+			x = n->next;
+			continue;
+		}
+		k = msg_span(pool->nodes, x, &after);
+		if ((n->state & S_PR) && msg_expired(pool, x, k, now_ns) &&
+		    !msg_all_gap_acked(pool->nodes, x, k))
+			abandon_msg(q, env, x, k, fn, arg, stats, res);
+		x = after;
+	}
+	return res->msgs;
+}
+
+uint32_t
+sctp_rtxq_pr_evict(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint64_t prio,
+		   uint32_t need, sctp_rtxq_pr_fn fn, void *arg, struct sctp_rtxq_pr_stats *stats,
+		   struct sctp_rtxq_pr_result *res)
+{
+	struct sctp_rtxq_pool *pool = env->pool;
+	struct sctp_rtxq_pr_result local;
+
+	if (res == NULL)
+		res = &local;
+	memset(res, 0, sizeof(*res));
+	if (pool->pr == NULL)
+		return 0;
+	while (res->bytes < need) {
+		uint32_t best = NIL;
+		uint32_t best_k = 0;
+		uint64_t best_v = 0;
+		uint32_t x = q->head;
+
+		/* The lowest priority (highest value) above prio; the first in TSN order among
+		 * equals. */
+		while (x != NIL) {
+			const struct sctp_rtxq_node *n = &pool->nodes[x];
+			uint32_t after;
+			uint32_t k;
+
+			if (n->state & S_ABANDONED) {
+				x = n->next;
+				continue;
+			}
+			k = msg_span(pool->nodes, x, &after);
+			if ((n->state & S_PR) && pool->pr[x].policy == SCTP_RTXQ_PR_PRIO &&
+			    pool->pr[x].value > prio &&
+			    (best == NIL || pool->pr[x].value > best_v) &&
+			    !msg_all_gap_acked(pool->nodes, x, k)) {
+				best = x;
+				best_k = k;
+				best_v = pool->pr[x].value;
+			}
+			x = after;
+		}
+		if (best == NIL)
+			break;
+		abandon_msg(q, env, best, best_k, fn, arg, stats, res);
+	}
+	return res->bytes;
+}
+
+bool
+sctp_rtxq_fwd_tsn(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool, bool idata,
+		  struct sctp_forward_tsn_ientry *out, uint16_t max_entries,
+		  struct sctp_rtxq_fwd *f)
+{
+	uint32_t point = q->cum_point;
+	uint16_t n_out = 0;
+
+	f->limited = false;
+	for (uint32_t x = q->head; x != NIL && (pool->nodes[x].state & S_ABANDONED);
+	     x = pool->nodes[x].next) {
+		const struct sctp_rtxq_node *n = &pool->nodes[x];
+		bool u = (n->flags & SCTP_DATA_FLAG_U) != 0;
+		uint16_t flags = u ? (uint16_t)SCTP_I_FORWARD_TSN_FLAG_U : 0;
+		uint32_t mid = idata ? pool->pr[x].mid : n->ssn;
+		uint16_t i;
+
+		if (!u || idata) {
+			for (i = 0; i < n_out; i++)
+				if (out[i].sid == n->sid && out[i].flags == flags)
+					break;
+			if (i < n_out) {
+				/* The highest per stream, in serial order (RFC 1982 on 16 or 32
+				 * bits). */
+				bool higher = idata ? sctp_tsn_gt(mid, out[i].mid)
+						    : (int16_t)(uint16_t)(mid - out[i].mid) > 0;
+				if (higher)
+					out[i].mid = mid;
+			} else if (n_out == max_entries) {
+				f->limited = true;
+				break;
+			} else {
+				out[n_out].sid = n->sid;
+				out[n_out].flags = flags;
+				out[n_out].mid = mid;
+				n_out++;
+			}
+		}
+		point = n->tsn;
+	}
+	f->new_cum_tsn = point;
+	f->n_entries = n_out;
+	return point != q->cum_point;
+}
+
 const char *
 sctp_rtxq_check(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool)
 {
@@ -758,18 +1053,30 @@ sctp_rtxq_check(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool)
 			return "TSNs not consecutive from cum_point + 1";
 		expect++;
 		ph = n->state & S_PHASE;
-		if (ph != S_IN_FLIGHT && ph != S_GAP_ACKED && ph != S_MARKED)
-			return "not exactly one of in flight, gap-acked, marked";
+		if (ph != S_IN_FLIGHT && ph != S_GAP_ACKED && ph != S_MARKED && ph != S_ABANDONED)
+			return "not exactly one of in flight, gap-acked, marked, abandoned";
 		if (n->state & S_RENEGED)
 			return "transient reneged bit left set";
 		if (n->path >= SCTP_MAX_PATHS)
 			return "path index out of range";
+		if ((n->state & S_PR) && pool->pr == NULL)
+			return "policy bit on a node of a pool without PR slots";
+		if (ph == S_ABANDONED && (!(n->state & S_PR) || n->handle != NULL))
+			return "abandoned node without a policy or still holding its buffer";
+		if (last != NIL) {
+			const struct sctp_rtxq_node *p = &pool->nodes[last];
+			bool same_msg =
+				!(p->flags & SCTP_DATA_FLAG_E) && !(n->flags & SCTP_DATA_FLAG_B);
+
+			if (same_msg && ((p->state ^ n->state) & S_ABANDONED))
+				return "a message partly abandoned";
+		}
 		if (ph == S_IN_FLIGHT) {
 			flight[n->path] += sctp_rtxq_chunk_bytes(n->len);
 			data += n->len;
 		} else if (ph == S_GAP_ACKED) {
 			gap++;
-		} else {
+		} else if (ph == S_MARKED) {
 			marked++;
 		}
 		last = x;

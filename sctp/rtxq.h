@@ -36,6 +36,12 @@
  *               retransmit), not yet resent; not in flight (§1.3 "A DATA
  *               chunk that is classified as lost but that has not yet been
  *               retransmitted is not in outstanding data").
+ * and, with PR-SCTP (RFC 3758), a fourth:
+ *   ABANDONED   given up (sctp_rtxq_pr_expire(), sctp_rtxq_pr_evict()): its
+ *               reference is released, it is in no flight and no count, and
+ *               it stays in the list until the peer's cumulative TSN passes
+ *               it (after our FORWARD TSN, sctp_rtxq_fwd_tsn()); then it
+ *               leaves like any acked chunk, with no second release.
  * plus two history bits: FAST_RTX (fast-retransmitted once, never again,
  * §7.2.4 rule 5) and RETRANSMITTED (sent more than once: no RTT sample,
  * §6.3.1 C5).
@@ -52,19 +58,23 @@
  * Zero copy and references (sctp/buf.h). sctp_rtxq_add() takes over the
  * caller's reference to the payload (no hold() here); the queue calls
  * ops->release() exactly once per chunk, when a SACK acknowledges it
- * cumulatively or on sctp_rtxq_abandon(), and never otherwise: not on a gap
+ * cumulatively, when PR-SCTP abandons it (sctp_rtxq_pr_expire(),
+ * sctp_rtxq_pr_evict()) or on sctp_rtxq_abandon(), and never otherwise: not on a gap
  * ack (the peer may renege), not on marking, not on retransmission. A
  * retransmission is lent the queue's slice (sctp_rtxq_take_rtx()): the
  * same bytes go out again. NULL handles are never released. release() is
- * called from inside sctp_rtxq_on_sack() and sctp_rtxq_abandon(), with the
- * queue half updated: it must not call into this module.
+ * called from inside sctp_rtxq_on_sack(), the PR-SCTP calls and
+ * sctp_rtxq_abandon(), with the queue half updated: it must not call into
+ * this module.
  *
  * Memory. Nodes come from a pool (struct sctp_rtxq_pool: an array and a
  * free list, one per lcore, shared by its associations), 48 bytes each. The
  * per-association header is 64 bytes, one cache line: 32 of them are the
  * eight per-path flight sizes (SCTP_MAX_PATHS * 4), the rest head, tail,
  * the Cumulative TSN Ack Point, the last a_rwnd, payload bytes in flight,
- * the Karn fence and two counters. Nothing here allocates.
+ * the Karn fence and two counters. With PR-SCTP the pool has a 16-byte
+ * slot per node beside the array (struct sctp_rtxq_pr_slot); the node and
+ * the header do not grow. Nothing here allocates.
  *
  * Costs, Q being the chunks queued, A those a SACK acknowledges
  * cumulatively, G its gap blocks, W the chunks from the new cum point to
@@ -76,6 +86,8 @@
  *   T3-rtx expiry               O(Q)
  *   sctp_rtxq_take_rtx()        O(position of the last chunk taken)
  *   abandon                     O(Q)
+ *   PR-SCTP expiry              O(Q); eviction O(Q) per message abandoned;
+ *                               FORWARD TSN O(abandoned run * entries)
  *
  * Peer input never reaches an assert: every SACK gets a verdict, and a SACK
  * refused (old, violating or unmergeable) changes nothing at all.
@@ -87,6 +99,7 @@
 #include <stdint.h>
 
 #include "sctp/buf.h"
+#include "sctp/chunk_forward_tsn.h"
 #include "sctp/chunk_sack.h"
 #include "sctp/path.h"
 
@@ -105,7 +118,9 @@
 #define SCTP_RTXQ_S_MARKED	  0x04u /* marked for retransmission, not yet resent */
 #define SCTP_RTXQ_S_FAST_RTX	  0x08u /* marked by fast retransmit once: never again */
 #define SCTP_RTXQ_S_RETRANSMITTED 0x10u /* sent more than once: no RTT sample (Karn) */
-#define SCTP_RTXQ_S_PHASE	  0x07u /* the three exclusive bits */
+#define SCTP_RTXQ_S_ABANDONED	  0x40u /* PR-SCTP: abandoned, reference released (a phase) */
+#define SCTP_RTXQ_S_PR		  0x80u /* has a PR-SCTP policy in pool->pr[node index] */
+#define SCTP_RTXQ_S_PHASE	  0x47u /* the exclusive bits */
 
 /*
  * One DATA chunk sent: a node of the pool. The fields are this module's;
@@ -128,12 +143,40 @@ struct sctp_rtxq_node {
 	uint8_t misses; /* miss indications (§7.2.4) since it was last sent */
 };
 
+/*
+ * PR-SCTP policies (RFC 3758 §4 timed reliability, RFC 7496 §3-§4 limited
+ * retransmissions and priority; the RFC 6458/7496 socket API's
+ * SCTP_PR_SCTP_NONE, _TTL, _RTX, _PRIO).
+ */
+enum sctp_rtxq_pr_policy {
+	SCTP_RTXQ_PR_NONE = 0, /* reliable */
+	SCTP_RTXQ_PR_TTL = 1,  /* value: deadline in ns of the caller's clock */
+	SCTP_RTXQ_PR_RTX = 2,  /* value: retransmissions allowed per chunk */
+	SCTP_RTXQ_PR_PRIO = 3, /* value: priority, lower value = higher priority */
+};
+#define SCTP_RTXQ_PR_N 4u
+
+/*
+ * A chunk's PR-SCTP state, beside its node: pool->pr[i] belongs to
+ * pool->nodes[i] and is read only when the node has SCTP_RTXQ_S_PR. Kept out
+ * of the node so a reliable chunk costs not one byte more (the node stays 48)
+ * and a pool without PR-SCTP has no array at all. 16 bytes.
+ */
+struct sctp_rtxq_pr_slot {
+	uint64_t value; /* as enum sctp_rtxq_pr_policy says */
+	uint32_t mid;	/* the message's SSN (DATA) or MID (I-DATA), for (I-)FORWARD TSN */
+	uint16_t rtx;	/* retransmissions so far, saturating at UINT16_MAX */
+	uint8_t policy; /* enum sctp_rtxq_pr_policy, not NONE */
+	uint8_t reserved;
+};
+
 /* Nodes of one lcore, shared by its associations. */
 struct sctp_rtxq_pool {
 	struct sctp_rtxq_node *nodes;
-	uint32_t n;	 /* nodes in the array */
-	uint32_t free;	 /* first free node, SCTP_RTXQ_NIL when none */
-	uint32_t n_free; /* free nodes */
+	struct sctp_rtxq_pr_slot *pr; /* n slots, or NULL: no PR-SCTP chunk can be added */
+	uint32_t n;		      /* nodes in the array */
+	uint32_t free;		      /* first free node, SCTP_RTXQ_NIL when none */
+	uint32_t n_free;	      /* free nodes */
 };
 
 /*
@@ -168,6 +211,13 @@ struct sctp_rtxq_env {
 int sctp_rtxq_pool_init(struct sctp_rtxq_pool *p, struct sctp_rtxq_node *nodes, uint32_t n);
 
 /*
+ * PR-SCTP slots for a pool: slots[] has p->n entries, one per node (caller
+ * storage, 16 bytes each). Call after sctp_rtxq_pool_init(), before any
+ * chunk is added. -1 if slots is NULL or n is not p->n.
+ */
+int sctp_rtxq_pool_attach_pr(struct sctp_rtxq_pool *p, struct sctp_rtxq_pr_slot *slots, uint32_t n);
+
+/*
  * An empty queue whose first TSN will be initial_tsn (ours, from the INIT or
  * INIT ACK we sent): the Cumulative TSN Ack Point starts at initial_tsn - 1,
  * which is what the peer's first SACK acknowledges when it has nothing
@@ -193,6 +243,8 @@ enum sctp_rtxq_add_verdict {
 	SCTP_RTXQ_ADD_BAD_TSN,	/* not highest sent + 1: a caller bug */
 	SCTP_RTXQ_ADD_BAD_PATH, /* path >= SCTP_MAX_PATHS: a caller bug */
 	SCTP_RTXQ_ADD_BAD_LEN,	/* payload above SCTP_RTXQ_MAX_PAYLOAD: a caller bug */
+	SCTP_RTXQ_ADD_BAD_PR,	/* sctp_rtxq_add_pr(): unknown policy, or the pool has no
+				   PR slots: a caller bug */
 };
 
 /*
@@ -202,6 +254,23 @@ enum sctp_rtxq_add_verdict {
  */
 enum sctp_rtxq_add_verdict sctp_rtxq_add(struct sctp_rtxq *q, const struct sctp_rtxq_env *env,
 					 const struct sctp_rtxq_chunk *c, uint64_t now_ns);
+
+/* A message's PR-SCTP policy, given with each of its chunks. */
+struct sctp_rtxq_pr {
+	uint8_t policy; /* enum sctp_rtxq_pr_policy */
+	uint64_t value; /* deadline (ns), retransmissions allowed, or priority */
+	uint32_t mid;	/* SSN (DATA) or MID (I-DATA) of the message */
+};
+
+/*
+ * sctp_rtxq_add() for a chunk of a PR-SCTP message: every chunk of one
+ * message must carry the same policy (abandonment is per message, RFC 3758
+ * §3.5 A3). pr NULL or SCTP_RTXQ_PR_NONE is sctp_rtxq_add(). BAD_PR as its
+ * enum says; otherwise the same verdicts.
+ */
+enum sctp_rtxq_add_verdict sctp_rtxq_add_pr(struct sctp_rtxq *q, const struct sctp_rtxq_env *env,
+					    const struct sctp_rtxq_chunk *c, uint64_t now_ns,
+					    const struct sctp_rtxq_pr *pr);
 
 /*
  * What sctp_rtxq_on_sack() decided. Only OK changes anything; every other
@@ -369,6 +438,11 @@ struct sctp_rtxq_rtx {
  * cumulative ack or abandon, never during a call that does not take a
  * SACK). A transmit path that frees what it sends takes its own reference
  * with ops->hold() first. A path index out of range takes nothing.
+ *
+ * PR-SCTP: a marked chunk whose SCTP_RTXQ_PR_RTX limit is used up is
+ * passed over (it stays marked: sctp_rtxq_pr_expire() abandons it, RFC 7496
+ * §4), so no chunk is ever sent more than its limit allows; every other
+ * chunk with a policy counts the retransmission in its slot.
  */
 unsigned sctp_rtxq_take_rtx(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigned path,
 			    uint32_t budget, struct sctp_rtxq_rtx *out, unsigned max_out,
@@ -397,9 +471,122 @@ typedef void (*sctp_rtxq_msg_fn)(void *arg, const struct sctp_rtxq_msg *m);
  * with its Cumulative TSN Ack Point at the highest TSN sent (the next add
  * continues the TSN sequence) and nothing in flight. A message is a run
  * from a B fragment (or the queue's head) to an E fragment (or the tail).
+ * Messages already abandoned by PR-SCTP were reported then, not again.
  */
 void sctp_rtxq_abandon(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, sctp_rtxq_msg_fn fn,
 		       void *arg);
+
+/*
+ * PR-SCTP, sender side (RFC 3758 §3.5, RFC 7496). What exists here: the
+ * policy per chunk, abandonment of whole messages, priority eviction, the
+ * Advanced.Peer.Ack.Point and the (I-)FORWARD TSN entries. The association
+ * decides when to call them and sends the chunk (docs/DATAPATH.md).
+ *
+ * A message here is a run of chunks from B to E in TSN order: with DATA
+ * the fragments of a message have consecutive TSNs (RFC 9260 §6.9). A
+ * message is abandoned whole (§3.5 A3: "all other TSN's within that
+ * fragmented message MUST be abandoned at the same time"); a message whose
+ * every chunk in the queue is gap-acked is never abandoned (the peer has
+ * it: no SEND FAILED for data it will deliver). Each abandoned message goes
+ * to fn(arg, m, policy) once, before its references are released: every
+ * message the queue reports was sent, so it is SCTP_DATA_SENT (RFC 6458
+ * §6.1.11); m->has_last false means later fragments were never sent and
+ * wait in the caller's send queue, which must abandon them too (A3) and
+ * report nothing more for the message.
+ */
+typedef void (*sctp_rtxq_pr_fn)(void *arg, const struct sctp_rtxq_msg *m,
+				enum sctp_rtxq_pr_policy policy);
+
+/* Abandoned messages and their payload bytes per policy; the caller's, accumulated. */
+struct sctp_rtxq_pr_stats {
+	uint64_t msgs[SCTP_RTXQ_PR_N];
+	uint64_t bytes[SCTP_RTXQ_PR_N];
+};
+
+/* What one call abandoned. */
+struct sctp_rtxq_pr_result {
+	uint32_t msgs;	       /* messages abandoned */
+	uint32_t chunks;       /* their chunks */
+	uint32_t bytes;	       /* their payload bytes (references released) */
+	uint32_t flight_bytes; /* chunk bytes that left the flight (were IN_FLIGHT) */
+	uint8_t flight_mask;   /* paths whose flight dropped: T3-rtx R2 applies, but
+				  RFC 3758 §3.5 C5 wants one T3-rtx running while a
+				  FORWARD TSN is outstanding */
+};
+
+/*
+ * RFC 3758 §3.5 A2/A3, RFC 7496 §3-§4: abandon every message whose time is
+ * up: SCTP_RTXQ_PR_TTL once now_ns > its deadline (alive at the deadline
+ * itself), SCTP_RTXQ_PR_RTX once one of its chunks is marked for
+ * retransmission with its retransmissions equal to the limit (limit 0:
+ * sent once, never again). Call after a T3-rtx expiry or a SACK marked
+ * chunks and before sctp_rtxq_take_rtx(), and whenever a deadline may have
+ * passed. stats and res may be NULL (res is zeroed first). Returns the
+ * messages abandoned. O(Q).
+ */
+uint32_t sctp_rtxq_pr_expire(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint64_t now_ns,
+			     sctp_rtxq_pr_fn fn, void *arg, struct sctp_rtxq_pr_stats *stats,
+			     struct sctp_rtxq_pr_result *res);
+
+/*
+ * RFC 7496 §4, priority policy: a message of priority prio needs `need`
+ * payload bytes of buffer. Abandons SCTP_RTXQ_PR_PRIO messages of lower
+ * priority (value strictly above prio), the lowest priority first and,
+ * among equals, the oldest first, until their payload bytes reach need or
+ * none is left. Returns the payload bytes released. O(Q) per message
+ * abandoned.
+ */
+uint32_t sctp_rtxq_pr_evict(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint64_t prio,
+			    uint32_t need, sctp_rtxq_pr_fn fn, void *arg,
+			    struct sctp_rtxq_pr_stats *stats, struct sctp_rtxq_pr_result *res);
+
+/* The FORWARD TSN to send. */
+struct sctp_rtxq_fwd {
+	uint32_t new_cum_tsn; /* the Advanced.Peer.Ack.Point */
+	uint16_t n_entries;   /* entries written */
+	bool limited;	      /* stopped short: more abandoned chunks follow whose
+				 entries did not fit in max_entries */
+};
+
+/*
+ * RFC 3758 §3.5 C1-C3 (C1: the cum point is the peer's, sctp_rtxq_on_sack()
+ * moved it): the Advanced.Peer.Ack.Point is the cum point moved over the
+ * abandoned chunks that follow it. The entries for the chunk: with DATA
+ * (idata false), one (sid, ssn) per stream of the ordered messages skipped,
+ * the highest SSN (serial order), unordered ones left out (§3.2 "MUST NOT
+ * report TSN's corresponding to DATA chunks that are marked as
+ * unordered"); with I-DATA (RFC 8260 §2.3.1) one (sid, U, MID) per stream
+ * and U, the highest MID. In out[] as I-FORWARD entries (DATA: ssn in mid,
+ * flags 0; see sctp_rtxq_fwd_entry()). At most max_entries: the point stops
+ * before the first message that would need one more (use
+ * sctp_rtxq_fwd_max_entries() with the room in the packet). Returns true
+ * when a FORWARD TSN is due (C3: the point is above the cum point). O(run
+ * of abandoned chunks * entries). C4/C5 (bundling, T3-rtx) are the
+ * association's.
+ */
+bool sctp_rtxq_fwd_tsn(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool, bool idata,
+		       struct sctp_forward_tsn_ientry *out, uint16_t max_entries,
+		       struct sctp_rtxq_fwd *f);
+
+/* Entries a (I-)FORWARD TSN of `room` bytes (header included) can carry. */
+static inline uint16_t
+sctp_rtxq_fwd_max_entries(uint32_t room, bool idata)
+{
+	uint32_t n;
+
+	if (room < 8u)
+		return 0;
+	n = (room - 8u) / (idata ? SCTP_I_FORWARD_TSN_ENTRY_LEN : SCTP_FORWARD_TSN_ENTRY_LEN);
+	return n > UINT16_MAX ? UINT16_MAX : (uint16_t)n;
+}
+
+/* A FORWARD TSN entry from sctp_rtxq_fwd_tsn()'s output in DATA mode. */
+static inline struct sctp_forward_tsn_entry
+sctp_rtxq_fwd_entry(const struct sctp_forward_tsn_ientry *e)
+{
+	struct sctp_forward_tsn_entry r = { e->sid, (uint16_t)e->mid };
+	return r;
+}
 
 /* Bytes a DATA chunk with len payload bytes takes on the wire: 16 + len padded to 4. */
 static inline uint32_t
@@ -468,7 +655,8 @@ sctp_rtxq_marked(const struct sctp_rtxq *q)
  * Every invariant of the queue, recounted from the nodes in O(Q): TSNs
  * consecutive from cum_point + 1 to the tail, one phase bit per node, path
  * in range, flights, payload in flight and the two counters equal to a
- * recount, the Karn fence between the cum point and the highest TSN sent,
+ * recount, abandoned chunks released, with a policy and in whole messages,
+ * the Karn fence between the cum point and the highest TSN sent,
  * no more nodes than the pool has. NULL when all hold, else a static string
  * naming the first broken one. For tests, the simulator and debug builds.
  */
