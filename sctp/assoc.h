@@ -238,9 +238,13 @@ struct sctp_data_config {
 	uint16_t mtu;
 	/*
 	 * Stream scheduler of every association's send queue (enum
-	 * sctp_outq_sched): 0 is round robin (RFC 8260 §3.2), SCTP_OUTQ_SCHED_FCFS
-	 * first come, first served (§3.1). An unknown value leaves the send
-	 * side off (-EOPNOTSUPP), as any bad send queue limit does.
+	 * sctp_outq_sched, RFC 8260 §3): 0 is round robin (§3.2), then first
+	 * come first served (§3.1), round robin per packet (§3.3), priority
+	 * (§3.4), fair capacity (§3.5) and weighted fair queueing (§3.6); the
+	 * streams' priorities and weights are the send queue's
+	 * (sctp_outq_set_stream_param()), at their defaults until the API sets
+	 * them. An unknown value leaves the send side off (-EOPNOTSUPP), as any
+	 * bad send queue limit does.
 	 */
 	uint8_t sched;
 	/*
