@@ -142,7 +142,8 @@ BM_DpLoopback(benchmark::State &state)
 		while (p.s.recv < want) {
 			while (sent < burst) {
 				dpsctp_sndinfo si = { 0, 0,
-						      sent + 1 < burst ? DPSCTP_SEND_MORE : 0u };
+						      sent + 1 < burst ? DPSCTP_SEND_MORE : 0u,
+						      DPSCTP_PR_NONE, 0 };
 				int r;
 				if (len > 512) {
 					rte_mbuf *m = rte_pktmbuf_alloc(pool);

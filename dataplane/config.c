@@ -74,6 +74,7 @@ enum kind {
 	K_IMPAIR_RX,
 	K_LOG,
 	K_ICMP_UNREACH,
+	K_EXTENSIONS,
 	K_CONFIG,
 };
 
@@ -145,6 +146,12 @@ static const struct opt options[] = {
 	  .value = V_REQUIRED,
 	  .help = "ICMP protocol unreachable on an established association: end it (RFC 9260 "
 		  "ICMP8) or count it (as Linux); default: the profile's (rfc abort, dc ignore)" },
+	{ .name = "extensions",
+	  .arg = "LIST",
+	  .kind = K_EXTENSIONS,
+	  .value = V_REQUIRED,
+	  .help = "SCTP extensions offered to and accepted from peers, a comma list of pr-sctp "
+		  "(RFC 3758 partial reliability), or none" },
 	{ .name = "udp-encap",
 	  .arg = "[=PORT]",
 	  .kind = K_UDP_ENCAP,
@@ -221,6 +228,24 @@ static const char *const profile_names[] = {
 };
 
 static const char *const icmp_unreach_names[] = { "profile", "abort", "ignore" };
+
+/*
+ * --extensions: the names of the DPSCTP_EXT_* bits this build implements
+ * (DPSCTP_CONFIG_EXTENSIONS), in the order print() writes them. A name is
+ * added here when the data plane implements its extension, and not before:
+ * a peer must never be offered what we cannot do.
+ */
+static const struct {
+	const char *name;
+	uint32_t bit;
+} ext_names[] = {
+	{ "pr-sctp", DPSCTP_EXT_PR_SCTP },
+};
+
+#define N_EXT_NAMES	   (sizeof(ext_names) / sizeof(ext_names[0]))
+#define EXT_WORD_MAX	   32u /* longer than any name */
+#define EXT_TEXT_MAX	   64u /* every name, comma-separated */
+#define DEFAULT_EXTENSIONS DPSCTP_EXT_PR_SCTP
 
 static const char *const log_names[] = {
 	[DPSCTP_CONFIG_LOG_ERROR] = "error",
@@ -644,6 +669,82 @@ set_named(struct parse *p, const struct opt *o, const char *v, const char *const
 	return -EINVAL;
 }
 
+/*
+ * "pr-sctp", "none": the DPSCTP_EXT_* bits of a comma list of names. Every
+ * word must be a name (no empty word, no blank); "none" stands alone. The
+ * same name twice is the same set.
+ */
+/* What --extensions takes, for messages: "a comma list of pr-sctp, or none". */
+static void
+extensions_accepted(char *buf, size_t len)
+{
+	size_t k = (size_t)snprintf(buf, len, "a comma list of");
+
+	for (size_t i = 0; i < N_EXT_NAMES && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s %s", i != 0 ? "," : "",
+				      ext_names[i].name);
+	if (k < len)
+		snprintf(buf + k, len - k, ", or none");
+}
+
+static int
+set_extensions(struct parse *p, const char *v, char *err, size_t errlen)
+{
+	char accepted[EXT_TEXT_MAX + 32];
+	uint32_t bits = 0;
+	const char *w = v;
+
+	if (strcmp(v, "none") == 0) {
+		p->c->extensions = 0;
+		return 0;
+	}
+	for (;;) {
+		const char *end = strchr(w, ',');
+		size_t len = end != NULL ? (size_t)(end - w) : strlen(w);
+		bool found = false;
+
+		for (size_t i = 0; i < N_EXT_NAMES && !found; i++) {
+			if (strlen(ext_names[i].name) == len &&
+			    memcmp(ext_names[i].name, w, len) == 0) {
+				bits |= ext_names[i].bit;
+				found = true;
+			}
+		}
+		if (!found) {
+			extensions_accepted(accepted, sizeof(accepted));
+			if (len == 0)
+				seterr(err, errlen, "%sextensions '%s': empty name (%s)", dashes(p),
+				       v, accepted);
+			else
+				seterr(err, errlen,
+				       "%sextensions '%s': unknown extension '%.*s' (%s)",
+				       dashes(p), v, (int)(len < EXT_WORD_MAX ? len : EXT_WORD_MAX),
+				       w, accepted);
+			return -EINVAL;
+		}
+		if (end == NULL)
+			break;
+		w = end + 1;
+	}
+	p->c->extensions = bits;
+	return 0;
+}
+
+/* The names of @bits as --extensions takes them: "pr-sctp", "none". */
+static void
+extensions_text(uint32_t bits, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_EXT_NAMES; i++)
+		if ((bits & ext_names[i].bit) != 0 && k < len)
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k != 0 ? "," : "",
+					      ext_names[i].name);
+	if (k == 0)
+		snprintf(buf, len, "none");
+}
+
 /* Apply @v to option @o; the flags and value rules are checked by the caller. */
 static int
 apply(struct parse *p, const struct opt *o, const char *v, char *err, size_t errlen)
@@ -692,6 +793,8 @@ apply(struct parse *p, const struct opt *o, const char *v, char *err, size_t err
 		if (rc == 0)
 			c->log_level = (enum dpsctp_config_log_level)idx;
 		return rc;
+	case K_EXTENSIONS:
+		return set_extensions(p, v, err, errlen);
 	case K_UDP_ENCAP:
 		if (v != NULL) {
 			/* udp-port's range, named as given. */
@@ -766,6 +869,7 @@ dpsctp_config_defaults(struct dpsctp_config *c)
 	c->sndbuf = DEFAULT_BUF;
 	c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
 	c->telemetry = true;
+	c->extensions = DEFAULT_EXTENSIONS;
 	c->log_level = DPSCTP_CONFIG_LOG_INFO;
 }
 
@@ -1018,6 +1122,16 @@ dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen)
 		seterr(err, errlen, "--%s %u: out of range (%s)", o->name, v, range);
 		return -EINVAL;
 	}
+	if ((c->extensions & ~(uint32_t)DPSCTP_CONFIG_EXTENSIONS) != 0) {
+		char names[EXT_TEXT_MAX];
+
+		extensions_text(DPSCTP_CONFIG_EXTENSIONS, names, sizeof(names));
+		seterr(err, errlen,
+		       "--extensions 0x%x: bits 0x%x are not extensions this build implements "
+		       "(DPSCTP_EXT_*: %s)",
+		       c->extensions, c->extensions & ~(uint32_t)DPSCTP_CONFIG_EXTENSIONS, names);
+		return -EINVAL;
+	}
 	if (c->n_ports > 0 && c->n_ips == 0) {
 		seterr(err, errlen, "--port %s: needs at least one --ip ADDR/PREFIX", c->ports[0]);
 		return -EINVAL;
@@ -1091,6 +1205,9 @@ format_value(const struct dpsctp_config *c, const struct opt *o, char *buf, size
 		break;
 	case K_LOG:
 		snprintf(buf, len, "%s", dpsctp_config_log_level_name(c->log_level));
+		break;
+	case K_EXTENSIONS:
+		extensions_text(c->extensions, buf, len);
 		break;
 	case K_UDP_ENCAP:
 	case K_NO_UDP_ENCAP:
@@ -1180,6 +1297,7 @@ dpsctp_config_print(const struct dpsctp_config *c, FILE *f)
 		case K_PROFILE:
 		case K_ICMP_UNREACH:
 		case K_LOG:
+		case K_EXTENSIONS:
 			format_value(c, o, value, sizeof(value));
 			fprintf(f, "%s = %s\n", o->name, value);
 			break;

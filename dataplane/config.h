@@ -56,6 +56,8 @@ extern "C" {
 #define DPSCTP_CONFIG_DEPTH_MAX	    4u	       /**< files a file may include, nested */
 #define DPSCTP_CONFIG_UDP_PORT	    9899u      /**< RFC 6951 §5: the IANA port for SCTP over UDP */
 #define DPSCTP_CONFIG_COPY_MAX_AUTO UINT32_MAX /**< --copy-max auto: the library's threshold */
+/** --extensions: the DPSCTP_EXT_* bits this build implements (the others are refused). */
+#define DPSCTP_CONFIG_EXTENSIONS DPSCTP_EXT_PR_SCTP
 
 /** --profile: the RFC 9260 defaults or the data-center set (docs/PROFILES.md). */
 enum dpsctp_config_profile {
@@ -122,7 +124,8 @@ struct dpsctp_config {
 	char impair[DPSCTP_CONFIG_IMPAIR_LEN];	  /**< --impair spec, "" = none */
 	char impair_rx[DPSCTP_CONFIG_IMPAIR_LEN]; /**< --impair-rx spec, "" = none */
 	bool telemetry;				  /**< --telemetry / --no-telemetry, on */
-	enum dpsctp_config_log_level log_level;	  /**< --log-level, info */
+	uint32_t extensions; /**< --extensions, DPSCTP_EXT_*; default DPSCTP_EXT_PR_SCTP */
+	enum dpsctp_config_log_level log_level; /**< --log-level, info */
 };
 
 /**
@@ -201,6 +204,7 @@ DPSCTP_EXPORT int dpsctp_config_parse_file(struct dpsctp_config *c, const char *
 
 /**
  * Cross checks a single option cannot make: a port needs at least one --ip;
+ * extensions holds only DPSCTP_CONFIG_EXTENSIONS bits;
  * a gateway must be on-link for a local address of its family (inside
  * its prefix); an IPv6 address needs --mtu >= 1280 (RFC 8200 §5); the send
  * and receive buffers hold at least one full-sized packet (>= --mtu).

@@ -981,10 +981,21 @@ dpsctp_rx_flow_control(struct dpsctp *d, int on)
 	return 0;
 }
 
+/*
+ * A PR-SCTP policy the core takes: checked here, on the caller's thread, so a
+ * send from another thread (queued, its result not reported) is refused too.
+ */
+static bool
+dp_sndinfo_ok(const struct dpsctp_sndinfo *si)
+{
+	return si->pr_policy <= DPSCTP_PR_PRIO &&
+	       !(si->pr_policy == DPSCTP_PR_TTL && si->pr_value == 0);
+}
+
 int
 dpsctp_send(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, struct rte_mbuf *m)
 {
-	if (a == NULL || si == NULL || m == NULL)
+	if (a == NULL || si == NULL || m == NULL || !dp_sndinfo_ok(si))
 		return -EINVAL;
 	struct dp_worker *w = a->w;
 	if (dp_owner(w)) {
@@ -1005,7 +1016,7 @@ int
 dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, const void *buf,
 		  size_t len)
 {
-	if (a == NULL || si == NULL || (buf == NULL && len != 0))
+	if (a == NULL || si == NULL || (buf == NULL && len != 0) || !dp_sndinfo_ok(si))
 		return -EINVAL;
 	if (len == 0)
 		return -EINVAL;

@@ -128,6 +128,7 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 	ev.ppid = n->ppid;
 	ev.length = n->length;
 	ev.sent = n->sent;
+	ev.pr_policy = n->pr_policy;
 	if (n->type == SCTP_NOTIFY_COMM_LOST || n->type == SCTP_NOTIFY_SHUTDOWN_COMPLETE ||
 	    n->type == SCTP_NOTIFY_CANT_START)
 		c->notified_end = true;
@@ -503,6 +504,26 @@ dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct sctp_a
 	return 0;
 }
 
+/*
+ * The message to the association with its PR-SCTP policy (dpsctp_send()
+ * checked it). To a peer without PR-SCTP the core sends it reliably and
+ * counts it (pr_unsupported); an instance configured without PR-SCTP offers
+ * it to nobody, so its pools without PR slots are never asked for one.
+ */
+static int
+dp_conn_send_pr(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, uint8_t flags,
+		const struct sctp_slice *s)
+{
+	uint32_t value = si->pr_policy == DPSCTP_PR_NONE ? 0 : si->pr_value;
+
+	return sctp_assoc_send_pr(&c->a, si->sid, si->ppid, flags, s, (uint8_t)si->pr_policy, value,
+				  c->w->now_ns);
+}
+
+_Static_assert(DPSCTP_PR_NONE == SCTP_PR_NONE && DPSCTP_PR_TTL == SCTP_PR_TTL &&
+		       DPSCTP_PR_RTX == SCTP_PR_RTX && DPSCTP_PR_PRIO == SCTP_PR_PRIO,
+	       "public PR-SCTP policies are the core's");
+
 /* The application's message as one slice: a single segment as is, a chain copied once. */
 int
 dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte_mbuf *m)
@@ -549,7 +570,7 @@ dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte
 			((si->flags & DPSCTP_SEND_SACK_NOW) ? SCTP_SEND_SACK_NOW : 0) |
 			((si->flags & DPSCTP_SEND_MORE) ? SCTP_SEND_MORE : 0);
 	c->in_send = true;
-	rc = sctp_assoc_send(&c->a, si->sid, si->ppid, flags, &s, w->now_ns);
+	rc = dp_conn_send_pr(c, si, flags, &s);
 	if (rc == 0) {
 		/* Our reference to `one` passed to the association (sctp_assoc_send()). */
 		dp_conn_count_sent(c, s.len);
@@ -600,7 +621,7 @@ dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, cons
 			((si->flags & DPSCTP_SEND_MORE) ? SCTP_SEND_MORE : 0);
 	rte_mbuf_refcnt_update(p, 1); /* the reference the association takes on success */
 	c->in_send = true;
-	int rc = sctp_assoc_send(&c->a, si->sid, si->ppid, flags, &s, w->now_ns);
+	int rc = dp_conn_send_pr(c, si, flags, &s);
 	if (rc == 0) {
 		p->data_len = (uint16_t)(p->data_len + len);
 		p->pkt_len += len;

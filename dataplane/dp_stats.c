@@ -206,6 +206,15 @@ dpsctp_assoc_get_stats(const struct dpsctp_assoc *a, struct dpsctp_assoc_stats *
 	st->peer_rwnd = a->a.tx != NULL ? a->a.tx->rtxq.a_rwnd : a->a.peer_a_rwnd;
 	st->send_queued = a->a.tx != NULL ? a->a.tx->outq.queued_bytes : 0;
 	st->paths = a->a.paths.n;
+	/* The public bits are the core's (dp_worker.c); only what this build offers. */
+	st->extensions = a->a.extensions & DPSCTP_CONFIG_EXTENSIONS;
+	st->abandoned_msgs = st->abandoned_bytes = 0;
+	for (unsigned i = 0; i < SCTP_RTXQ_PR_N; i++) {
+		st->abandoned_msgs += a->ctr.pr_abandoned.msgs[i];
+		st->abandoned_bytes += a->ctr.pr_abandoned.bytes[i];
+	}
+	st->fwd_tsn_out = a->ctr.fwd_tsn_sent;
+	st->fwd_tsn_in = a->ctr.fwd_tsn_in;
 	return 0;
 }
 

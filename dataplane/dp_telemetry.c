@@ -12,7 +12,7 @@
  * DPDK 22.11 writes a reply into 16 KiB and silently leaves out the entries
  * that do not fit. The replies are sized before they are filled: a page of
  * associations ends where the next row would not fit ("next" continues
- * there; about 60 rows of 270 bytes), and /dpsctp/lcores leaves out the
+ * there; about 44 rows of 360 bytes), and /dpsctp/lcores leaves out the
  * workers that would not fit and names them under "not_shown" (a worker
  * with every counter non-zero takes about 5 KiB: ask it alone).
  *
@@ -83,6 +83,27 @@ static const char *const dp_tel_state_names[] = {
 	"CLOSED",	    "COOKIE-WAIT",   "COOKIE-ECHOED",	  "ESTABLISHED",
 	"SHUTDOWN-PENDING", "SHUTDOWN-SENT", "SHUTDOWN-RECEIVED", "SHUTDOWN-ACK-SENT",
 };
+
+/*
+ * The extensions an association negotiated, by the names --extensions
+ * takes (docs/CONFIG.md): "pr-sctp", "" for none.
+ */
+static void
+dp_tel_extensions(uint32_t ext, char *buf, size_t len)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} names[] = {
+		{ DPSCTP_EXT_PR_SCTP, "pr-sctp" },
+	};
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < RTE_DIM(names); i++)
+		if ((ext & names[i].bit) != 0 && k < len)
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k != 0 ? "," : "",
+					      names[i].name);
+}
 
 /* Bytes of an unsigned number in JSON. */
 static size_t
@@ -363,11 +384,12 @@ dp_tel_assocs(const char *cmd, const char *params, struct rte_tel_data *t)
 	uint32_t shown = 0;
 	for (; shown < dp_tel_page.n && shown < RTE_TEL_MAX_DICT_ENTRIES - 2; shown++) {
 		const struct dp_tel_assoc *r = &dp_tel_page.rows[shown];
-		char key[32], addr[INET6_ADDRSTRLEN] = "";
+		char key[32], addr[INET6_ADDRSTRLEN] = "", ext[32];
 		const char *state = r->state < 8 ? dp_tel_state_names[r->state] : "?";
 		inet_ntop(r->peer.family == SCTP_ADDR_V6 ? AF_INET6 : AF_INET, r->peer.bytes, addr,
 			  sizeof(addr));
 		snprintf(key, sizeof(key), "%llu", (unsigned long long)r->id);
+		dp_tel_extensions(r->st.extensions, ext, sizeof(ext));
 		const struct {
 			const char *name;
 			uint64_t v;
@@ -386,9 +408,14 @@ dp_tel_assocs(const char *cmd, const char *params, struct rte_tel_data *t)
 			{ "srtt_us", r->p0.srtt_us },
 			{ "rto_us", r->p0.rto_us },
 			{ "cwnd", r->p0.cwnd },
+			{ "abandoned_msgs", r->st.abandoned_msgs },
+			{ "abandoned_bytes", r->st.abandoned_bytes },
+			{ "fwd_tsn_out", r->st.fwd_tsn_out },
+			{ "fwd_tsn_in", r->st.fwd_tsn_in },
 		};
-		/* "key":{"state":"S","peer":"A",...}, */
-		size_t len = strlen(key) + 5 + (8 + 6 + strlen(state)) + (7 + 6 + strlen(addr));
+		/* "key":{"state":"S","peer":"A","extensions":"E",...}, */
+		size_t len = strlen(key) + 5 + (8 + 6 + strlen(state)) + (7 + 6 + strlen(addr)) +
+			     (10 + 6 + strlen(ext));
 		for (size_t k = 0; k < RTE_DIM(f); k++)
 			len += dp_tel_u64_len(f[k].name, f[k].v);
 		if (len > room)
@@ -400,6 +427,7 @@ dp_tel_assocs(const char *cmd, const char *params, struct rte_tel_data *t)
 		rte_tel_data_start_dict(c);
 		rte_tel_data_add_dict_string(c, "state", state);
 		rte_tel_data_add_dict_string(c, "peer", addr);
+		rte_tel_data_add_dict_string(c, "extensions", ext);
 		for (size_t k = 0; k < RTE_DIM(f); k++)
 			rte_tel_data_add_dict_u64(c, f[k].name, f[k].v);
 		rte_tel_data_add_dict_container(t, key, c, 0);

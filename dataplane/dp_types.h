@@ -142,6 +142,9 @@ struct dp_worker {
 	struct sctp_reasm_node *reasm_nodes;
 	struct sctp_outq_msg *outq_nodes;
 	struct sctp_rtxq_node *rtxq_nodes;
+	/* PR-SCTP slots beside outq_nodes and rtxq_nodes; NULL without PR-SCTP (--extensions). */
+	struct sctp_outq_pr *outq_pr;
+	struct sctp_rtxq_pr_slot *rtxq_pr;
 	struct rte_mempool *conn_pool;	/* struct dpsctp_assoc */
 	struct rte_mempool *hs_pool;	/* struct sctp_assoc_handshake */
 	struct rte_mempool *paths_pool; /* DP_PATHS_PER_BLOCK struct sctp_path */

@@ -118,6 +118,10 @@ dp_ring(const char *what, struct dpsctp *d, unsigned index, unsigned n)
 			       d->port.socket_id < 0 ? 0 : d->port.socket_id, RING_F_SC_DEQ);
 }
 
+/* The public extension bits are the core's: the configuration's set goes in as is. */
+_Static_assert(DPSCTP_EXT_PR_SCTP == SCTP_COOKIE_EXT_FORWARD_TSN,
+	       "DPSCTP_EXT_* are the SCTP_COOKIE_EXT_* bits");
+
 static int
 dp_endpoint(struct dp_worker *w, struct sctp_endpoint *ep, uint16_t port, bool listening)
 {
@@ -129,6 +133,8 @@ dp_endpoint(struct dp_worker *w, struct sctp_endpoint *ep, uint16_t port, bool l
 	c.data = &w->data;
 	c.a_rwnd = w->data.reasm.max_bytes;
 	c.listening = listening;
+	/* What INIT and INIT ACK offer and what we accept of the peer's (--extensions). */
+	c.extensions = d->cfg.extensions & DPSCTP_CONFIG_EXTENSIONS;
 	c.choose_tag = dp_choose_tag;
 	c.random32 = dp_random32;
 	c.ctx = w;
@@ -173,7 +179,10 @@ dp_worker_l3(struct dp_worker *w, int socket)
  * associations: sized for DP_FULL_WINDOWS of them holding full windows at
  * once, plus 16 entries each for the rest. An association that finds a pool
  * empty drops and counts (data_no_room) or refuses the send (-EAGAIN): the
- * peer and the application retry, nothing grows (docs/LCORE.md).
+ * peer and the application retry, nothing grows (docs/LCORE.md). With
+ * PR-SCTP configured (--extensions) the send queue and the sent chunks get
+ * their PR-SCTP slots beside the nodes, 16 bytes per node each; without
+ * it they have none and a message with a policy goes reliably.
  */
 static int
 dp_worker_data(struct dp_worker *w, int socket)
@@ -198,12 +207,24 @@ dp_worker_data(struct dp_worker *w, int socket)
 					   RTE_CACHE_LINE_SIZE, socket);
 	if (w->reasm_nodes == NULL || w->outq_nodes == NULL || w->rtxq_nodes == NULL)
 		return -ENOMEM;
+	bool pr = (d->cfg.extensions & DPSCTP_EXT_PR_SCTP) != 0;
+	if (pr) {
+		w->outq_pr = rte_zmalloc_socket("dp_outq_pr", (size_t)outq_n * sizeof(*w->outq_pr),
+						RTE_CACHE_LINE_SIZE, socket);
+		w->rtxq_pr = rte_zmalloc_socket("dp_rtxq_pr", (size_t)rtxq_n * sizeof(*w->rtxq_pr),
+						RTE_CACHE_LINE_SIZE, socket);
+		if (w->outq_pr == NULL || w->rtxq_pr == NULL)
+			return -ENOMEM;
+	}
 	w->data.buf.hold = dp_buf_hold;
 	w->data.buf.release = dp_buf_release;
 	w->data.buf.ctx = w;
 	if (sctp_reasm_pool_init(&w->reasm_pool, w->reasm_nodes, reasm_n) != 0 ||
 	    sctp_outq_pool_init(&w->outq_pool, w->outq_nodes, outq_n, &w->data.buf) != 0 ||
 	    sctp_rtxq_pool_init(&w->rtxq_pool, w->rtxq_nodes, rtxq_n) != 0)
+		return -EINVAL;
+	if (pr && (sctp_outq_pool_attach_pr(&w->outq_pool, w->outq_pr, outq_n) != 0 ||
+		   sctp_rtxq_pool_attach_pr(&w->rtxq_pool, w->rtxq_pr, rtxq_n) != 0))
 		return -EINVAL;
 	w->data.reasm_pool = &w->reasm_pool;
 	w->data.reasm.max_bytes = d->set.rcvbuf;
@@ -325,6 +346,8 @@ dp_worker_destroy(struct dp_worker *w)
 	rte_free(w->reasm_nodes);
 	rte_free(w->outq_nodes);
 	rte_free(w->rtxq_nodes);
+	rte_free(w->outq_pr);
+	rte_free(w->rtxq_pr);
 	rte_free(w->l3_mem);
 	dp_impair_fini(&w->impair_tx);
 	dp_impair_fini(&w->impair_rx);

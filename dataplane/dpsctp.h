@@ -123,12 +123,39 @@ struct dpsctp_msg {
  */
 #define DPSCTP_SEND_MORE 0x04u
 
+/**
+ * dpsctp_sndinfo.pr_policy: PR-SCTP (RFC 3758, RFC 7496) policies, the
+ * numbers of the RFC 6458/7496 socket API's SCTP_PR_SCTP_NONE, _TTL, _RTX
+ * and _PRIO. A message with a policy other than NONE may be abandoned: its
+ * chunks are no longer retransmitted, the peer is told with a FORWARD TSN
+ * and the application with DPSCTP_EV_SEND_FAILED (pr_policy set). With a
+ * peer that did not negotiate PR-SCTP (dpsctp_assoc_stats.extensions
+ * without DPSCTP_EXT_PR_SCTP), or an instance configured without it, the
+ * message is sent reliably.
+ */
+#define DPSCTP_PR_NONE 0u /**< reliable; pr_value is ignored */
+#define DPSCTP_PR_TTL  1u /**< abandoned pr_value ms after the send call (1 or more) */
+#define DPSCTP_PR_RTX  2u /**< abandoned after pr_value retransmissions (0: sent once) */
+#define DPSCTP_PR_PRIO 3u /**< priority pr_value, 0 highest: lower ones make room when full */
+
 /** How to send one message. */
 struct dpsctp_sndinfo {
-	uint16_t sid;	/**< stream, below the association's outbound streams */
-	uint32_t ppid;	/**< payload protocol identifier, sent as given */
-	uint32_t flags; /**< DPSCTP_SEND_* */
+	uint16_t sid;	    /**< stream, below the association's outbound streams */
+	uint32_t ppid;	    /**< payload protocol identifier, sent as given */
+	uint32_t flags;	    /**< DPSCTP_SEND_* */
+	uint32_t pr_policy; /**< DPSCTP_PR_NONE, _TTL, _RTX, _PRIO */
+	uint32_t pr_value; /**< TTL: lifetime in ms; RTX: retransmissions allowed; PRIO: priority, 0
+			      highest */
 };
+
+/**
+ * SCTP extensions (dpsctp_config.extensions: offered to and accepted from
+ * peers; dpsctp_assoc_stats.extensions: negotiated with this peer). The
+ * bits are the core's SCTP_COOKIE_EXT_* values. I-DATA (RFC 8260, 0x04)
+ * and stream reconfiguration (RFC 6525, 0x08) keep their bits reserved:
+ * the configuration refuses them until the data plane implements them.
+ */
+#define DPSCTP_EXT_PR_SCTP 0x02u /**< PR-SCTP, RFC 3758 (FORWARD TSN) with RFC 7496 policies */
 
 /** Event types (RFC 6458 names where one exists). */
 enum dpsctp_event_type {
@@ -209,6 +236,8 @@ struct dpsctp_event {
 	uint32_t ppid;	     /**< SEND_FAILED */
 	uint32_t length;     /**< SEND_FAILED: message bytes */
 	int sent;	     /**< SEND_FAILED: some of it went on the wire */
+	uint32_t pr_policy;  /**< SEND_FAILED: the PR-SCTP policy that abandoned the message, 0 when
+				the association closed */
 	uint16_t local_port; /**< every event: our SCTP port */
 	uint16_t peer_port;  /**< every event: the peer's SCTP port */
 };
@@ -233,19 +262,23 @@ struct dpsctp_callbacks {
 
 /** Per-association statistics (dpsctp_assoc_get_stats()). */
 struct dpsctp_assoc_stats {
-	uint64_t msgs_sent, bytes_sent; /**< accepted by send */
-	uint64_t msgs_recv, bytes_recv; /**< handed to receive callbacks */
-	uint64_t data_chunks_out;	/**< DATA chunks sent for the first time */
-	uint64_t data_chunks_rtx;	/**< DATA chunks retransmitted */
-	uint64_t data_chunks_in;	/**< DATA chunks taken */
-	uint64_t data_dups_in;		/**< duplicate DATA chunks received */
-	uint64_t sacks_out, sacks_in;	/**< SACK chunks sent and accepted */
-	uint64_t t3_expiries;		/**< retransmission timeouts */
-	uint64_t fast_retransmits;	/**< fast retransmit events */
-	uint32_t state;			/**< enum dpsctp_assoc_state */
-	uint32_t peer_rwnd;		/**< the peer's window as we last saw it */
-	uint32_t send_queued;		/**< bytes queued, not yet sent */
-	uint32_t paths;			/**< peer addresses known */
+	uint64_t msgs_sent, bytes_sent;		  /**< accepted by send */
+	uint64_t msgs_recv, bytes_recv;		  /**< handed to receive callbacks */
+	uint64_t data_chunks_out;		  /**< DATA chunks sent for the first time */
+	uint64_t data_chunks_rtx;		  /**< DATA chunks retransmitted */
+	uint64_t data_chunks_in;		  /**< DATA chunks taken */
+	uint64_t data_dups_in;			  /**< duplicate DATA chunks received */
+	uint64_t sacks_out, sacks_in;		  /**< SACK chunks sent and accepted */
+	uint64_t t3_expiries;			  /**< retransmission timeouts */
+	uint64_t fast_retransmits;		  /**< fast retransmit events */
+	uint32_t state;				  /**< enum dpsctp_assoc_state */
+	uint32_t peer_rwnd;			  /**< the peer's window as we last saw it */
+	uint32_t send_queued;			  /**< bytes queued, not yet sent */
+	uint32_t paths;				  /**< peer addresses known */
+	uint32_t extensions;			  /**< DPSCTP_EXT_* negotiated with the peer */
+	uint64_t abandoned_msgs, abandoned_bytes; /**< PR-SCTP: messages abandoned (all policies) */
+	uint64_t fwd_tsn_out, fwd_tsn_in; /**< PR-SCTP: FORWARD TSN chunks sent, and received that
+					     moved our cumulative TSN */
 };
 
 /** Per-path statistics (dpsctp_path_get_stats()). */
@@ -437,7 +470,8 @@ DPSCTP_EXPORT struct dpsctp_assoc *dpsctp_connect(struct dpsctp *d, unsigned wor
  * @param si  stream, payload protocol identifier and flags.
  * @param m   the message, an mbuf chain of the instance's pool or one like it.
  * @return 0, -ENOTCONN (not established or closing), -EINVAL (stream out of
- *         range, empty message), -EAGAIN (send buffer full: wait for
+ *         range, empty message, pr_policy above DPSCTP_PR_PRIO, a
+ *         DPSCTP_PR_TTL of 0 ms), -EAGAIN (send buffer full: wait for
  *         on_space), -EMSGSIZE (larger than the send buffer).
  */
 DPSCTP_EXPORT int dpsctp_send(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si,

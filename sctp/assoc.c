@@ -199,6 +199,25 @@ sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags
 }
 
 int
+sctp_assoc_send_pr(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
+		   const struct sctp_slice *msg, uint8_t pr_policy, uint32_t pr_value,
+		   uint64_t now_ns)
+{
+	struct assoc_in in = {
+		.msg = msg,
+		.ppid = ppid,
+		.sid = sid,
+		.flags = flags,
+		.pr_policy = pr_policy,
+		.pr_value = pr_value,
+		.now_ns = now_ns,
+	};
+	int r = assoc_user_run(a, SCTP_ASSOC_USER_SEND, &in);
+	ASSOC_CHECK(a);
+	return r;
+}
+
+int
 sctp_assoc_shutdown(struct sctp_assoc *a, uint64_t now_ns)
 {
 	int r = assoc_user_call(a, SCTP_ASSOC_USER_SHUTDOWN, now_ns, NULL, 0, NULL);

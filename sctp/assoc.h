@@ -130,6 +130,7 @@ enum sctp_assoc_row {
 	SCTP_ASSOC_ROW_COOKIE_ECHO,
 	SCTP_ASSOC_ROW_COOKIE_ACK,
 	SCTP_ASSOC_ROW_SHUTDOWN_COMPLETE,
+	SCTP_ASSOC_ROW_FORWARD_TSN, /* RFC 3758 §3.2, when PR-SCTP was negotiated */
 	SCTP_ASSOC_ROW_EXTENSION,
 	SCTP_ASSOC_ROW_UNKNOWN,
 	SCTP_ASSOC_ROW_COUNT
@@ -194,6 +195,12 @@ struct sctp_assoc_counters {
 				      no error counted, cwnd kept (§6.1 A) */
 	uint64_t fast_retransmits; /* §7.2.4: SACKs that marked chunks for fast retransmit */
 	uint64_t send_failed;	   /* SEND_FAILED notifications */
+	/* PR-SCTP (RFC 3758, sctp/assoc_send.c and assoc_data.c). */
+	struct sctp_rtxq_pr_stats pr_abandoned; /* messages and payload bytes per policy */
+	uint64_t pr_unsupported; /* sent with a policy to a peer without PR-SCTP: reliably */
+	uint64_t fwd_tsn_sent;	 /* FORWARD TSN chunks sent */
+	uint64_t fwd_tsn_in;	 /* FORWARD TSN chunks that moved our cumulative TSN */
+	uint64_t fwd_tsn_stale;	 /* at or behind our cumulative TSN: a SACK answers it */
 	/* ICMP errors quoting our packets (sctp/assoc_icmp.c, RFC 9260 appendix C). */
 	uint64_t icmp_bad_tag; /* ICMP6: the quoted tag is not the peer's: discarded */
 	uint64_t icmp_aborts;  /* ICMP8: protocol (or UDP port) unreachable taken as ABORT */
@@ -285,6 +292,24 @@ struct sctp_assoc_tx {
 	bool sack_since_data;
 	/* A SCTP_SEND_SACK_NOW message is queued: nothing is held back for bundling. */
 	bool no_hold;
+	/*
+	 * PR-SCTP (RFC 3758): a message with a policy was queued since the
+	 * send side started, so expiry is looked for after T3-rtx and fast
+	 * retransmit (RFC 7496 §4's limit); pr_next is the earliest TTL
+	 * deadline queued or in flight (SCTP_TIME_NEVER: none), before which no
+	 * flush walks the queues for it.
+	 */
+	bool pr_used;
+	uint64_t pr_next;
+	/*
+	 * A message abandoned part way whose never-sent last fragment still
+	 * needs its TSN (sctp_rtxq_add_skip()): taken before any new chunk.
+	 */
+	bool skip_due;
+	uint8_t skip_flags; /* the message's U bit */
+	uint16_t skip_sid;
+	uint16_t skip_ssn;
+	uint8_t skip_policy;
 	/* sctp_data_config.bundle_delay_us in ns, 0: never hold back. */
 	uint64_t bundle_delay_ns;
 	/*
@@ -360,6 +385,7 @@ struct sctp_notification {
 	 */
 	uint16_t sid;
 	bool sent;
+	uint8_t pr_policy; /* SEND_FAILED: the PR-SCTP policy that abandoned it; 0: closed */
 	uint32_t ppid;
 	uint32_t length;
 };
@@ -638,6 +664,35 @@ int sctp_assoc_consumed(struct sctp_assoc *a, uint32_t bytes, uint64_t now_ns);
  */
 int sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
 		    const struct sctp_slice *msg, uint64_t now_ns);
+
+/*
+ * PR-SCTP (RFC 3758, RFC 7496) policies of sctp_assoc_send_pr(), the
+ * numbers of the RFC 6458/7496 socket API's SCTP_PR_SCTP_NONE, _TTL, _RTX
+ * and _PRIO.
+ */
+#define SCTP_PR_NONE SCTP_RTXQ_PR_NONE /* reliable */
+#define SCTP_PR_TTL  SCTP_RTXQ_PR_TTL  /* value: lifetime in ms from the send call */
+#define SCTP_PR_RTX  SCTP_RTXQ_PR_RTX  /* value: retransmissions allowed (0: sent once) */
+#define SCTP_PR_PRIO                                                                               \
+	SCTP_RTXQ_PR_PRIO /* value: priority, 0 highest; lower ones are                            \
+			     abandoned to make room (RFC 7496 §4) */
+
+/*
+ * sctp_assoc_send() with a PR-SCTP policy: the message may be abandoned
+ * (RFC 3758 §3.5) once its lifetime is over, once a chunk of it would be
+ * retransmitted more than value times, or to make room for a message of
+ * higher priority when the send queue is full; the peer is then told with
+ * a FORWARD TSN, and the application with a SEND_FAILED notification
+ * (pr_policy set, sent as RFC 6458 SCTP_DATA_SENT / SCTP_DATA_UNSENT).
+ * With a peer that did not negotiate PR-SCTP (a->extensions without
+ * SCTP_COOKIE_EXT_FORWARD_TSN) the message goes reliably and
+ * pr_unsupported counts it, as Linux does. Returns sctp_assoc_send()'s
+ * values, and -EINVAL for an unknown policy or a TTL of 0 ms; -EOPNOTSUPP
+ * for a policy when the data config has no PR slots in its pools.
+ */
+int sctp_assoc_send_pr(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
+		       const struct sctp_slice *msg, uint8_t pr_policy, uint32_t pr_value,
+		       uint64_t now_ns);
 
 /*
  * Send what SCTP_SEND_MORE left queued, as far as the windows allow (and

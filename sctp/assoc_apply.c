@@ -760,6 +760,9 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 	case OP_SACK:
 		assoc_rx_sack(a, run, c->u.chunk, q);
 		break;
+	case OP_FWD_TSN:
+		assoc_rx_forward_tsn(a, run, c->u.chunk);
+		break;
 	case OP_SHUTDOWN_CUM:
 		assoc_rx_shutdown_cum(a, run, c->u.chunk, q);
 		break;

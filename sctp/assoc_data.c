@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "sctp/assoc_internal.h"
+#include "sctp/chunk_forward_tsn.h"
 
 /* struct sctp_assoc.rx_sack_now */
 #define ASSOC_RX_SACK_NOW     0x1u /* this packet asks for a SACK at once */
@@ -62,6 +63,17 @@ assoc_sf_data(const struct sctp_assoc *a, const struct assoc_in *in, struct asso
 		return;
 	}
 	emit(o, OP_DATA)->u.chunk = in->c;
+}
+
+/* RFC 3758 §3.6: FORWARD TSN where DATA is taken; the work is assoc_rx_forward_tsn(). */
+void
+assoc_sf_forward_tsn(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o)
+{
+	if (a->data_mem == NULL) {
+		emit_drop(o, SCTP_ASSOC_DROP_DATA_PATH);
+		return;
+	}
+	emit(o, OP_FWD_TSN)->u.chunk = in->c;
 }
 
 /* RFC 9260 §6.2: the delayed SACK is due. */
@@ -131,6 +143,7 @@ assoc_reasm_env(struct sctp_assoc *a)
 		.buf = &d->buf,
 		.deliver = assoc_deliver,
 		.arg = a,
+		.pr_cut = (a->extensions & SCTP_COOKIE_EXT_FORWARD_TSN) != 0,
 	};
 	return env;
 }
@@ -292,6 +305,52 @@ assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chu
 	(void)sctp_tsn_map_mark(&a->rx_tsn, d.tsn);
 	if (sctp_tsn_map_cum(&a->rx_tsn) != cum)
 		sctp_reasm_cum_moved(&a->rx_reasm, &env, sctp_tsn_map_cum(&a->rx_tsn));
+}
+
+/*
+ * RFC 3758 §3.6: the peer abandoned every TSN up to the New Cumulative TSN.
+ * Our cum moves there (and on over what we hold right after it: the TSN
+ * map), reassembly drops the fragments of messages that can no longer be
+ * whole and hands up what was only waiting for them, and each ordered
+ * stream the chunk lists skips past the SSN given, delivering what it then
+ * holds in order. A stale one (at or behind our cum) leaves the cum alone
+ * and asks for a SACK at once (our last SACK may have been lost), but its
+ * stream entries still apply: when every abandoned TSN had arrived, the
+ * cum passed them without the SSNs being skipped. Otherwise
+ * the SACK rules are those of a packet with DATA (§3.6: "as if a DATA chunk
+ * had been received"), which the packet's end applies.
+ */
+void
+assoc_rx_forward_tsn(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c)
+{
+	struct sctp_forward_tsn f;
+
+	if (sctp_forward_tsn_parse(c, &f) != SCTP_PERR_OK || f.type != SCTP_CHUNK_FORWARD_TSN) {
+		assoc_count_drop(a, SCTP_ASSOC_DROP_MALFORMED_CHUNK);
+		run->stop = true;
+		return;
+	}
+	run->had_data = true;
+	if (sctp_tsn_map_forward(&a->rx_tsn, f.new_cum_tsn)) {
+		a->counters->fwd_tsn_in++;
+	} else {
+		/*
+		 * Our cum is there already: every TSN the sender abandoned had
+		 * arrived (reassembly dropped what was cut short), but only
+		 * this chunk says which SSNs its ordered streams skip, so its
+		 * entries still apply (each only ever moves a stream forward).
+		 */
+		a->counters->fwd_tsn_stale++;
+		a->rx_sack_now |= ASSOC_RX_SACK_NOW;
+	}
+	struct sctp_reasm_env env = assoc_reasm_env(a);
+	uint32_t cum = sctp_tsn_map_cum(&a->rx_tsn);
+	sctp_reasm_forward_tsn(&a->rx_reasm, &env, cum);
+	for (uint16_t i = 0; i < f.n_entries; i++) {
+		struct sctp_forward_tsn_entry e = sctp_forward_tsn_entry(&f, i);
+		/* A stream we do not have: nothing of it is held here to skip. */
+		(void)sctp_reasm_forward_ssn(&a->rx_reasm, &env, e.sid, e.ssn, cum);
+	}
 }
 
 /* The one SACK (or SHUTDOWN) decision per packet with DATA. */

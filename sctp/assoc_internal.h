@@ -79,6 +79,7 @@ enum assoc_op {
 	OP_SET_PRIMARY,	  /* u.count: the path index the user made primary */
 	OP_DATA,	  /* u.chunk: a DATA chunk for the receive path (assoc_data.c) */
 	OP_SACK,	  /* u.chunk: a SACK for the send path (assoc_send.c) */
+	OP_FWD_TSN,	  /* u.chunk: a FORWARD TSN for the receive path (assoc_data.c) */
 	OP_SHUTDOWN_CUM,  /* u.chunk: a SHUTDOWN's Cumulative TSN Ack (§9.2) */
 	OP_T3,		  /* T3-rtx expired on every path whose deadline passed */
 	OP_PUSH,	  /* u.user: the user's message into the send queue; run->result */
@@ -194,6 +195,8 @@ struct assoc_in {
 	uint32_t ppid;
 	uint16_t sid;
 	uint8_t flags;
+	uint8_t pr_policy; /* user SEND: SCTP_PR_*, pr_value its value */
+	uint32_t pr_value;
 	uint32_t bytes; /* user CONSUMED */
 	uint64_t now_ns;
 };
@@ -379,6 +382,8 @@ void assoc_uf_set_primary(const struct sctp_assoc *a, const struct assoc_in *in,
 
 /* assoc_data.c: handlers */
 void assoc_sf_data(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_sf_forward_tsn(const struct sctp_assoc *a, const struct assoc_in *in,
+			  struct assoc_cmds *o);
 void assoc_tf_sack(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_uf_consumed(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 
@@ -448,6 +453,10 @@ struct assoc_run {
 	bool bundle_due;    /* the bundling delay's timer fired: hold nothing back */
 	bool sack_due;	    /* the packet's SACK decided "at once": it rides ahead of the
 			       first DATA this input sends, or leaves alone (assoc_tx_flush) */
+	bool pr_check;	    /* chunks were marked (T3-rtx, fast retransmit): PR-SCTP limits
+			       are looked at before retransmitting (RFC 7496 §4) */
+	bool fwd_check;	    /* a SACK, a T3-rtx expiry or an abandonment: RFC 3758 §3.5
+			       C1-C3, a FORWARD TSN if the peer's cum is behind */
 };
 
 /* Run a handler's command list, each command's follow-ups right after it. */
@@ -488,6 +497,7 @@ void assoc_rx_start(struct sctp_assoc *a, void *mem);
 void assoc_rx_stop(struct sctp_assoc *a);
 void assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
 		   struct assoc_cmds *q);
+void assoc_rx_forward_tsn(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c);
 void assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q);
 void assoc_rx_consumed(struct sctp_assoc *a, struct assoc_run *run, uint32_t bytes);
 void assoc_tx_sack(const struct sctp_assoc *a, struct sctp_writer *w);

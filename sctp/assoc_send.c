@@ -65,6 +65,7 @@
 
 #include "sctp/assoc_internal.h"
 #include "sctp/chunk_data.h"
+#include "sctp/chunk_forward_tsn.h"
 #include "sctp/chunk_sack.h"
 #include "sctp/chunk_shutdown.h"
 
@@ -122,6 +123,7 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 		tx->cc = &sctp_cc_params_rfc;
 	tx->bundle_delay_ns = (uint64_t)d->bundle_delay_us * 1000u;
 	tx->hold_since = SCTP_TIME_NEVER;
+	tx->pr_next = SCTP_TIME_NEVER;
 	tx->mtu = d->mtu == 0 ? (uint16_t)SCTP_ASSOC_TX_MAX : d->mtu;
 	if (tx->mtu < ASSOC_TX_MTU_MIN)
 		tx->mtu = ASSOC_TX_MTU_MIN;
@@ -138,7 +140,8 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 }
 
 static void
-tx_notify_failed(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint32_t len, bool sent)
+tx_notify_failed(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint32_t len, bool sent,
+		 uint8_t pr_policy)
 {
 	struct sctp_notification n = {
 		.assoc = a,
@@ -148,6 +151,7 @@ tx_notify_failed(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint32_t len
 		.extensions = a->extensions,
 		.sid = sid,
 		.sent = sent,
+		.pr_policy = pr_policy,
 		.ppid = ppid,
 		.length = len,
 	};
@@ -160,13 +164,13 @@ static void
 tx_rtxq_failed(void *arg, const struct sctp_rtxq_msg *m)
 {
 	if (m->has_last)
-		tx_notify_failed(arg, m->sid, m->ppid, m->len, true);
+		tx_notify_failed(arg, m->sid, m->ppid, m->len, true, SCTP_PR_NONE);
 }
 
 static void
 tx_outq_failed(void *arg, const struct sctp_outq_unsent *u)
 {
-	tx_notify_failed(arg, u->sid, u->ppid, u->msg.len, u->taken != 0);
+	tx_notify_failed(arg, u->sid, u->ppid, u->msg.len, u->taken != 0, SCTP_PR_NONE);
 }
 
 /*
@@ -186,6 +190,154 @@ assoc_tx_stop(struct sctp_assoc *a)
 	a->tx = NULL;
 	a->timer_at[SCTP_ASSOC_T3_RTX] = SCTP_TIME_NEVER;
 	a->timer_at[SCTP_ASSOC_T_BUNDLE] = SCTP_TIME_NEVER;
+}
+
+/* ---- PR-SCTP, the sender's side (RFC 3758 §3.5, RFC 7496) --------------- */
+
+static void tx_t3_start(struct sctp_assoc *a, unsigned i, uint64_t now_ns, bool restart);
+static bool tx_skip(struct sctp_assoc *a);
+
+/*
+ * A message the retransmission queue abandoned: sent, so SCTP_DATA_SENT.
+ * If its last fragments were never sent they wait in the send queue and go
+ * with it (§3.5 A3); their bytes count in the report and the counters.
+ */
+static void
+tx_pr_sent_abandoned(void *arg, const struct sctp_rtxq_msg *m, enum sctp_rtxq_pr_policy policy)
+{
+	struct sctp_assoc *a = arg;
+	uint32_t len = m->len;
+
+	if (!m->has_last) {
+		struct sctp_assoc_tx *tx = a->tx;
+		uint32_t rest = sctp_outq_abandon_partial(&tx->outq, m->sid);
+		len += rest;
+		a->counters->pr_abandoned.bytes[policy] += rest;
+		/* With DATA one message at a time is part way: one skip slot. */
+		tx->skip_due = true;
+		tx->skip_flags = m->flags;
+		tx->skip_sid = m->sid;
+		tx->skip_ssn = m->ssn;
+		tx->skip_policy = (uint8_t)policy;
+	}
+	tx_notify_failed(a, m->sid, m->ppid, len, true, (uint8_t)policy);
+}
+
+struct tx_pr_unsent {
+	struct sctp_assoc *a;
+	uint8_t policy;
+};
+
+/* A message abandoned before any of it was sent: SCTP_DATA_UNSENT, no FORWARD TSN needed. */
+static void
+tx_pr_unsent_abandoned(void *arg, const struct sctp_outq_unsent *u)
+{
+	const struct tx_pr_unsent *c = arg;
+
+	c->a->counters->pr_abandoned.msgs[c->policy]++;
+	c->a->counters->pr_abandoned.bytes[c->policy] += u->msg.len;
+	tx_notify_failed(c->a, u->sid, u->ppid, u->msg.len, false, c->policy);
+}
+
+/*
+ * §3.5 A2/A3, RFC 7496 §4: abandon what a policy gives up, before the
+ * flush retransmits or sends anything: TTL messages whose lifetime is over
+ * (looked for only once the earliest deadline passed) and, after chunks
+ * were marked, RTX messages whose limit is used up. O(queued) when it
+ * runs; never for an association that never queued a policy.
+ */
+static void
+tx_pr_expire(struct sctp_assoc *a, struct assoc_run *run)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+
+	if (!tx->pr_used || (!run->pr_check && run->now_ns <= tx->pr_next))
+		return;
+	run->pr_check = false;
+	struct sctp_rtxq_pr_result res;
+	struct tx_pr_unsent ctx = { a, SCTP_PR_TTL };
+	uint64_t next_q = UINT64_MAX;
+	(void)sctp_rtxq_pr_expire(&tx->rtxq, &tx->env, run->now_ns, tx_pr_sent_abandoned, a,
+				  &a->counters->pr_abandoned, &res);
+	(void)sctp_outq_pr_expire(&tx->outq, run->now_ns, tx_pr_unsent_abandoned, &ctx, &next_q);
+	(void)tx_skip(a);
+	tx->pr_next = next_q < res.next_deadline ? next_q : res.next_deadline;
+	if (res.msgs == 0)
+		return;
+	/* §6.3.2 R2 for the flight abandoned; C5 keeps one running while a FORWARD TSN is due. */
+	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++)
+		if ((res.flight_mask & (1u << i)) && sctp_rtxq_path_flight(&tx->rtxq, i) == 0)
+			tx->t3_at[i] = SCTP_TIME_NEVER;
+	run->fwd_check = true;
+}
+
+/*
+ * The never-sent last fragment of a message abandoned part way takes the
+ * next TSN (sctp_rtxq_add_skip()), before any new chunk does. False while
+ * the retransmission queue has no room: no new chunk may go either.
+ */
+static bool
+tx_skip(struct sctp_assoc *a)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+
+	if (!tx->skip_due)
+		return true;
+	struct sctp_rtxq_pr pr = { .policy = tx->skip_policy, .mid = tx->skip_ssn };
+	unsigned dp = sctp_paths_data_path(&a->paths);
+	if (sctp_rtxq_add_skip(&tx->rtxq, &tx->env, tx->next_tsn, tx->skip_sid, tx->skip_ssn,
+			       tx->skip_flags, (uint8_t)dp, &pr) != SCTP_RTXQ_ADD_OK)
+		return false;
+	tx->next_tsn++;
+	tx->skip_due = false;
+	return true;
+}
+
+/* Largest FORWARD TSN we build: what one 1500-byte packet carries. */
+#define ASSOC_FWD_MAX_ENTRIES ((SCTP_ASSOC_TX_MAX - 20u - SCTP_COMMON_HDR_LEN - 8u) / 4u)
+
+/*
+ * §3.5 C1-C3, C5: after a SACK, a T3-rtx expiry or an abandonment, when
+ * the Advanced.Peer.Ack.Point is ahead of the peer's cum (the chunk after
+ * the Cumulative TSN Ack Point is abandoned), a FORWARD TSN with it, alone,
+ * to the data path, and T3-rtx running there so that a lost one is sent
+ * again. One per event, as Linux does: each SACK still behind the point
+ * gets another.
+ */
+static void
+tx_fwd_tsn(struct sctp_assoc *a, struct assoc_run *run)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+
+	if (!run->fwd_check)
+		return;
+	run->fwd_check = false;
+	if (!(a->extensions & SCTP_COOKIE_EXT_FORWARD_TSN) || sctp_rtxq_empty(&tx->rtxq) ||
+	    !(tx->env.pool->nodes[tx->rtxq.head].state & SCTP_RTXQ_S_ABANDONED))
+		return;
+	struct sctp_forward_tsn_ientry ent[ASSOC_FWD_MAX_ENTRIES];
+	uint16_t max = sctp_rtxq_fwd_max_entries(tx_pmdcs(a), false);
+	struct sctp_rtxq_fwd f;
+	if (max > ASSOC_FWD_MAX_ENTRIES)
+		max = ASSOC_FWD_MAX_ENTRIES;
+	if (!sctp_rtxq_fwd_tsn(&tx->rtxq, tx->env.pool, false, ent, max, &f))
+		return;
+	struct sctp_forward_tsn_entry e4[ASSOC_FWD_MAX_ENTRIES];
+	for (uint16_t i = 0; i < f.n_entries; i++)
+		e4[i] = sctp_rtxq_fwd_entry(&ent[i]);
+	_Alignas(8) uint8_t buf[SCTP_ASSOC_TX_MAX];
+	struct sctp_writer w = sctp_writer_make(buf, sizeof(buf));
+	sctp_packet_build_header(&w, a->local_port, a->peer_port, a->peer_vtag);
+	sctp_forward_tsn_build_entries(&w, 0, f.new_cum_tsn, e4, f.n_entries);
+	if (!sctp_writer_ok(&w)) {
+		assoc_count_drop(a, SCTP_ASSOC_DROP_TX_TOO_BIG);
+		return;
+	}
+	unsigned dp = sctp_paths_data_path(&a->paths);
+	struct sctp_addr dst = sctp_path_addr(sctp_paths_get(&a->paths, dp));
+	a->ops->send(a->ctx, buf, w.off, assoc_src_for(a, &dst), &dst);
+	a->counters->fwd_tsn_sent++;
+	tx_t3_start(a, dp, run->now_ns, false);
 }
 
 /* §9.2 "outstanding data": queued or sent and not cumulatively acknowledged. */
@@ -276,6 +428,32 @@ assoc_uf_send(const struct sctp_assoc *a, const struct assoc_in *in, struct asso
 
 /* ---- The interpreter's part ---------------------------------------------- */
 
+/*
+ * The message's PR-SCTP policy as the send queue keeps it (pr->value made a
+ * deadline for TTL), or reliable when the peer lacks PR-SCTP (RFC 3758
+ * §3.3: nothing may be abandoned without a FORWARD TSN to say so).
+ */
+static int
+tx_pr_policy(struct sctp_assoc *a, const struct assoc_run *run, const struct assoc_in *in,
+	     struct sctp_outq_pr *pr)
+{
+	if (pr->policy > SCTP_PR_PRIO || (pr->policy == SCTP_PR_TTL && pr->value == 0))
+		return -EINVAL;
+	if (pr->policy == SCTP_PR_NONE)
+		return 0;
+	if (!(a->extensions & SCTP_COOKIE_EXT_FORWARD_TSN)) {
+		a->counters->pr_unsupported++;
+		pr->policy = SCTP_PR_NONE;
+		pr->value = 0;
+		return 0;
+	}
+	if (a->tx->env.pool->pr == NULL || tx_cfg(a)->outq_pool->pr == NULL)
+		return -EOPNOTSUPP;
+	if (pr->policy == SCTP_PR_TTL)
+		pr->value = run->now_ns + (uint64_t)in->pr_value * 1000000u;
+	return 0;
+}
+
 void
 assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in *in)
 {
@@ -290,10 +468,31 @@ assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in
 		return;
 	}
 	uint8_t flags = (uint8_t)(in->flags & ~SCTP_SEND_MORE);
-	int r = sctp_outq_push(&tx->outq, in->sid, in->ppid, flags, in->msg);
+	struct sctp_outq_pr pr = { .policy = in->pr_policy, .value = in->pr_value };
+	int r = tx_pr_policy(a, run, in, &pr);
+	if (r == 0)
+		r = sctp_outq_push_pr(&tx->outq, in->sid, in->ppid, flags, in->msg, &pr);
+	if (r == -ENOBUFS && pr.policy == SCTP_PR_PRIO) {
+		/*
+		 * RFC 7496 §4: room made by abandoning queued messages of lower
+		 * priority, as many bytes as the byte limit lacks (at least one
+		 * message when the message limit is the one reached).
+		 */
+		struct tx_pr_unsent ctx = { a, SCTP_PR_PRIO };
+		uint32_t free = tx->outq.max_bytes - tx->outq.queued_bytes;
+		uint32_t need = in->msg->len > free ? in->msg->len - free : 1u;
+		if (sctp_outq_pr_evict(&tx->outq, pr.value, need, tx_pr_unsent_abandoned, &ctx) !=
+		    0)
+			r = sctp_outq_push_pr(&tx->outq, in->sid, in->ppid, flags, in->msg, &pr);
+	}
 	run->result = r;
 	if (r != 0)
 		return;
+	if (pr.policy != SCTP_PR_NONE) {
+		tx->pr_used = true;
+		if (pr.policy == SCTP_PR_TTL && pr.value < tx->pr_next)
+			tx->pr_next = pr.value;
+	}
 	/* The queue took a hold of its own: the caller's reference ends here. */
 	if (in->msg->handle != NULL)
 		tx_cfg(a)->buf.release(tx_cfg(a)->buf.ctx, in->msg->handle);
@@ -604,7 +803,12 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 			 * chunk is then dropped (its reference released) rather
 			 * than sent without a retransmission queue entry.
 			 */
-			if (sctp_rtxq_add(&tx->rtxq, &tx->env, &rc, run->now_ns) !=
+			struct sctp_rtxq_pr pr = {
+				.policy = ch[k].pr_policy,
+				.value = ch[k].pr_value,
+				.mid = ch[k].mid,
+			};
+			if (sctp_rtxq_add_pr(&tx->rtxq, &tx->env, &rc, run->now_ns, &pr) !=
 			    SCTP_RTXQ_ADD_OK) {
 				if (ch[k].slice.handle != NULL)
 					tx_cfg(a)->buf.release(tx_cfg(a)->buf.ctx,
@@ -654,10 +858,12 @@ assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q
 		return;
 	if (a->tx != NULL) {
 		struct tx_pkt p;
+		tx_pr_expire(a, run);
+		tx_fwd_tsn(a, run);
 		unsigned rp = sctp_paths_rtx_path(&a->paths, sctp_paths_data_path(&a->paths));
 		if (sctp_rtxq_marked(&a->tx->rtxq) != 0)
 			tx_flush_rtx(a, run, rp, &p);
-		if (sctp_rtxq_marked(&a->tx->rtxq) == 0 && !run->more)
+		if (sctp_rtxq_marked(&a->tx->rtxq) == 0 && !run->more && tx_skip(a))
 			tx_flush_new(a, run, &p);
 		tx_t3_sync(a);
 		if (a->tx->bundle_delay_ns != 0)
@@ -740,6 +946,11 @@ tx_sack_verdict(struct sctp_assoc *a, struct assoc_run *run, enum sctp_rtxq_sack
 		return;
 	}
 	tx_after_ack(a, run, r, fr_before, q);
+	if (a->tx->pr_used) {
+		run->fwd_check = true; /* §3.5 C1-C3 after every SACK */
+		if (r->fast_rtx_mask != 0)
+			run->pr_check = true;
+	}
 }
 
 /*
@@ -839,6 +1050,7 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 			continue;
 		tx->t3_at[i] = SCTP_TIME_NEVER;
 		a->counters->t3_expiries++;
+		run->pr_check = run->fwd_check = tx->pr_used; /* RFC 7496 §4; §3.5 C5 */
 		bool probe = tx->sack_since_data &&
 			     sctp_rtxq_window_probe(&tx->rtxq, tx->env.pool, NULL) == (int)i;
 		(void)sctp_rtxq_on_t3_expiry(&tx->rtxq, &tx->env, i, NULL);

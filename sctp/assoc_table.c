@@ -194,6 +194,21 @@ const struct assoc_cell assoc_chunk_table[SCTP_ASSOC_ROW_COUNT][SCTP_ASSOC_STATE
 		S(SHUTDOWN_RECEIVED) = DISCARD(SHUTDOWN_COMPLETE_UNEXPECTED, T_BIT),
 		S(SHUTDOWN_ACK_SENT) = DO(sf_shutdown_complete, T_BIT),
 	},
+	/*
+	 * RFC 3758 §3.6: where DATA is taken. After the peer's SHUTDOWN it has
+	 * nothing outstanding (§9.2, and an abandoned chunk is outstanding
+	 * until a FORWARD TSN moved our cum past it), so none can be due.
+	 */
+	[SCTP_ASSOC_ROW_FORWARD_TSN] = {
+		S(CLOSED) = CLOSED_CELL,
+		S(COOKIE_WAIT) = DISCARD(UNEXPECTED_IN_COOKIE_WAIT, OURS),
+		S(COOKIE_ECHOED) = DISCARD(DATA_PATH, OURS),
+		S(ESTABLISHED) = DO(sf_forward_tsn, OURS),
+		S(SHUTDOWN_PENDING) = DO(sf_forward_tsn, OURS),
+		S(SHUTDOWN_SENT) = DO(sf_forward_tsn, OURS),
+		S(SHUTDOWN_RECEIVED) = DISCARD(DATA_AFTER_PEER_SHUTDOWN, OURS),
+		S(SHUTDOWN_ACK_SENT) = DISCARD(DATA_AFTER_PEER_SHUTDOWN, OURS),
+	},
 	[SCTP_ASSOC_ROW_EXTENSION] = {
 		S(CLOSED) = CLOSED_CELL,
 		S(COOKIE_WAIT) = DISCARD(UNEXPECTED_IN_COOKIE_WAIT, OURS),
@@ -447,7 +462,8 @@ sctp_assoc_row_of(uint8_t type, uint32_t ext)
 	 */
 	uint32_t needs = assoc_extension_of(type);
 	if (needs != 0 && (ext & needs) == needs)
-		return SCTP_ASSOC_ROW_EXTENSION;
+		return type == SCTP_CHUNK_FORWARD_TSN ? SCTP_ASSOC_ROW_FORWARD_TSN
+						      : SCTP_ASSOC_ROW_EXTENSION;
 	return SCTP_ASSOC_ROW_UNKNOWN;
 }
 
@@ -521,6 +537,7 @@ static const char *const assoc_row_names[SCTP_ASSOC_ROW_COUNT] = {
 	[SCTP_ASSOC_ROW_COOKIE_ECHO] = "COOKIE ECHO",
 	[SCTP_ASSOC_ROW_COOKIE_ACK] = "COOKIE ACK",
 	[SCTP_ASSOC_ROW_SHUTDOWN_COMPLETE] = "SHUTDOWN COMPLETE",
+	[SCTP_ASSOC_ROW_FORWARD_TSN] = "FORWARD TSN",
 	[SCTP_ASSOC_ROW_EXTENSION] = "negotiated extension",
 	[SCTP_ASSOC_ROW_UNKNOWN] = "unrecognized",
 };

@@ -29,13 +29,18 @@
  *   - at most one message is partly taken (0 < off) per stream, and, unless
  *     I-DATA, at most one in the whole queue: it is the one peek answers;
  *   - no SSN or MID has been given since init unless flags has
- *     SCTP_OUTQ_QF_TAKEN.
+ *     SCTP_OUTQ_QF_TAKEN;
+ *   - a node's pr_policy is SCTP_OUTQ_PR_NONE unless the pool has PR
+ *     slots; an unsent SCTP_OUTQ_PR_PRIO node's mid and fsn hold its push
+ *     order (pool->pr_seq when it was pushed), every other unsent node's
+ *     fsn is 0.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "sctp/outq.h"
+#include "sctp/rtxq.h"
 
 /*
  * LP64 layouts: the header is two pointers, seven 32-bit fields and 4
@@ -50,6 +55,11 @@ _Static_assert(sizeof(void *) != 8 || sizeof(struct sctp_outq) == 48,
 _Static_assert(sizeof(void *) != 8 || sizeof(struct sctp_outq_msg) == 48,
 	       "struct sctp_outq_msg grew: see its comment");
 _Static_assert(sizeof(struct sctp_outq_stream) == 16, "struct sctp_outq_stream grew");
+_Static_assert(sizeof(struct sctp_outq_pr) == 16, "struct sctp_outq_pr grew");
+_Static_assert(SCTP_OUTQ_PR_NONE == SCTP_RTXQ_PR_NONE && SCTP_OUTQ_PR_TTL == SCTP_RTXQ_PR_TTL &&
+		       SCTP_OUTQ_PR_RTX == SCTP_RTXQ_PR_RTX &&
+		       SCTP_OUTQ_PR_PRIO == SCTP_RTXQ_PR_PRIO,
+	       "a chunk's policy goes to sctp_rtxq_add_pr() as it is");
 _Static_assert(SCTP_OUTQ_MAX_STREAMS <= 0xffffu, "1 + stream id fits sched_next");
 _Static_assert((uint64_t)SCTP_OUTQ_MAX_BYTES + (uint64_t)SCTP_OUTQ_MAX_MSGS * 23u < 0x80000000u,
 	       "wire_bytes fits 32 bits");
@@ -667,9 +677,20 @@ sctp_outq_pool_init(struct sctp_outq_pool *p, struct sctp_outq_msg *nodes, uint3
 		nodes[i].next = i + 1u < n ? i + 2u : 0; /* references: 1 + index */
 	p->nodes = nodes;
 	p->ops = ops;
+	p->pr = NULL;
+	p->pr_seq = 0;
 	p->n = n;
 	p->free = 1;
 	p->n_free = n;
+	return 0;
+}
+
+int
+sctp_outq_pool_attach_pr(struct sctp_outq_pool *p, struct sctp_outq_pr *slots, uint32_t n)
+{
+	if (p == NULL || slots == NULL || n != p->n)
+		return -1;
+	p->pr = slots;
 	return 0;
 }
 
@@ -747,9 +768,10 @@ sctp_outq_set_idata(struct sctp_outq *q, bool on)
 	return 0;
 }
 
-int
-sctp_outq_push(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
-	       const struct sctp_slice *msg)
+/* sctp_outq_push() and sctp_outq_push_pr(); pr NULL for a reliable message. */
+static inline int
+push(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags, const struct sctp_slice *msg,
+     const struct sctp_outq_pr *pr)
 {
 	struct sctp_outq_pool *p = q->pool;
 	struct sctp_outq_msg *m;
@@ -780,14 +802,44 @@ sctp_outq_push(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
 	m->fsn = 0;
 	m->sid = sid;
 	m->flags = flags;
-	m->reserved = 0;
+	m->pr_policy = SCTP_OUTQ_PR_NONE;
 	m->credit = 0;
+	if (pr != NULL) {
+		struct sctp_outq_pr *slot = &p->pr[ref - 1u];
+
+		m->pr_policy = pr->policy;
+		*slot = (struct sctp_outq_pr){ .value = pr->value, .policy = pr->policy };
+		/* The push order, for eviction: mid and fsn are free until it goes. */
+		if (pr->policy == SCTP_OUTQ_PR_PRIO) {
+			m->mid = (uint32_t)(p->pr_seq >> 32);
+			m->fsn = (uint32_t)p->pr_seq;
+			p->pr_seq++;
+		}
+	}
 	buf_hold(p, msg->handle);
 	q->queued_bytes += msg->len;
 	q->queued_msgs++;
 	q->wire_bytes += wire_len(q, msg->len);
 	sched(q)->push(q, ref);
 	return 0;
+}
+
+int
+sctp_outq_push(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
+	       const struct sctp_slice *msg)
+{
+	return push(q, sid, ppid, flags, msg, NULL);
+}
+
+int
+sctp_outq_push_pr(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
+		  const struct sctp_slice *msg, const struct sctp_outq_pr *pr)
+{
+	if (pr == NULL || pr->policy == SCTP_OUTQ_PR_NONE)
+		return push(q, sid, ppid, flags, msg, NULL);
+	if (pr->policy > SCTP_OUTQ_PR_PRIO || q->pool->pr == NULL)
+		return -EINVAL;
+	return push(q, sid, ppid, flags, msg, pr);
 }
 
 /*
@@ -809,12 +861,15 @@ take(struct sctp_outq *q, uint32_t ref, uint32_t f, struct sctp_outq_chunk *c)
 		/* §6.5, §6.6, RFC 8260 §2.1: numbered in the order of transmission. */
 		flags |= SCTP_DATA_FLAG_B;
 		q->flags |= SCTP_OUTQ_QF_TAKEN;
+		m->fsn = 0; /* mid and fsn held a priority message's push order */
 		if (is_idata(q)) {
 			m->mid =
 				(m->flags & SCTP_OUTQ_UNORDERED) ? st->next_umid++ : st->next_mid++;
 		} else if (!(m->flags & SCTP_OUTQ_UNORDERED)) {
 			m->mid = st->next_mid;
 			st->next_mid = (uint16_t)(st->next_mid + 1u);
+		} else {
+			m->mid = 0;
 		}
 	}
 	if (last)
@@ -829,6 +884,8 @@ take(struct sctp_outq *q, uint32_t ref, uint32_t f, struct sctp_outq_chunk *c)
 	c->sid = m->sid;
 	c->ssn = is_idata(q) ? 0 : (uint16_t)m->mid;
 	c->flags = flags;
+	c->pr_policy = m->pr_policy;
+	c->pr_value = m->pr_policy != SCTP_OUTQ_PR_NONE ? p->pr[ref - 1u].value : 0;
 
 	q->queued_bytes -= f;
 	q->wire_bytes -= wire_len(q, rem);
@@ -932,6 +989,7 @@ sctp_outq_abandon(struct sctp_outq *q, sctp_outq_unsent_fn fn, void *arg)
 				.taken = m->off,
 				.sid = m->sid,
 				.flags = m->flags,
+				.pr_policy = m->pr_policy,
 			};
 
 			fn(arg, &u);
@@ -947,4 +1005,350 @@ sctp_outq_abandon(struct sctp_outq *q, sctp_outq_unsent_fn fn, void *arg)
 	q->queued_msgs = 0;
 	q->wire_bytes = 0;
 	return dropped;
+}
+
+/* ---- PR-SCTP: messages leaving from anywhere in the queue ----------------- */
+
+/*
+ * Where a queued message is, as the links need it to be unlinked: FCFS,
+ * pm is its predecessor in the list (0: the head); the ring schedulers,
+ * pm its predecessor in its stream's circle (itself when it is the
+ * stream's only message), id1 its stream and ring_prev that stream's
+ * predecessor on the ring (itself when alone; only read when the stream
+ * empties).
+ */
+struct loc {
+	uint32_t ref;
+	uint32_t pm;
+	uint32_t id1;
+	uint32_t ring_prev;
+};
+
+static inline bool
+is_wfq(const struct sctp_outq *q)
+{
+	return q->sched == SCTP_OUTQ_SCHED_WFQ || q->sched == SCTP_OUTQ_SCHED_FC;
+}
+
+/*
+ * Unlink message l->ref from wherever it is, leaving every scheduler as if
+ * the message had ended there: the stream's next message inherits the
+ * WFQ/FC credit kept on its first one; a stream that empties leaves the
+ * ring as in ring_leave() (the turn passes to the next stream if it was
+ * the current one; the stream before the current one hands that place to
+ * its predecessor), and then priority returns to the highest class and
+ * WFQ/FC starts the next stream's turn, as their taken() do. Round robin
+ * per packet keeps its packet lock: a packet locked to a stream that left
+ * stays closed to the others until it ends, as after the stream's last
+ * chunk. Never the DATA message being sent (the one peek answers with a
+ * fragment taken): that one ends through taken() (drop_partial()).
+ */
+static void
+unlink_msg(struct sctp_outq *q, const struct loc *l)
+{
+	struct sctp_outq_msg *m = node(q, l->ref);
+	struct sctp_outq_stream *st;
+	bool was_cur;
+
+	if (q->sched == SCTP_OUTQ_SCHED_FCFS) {
+		if (l->pm == 0)
+			q->head = m->next;
+		else
+			node(q, l->pm)->next = m->next;
+		if (q->tail == l->ref)
+			q->tail = l->pm;
+		return;
+	}
+	st = stream_of(q, l->id1);
+	if (l->pm != l->ref) {
+		/* The stream keeps other messages. */
+		bool first = l->pm == st->tail;
+
+		node(q, l->pm)->next = m->next;
+		if (st->tail == l->ref)
+			st->tail = l->pm;
+		if (first && is_wfq(q))
+			node(q, m->next)->credit = m->credit;
+		return;
+	}
+	/* Its last message: the stream leaves the ring. */
+	was_cur = q->head == l->ring_prev;
+	st->tail = 0;
+	if (l->ring_prev == l->id1) {
+		q->head = 0;
+		if (q->sched == SCTP_OUTQ_SCHED_PRIO)
+			q->tail = 0;
+	} else {
+		stream_of(q, l->ring_prev)->sched_next = st->sched_next;
+		if (q->head == l->id1)
+			q->head = l->ring_prev;
+		if (q->sched == SCTP_OUTQ_SCHED_PRIO && q->tail == l->id1)
+			q->tail = l->ring_prev;
+	}
+	st->sched_next = 0;
+	if (q->sched == SCTP_OUTQ_SCHED_PRIO)
+		prio_fix(q);
+	else if (is_wfq(q) && was_cur && q->head != 0)
+		wfq_next_turn(q);
+}
+
+/* Message ref's untaken bytes leave the counts and its node the queue's reference. */
+static void
+uncount(struct sctp_outq *q, uint32_t ref)
+{
+	const struct sctp_outq_msg *m = node(q, ref);
+	uint32_t rem = m->len - m->off;
+
+	q->queued_bytes -= rem;
+	q->wire_bytes -= wire_len(q, rem);
+	q->queued_msgs--;
+	buf_release(q->pool, m->handle);
+}
+
+static void
+free_node(struct sctp_outq *q, uint32_t ref)
+{
+	struct sctp_outq_pool *p = q->pool;
+
+	node(q, ref)->next = p->free;
+	p->free = ref;
+	p->n_free++;
+}
+
+/* An unsent message at l is abandoned: reported, released, unlinked, freed. */
+static void
+drop_unsent(struct sctp_outq *q, const struct loc *l, sctp_outq_unsent_fn fn, void *arg)
+{
+	const struct sctp_outq_msg *m = node(q, l->ref);
+
+	if (fn != NULL) {
+		struct sctp_outq_unsent u = {
+			.msg = { .handle = m->handle, .data = m->data, .len = m->len },
+			.ppid = m->ppid,
+			.taken = 0,
+			.sid = m->sid,
+			.flags = m->flags,
+			.pr_policy = m->pr_policy,
+		};
+
+		fn(arg, &u);
+	}
+	uncount(q, l->ref);
+	unlink_msg(q, l);
+	free_node(q, l->ref);
+}
+
+/*
+ * Visit every queued message once, in no promised order, with its
+ * location; visit() answers true when it dropped the message (only that
+ * one: nothing else may change). O(queued messages).
+ */
+typedef bool (*visit_fn)(struct sctp_outq *q, const struct loc *l, void *ctx);
+
+static void
+walk(struct sctp_outq *q, visit_fn visit, void *ctx)
+{
+	struct loc l;
+	uint32_t n_active = 0, s;
+
+	if (q->sched == SCTP_OUTQ_SCHED_FCFS) {
+		l = (struct loc){ .ref = q->head };
+		while (l.ref != 0) {
+			uint32_t nx = node(q, l.ref)->next;
+
+			if (!visit(q, &l, ctx))
+				l.pm = l.ref;
+			l.ref = nx;
+		}
+		return;
+	}
+	if (q->head == 0)
+		return;
+	s = q->head;
+	do {
+		n_active++;
+		s = stream_of(q, s)->sched_next;
+	} while (s != q->head);
+	/*
+	 * From the current stream round to q->head's: a stream that empties
+	 * leaves the ring, and its successor is then ring_prev's; dropping
+	 * changes no other stream's links (head and the schedulers' turn may
+	 * move, not the ring).
+	 */
+	l.ring_prev = q->head;
+	for (uint32_t i = 0; i < n_active; i++) {
+		struct sctp_outq_stream *st;
+		uint32_t end;
+		bool left = false;
+
+		l.id1 = stream_of(q, l.ring_prev)->sched_next;
+		st = stream_of(q, l.id1);
+		end = st->tail;
+		l.pm = end;
+		l.ref = node(q, end)->next;
+		for (;;) {
+			uint32_t nx = node(q, l.ref)->next;
+			bool last = l.ref == end;
+
+			if (visit(q, &l, ctx))
+				left = l.pm == l.ref;
+			else
+				l.pm = l.ref;
+			if (last)
+				break;
+			l.ref = nx;
+		}
+		if (!left)
+			l.ring_prev = l.id1;
+	}
+}
+
+struct expire_ctx {
+	uint64_t now;
+	uint64_t next_deadline;
+	uint32_t dropped;
+	sctp_outq_unsent_fn fn;
+	void *arg;
+};
+
+static bool
+expire_visit(struct sctp_outq *q, const struct loc *l, void *ctx)
+{
+	struct expire_ctx *x = ctx;
+	const struct sctp_outq_msg *m = node(q, l->ref);
+	uint64_t deadline;
+
+	if (m->pr_policy != SCTP_OUTQ_PR_TTL)
+		return false;
+	deadline = q->pool->pr[l->ref - 1u].value;
+	if (m->off == 0 && x->now > deadline) {
+		drop_unsent(q, l, x->fn, x->arg);
+		x->dropped++;
+		return true;
+	}
+	if (deadline < x->next_deadline)
+		x->next_deadline = deadline;
+	return false;
+}
+
+uint32_t
+sctp_outq_pr_expire(struct sctp_outq *q, uint64_t now_ns, sctp_outq_unsent_fn fn, void *arg,
+		    uint64_t *next_deadline)
+{
+	struct expire_ctx x = {
+		.now = now_ns, .next_deadline = UINT64_MAX, .dropped = 0, .fn = fn, .arg = arg
+	};
+
+	if (q->pool->pr != NULL)
+		walk(q, expire_visit, &x);
+	if (next_deadline != NULL)
+		*next_deadline = x.next_deadline;
+	return x.dropped;
+}
+
+struct evict_ctx {
+	uint64_t prio;
+	struct loc victim; /* ref 0: none found */
+	uint64_t value;	   /* the victim's priority */
+	uint64_t seq;	   /* and push order */
+};
+
+static inline uint64_t
+push_order(const struct sctp_outq_msg *m)
+{
+	return (uint64_t)m->mid << 32 | m->fsn;
+}
+
+/* The lowest priority unsent message below x->prio, the latest pushed among equals. */
+static bool
+evict_visit(struct sctp_outq *q, const struct loc *l, void *ctx)
+{
+	struct evict_ctx *x = ctx;
+	const struct sctp_outq_msg *m = node(q, l->ref);
+	uint64_t v, seq;
+
+	if (m->pr_policy != SCTP_OUTQ_PR_PRIO || m->off != 0)
+		return false;
+	v = q->pool->pr[l->ref - 1u].value;
+	if (v <= x->prio)
+		return false;
+	seq = push_order(m);
+	if (x->victim.ref == 0 || v > x->value || (v == x->value && seq > x->seq)) {
+		x->victim = *l;
+		x->value = v;
+		x->seq = seq;
+	}
+	return false;
+}
+
+uint32_t
+sctp_outq_pr_evict(struct sctp_outq *q, uint64_t prio, uint32_t need, sctp_outq_unsent_fn fn,
+		   void *arg)
+{
+	uint32_t freed = 0;
+
+	if (q->pool->pr == NULL)
+		return 0;
+	while (freed < need) {
+		struct evict_ctx x = { .prio = prio };
+
+		/* A search changes nothing, so the victim's location holds for the drop. */
+		walk(q, evict_visit, &x);
+		if (x.victim.ref == 0)
+			break;
+		freed += node(q, x.victim.ref)->len;
+		drop_unsent(q, &x.victim, fn, arg);
+	}
+	return freed;
+}
+
+uint32_t
+sctp_outq_abandon_partial(struct sctp_outq *q, uint16_t sid)
+{
+	struct loc l;
+	uint32_t rem;
+
+	if (sid >= q->n_streams)
+		return 0;
+	if (q->sched == SCTP_OUTQ_SCHED_FCFS) {
+		/* FCFS serves its head until it ends, DATA or I-DATA: a partly sent message is the
+		 * head. */
+		l = (struct loc){ .ref = q->head };
+	} else {
+		struct sctp_outq_stream *st = &q->streams[sid];
+
+		if (st->tail == 0)
+			return 0;
+		l = (struct loc){ .ref = node(q, st->tail)->next, .pm = st->tail, .id1 = sid + 1u };
+	}
+	if (l.ref == 0 || node(q, l.ref)->sid != sid || node(q, l.ref)->off == 0)
+		return 0;
+	rem = node(q, l.ref)->len - node(q, l.ref)->off;
+	uncount(q, l.ref);
+	if (l.ref == sched(q)->peek(q)) {
+		/*
+		 * The message being served (with DATA always this one, §6.9):
+		 * it ends as if its last chunk had been taken, costing no
+		 * credit. Round robin per packet: taken() locks the packet to
+		 * the stream, right after a chunk of it; between packets, with
+		 * nothing taken, the packet stays open to the next stream.
+		 */
+		uint32_t lock = q->tail & ~RRP_CARRY;
+
+		sched(q)->taken(q, l.ref, 0, true);
+		if (q->sched == SCTP_OUTQ_SCHED_RR_PKT && lock == 0)
+			q->tail = 0;
+	} else {
+		/* I-DATA: a stream's head whose turn it is not. */
+		if (l.pm == l.ref) {
+			uint32_t p = l.id1;
+
+			while (stream_of(q, p)->sched_next != l.id1)
+				p = stream_of(q, p)->sched_next;
+			l.ring_prev = p;
+		}
+		unlink_msg(q, &l);
+	}
+	free_node(q, l.ref);
+	return rem;
 }

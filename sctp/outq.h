@@ -32,6 +32,10 @@
  *   - sctp_outq_abandon() releases the queue's reference of every message
  *     still queued (ops->release(), once each), a partly sent one included:
  *     its chunks already handed out keep their own references.
+ *   - sctp_outq_pr_expire() and sctp_outq_pr_evict() release the queue's
+ *     reference of each unsent message they abandon (once, after
+ *     reporting it); sctp_outq_abandon_partial() that of the partly sent
+ *     message it drops (its chunks handed out keep theirs).
  * So at any time the queue holds exactly one reference per queued message.
  * The buffer ops live in the pool: one lcore, one kind of buffer.
  *
@@ -93,9 +97,21 @@
  * association configured with a bundling delay (it has the clock, the
  * queue does not) can tell when a full packet is waiting.
  *
+ * PR-SCTP (RFC 3758, RFC 7496): sctp_outq_push_pr() queues a message with
+ * a policy, which every chunk cut from it carries for the retransmission
+ * queue; unsent messages are abandoned here (sctp_outq_pr_expire(),
+ * sctp_outq_pr_evict()), the rest of a partly sent one when the
+ * retransmission queue abandons its first part
+ * (sctp_outq_abandon_partial()). As in the retransmission queue the policy
+ * lives in a 16-byte slot per pool node beside the array
+ * (sctp_outq_pool_attach_pr()), so the 48-byte node does not grow, a
+ * reliable message costs nothing more and a pool without PR-SCTP has no
+ * slots.
+ *
  * Costs: push, next and peek are O(1) (a handful of loads and stores, two
  * indirect calls to the scheduler per chunk, one ops->hold() per fragment
- * but the last); abandon is O(queued messages); init writes the stream
+ * but the last); abandon and PR-SCTP expiry are O(queued messages),
+ * eviction O(queued messages) per message evicted; init writes the stream
  * entries, 16 bytes each. Exceptions, all bounded by the number A of
  * streams with data: with priority, a stream that becomes active (push) or
  * whose priority changes while active walks the sorted ring, O(A); with
@@ -122,7 +138,8 @@
  *   -EBUSY     the scheduler cannot change while messages are queued, nor
  *              I-DATA once a chunk has gone out.
  *   (-EINVAL also: a stream parameter for a stream id >= n_streams, or a
- *   weight 0 under weighted fair queueing.)
+ *   weight 0 under weighted fair queueing; a PR-SCTP policy unknown, or
+ *   given while the pool has no PR slots.)
  */
 #ifndef SCTP_OUTQ_H
 #define SCTP_OUTQ_H
@@ -174,12 +191,14 @@ struct sctp_outq_msg {
 	uint32_t off;	     /* bytes already taken out as chunks */
 	uint32_t ppid;	     /* host order */
 	uint32_t next;	     /* 1 + index of the next node in its list; 0 ends it */
-	uint32_t mid;	     /* SSN (DATA) or MID (I-DATA), set when the first fragment goes */
-	uint32_t fsn;	     /* I-DATA: FSN of the next fragment */
+	uint32_t mid;	     /* SSN (DATA) or MID (I-DATA), set when the first fragment goes;
+				before, for SCTP_OUTQ_PR_PRIO, the high half of the push order */
+	uint32_t fsn;	     /* I-DATA: FSN of the next fragment; before the first goes, for
+				SCTP_OUTQ_PR_PRIO, the low half of the push order */
 	uint16_t sid;
-	uint8_t flags; /* SCTP_OUTQ_* */
-	uint8_t reserved;
-	int32_t credit; /* WFQ/FC, first message of a stream: the stream's byte credit */
+	uint8_t flags;	   /* SCTP_OUTQ_* */
+	uint8_t pr_policy; /* SCTP_OUTQ_PR_*; not NONE: the rest in pool->pr[node index] */
+	int32_t credit;	   /* WFQ/FC, first message of a stream: the stream's byte credit */
 };
 
 /*
@@ -191,12 +210,31 @@ struct sctp_outq_msg {
 #define SCTP_OUTQ_WFQ_QUANTUM 1024
 
 /*
+ * PR-SCTP policy of a queued message (RFC 3758 §4, RFC 7496 §3-§4); the
+ * policy numbers are enum sctp_rtxq_pr_policy's (sctp/rtxq.h). value: TTL
+ * the deadline in ns of the caller's clock, RTX the retransmissions
+ * allowed, PRIO the priority (lower value = higher priority). 16 bytes.
+ * Also the pool's slot type (sctp_outq_pool_attach_pr()).
+ */
+struct sctp_outq_pr {
+	uint64_t value;
+	uint8_t policy;
+	uint8_t reserved[7];
+};
+#define SCTP_OUTQ_PR_NONE 0u /* reliable */
+#define SCTP_OUTQ_PR_TTL  1u /* timed reliability: abandoned once now > value */
+#define SCTP_OUTQ_PR_RTX  2u /* limited retransmissions: the retransmission queue's */
+#define SCTP_OUTQ_PR_PRIO 3u /* priority: evicted for a higher priority (lower value) */
+
+/*
  * Nodes of one lcore, shared by its associations. n_free nodes are on the
  * free list; the others belong to some association's queue.
  */
 struct sctp_outq_pool {
 	struct sctp_outq_msg *nodes;
 	const struct sctp_buf_ops *ops; /* hold/release of every queued buffer */
+	struct sctp_outq_pr *pr;	/* n slots, slot i node i's policy; NULL: no PR-SCTP */
+	uint64_t pr_seq;		/* SCTP_OUTQ_PR_PRIO messages pushed (their push order) */
 	uint32_t n;
 	uint32_t free; /* 1 + index of the first free node; 0: none */
 	uint32_t n_free;
@@ -255,20 +293,26 @@ struct sctp_outq_chunk {
 	uint32_t mid;		 /* I-DATA MID; DATA: the SSN again (0 if unordered) */
 	uint32_t fsn;		 /* the fragment's index in its message, 0 first: I-DATA's FSN */
 	uint16_t sid;
-	uint16_t ssn;  /* DATA SSN; 0 for unordered (U set) */
-	uint8_t flags; /* SCTP_DATA_FLAG_{B,E,U,I} */
+	uint16_t ssn;	   /* DATA SSN; 0 for unordered (U set) */
+	uint8_t flags;	   /* SCTP_DATA_FLAG_{B,E,U,I} */
+	uint8_t pr_policy; /* the message's SCTP_OUTQ_PR_*, NONE if pushed without one */
+	uint64_t pr_value; /* its struct sctp_outq_pr value; 0 for NONE */
 };
 
-/* What sctp_outq_abandon() reports for each message it drops. */
+/* What sctp_outq_abandon() and the PR-SCTP calls report for each message they drop. */
 struct sctp_outq_unsent {
 	struct sctp_slice msg; /* the whole message as pushed; handle still held */
 	uint32_t ppid;
 	uint32_t taken; /* bytes already handed out as chunks (0: none sent) */
 	uint16_t sid;
-	uint8_t flags; /* SCTP_OUTQ_* as pushed */
+	uint8_t flags;	   /* SCTP_OUTQ_* as pushed */
+	uint8_t pr_policy; /* SCTP_OUTQ_PR_* as pushed */
 };
 
-/* Called once per dropped message, before its reference is released. */
+/*
+ * Called once per dropped message, before its reference is released. It
+ * must not call into the queue.
+ */
 typedef void (*sctp_outq_unsent_fn)(void *arg, const struct sctp_outq_unsent *u);
 
 /*
@@ -278,6 +322,16 @@ typedef void (*sctp_outq_unsent_fn)(void *arg, const struct sctp_outq_unsent *u)
  */
 int sctp_outq_pool_init(struct sctp_outq_pool *p, struct sctp_outq_msg *nodes, uint32_t n,
 			const struct sctp_buf_ops *ops);
+
+/*
+ * PR-SCTP slots for a pool: slots[0 .. n-1] beside the pool's n nodes,
+ * slot i belonging to node i (caller storage, 16 bytes each; never read
+ * for a reliable message, so they need no initialization). Without them
+ * only reliable messages can be pushed. Call after sctp_outq_pool_init(),
+ * before any message is pushed. -1 (nothing changed) if n != p->n or slots
+ * is NULL.
+ */
+int sctp_outq_pool_attach_pr(struct sctp_outq_pool *p, struct sctp_outq_pr *slots, uint32_t n);
 
 static inline uint32_t
 sctp_outq_pool_free(const struct sctp_outq_pool *p)
@@ -353,6 +407,16 @@ int sctp_outq_push(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t fla
 		   const struct sctp_slice *msg);
 
 /*
+ * sctp_outq_push() with a PR-SCTP policy, carried by every chunk cut from
+ * the message (struct sctp_outq_chunk pr_policy and pr_value). pr NULL or
+ * policy SCTP_OUTQ_PR_NONE is sctp_outq_push(). -EINVAL for an unknown
+ * policy, or a policy while the pool has no PR slots; otherwise push's
+ * errors. O(1).
+ */
+int sctp_outq_push_pr(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
+		      const struct sctp_slice *msg, const struct sctp_outq_pr *pr);
+
+/*
  * Take the next chunk the scheduler picks: at most max_payload bytes of user
  * data (cut at 65519 for DATA, 65515 for I-DATA, so the chunk Length fits
  * 16 bits), B on a message's first fragment, E on its last, U as pushed, I
@@ -394,6 +458,57 @@ unsigned sctp_outq_fill(struct sctp_outq *q, uint32_t max_payload, uint32_t room
  * afterwards and the SSNs and MIDs are kept (sctp_outq_init() resets them).
  */
 uint32_t sctp_outq_abandon(struct sctp_outq *q, sctp_outq_unsent_fn fn, void *arg);
+
+/*
+ * PR-SCTP, messages still in the queue (RFC 3758 §3.5, RFC 7496 §3-§4).
+ * A message none of whose bytes have been taken out (unsent) is abandoned
+ * here without trace on the wire: it has no TSN, and no SSN or MID either
+ * (given when the first fragment goes), so the stream's numbering goes on
+ * as if it had never been queued and no FORWARD TSN is needed. A message
+ * partly sent is the retransmission queue's to abandon; it then calls
+ * sctp_outq_abandon_partial() for the rest. The message leaves the
+ * schedulers as when its last chunk is taken: a stream that empties leaves
+ * the ring of active streams, WFQ/FC credit moves to the stream's next
+ * message.
+ */
+
+/*
+ * Abandon every unsent SCTP_OUTQ_PR_TTL message whose deadline has passed
+ * (now_ns > value: alive at the deadline itself). Partly sent ones stay.
+ * fn (may be NULL) is called for each (taken 0) before its reference is
+ * released. *next_deadline (may be NULL) gets the earliest deadline of
+ * the TTL messages still queued, partly sent ones included, UINT64_MAX
+ * when none. Returns the messages abandoned. O(queued messages).
+ */
+uint32_t sctp_outq_pr_expire(struct sctp_outq *q, uint64_t now_ns, sctp_outq_unsent_fn fn,
+			     void *arg, uint64_t *next_deadline);
+
+/*
+ * RFC 7496 §4, priority policy, the send buffer is full: abandon unsent
+ * SCTP_OUTQ_PR_PRIO messages of lower priority than prio (value strictly
+ * greater), the lowest priority first, until their payload bytes reach
+ * need or none is left; fn as for sctp_outq_pr_expire(). Among equal
+ * priorities the most recently pushed goes first: the older ones have
+ * waited longest and are next to go out (a FIFO buffer's tail drop);
+ * nothing of them is on the wire yet, so there is no Advanced.Peer.Ack.Point
+ * to move, the reason the retransmission queue abandons its oldest first.
+ * Returns the payload bytes freed. O(queued messages) per message
+ * abandoned.
+ */
+uint32_t sctp_outq_pr_evict(struct sctp_outq *q, uint64_t prio, uint32_t need,
+			    sctp_outq_unsent_fn fn, void *arg);
+
+/*
+ * The retransmission queue abandoned a message whose first fragments went
+ * out and whose last did not (RFC 3758 §3.5 A3: the rest MUST be abandoned
+ * at the same time): drop the rest of the partly sent message at the head
+ * of stream sid (off > 0), without a report (the retransmission queue
+ * reported it), releasing the queue's reference. Returns the payload bytes
+ * dropped, 0 when stream sid has no partly sent message (or sid >=
+ * n_streams). O(1), but O(streams with data) when the stream empties and
+ * is not the one served next.
+ */
+uint32_t sctp_outq_abandon_partial(struct sctp_outq *q, uint16_t sid);
 
 static inline uint32_t
 sctp_outq_queued_bytes(const struct sctp_outq *q)

@@ -14,7 +14,10 @@
  *  I1  TSNs strictly increase along next; no two nodes share a TSN.
  *  I2  Two queued fragments with consecutive TSNs obey the §6.9 rule of
  *      follows(): so a run of consecutive TSNs starting at a B and without
- *      an E before its end is a prefix of one message.
+ *      an E before its end is a prefix of one message. With pr_cut, a
+ *      fragment that is not an E followed by a B (a message the sender
+ *      abandoned part way, RFC 3758 §3.5 A3) never stays queued: the
+ *      prefix before the B is dropped when the pair appears (cut()).
  *  I3  No queued message is whole and deliverable: a whole message goes up
  *      as soon as it is deliverable (unordered, or ordered with the stream's
  *      next SSN and that stream not blocked by a partial delivery).
@@ -114,6 +117,16 @@ follows(const struct frag *p, const struct frag *x)
 	if (p->sid != x->sid || ((p->flags ^ x->flags) & FU))
 		return false;
 	return (x->flags & FU) || p->ssn == x->ssn;
+}
+
+/*
+ * p then x break §6.9 only because the sender abandoned p's message after
+ * sending p (RFC 3758 §3.5 A3): allowed when PR-SCTP was negotiated.
+ */
+static bool
+cut_allowed(const struct call *k, const struct frag *p, const struct frag *x)
+{
+	return k->env->pr_cut && !(p->flags & FE) && (x->flags & FB);
 }
 
 static void
@@ -558,6 +571,20 @@ drop_run(struct call *k, const struct run *run)
 	pool_put(k, run);
 }
 
+/*
+ * The queued prefix ending at node l belongs to a message cut short (I2):
+ * it can never be whole, so it goes now, holds released. Its first node is
+ * found down through consecutive TSNs (run_start()); from there run_from()
+ * comes back up to l, which is not an E and has no consecutive successor
+ * queued yet.
+ */
+static void
+cut(struct call *k, uint32_t l)
+{
+	struct run run = run_from(k, run_start(k, l));
+	drop_run(k, &run);
+}
+
 /* The chunk in hand was taken: it may move the cumulative TSN. */
 static void
 took(struct call *k, uint32_t tsn)
@@ -580,7 +607,7 @@ pd_continue(struct call *k, const struct sctp_reasm_chunk *c)
 	struct run run = { NIL, NIL, 0, 0 };
 	uint32_t p, s, last_tsn = c->tsn;
 	struct sctp_reasm_msg m;
-	bool end;
+	bool end, cut_short;
 
 	if ((x.flags & FB) || x.sid != r->pd_sid ||
 	    ((x.flags & FU) != 0) != (r->pd == PD_UNORDERED) ||
@@ -591,14 +618,19 @@ pd_continue(struct call *k, const struct sctp_reasm_chunk *c)
 	s = succ_of(k, p);
 	if (s != NIL && nodes[s].tsn == c->tsn + 1) {
 		sf = frag_of_node(&nodes[s]);
-		if (!follows(&x, &sf))
+		if (follows(&x, &sf)) {
+			if (!(x.flags & FE)) {
+				run = run_from(k, s);
+				last_tsn = nodes[run.last].tsn;
+			}
+		} else if (!cut_allowed(k, &x, &sf)) {
 			return SCTP_REASM_BAD_FRAGMENT;
-		if (!(x.flags & FE)) {
-			run = run_from(k, s);
-			last_tsn = nodes[run.last].tsn;
 		}
 	}
 	end = (x.flags & FE) || (run.count > 0 && (nodes[run.last].flags & FE));
+	/* Cut short (I2): what follows contiguously is the B of the next message. */
+	s = run.count > 0 ? nodes[run.last].next : s;
+	cut_short = !end && s != NIL && nodes[s].tsn == last_tsn + 1;
 	m = msg_of(r->pd_sid, r->pd_ssn, r->pd_ppid, x.flags,
 		   SCTP_REASM_MSG_CONT | (end ? 0u : SCTP_REASM_MSG_MORE));
 	deliver(k, &m, &c->payload, &run);
@@ -606,6 +638,8 @@ pd_continue(struct call *k, const struct sctp_reasm_chunk *c)
 		k->cum = last_tsn;
 	if (end)
 		pd_end(k);
+	else if (cut_short)
+		pd_abort(k);
 	else
 		r->pd_next = last_tsn + 1;
 	return SCTP_REASM_DELIVERED;
@@ -752,8 +786,12 @@ sctp_reasm_input(struct sctp_reasm *r, const struct sctp_reasm_env *env,
 		return SCTP_REASM_BAD_STREAM;
 	if (c->payload.len > UINT16_MAX)
 		return SCTP_REASM_BAD_LEN;
-	if (r->pd != PD_NONE && c->tsn == r->pd_next)
-		return pd_continue(&k, c);
+	if (r->pd != PD_NONE && c->tsn == r->pd_next) {
+		if (!env->pr_cut || !(xf.flags & FB))
+			return pd_continue(&k, c);
+		/* The message in partial delivery was cut short (I2): it ends ABORTED. */
+		pd_abort(&k);
+	}
 	/* A second start of the message in partial delivery. */
 	if (ordered && (xf.flags & FB) && r->pd == PD_ORDERED && r->pd_sid == c->sid &&
 	    r->pd_ssn == c->ssn)
@@ -763,15 +801,33 @@ sctp_reasm_input(struct sctp_reasm *r, const struct sctp_reasm_env *env,
 	if (locate(&k, c->tsn, &p))
 		return SCTP_REASM_DUPLICATE;
 	s = succ_of(&k, p);
-	if (p != NIL && nodes[p].tsn + 1 == c->tsn) {
-		nf = frag_of_node(&nodes[p]);
-		if (!follows(&nf, &xf))
-			return SCTP_REASM_BAD_FRAGMENT;
-	}
 	if (s != NIL && nodes[s].tsn == c->tsn + 1) {
 		nf = frag_of_node(&nodes[s]);
-		if (!follows(&xf, &nf))
-			return SCTP_REASM_BAD_FRAGMENT;
+		if (!follows(&xf, &nf)) {
+			if (!cut_allowed(&k, &xf, &nf))
+				return SCTP_REASM_BAD_FRAGMENT;
+			/* c is the last fragment sent of a message cut short: it
+			 * and the prefix of that message before it can never be
+			 * whole (I2). */
+			if (p != NIL && nodes[p].tsn + 1 == c->tsn) {
+				nf = frag_of_node(&nodes[p]);
+				if (!follows(&nf, &xf))
+					return SCTP_REASM_BAD_FRAGMENT;
+				if (!(xf.flags & FB))
+					cut(&k, p);
+			}
+			return SCTP_REASM_STALE;
+		}
+	}
+	if (p != NIL && nodes[p].tsn + 1 == c->tsn) {
+		nf = frag_of_node(&nodes[p]);
+		if (!follows(&nf, &xf)) {
+			if (!cut_allowed(&k, &nf, &xf))
+				return SCTP_REASM_BAD_FRAGMENT;
+			cut(&k, p); /* c begins a message after one cut short */
+			locate(&k, c->tsn, &p);
+			s = succ_of(&k, p);
+		}
 	}
 	/* §6.5: the stream has passed this SSN (only after a FORWARD TSN skip). */
 	if (ordered && sctp_ssn_lt(c->ssn, env->streams[c->sid].next_ssn))

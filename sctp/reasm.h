@@ -207,7 +207,8 @@ enum sctp_reasm_verdict {
 	SCTP_REASM_DELIVERED = 0, /* taken: went up now (alone or completing a message) */
 	SCTP_REASM_QUEUED,	  /* taken: held until its message can go up */
 	SCTP_REASM_STALE,	  /* taken and discarded: an ordered fragment whose SSN the stream
-				     has passed (after a FORWARD TSN skipped it, RFC 3758 §3.6) */
+				     has passed (after a FORWARD TSN skipped it, RFC 3758 §3.6),
+				     or, with pr_cut, a fragment of a message cut short */
 	SCTP_REASM_NO_ROOM,	  /* not taken: a cap or the pool; leave the TSN unmarked, the
 				     peer retransmits it */
 	SCTP_REASM_BAD_STREAM,	  /* stream id >= inbound streams: RFC 9260 §6.5, acknowledge the
@@ -338,6 +339,16 @@ struct sctp_reasm_env {
 	const struct sctp_buf_ops *buf;
 	sctp_reasm_deliver_fn deliver;
 	void *arg;
+	/*
+	 * PR-SCTP negotiated (RFC 3758): a B fragment may carry the TSN right
+	 * after a fragment that is not an E. The sender abandoned that message
+	 * part way, and the fragments it had not sent never got TSNs (§3.5
+	 * A3), so the prefix it left here can never be whole: it is dropped at
+	 * once (its TSNs stay received) instead of the pair being refused as
+	 * BAD_FRAGMENT, and a partial delivery of it ends ABORTED. Without
+	 * PR-SCTP the pair breaks RFC 9260 §6.9 and stays BAD_FRAGMENT.
+	 */
+	bool pr_cut;
 };
 
 /* n nodes in caller storage, all free. -1 if n is 0 or not below SCTP_REASM_NIL. */

@@ -256,6 +256,32 @@ sctp_rtxq_add_pr(struct sctp_rtxq *q, const struct sctp_rtxq_env *env,
 	return SCTP_RTXQ_ADD_OK;
 }
 
+enum sctp_rtxq_add_verdict
+sctp_rtxq_add_skip(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint32_t tsn, uint16_t sid,
+		   uint16_t ssn, uint8_t flags, uint8_t path, const struct sctp_rtxq_pr *pr)
+{
+	struct sctp_rtxq_chunk c = {
+		.tsn = tsn,
+		.sid = sid,
+		.ssn = ssn,
+		.flags = (uint8_t)((flags & SCTP_DATA_FLAG_U) | SCTP_DATA_FLAG_E),
+		.path = path,
+	};
+	enum sctp_rtxq_add_verdict v;
+	struct sctp_rtxq_node *n;
+
+	if (pr == NULL || pr->policy == SCTP_RTXQ_PR_NONE)
+		return SCTP_RTXQ_ADD_BAD_PR;
+	v = sctp_rtxq_add_pr(q, env, &c, 0, pr);
+	if (v != SCTP_RTXQ_ADD_OK)
+		return v;
+	/* Never sent: out of the flight sctp_rtxq_add() counted it in. */
+	n = &env->pool->nodes[q->tail];
+	q->path_flight[path] -= sctp_rtxq_chunk_bytes(0);
+	n->state = (uint8_t)((n->state & ~S_PHASE) | S_ABANDONED);
+	return SCTP_RTXQ_ADD_OK;
+}
+
 /*
  * The checks that refuse a SACK, before anything changes. room: TSNs sent
  * above the SACK's cum TSN (highest - cum), so a block may end at offset
@@ -913,6 +939,7 @@ sctp_rtxq_pr_expire(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint64
 	if (res == NULL)
 		res = &local;
 	memset(res, 0, sizeof(*res));
+	res->next_deadline = UINT64_MAX;
 	if (pool->pr == NULL)
 		return 0;
 	while (x != NIL) {
@@ -928,6 +955,9 @@ sctp_rtxq_pr_expire(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint64
 		if ((n->state & S_PR) && msg_expired(pool, x, k, now_ns) &&
 		    !msg_all_gap_acked(pool->nodes, x, k))
 			abandon_msg(q, env, x, k, fn, arg, stats, res);
+		else if ((n->state & S_PR) && pool->pr[x].policy == SCTP_RTXQ_PR_TTL &&
+			 pool->pr[x].value >= now_ns && pool->pr[x].value < res->next_deadline)
+			res->next_deadline = pool->pr[x].value;
 		x = after;
 	}
 	return res->msgs;

@@ -273,6 +273,22 @@ enum sctp_rtxq_add_verdict sctp_rtxq_add_pr(struct sctp_rtxq *q, const struct sc
 					    const struct sctp_rtxq_pr *pr);
 
 /*
+ * RFC 3758 §3.5 A3 with DATA, after a message was abandoned part way (its
+ * last fragments never sent): one more TSN for it, given to a fragment that
+ * is never sent (E set, U as the message, no payload), ABANDONED from the
+ * start. The next message's B then does not follow a fragment that is not
+ * an E (which RFC 9260 §6.9 forbids and a receiver without PR-SCTP leniency
+ * refuses), and the peer's cum can never pass the message without our
+ * FORWARD TSN, which so always names its (sid, ssn), even when every
+ * fragment sent had arrived (usrsctp does the same). pr->mid as for
+ * sctp_rtxq_add_pr(); the same verdicts; nothing is in flight after it.
+ */
+enum sctp_rtxq_add_verdict sctp_rtxq_add_skip(struct sctp_rtxq *q, const struct sctp_rtxq_env *env,
+					      uint32_t tsn, uint16_t sid, uint16_t ssn,
+					      uint8_t flags, uint8_t path,
+					      const struct sctp_rtxq_pr *pr);
+
+/*
  * What sctp_rtxq_on_sack() decided. Only OK changes anything; every other
  * verdict leaves the queue, its counters and the a_rwnd as they were.
  */
@@ -505,13 +521,18 @@ struct sctp_rtxq_pr_stats {
 
 /* What one call abandoned. */
 struct sctp_rtxq_pr_result {
-	uint32_t msgs;	       /* messages abandoned */
-	uint32_t chunks;       /* their chunks */
-	uint32_t bytes;	       /* their payload bytes (references released) */
-	uint32_t flight_bytes; /* chunk bytes that left the flight (were IN_FLIGHT) */
-	uint8_t flight_mask;   /* paths whose flight dropped: T3-rtx R2 applies, but
-				  RFC 3758 §3.5 C5 wants one T3-rtx running while a
-				  FORWARD TSN is outstanding */
+	uint32_t msgs;		/* messages abandoned */
+	uint32_t chunks;	/* their chunks */
+	uint32_t bytes;		/* their payload bytes (references released) */
+	uint32_t flight_bytes;	/* chunk bytes that left the flight (were IN_FLIGHT) */
+	uint8_t flight_mask;	/* paths whose flight dropped: T3-rtx R2 applies, but
+				   RFC 3758 §3.5 C5 wants one T3-rtx running while a
+				   FORWARD TSN is outstanding */
+	uint64_t next_deadline; /* sctp_rtxq_pr_expire(): the earliest deadline not yet
+				   passed of the SCTP_RTXQ_PR_TTL messages left (a
+				   wholly gap-acked one past its deadline stays and is
+				   not counted), UINT64_MAX when none; 0 from
+				   sctp_rtxq_pr_evict() */
 };
 
 /*

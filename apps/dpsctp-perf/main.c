@@ -166,6 +166,9 @@ snap(struct perf_snap *sn, const struct perf_result *r, unsigned rx_idx)
 		sn->c[i].polls = perf_load(&s->c.polls);
 		sn->c[i].idle_polls = perf_load(&s->c.idle_polls);
 		sn->c[i].pings = perf_load(&s->c.pings);
+		sn->c[i].abandoned_msgs = perf_load(&s->c.abandoned_msgs);
+		sn->c[i].abandoned_bytes = perf_load(&s->c.abandoned_bytes);
+		sn->c[i].abandoned_sent = perf_load(&s->c.abandoned_sent);
 		const char *name;
 		sn->rx_packets[i] = dpsctp_worker_counter(s->d, 0, rx_idx, &name);
 	}
@@ -556,7 +559,8 @@ server_tick(struct perf_run *r, uint64_t now)
 	/* The next test's totals are its own (the rates are between
 	 * snapshots, the totals are not). */
 	srv->n_flows = srv->flows_up = srv->flows_ended = srv->flows_lost = 0;
-	srv->errors = srv->refused = srv->restarts = 0;
+	srv->errors = srv->refused = srv->restarts = srv->skipped = 0;
+	srv->extensions = srv->ext_flows = 0;
 	memset(&srv->sum, 0, sizeof(srv->sum));
 	memset(&srv->c, 0, sizeof(srv->c));
 	memset(&srv->lat, 0, sizeof(srv->lat));

@@ -48,6 +48,9 @@
 #define PERF_F_PING  0x1u /* echo this message back (ping request) */
 #define PERF_F_PONG  0x2u /* an echoed ping */
 #define PERF_F_BIDIR 0x4u /* the sender wants traffic back (--bidir) */
+/* Sent with a PR-SCTP policy (--pr-policy): the sender may abandon it, so a
+ * gap before it in its stream's seq is a message abandoned, not an error. */
+#define PERF_F_PR 0x8u
 
 /* The first 16 bytes of every message, big-endian on the wire. */
 struct perf_hdr {
@@ -99,7 +102,14 @@ struct perf_opts {
 	uint32_t handshakes; /* --handshakes N, 0 = a traffic test */
 	bool line_rate_10g;  /* --rate 10g (for the verdict's wording) */
 	unsigned burst;	     /* messages sent per flow and loop iteration */
+	int pr_policy;	     /* --pr-policy: DPSCTP_PR_TTL, _RTX, _PRIO; 0 reliable */
+	uint32_t pr_value;   /* --pr-value: TTL ms, RTX retransmissions, PRIO priority */
 };
+
+/* --pr-policy's word for a DPSCTP_PR_* ("none" for 0). */
+const char *perf_pr_name(int policy);
+/* The names of DPSCTP_EXT_* bits as --extensions takes them ("none" for 0), into buf. */
+void perf_ext_names(uint32_t ext, char *buf, size_t len);
 
 int perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t errlen);
 void perf_opts_usage(FILE *f);
@@ -155,6 +165,9 @@ struct perf_counts {
 	uint64_t msgs_recv, bytes_recv;
 	uint64_t busy_cycles, loop_cycles, polls, idle_polls;
 	uint64_t pings;
+	/* SEND_FAILED of a PR-SCTP policy: messages abandoned, their bytes, and
+	 * how many of them had gone on the wire at least in part. */
+	uint64_t abandoned_msgs, abandoned_bytes, abandoned_sent;
 };
 
 enum perf_phase {
@@ -174,6 +187,10 @@ struct perf_side {
 	uint64_t errors;   /* order, length or header errors */
 	uint64_t refused;  /* sends refused for another reason than no room */
 	uint64_t restarts; /* the peer restarted an association (RFC 9260 §5.2) */
+	uint64_t skipped;  /* messages missing before a PERF_F_PR one: abandoned by the sender */
+	/* What the associations negotiated (DPSCTP_EXT_*): the bits every one of
+	 * them has, once ext_flows (the associations that said) is not 0. */
+	uint32_t extensions, ext_flows;
 	struct perf_counts c;
 	struct perf_hist lat; /* ping RTT/2 in ns */
 	/* Pacing: messages this side may send by now (token bucket). */
@@ -202,6 +219,29 @@ void perf_side_pace(struct perf_side *s, double msgs_per_s);
 /* Open -P associations to the peers (the client). */
 int perf_side_connect(struct perf_side *s, const struct sctp_addr *peers, unsigned n, uint16_t port,
 		      uint32_t count);
+/*
+ * A received message's seq against what its ordered stream expects next: a
+ * gap before a PERF_F_PR message is messages its sender abandoned
+ * (skipped), anything else out of order is an error.
+ */
+static inline void
+perf_seq_check(struct perf_side *s, uint32_t *expect, const struct perf_hdr *h)
+{
+	int32_t ahead = (int32_t)(h->seq - *expect);
+	if (ahead > 0 && (h->flags & PERF_F_PR) != 0)
+		s->skipped += (uint32_t)ahead;
+	else if (ahead != 0)
+		s->errors++;
+	*expect = h->seq + 1;
+}
+
+/* An association came up having negotiated ext (DPSCTP_EXT_*). */
+static inline void
+perf_side_extensions(struct perf_side *s, uint32_t ext)
+{
+	s->extensions = s->ext_flows++ == 0 ? ext : s->extensions & ext;
+}
+
 /* Read a counter written by the side's lcore. */
 static inline uint64_t
 perf_load(const uint64_t *p)

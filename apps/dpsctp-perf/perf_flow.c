@@ -11,8 +11,14 @@
  * buffers would — the one copy every stack makes from an application's
  * bytes (write() for TCP, usrsctp_sendv()) is counted in our cycles too.
  *
+ * PR-SCTP (--pr-policy): every data message goes with the policy and
+ * PERF_F_PR in its header; pings and their echoes go reliably, one lost
+ * would stop the ping-pong. SEND_FAILED of a policy counts the message as
+ * abandoned (the report's goodput leaves it out).
+ *
  * Receiving: every message is counted; the first 16 bytes (struct
- * perf_hdr) are checked — order per ordered stream — and answered: a ping
+ * perf_hdr) are checked — order per ordered stream, a gap before a
+ * PERF_F_PR message counted as abandoned — and answered: a ping
  * is echoed at once with its timestamp (one outstanding per flow, so one
  * slot holds an echo the send buffer refused), --echo owes the peer one
  * message of the same size per message, and a sender's --bidir flag makes
@@ -46,12 +52,17 @@ send_msg(struct perf_flow *f, uint16_t sid, uint32_t len, uint16_t flags, uint64
 	 uint32_t sflags)
 {
 	struct perf_side *s = f->side;
-	struct dpsctp_sndinfo si = { sid, 0, sflags };
+	struct dpsctp_sndinfo si = { .sid = sid, .flags = sflags };
 	uint32_t seq = f->seq_out[sid];
 	int rc;
 
 	if (s->o->unordered)
 		si.flags |= DPSCTP_SEND_UNORDERED;
+	if (s->o->pr_policy != 0 && (flags & (PERF_F_PING | PERF_F_PONG)) == 0) {
+		si.pr_policy = (uint32_t)s->o->pr_policy;
+		si.pr_value = s->o->pr_value;
+		flags |= PERF_F_PR;
+	}
 	if (len <= s->copy_max || (len > s->room && s->big_pool == NULL)) {
 		/* Small ones packed; large ones without a pool of their size (a
 		 * server echoing what a client chose) go as the library's chain. */
@@ -189,6 +200,9 @@ flow_up(struct perf_flow *f, struct dpsctp_assoc *a, const struct dpsctp_event *
 	if (s->is_client && s->o->streams < f->streams)
 		f->streams = s->o->streams;
 	f->in_streams = ev->inbound_streams;
+	struct dpsctp_assoc_stats st;
+	if (dpsctp_assoc_get_stats(a, &st) == 0)
+		perf_side_extensions(s, st.extensions);
 	if (s->o->handshakes == 0) {
 		f->seq_out = calloc(f->streams, sizeof(*f->seq_out));
 		f->seq_in = calloc(f->in_streams, sizeof(*f->seq_in));
@@ -219,6 +233,7 @@ flow_end(struct perf_flow *f, struct dpsctp_assoc *a, const struct dpsctp_event 
 		s->sum.sacks_in += f->final.sacks_in;
 		s->sum.t3_expiries += f->final.t3_expiries;
 		s->sum.fast_retransmits += f->final.fast_retransmits;
+		s->sum.fwd_tsn_out += f->final.fwd_tsn_out;
 	}
 	if (ev->type != DPSCTP_EV_SHUTDOWN_COMPLETE) {
 		f->lost = true;
@@ -249,6 +264,15 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 	case DPSCTP_EV_COMM_LOST:
 	case DPSCTP_EV_CANT_START:
 		flow_end(f, a, ev);
+		break;
+	case DPSCTP_EV_SEND_FAILED:
+		/* Abandoned by its policy (0: left at a close, which the end event says). */
+		if (ev->pr_policy != DPSCTP_PR_NONE) {
+			perf_add(&f->side->c.abandoned_msgs, 1);
+			perf_add(&f->side->c.abandoned_bytes, ev->length);
+			if (ev->sent)
+				perf_add(&f->side->c.abandoned_sent, 1);
+		}
 		break;
 	case DPSCTP_EV_RESTART:
 		f->side->restarts++;
@@ -296,11 +320,8 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		perf_add(&s->c.msgs_recv, 1);
 	if (!hdr_read(m, &h))
 		return; /* another tool's message, or the rest of a partial delivery */
-	if ((m->flags & DPSCTP_MSG_UNORDERED) == 0 && m->sid < f->in_streams) {
-		if (h.seq != f->seq_in[m->sid])
-			s->errors++;
-		f->seq_in[m->sid] = h.seq + 1;
-	}
+	if ((m->flags & DPSCTP_MSG_UNORDERED) == 0 && m->sid < f->in_streams)
+		perf_seq_check(s, &f->seq_in[m->sid], &h);
 	/* A client's own ping back unchanged is its pong too: a plain echo
 	 * server (dpsctp-echo, dpsctpd --loopback-peer echo) does not flip it. */
 	if ((h.flags & PERF_F_PONG) || (s->is_client && (h.flags & PERF_F_PING))) {

@@ -19,6 +19,37 @@
 
 #define PO(m) APP_OPT_FIELD(struct perf_opts, m)
 
+/* --pr-policy's words, in DPSCTP_PR_* order from TTL (APP_OPT_CHOICE: 1 + the index). */
+static const char *const perf_pr_words[] = { "ttl", "rtx", "prio", NULL };
+_Static_assert(DPSCTP_PR_TTL == 1 && DPSCTP_PR_RTX == 2 && DPSCTP_PR_PRIO == 3,
+	       "--pr-policy's words are DPSCTP_PR_* in order");
+
+const char *
+perf_pr_name(int policy)
+{
+	return policy >= (int)DPSCTP_PR_TTL && policy <= (int)DPSCTP_PR_PRIO
+		       ? perf_pr_words[policy - 1]
+		       : "none";
+}
+
+void
+perf_ext_names(uint32_t ext, char *buf, size_t len)
+{
+	/* The words --extensions takes (docs/CONFIG.md). */
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} names[] = { { DPSCTP_EXT_PR_SCTP, "pr-sctp" } };
+	size_t at = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((ext & names[i].bit) != 0 && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at != 0 ? "," : "",
+					       names[i].name);
+	if (at == 0)
+		snprintf(buf, len, "none");
+}
+
 static const struct app_opt perf_opt_table[] = {
 	{ .kind = APP_OPT_SECTION, .help = "Roles:" },
 	{ .kind = APP_OPT_FLAG,
@@ -150,6 +181,23 @@ static const struct app_opt perf_opt_table[] = {
 	  .help = "not measured at the start (warm-up)",
 	  .dmin = 0,
 	  .dmax = 60 },
+	{ .kind = APP_OPT_CHOICE,
+	  .name = "pr-policy",
+	  PO(pr_policy),
+	  .arg = "POLICY",
+	  .choices = perf_pr_words,
+	  .help = "PR-SCTP (RFC 3758, RFC 7496) on every data message sent, pings and their echoes "
+		  "excepted: ttl (a lifetime), rtx (a retransmission limit), prio (a priority); "
+		  "the report shows what was abandoned; reliable without it",
+	  .dflt = "" },
+	{ .kind = APP_OPT_UINT,
+	  .name = "pr-value",
+	  PO(pr_value),
+	  .arg = "N",
+	  .help = "the policy's value: ttl ms (1 or more), rtx retransmissions (0: sent once), "
+		  "prio priority (0 highest)",
+	  .min = 0,
+	  .max = UINT32_MAX },
 	{ .kind = APP_OPT_UINT,
 	  .name = "burst",
 	  PO(burst),
@@ -275,6 +323,17 @@ check_traffic(const struct perf_opts *o, char *err, size_t errlen)
 	if (o->handshakes != 0 && (o->ping || o->bidir))
 		return bad(err, errlen,
 			   "--handshakes opens associations only: no --ping or --bidir");
+	if (o->pr_value != 0 && o->pr_policy == 0)
+		return bad(err, errlen,
+			   "--pr-value %u is a PR-SCTP policy's value: with --pr-policy",
+			   o->pr_value);
+	if (o->pr_policy == (int)DPSCTP_PR_TTL && o->pr_value == 0)
+		return bad(err, errlen,
+			   "--pr-policy ttl needs --pr-value MS, the lifetime (1 or more)");
+	if (o->pr_policy != 0 && (o->handshakes != 0 || o->memory))
+		return bad(err, errlen,
+			   "--pr-policy applies to data: not with --handshakes or "
+			   "--memory");
 	if (o->omit >= o->seconds)
 		return bad(err, errlen, "--omit %.3g must be shorter than the test (-t %.3g)",
 			   o->omit, o->seconds);

@@ -6,6 +6,10 @@
  * the start and end snapshots); message and byte totals are the whole test
  * after the drain, when everything sent had been acknowledged.
  *
+ * With a PR-SCTP policy (--pr-policy) messages may be abandoned: a client
+ * whose peer is remote counts as received what was sent less what its
+ * SEND_FAILED events abandoned, so every "received" figure is goodput.
+ *
  * With --sidecar the data plane is dpsctpd's: the frames, SACKs and
  * retransmissions it counts are not visible to this process, and the JSON
  * says null for them rather than a zero that reads as a measurement.
@@ -31,7 +35,8 @@ perf_report_reset(void)
 }
 
 /* The receiving end's counters: the server when we have it, else what the
- * peer acknowledged (everything the client sent, after the drain). */
+ * peer acknowledged (everything the client sent and did not abandon, after
+ * the drain). */
 static unsigned
 rx_index(const struct perf_result *r)
 {
@@ -41,13 +46,13 @@ rx_index(const struct perf_result *r)
 static uint64_t
 rx_msgs(const struct perf_result *r, const struct perf_snap *s)
 {
-	return r->rx != NULL ? s->c[1].msgs_recv : s->c[0].msgs_sent;
+	return r->rx != NULL ? s->c[1].msgs_recv : s->c[0].msgs_sent - s->c[0].abandoned_msgs;
 }
 
 static uint64_t
 rx_bytes(const struct perf_result *r, const struct perf_snap *s)
 {
-	return r->rx != NULL ? s->c[1].bytes_recv : s->c[0].bytes_sent;
+	return r->rx != NULL ? s->c[1].bytes_recv : s->c[0].bytes_sent - s->c[0].abandoned_bytes;
 }
 
 static double
@@ -111,6 +116,11 @@ struct figures {
 	double target_mps, target_bps;
 	bool sustained;
 	uint64_t errors;
+	/* PR-SCTP: the sender's abandoned messages (SEND_FAILED), the receiver's gaps. */
+	uint64_t aband_msgs, aband_bytes, aband_sent, skipped, fwd_tsn_out;
+	/* Negotiated, DPSCTP_EXT_*: the sender's associations' (else the receiver's). */
+	uint32_t extensions;
+	bool ext_known;
 };
 
 static void
@@ -149,6 +159,17 @@ figures(const struct perf_result *r, struct figures *g)
 		g->sent_msgs = r->tx->c.msgs_sent;
 		g->sent_bytes = r->tx->c.bytes_sent;
 		g->rtx = r->tx->sum.data_chunks_rtx;
+		g->aband_msgs = r->tx->c.abandoned_msgs;
+		g->aband_bytes = r->tx->c.abandoned_bytes;
+		g->aband_sent = r->tx->c.abandoned_sent;
+		g->fwd_tsn_out = r->tx->sum.fwd_tsn_out;
+	}
+	if (r->rx != NULL)
+		g->skipped = r->rx->skipped;
+	const struct perf_side *es = r->tx != NULL && r->tx->ext_flows != 0 ? r->tx : r->rx;
+	if (es != NULL && es->ext_flows != 0) {
+		g->ext_known = true;
+		g->extensions = es->extensions;
 	}
 	if (r->rx != NULL) {
 		g->recv_msgs = r->rx->c.msgs_recv;
@@ -156,8 +177,9 @@ figures(const struct perf_result *r, struct figures *g)
 		g->sacks = r->rx->sum.sacks_out;
 		g->data_pkts = r->rx_packets_total;
 	} else {
-		g->recv_msgs = g->sent_msgs; /* acknowledged: the drain waited for it */
-		g->recv_bytes = g->sent_bytes;
+		/* Acknowledged: the drain waited for it; abandoned messages never were. */
+		g->recv_msgs = g->sent_msgs - g->aband_msgs;
+		g->recv_bytes = g->sent_bytes - g->aband_bytes;
 		g->sacks = r->tx != NULL ? r->tx->sum.sacks_in : 0;
 		g->data_pkts = r->tx_packets_total;
 	}
@@ -167,6 +189,30 @@ figures(const struct perf_result *r, struct figures *g)
 		g->target_bps = g->target_mps * r->wire.wire_bytes_per_msg * 8;
 		g->sustained = g->rx_mps >= 0.99 * g->target_mps;
 	}
+}
+
+/* What was negotiated, and with a policy what it abandoned and what arrived. */
+static void
+report_pr_text(FILE *f, const struct perf_result *r, const struct figures *g)
+{
+	const struct perf_opts *o = r->o;
+	char ext[64];
+	perf_ext_names(g->extensions, ext, sizeof(ext));
+	fprintf(f, "extensions negotiated: %s\n", g->ext_known ? ext : "(no association)");
+	if (o->pr_policy == 0 && g->skipped == 0 && g->aband_msgs == 0)
+		return;
+	fprintf(f, "PR-SCTP %s %u: ", perf_pr_name(o->pr_policy), o->pr_value);
+	if (r->tx != NULL)
+		fprintf(f,
+			"%" PRIu64 " messages (%" PRIu64 " bytes) abandoned, %" PRIu64
+			" of them after going out",
+			g->aband_msgs, g->aband_bytes, g->aband_sent);
+	if (r->tx != NULL && !r->sidecar)
+		fprintf(f, ", %" PRIu64 " FORWARD TSN sent", g->fwd_tsn_out);
+	if (r->rx != NULL)
+		fprintf(f, "%s%" PRIu64 " never arrived (gaps in the streams)",
+			r->tx != NULL ? "; " : "", g->skipped);
+	fprintf(f, "; goodput %.3f Gbit/s\n", g->rx_bps / 1e9);
 }
 
 void
@@ -238,7 +284,36 @@ perf_report_end(FILE *f, const struct perf_result *r)
 			"%%\n",
 			g.target_bps / 1e9, g.target_mps,
 			g.sustained ? "sustained" : "NOT sustained", g.idle[0] * 100);
+	report_pr_text(f, r, &g);
 	fflush(f);
+}
+
+/* "extensions" and "pr_sctp" of "end": null for what this end cannot see. */
+static void
+report_pr_json(FILE *f, const struct perf_result *r, const struct figures *g)
+{
+	char ext[64], am[24] = "null", ab[24] = "null", as[24] = "null", sk[24] = "null",
+		      ft[24] = "null";
+	snprintf(ext, sizeof(ext), "null");
+	if (g->ext_known) {
+		char names[56];
+		perf_ext_names(g->extensions, names, sizeof(names));
+		snprintf(ext, sizeof(ext), "\"%s\"", names);
+	}
+	if (r->tx != NULL) {
+		snprintf(am, sizeof(am), "%" PRIu64, g->aband_msgs);
+		snprintf(ab, sizeof(ab), "%" PRIu64, g->aband_bytes);
+		snprintf(as, sizeof(as), "%" PRIu64, g->aband_sent);
+		if (!r->sidecar)
+			snprintf(ft, sizeof(ft), "%" PRIu64, g->fwd_tsn_out);
+	}
+	if (r->rx != NULL)
+		snprintf(sk, sizeof(sk), "%" PRIu64, g->skipped);
+	fprintf(f,
+		"    \"extensions\": %s,\n    \"pr_sctp\": {\"policy\": \"%s\", \"value\": %u, "
+		"\"abandoned_messages\": %s, \"abandoned_bytes\": %s, \"abandoned_after_sending\": "
+		"%s, \"forward_tsn_sent\": %s, \"receiver_skipped\": %s, \"goodput_bps\": %.0f},\n",
+		ext, perf_pr_name(r->o->pr_policy), r->o->pr_value, am, ab, as, ft, sk, g->rx_bps);
 }
 
 void
@@ -268,10 +343,11 @@ perf_report_json(FILE *f, const struct perf_result *r)
 	fprintf(f,
 		"    \"test\": {\"message_bytes\": %u, \"streams\": %u, \"assocs\": %u, "
 		"\"seconds\": %.3f, \"omit\": %.3f, \"unordered\": %s, \"bidir\": %s, \"ping\": "
-		"%s, \"rate_bps\": %.0f, \"pps\": %.0f, \"handshakes\": %u, \"burst\": %u}},\n",
+		"%s, \"rate_bps\": %.0f, \"pps\": %.0f, \"handshakes\": %u, \"burst\": %u, "
+		"\"pr_policy\": \"%s\", \"pr_value\": %u}},\n",
 		o->len, o->streams, o->assocs, o->seconds, o->omit, o->unordered ? "true" : "false",
 		o->bidir ? "true" : "false", o->ping ? "true" : "false", o->rate_bps, o->pps,
-		o->handshakes, o->burst);
+		o->handshakes, o->burst, perf_pr_name(o->pr_policy), o->pr_value);
 	fprintf(f, "  \"intervals\": [");
 	for (unsigned i = 0; i < n_kept; i++) {
 		double t = kept[i].end - kept[i].start;
@@ -325,6 +401,7 @@ perf_report_json(FILE *f, const struct perf_result *r)
 		"    \"sacks_per_data_packet\": %s, \"retransmits\": %s, \"errors\": %" PRIu64
 		",\n",
 		spp, rtx, g.errors);
+	report_pr_json(f, r, &g);
 	if (g.target_mps > 0)
 		fprintf(f,
 			"    \"rate\": {\"target_wire_bps\": %.0f, \"target_messages_per_second\": "

@@ -208,6 +208,7 @@ psc_flow_up(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_ev
 	if (s->is_client && e->o->streams < f->streams)
 		f->streams = e->o->streams;
 	f->in_streams = ev->assoc_change.inbound_streams;
+	perf_side_extensions(s, ev->assoc_change.extensions);
 	f->seq_out = calloc(f->streams, sizeof(*f->seq_out));
 	f->seq_in = calloc(f->in_streams != 0 ? f->in_streams : 1, sizeof(*f->seq_in));
 	s->flows_up++;
@@ -252,9 +253,16 @@ psc_send(struct psc_end *e, struct psc_flow *f, uint16_t sid, uint32_t len, uint
 	/* Quiet: no completion per message, only for a failure; the drain's
 	 * barrier says when all were served. */
 	struct dpsctp_client_sndinfo si = {
-		f->assoc, sid, 0,
-		DPSCTP_CLIENT_QUIET | (e->o->unordered ? DPSCTP_CLIENT_UNORDERED : 0u), 0
+		.assoc = f->assoc,
+		.sid = sid,
+		.flags = DPSCTP_CLIENT_QUIET | (e->o->unordered ? DPSCTP_CLIENT_UNORDERED : 0u)
 	};
+	/* PR-SCTP on data; pings and their echoes reliably (perf_flow.c). */
+	if (e->o->pr_policy != 0 && (flags & (PERF_F_PING | PERF_F_PONG)) == 0) {
+		si.pr_policy = (uint32_t)e->o->pr_policy;
+		si.pr_value = e->o->pr_value;
+		flags |= PERF_F_PR;
+	}
 	perf_hdr_write(e->payload, seq, flags, tsc);
 	int rc = dpsctp_client_send(e->c, 0, &si, e->payload, len, (uint64_t)(f - e->flows));
 	if (rc == 0) {
@@ -347,11 +355,8 @@ psc_recv(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_event
 		return; /* another tool's message */
 	const struct perf_hdr *h = &f->ph;
 	uint16_t sid = f->partial_sid;
-	if ((f->partial_flags & DPSCTP_CLIENT_UNORDERED) == 0 && sid < f->in_streams) {
-		if (h->seq != f->seq_in[sid])
-			s->errors++;
-		f->seq_in[sid] = h->seq + 1;
-	}
+	if ((f->partial_flags & DPSCTP_CLIENT_UNORDERED) == 0 && sid < f->in_streams)
+		perf_seq_check(s, &f->seq_in[sid], h);
 	/* A client's own ping back unchanged is its pong too: a plain echo
 	 * server (dpsctp-echo, dpsctpd --loopback-peer echo) does not flip it. */
 	if ((h->flags & PERF_F_PONG) || (s->is_client && (h->flags & PERF_F_PING))) {
@@ -509,7 +514,15 @@ psc_event(struct psc_end *e, const struct dpsctp_client_event *ev)
 		f->partial = false;
 		break;
 	case DPSCTP_CLIENT_SEND_FAILED:
-		e->undelivered++;
+		/* Abandoned by its PR-SCTP policy, or not acknowledged at the close. */
+		if (ev->send_failed.pr_policy != DPSCTP_CLIENT_PR_NONE) {
+			perf_add(&e->side.c.abandoned_msgs, 1);
+			perf_add(&e->side.c.abandoned_bytes, ev->send_failed.len);
+			if (ev->send_failed.sent)
+				perf_add(&e->side.c.abandoned_sent, 1);
+		} else {
+			e->undelivered++;
+		}
 		break;
 	case DPSCTP_CLIENT_SHUTDOWN_EVENT:
 		f->closing = true;
@@ -667,7 +680,8 @@ psc_server_reset(struct psc_end *e)
 {
 	struct perf_side *s = &e->side;
 	s->n_flows = s->flows_up = s->flows_ended = s->flows_lost = 0;
-	s->errors = s->refused = s->restarts = 0;
+	s->errors = s->refused = s->restarts = s->skipped = 0;
+	s->extensions = s->ext_flows = 0;
 	memset(&s->c, 0, sizeof(s->c));
 	memset(&s->lat, 0, sizeof(s->lat));
 	memset(e->keys, 0, (e->mask + 1) * sizeof(*e->keys));

@@ -39,6 +39,13 @@ _Static_assert((int)DPSCTP_CLIENT_REASON_PEER_ABORT == (int)DPSCTP_REASON_PEER_A
 		       (int)DPSCTP_CLIENT_REASON_PROTOCOL == (int)DPSCTP_REASON_PROTOCOL,
 	       "reasons");
 
+/* PR-SCTP policies and extension bits travel as the data plane numbers them (sc_proto.h). */
+_Static_assert(DPSCTP_PR_NONE == SC_PR_NONE && DPSCTP_PR_TTL == SC_PR_TTL &&
+		       DPSCTP_PR_RTX == SC_PR_RTX && DPSCTP_PR_PRIO == SC_PR_PRIO,
+	       "PR-SCTP policies");
+_Static_assert(DPSCTP_EXT_PR_SCTP == DPSCTP_CLIENT_EXT_PR_SCTP && DPSCTP_CONFIG_EXTENSIONS <= 0xffu,
+	       "extensions fit COMM_UP's byte");
+
 static struct dd *dd_g; /* the callbacks' way back to the daemon (one per process) */
 
 void
@@ -492,6 +499,16 @@ dd_adopt(struct dd *d, struct dd_listener *l, struct dpsctp_assoc *a)
 	return as;
 }
 
+/* COMM_UP and RESTART: what the association negotiated (RFC 6458's sac_info). */
+static uint8_t
+dd_extensions(const struct dpsctp_assoc *a)
+{
+	struct dpsctp_assoc_stats st;
+	if (dpsctp_assoc_get_stats(a, &st) != 0)
+		return 0;
+	return (uint8_t)(st.extensions & DPSCTP_CONFIG_EXTENSIONS);
+}
+
 /* Who an association is with, and on which of our ports (COMM_UP and the ends). */
 static void
 dd_evt_who(struct sc_evt *e, const struct dpsctp_event *ev, const struct dd_assoc *as)
@@ -538,12 +555,14 @@ dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		e.type = SC_EVT_COMM_UP;
 		e.sid = ev->outbound_streams;
 		e.ssn = ev->inbound_streams;
+		e.extensions = dd_extensions(a);
 		dd_evt_who(&e, ev, as);
 		break;
 	case DPSCTP_EV_RESTART:
 		e.type = SC_EVT_RESTART;
 		e.sid = ev->outbound_streams;
 		e.ssn = ev->inbound_streams;
+		e.extensions = dd_extensions(a);
 		dd_evt_who(&e, ev, as);
 		break;
 	case DPSCTP_EV_COMM_LOST:
@@ -574,6 +593,9 @@ dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		e.sid = ev->sid;
 		e.ppid = ev->ppid;
 		e.len = ev->length;
+		e.pr_policy = ev->pr_policy <= DPSCTP_PR_PRIO ? (uint8_t)ev->pr_policy : 0;
+		if (ev->sent)
+			e.flags = SC_FAILED_SENT;
 		break;
 	case DPSCTP_EV_REMOTE_ERROR:
 	default:
@@ -706,10 +728,12 @@ dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, b
 		c->status = -ENOENT;
 	else if (!as->up)
 		c->status = -ENOTCONN;
-	else if (r->lifetime_ms != 0)
-		c->status = -EOPNOTSUPP; /* PR-SCTP (RFC 3758) is not negotiated yet */
 	if (c->status == 0) {
-		struct dpsctp_sndinfo si = { r->sid, r->ppid, 0 };
+		/* The policy as the application gave it: dpsctp_send() refuses a bad one. */
+		struct dpsctp_sndinfo si = { .sid = r->sid,
+					     .ppid = r->ppid,
+					     .pr_policy = r->pr_policy,
+					     .pr_value = r->pr_value };
 		if (r->flags & SC_SEND_UNORDERED)
 			si.flags |= DPSCTP_SEND_UNORDERED;
 		if (r->flags & SC_SEND_SACK_NOW)

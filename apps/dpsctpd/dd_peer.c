@@ -178,10 +178,11 @@ dd_peer_part(struct dpsctp_assoc *a, const struct dpsctp_msg *m, struct dd_peer_
 	if (!(m->flags & DPSCTP_MSG_CONT)) { /* the first part: a new message */
 		if (p->m != NULL)	     /* the last one never ended: it cannot be whole */
 			dd_peer_part_drop(p, false);
-		p->si = (struct dpsctp_sndinfo){ m->sid, m->ppid,
-						 (m->flags & DPSCTP_MSG_UNORDERED)
-							 ? DPSCTP_SEND_UNORDERED
-							 : 0 };
+		p->si = (struct dpsctp_sndinfo){ .sid = m->sid,
+						 .ppid = m->ppid,
+						 .flags = (m->flags & DPSCTP_MSG_UNORDERED)
+								  ? DPSCTP_SEND_UNORDERED
+								  : 0 };
 		p->dropping = false;
 	}
 	if (p->dropping) {
@@ -235,9 +236,11 @@ dd_peer_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		return;
 	}
 	/* Back by reference to the received packet, after what already waits. */
-	struct dpsctp_sndinfo si = { m->sid, m->ppid,
-				     (m->flags & DPSCTP_MSG_UNORDERED) ? DPSCTP_SEND_UNORDERED
-								       : 0 };
+	struct dpsctp_sndinfo si = { .sid = m->sid,
+				     .ppid = m->ppid,
+				     .flags = (m->flags & DPSCTP_MSG_UNORDERED)
+						      ? DPSCTP_SEND_UNORDERED
+						      : 0 };
 	struct rte_mbuf *r = dpsctp_msg_to_mbuf(a, m);
 	if (r == NULL) {
 		dd_peer.echo_dropped++;

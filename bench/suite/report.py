@@ -433,6 +433,34 @@ def main():
     out.append("")
     out.append("![e2e_loss.png](img/e2e_loss.png)")
     out.append("")
+    pr = sorted((r for r in R.runs if r["scenario"] == "pr_loss"),
+                key=lambda r: r["params"]["loss_percent"])
+    if pr:
+        rel = {r["params"]["loss_percent"]: r["median"] for r in R.runs
+               if r["scenario"] == "loss"}
+        out.append("### PR-SCTP against loss (1452 B, lifetime 10 ms on every message)")
+        out.append("")
+        out.append("RFC 3758 timed reliability (`--pr-policy ttl --pr-value 10`): a message "
+                   "not acknowledged 10 ms after its send call is given up, the receiver "
+                   "told with a FORWARD TSN. Goodput counts what arrived; the reliable "
+                   "column is the table above's run at the same loss.")
+        out.append("")
+        out.append("| loss | goodput, lifetime 10 ms | reliable | messages given up "
+                   "| of which after going out | FORWARD TSN sent |")
+        out.append("|---|---|---|---|---|---|")
+        for r in pr:
+            m = r["median"]
+            loss = r["params"]["loss_percent"]
+            sent = m.get("messages_sent")
+            ab = m.get("abandoned_messages")
+            share = f" ({100 * ab / sent:.2f} %)" if ab is not None and sent else ""
+            out.append(f"| {loss} % | {fmt(m.get('bits_per_second'), 'bit/s')} | "
+                       f"{fmt(rel.get(loss, {}).get('bits_per_second'), 'bit/s')} | "
+                       f"{fmt(ab)}{share} | {fmt(m.get('abandoned_after_sending'))} | "
+                       f"{fmt(m.get('forward_tsn_sent'))} |" +
+                       (f" error: {r['error'][:80]}" if r.get("error") else ""))
+            cmds.append((f"PR-SCTP loss {loss} %", r["command"]))
+        out.append("")
     out.append("### Goals")
     out.append("")
     goals(R, out)

@@ -70,6 +70,11 @@ METRICS = {
         "memory_total_bytes": "end.memory_total_bytes",
         "memory_sized_for_assocs": "end.memory_sized_for_assocs",
         "rate_sustained": "end.rate.sustained",
+        "abandoned_messages": "end.pr_sctp.abandoned_messages",
+        "abandoned_after_sending": "end.pr_sctp.abandoned_after_sending",
+        "forward_tsn_sent": "end.pr_sctp.forward_tsn_sent",
+        "pr_goodput_bps": "end.pr_sctp.goodput_bps",
+        "messages_sent": "end.sum_sent.messages",
     },
     "usrsctp": {
         "messages_per_second": "end.sum_received.messages_per_second",
@@ -178,6 +183,12 @@ def scenarios(b, seconds, quick):
     for loss in ([1] if quick else [0.1, 1, 5]):
         dp("loss", {"message_bytes": 1452, "loss_percent": loss},
            ["-l", "1452", "--impair", f"loss={loss}%,seed=7"])
+    # PR-SCTP: the same loss with a 10 ms lifetime on every message (RFC
+    # 3758 timed reliability): what is given up, and the goodput left.
+    for loss in ([5] if quick else [1, 5]):
+        dp("pr_loss", {"message_bytes": 1452, "loss_percent": loss, "lifetime_ms": 10},
+           ["-l", "1452", "--impair", f"loss={loss}%,seed=7", "--pr-policy", "ttl",
+            "--pr-value", "10"])
     return out
 
 

@@ -21,6 +21,10 @@ _Static_assert(DPSCTP_CLIENT_UNORDERED == SC_SEND_UNORDERED &&
 		       DPSCTP_CLIENT_SACK_NOW == SC_SEND_SACK_NOW &&
 		       DPSCTP_CLIENT_QUIET == SC_SEND_QUIET,
 	       "send flags");
+/* PR-SCTP policies travel as the API numbers them. */
+_Static_assert(DPSCTP_CLIENT_PR_NONE == SC_PR_NONE && DPSCTP_CLIENT_PR_TTL == SC_PR_TTL &&
+		       DPSCTP_CLIENT_PR_RTX == SC_PR_RTX && DPSCTP_CLIENT_PR_PRIO == SC_PR_PRIO,
+	       "PR-SCTP policies");
 /* And receive flags come out as they are (less SC_RECV_ZC, which stays in here). */
 _Static_assert(DPSCTP_CLIENT_UNORDERED == SC_RECV_UNORDERED && DPSCTP_CLIENT_MORE == SC_RECV_MORE &&
 		       DPSCTP_CLIENT_CONT == SC_RECV_CONT,
@@ -251,6 +255,10 @@ dpsctp_client_send(struct dpsctp_client *c, unsigned t, const struct dpsctp_clie
 	    (si->flags &
 	     ~(DPSCTP_CLIENT_UNORDERED | DPSCTP_CLIENT_SACK_NOW | DPSCTP_CLIENT_QUIET)) != 0)
 		return -EINVAL;
+	/* What dpsctp_send() would refuse, refused here, before the arena is spent on it. */
+	if (si->pr_policy > DPSCTP_CLIENT_PR_PRIO ||
+	    (si->pr_policy == DPSCTP_CLIENT_PR_TTL && si->pr_value == 0))
+		return -EINVAL;
 	if (len > c->layout.arena_bytes)
 		return -EMSGSIZE;
 	struct sc_req *r = client_req(c, t, &rc);
@@ -269,7 +277,8 @@ dpsctp_client_send(struct dpsctp_client *c, unsigned t, const struct dpsctp_clie
 	r->assoc = si->assoc;
 	r->off = off;
 	r->len = len;
-	r->lifetime_ms = si->lifetime_ms;
+	r->pr_policy = si->pr_policy;
+	r->pr_value = si->pr_policy != DPSCTP_CLIENT_PR_NONE ? si->pr_value : 0;
 	r->cookie = cookie;
 	return client_post(c, t);
 }
@@ -419,6 +428,7 @@ client_event(struct dpsctp_client *c, struct sc_thread *th, const struct sc_evt 
 			/* The wire keeps the stream counts in sid (out) and ssn (in). */
 			ev->assoc_change.outbound_streams = e->sid;
 			ev->assoc_change.inbound_streams = e->ssn;
+			ev->assoc_change.extensions = e->extensions;
 		}
 		ev->assoc_change.error = e->error;
 		ev->assoc_change.reason = (enum dpsctp_client_reason)e->reason;
@@ -436,6 +446,8 @@ client_event(struct dpsctp_client *c, struct sc_thread *th, const struct sc_evt 
 		ev->send_failed.len = e->len;
 		ev->send_failed.ppid = e->ppid;
 		ev->send_failed.sid = e->sid;
+		ev->send_failed.sent = (e->flags & SC_FAILED_SENT) != 0;
+		ev->send_failed.pr_policy = e->pr_policy;
 		return 0;
 	default:
 		return 0; /* SHUTDOWN_EVENT, DAEMON_STOPPING: the kind says it all */

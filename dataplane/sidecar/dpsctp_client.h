@@ -103,11 +103,12 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_check(struct dpsctp_client *c);
 
 /** How to send one message. */
 struct dpsctp_client_sndinfo {
-	uint64_t assoc;	      /**< the association, from its COMM_UP event */
-	uint16_t sid;	      /**< stream */
-	uint32_t ppid;	      /**< payload protocol identifier, sent as given */
-	uint32_t flags;	      /**< DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_SACK_NOW */
-	uint32_t lifetime_ms; /**< 0: reliable */
+	uint64_t assoc;	    /**< the association, from its COMM_UP event */
+	uint16_t sid;	    /**< stream */
+	uint32_t ppid;	    /**< payload protocol identifier, sent as given */
+	uint32_t flags;	    /**< DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_SACK_NOW */
+	uint32_t pr_policy; /**< DPSCTP_CLIENT_PR_NONE (reliable), _TTL, _RTX, _PRIO */
+	uint32_t pr_value;  /**< TTL: lifetime in ms; RTX: retransmissions; PRIO: priority */
 };
 #define DPSCTP_CLIENT_UNORDERED 0x01u
 #define DPSCTP_CLIENT_SACK_NOW	0x02u
@@ -120,6 +121,27 @@ struct dpsctp_client_sndinfo {
  */
 #define DPSCTP_CLIENT_QUIET 0x04u
 
+/**
+ * dpsctp_client_sndinfo.pr_policy: PR-SCTP (RFC 3758) with the policies of
+ * RFC 7496, dpsctp.h's DPSCTP_PR_* (the same numbers). A message with a
+ * policy may be abandoned: the data plane stops retransmitting it, tells
+ * the peer with a FORWARD TSN and the application with SEND_FAILED
+ * (send_failed.pr_policy set). With a peer that did not negotiate PR-SCTP
+ * (assoc_change.extensions without DPSCTP_CLIENT_EXT_PR_SCTP), or a daemon
+ * configured without it, the message goes reliably.
+ */
+#define DPSCTP_CLIENT_PR_NONE 0u /**< reliable; pr_value is ignored */
+/** Abandoned pr_value ms (1 or more) after dpsctpd handed the message to the data plane (a
+ * request waiting in the ring for send space has not started its lifetime). */
+#define DPSCTP_CLIENT_PR_TTL 1u
+#define DPSCTP_CLIENT_PR_RTX 2u /**< abandoned after pr_value retransmissions (0: sent once) */
+/** Priority pr_value, 0 highest: lower ones are abandoned to make room when the daemon's send
+ * buffer for the association is full. */
+#define DPSCTP_CLIENT_PR_PRIO 3u
+
+/** assoc_change.extensions: what the association negotiated (dpsctp.h's DPSCTP_EXT_*). */
+#define DPSCTP_CLIENT_EXT_PR_SCTP 0x02u /**< PR-SCTP: FORWARD TSN, RFC 3758 */
+
 /** What dpsctp_client_poll() hands back: a completion or an event. */
 enum dpsctp_client_kind {
 	DPSCTP_CLIENT_COMPLETION = 1,	 /**< a request's result: completion */
@@ -130,9 +152,10 @@ enum dpsctp_client_kind {
 	DPSCTP_CLIENT_CANT_START,	 /**< a connect failed: assoc_change */
 	DPSCTP_CLIENT_RESTART,		 /**< the peer restarted it: assoc_change */
 	DPSCTP_CLIENT_PEER_ADDR_CHANGE,	 /**< a path changed state: addr_change */
-	DPSCTP_CLIENT_SEND_FAILED,    /**< a message not wholly delivered at a close: send_failed */
-	DPSCTP_CLIENT_SHUTDOWN_EVENT, /**< the peer began a graceful close (no fields) */
-	DPSCTP_CLIENT_DAEMON_STOPPING, /**< the daemon is going away: detach (no fields) */
+	DPSCTP_CLIENT_SEND_FAILED,	 /**< a message abandoned, or not delivered at a close:
+					    send_failed */
+	DPSCTP_CLIENT_SHUTDOWN_EVENT,	 /**< the peer began a graceful close (no fields) */
+	DPSCTP_CLIENT_DAEMON_STOPPING,	 /**< the daemon is going away: detach (no fields) */
 };
 
 /** The request a completion answers (dpsctp_client_completion.op). */
@@ -220,6 +243,9 @@ struct dpsctp_client_assoc_change {
 	uint16_t inbound_streams;  /**< COMM_UP, RESTART: streams the peer may send on */
 	uint16_t error;		   /**< COMM_LOST, CANT_START: first cause of the peer's ABORT */
 	enum dpsctp_client_reason reason; /**< COMM_LOST, CANT_START: why */
+	/** COMM_UP, RESTART: the extensions negotiated with the peer, DPSCTP_CLIENT_EXT_* (RFC
+	 * 6458's sac_info features) */
+	uint32_t extensions;
 };
 
 /** DPSCTP_CLIENT_PEER_ADDR_CHANGE: one path of the association. */
@@ -228,11 +254,18 @@ struct dpsctp_client_addr_change {
 	enum dpsctp_client_addr_state state; /**< what happened to it */
 };
 
-/** DPSCTP_CLIENT_SEND_FAILED: a message not wholly acknowledged when the association ended. */
+/**
+ * DPSCTP_CLIENT_SEND_FAILED: a message the peer will not get whole. Either
+ * its PR-SCTP policy abandoned it (pr_policy says which) while the
+ * association lives on, or it was not acknowledged when the association
+ * ended (pr_policy DPSCTP_CLIENT_PR_NONE).
+ */
 struct dpsctp_client_send_failed {
-	uint32_t len;  /**< message bytes */
-	uint32_t ppid; /**< its payload protocol identifier */
-	uint16_t sid;  /**< its stream */
+	uint32_t len;	    /**< message bytes */
+	uint32_t ppid;	    /**< its payload protocol identifier */
+	uint16_t sid;	    /**< its stream */
+	int sent;	    /**< some of it went on the wire (RFC 6458 SCTP_DATA_SENT), else 0 */
+	uint32_t pr_policy; /**< DPSCTP_CLIENT_PR_* that abandoned it; 0: the association ended */
 };
 
 /** A completion or an event: kind says which member of the union is filled. */
@@ -310,13 +343,15 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_connect(struct dpsctp_client *c, unsigned
  *
  * @param c       the attachment.
  * @param t       the thread.
- * @param si      the association, stream, payload protocol identifier, flags.
+ * @param si      the association, stream, payload protocol identifier,
+ *                flags, PR-SCTP policy and its value.
  * @param buf     the message.
  * @param len     its bytes, 1 or more.
  * @param cookie  returned in the completion.
  * @return 0 (posted), -EAGAIN (the ring or the arena is full: poll for
  *         completions), -EMSGSIZE (larger than the arena), -EINVAL (empty,
- *         or bad flags).
+ *         bad flags, a pr_policy above DPSCTP_CLIENT_PR_PRIO, a
+ *         DPSCTP_CLIENT_PR_TTL of 0 ms).
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_send(struct dpsctp_client *c, unsigned t,
 					    const struct dpsctp_client_sndinfo *si, const void *buf,

@@ -11,8 +11,11 @@ _Static_assert(sizeof(struct sc_req) == SC_SLOT_BYTES, "request slot");
 _Static_assert(sizeof(struct sc_cpl) == SC_SLOT_BYTES, "completion slot");
 _Static_assert(sizeof(struct sc_evt) == SC_SLOT_BYTES, "event slot");
 _Static_assert(sizeof(struct sc_addr) == 20, "address");
-_Static_assert(offsetof(struct sc_evt, peer) == 38 && offsetof(struct sc_evt, reserved) == 58,
+_Static_assert(offsetof(struct sc_evt, peer) == 38 && offsetof(struct sc_evt, pr_policy) == 58 &&
+		       offsetof(struct sc_evt, reserved) == 60,
 	       "event slot fields");
+_Static_assert(offsetof(struct sc_req, pr_policy) == 40 && offsetof(struct sc_req, reserved) == 48,
+	       "request slot fields");
 _Static_assert(sizeof(struct sc_zc_ref) == 16, "zero-copy reference");
 
 /* Every byte zero; OR-ed a word at a time (the daemon checks every request). */
@@ -67,7 +70,8 @@ int
 sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
 {
 	if (e->type == 0 || e->type >= SC_EVT_COUNT ||
-	    (e->flags & ~(SC_RECV_UNORDERED | SC_RECV_MORE | SC_RECV_CONT | SC_RECV_ZC)) != 0 ||
+	    (e->flags & ~(SC_RECV_UNORDERED | SC_RECV_MORE | SC_RECV_CONT | SC_RECV_ZC |
+			  SC_FAILED_SENT)) != 0 ||
 	    !sc_zero(e->reserved, sizeof(e->reserved)) ||
 	    !sc_zero(e->peer.pad, sizeof(e->peer.pad)))
 		return -EPROTO;
@@ -81,6 +85,14 @@ sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
 		return -EPROTO;
 	if ((e->flags & SC_RECV_ZC) &&
 	    (e->type != SC_EVT_RECV || e->len != sizeof(struct sc_zc_ref)))
+		return -EPROTO;
+	/* Each event's own fields are zero in the others. */
+	if (e->type != SC_EVT_SEND_FAILED &&
+	    ((e->flags & SC_FAILED_SENT) != 0 || e->pr_policy != SC_PR_NONE))
+		return -EPROTO;
+	if (e->type == SC_EVT_SEND_FAILED && e->pr_policy > SC_PR_PRIO)
+		return -EPROTO;
+	if (e->extensions != 0 && e->type != SC_EVT_COMM_UP && e->type != SC_EVT_RESTART)
 		return -EPROTO;
 	if (e->type == SC_EVT_PEER_ADDR_CHANGE &&
 	    (e->len != sizeof(struct sc_addr) || e->off >= arena_bytes))

@@ -56,9 +56,21 @@ struct sc_req {
 	uint32_t len;	 /* SEND: message bytes; CONNECT: n x sizeof(struct sc_addr) */
 	uint16_t port;	 /* LISTEN, UNLISTEN, CONNECT */
 	uint16_t pad0;
-	uint32_t lifetime_ms; /* SEND: 0 = reliable (PR-SCTP lifetime, when negotiated) */
-	uint8_t reserved[20]; /* zero */
+	uint32_t pr_policy;   /* SEND: SC_PR_* (PR-SCTP, RFC 3758 and RFC 7496), 0 = reliable */
+	uint32_t pr_value;    /* SEND: TTL ms, RTX retransmissions, PRIO priority (0 highest) */
+	uint8_t reserved[16]; /* zero */
 };
+
+/*
+ * sc_req.pr_policy: dpsctp.h's DPSCTP_PR_* numbers, which the daemon hands
+ * to dpsctp_send() as they are; the data plane judges them (-EINVAL in the
+ * completion for one it does not know), so a request with another number
+ * is well-formed here and refused there, like a stream out of range.
+ */
+#define SC_PR_NONE 0u
+#define SC_PR_TTL  1u
+#define SC_PR_RTX  2u
+#define SC_PR_PRIO 3u
 
 /* The result of one request. */
 struct sc_cpl {
@@ -79,9 +91,10 @@ enum sc_evt_type {
 	SC_EVT_CANT_START,	  /* a CONNECT that failed */
 	SC_EVT_RESTART,		  /* the peer restarted the association */
 	SC_EVT_PEER_ADDR_CHANGE,  /* `addr_state` for the path at `off` in the rx arena */
-	SC_EVT_SEND_FAILED,	/* a message not wholly acknowledged at the close: sid, ppid, len */
-	SC_EVT_SHUTDOWN_EVENT,	/* the peer started a shutdown */
-	SC_EVT_DAEMON_STOPPING, /* the daemon is going away: detach */
+	SC_EVT_SEND_FAILED,	  /* a message not delivered (abandoned, or left at the close):
+				   * sid, ppid, len, pr_policy, SC_FAILED_SENT */
+	SC_EVT_SHUTDOWN_EVENT,	  /* the peer started a shutdown */
+	SC_EVT_DAEMON_STOPPING,	  /* the daemon is going away: detach */
 	SC_EVT_COUNT
 };
 
@@ -95,6 +108,8 @@ enum sc_evt_type {
  * then frees the packet buffers).
  */
 #define SC_RECV_ZC 0x04u
+/* SEND_FAILED: some of the message went on the wire (RFC 6458 SCTP_DATA_SENT). */
+#define SC_FAILED_SENT 0x10u
 
 struct sc_zc_ref {
 	uint64_t off; /* into the packet-buffer memfd */
@@ -104,7 +119,7 @@ struct sc_zc_ref {
 
 struct sc_evt {
 	uint8_t type;	     /* enum sc_evt_type */
-	uint8_t flags;	     /* SC_RECV_* */
+	uint8_t flags;	     /* RECV: SC_RECV_*; SEND_FAILED: SC_FAILED_SENT */
 	uint16_t sid;	     /* RECV, SEND_FAILED; COMM_UP: outbound streams */
 	uint32_t ppid;	     /* RECV, SEND_FAILED */
 	uint64_t assoc;	     /* the association's handle */
@@ -117,7 +132,9 @@ struct sc_evt {
 	uint8_t reason;	     /* COMM_LOST, CANT_START: why (enum dpsctp_reason's numbers) */
 	uint16_t peer_port;  /* COMM_UP, RESTART, COMM_LOST, CANT_START: the peer's port */
 	struct sc_addr peer; /* the same events: the peer's primary address (family 0: none) */
-	uint8_t reserved[6]; /* zero */
+	uint8_t pr_policy;   /* SEND_FAILED: the SC_PR_* policy that abandoned it, 0: the close */
+	uint8_t extensions;  /* COMM_UP, RESTART: dpsctp.h's DPSCTP_EXT_* negotiated */
+	uint8_t reserved[4]; /* zero */
 };
 
 /*

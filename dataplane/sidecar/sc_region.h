@@ -37,8 +37,13 @@
 extern "C" {
 #endif
 
+/*
+ * SC_VERSION, the protocol's: 3, COMM_UP and CANT_START say who and why;
+ * 4, PR-SCTP (a SEND's policy, SEND_FAILED's policy and SC_FAILED_SENT,
+ * COMM_UP's extensions).
+ */
 #define SC_MAGIC	   0x4450534354505343ull /* "DPSCTPSC" */
-#define SC_VERSION	   3u			 /* 3: COMM_UP and CANT_START say who and why */
+#define SC_VERSION	   4u
 #define SC_SLOT_BYTES	   64u
 #define SC_MAX_THREADS	   16u
 #define SC_NAME_LEN	   32u

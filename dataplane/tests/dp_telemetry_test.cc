@@ -167,7 +167,7 @@ TEST(DpTelemetry, StatsLcoresAndAssocsWhileRunning)
 		dpsctp_poll(s, 0);
 	}
 	ASSERT_TRUE(on_up_c && on_up_s);
-	dpsctp_sndinfo si = { 0, 0, 0 };
+	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0 };
 	for (int i = 0; i < 100; i++) {
 		ASSERT_EQ(dpsctp_send_bytes(client_assoc, &si, "hello", 5), 0);
 		dpsctp_poll(c, 0);
@@ -207,6 +207,9 @@ TEST(DpTelemetry, StatsLcoresAndAssocsWhileRunning)
 	EXPECT_NE(assocs.find("\"peer\":\"10.0.0.2\""), std::string::npos) << assocs;
 	EXPECT_NE(assocs.find("\"peer_port\":6001"), std::string::npos) << assocs;
 	EXPECT_NE(assocs.find("\"msgs_sent\":100"), std::string::npos) << assocs;
+	// Both ends offer PR-SCTP by default (--extensions): negotiated, named.
+	EXPECT_NE(assocs.find("\"extensions\":\"pr-sctp\""), std::string::npos) << assocs;
+	EXPECT_NE(assocs.find("\"abandoned_msgs\":0"), std::string::npos) << assocs;
 	EXPECT_NE(assocs.find("\"next\":-1"), std::string::npos) << assocs;
 	EXPECT_EQ(page2.find("ESTABLISHED"), std::string::npos) << page2; // past the end
 	EXPECT_NE(page2.find("\"next\":-1"), std::string::npos) << page2;

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "sctp/rtxq.h"
 #include "sctp/sim/sim_traffic.h"
 
 static uint64_t
@@ -58,6 +59,18 @@ sim_traffic_msg(const struct sim_traffic_config *c, unsigned side, uint32_t k)
 	m.len = log_uniform(rnd(c, side, k, 1), lo, hi < lo ? lo : hi);
 	m.sid = (uint16_t)(c->streams == 0 ? 0 : rnd(c, side, k, 2) % c->streams);
 	m.unordered = rnd(c, side, k, 3) % 100u < c->unordered_pct;
+	/* Purposes 5 and 6: without a PR mix the messages are what they were. */
+	uint64_t pol = rnd(c, side, k, 5) % 100u, v = rnd(c, side, k, 6);
+	m.pr_policy = SCTP_RTXQ_PR_NONE;
+	m.pr_value = 0;
+	if (pol < c->ttl_pct) {
+		uint32_t tlo = c->ttl_min_ms == 0 ? 1 : c->ttl_min_ms;
+		m.pr_policy = SCTP_RTXQ_PR_TTL;
+		m.pr_value = log_uniform(v, tlo, c->ttl_max_ms < tlo ? tlo : c->ttl_max_ms);
+	} else if (pol < (uint64_t)c->ttl_pct + c->rtx_pct) {
+		m.pr_policy = SCTP_RTXQ_PR_RTX;
+		m.pr_value = (uint32_t)(v % (c->rtx_max + 1u));
+	}
 	return m;
 }
 
@@ -80,6 +93,10 @@ static const char *const verdict_names[] = {
 	[SIM_TRAFFIC_TWICE] = "delivered_twice",
 	[SIM_TRAFFIC_WRONG] = "wrong_content",
 	[SIM_TRAFFIC_REORDERED] = "reordered",
+	[SIM_TRAFFIC_RELIABLE_ABANDONED] = "reliable_abandoned",
+	[SIM_TRAFFIC_ABANDONED_TWICE] = "abandoned_twice",
+	[SIM_TRAFFIC_UNSENT_DELIVERED] = "unsent_delivered",
+	[SIM_TRAFFIC_WRONG_REPORT] = "wrong_report",
 };
 
 const char *
@@ -124,6 +141,8 @@ sim_traffic_judge(struct sim_traffic_judge *j, uint32_t ppid, uint16_t sid, bool
 		return refuse(j, SIM_TRAFFIC_UNKNOWN, k);
 	if (j->seen[k / 8] & (1u << (k % 8)))
 		return refuse(j, SIM_TRAFFIC_TWICE, k);
+	if (j->unsent && (j->unsent[k / 8] & (1u << (k % 8))))
+		return refuse(j, SIM_TRAFFIC_UNSENT_DELIVERED, k);
 	struct sim_traffic_msg m = sim_traffic_msg(c, j->from_side, k);
 	uint32_t total = 0;
 	for (unsigned i = 0; i < n; i++)
@@ -145,13 +164,64 @@ sim_traffic_judge(struct sim_traffic_judge *j, uint32_t ppid, uint16_t sid, bool
 	j->seen[k / 8] |= (uint8_t)(1u << (k % 8));
 	j->delivered++;
 	j->bytes += total;
+	if (j->abandoned && (j->abandoned[k / 8] & (1u << (k % 8))))
+		j->reported_delivered++; /* abandoned after it was sent: the peer had it */
+	else
+		j->settled++;
+	return SIM_TRAFFIC_OK;
+}
+
+void
+sim_traffic_judge_pr(struct sim_traffic_judge *j, uint8_t *abandoned, uint8_t *unsent)
+{
+	j->abandoned = abandoned;
+	j->unsent = unsent;
+	memset(abandoned, 0, j->cfg->messages / 8u + 1u);
+	memset(unsent, 0, j->cfg->messages / 8u + 1u);
+}
+
+enum sim_traffic_verdict
+sim_traffic_judge_abandoned(struct sim_traffic_judge *j, uint32_t ppid, uint16_t sid,
+			    uint32_t length, uint8_t pr_policy, bool sent)
+{
+	const struct sim_traffic_config *c = j->cfg;
+	uint32_t k = ppid;
+	uint8_t bit = (uint8_t)(1u << (k % 8));
+
+	if (k >= c->messages || j->abandoned == NULL)
+		return refuse(j, SIM_TRAFFIC_UNKNOWN, k);
+	struct sim_traffic_msg m = sim_traffic_msg(c, j->from_side, k);
+	if (m.pr_policy == SCTP_RTXQ_PR_NONE)
+		return refuse(j, SIM_TRAFFIC_RELIABLE_ABANDONED, k);
+	if (j->abandoned[k / 8] & bit)
+		return refuse(j, SIM_TRAFFIC_ABANDONED_TWICE, k);
+	/*
+	 * A message partly sent may have its first fragments acknowledged
+	 * already: the report then counts the bytes given up, at least one.
+	 */
+	if (m.sid != sid || m.pr_policy != pr_policy || length == 0 || length > m.len ||
+	    (!sent && length != m.len))
+		return refuse(j, SIM_TRAFFIC_WRONG_REPORT, k);
+	bool seen = (j->seen[k / 8] & bit) != 0;
+	if (!sent && seen)
+		return refuse(j, SIM_TRAFFIC_UNSENT_DELIVERED, k);
+	j->abandoned[k / 8] |= bit;
+	j->reported++;
+	if (!sent) {
+		j->unsent[k / 8] |= bit;
+		j->reported_unsent++;
+	}
+	if (seen)
+		j->reported_delivered++;
+	else
+		j->settled++;
 	return SIM_TRAFFIC_OK;
 }
 
 uint32_t
 sim_traffic_missing(const struct sim_traffic_judge *j)
 {
-	return j->cfg->messages - j->delivered;
+	return j->cfg->messages - j->settled;
 }
 
 void

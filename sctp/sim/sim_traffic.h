@@ -20,6 +20,15 @@
  *   - nothing unexpected: k beyond what the sender produced, a stream the
  *     message does not belong to.
  *
+ * With PR-SCTP (RFC 3758, RFC 7496) a share of the messages carries a
+ * policy (pr_policy, pr_value: a lifetime or a retransmission limit, also
+ * drawn from (seed, side, k)). The sender reports what the association
+ * abandoned (its SEND_FAILED notifications) to the judge of its messages
+ * (sim_traffic_judge_abandoned()), and "exactly once" becomes: a message
+ * with a policy is delivered at most once, or, if never delivered,
+ * reported abandoned exactly once; one reported unsent (it never went out)
+ * is never delivered; a reliable one is never reported.
+ *
  * Payload buffers are the sender's "application buffers": a fixed pool of
  * refcounted blocks (struct sim_appbuf), so the simulator can check that
  * the association gives back every reference it took (zero copy, sctp/buf.h).
@@ -46,6 +55,17 @@ struct sim_traffic_config {
 	uint32_t max_len;      /* <= SIM_TRAFFIC_MAX_LEN */
 	uint16_t streams;      /* messages spread over streams 0 .. streams-1 */
 	uint8_t unordered_pct; /* share of unordered messages, 0..100 */
+	/*
+	 * PR-SCTP mix, none when both shares are 0: a share of the messages
+	 * with a lifetime (SCTP_PR_TTL, log-uniform in [ttl_min_ms,
+	 * ttl_max_ms]) and a share with a retransmission limit (SCTP_PR_RTX,
+	 * uniform in 0 .. rtx_max); ttl_pct + rtx_pct <= 100, the rest reliable.
+	 */
+	uint8_t ttl_pct;
+	uint8_t rtx_pct;
+	uint8_t rtx_max;
+	uint32_t ttl_min_ms; /* >= 1 */
+	uint32_t ttl_max_ms;
 };
 
 /* One generated message's description (the bytes come from sim_traffic_fill()). */
@@ -54,6 +74,8 @@ struct sim_traffic_msg {
 	uint32_t len;
 	uint16_t sid;
 	bool unordered;
+	uint8_t pr_policy; /* SCTP_PR_NONE, _TTL or _RTX (sctp/assoc.h) */
+	uint32_t pr_value; /* its value for sctp_assoc_send_pr(); 0 for NONE */
 };
 
 /* Message k of side `side` (0 or 1). */
@@ -71,6 +93,11 @@ enum sim_traffic_verdict {
 	SIM_TRAFFIC_TWICE,     /* delivered before */
 	SIM_TRAFFIC_WRONG,     /* length, stream, U flag or a byte differs */
 	SIM_TRAFFIC_REORDERED, /* an ordered message before an earlier one of its stream */
+	/* PR-SCTP (sim_traffic_judge_abandoned()) */
+	SIM_TRAFFIC_RELIABLE_ABANDONED, /* a message without a policy reported abandoned */
+	SIM_TRAFFIC_ABANDONED_TWICE,	/* reported abandoned before */
+	SIM_TRAFFIC_UNSENT_DELIVERED,	/* delivered, and reported as never sent */
+	SIM_TRAFFIC_WRONG_REPORT,	/* the report's stream, length or policy differs */
 };
 
 const char *sim_traffic_verdict_name(enum sim_traffic_verdict v);
@@ -78,7 +105,8 @@ const char *sim_traffic_verdict_name(enum sim_traffic_verdict v);
 /*
  * The receiving side's judge of the other side's messages. Caller storage:
  * seen[] one bit per message (messages / 8 + 1 bytes), last_k[] one entry
- * per stream.
+ * per stream; with PR-SCTP traffic also abandoned[] and unsent[], one bit
+ * per message each (sim_traffic_judge_pr()).
  */
 struct sim_traffic_judge {
 	const struct sim_traffic_config *cfg;
@@ -87,7 +115,14 @@ struct sim_traffic_judge {
 	int64_t *last_k; /* highest ordered k delivered per stream, -1: none */
 	uint32_t delivered;
 	uint64_t bytes;
-	uint32_t bad; /* deliveries refused */
+	/* PR-SCTP: NULL without (a report is then UNKNOWN). */
+	uint8_t *abandoned; /* reported abandoned */
+	uint8_t *unsent;    /* ... and not sent at all (RFC 6458 SCTP_DATA_UNSENT) */
+	uint32_t reported;  /* abandonment reports accepted */
+	uint32_t reported_unsent;
+	uint32_t reported_delivered; /* reported (sent) and delivered all the same */
+	uint32_t settled;	     /* delivered, or reported abandoned */
+	uint32_t bad;		     /* deliveries and reports refused */
 	enum sim_traffic_verdict first_bad;
 	uint32_t first_bad_k;
 };
@@ -104,7 +139,21 @@ enum sim_traffic_verdict sim_traffic_judge(struct sim_traffic_judge *j, uint32_t
 					   bool unordered, const uint8_t *const *data,
 					   const uint32_t *len, unsigned n, uint8_t *scratch);
 
-/* Messages not delivered yet. */
+/* Caller storage for the PR-SCTP reports, messages / 8 + 1 bytes each. */
+void sim_traffic_judge_pr(struct sim_traffic_judge *j, uint8_t *abandoned, uint8_t *unsent);
+
+/*
+ * The sender's report that the association abandoned message ppid under
+ * its PR-SCTP policy (a SEND_FAILED notification with pr_policy): its
+ * stream, length and policy as notified, and whether some of it was sent.
+ * The length is the message's when unsent; when sent, the bytes not yet
+ * acknowledged when it was given up: 1 .. the message's.
+ */
+enum sim_traffic_verdict sim_traffic_judge_abandoned(struct sim_traffic_judge *j, uint32_t ppid,
+						     uint16_t sid, uint32_t length,
+						     uint8_t pr_policy, bool sent);
+
+/* Messages neither delivered nor reported abandoned yet. */
 uint32_t sim_traffic_missing(const struct sim_traffic_judge *j);
 
 /* A refcounted application buffer the sender's messages live in. */

@@ -139,6 +139,8 @@ struct SideData {
 	struct sctp_outq_pool outq_pool;
 	std::vector<struct sctp_rtxq_node> rtxq_nodes;
 	struct sctp_rtxq_pool rtxq_pool;
+	std::vector<struct sctp_rtxq_pr_slot> rtxq_pr; // PR-SCTP slots (Sim::enable_pr())
+	std::vector<struct sctp_outq_pr> outq_pr;
 	std::vector<uint64_t> store;
 	bool lent = false;
 	size_t asked = 0; // bytes the last ops.data_get() asked for
@@ -330,6 +332,35 @@ struct Sim {
 			x->ep.cfg.data = &d.cfg;
 			x->ep.cfg.a_rwnd = rwnd;
 		}
+	}
+
+	// PR-SCTP slots beside both sides' send and retransmission pools.
+	void enable_pr()
+	{
+		for (Side *x : { &c, &s }) {
+			SideData &d = *x->data;
+			d.rtxq_pr.resize(d.rtxq_pool.n);
+			d.outq_pr.resize(d.outq_pool.n);
+			ASSERT_EQ(sctp_rtxq_pool_attach_pr(&d.rtxq_pool, d.rtxq_pr.data(),
+							   d.rtxq_pool.n),
+				  0);
+			ASSERT_EQ(sctp_outq_pool_attach_pr(&d.outq_pool, d.outq_pr.data(),
+							   d.outq_pool.n),
+				  0);
+		}
+	}
+
+	// sctp_assoc_send_pr() as send() below.
+	int send_pr(Side &x, uint16_t sid, const Bytes &msg, uint8_t policy, uint32_t value,
+		    uint8_t flags = 0, uint32_t ppid = 51)
+	{
+		void *h = fresh_buf(msg);
+		const Bytes *b = static_cast<const Bytes *>(h);
+		struct sctp_slice sl = { h, b->data(), static_cast<uint32_t>(b->size()) };
+		int r = sctp_assoc_send_pr(&x.a, sid, ppid, flags, &sl, policy, value, now);
+		if (r != 0)
+			put(h);
+		return r;
 	}
 
 	// Queue a message from x: its bytes in a fresh buffer whose reference

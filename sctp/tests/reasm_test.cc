@@ -160,6 +160,7 @@ struct H {
 			h->out.push_back(consume(h->bufs, m));
 		};
 		env.arg = this;
+		env.pr_cut = false;
 	}
 	~H()
 	{
@@ -406,6 +407,44 @@ TEST(Reasm, FragmentBeforeQueuedStart)
 	ASSERT_EQ(h.out.size(), 2u);
 	EXPECT_EQ(h.out[0].bytes, "0a0b");
 	EXPECT_EQ(h.out[1].bytes, "next");
+}
+
+// RFC 3758 §3.5 A3 with PR-SCTP: the sender abandoned message 0 after two
+// of its fragments; the next message's B takes the next TSN. The prefix
+// left behind goes at once (holds released), the new message is delivered,
+// and without PR-SCTP the same pair is a violation.
+TEST(Reasm, PrCutDropsThePrefixLeftBehind)
+{
+	H h;
+	h.env.pr_cut = true;
+	EXPECT_EQ(h.in(0, 1, 0, B, "a0"), SCTP_REASM_QUEUED);
+	EXPECT_EQ(h.in(1, 1, 0, M, "a1"), SCTP_REASM_QUEUED);
+	EXPECT_EQ(h.in(2, 2, 0, BE, "next"), SCTP_REASM_DELIVERED);
+	EXPECT_EQ(h.r.chunks, 0u) << "the cut prefix is gone";
+	ASSERT_EQ(h.out.size(), 1u);
+	EXPECT_EQ(h.out[0].bytes, "next");
+	// The last fragment sent of a cut message, late, in front of the next B.
+	EXPECT_EQ(h.in(4, 0, 0, B, "b0"), SCTP_REASM_QUEUED);
+	EXPECT_EQ(h.in(6, 0, 1, BE, "c"), SCTP_REASM_QUEUED);
+	EXPECT_EQ(h.in(5, 0, 0, M, "b1"), SCTP_REASM_STALE);
+	EXPECT_EQ(h.r.chunks, 1u) << "b0 went with it, c waits for its SSN";
+	H strict;
+	EXPECT_EQ(strict.in(0, 1, 0, B, "a0"), SCTP_REASM_QUEUED);
+	EXPECT_EQ(strict.in(1, 1, 0, BE, "x"), SCTP_REASM_BAD_FRAGMENT);
+}
+
+// With PR-SCTP, a partial delivery whose next TSN turns out to be the B of
+// another message ends ABORTED, and the new message goes on.
+TEST(Reasm, PrCutEndsAPartialDelivery)
+{
+	H h(64, 1u << 20, 4);
+	h.env.pr_cut = true;
+	EXPECT_EQ(h.in(0, 0, 0, B, "aaaa"), SCTP_REASM_DELIVERED); // past the PD point
+	ASSERT_EQ(h.out.size(), 1u);
+	EXPECT_EQ(h.in(1, 0, 1, BE, "next"), SCTP_REASM_DELIVERED);
+	ASSERT_EQ(h.out.size(), 3u);
+	EXPECT_TRUE(h.out[1].flags & SCTP_REASM_MSG_ABORTED);
+	EXPECT_EQ(h.out[2].bytes, "next");
 }
 
 // §6.5 with RFC 1982 arithmetic: 65534, 65535, 0, 1 are in sequence.
@@ -979,6 +1018,7 @@ struct Receiver {
 			static_cast<Receiver *>(arg)->on_deliver(m);
 		};
 		env.arg = this;
+		env.pr_cut = false;
 	}
 
 	uint32_t cum_tsn() const

@@ -10,6 +10,12 @@ speed:
            the embedded -s: every message the sidecar client sent was
            received, no order errors on either end, the JSON keys present
            ("mode": "sidecar" / "embedded", latency quantiles for --ping)
+  pr-sctp  dpsctp-perf --sidecar -c --pr-policy ttl --pr-value 1 against an
+           embedded -s -1 that loses 5 % of what it receives (--impair-rx):
+           PR-SCTP negotiated through dpsctpd (COMM_UP's extensions), messages
+           abandoned (SEND_FAILED with the policy, so dpsctpd handed the
+           policy to the data plane), the run completes, the server got no
+           more than was sent and nothing out of order beyond the gaps
   reverse  the embedded -c against dpsctp-perf --sidecar -s -1: the same
   usage    options that need an instance of our own exit 2; no daemon, 3
 
@@ -207,6 +213,39 @@ def forward(rig):
               and 0 < lat["p50"] <= lat["p99"] <= lat["max"] * 1.04, lat)
 
 
+def forward_pr(rig):
+    """PR-SCTP through dpsctpd: a 1 ms lifetime on a lossy link abandons messages."""
+    peer = rig.popen(rig.embedded(2, ["-s", "-1", "--json", "--impair-rx", "loss=5%,seed=7"]))
+    time.sleep(1)
+    rc, out, err = rig.run(rig.sidecar(["-c", PEER_IP, "-t", "1", "-l", "1000", "--pr-policy",
+                                        "ttl", "--pr-value", "1", "--json"]))
+    check("pr-sctp: sidecar client exit 0 (the run completes)", rc == 0, err[-2000:])
+    prc, pout, perr = rig.finish(peer, timeout=20)
+    check("pr-sctp: the embedded server -1 exits 0", prc == 0, perr[-2000:])
+    try:
+        c, s = json.loads(out), json.loads(pout)
+        pr = get(c, "end.pr_sctp")
+        sent, recv = get(c, "end.sum_sent.messages"), get(s, "end.sum_received.messages")
+        check("pr-sctp: negotiated through dpsctpd", get(c, "end.extensions") == "pr-sctp",
+              get(c, "end.extensions"))
+        check("pr-sctp: the policy in the report", get(c, "start.test.pr_policy") == "ttl" and
+              pr["policy"] == "ttl" and pr["value"] == 1, pr)
+        check("pr-sctp: messages abandoned (SEND_FAILED with the policy)",
+              pr["abandoned_messages"] > 0 and pr["abandoned_bytes"] > 0, pr)
+        check("pr-sctp: the server got no more than was sent, and the rest was abandoned",
+              0 < recv <= sent <= recv + pr["abandoned_messages"],
+              f"sent {sent}, received {recv}, abandoned {pr['abandoned_messages']}")
+        check("pr-sctp: the client counts the abandoned out of what arrived",
+              get(c, "end.sum_received.messages") == sent - pr["abandoned_messages"])
+        check("pr-sctp: gaps, not order errors, at the server",
+              get(s, "end.errors") == 0 and get(s, "end.pr_sctp.receiver_skipped") > 0,
+              f"errors {get(s, 'end.errors')}, skipped {get(s, 'end.pr_sctp.receiver_skipped')}")
+        check("pr-sctp: no FORWARD TSN count through dpsctpd (its counters)",
+              pr["forward_tsn_sent"] is None, pr)
+    except (ValueError, KeyError) as e:
+        check("pr-sctp: JSON", False, repr(e))
+
+
 def reverse(rig):
     """The embedded client against the sidecar server (-1)."""
     srv = rig.popen(rig.sidecar(["-s", "-1", "--json"]))
@@ -231,7 +270,9 @@ def usage(perf):
     """Bad usage exits 2 and no daemon exits 3: no root, no DPDK needed."""
     for bad in (["--loopback"], ["-c", "10.0.0.2", "--rate", "1g"], ["-s", "--memory"],
                 ["-c", "10.0.0.2", "--handshakes", "10"], ["-s", "--stats"],
-                ["-s", "--port", "net_ring0"], ["-c", "10.0.0.2,10.0.0.3,10.0.0.4,10.0.0.5,10.0.0.6"]):
+                ["-s", "--port", "net_ring0"], ["-c", "10.0.0.2,10.0.0.3,10.0.0.4,10.0.0.5,10.0.0.6"],
+                ["-c", "10.0.0.2", "--extensions", "none"],
+                ["-c", "10.0.0.2", "--pr-policy", "ttl"]):
         p = subprocess.run([perf, "--sidecar", "/nonexistent/dpsctpd.sock", *bad],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30)
         check(f"usage --sidecar {' '.join(bad)}: exit 2 with a message",
@@ -260,6 +301,7 @@ def main():
             check("dpsctpd starts", False)
         else:
             forward(rig)
+            forward_pr(rig)
             reverse(rig)
     except (ValueError, KeyError, subprocess.SubprocessError) as e:
         check("run", False, repr(e))

@@ -4,7 +4,8 @@
 Behaviour only, never speed: every message sent arrives (sent == received,
 no order errors), the JSON document has the keys scripts rely on
 (docs/PERF_TOOL.md), latency quantiles are ordered, pacing never exceeds its target,
-handshake mode opens exactly N associations, bad usage exits 2; and two
+handshake mode opens exactly N associations, a PR-SCTP policy on a lossy
+link abandons messages and the run still completes, bad usage exits 2; and two
 processes over net_memif (server -s -1, client -c) agree on the count
 without any side channel.
 
@@ -126,6 +127,43 @@ def main():
         traffic_checks("impair 2%", doc)
         check("impair 2%: retransmissions", get(doc, "end.retransmits") > 0)
 
+    # PR-SCTP: a 1 ms lifetime on a link that loses 5 %: messages are
+    # abandoned (SEND_FAILED with the policy, FORWARD TSN sent), the receiver
+    # sees gaps, not order errors, and gets no more than was sent; the run
+    # drains and closes (exit 0). Without a policy the same keys say nothing
+    # was abandoned.
+    doc = run_json(perf, "pr ttl 1", "0-1", ["-t", "1", "-l", "1000", "--impair", "loss=5%,seed=5",
+                                             "--pr-policy", "ttl", "--pr-value", "1"])
+    if doc:
+        try:
+            pr = get(doc, "end.pr_sctp")
+            sent, recv = get(doc, "end.sum_sent.messages"), get(doc, "end.sum_received.messages")
+            check("pr ttl 1: negotiated", get(doc, "end.extensions") == "pr-sctp",
+                  get(doc, "end.extensions"))
+            check("pr ttl 1: the policy in the report", pr["policy"] == "ttl" and
+                  pr["value"] == 1 and get(doc, "start.test.pr_policy") == "ttl", pr)
+            check("pr ttl 1: messages abandoned", pr["abandoned_messages"] > 0 and
+                  pr["abandoned_bytes"] >= pr["abandoned_messages"] * 1000, pr)
+            check("pr ttl 1: FORWARD TSN sent", pr["forward_tsn_sent"] > 0, pr)
+            check("pr ttl 1: received no more than sent, the rest abandoned",
+                  0 < recv <= sent <= recv + pr["abandoned_messages"],
+                  f"sent {sent}, received {recv}, abandoned {pr['abandoned_messages']}")
+            check("pr ttl 1: gaps, not order errors", get(doc, "end.errors") == 0 and
+                  0 < pr["receiver_skipped"] <= sent - recv, pr)
+            check("pr ttl 1: goodput is what was received",
+                  pr["goodput_bps"] == get(doc, "end.sum_received.bits_per_second"), pr)
+        except KeyError as e:
+            check("pr ttl 1: keys", False, str(e))
+    # Not negotiated (--extensions none): the same loss, a policy that would
+    # abandon at the first loss, and every message still arrives.
+    doc = run_json(perf, "pr none", "0", ["-t", "0.5", "-l", "1000", "--extensions", "none",
+                                          "--impair", "loss=5%,seed=5", "--pr-policy", "rtx",
+                                          "--pr-value", "0"])
+    if doc:
+        traffic_checks("pr rtx, not negotiated", doc)
+        check("pr rtx, not negotiated: sent reliably", get(doc, "end.extensions") == "none" and
+              get(doc, "end.pr_sctp.abandoned_messages") == 0, get(doc, "end.pr_sctp"))
+
     # Both ways.
     doc = run_json(perf, "bidir", "0-1", ["-t", "1", "--bidir"])
     if doc:
@@ -175,7 +213,15 @@ def main():
                       (["-n"], "unknown option -n"),
                       (["-t", "1e400"], "--time 1e400: not a number"),
                       (["--burst", "99999999999999999999"], "--burst 99999999999999999999: "
-                       "not a number (want 1..1024)")):
+                       "not a number (want 1..1024)"),
+                      (["--pr-policy", "sometimes"], "--pr-policy sometimes: want ttl or rtx or prio"),
+                      (["--pr-policy", "ttl"], "--pr-policy ttl needs --pr-value MS"),
+                      (["--pr-value", "3"], "--pr-value 3 is a PR-SCTP policy's value: with "
+                       "--pr-policy"),
+                      (["--pr-policy", "rtx", "--pr-value", "4294967296"],
+                       "--pr-value 4294967296: out of range (want 0..4294967295)"),
+                      (["--pr-policy", "prio", "--handshakes", "5"],
+                       "--pr-policy applies to data: not with --handshakes")):
         p = run(perf, "0", ["--loopback", *bad], timeout=30)
         check(f"usage {' '.join(bad)}: exit 2, said", p.returncode == 2 and said in p.stderr,
               f"{p.returncode} {p.stderr[-300:]}")

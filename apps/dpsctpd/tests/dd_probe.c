@@ -55,6 +55,14 @@
  *       a CONNECT of ours (to PEER) is -ENOBUFS (accepted associations count against
  *       --app-assocs N).
  *
+ *   dd_probe SOCKET prsctp PEER PORT EXT
+ *       PR-SCTP through the daemon: COMM_UP's extensions are EXT (pr-sctp
+ *       or none, what the daemon's --extensions let it negotiate); a
+ *       message sent with each policy (none, a lifetime, a retransmission
+ *       limit, a priority) completes with 0 and comes back intact from the
+ *       echo peer, none abandoned on a link that loses nothing; the library
+ *       refuses an unknown policy and a lifetime of 0 ms (-EINVAL).
+ *
  * Each failed expectation prints one line naming it; exit 1.
  */
 #include <arpa/inet.h>
@@ -122,6 +130,7 @@ wait_for(struct dpsctp_client *c, enum dpsctp_client_kind kind, uint64_t cookie,
 
 static int32_t connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port,
 			  uint64_t cookie, uint64_t *h);
+static uint32_t up_extensions; /* the last connect_up()'s COMM_UP: what it negotiated */
 
 static int
 isolation(const char *sock, const char *peer, uint16_t port)
@@ -146,7 +155,7 @@ isolation(const char *sock, const char *peer, uint16_t port)
 
 	/* B names A's association: refused, as an unknown one (a quiet send
 	 * that fails still completes). */
-	struct dpsctp_client_sndinfo si = { ha, 0, htonl(7), DPSCTP_CLIENT_QUIET, 0 };
+	struct dpsctp_client_sndinfo si = { ha, 0, htonl(7), DPSCTP_CLIENT_QUIET, 0, 0 };
 	const char msg[] = "not yours";
 	EXPECT(dpsctp_client_send(b, 0, &si, msg, sizeof(msg), 10) == 0, "B: send request");
 	EXPECT(wait_for(b, DPSCTP_CLIENT_COMPLETION, 10, &ev, 5, &b_saw, ha) &&
@@ -243,7 +252,7 @@ zerocopy(const char *sock, const char *peer, uint16_t port, unsigned n)
 		uint32_t len = sizes[k % (sizeof(sizes) / sizeof(sizes[0]))];
 		for (uint32_t i = 0; i < len; i++)
 			out[i] = (uint8_t)(k * 31u + i * 7u);
-		struct dpsctp_client_sndinfo si = { h, (uint16_t)(k % 4), htonl(k), 0, 0 };
+		struct dpsctp_client_sndinfo si = { h, (uint16_t)(k % 4), htonl(k), 0, 0, 0 };
 		EXPECT(dpsctp_client_send(c, 0, &si, out, len, 100 + k) == 0, "send %u", k);
 		uint32_t got = 0;
 		bool whole = false;
@@ -415,8 +424,11 @@ connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port, u
 				st = ev[i].completion.status;
 				assoc = ev[i].assoc;
 			}
-			up |= ev[i].kind == DPSCTP_CLIENT_COMM_UP && st == 0 &&
-			      ev[i].assoc == assoc;
+			if (ev[i].kind == DPSCTP_CLIENT_COMM_UP && st == 0 &&
+			    ev[i].assoc == assoc) {
+				up = true;
+				up_extensions = ev[i].assoc_change.extensions;
+			}
 		}
 		if (st != INT32_MIN && st != 0)
 			return st;
@@ -561,9 +573,10 @@ cpl_post(enum cpl_kind k)
 		for (uint32_t i = 0; i < len; i++)
 			cpl.msg[i] = cpl_byte(seq, i);
 		/* A quiet send that fails: a handle of the right slot, an older generation. */
-		struct dpsctp_client_sndinfo si = { k == CPL_FAIL ? cpl.h + (1ull << 32) : cpl.h, 0,
-						    htonl(seq),
-						    k == CPL_SEND ? 0u : DPSCTP_CLIENT_QUIET, 0 };
+		struct dpsctp_client_sndinfo si = {
+			k == CPL_FAIL ? cpl.h + (1ull << 32) : cpl.h, 0, htonl(seq),
+			k == CPL_SEND ? 0u : DPSCTP_CLIENT_QUIET,     0, 0
+		};
 		rc = dpsctp_client_send(cpl.c, 0, &si, cpl.msg, len, cookie);
 		if (rc == 0 && k != CPL_FAIL) {
 			cpl.sent++;
@@ -825,6 +838,98 @@ accept_limit(const char *sock, const char *peer, uint16_t port, unsigned n, unsi
 	return failures == 0 ? 0 : 1;
 }
 
+/* ------------------------------------------------------------- prsctp */
+
+static int
+prsctp(const char *sock, const char *peer, uint16_t port, const char *ext)
+{
+	int err;
+	struct dpsctp_client_opts o = { .name = "probe-pr" };
+	struct dpsctp_client *c = dpsctp_client_attach(sock, &o, &err);
+	if (c == NULL) {
+		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
+		return 3;
+	}
+	struct sctp_addr pa = { 4, { 0 } };
+	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
+		return 2;
+	uint32_t want_ext = strcmp(ext, "pr-sctp") == 0 ? DPSCTP_CLIENT_EXT_PR_SCTP : 0;
+	uint64_t h = 0;
+	int32_t up = connect_up(c, &pa, port, 1, &h);
+	EXPECT(up == 0, "connect and COMM_UP: %d", up);
+	EXPECT(up_extensions == want_ext, "COMM_UP's extensions 0x%x, expected 0x%x (%s)",
+	       up_extensions, want_ext, ext);
+
+	static const struct {
+		uint32_t policy, value;
+		const char *name;
+	} sends[] = {
+		{ DPSCTP_CLIENT_PR_NONE, 0, "reliable" },
+		{ DPSCTP_CLIENT_PR_TTL, 60000, "a 60 s lifetime" },
+		{ DPSCTP_CLIENT_PR_RTX, 5, "5 retransmissions" },
+		{ DPSCTP_CLIENT_PR_PRIO, 3, "priority 3" },
+	};
+	const unsigned n = sizeof(sends) / sizeof(sends[0]);
+	char msg[64];
+	unsigned done = 0, echoed = 0, failed = 0;
+	for (unsigned k = 0; k < n; k++) {
+		struct dpsctp_client_sndinfo si = {
+			h, 0, htonl(k), 0, sends[k].policy, sends[k].value
+		};
+		memset(msg, 0, sizeof(msg)); /* every byte of it is compared */
+		snprintf(msg, sizeof(msg), "message %u: %s", k, sends[k].name);
+		EXPECT(dpsctp_client_send(c, 0, &si, msg, sizeof(msg), 100 + k) == 0,
+		       "send with %s posted", sends[k].name);
+	}
+	for (double end = now_s() + 10; (done < n || echoed < n) && now_s() < end;) {
+		struct dpsctp_client_event ev[16];
+		int m = dpsctp_client_poll(c, 0, ev, 16);
+		for (int i = 0; i < m; i++) {
+			if (ev[i].kind == DPSCTP_CLIENT_COMPLETION &&
+			    ev[i].completion.cookie >= 100 && ev[i].completion.cookie < 100 + n) {
+				unsigned k = (unsigned)(ev[i].completion.cookie - 100);
+				EXPECT(ev[i].completion.status == 0,
+				       "SEND with %s completes with 0 (got %d)", sends[k].name,
+				       ev[i].completion.status);
+				done++;
+			} else if (ev[i].kind == DPSCTP_CLIENT_RECV) {
+				uint32_t k = ntohl(ev[i].recv.ppid);
+				memset(msg, 0, sizeof(msg));
+				snprintf(msg, sizeof(msg), "message %u: %s", k,
+					 k < n ? sends[k].name : "?");
+				EXPECT(k < n && ev[i].recv.len == sizeof(msg) &&
+					       memcmp(ev[i].recv.data, msg, sizeof(msg)) == 0,
+				       "the echo of message %u intact", k);
+				echoed++;
+			} else if (ev[i].kind == DPSCTP_CLIENT_SEND_FAILED) {
+				failed++;
+			}
+		}
+		if (m == 0)
+			(void)dpsctp_client_wait(c, 0, 10);
+	}
+	EXPECT(done == n, "%u of %u sends completed", done, n);
+	EXPECT(echoed == n, "%u of %u echoed", echoed, n);
+	EXPECT(failed == 0, "%u SEND_FAILED on a link that loses nothing", failed);
+
+	/* What dpsctp_send() would refuse never reaches the daemon. */
+	struct dpsctp_client_sndinfo bad = { h, 0, 0, 0, DPSCTP_CLIENT_PR_PRIO + 1, 0 };
+	EXPECT(dpsctp_client_send(c, 0, &bad, msg, sizeof(msg), 9) == -EINVAL,
+	       "an unknown policy is -EINVAL");
+	bad.pr_policy = DPSCTP_CLIENT_PR_TTL;
+	EXPECT(dpsctp_client_send(c, 0, &bad, msg, sizeof(msg), 9) == -EINVAL,
+	       "a lifetime of 0 ms is -EINVAL");
+
+	struct dpsctp_client_event ev;
+	EXPECT(dpsctp_client_shutdown(c, 0, h, 4) == 0, "shutdown request");
+	EXPECT(wait_for(c, DPSCTP_CLIENT_SHUTDOWN_COMPLETE, 0, &ev, 10, NULL, 0),
+	       "SHUTDOWN_COMPLETE");
+	dpsctp_client_detach(c);
+	printf("dd_probe: prsctp: extensions 0x%x, %u sent with policies, %u echoed: %s\n",
+	       up_extensions, done, echoed, failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -846,10 +951,12 @@ main(int argc, char **argv)
 	if (argc == 7 && strcmp(argv[2], "accept") == 0)
 		return accept_limit(argv[1], argv[3], (uint16_t)atoi(argv[4]),
 				    (unsigned)atoi(argv[5]), (unsigned)atoi(argv[6]));
+	if (argc == 6 && strcmp(argv[2], "prsctp") == 0)
+		return prsctp(argv[1], argv[3], (uint16_t)atoi(argv[4]), argv[5]);
 	fprintf(stderr,
 		"usage: dd_probe SOCKET isolation PEER PORT | SOCKET zerocopy PEER PORT N | "
 		"SOCKET garbage | SOCKET cplring PEER PORT | SOCKET listen FIRST N [hold] | "
 		"SOCKET unlisten PORT APP_LISTENS | SOCKET limits PEER PORT N | "
-		"SOCKET accept PEER PORT N SECONDS\n");
+		"SOCKET accept PEER PORT N SECONDS | SOCKET prsctp PEER PORT EXT\n");
 	return 2;
 }

@@ -30,6 +30,10 @@ do. Each case starts its own daemon and peer and always stops them.
               --max-streams' 64 streams; CANT_START says why: a port nobody
               listens on (the peer's ABORT) and an address nobody answers from
               (INIT retransmissions exhausted) read differently
+  pr-sctp     dd_probe prsctp through --loopback-peer echo: COMM_UP says
+              PR-SCTP was negotiated (and not when the daemon runs with
+              --extensions none); sends with each PR-SCTP policy complete
+              with 0 (dpsctpd refused a lifetime once) and come back intact
   cpl-ring    dd_probe cplring, every completion-ring fill level
               under every mix of quiet and other requests, through
               --loopback-peer echo: each request answered once, in order, every
@@ -390,6 +394,17 @@ def case_loopback_events(rig):
         r"association with 10\.255\.0\.3 port 5001 could not be set up: no answer to INIT "
         r"\(retransmissions exhausted\) \(reason 4, cause 0\)", 1) is not None,
         "CANT_START for an address nobody answers from: INIT retransmissions exhausted")
+
+
+def case_pr_sctp(rig):
+    """dpsctpd answered a SEND with a lifetime -EOPNOTSUPP, and an
+    application could not tell what an association had negotiated."""
+    for ext, extra in (("pr-sctp", []), ("none", ["--extensions", "none"])):
+        d = start_loopback(rig, extra)
+        rig.check(rig.probe(["prsctp", "10.255.0.2", "5001", ext]) == 0,
+                  "PR-SCTP policies through the daemon, COMM_UP's extensions: %s" % ext)
+        d.p.terminate()
+        d.wait(10)
 
 
 # Request serving, listening ports and per-application
@@ -781,6 +796,7 @@ CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "garbage": case_garbage, "restart": case_restart, "zero-copy": case_zero_copy,
          "loopback-peer": case_loopback_peer, "loopback-parts": case_loopback_parts,
          "loopback-events": case_loopback_events, "cpl-ring": case_cpl_ring,
+         "pr-sctp": case_pr_sctp,
          "listeners": case_listeners, "app-limits": case_app_limits}
 CASES.update({"silent-clients": case_silent_clients, "second-daemon": case_second_daemon,
               "quiet-stdout": case_quiet_stdout})

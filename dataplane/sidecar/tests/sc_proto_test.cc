@@ -4,6 +4,7 @@
 // field a broken application or daemon could write is -EPROTO.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstring>
 
 #include "dataplane/sidecar/sc_proto.h"
@@ -51,7 +52,7 @@ TEST(ScProto, MalformedRequestsAreProtocolErrors)
 	r.flags = 0x80;
 	EXPECT_EQ(sc_req_check(&r, kArena), -EPROTO); // unknown flag
 	r = req(SC_OP_SEND);
-	r.reserved[19] = 1;
+	r.reserved[15] = 1;
 	EXPECT_EQ(sc_req_check(&r, kArena), -EPROTO); // reserved not zero
 	r = req(SC_OP_SEND);
 	r.len = 0;
@@ -137,7 +138,85 @@ TEST(ScProto, PartsAndWhoAnAssociationIsWith)
 	e.assoc = 9;
 	e.reason = 4; // DPSCTP_REASON_T1_INIT
 	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
-	e.reserved[5] = 1;
+	e.reserved[3] = 1;
+	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
+}
+
+// A SEND carries its PR-SCTP policy and value where version 3 had a
+// lifetime and reserved bytes; the slot stays 64 bytes and the fields land
+// where the daemon reads them. Any policy number is well-formed here: the
+// data plane judges it (dpsctp_send()'s -EINVAL in the completion).
+TEST(ScProto, SendCarriesItsPolicy)
+{
+	EXPECT_EQ(SC_VERSION, 4u);
+	EXPECT_EQ(offsetof(struct sc_req, pr_policy), 40u);
+	EXPECT_EQ(offsetof(struct sc_req, pr_value), 44u);
+	EXPECT_EQ(offsetof(struct sc_req, reserved) + sizeof(((struct sc_req *)0)->reserved),
+		  (size_t)SC_SLOT_BYTES);
+	for (uint32_t p = SC_PR_NONE; p <= SC_PR_PRIO + 1; p++) {
+		struct sc_req r = req(SC_OP_SEND);
+		r.pr_policy = p;
+		r.pr_value = 0xfffffffeu;
+		EXPECT_EQ(sc_req_check(&r, kArena), 0) << "policy " << p;
+		// Encoded as a byte image (what crosses the shared memory) and read back.
+		uint8_t img[SC_SLOT_BYTES];
+		memcpy(img, &r, sizeof(img));
+		uint32_t pol, val;
+		memcpy(&pol, img + 40, 4);
+		memcpy(&val, img + 44, 4);
+		EXPECT_EQ(pol, p);
+		EXPECT_EQ(val, 0xfffffffeu);
+	}
+}
+
+// SEND_FAILED says why (the policy, or 0: the association ended) and
+// whether some of the message went out (SC_FAILED_SENT); COMM_UP and
+// RESTART say what was negotiated. Those fields are zero in every other
+// event, and a policy the protocol does not have is -EPROTO.
+TEST(ScProto, SendFailedAndExtensions)
+{
+	struct sc_evt e;
+	memset(&e, 0, sizeof(e));
+	e.type = SC_EVT_SEND_FAILED;
+	e.assoc = 9;
+	e.len = 1000;
+	e.pr_policy = SC_PR_TTL;
+	e.flags = SC_FAILED_SENT;
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	uint8_t img[SC_SLOT_BYTES];
+	memcpy(img, &e, sizeof(img));
+	EXPECT_EQ(img[58], SC_PR_TTL); // where version 3 had reserved bytes
+	e.pr_policy = SC_PR_PRIO;
+	e.flags = 0;
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	e.pr_policy = SC_PR_PRIO + 1;
+	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
+	e.pr_policy = SC_PR_NONE; // left at the close
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	e.extensions = 0x02;
+	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO); // not SEND_FAILED's
+
+	memset(&e, 0, sizeof(e));
+	e.type = SC_EVT_COMM_UP;
+	e.assoc = 9;
+	e.peer.family = 4;
+	e.extensions = 0x02;
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	memcpy(img, &e, sizeof(img));
+	EXPECT_EQ(img[59], 0x02);
+	e.type = SC_EVT_RESTART;
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	e.pr_policy = SC_PR_TTL;
+	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO); // not RESTART's
+	e.pr_policy = 0;
+	e.flags = SC_FAILED_SENT;
+	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
+	e.flags = 0;
+	e.type = SC_EVT_RECV;
+	e.len = 10;
+	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO); // extensions on a RECV
+	e.extensions = 0;
+	e.reserved[3] = 1;
 	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
 }
 

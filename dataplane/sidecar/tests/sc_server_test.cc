@@ -245,7 +245,9 @@ TEST(ScClient, RequestsAndEventsThroughTheRings)
 		for (; sent < n; sent++) {
 			uint32_t len = 1 + sent * 37 % 3000;
 			memset(msg.data(), (int)(sent & 0xff), len);
-			struct dpsctp_client_sndinfo si = { 77, (uint16_t)(sent % 4), sent, 0, 0 };
+			struct dpsctp_client_sndinfo si = {
+				77, (uint16_t)(sent % 4), sent, 0, 0, 0
+			};
 			int rc = dpsctp_client_send(c, 0, &si, msg.data(), len, 100 + sent);
 			if (rc == -EAGAIN)
 				break;
@@ -348,6 +350,100 @@ TEST(ScClient, RequestsAndEventsThroughTheRings)
 	v->len = 10;
 	sc_ring_commit(&d.evt, 1);
 	EXPECT_EQ(dpsctp_client_poll(c, 0, ev, 32), -EPROTO);
+	dpsctp_client_detach(c);
+}
+
+// PR-SCTP through the library: a send's policy and value reach the ring
+// as given (the value only with a policy); what the data plane would refuse
+// is -EINVAL before anything is posted; SEND_FAILED hands over its policy
+// and whether the message went out, COMM_UP what was negotiated.
+TEST(ScClient, PrSctpThroughTheRings)
+{
+	Server srv(8);
+	static std::atomic<struct sc_app *> app{ nullptr };
+	srv.s_.on_attach = [](struct sc_server *, struct sc_app *a, void *arg) {
+		((Server *)arg)->attached_.fetch_add(1);
+		app.store(a);
+	};
+	int err;
+	struct dpsctp_client_opts o = { 1, 64, 1 << 16, "pr", 0 };
+	struct dpsctp_client *c = dpsctp_client_attach(srv.path(), &o, &err);
+	ASSERT_NE(c, nullptr) << err;
+	ASSERT_TRUE(srv.wait_apps(1));
+	struct sc_app *a = app.load();
+	struct sc_thread d;
+	ASSERT_EQ(sc_region_thread(a->base, &a->layout, 0, true, &d), 0);
+
+	const uint8_t msg[100] = { 1 };
+	struct {
+		uint32_t policy, value, want_value;
+	} sends[] = {
+		{ DPSCTP_CLIENT_PR_NONE, 123, 0 }, // the value means nothing without a policy
+		{ DPSCTP_CLIENT_PR_TTL, 1, 1 },
+		{ DPSCTP_CLIENT_PR_RTX, 0, 0 }, // sent once, never retransmitted
+		{ DPSCTP_CLIENT_PR_PRIO, 0xffffffffu, 0xffffffffu },
+	};
+	for (auto &x : sends) {
+		struct dpsctp_client_sndinfo si = { 77, 1, 0, 0, x.policy, x.value };
+		ASSERT_EQ(dpsctp_client_send(c, 0, &si, msg, sizeof(msg), x.policy), 0);
+	}
+	struct dpsctp_client_sndinfo bad = { 77, 1, 0, 0, DPSCTP_CLIENT_PR_PRIO + 1, 1 };
+	EXPECT_EQ(dpsctp_client_send(c, 0, &bad, msg, sizeof(msg), 9), -EINVAL);
+	bad.pr_policy = DPSCTP_CLIENT_PR_TTL;
+	bad.pr_value = 0; // a lifetime over before it starts
+	EXPECT_EQ(dpsctp_client_send(c, 0, &bad, msg, sizeof(msg), 9), -EINVAL);
+	ASSERT_EQ(sc_ring_count(&d.req), 4); // the refused ones posted nothing
+	for (int k = 0; k < 4; k++) {
+		const struct sc_req *r = (const struct sc_req *)sc_ring_peek(&d.req, (uint32_t)k);
+		EXPECT_EQ(sc_req_check(r, a->layout.arena_bytes), 0);
+		EXPECT_EQ(r->op, SC_OP_SEND);
+		EXPECT_EQ(r->pr_policy, sends[k].policy);
+		EXPECT_EQ(r->pr_value, sends[k].want_value) << "policy " << sends[k].policy;
+	}
+	sc_ring_release(&d.req, 4);
+
+	// The daemon: COMM_UP with PR-SCTP negotiated, then two SEND_FAILED, one
+	// abandoned by its lifetime after going out, one left at the close.
+	struct sc_evt *v = (struct sc_evt *)sc_ring_reserve(&d.evt, 0);
+	memset(v, 0, sizeof(*v));
+	v->type = SC_EVT_COMM_UP;
+	v->assoc = 77;
+	v->peer.family = 4;
+	v->extensions = DPSCTP_CLIENT_EXT_PR_SCTP;
+	v = (struct sc_evt *)sc_ring_reserve(&d.evt, 1);
+	memset(v, 0, sizeof(*v));
+	v->type = SC_EVT_SEND_FAILED;
+	v->assoc = 77;
+	v->sid = 1;
+	v->len = 100;
+	v->pr_policy = SC_PR_TTL;
+	v->flags = SC_FAILED_SENT;
+	v = (struct sc_evt *)sc_ring_reserve(&d.evt, 2);
+	memset(v, 0, sizeof(*v));
+	v->type = SC_EVT_SEND_FAILED;
+	v->assoc = 77;
+	v->len = 50;
+	sc_ring_commit(&d.evt, 3);
+	struct dpsctp_client_event ev[8];
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 8), 3);
+	EXPECT_EQ(ev[0].kind, DPSCTP_CLIENT_COMM_UP);
+	EXPECT_EQ(ev[0].assoc_change.extensions, DPSCTP_CLIENT_EXT_PR_SCTP);
+	EXPECT_EQ(ev[1].kind, DPSCTP_CLIENT_SEND_FAILED);
+	EXPECT_EQ(ev[1].send_failed.pr_policy, DPSCTP_CLIENT_PR_TTL);
+	EXPECT_EQ(ev[1].send_failed.sent, 1);
+	EXPECT_EQ(ev[1].send_failed.len, 100u);
+	EXPECT_EQ(ev[1].send_failed.sid, 1);
+	EXPECT_EQ(ev[2].kind, DPSCTP_CLIENT_SEND_FAILED);
+	EXPECT_EQ(ev[2].send_failed.pr_policy, DPSCTP_CLIENT_PR_NONE);
+	EXPECT_EQ(ev[2].send_failed.sent, 0);
+	// A policy the protocol does not have is the daemon breaking it.
+	v = (struct sc_evt *)sc_ring_reserve(&d.evt, 0);
+	memset(v, 0, sizeof(*v));
+	v->type = SC_EVT_SEND_FAILED;
+	v->assoc = 77;
+	v->pr_policy = SC_PR_PRIO + 1;
+	sc_ring_commit(&d.evt, 1);
+	EXPECT_EQ(dpsctp_client_poll(c, 0, ev, 8), -EPROTO);
 	dpsctp_client_detach(c);
 }
 

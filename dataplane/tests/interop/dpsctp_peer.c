@@ -15,6 +15,16 @@
  *           stream with its PPID and U bit; --close-after N starts the
  *           shutdown once N messages were echoed, --abort-after N aborts on
  *           the Nth; --once exits when the first association ends.
+ *           --check (receive only): every message is checked instead —
+ *           each of the client's -n at most once, byte-correct, on its
+ *           stream, in order on the ordered streams — and the missing ones
+ *           listed.
+ *
+ * --pr ttl:MS|rtx:N: the client sends every message with that PR-SCTP
+ * policy (dpsctp_sndinfo.pr_policy, pr_value), without --echo, and lists
+ * the messages DPSCTP_EV_SEND_FAILED said were abandoned. At the end of an
+ * association both roles print its PR-SCTP statistics ("stats: ..."), and
+ * --counters adds them to the file as stats.<field>.
  *
  * Lines on stdout say what happened ("server: association up", "client:
  * batch 0: 100 sent, 100 echoed, 0 bad", "server: restart", "... peer
@@ -57,7 +67,8 @@ on_signal(int sig)
 }
 
 struct opts {
-	bool server, echo, do_abort, once, reconnect, expect_abort;
+	bool server, echo, do_abort, once, reconnect, expect_abort, check;
+	uint32_t pr_policy, pr_value; /* --pr: DPSCTP_PR_TTL or _RTX, else DPSCTP_PR_NONE */
 	uint32_t n, max, streams, batches;
 	uint32_t close_after, abort_after;
 	double hold_s;
@@ -81,8 +92,19 @@ struct conn {
 	uint32_t batch, sent, back, bad, batches_done;
 	uint8_t *seen;
 	uint64_t hold_until;
+	/* --pr: messages reported abandoned (SEND_FAILED with a policy), and
+	 * SEND_FAILED events without one */
+	uint8_t *abandoned;
+	uint32_t send_failed;
+	/* the association's statistics at its end */
+	struct dpsctp_assoc_stats st;
+	bool have_st;
 	/* server */
 	uint64_t msgs, echoed;
+	/* --check */
+	uint8_t *got;
+	int64_t last[PEER_MAX_STREAMS];
+	uint32_t n_got, dup, disorder, wrong;
 	struct echo_q {
 		uint8_t *bytes;
 		uint32_t len;
@@ -147,7 +169,12 @@ echo_drain(struct conn *c)
 	}
 }
 
-/* Client: send the current batch as far as the buffer allows. */
+/*
+ * Client: send the current batch as far as the buffer allows. The embedded
+ * API's PPID is a number (the core writes it big-endian), where the socket
+ * API's is the field's bytes: message seq's PPID is seq here and
+ * htonl(seq) in interop_peer.c, the same on the wire.
+ */
 static void
 client_pump(struct conn *c)
 {
@@ -156,8 +183,9 @@ client_pump(struct conn *c)
 		uint32_t seq = c->batch * o->n + c->sent;
 		uint32_t len = interop_size(seq, o->max);
 		interop_fill(seq, sendbuf, len);
-		struct dpsctp_sndinfo si = { (uint16_t)(seq % o->streams), htonl(seq),
-					     interop_unordered(seq) ? DPSCTP_SEND_UNORDERED : 0 };
+		struct dpsctp_sndinfo si = { (uint16_t)(seq % o->streams), seq,
+					     interop_unordered(seq) ? DPSCTP_SEND_UNORDERED : 0,
+					     o->pr_policy, o->pr_value };
 		int rc = dpsctp_send_bytes(c->a, &si, sendbuf, len);
 		if (rc == -EAGAIN || rc == -ENOMEM || rc == -ENOBUFS)
 			return;
@@ -176,7 +204,7 @@ static void
 client_check(struct conn *c, uint32_t ppid, const uint8_t *b, uint32_t len)
 {
 	const struct opts *o = c->o;
-	uint32_t seq = ntohl(ppid);
+	uint32_t seq = ppid;
 	uint32_t first = c->batch * o->n;
 	if (seq >= first && seq < first + o->n && !c->seen[seq - first] &&
 	    interop_check(seq, o->max, b, len)) {
@@ -188,10 +216,52 @@ client_check(struct conn *c, uint32_t ppid, const uint8_t *b, uint32_t len)
 	c->back++;
 }
 
+/* --check: what a receiver of partially reliable messages may see (interop_peer.c's
+ * check_msg()). */
+static void
+server_check(struct conn *c, const struct dpsctp_msg *m, const uint8_t *b, uint32_t len)
+{
+	const struct opts *o = c->o;
+	uint32_t seq = m->ppid;
+	bool unordered = (m->flags & DPSCTP_MSG_UNORDERED) != 0;
+	c->n_got++;
+	if (c->got == NULL) {
+		if ((c->got = calloc(o->n ? o->n : 1, 1)) == NULL) {
+			c->wrong++;
+			return;
+		}
+		for (unsigned i = 0; i < PEER_MAX_STREAMS; i++)
+			c->last[i] = -1;
+	}
+	if (seq >= o->n || m->sid != seq % o->streams || unordered != interop_unordered(seq) ||
+	    !interop_check(seq, o->max, b, len)) {
+		fprintf(stderr, "server: bad message: seq %u, stream %u, %u bytes\n", seq, m->sid,
+			len);
+		c->wrong++;
+		return;
+	}
+	if (c->got[seq]) {
+		fprintf(stderr, "server: message %u twice\n", seq);
+		c->dup++;
+		return;
+	}
+	c->got[seq] = 1;
+	if (!unordered) {
+		if ((int64_t)seq <= c->last[m->sid]) {
+			fprintf(stderr, "server: message %u after %lld on stream %u\n", seq,
+				(long long)c->last[m->sid], m->sid);
+			c->disorder++;
+		}
+		c->last[m->sid] = seq;
+	}
+}
+
 static void
 server_take(struct conn *c, const struct dpsctp_msg *m, const uint8_t *b, uint32_t len)
 {
 	c->msgs++;
+	if (c->o->check)
+		server_check(c, m, b, len);
 	if (c->o->abort_after != 0 && c->msgs == c->o->abort_after) {
 		printf("server: %llu messages, aborting\n", (unsigned long long)c->msgs);
 		fflush(stdout);
@@ -213,7 +283,8 @@ server_take(struct conn *c, const struct dpsctp_msg *m, const uint8_t *b, uint32
 	e->len = len;
 	e->si = (struct dpsctp_sndinfo){ m->sid, m->ppid,
 					 (m->flags & DPSCTP_MSG_UNORDERED) ? DPSCTP_SEND_UNORDERED
-									   : 0 };
+									   : 0,
+					 DPSCTP_PR_NONE, 0 };
 	e->next = NULL;
 	if (c->q_tail != NULL)
 		c->q_tail->next = e;
@@ -309,10 +380,21 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		fflush(stdout);
 		break;
 	}
+	case DPSCTP_EV_SEND_FAILED: {
+		uint32_t seq = ev->ppid;
+		if (ev->pr_policy != DPSCTP_PR_NONE && c->abandoned != NULL &&
+		    seq < c->o->n * c->o->batches)
+			c->abandoned[seq] = 1;
+		else
+			c->send_failed++;
+		break;
+	}
 	case DPSCTP_EV_SHUTDOWN_COMPLETE:
 	case DPSCTP_EV_COMM_LOST:
 	case DPSCTP_EV_CANT_START: {
 		bool graceful = ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE;
+		/* The handle is alive until this callback returns. */
+		c->have_st = dpsctp_assoc_get_stats(a, &c->st) == 0;
 		c->aborted_by_peer = !graceful && c->o->abort_after == 0 && !c->o->do_abort;
 		if (c->o->server)
 			printf("server: %llu messages, %llu echoed, peer closed (%s)\n",
@@ -343,7 +425,7 @@ usage(FILE *f)
 		"  [--lport P] [-n MSGS] [-l MAXBYTES] [-S STREAMS] [--batches B]\n"
 		"  [--hold SECS] [--echo] [--abort] [--reconnect] [--close-after N]\n"
 		"  [--abort-after N] [--once] [--expect shutdown|abort] [--counters FILE]\n"
-		"  [--linger SECS]\n"
+		"  [--linger SECS] [--check] [--pr ttl:MS|rtx:N]\n"
 		"The data-plane options are dpsctp-echo's (dpsctp-echo -h); the SCTP port\n"
 		"is --sctp-port (default 5001).\n");
 }
@@ -368,6 +450,52 @@ parse_peers(const char *list, struct sctp_addr *out)
 		n++;
 	}
 	return (int)n;
+}
+
+/* Message numbers i with bits[i] == want, 20 a line (as interop_peer.c prints them). */
+static void
+print_seqs(const char *prefix, const uint8_t *bits, uint32_t n, uint8_t want)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (bits[i] != want)
+			continue;
+		printf("%s%s%u", k % 20 == 0 ? prefix : "", k % 20 == 0 ? " " : ",", i);
+		if (++k % 20 == 0)
+			printf("\n");
+	}
+	if (k % 20 != 0)
+		printf("\n");
+	fflush(stdout);
+}
+
+/* The PR-SCTP side of an association's statistics, printed and written to --counters. */
+static void
+print_stats(const char *who, const struct conn *c)
+{
+	if (!c->have_st)
+		return;
+	printf("%s: stats: extensions 0x%x, abandoned %llu messages (%llu bytes), "
+	       "fwd_tsn_out %llu, fwd_tsn_in %llu\n",
+	       who, c->st.extensions, (unsigned long long)c->st.abandoned_msgs,
+	       (unsigned long long)c->st.abandoned_bytes, (unsigned long long)c->st.fwd_tsn_out,
+	       (unsigned long long)c->st.fwd_tsn_in);
+	fflush(stdout);
+}
+
+static void
+write_stats(const struct conn *c, const char *path)
+{
+	FILE *f = c != NULL && c->have_st ? fopen(path, "a") : NULL;
+	if (f == NULL)
+		return;
+	fprintf(f,
+		"stats.extensions %u\nstats.abandoned_msgs %llu\nstats.abandoned_bytes %llu\n"
+		"stats.fwd_tsn_out %llu\nstats.fwd_tsn_in %llu\n",
+		c->st.extensions, (unsigned long long)c->st.abandoned_msgs,
+		(unsigned long long)c->st.abandoned_bytes, (unsigned long long)c->st.fwd_tsn_out,
+		(unsigned long long)c->st.fwd_tsn_in);
+	fclose(f);
 }
 
 static void
@@ -436,6 +564,8 @@ main(int argc, char **argv)
 					    { "expect", required_argument, NULL, 'x' },
 					    { "counters", required_argument, NULL, 'k' },
 					    { "linger", required_argument, NULL, 'g' },
+					    { "check", no_argument, NULL, 'K' },
+					    { "pr", required_argument, NULL, 'R' },
 					    { "help", no_argument, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
 	static struct opts o = {
@@ -497,6 +627,20 @@ main(int argc, char **argv)
 		case 'k':
 			o.counters = optarg;
 			break;
+		case 'K':
+			o.check = true;
+			break;
+		case 'R':
+			if (strncmp(optarg, "ttl:", 4) == 0)
+				o.pr_policy = DPSCTP_PR_TTL;
+			else if (strncmp(optarg, "rtx:", 4) == 0)
+				o.pr_policy = DPSCTP_PR_RTX;
+			else {
+				usage(stderr);
+				return 2;
+			}
+			o.pr_value = (uint32_t)strtoul(optarg + 4, NULL, 0);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -510,6 +654,8 @@ main(int argc, char **argv)
 		o.port = cfg.sctp_port;
 	if (o.server == (peers != NULL) || o.max == 0 || o.max > INTEROP_MAX_LEN ||
 	    o.streams == 0 || o.streams > PEER_MAX_STREAMS || o.batches == 0 || o.port == 0 ||
+	    (o.pr_policy != DPSCTP_PR_NONE && (o.server || o.echo || o.reconnect)) ||
+	    (o.check && (!o.server || o.echo || !o.once)) ||
 	    (!o.expect_abort && strcmp(expect, "shutdown") != 0)) {
 		usage(stderr);
 		return 2;
@@ -548,11 +694,28 @@ main(int argc, char **argv)
 			bool ok = s != NULL && s->bad == 0 &&
 				  (o.expect_abort ? s->aborted_by_peer || o.abort_after != 0
 						  : !s->aborted_by_peer);
+			if (s != NULL && o.check) {
+				uint32_t missing = 0;
+				for (uint32_t i = 0; i < o.n; i++)
+					missing += s->got == NULL || s->got[i] == 0;
+				printf("server: checked: %u received, %u duplicated, %u out of "
+				       "order, %u bad, %u missing\n",
+				       s->n_got, s->dup, s->disorder, s->wrong, missing);
+				if (s->got != NULL)
+					print_seqs("server: missing:", s->got, o.n, 0);
+				else if (o.n != 0)
+					printf("server: missing: all\n");
+				ok = ok && s->dup + s->disorder + s->wrong == 0;
+			}
+			if (s != NULL)
+				print_stats("server", s);
 			rc = ok ? 0 : 1;
 		}
 		printf("server: %u associations\n", server_assocs);
 	} else {
 		cli.seen = calloc(o.n ? o.n : 1, 1);
+		if (o.pr_policy != DPSCTP_PR_NONE)
+			cli.abandoned = calloc((size_t)o.n * o.batches + 1, 1);
 		unsigned attempts = 0, reconnects = 0;
 		uint64_t progress_at = now_cycles();
 		uint32_t last_back = 0;
@@ -641,12 +804,24 @@ main(int argc, char **argv)
 			rc = finished && cli.ended && !cli.aborted_by_peer ? 0 : 1;
 		if (o.do_abort && finished)
 			rc = 0;
+		if (cli.abandoned != NULL) {
+			uint32_t total = o.n * o.batches, n = 0;
+			for (uint32_t i = 0; i < total; i++)
+				n += cli.abandoned[i];
+			printf("client: pr-sctp: %u sent, %u abandoned, %u other SEND_FAILED\n",
+			       total, n, cli.send_failed);
+			print_seqs("client: abandoned:", cli.abandoned, total, 1);
+		}
+		print_stats("client", &cli);
 		printf("client: %s after %u connection(s), %u reconnect(s)\n",
 		       rc == 0 ? "passed" : "FAILED", attempts, reconnects);
 		free(cli.seen);
+		free(cli.abandoned);
 	}
-	if (o.counters != NULL)
+	if (o.counters != NULL) {
 		write_counters(d, o.counters);
+		write_stats(o.server ? server_last : &cli, o.counters);
+	}
 	int aborted = dpsctp_stop(d, 1000);
 	(void)aborted;
 	dpsctp_destroy(d);

@@ -69,7 +69,13 @@ class Run {
       public:
 	explicit Run(const Scenario &sc) : sc_(sc)
 	{
-		traffic_ = { sc.seed, sc.messages, 1, sc.max_len, sc.streams, sc.unordered_pct };
+		traffic_ = {}; // no PR-SCTP mix: the receive path alone
+		traffic_.seed = sc.seed;
+		traffic_.messages = sc.messages;
+		traffic_.min_len = 1;
+		traffic_.max_len = sc.max_len;
+		traffic_.streams = sc.streams;
+		traffic_.unordered_pct = sc.unordered_pct;
 		seen_.resize(sc.messages / 8 + 1);
 		last_k_.resize(sc.streams);
 		scratch_.resize(SIM_TRAFFIC_MAX_LEN);

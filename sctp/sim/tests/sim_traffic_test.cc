@@ -15,7 +15,7 @@ extern "C" {
 namespace {
 
 struct Fixture {
-	struct sim_traffic_config cfg = { 42, 2000, 1, SIM_TRAFFIC_MAX_LEN, 8, 25 };
+	struct sim_traffic_config cfg = { 42, 2000, 1, SIM_TRAFFIC_MAX_LEN, 8, 25, 0, 0, 0, 0, 0 };
 	std::vector<uint8_t> seen = std::vector<uint8_t>(2000 / 8 + 1);
 	std::vector<int64_t> last = std::vector<int64_t>(8);
 	std::vector<uint8_t> scratch = std::vector<uint8_t>(SIM_TRAFFIC_MAX_LEN);
@@ -113,6 +113,80 @@ TEST(SimTraffic, TheJudgeRefusesEveryWrongDelivery)
 	EXPECT_EQ(f.j.bad, 5u);
 	EXPECT_EQ(f.j.first_bad, SIM_TRAFFIC_WRONG);
 	EXPECT_EQ(sim_traffic_missing(&f.j), f.cfg.messages - 1u);
+}
+
+// PR-SCTP: the policy mix is reproducible, leaves the messages as they were
+// without it, and the judge settles a message by delivery or by one
+// abandonment report, refusing every report that cannot be right.
+TEST(SimTraffic, PolicyMixAndAbandonmentReports)
+{
+	Fixture plain;
+	Fixture f;
+	f.cfg.ttl_pct = 30;
+	f.cfg.rtx_pct = 30;
+	f.cfg.rtx_max = 3;
+	f.cfg.ttl_min_ms = 5;
+	f.cfg.ttl_max_ms = 500;
+	std::vector<uint8_t> ab(f.cfg.messages / 8 + 1), un(f.cfg.messages / 8 + 1);
+	sim_traffic_judge_pr(&f.j, ab.data(), un.data());
+	unsigned n[4] = {};
+	uint32_t reliable = 0, ttl = 0, rtx = 0, rtx_sent_k = 0;
+	for (uint32_t k = 0; k < f.cfg.messages; k++) {
+		struct sim_traffic_msg a = sim_traffic_msg(&f.cfg, 1, k),
+				       p = sim_traffic_msg(&plain.cfg, 1, k);
+		EXPECT_EQ(a.len, p.len);
+		EXPECT_EQ(a.sid, p.sid);
+		EXPECT_EQ(a.unordered, p.unordered);
+		EXPECT_EQ(p.pr_policy, 0u);
+		ASSERT_LT(a.pr_policy, 3u);
+		n[a.pr_policy]++;
+		if (a.pr_policy == 1) {
+			EXPECT_GE(a.pr_value, 5u);
+			EXPECT_LE(a.pr_value, 500u);
+			ttl = k;
+		} else if (a.pr_policy == 2) {
+			EXPECT_LE(a.pr_value, 3u);
+			rtx_sent_k = rtx;
+			rtx = k;
+		} else {
+			reliable = k;
+		}
+	}
+	EXPECT_GT(n[1], 500u);
+	EXPECT_LT(n[1], 700u);
+	EXPECT_GT(n[2], 500u);
+	EXPECT_LT(n[2], 700u);
+	auto report = [&f](uint32_t k, bool sent) {
+		struct sim_traffic_msg m = sim_traffic_msg(&f.cfg, 1, k);
+		return sim_traffic_judge_abandoned(&f.j, k, m.sid, m.len, m.pr_policy, sent);
+	};
+	uint32_t missing = sim_traffic_missing(&f.j);
+	EXPECT_EQ(report(reliable, true), SIM_TRAFFIC_RELIABLE_ABANDONED);
+	struct sim_traffic_msg t = sim_traffic_msg(&f.cfg, 1, ttl);
+	EXPECT_EQ(sim_traffic_judge_abandoned(&f.j, ttl, t.sid, t.len + 1, t.pr_policy, false),
+		  SIM_TRAFFIC_WRONG_REPORT);
+	EXPECT_EQ(sim_traffic_judge_abandoned(&f.j, ttl, t.sid, t.len, 2, false),
+		  SIM_TRAFFIC_WRONG_REPORT);
+	EXPECT_EQ(report(f.cfg.messages, true), SIM_TRAFFIC_UNKNOWN);
+	// Unsent: settled, and never to be delivered.
+	EXPECT_EQ(report(ttl, false), SIM_TRAFFIC_OK);
+	EXPECT_EQ(sim_traffic_missing(&f.j), missing - 1);
+	EXPECT_EQ(report(ttl, false), SIM_TRAFFIC_ABANDONED_TWICE);
+	EXPECT_EQ(f.deliver(ttl, f.bytes(ttl)), SIM_TRAFFIC_UNSENT_DELIVERED);
+	// Sent, then delivered all the same (the peer had it): settled once.
+	EXPECT_EQ(report(rtx, true), SIM_TRAFFIC_OK);
+	EXPECT_EQ(f.deliver(rtx, f.bytes(rtx)), SIM_TRAFFIC_OK);
+	EXPECT_EQ(sim_traffic_missing(&f.j), missing - 2);
+	// Delivered, then reported unsent: impossible.
+	ASSERT_NE(rtx_sent_k, rtx);
+	struct sim_traffic_msg r = sim_traffic_msg(&f.cfg, 1, rtx_sent_k);
+	if (r.unordered || r.sid != sim_traffic_msg(&f.cfg, 1, rtx).sid) {
+		EXPECT_EQ(f.deliver(rtx_sent_k, f.bytes(rtx_sent_k)), SIM_TRAFFIC_OK);
+		EXPECT_EQ(report(rtx_sent_k, false), SIM_TRAFFIC_UNSENT_DELIVERED);
+	}
+	EXPECT_EQ(f.j.reported, 2u);
+	EXPECT_EQ(f.j.reported_unsent, 1u);
+	EXPECT_EQ(f.j.reported_delivered, 1u);
 }
 
 TEST(SimTraffic, AppBuffersCountEveryReference)

@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+// [dp] PR-SCTP (RFC 3758, RFC 7496) through the embedded runtime: the
+// extension negotiated from the configuration (--extensions) both ways,
+// dpsctp_assoc_stats.extensions on each side; a peer or an instance
+// without it still delivers a message sent with a policy (reliably); the
+// policies of dpsctp_sndinfo checked (-EINVAL); RTX 0 over a lossy link
+// (--impair) abandons messages end to end: SEND_FAILED with the policy,
+// FORWARD TSN each way in the statistics, the rest delivered in order;
+// SEND_FAILED of an abort carries pr_policy 0. Two instances over a net_ring pair, polled by the
+// test thread.
+#include <gtest/gtest.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dataplane/tests/dp_env.h"
+
+namespace {
+
+constexpr uint16_t kPort = 7101;
+
+struct App {
+	dpsctp_assoc *a = nullptr;
+	bool up = false, ended = false;
+	std::vector<std::string> got;
+	std::vector<dpsctp_event> failed; // SEND_FAILED events
+};
+
+void
+on_event(dpsctp_assoc *a, const dpsctp_event *ev, void *arg)
+{
+	App *p = static_cast<App *>(arg);
+	if (ev->type == DPSCTP_EV_COMM_UP) {
+		p->a = a;
+		p->up = true;
+	}
+	if (ev->type == DPSCTP_EV_SEND_FAILED)
+		p->failed.push_back(*ev);
+	if (ev->type == DPSCTP_EV_COMM_LOST || ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE ||
+	    ev->type == DPSCTP_EV_CANT_START) {
+		p->ended = true;
+		p->a = nullptr;
+	}
+}
+
+void
+on_recv(dpsctp_assoc *, const dpsctp_msg *m, void *arg)
+{
+	std::string s(m->len, '\0');
+	dpsctp_msg_copy(m, s.data(), s.size());
+	static_cast<App *>(arg)->got.push_back(s);
+}
+
+const dpsctp_callbacks kCb = { on_recv, on_event, nullptr };
+
+// The extensions of each side: "" keeps the default (pr-sctp); and the
+// client's transmit impairment ("" none).
+struct Sides {
+	const char *client, *server;
+	const char *client_impair = "";
+};
+
+class DpPrSctp : public ::testing::Test {
+      protected:
+	void start(Sides ext)
+	{
+		link_ = std::make_unique<RingLink>("pr" + std::to_string(serial_++), 1);
+		ASSERT_GE(link_->a, 0);
+		ASSERT_GE(link_->b, 0);
+		char err[256];
+		dpsctp_config cc = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
+		dpsctp_config sc = dp_test_config(link_->name_b, "10.0.0.2/24", 1, 0);
+		EXPECT_EQ(cc.extensions, DPSCTP_EXT_PR_SCTP) << "the default offers PR-SCTP";
+		const std::pair<dpsctp_config *, const char *> sides[] = { { &cc, ext.client },
+									   { &sc, ext.server } };
+		for (const auto &x : sides) {
+			if (x.second[0] != '\0') {
+				ASSERT_EQ(dpsctp_config_set(x.first, "extensions", x.second, err,
+							    sizeof(err)),
+					  0)
+					<< err;
+			}
+		}
+		if (ext.client_impair[0] != '\0') {
+			ASSERT_EQ(dpsctp_config_set(&cc, "impair", ext.client_impair, err,
+						    sizeof(err)),
+				  0)
+				<< err;
+		}
+		c_ = dpsctp_create(&cc, err, sizeof(err));
+		ASSERT_NE(c_, nullptr) << err;
+		s_ = dpsctp_create(&sc, err, sizeof(err));
+		ASSERT_NE(s_, nullptr) << err;
+		cfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_));
+		sfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_));
+		ASSERT_EQ(dpsctp_listen(s_, kPort, &kCb, &server_), 0);
+		sctp_addr peer = { 4, { 10, 0, 0, 2 } };
+		int rc = 0;
+		ASSERT_NE(dpsctp_connect(c_, 0, &peer, 1, kPort, 0, &kCb, &client_, &rc), nullptr)
+			<< rc;
+		ASSERT_TRUE(until([&] { return client_.up && server_.up; }))
+			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
+	}
+	void TearDown() override
+	{
+		if (c_ != nullptr) {
+			EXPECT_EQ(dpsctp_stop(c_, 100), 0);
+			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_)), cfree_);
+		}
+		if (s_ != nullptr) {
+			EXPECT_EQ(dpsctp_stop(s_, 100), 0);
+			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_)), sfree_);
+		}
+		dpsctp_destroy(c_);
+		dpsctp_destroy(s_);
+		link_.reset();
+	}
+	void poll()
+	{
+		dpsctp_poll(c_, 0);
+		dpsctp_poll(s_, 0);
+	}
+	template <typename F> bool until(F f, uint64_t max = 20000000)
+	{
+		for (uint64_t i = 0; i < max && !f(); i++)
+			poll();
+		return f();
+	}
+	// A graceful close: every message delivered or abandoned, every mbuf back.
+	void finish()
+	{
+		ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+		ASSERT_TRUE(until([&] { return client_.ended && server_.ended; }))
+			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
+		EXPECT_EQ(dpsctp_assoc_count(c_) + dpsctp_assoc_count(s_), 0u);
+	}
+	uint32_t extensions(dpsctp_assoc *a)
+	{
+		dpsctp_assoc_stats st;
+		EXPECT_EQ(dpsctp_assoc_get_stats(a, &st), 0);
+		return st.extensions;
+	}
+	// One message of each policy from @from, then every one arrived at @to, in order.
+	void send_each_policy(App &from, App &to, dpsctp *from_d)
+	{
+		const struct {
+			uint32_t policy, value;
+		} sends[] = {
+			{ DPSCTP_PR_NONE, 0 },	 { DPSCTP_PR_TTL, 60000 }, { DPSCTP_PR_RTX, 0 },
+			{ DPSCTP_PR_RTX, 5 },	 { DPSCTP_PR_PRIO, 0 },	   { DPSCTP_PR_PRIO, 7 },
+			{ DPSCTP_PR_NONE, 123 }, // the value of NONE is ignored
+		};
+		std::vector<std::string> want;
+		size_t before = to.got.size();
+		for (const auto &x : sends) {
+			std::string m = "policy " + std::to_string(x.policy) + " value " +
+					std::to_string(x.value);
+			dpsctp_sndinfo si{};
+			si.sid = 1;
+			si.pr_policy = x.policy;
+			si.pr_value = x.value;
+			ASSERT_EQ(dpsctp_send_bytes(from.a, &si, m.data(), m.size()), 0) << m;
+			want.push_back(m);
+		}
+		// An mbuf send with a policy, too (dpsctp_send()).
+		std::string big(3000, 'x');
+		rte_mbuf *mb = rte_pktmbuf_alloc(dpsctp_pktmbuf_pool(from_d));
+		ASSERT_NE(mb, nullptr);
+		memcpy(rte_pktmbuf_append(mb, 1000), big.data(), 1000);
+		dpsctp_sndinfo si{};
+		si.sid = 1;
+		si.pr_policy = DPSCTP_PR_RTX;
+		si.pr_value = 2;
+		ASSERT_EQ(dpsctp_send(from.a, &si, mb), 0);
+		want.push_back(big.substr(0, 1000));
+		ASSERT_TRUE(until([&] { return to.got.size() == before + want.size(); }))
+			<< to.got.size() - before << " of " << want.size() << " arrived; "
+			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
+		for (size_t i = 0; i < want.size(); i++)
+			EXPECT_EQ(to.got[before + i], want[i]) << i;
+		dpsctp_assoc_stats st;
+		ASSERT_EQ(dpsctp_assoc_get_stats(from.a, &st), 0);
+		EXPECT_EQ(st.abandoned_msgs, 0u) << "a lossless link abandons nothing";
+		EXPECT_EQ(st.abandoned_bytes, 0u);
+		EXPECT_EQ(st.fwd_tsn_out, 0u);
+		ASSERT_EQ(dpsctp_assoc_get_stats(to.a, &st), 0);
+		EXPECT_EQ(st.fwd_tsn_in, 0u);
+		EXPECT_TRUE(from.failed.empty());
+	}
+
+	std::unique_ptr<RingLink> link_;
+	dpsctp *c_ = nullptr, *s_ = nullptr;
+	unsigned cfree_ = 0, sfree_ = 0;
+	App client_, server_;
+	static unsigned serial_;
+};
+
+unsigned DpPrSctp::serial_ = 0;
+
+TEST_F(DpPrSctp, NegotiatedWhenBothOffer)
+{
+	start({ "", "pr-sctp" });
+	EXPECT_EQ(extensions(client_.a), DPSCTP_EXT_PR_SCTP);
+	EXPECT_EQ(extensions(server_.a), DPSCTP_EXT_PR_SCTP);
+	send_each_policy(client_, server_, c_);
+	send_each_policy(server_, client_, s_);
+	finish();
+}
+
+// The side without PR-SCTP (no PR slots, nothing offered) and the side with
+// it (its peer refused) both send with policies: delivered, reliably.
+TEST_F(DpPrSctp, ServerWithoutIt)
+{
+	start({ "", "none" });
+	EXPECT_EQ(extensions(client_.a), 0u);
+	EXPECT_EQ(extensions(server_.a), 0u);
+	send_each_policy(client_, server_, c_);
+	send_each_policy(server_, client_, s_);
+	finish();
+}
+
+TEST_F(DpPrSctp, ClientWithoutIt)
+{
+	start({ "none", "" });
+	EXPECT_EQ(extensions(client_.a), 0u);
+	EXPECT_EQ(extensions(server_.a), 0u);
+	send_each_policy(client_, server_, c_);
+	send_each_policy(server_, client_, s_);
+	finish();
+}
+
+TEST_F(DpPrSctp, BadPolicyIsRefused)
+{
+	start({ "", "" });
+	dpsctp_sndinfo si{};
+	const char msg[] = "never sent";
+	si.pr_policy = DPSCTP_PR_PRIO + 1;
+	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, msg, sizeof(msg)), -EINVAL);
+	si.pr_policy = UINT32_MAX;
+	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, msg, sizeof(msg)), -EINVAL);
+	si.pr_policy = DPSCTP_PR_TTL; // a lifetime of 0 ms
+	si.pr_value = 0;
+	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, msg, sizeof(msg)), -EINVAL);
+	// dpsctp_send(): refused, and the mbuf stays the caller's.
+	rte_mbuf *m = rte_pktmbuf_alloc(dpsctp_pktmbuf_pool(c_));
+	ASSERT_NE(m, nullptr);
+	memcpy(rte_pktmbuf_append(m, sizeof(msg)), msg, sizeof(msg));
+	si.pr_policy = 4;
+	EXPECT_EQ(dpsctp_send(client_.a, &si, m), -EINVAL);
+	EXPECT_EQ(rte_mbuf_refcnt_read(m), 1);
+	rte_pktmbuf_free(m);
+	for (int i = 0; i < 1000; i++)
+		poll();
+	EXPECT_TRUE(server_.got.empty());
+	dpsctp_assoc_stats st;
+	ASSERT_EQ(dpsctp_assoc_get_stats(client_.a, &st), 0);
+	EXPECT_EQ(st.msgs_sent, 0u);
+	// The same sndinfo with a good policy goes.
+	si.pr_policy = DPSCTP_PR_TTL;
+	si.pr_value = 1000;
+	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, msg, sizeof(msg)), 0);
+	ASSERT_TRUE(until([&] { return server_.got.size() == 1; }));
+	finish();
+}
+
+// RTX 0 over a link that loses a tenth of the client's packets: every
+// message is delivered once, in order, or abandoned — the sender hears of
+// each abandoned one (SEND_FAILED, policy RTX), the receiver skips them
+// (FORWARD TSN), and the counters of both sides agree.
+TEST_F(DpPrSctp, RtxZeroOverALossyLinkAbandons)
+{
+	start({ "", "", "loss=10%,seed=5" });
+	constexpr unsigned kMsgs = 300;
+	unsigned sent = 0;
+	char buf[100];
+	auto settled = [&] {
+		dpsctp_assoc_stats st;
+		dpsctp_assoc_get_stats(client_.a, &st);
+		return sent == kMsgs && server_.got.size() + st.abandoned_msgs == kMsgs &&
+		       st.send_queued == 0;
+	};
+	for (uint64_t i = 0; i < 20000000 && !settled(); i++) {
+		if (sent < kMsgs) {
+			dpsctp_sndinfo si{};
+			si.sid = 1;
+			si.pr_policy = DPSCTP_PR_RTX;
+			si.pr_value = 0;
+			memset(buf, 0, sizeof(buf));
+			snprintf(buf, sizeof(buf), "%u", sent);
+			int rc = dpsctp_send_bytes(client_.a, &si, buf, sizeof(buf));
+			ASSERT_TRUE(rc == 0 || rc == -EAGAIN) << rc;
+			sent += rc == 0;
+		}
+		poll();
+	}
+	ASSERT_TRUE(settled()) << server_.got.size() << " delivered of " << sent << "; "
+			       << dp_test_counters(c_) << " / " << dp_test_counters(s_);
+	dpsctp_assoc_stats cs, ss;
+	ASSERT_EQ(dpsctp_assoc_get_stats(client_.a, &cs), 0);
+	ASSERT_EQ(dpsctp_assoc_get_stats(server_.a, &ss), 0);
+	EXPECT_GT(cs.abandoned_msgs, 0u) << "a tenth of the packets lost, none abandoned";
+	EXPECT_EQ(cs.abandoned_bytes, cs.abandoned_msgs * sizeof(buf));
+	EXPECT_GT(cs.fwd_tsn_out, 0u);
+	EXPECT_GT(ss.fwd_tsn_in, 0u);
+	EXPECT_EQ(client_.failed.size(), cs.abandoned_msgs);
+	for (const dpsctp_event &ev : client_.failed) {
+		EXPECT_EQ(ev.pr_policy, DPSCTP_PR_RTX);
+		EXPECT_EQ(ev.sid, 1);
+		EXPECT_EQ(ev.length, sizeof(buf));
+	}
+	// Delivered in order, each once.
+	long last = -1;
+	for (const std::string &m : server_.got) {
+		long k = strtol(m.c_str(), nullptr, 10);
+		EXPECT_GT(k, last) << "out of order or twice";
+		last = k;
+	}
+	finish();
+}
+
+// Messages with a policy still queued when the application aborts fail with
+// SEND_FAILED and pr_policy 0: the association closed, no policy abandoned them.
+TEST_F(DpPrSctp, SendFailedOfAnAbortHasNoPolicy)
+{
+	start({ "", "" });
+	dpsctp_sndinfo si{};
+	si.flags = DPSCTP_SEND_MORE; // queued, not sent
+	si.pr_policy = DPSCTP_PR_RTX;
+	si.pr_value = 3;
+	const char msg[] = "queued";
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, msg, sizeof(msg)), 0);
+	ASSERT_EQ(dpsctp_abort(client_.a), 0);
+	ASSERT_TRUE(until([&] { return client_.ended && server_.ended; }));
+	ASSERT_EQ(client_.failed.size(), 3u);
+	for (const dpsctp_event &ev : client_.failed) {
+		EXPECT_EQ(ev.pr_policy, 0u);
+		EXPECT_EQ(ev.length, sizeof(msg));
+	}
+}
+
+} // namespace
+
+int
+main(int argc, char **argv)
+{
+	::testing::InitGoogleTest(&argc, argv);
+	::testing::AddGlobalTestEnvironment(new DpEal);
+	return RUN_ALL_TESTS();
+}
