@@ -3,7 +3,12 @@
  * libFuzzer target: packets into an association (sctp/assoc.c), with the
  * harness doing what a peer cannot guess, so that inputs reach every state:
  *
- *   byte 0      bits 0-2: the starting state — 0-3 a client association
+ *   byte 0      bit 5: our messages carry PR-SCTP policies (lifetime,
+ *               retransmission limit, priority, by message), so FORWARD TSN
+ *               is sent and the abandonment paths run (PR-SCTP is
+ *               negotiated in every start, so a FORWARD TSN in the input
+ *               reaches its handler);
+ *               bits 0-2: the starting state — 0-3 a client association
  *               left in COOKIE-WAIT, 4-7 a server association ESTABLISHED
  *               from a genuine cookie (then, by bits 1-2: as is, after a
  *               user SHUTDOWN, or after a peer SHUTDOWN); bit 3: keep the
@@ -223,7 +228,9 @@ msg_release(void *ctx, void *h)
 
 static struct sctp_outq_msg outq_nodes[16];
 static struct sctp_outq_pool outq_pool;
+static struct sctp_outq_pr outq_pr[16];
 static struct sctp_rtxq_node rtxq_nodes[32];
+static struct sctp_rtxq_pr_slot rtxq_pr[32];
 static struct sctp_rtxq_pool rtxq_pool;
 static const struct sctp_buf_ops msg_ops = { .hold = msg_hold, .release = msg_release };
 
@@ -256,11 +263,14 @@ endpoint_once(void)
 		.random32 = next_random,
 		.ctx = &rnd_state,
 		.data = &data_cfg,
+		.extensions = SCTP_COOKIE_EXT_FORWARD_TSN,
 	};
 	static const uint8_t key[SCTP_COOKIE_KEY_LEN] = { 4, 5, 6 };
 	check(sctp_reasm_pool_init(&reasm_pool, reasm_nodes, 64) == 0);
 	check(sctp_outq_pool_init(&outq_pool, outq_nodes, 16, &msg_ops) == 0);
 	check(sctp_rtxq_pool_init(&rtxq_pool, rtxq_nodes, 32) == 0);
+	check(sctp_outq_pool_attach_pr(&outq_pool, outq_pr, 16) == 0);
+	check(sctp_rtxq_pool_attach_pr(&rtxq_pool, rtxq_pr, 32) == 0);
 	check(sctp_endpoint_init(&ep, &cfg, key, 0) == 0);
 	ready = 1;
 }
@@ -289,6 +299,7 @@ start(struct sctp_assoc *a, uint8_t how, uint64_t now)
 	st.local_addr = s;
 	st.created_ns = now;
 	st.lifespan_ns = SCTP_S(10);
+	st.extensions = SCTP_COOKIE_EXT_FORWARD_TSN;
 	check(sctp_assoc_from_cookie(a, &ep, &st, now) == 0);
 	if ((how & 3) == 1)
 		sctp_assoc_shutdown(a, now);
@@ -314,8 +325,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned m = 0; (data[0] & 16) != 0 && m < 6; m++) {
 		msg_holds++; /* the caller's reference, passed on success */
 		struct sctp_slice sl = { msg_bytes, msg_bytes, 1u + m * 700u };
-		if (sctp_assoc_send(&a, (uint16_t)(m & 3), m, m & 1 ? SCTP_SEND_UNORDERED : 0, &sl,
-				    now) != 0)
+		uint8_t policy = (data[0] & 32) ? (uint8_t)(1u + m % 3u) : SCTP_PR_NONE;
+		uint32_t value = policy == SCTP_PR_TTL ? 1u + m : m % 3u;
+		if (sctp_assoc_send_pr(&a, (uint16_t)(m & 3), m, m & 1 ? SCTP_SEND_UNORDERED : 0,
+				       &sl, policy, value, now) != 0)
 			msg_holds--;
 	}
 	size_t off = 1;
