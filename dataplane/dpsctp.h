@@ -105,7 +105,7 @@ struct dpsctp_seg {
 struct dpsctp_msg {
 	uint16_t sid;	/**< stream */
 	uint16_t ssn;	/**< stream sequence number (ordered messages) */
-	uint32_t ppid;	/**< payload protocol identifier, as sent (network order) */
+	uint32_t ppid;	/**< payload protocol identifier: the number the peer sent (host order) */
 	uint32_t len;	/**< payload bytes in this delivery */
 	uint32_t flags; /**< DPSCTP_MSG_* */
 	uint32_t nsegs; /**< entries of segs */
@@ -141,7 +141,7 @@ struct dpsctp_msg {
 /** How to send one message. */
 struct dpsctp_sndinfo {
 	uint16_t sid;	    /**< stream, below the association's outbound streams */
-	uint32_t ppid;	    /**< payload protocol identifier, sent as given */
+	uint32_t ppid;	    /**< payload protocol identifier, a number (host order: 60 is NGAP) */
 	uint32_t flags;	    /**< DPSCTP_SEND_* */
 	uint32_t pr_policy; /**< DPSCTP_PR_NONE, _TTL, _RTX, _PRIO */
 	uint32_t pr_value; /**< TTL: lifetime in ms; RTX: retransmissions allowed; PRIO: priority, 0

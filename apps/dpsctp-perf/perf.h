@@ -52,6 +52,14 @@
  * gap before it in its stream's seq is a message abandoned, not an error. */
 #define PERF_F_PR 0x8u
 
+/*
+ * The PPID of every message (no registered protocol; its four bytes differ,
+ * so a PPID byte-swapped anywhere between two ends shows): as a number
+ * through the embedded API, in network order through the sidecar's (as
+ * lksctp's sinfo_ppid). A message of ours with another PPID is an error.
+ */
+#define PERF_PPID 0x64707066u /* "dppf" */
+
 /* The first 16 bytes of every message, big-endian on the wire. */
 struct perf_hdr {
 	uint32_t seq;	/* per stream, from 0 */

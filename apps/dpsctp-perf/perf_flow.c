@@ -52,7 +52,7 @@ send_msg(struct perf_flow *f, uint16_t sid, uint32_t len, uint16_t flags, uint64
 	 uint32_t sflags)
 {
 	struct perf_side *s = f->side;
-	struct dpsctp_sndinfo si = { .sid = sid, .flags = sflags };
+	struct dpsctp_sndinfo si = { .sid = sid, .ppid = PERF_PPID, .flags = sflags };
 	uint32_t seq = f->seq_out[sid];
 	int rc;
 
@@ -320,6 +320,8 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		perf_add(&s->c.msgs_recv, 1);
 	if (!hdr_read(m, &h))
 		return; /* another tool's message, or the rest of a partial delivery */
+	if (m->ppid != PERF_PPID)
+		s->errors++;
 	if ((m->flags & DPSCTP_MSG_UNORDERED) == 0 && m->sid < f->in_streams)
 		perf_seq_check(s, &f->seq_in[m->sid], &h);
 	/* A client's own ping back unchanged is its pong too: a plain echo

@@ -255,6 +255,7 @@ psc_send(struct psc_end *e, struct psc_flow *f, uint16_t sid, uint32_t len, uint
 	struct dpsctp_client_sndinfo si = {
 		.assoc = f->assoc,
 		.sid = sid,
+		.ppid = htonl(PERF_PPID),
 		.flags = DPSCTP_CLIENT_QUIET | (e->o->unordered ? DPSCTP_CLIENT_UNORDERED : 0u)
 	};
 	/* PR-SCTP on data; pings and their echoes reliably (perf_flow.c). */
@@ -345,6 +346,8 @@ psc_recv(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_event
 		f->partial_sid = ev->recv.sid;
 		f->partial_flags = ev->recv.flags;
 		f->partial_len = 0;
+		if (f->partial_hdr && ev->recv.ppid != htonl(PERF_PPID))
+			s->errors++;
 	}
 	f->partial_len += ev->recv.len;
 	f->partial = (ev->recv.flags & DPSCTP_CLIENT_MORE) != 0;

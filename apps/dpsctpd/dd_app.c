@@ -21,6 +21,7 @@
  * that still fills up aborts the association it cannot take more of, and
  * says so (backlog_aborts).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -470,7 +471,7 @@ dd_on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 			    ((m->flags & DPSCTP_MSG_CONT) ? SC_RECV_CONT : 0));
 	e.sid = m->sid;
 	e.ssn = m->ssn;
-	e.ppid = m->ppid;
+	e.ppid = htonl(m->ppid); /* the sidecar's PPIDs are in network order (sc_proto.h) */
 	e.assoc = dd_handle(dd_g, as);
 	e.len = m->len;
 	struct dd_src src = { m, NULL, NULL, false };
@@ -591,7 +592,7 @@ dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 	case DPSCTP_EV_SEND_FAILED:
 		e.type = SC_EVT_SEND_FAILED;
 		e.sid = ev->sid;
-		e.ppid = ev->ppid;
+		e.ppid = htonl(ev->ppid);
 		e.len = ev->length;
 		e.pr_policy = ev->pr_policy <= DPSCTP_PR_PRIO ? (uint8_t)ev->pr_policy : 0;
 		if (ev->sent)
@@ -731,7 +732,7 @@ dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, b
 	if (c->status == 0) {
 		/* The policy as the application gave it: dpsctp_send() refuses a bad one. */
 		struct dpsctp_sndinfo si = { .sid = r->sid,
-					     .ppid = r->ppid,
+					     .ppid = ntohl(r->ppid), /* a number to dpsctp_send() */
 					     .pr_policy = r->pr_policy,
 					     .pr_value = r->pr_value };
 		if (r->flags & SC_SEND_UNORDERED)

@@ -105,7 +105,8 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_check(struct dpsctp_client *c);
 struct dpsctp_client_sndinfo {
 	uint64_t assoc;	    /**< the association, from its COMM_UP event */
 	uint16_t sid;	    /**< stream */
-	uint32_t ppid;	    /**< payload protocol identifier, sent as given */
+	uint32_t ppid;	    /**< payload protocol identifier in network order, as lksctp's
+				 sinfo_ppid: htonl(60) is NGAP */
 	uint32_t flags;	    /**< DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_SACK_NOW */
 	uint32_t pr_policy; /**< DPSCTP_CLIENT_PR_NONE (reliable), _TTL, _RTX, _PRIO */
 	uint32_t pr_value;  /**< TTL: lifetime in ms; RTX: retransmissions; PRIO: priority */
@@ -224,7 +225,7 @@ struct dpsctp_client_completion {
 struct dpsctp_client_recv {
 	const void *data; /**< the bytes: valid until the next poll on this thread */
 	uint32_t len;	  /**< bytes at data */
-	uint32_t ppid;	  /**< payload protocol identifier, as sent */
+	uint32_t ppid;	  /**< payload protocol identifier, network order */
 	uint16_t sid;	  /**< stream */
 	uint16_t ssn;	  /**< stream sequence number (ordered messages) */
 	uint8_t flags;	  /**< DPSCTP_CLIENT_UNORDERED, _MORE, _CONT */
@@ -262,7 +263,7 @@ struct dpsctp_client_addr_change {
  */
 struct dpsctp_client_send_failed {
 	uint32_t len;	    /**< message bytes */
-	uint32_t ppid;	    /**< its payload protocol identifier */
+	uint32_t ppid;	    /**< its payload protocol identifier, network order */
 	uint16_t sid;	    /**< its stream */
 	int sent;	    /**< some of it went on the wire (RFC 6458 SCTP_DATA_SENT), else 0 */
 	uint32_t pr_policy; /**< DPSCTP_CLIENT_PR_* that abandoned it; 0: the association ended */
