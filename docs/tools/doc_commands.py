@@ -74,6 +74,8 @@ MAPPED = {
         "interop_usrsctp",
     "sudo python3 dataplane/tests/interop/interop.py build --modes raw6 --only multihome "
     "--dirs dpsctp-client   # IPv6": "interop_usrsctp_ipv6",
+    "sudo python3 dataplane/tests/interop/interop.py build --only pr-rtx,pr-ttl,no-ext "
+    "--modes raw   # PR-SCTP": "interop_usrsctp_pr",
     "sudo python3 dataplane/tests/interop/replay.py build --variants "
     "--keep build/interop-artifacts/replay   # the corpus replay": "interop_corpus_replay",
     # docs/NET.md

@@ -18,7 +18,15 @@
  *   server: accept one association; --echo sends every message back on
  *           its stream with its PPID and U bit; --close-after N starts the
  *           shutdown once N messages were echoed, --abort-after N aborts on
- *           the Nth. It exits when the association ends.
+ *           the Nth; --check (receive only) checks every message instead:
+ *           each of the client's -n at most once, byte-correct, on its
+ *           stream, in order on the ordered streams, and lists the missing.
+ *           It exits when the association ends.
+ *
+ * --pr ttl:MS|rtx:N: the client sends every message with that PR-SCTP
+ * policy (RFC 3758, RFC 7496: abandoned MS ms after the send call, or after
+ * N retransmissions), without --echo; a thread reads the SEND_FAILED
+ * notifications meanwhile and the client lists the messages abandoned.
  *
  * -6: IPv6 addresses and sockets (the family of every address given).
  * --expect abort: the run passes only when the peer aborted. --hb MS sets
@@ -34,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -43,7 +52,9 @@
 #define MAX_ADDRS 4
 
 struct opts {
-	bool server, udp, v6, echo, do_abort, expect_abort;
+	bool server, udp, v6, echo, do_abort, expect_abort, check, pr;
+	uint16_t pr_policy; /* the stack's SCTP_PR_SCTP_TTL or _RTX (their numbers differ) */
+	uint32_t pr_value;
 	uint32_t n, max, streams, batches, close_after, abort_after, hb_ms;
 	double hold_s;
 	uint16_t port, lport;
@@ -56,7 +67,7 @@ usage(FILE *f)
 		   "  [--local ADDR[,ADDR...]] [-6] [--udp] [-n MSGS] [-l MAXBYTES] [-S STREAMS]\n"
 		   "  [--batches B] [--hold SECS] [--echo] [--abort] [--close-after N]\n"
 		   "  [--abort-after N] [--expect shutdown|abort] [--hb MS]\n"
-		   "  [--rto-min MS] [--rto-initial MS]\n");
+		   "  [--rto-min MS] [--rto-initial MS] [--check] [--pr ttl:MS|rtx:N]\n");
 }
 
 static void
@@ -136,6 +147,26 @@ make_socket(const struct opts *o)
 	(void)psock_setsockopt(so, IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof(on));
 	struct sctp_initmsg im = { 64, 64, 8, 0 };
 	(void)psock_setsockopt(so, IPPROTO_SCTP, SCTP_INITMSG, &im, sizeof(im));
+	/* PR-SCTP offered in INIT/INIT ACK (both stacks' default; said here so
+	 * a host's sysctl does not decide the run). */
+	struct sctp_assoc_value av;
+	memset(&av, 0, sizeof(av));
+	av.assoc_id = SCTP_FUTURE_ASSOC;
+	av.assoc_value = 1;
+	if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_PR_SUPPORTED, &av, sizeof(av)) < 0)
+		fprintf(stderr, PEER_NAME ": PR-SCTP: %s\n", strerror(errno));
+	if (o->pr) {
+		struct sctp_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.se_assoc_id = SCTP_FUTURE_ASSOC;
+		ev.se_type = SCTP_SEND_FAILED_EVENT;
+		ev.se_on = 1;
+		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof(ev)) < 0) {
+			fprintf(stderr, PEER_NAME ": SEND_FAILED events: %s\n", strerror(errno));
+			psock_close(so);
+			return PSOCK_NONE;
+		}
+	}
 	if (o->udp) {
 		struct sctp_udpencaps ue;
 		memset(&ue, 0, sizeof(ue));
@@ -187,6 +218,66 @@ is_abort(int e)
 	return e == ECONNRESET || e == ECONNABORTED || e == EPIPE;
 }
 
+/* Print the message numbers i with bits[i] == want (n of them), 20 a line. */
+static void
+print_seqs(const char *prefix, const uint8_t *bits, uint32_t n, uint8_t want)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (bits[i] != want)
+			continue;
+		printf("%s%s%u", k % 20 == 0 ? prefix : "", k % 20 == 0 ? " " : ",", i);
+		if (++k % 20 == 0)
+			printf("\n");
+	}
+	if (k % 20 != 0)
+		printf("\n");
+	fflush(stdout);
+}
+
+/*
+ * --check: what a receiver of partially reliable messages may see. Every
+ * message it gets must be whole and right, on its stream, at most once,
+ * and on an ordered stream after the ones sent before it; messages may be
+ * missing (abandoned by the sender), which the harness matches against the
+ * sender's list.
+ */
+struct checker {
+	uint8_t *seen;	  /* [n] */
+	int64_t last[64]; /* per stream: the last ordered seq, -1 none */
+	uint32_t got, dup, disorder, bad;
+};
+
+static void
+check_msg(const struct opts *o, struct checker *k, const struct sctp_rcvinfo *ri,
+	  const uint8_t *buf, uint32_t len)
+{
+	uint32_t seq = ntohl(ri->rcv_ppid);
+	bool unordered = (ri->rcv_flags & SCTP_UNORDERED) != 0;
+	k->got++;
+	if (seq >= o->n || ri->rcv_sid != seq % o->streams || unordered != interop_unordered(seq) ||
+	    !interop_check(seq, o->max, buf, len)) {
+		fprintf(stderr, PEER_NAME ": bad message: seq %u, stream %u, %u bytes\n", seq,
+			ri->rcv_sid, len);
+		k->bad++;
+		return;
+	}
+	if (k->seen[seq]) {
+		fprintf(stderr, PEER_NAME ": message %u twice\n", seq);
+		k->dup++;
+		return;
+	}
+	k->seen[seq] = 1;
+	if (!unordered) {
+		if ((int64_t)seq <= k->last[ri->rcv_sid]) {
+			fprintf(stderr, PEER_NAME ": message %u after %lld on stream %u\n", seq,
+				(long long)k->last[ri->rcv_sid], ri->rcv_sid);
+			k->disorder++;
+		}
+		k->last[ri->rcv_sid] = seq;
+	}
+}
+
 /* Server: one association; 0 when it ended as expected. */
 static int
 run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
@@ -220,8 +311,16 @@ run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
 	ssize_t len;
 	int rc = 0;
 	bool we_aborted = false, closing = false;
+	struct checker k;
+	memset(&k, 0, sizeof(k));
+	for (unsigned i = 0; i < 64; i++)
+		k.last[i] = -1;
+	if (o->check && (k.seen = calloc(o->n ? o->n : 1, 1)) == NULL)
+		return 3;
 	while ((len = read_msg(a, buf, &ri)) > 0) {
 		msgs++;
+		if (o->check)
+			check_msg(o, &k, &ri, buf, (uint32_t)len);
 		if (o->abort_after != 0 && msgs == o->abort_after) {
 			printf("server: %llu messages, aborting\n", (unsigned long long)msgs);
 			fflush(stdout);
@@ -236,7 +335,7 @@ run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
 		si.snd_sid = ri.rcv_sid;
 		si.snd_ppid = ri.rcv_ppid;
 		si.snd_flags = (ri.rcv_flags & SCTP_UNORDERED) ? SCTP_UNORDERED : 0;
-		if (psock_sendv(a, buf, (size_t)len, &si) < 0) {
+		if (psock_sendv(a, buf, (size_t)len, &si, NULL) < 0) {
 			fprintf(stderr, PEER_NAME ": echo: %s\n", strerror(errno));
 			rc = 1;
 			break;
@@ -256,6 +355,18 @@ run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
 					: strerror(e);
 	printf("server: %llu messages, %llu echoed, peer closed (%s)\n", (unsigned long long)msgs,
 	       (unsigned long long)echoed, how);
+	if (o->check) {
+		uint32_t missing = 0;
+		for (uint32_t i = 0; i < o->n; i++)
+			missing += k.seen[i] == 0;
+		printf("server: checked: %u received, %u duplicated, %u out of order, %u bad, %u "
+		       "missing\n",
+		       k.got, k.dup, k.disorder, k.bad, missing);
+		print_seqs("server: missing:", k.seen, o->n, 0);
+		free(k.seen);
+		if (k.dup + k.disorder + k.bad != 0)
+			rc = 1;
+	}
 	fflush(stdout);
 	psock_close(a);
 	if (rc != 0)
@@ -286,6 +397,59 @@ read_echoes(const struct opts *o, psock so, uint8_t *buf, uint8_t *seen, uint32_
 	return true;
 }
 
+/*
+ * --pr: the client's reader. The send calls may block on a full buffer, so
+ * SEND_FAILED notifications are read beside them (a stack drops a
+ * notification its receive buffer has no room for), until the association
+ * ends. A stack may report a message once per fragment: the message
+ * numbers (the PPID) are counted, not the notifications.
+ */
+struct pr_reader {
+	psock so;
+	uint32_t n;	    /* messages the client sends */
+	uint8_t *abandoned; /* [n] */
+	uint32_t events;    /* SEND_FAILED notifications */
+	uint32_t strays;    /* data, or a message number the client never sent */
+	ssize_t end;	    /* 0 the graceful end, -1 an error */
+	int err;
+	uint8_t buf[INTEROP_MAX_LEN];
+};
+
+static void *
+pr_read(void *arg)
+{
+	struct pr_reader *r = arg;
+	bool mid = false; /* the previous piece did not end its message */
+	for (;;) {
+		struct sctp_rcvinfo ri;
+		int flags;
+		ssize_t n = psock_recvv(r->so, r->buf, sizeof(r->buf), &ri, &flags);
+		if (n <= 0) {
+			r->end = n;
+			r->err = errno;
+			return NULL;
+		}
+		bool first = !mid;
+		mid = (flags & MSG_EOR) == 0;
+		if (!first)
+			continue;
+		if (!(flags & MSG_NOTIFICATION)) {
+			r->strays++;
+			continue;
+		}
+		const union sctp_notification *sn = (const void *)r->buf;
+		if ((size_t)n < sizeof(struct sctp_send_failed_event) ||
+		    sn->sn_header.sn_type != SCTP_SEND_FAILED_EVENT)
+			continue;
+		r->events++;
+		uint32_t seq = ntohl(sn->sn_send_failed_event.ssfe_info.snd_ppid);
+		if (seq < r->n)
+			r->abandoned[seq] = 1;
+		else
+			r->strays++;
+	}
+}
+
 static int
 run_client(const struct opts *o, psock so, const char *peer, const char *local, uint8_t *buf,
 	   uint8_t *want)
@@ -308,6 +472,19 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 	}
 	printf("client: association up\n");
 	fflush(stdout);
+	struct pr_reader *pr = NULL;
+	pthread_t reader;
+	struct sctp_prinfo pri = { o->pr_policy, o->pr_value };
+	if (o->pr) {
+		pr = calloc(1, sizeof(*pr));
+		uint32_t total = o->n * o->batches;
+		if (pr == NULL || (pr->abandoned = calloc(total ? total : 1, 1)) == NULL)
+			return 3;
+		pr->so = so;
+		pr->n = total;
+		if (pthread_create(&reader, NULL, pr_read, pr) != 0)
+			return 3;
+	}
 	uint8_t *seen = calloc(o->n ? o->n : 1, 1);
 	uint32_t bad = 0;
 	bool lost = false;
@@ -323,7 +500,7 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 			si.snd_sid = (uint16_t)(seq % o->streams);
 			si.snd_ppid = htonl(seq);
 			si.snd_flags = interop_unordered(seq) ? SCTP_UNORDERED : 0;
-			if (psock_sendv(so, buf, len, &si) < 0) {
+			if (psock_sendv(so, buf, len, &si, o->pr ? &pri : NULL) < 0) {
 				e = errno;
 				lost = true;
 				break;
@@ -347,6 +524,31 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 		}
 	}
 	free(seen);
+	if (pr != NULL) {
+		/* SHUTDOWN once every message is acknowledged or abandoned; the
+		 * reader sees its end (or the association's loss). */
+		if (!lost)
+			psock_shutdown(so, SHUT_WR);
+		pthread_join(reader, NULL);
+		uint32_t n = 0;
+		for (uint32_t i = 0; i < pr->n; i++)
+			n += pr->abandoned[i];
+		printf("client: pr-sctp: %u sent, %u abandoned, %u SEND_FAILED events, %u stray\n",
+		       pr->n, n, pr->events, pr->strays);
+		print_seqs("client: abandoned:", pr->abandoned, pr->n, 1);
+		if (lost)
+			printf("client: association %s (%s)\n",
+			       is_abort(e) ? "aborted by the peer" : "lost", strerror(e));
+		else if (pr->end == 0)
+			printf("client: association closed\n");
+		else
+			printf("client: association ended badly (%s)\n", strerror(pr->err));
+		fflush(stdout);
+		bool ok = !lost && pr->end == 0 && pr->strays == 0;
+		free(pr->abandoned);
+		free(pr);
+		return ok ? 0 : 1;
+	}
 	if (lost) {
 		printf("client: association %s (%s)\n",
 		       is_abort(e) ? "aborted by the peer" : "lost", strerror(e));
@@ -395,6 +597,8 @@ main(int argc, char **argv)
 					    { "hb", required_argument, NULL, 'b' },
 					    { "rto-min", required_argument, NULL, 'm' },
 					    { "rto-initial", required_argument, NULL, 'i' },
+					    { "check", no_argument, NULL, 'k' },
+					    { "pr", required_argument, NULL, 'R' },
 					    { "help", no_argument, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
 	const char *peer = NULL, *local = NULL, *expect = "shutdown";
@@ -454,6 +658,21 @@ main(int argc, char **argv)
 		case 'i':
 			rto_initial = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
+		case 'k':
+			o.check = true;
+			break;
+		case 'R':
+			if (strncmp(optarg, "ttl:", 4) == 0)
+				o.pr_policy = SCTP_PR_SCTP_TTL;
+			else if (strncmp(optarg, "rtx:", 4) == 0)
+				o.pr_policy = SCTP_PR_SCTP_RTX;
+			else {
+				usage(stderr);
+				return 2;
+			}
+			o.pr = true;
+			o.pr_value = (uint32_t)strtoul(optarg + 4, NULL, 0);
+			break;
 		case 'n':
 			o.n = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
@@ -473,7 +692,8 @@ main(int argc, char **argv)
 	}
 	o.expect_abort = strcmp(expect, "abort") == 0;
 	if (o.server == (peer != NULL) || o.max == 0 || o.max > INTEROP_MAX_LEN || o.streams == 0 ||
-	    o.streams > 64 || o.batches == 0 ||
+	    o.streams > 64 || o.batches == 0 || (o.pr && (o.server || o.echo || o.do_abort)) ||
+	    (o.check && (!o.server || o.echo)) ||
 	    (!o.expect_abort && strcmp(expect, "shutdown") != 0)) {
 		usage(stderr);
 		return 2;

@@ -15,8 +15,11 @@
  * Only what differs lives here: the descriptor type, the stack's set-up
  * (usrsctp is a library that must be started; the kernel is configured by
  * sysctl and per-socket options) and the names of the calls. The structures
- * (sctp_sndinfo, sctp_rcvinfo, sctp_initmsg, sctp_paddrparams,
- * sctp_udpencaps) are RFC 6458's in both headers.
+ * (sctp_sndinfo, sctp_rcvinfo, sctp_prinfo, sctp_sendv_spa, sctp_initmsg,
+ * sctp_paddrparams, sctp_udpencaps, sctp_event, sctp_send_failed_event) are
+ * RFC 6458's in both headers; only the PR-SCTP policy numbers differ
+ * (SCTP_PR_SCTP_TTL is 1 in usrsctp, 0x10 in Linux), so the peer uses the
+ * header's names.
  */
 #ifndef DPSCTP_INTEROP_SOCK_H
 #define DPSCTP_INTEROP_SOCK_H
@@ -124,11 +127,21 @@ psock_connectx(psock s, struct sockaddr *addrs, int n)
 	return sctp_connectx(s, addrs, n, &id);
 }
 
+/* With `pr`, the message goes with a PR-SCTP policy (RFC 7496): SNDINFO and
+ * PRINFO together (SCTP_SENDV_SPA). */
 static ssize_t
-psock_sendv(psock s, const void *buf, size_t len, struct sctp_sndinfo *si)
+psock_sendv(psock s, const void *buf, size_t len, struct sctp_sndinfo *si,
+	    const struct sctp_prinfo *pr)
 {
 	struct iovec iov = { (void *)buf, len };
-	return sctp_sendv(s, &iov, 1, NULL, 0, si, sizeof(*si), SCTP_SENDV_SNDINFO, 0);
+	if (pr == NULL)
+		return sctp_sendv(s, &iov, 1, NULL, 0, si, sizeof(*si), SCTP_SENDV_SNDINFO, 0);
+	struct sctp_sendv_spa spa;
+	memset(&spa, 0, sizeof(spa));
+	spa.sendv_flags = SCTP_SEND_SNDINFO_VALID | SCTP_SEND_PRINFO_VALID;
+	spa.sendv_sndinfo = *si;
+	spa.sendv_prinfo = *pr;
+	return sctp_sendv(s, &iov, 1, NULL, 0, &spa, sizeof(spa), SCTP_SENDV_SPA, 0);
 }
 
 /*
@@ -214,9 +227,17 @@ psock_connectx(psock s, struct sockaddr *addrs, int n)
 }
 
 static ssize_t
-psock_sendv(psock s, const void *buf, size_t len, struct sctp_sndinfo *si)
+psock_sendv(psock s, const void *buf, size_t len, struct sctp_sndinfo *si,
+	    const struct sctp_prinfo *pr)
 {
-	return usrsctp_sendv(s, buf, len, NULL, 0, si, sizeof(*si), SCTP_SENDV_SNDINFO, 0);
+	if (pr == NULL)
+		return usrsctp_sendv(s, buf, len, NULL, 0, si, sizeof(*si), SCTP_SENDV_SNDINFO, 0);
+	struct sctp_sendv_spa spa;
+	memset(&spa, 0, sizeof(spa));
+	spa.sendv_flags = SCTP_SEND_SNDINFO_VALID | SCTP_SEND_PRINFO_VALID;
+	spa.sendv_sndinfo = *si;
+	spa.sendv_prinfo = *pr;
+	return usrsctp_sendv(s, buf, len, NULL, 0, &spa, sizeof(spa), SCTP_SENDV_SPA, 0);
 }
 
 static ssize_t
