@@ -56,6 +56,20 @@ times_sent(const Side &x, uint32_t tsn)
 	return n;
 }
 
+// A loss model: every client packet carrying TSN tsn vanishes, every time.
+std::function<bool(const Side &, const Bytes &, uint8_t)>
+client_loses(uint32_t tsn)
+{
+	return [tsn](const Side &from, const Bytes &b, uint8_t) {
+		if (from.name != std::string("client"))
+			return false;
+		for (uint32_t t : tsns_of(b))
+			if (t == tsn)
+				return true;
+		return false;
+	};
+}
+
 unsigned
 chunks_of_type(const Side &x, uint8_t type)
 {
@@ -131,14 +145,7 @@ TEST_P(Pr, LifetimeAbandonsALostMessageAndTheStreamGoesOn)
 	auto sim = make();
 	sim->handshake();
 	uint32_t tsn0 = sim->c.a.tx->next_tsn;
-	sim->lose = [tsn0](const Side &from, const Bytes &b, uint8_t) {
-		if (from.name != std::string("client"))
-			return false;
-		for (uint32_t t : tsns_of(b))
-			if (t == tsn0)
-				return true;
-		return false;
-	};
+	sim->lose = client_loses(tsn0);
 	Bytes m1 = pattern(100, 1), m2 = pattern(200, 2), m3 = pattern(300, 3);
 	ASSERT_EQ(sim->send_pr(sim->c, 0, m1, SCTP_PR_TTL, short_ttl()), 0);
 	ASSERT_EQ(sim->send(sim->c, 0, m2), 0);
@@ -183,14 +190,7 @@ TEST_P(Pr, RetransmissionLimitZeroSendsOnce)
 	auto sim = make();
 	sim->handshake();
 	uint32_t tsn0 = sim->c.a.tx->next_tsn;
-	sim->lose = [tsn0](const Side &from, const Bytes &b, uint8_t) {
-		if (from.name != std::string("client"))
-			return false;
-		for (uint32_t t : tsns_of(b))
-			if (t == tsn0)
-				return true;
-		return false;
-	};
+	sim->lose = client_loses(tsn0);
 	ASSERT_EQ(sim->send_pr(sim->c, 2, pattern(500, 1), SCTP_PR_RTX, 0), 0);
 	ASSERT_EQ(sim->send(sim->c, 2, pattern(50, 2)), 0);
 	sim->run();
@@ -259,14 +259,7 @@ TEST_P(Pr, RetransmissionLimitIsNeverExceeded)
 	auto sim = make();
 	sim->handshake();
 	uint32_t tsn0 = sim->c.a.tx->next_tsn;
-	sim->lose = [tsn0](const Side &from, const Bytes &b, uint8_t) {
-		if (from.name != std::string("client"))
-			return false;
-		for (uint32_t t : tsns_of(b))
-			if (t == tsn0)
-				return true;
-		return false;
-	};
+	sim->lose = client_loses(tsn0);
 	ASSERT_EQ(sim->send_pr(sim->c, 0, pattern(100, 1), SCTP_PR_RTX, 2), 0);
 	sim->run();
 	EXPECT_EQ(times_sent(sim->c, tsn0), 3u);
