@@ -47,7 +47,7 @@ struct Bench {
 	struct sctp_buf_ops ops;
 	std::vector<struct sctp_rtxq_node> nodes;
 	struct sctp_rtxq_pool pool;
-	struct sctp_rtxq_env env;
+	struct sctp_rtxq_env env = {};
 	struct sctp_rtxq q;
 	uint8_t payload[1452];
 	uint32_t next_tsn;
@@ -66,7 +66,7 @@ struct Bench {
 	}
 	bool add(uint8_t path, uint64_t now)
 	{
-		struct sctp_rtxq_chunk c;
+		struct sctp_rtxq_chunk c = {};
 		c.tsn = next_tsn;
 		c.ppid = 0;
 		c.sid = 0;

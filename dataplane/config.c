@@ -75,6 +75,7 @@ enum kind {
 	K_LOG,
 	K_ICMP_UNREACH,
 	K_EXTENSIONS,
+	K_SCHED,
 	K_CONFIG,
 };
 
@@ -151,7 +152,14 @@ static const struct opt options[] = {
 	  .kind = K_EXTENSIONS,
 	  .value = V_REQUIRED,
 	  .help = "SCTP extensions offered to and accepted from peers, a comma list of pr-sctp "
-		  "(RFC 3758 partial reliability), or none" },
+		  "(RFC 3758 partial reliability), i-data (RFC 8260 interleaving) and reconfig "
+		  "(RFC 6525 stream reconfiguration, not offered by default), or none" },
+	{ .name = "sched",
+	  .arg = "rr|fcfs|rr_pkt|prio|fc|wfq",
+	  .kind = K_SCHED,
+	  .value = V_REQUIRED,
+	  .help = "every association's stream scheduler (RFC 8260 §3), until the application "
+		  "changes it (dpsctp_set_sched())" },
 	{ .name = "udp-encap",
 	  .arg = "[=PORT]",
 	  .kind = K_UDP_ENCAP,
@@ -240,12 +248,24 @@ static const struct {
 	uint32_t bit;
 } ext_names[] = {
 	{ "pr-sctp", DPSCTP_EXT_PR_SCTP },
+	{ "i-data", DPSCTP_EXT_I_DATA },
+	{ "reconfig", DPSCTP_EXT_RECONFIG },
 };
 
 #define N_EXT_NAMES	   (sizeof(ext_names) / sizeof(ext_names[0]))
 #define EXT_WORD_MAX	   32u /* longer than any name */
 #define EXT_TEXT_MAX	   64u /* every name, comma-separated */
-#define DEFAULT_EXTENSIONS DPSCTP_EXT_PR_SCTP
+#define DEFAULT_EXTENSIONS (DPSCTP_EXT_PR_SCTP | DPSCTP_EXT_I_DATA)
+
+/* --sched: by DPSCTP_SCHED_* number, RFC 8260 §3's SCTP_SS_* names in lower case. */
+static const char *const sched_names[] = {
+	[DPSCTP_SCHED_RR] = "rr",	  [DPSCTP_SCHED_FCFS] = "fcfs",
+	[DPSCTP_SCHED_RR_PKT] = "rr_pkt", [DPSCTP_SCHED_PRIO] = "prio",
+	[DPSCTP_SCHED_FC] = "fc",	  [DPSCTP_SCHED_WFQ] = "wfq",
+};
+
+#define N_SCHED_NAMES (sizeof(sched_names) / sizeof(sched_names[0]))
+#define SCHED_LIST    "rr, fcfs, rr_pkt, prio, fc or wfq"
 
 static const char *const log_names[] = {
 	[DPSCTP_CONFIG_LOG_ERROR] = "error",
@@ -665,16 +685,17 @@ set_named(struct parse *p, const struct opt *o, const char *v, const char *const
 	seterr(err, errlen, "%s%s '%s': unknown (%s)", dashes(p), o->name, v,
 	       o->kind == K_PROFILE	   ? "rfc or dc"
 	       : o->kind == K_ICMP_UNREACH ? "profile, abort or ignore"
+	       : o->kind == K_SCHED	   ? SCHED_LIST
 					   : "error, warning, info or debug");
 	return -EINVAL;
 }
 
 /*
- * "pr-sctp", "none": the DPSCTP_EXT_* bits of a comma list of names. Every
- * word must be a name (no empty word, no blank); "none" stands alone. The
- * same name twice is the same set.
+ * "pr-sctp,i-data", "none": the DPSCTP_EXT_* bits of a comma list of names.
+ * Every word must be a name (no empty word, no blank); "none" stands alone.
+ * The same name twice is the same set.
  */
-/* What --extensions takes, for messages: "a comma list of pr-sctp, or none". */
+/* What --extensions takes, for messages: "a comma list of pr-sctp, i-data, or none". */
 static void
 extensions_accepted(char *buf, size_t len)
 {
@@ -730,7 +751,7 @@ set_extensions(struct parse *p, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
-/* The names of @bits as --extensions takes them: "pr-sctp", "none". */
+/* The names of @bits as --extensions takes them: "pr-sctp,i-data", "none". */
 static void
 extensions_text(uint32_t bits, char *buf, size_t len)
 {
@@ -795,6 +816,11 @@ apply(struct parse *p, const struct opt *o, const char *v, char *err, size_t err
 		return rc;
 	case K_EXTENSIONS:
 		return set_extensions(p, v, err, errlen);
+	case K_SCHED:
+		rc = set_named(p, o, v, sched_names, N_SCHED_NAMES, &idx, err, errlen);
+		if (rc == 0)
+			c->sched = idx;
+		return rc;
 	case K_UDP_ENCAP:
 		if (v != NULL) {
 			/* udp-port's range, named as given. */
@@ -870,6 +896,7 @@ dpsctp_config_defaults(struct dpsctp_config *c)
 	c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
 	c->telemetry = true;
 	c->extensions = DEFAULT_EXTENSIONS;
+	c->sched = DPSCTP_SCHED_RR;
 	c->log_level = DPSCTP_CONFIG_LOG_INFO;
 }
 
@@ -1132,6 +1159,11 @@ dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen)
 		       c->extensions, c->extensions & ~(uint32_t)DPSCTP_CONFIG_EXTENSIONS, names);
 		return -EINVAL;
 	}
+	if (c->sched >= N_SCHED_NAMES) {
+		seterr(err, errlen, "--sched %u: not a scheduler (DPSCTP_SCHED_*: %s)", c->sched,
+		       SCHED_LIST);
+		return -EINVAL;
+	}
 	if (c->n_ports > 0 && c->n_ips == 0) {
 		seterr(err, errlen, "--port %s: needs at least one --ip ADDR/PREFIX", c->ports[0]);
 		return -EINVAL;
@@ -1208,6 +1240,9 @@ format_value(const struct dpsctp_config *c, const struct opt *o, char *buf, size
 		break;
 	case K_EXTENSIONS:
 		extensions_text(c->extensions, buf, len);
+		break;
+	case K_SCHED:
+		snprintf(buf, len, "%s", c->sched < N_SCHED_NAMES ? sched_names[c->sched] : "?");
 		break;
 	case K_UDP_ENCAP:
 	case K_NO_UDP_ENCAP:
@@ -1298,6 +1333,7 @@ dpsctp_config_print(const struct dpsctp_config *c, FILE *f)
 		case K_ICMP_UNREACH:
 		case K_LOG:
 		case K_EXTENSIONS:
+		case K_SCHED:
 			format_value(c, o, value, sizeof(value));
 			fprintf(f, "%s = %s\n", o->name, value);
 			break;
@@ -1349,6 +1385,12 @@ const char *
 dpsctp_config_profile_name(enum dpsctp_config_profile p)
 {
 	return (unsigned)p < 2u ? profile_names[p] : NULL;
+}
+
+const char *
+dpsctp_config_sched_name(unsigned sched)
+{
+	return sched < N_SCHED_NAMES ? sched_names[sched] : NULL;
 }
 
 const char *

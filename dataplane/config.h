@@ -57,7 +57,7 @@ extern "C" {
 #define DPSCTP_CONFIG_UDP_PORT	    9899u      /**< RFC 6951 §5: the IANA port for SCTP over UDP */
 #define DPSCTP_CONFIG_COPY_MAX_AUTO UINT32_MAX /**< --copy-max auto: the library's threshold */
 /** --extensions: the DPSCTP_EXT_* bits this build implements (the others are refused). */
-#define DPSCTP_CONFIG_EXTENSIONS DPSCTP_EXT_PR_SCTP
+#define DPSCTP_CONFIG_EXTENSIONS (DPSCTP_EXT_PR_SCTP | DPSCTP_EXT_I_DATA | DPSCTP_EXT_RECONFIG)
 
 /** --profile: the RFC 9260 defaults or the data-center set (docs/PROFILES.md). */
 enum dpsctp_config_profile {
@@ -124,7 +124,9 @@ struct dpsctp_config {
 	char impair[DPSCTP_CONFIG_IMPAIR_LEN];	  /**< --impair spec, "" = none */
 	char impair_rx[DPSCTP_CONFIG_IMPAIR_LEN]; /**< --impair-rx spec, "" = none */
 	bool telemetry;				  /**< --telemetry / --no-telemetry, on */
-	uint32_t extensions; /**< --extensions, DPSCTP_EXT_*; default DPSCTP_EXT_PR_SCTP */
+	/** --extensions, DPSCTP_EXT_*; default DPSCTP_EXT_PR_SCTP | DPSCTP_EXT_I_DATA */
+	uint32_t extensions;
+	uint32_t sched; /**< --sched, every association's stream scheduler, DPSCTP_SCHED_RR */
 	enum dpsctp_config_log_level log_level; /**< --log-level, info */
 };
 
@@ -204,7 +206,8 @@ DPSCTP_EXPORT int dpsctp_config_parse_file(struct dpsctp_config *c, const char *
 
 /**
  * Cross checks a single option cannot make: a port needs at least one --ip;
- * extensions holds only DPSCTP_CONFIG_EXTENSIONS bits;
+ * extensions holds only DPSCTP_CONFIG_EXTENSIONS bits; sched is a
+ * DPSCTP_SCHED_* value;
  * a gateway must be on-link for a local address of its family (inside
  * its prefix); an IPv6 address needs --mtu >= 1280 (RFC 8200 §5); the send
  * and receive buffers hold at least one full-sized packet (>= --mtu).
@@ -243,6 +246,15 @@ DPSCTP_EXPORT void dpsctp_config_usage(FILE *f);
  * @return "dc" or "rfc"; NULL when out of range.
  */
 DPSCTP_EXPORT const char *dpsctp_config_profile_name(enum dpsctp_config_profile p);
+
+/**
+ * The name of a stream scheduler, as --sched takes it.
+ *
+ * @param sched  DPSCTP_SCHED_RR .. DPSCTP_SCHED_WFQ.
+ * @return "rr", "fcfs", "rr_pkt", "prio", "fc" or "wfq"; NULL when out of
+ *         range.
+ */
+DPSCTP_EXPORT const char *dpsctp_config_sched_name(unsigned sched);
 
 /**
  * The name of a log level, as --log-level takes it.

@@ -104,19 +104,22 @@ dp_settings(struct dpsctp *d, const struct dpsctp_config *c)
  * Bytes ops->data_get() asks for at most: the core's own size
  * (sctp_assoc_data_bytes()) for --max-streams both ways, under the fields of
  * a worker's data config (dp_worker.c) the layout depends on: the TSN map's
- * words, the duplicates listed, and the send side on (its pools set; the
- * size reads only that they are).
+ * words, the duplicates listed, the send side on (its pools set) and, with
+ * I-DATA configured, I-DATA's reassembly (its pool set; its per-stream
+ * state is larger than DATA's). The size reads only that the pools are set.
  */
 static uint32_t
-dp_data_bytes(uint16_t streams)
+dp_data_bytes(uint16_t streams, bool idata)
 {
 	struct sctp_outq_pool outq;
 	struct sctp_rtxq_pool rtxq;
+	struct sctp_ireasm_pool ireasm;
 	const struct sctp_data_config dc = {
 		.tsn_map_words = DP_TSN_MAP_WORDS,
 		.max_dups = DP_MAX_DUPS,
 		.outq_pool = &outq,
 		.rtxq_pool = &rtxq,
+		.ireasm_pool = idata ? &ireasm : NULL,
 	};
 	return (uint32_t)sctp_assoc_data_bytes(&dc, streams, streams);
 }
@@ -349,7 +352,8 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	 * be a silent clamp. */
 	d->profile.out_streams = d->set.max_streams;
 	d->profile.max_in_streams = d->set.max_streams;
-	d->data_bytes = dp_data_bytes(d->set.max_streams);
+	d->data_bytes =
+		dp_data_bytes(d->set.max_streams, (cfg->extensions & DPSCTP_EXT_I_DATA) != 0);
 	d->n_workers = cfg->queues != 0 ? cfg->queues : 1;
 	if (d->n_workers > DP_MAX_WORKERS) {
 		dp_err(err, errlen, "%s (%d)", "--queues above the workers an instance runs",
@@ -1058,6 +1062,109 @@ dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, const
 	if (rc != 0)
 		rte_pktmbuf_free(head);
 	return rc;
+}
+
+/* The public scheduler numbers are the send queue's (sctp/outq.h). */
+_Static_assert(DPSCTP_SCHED_RR == SCTP_OUTQ_SCHED_RR && DPSCTP_SCHED_FCFS == SCTP_OUTQ_SCHED_FCFS &&
+		       DPSCTP_SCHED_RR_PKT == SCTP_OUTQ_SCHED_RR_PKT &&
+		       DPSCTP_SCHED_PRIO == SCTP_OUTQ_SCHED_PRIO &&
+		       DPSCTP_SCHED_FC == SCTP_OUTQ_SCHED_FC &&
+		       DPSCTP_SCHED_WFQ == SCTP_OUTQ_SCHED_WFQ &&
+		       DPSCTP_SCHED_WFQ + 1 == SCTP_OUTQ_SCHED_COUNT,
+	       "DPSCTP_SCHED_* are enum sctp_outq_sched");
+
+/*
+ * dpsctp_set_sched() and dpsctp_set_stream_param(): settings of the send
+ * queue, not input to the state machine, so nothing is sent or reported
+ * after them (no dp_conn_after()); the next flush serves by them. From
+ * another thread, a request like dp_assoc_call()'s.
+ */
+static int
+dp_sched_call(struct dpsctp_assoc *a, enum dp_req_kind kind, uint16_t sid, uint32_t value)
+{
+	struct dp_worker *w = a->w;
+	if (dp_owner(w)) {
+		if (sctp_assoc_freeable(&a->a))
+			return -ENOTCONN;
+		return kind == DP_REQ_SCHED
+			       ? sctp_assoc_set_sched(&a->a, value)
+			       : sctp_assoc_set_stream_param(&a->a, sid, (uint16_t)value);
+	}
+	struct dp_req *r = dp_req_new(w, kind, a);
+	if (r == NULL)
+		return -EAGAIN;
+	r->si.sid = sid;
+	r->bytes = value;
+	return dp_req_post(w, r);
+}
+
+int
+dpsctp_set_sched(struct dpsctp_assoc *a, unsigned sched)
+{
+	/* Checked here too, so a request from another thread is refused as well. */
+	if (a == NULL || sched > DPSCTP_SCHED_WFQ)
+		return -EINVAL;
+	return dp_sched_call(a, DP_REQ_SCHED, 0, sched);
+}
+
+int
+dpsctp_sched(const struct dpsctp_assoc *a)
+{
+	return a == NULL ? -EINVAL : sctp_assoc_sched(&a->a);
+}
+
+int
+dpsctp_set_stream_param(struct dpsctp_assoc *a, uint16_t sid, uint16_t value)
+{
+	return a == NULL ? -EINVAL : dp_sched_call(a, DP_REQ_STREAM_PARAM, sid, value);
+}
+
+int
+dpsctp_stream_param(const struct dpsctp_assoc *a, uint16_t sid)
+{
+	return a == NULL ? -EINVAL : sctp_assoc_stream_param(&a->a, sid);
+}
+
+/*
+ * RE-CONFIG requests (RFC 6525): input to the state machine that sends a
+ * chunk and starts a timer, so dp_conn_after() follows, as for
+ * dp_assoc_call(). Only on the owning worker: a request carries a stream
+ * list the request ring has no room for.
+ */
+static int
+dp_reconf_call(struct dpsctp_assoc *a, int kind, unsigned flags, const uint16_t *sids, uint16_t n,
+	       uint16_t out, uint16_t in)
+{
+	struct dp_worker *w = a->w;
+	if (!dp_owner(w))
+		return -EXDEV;
+	if (sctp_assoc_freeable(&a->a))
+		return -ENOTCONN;
+	int rc = kind == 0   ? sctp_assoc_reset_streams(&a->a, flags, sids, n, w->now_ns)
+		 : kind == 1 ? sctp_assoc_add_streams(&a->a, out, in, w->now_ns)
+			     : sctp_assoc_reset_assoc(&a->a, w->now_ns);
+	dp_conn_after(a);
+	if (!w->d->started && w->n_tx != 0)
+		dp_tx_flush(w);
+	return rc == -ESHUTDOWN ? -ENOTCONN : rc;
+}
+
+int
+dpsctp_reset_streams(struct dpsctp_assoc *a, unsigned flags, const uint16_t *sids, uint16_t n)
+{
+	return a == NULL ? -EINVAL : dp_reconf_call(a, 0, flags, sids, n, 0, 0);
+}
+
+int
+dpsctp_add_streams(struct dpsctp_assoc *a, uint16_t out, uint16_t in)
+{
+	return a == NULL ? -EINVAL : dp_reconf_call(a, 1, 0, NULL, 0, out, in);
+}
+
+int
+dpsctp_reset_assoc(struct dpsctp_assoc *a)
+{
+	return a == NULL ? -EINVAL : dp_reconf_call(a, 2, 0, NULL, 0, 0, 0);
 }
 
 void

@@ -129,6 +129,11 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 	ev.length = n->length;
 	ev.sent = n->sent;
 	ev.pr_policy = n->pr_policy;
+	ev.reset_flags = n->reset_flags;
+	ev.n_streams = n->n_streams;
+	ev.streams = n->streams;
+	ev.local_tsn = n->local_tsn;
+	ev.remote_tsn = n->remote_tsn;
 	if (n->type == SCTP_NOTIFY_COMM_LOST || n->type == SCTP_NOTIFY_SHUTDOWN_COMPLETE ||
 	    n->type == SCTP_NOTIFY_CANT_START)
 		c->notified_end = true;
@@ -143,7 +148,16 @@ _Static_assert((int)DPSCTP_EV_COMM_UP == (int)SCTP_NOTIFY_COMM_UP &&
 		       (int)DPSCTP_EV_RESTART == (int)SCTP_NOTIFY_RESTART &&
 		       (int)DPSCTP_EV_PEER_ADDR_CHANGE == (int)SCTP_NOTIFY_PEER_ADDR_CHANGE &&
 		       (int)DPSCTP_EV_REMOTE_ERROR == (int)SCTP_NOTIFY_REMOTE_ERROR &&
-		       (int)DPSCTP_EV_SEND_FAILED == (int)SCTP_NOTIFY_SEND_FAILED,
+		       (int)DPSCTP_EV_SEND_FAILED == (int)SCTP_NOTIFY_SEND_FAILED &&
+		       (int)DPSCTP_EV_STREAM_RESET == (int)SCTP_NOTIFY_STREAM_RESET &&
+		       (int)DPSCTP_EV_ASSOC_RESET == (int)SCTP_NOTIFY_ASSOC_RESET &&
+		       (int)DPSCTP_EV_STREAM_CHANGE == (int)SCTP_NOTIFY_STREAM_CHANGE &&
+		       DPSCTP_RESET_INCOMING_SSN == SCTP_RESET_INCOMING_SSN &&
+		       DPSCTP_RESET_OUTGOING_SSN == SCTP_RESET_OUTGOING_SSN &&
+		       DPSCTP_RESET_DENIED == SCTP_RESET_DENIED &&
+		       DPSCTP_RESET_FAILED == SCTP_RESET_FAILED &&
+		       DPSCTP_RESET_INCOMING == SCTP_STREAM_RESET_INCOMING &&
+		       DPSCTP_RESET_OUTGOING == SCTP_STREAM_RESET_OUTGOING,
 	       "public event numbers follow the core's");
 
 static void
@@ -183,9 +197,11 @@ dp_deliver(void *ctx, const struct sctp_reasm_msg *m)
 	memset(&msg, 0, sizeof(msg));
 	msg.sid = m->sid;
 	msg.ssn = m->ssn;
+	msg.mid = m->mid;
 	msg.ppid = m->ppid;
 	msg.flags = ((m->flags & SCTP_REASM_MSG_UNORDERED) ? DPSCTP_MSG_UNORDERED : 0) |
-		    ((m->flags & SCTP_REASM_MSG_CONT) ? DPSCTP_MSG_CONT : 0);
+		    ((m->flags & SCTP_REASM_MSG_CONT) ? DPSCTP_MSG_CONT : 0) |
+		    ((m->flags & SCTP_REASM_MSG_ABORTED) ? DPSCTP_MSG_ABORTED : 0);
 	msg.segs = w->segs;
 	sctp_reasm_iter_init(&it, m);
 	while (sctp_reasm_iter_next(&it, &s)) {

@@ -126,6 +126,12 @@ dp_req_run(struct dp_worker *w, struct dp_req *r)
 		(void)sctp_assoc_flush(&c->a, w->now_ns);
 		dp_conn_after(c);
 		break;
+	case DP_REQ_SCHED: /* settings of the send queue: nothing to send after them */
+		(void)sctp_assoc_set_sched(&c->a, r->bytes);
+		break;
+	case DP_REQ_STREAM_PARAM:
+		(void)sctp_assoc_set_stream_param(&c->a, r->si.sid, (uint16_t)r->bytes);
+		break;
 	case DP_REQ_CALL:
 		r->fn(w->d, w->index, r->arg);
 		break;

@@ -22,7 +22,9 @@ enum dp_req_kind {
 	DP_REQ_ABORT,
 	DP_REQ_CONSUMED,
 	DP_REQ_FLUSH,
-	DP_REQ_CALL, /* run fn(arg) on the worker */
+	DP_REQ_SCHED,	     /* bytes: the scheduler (dpsctp_set_sched()) */
+	DP_REQ_STREAM_PARAM, /* si.sid, bytes: the value (dpsctp_set_stream_param()) */
+	DP_REQ_CALL,	     /* run fn(arg) on the worker */
 };
 
 struct dp_req {

@@ -86,7 +86,7 @@ static const char *const dp_tel_state_names[] = {
 
 /*
  * The extensions an association negotiated, by the names --extensions
- * takes (docs/CONFIG.md): "pr-sctp", "" for none.
+ * takes (docs/CONFIG.md): "pr-sctp,i-data", "" for none.
  */
 static void
 dp_tel_extensions(uint32_t ext, char *buf, size_t len)
@@ -96,6 +96,8 @@ dp_tel_extensions(uint32_t ext, char *buf, size_t len)
 		const char *name;
 	} names[] = {
 		{ DPSCTP_EXT_PR_SCTP, "pr-sctp" },
+		{ DPSCTP_EXT_I_DATA, "i-data" },
+		{ DPSCTP_EXT_RECONFIG, "reconfig" },
 	};
 	size_t k = 0;
 	buf[0] = '\0';

@@ -303,7 +303,7 @@ dp_tx_send_data(void *ctx, const uint8_t *head, size_t head_len, const struct sc
 	dp_chain_put(w, &ch, head, (uint32_t)head_len);
 	for (unsigned i = 0; i < n_segs && !ch.failed; i++) {
 		const struct sctp_tx_seg *s = &segs[i];
-		dp_chain_put(w, &ch, s->hdr, sizeof(s->hdr));
+		dp_chain_put(w, &ch, s->hdr, s->hdr_len);
 		if (s->payload.len <= copy_max || s->payload.handle == NULL) {
 			dp_chain_put(w, &ch, s->payload.data, s->payload.len);
 			w->ctr.tx_payload_copied += s->payload.len;

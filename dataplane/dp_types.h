@@ -145,6 +145,9 @@ struct dp_worker {
 	/* PR-SCTP slots beside outq_nodes and rtxq_nodes; NULL without PR-SCTP (--extensions). */
 	struct sctp_outq_pr *outq_pr;
 	struct sctp_rtxq_pr_slot *rtxq_pr;
+	/* I-DATA's reassembly (sctp/ireasm.h); NULL without I-DATA (--extensions). */
+	struct sctp_ireasm_pool ireasm_pool;
+	union sctp_ireasm_node *ireasm_nodes;
 	struct rte_mempool *conn_pool;	/* struct dpsctp_assoc */
 	struct rte_mempool *hs_pool;	/* struct sctp_assoc_handshake */
 	struct rte_mempool *paths_pool; /* DP_PATHS_PER_BLOCK struct sctp_path */

@@ -119,7 +119,9 @@ dp_ring(const char *what, struct dpsctp *d, unsigned index, unsigned n)
 }
 
 /* The public extension bits are the core's: the configuration's set goes in as is. */
-_Static_assert(DPSCTP_EXT_PR_SCTP == SCTP_COOKIE_EXT_FORWARD_TSN,
+_Static_assert(DPSCTP_EXT_PR_SCTP == SCTP_COOKIE_EXT_FORWARD_TSN &&
+		       DPSCTP_EXT_I_DATA == SCTP_COOKIE_EXT_I_DATA &&
+		       DPSCTP_EXT_RECONFIG == SCTP_COOKIE_EXT_RECONFIG,
 	       "DPSCTP_EXT_* are the SCTP_COOKIE_EXT_* bits");
 
 static int
@@ -182,7 +184,12 @@ dp_worker_l3(struct dp_worker *w, int socket)
  * peer and the application retry, nothing grows (docs/LCORE.md). With
  * PR-SCTP configured (--extensions) the send queue and the sent chunks get
  * their PR-SCTP slots beside the nodes, 16 bytes per node each; without
- * it they have none and a message with a policy goes reliably.
+ * it they have none and a message with a policy goes reliably. With I-DATA
+ * configured, I-DATA's reassembly gets a pool of its own beside DATA's (an
+ * association uses one or the other, as it negotiated), sized as DATA's
+ * plus one node per association: I-DATA keeps a record per message in
+ * progress besides its fragments, and each association may hold one while
+ * the rest of the pool is taken.
  */
 static int
 dp_worker_data(struct dp_worker *w, int socket)
@@ -195,6 +202,7 @@ dp_worker_data(struct dp_worker *w, int socket)
 	uint32_t rtxq_n = full * (d->set.sndbuf / 512u) + assocs * 16u;
 	if (reasm_n > 1u << 22)
 		reasm_n = 1u << 22;
+	uint32_t ireasm_n = reasm_n + assocs;
 	if (outq_n > 1u << 22)
 		outq_n = 1u << 22;
 	if (rtxq_n > 1u << 22)
@@ -216,6 +224,14 @@ dp_worker_data(struct dp_worker *w, int socket)
 		if (w->outq_pr == NULL || w->rtxq_pr == NULL)
 			return -ENOMEM;
 	}
+	bool idata = (d->cfg.extensions & DPSCTP_EXT_I_DATA) != 0;
+	if (idata) {
+		w->ireasm_nodes =
+			rte_zmalloc_socket("dp_ireasm", (size_t)ireasm_n * sizeof(*w->ireasm_nodes),
+					   RTE_CACHE_LINE_SIZE, socket);
+		if (w->ireasm_nodes == NULL)
+			return -ENOMEM;
+	}
 	w->data.buf.hold = dp_buf_hold;
 	w->data.buf.release = dp_buf_release;
 	w->data.buf.ctx = w;
@@ -226,7 +242,11 @@ dp_worker_data(struct dp_worker *w, int socket)
 	if (pr && (sctp_outq_pool_attach_pr(&w->outq_pool, w->outq_pr, outq_n) != 0 ||
 		   sctp_rtxq_pool_attach_pr(&w->rtxq_pool, w->rtxq_pr, rtxq_n) != 0))
 		return -EINVAL;
+	if (idata && sctp_ireasm_pool_init(&w->ireasm_pool, w->ireasm_nodes, ireasm_n) != 0)
+		return -EINVAL;
 	w->data.reasm_pool = &w->reasm_pool;
+	/* Required when the endpoint offers I-DATA (sctp/assoc.h); NULL: not offered. */
+	w->data.ireasm_pool = idata ? &w->ireasm_pool : NULL;
 	w->data.reasm.max_bytes = d->set.rcvbuf;
 	/* Messages above half the window are delivered in parts (partial delivery). */
 	w->data.reasm.pd_point = d->set.rcvbuf / 2u;
@@ -240,6 +260,8 @@ dp_worker_data(struct dp_worker *w, int socket)
 	w->data.outq_max_bytes = d->set.sndbuf;
 	w->data.outq_max_msgs = d->set.sndbuf / 64u + 16u;
 	w->data.rtxq_max_chunks = d->set.sndbuf / 64u + 16u;
+	/* Every association's scheduler until dpsctp_set_sched() (--sched). */
+	w->data.sched = (uint8_t)d->cfg.sched;
 	w->data.mtu = d->port.mtu != 0 ? d->port.mtu : 1500;
 	if (w->data.mtu > SCTP_ASSOC_TX_MAX)
 		w->data.mtu = SCTP_ASSOC_TX_MAX;
@@ -261,7 +283,9 @@ dp_worker_blocks(struct dp_worker *w, int socket)
 		dp_pool("h", d, index, d->set.max_handshakes, sizeof(struct sctp_assoc_handshake));
 	w->paths_pool =
 		dp_pool("p", d, index, assocs, DP_PATHS_PER_BLOCK * sizeof(struct sctp_path));
-	w->data_pool = dp_pool("d", d, index, assocs, d->data_bytes);
+	/* RFC 6525: adding streams takes a second block for a moment (the old one goes back). */
+	uint32_t spare = (d->cfg.extensions & DPSCTP_EXT_RECONFIG) ? 4u : 0u;
+	w->data_pool = dp_pool("d", d, index, assocs + spare, d->data_bytes);
 	w->by_tag = dp_hash("t", d, index, assocs * 2, sizeof(struct dp_tag_key));
 	w->by_peer = dp_hash("a", d, index, assocs * 2, sizeof(struct dp_peer_key));
 	w->handoff = dp_ring("r", d, index, 4096);
@@ -348,6 +372,7 @@ dp_worker_destroy(struct dp_worker *w)
 	rte_free(w->rtxq_nodes);
 	rte_free(w->outq_pr);
 	rte_free(w->rtxq_pr);
+	rte_free(w->ireasm_nodes);
 	rte_free(w->l3_mem);
 	dp_impair_fini(&w->impair_tx);
 	dp_impair_fini(&w->impair_rx);

@@ -24,7 +24,8 @@
  *   -EMSGSIZE   the message is larger than the send buffer can ever hold
  *   -ENOMEM     a pool is exhausted (associations, handshakes, mbufs)
  *   -EEXIST     already done (a listener on that port, a started instance)
- *   -EBUSY      not allowed while the instance runs (or before it starts)
+ *   -EBUSY      not allowed while the instance runs (or before it starts),
+ *               or while messages are queued (dpsctp_set_sched())
  *   -ENODEV     the port could not be opened (the error text says why)
  *   -EADDRINUSE no free local port towards that peer (connect)
  */
@@ -95,6 +96,12 @@ struct dpsctp_seg {
 #define DPSCTP_MSG_UNORDERED 0x01u /**< sent unordered (U bit) */
 #define DPSCTP_MSG_MORE	     0x02u /**< partial delivery: more of this message follows */
 #define DPSCTP_MSG_CONT	     0x04u /**< continues a message whose start was delivered */
+/**
+ * The end of a message delivered in parts that will never be whole: the
+ * sender abandoned it (PR-SCTP, RFC 3758 §3.6). No bytes; the parts before
+ * it are not a message.
+ */
+#define DPSCTP_MSG_ABORTED 0x08u
 
 /**
  * A received message as its receive callback sees it: the payload is the
@@ -109,6 +116,14 @@ struct dpsctp_msg {
 	uint32_t len;	/**< payload bytes in this delivery */
 	uint32_t flags; /**< DPSCTP_MSG_* */
 	uint32_t nsegs; /**< entries of segs */
+	/**
+	 * The message's identifier: with I-DATA (RFC 8260) its MID (ssn is
+	 * then its low 16 bits), with DATA the SSN again. Partial deliveries
+	 * (DPSCTP_MSG_MORE / _CONT) of several messages may then interleave
+	 * (RFC 6458 SCTP_FRAGMENT_INTERLEAVE level 2): the pieces of one
+	 * message share (sid, DPSCTP_MSG_UNORDERED, mid).
+	 */
+	uint32_t mid;
 	const struct dpsctp_seg *segs;
 };
 
@@ -151,11 +166,39 @@ struct dpsctp_sndinfo {
 /**
  * SCTP extensions (dpsctp_config.extensions: offered to and accepted from
  * peers; dpsctp_assoc_stats.extensions: negotiated with this peer). The
- * bits are the core's SCTP_COOKIE_EXT_* values. I-DATA (RFC 8260, 0x04)
- * and stream reconfiguration (RFC 6525, 0x08) keep their bits reserved:
- * the configuration refuses them until the data plane implements them.
+ * bits are the core's SCTP_COOKIE_EXT_* values.
  */
 #define DPSCTP_EXT_PR_SCTP 0x02u /**< PR-SCTP, RFC 3758 (FORWARD TSN) with RFC 7496 policies */
+/**
+ * I-DATA, RFC 8260 §2: messages carry a 32-bit message identifier and
+ * their fragments a sequence number, so the sender interleaves the
+ * fragments of messages of different streams (a small message need not
+ * wait behind a large one) and the receiver delivers several messages in
+ * parts at once. With PR-SCTP too, I-FORWARD-TSN replaces FORWARD TSN.
+ */
+#define DPSCTP_EXT_I_DATA 0x04u
+/**
+ * Stream reconfiguration, RFC 6525 (RE-CONFIG): resetting streams' numbering
+ * and adding streams on a live association (dpsctp_reset_streams(),
+ * dpsctp_add_streams(), dpsctp_reset_assoc()). Offered only when
+ * configured (`--extensions ...,reconfig`): not yet through the sidecar.
+ */
+#define DPSCTP_EXT_RECONFIG 0x08u
+
+/**
+ * Stream schedulers (RFC 8260 §3): how an association's send queue picks
+ * the stream whose data goes next (dpsctp_config.sched for every
+ * association, dpsctp_set_sched() for one). With DATA a scheduler can
+ * switch streams only between messages, with I-DATA (DPSCTP_EXT_I_DATA
+ * negotiated) between chunks. The numbers are ours, not Linux's
+ * (SCTP_SS_FCFS 0, SCTP_SS_PRIO 1, SCTP_SS_RR 2, ...).
+ */
+#define DPSCTP_SCHED_RR	    0u /**< round robin over the streams with data, §3.2 (default) */
+#define DPSCTP_SCHED_FCFS   1u /**< first come, first served: the order of the send calls, §3.1 */
+#define DPSCTP_SCHED_RR_PKT 2u /**< round robin, one stream per packet, §3.3 */
+#define DPSCTP_SCHED_PRIO   3u /**< strict priority, lower value first, §3.4 */
+#define DPSCTP_SCHED_FC	    4u /**< fair capacity: equal bytes per stream, §3.5 */
+#define DPSCTP_SCHED_WFQ    5u /**< weighted fair queueing: bytes in proportion to weights, §3.6 */
 
 /** Event types (RFC 6458 names where one exists). */
 enum dpsctp_event_type {
@@ -167,7 +210,20 @@ enum dpsctp_event_type {
 	DPSCTP_EV_PEER_ADDR_CHANGE, /**< a path changed state (addr, addr_state) */
 	DPSCTP_EV_REMOTE_ERROR,	    /**< the peer sent an ERROR chunk (error) */
 	DPSCTP_EV_SEND_FAILED,	    /**< a message was not (wholly) acknowledged at close */
+	DPSCTP_EV_STREAM_RESET,	    /**< RFC 6525: streams reset (reset_flags, streams) */
+	DPSCTP_EV_ASSOC_RESET,	    /**< RFC 6525: SSNs and TSNs reset (local_tsn, remote_tsn) */
+	DPSCTP_EV_STREAM_CHANGE,    /**< RFC 6525: streams added (inbound/outbound_streams) */
 };
+
+/** dpsctp_event.reset_flags (RFC 6525 §6.1, the socket API's values). */
+#define DPSCTP_RESET_INCOMING_SSN 0x01u /**< the peer's outgoing streams, our incoming ones */
+#define DPSCTP_RESET_OUTGOING_SSN 0x02u /**< our outgoing streams */
+#define DPSCTP_RESET_DENIED	  0x04u /**< the peer refused the request */
+#define DPSCTP_RESET_FAILED	  0x08u /**< the request failed */
+
+/** dpsctp_reset_streams() flags. */
+#define DPSCTP_RESET_INCOMING 0x01u /**< ask the peer to reset its outgoing streams */
+#define DPSCTP_RESET_OUTGOING 0x02u /**< reset our outgoing streams */
 
 /**
  * dpsctp_event.reason: why an association ended or never started (with
@@ -240,6 +296,11 @@ struct dpsctp_event {
 				the association closed */
 	uint16_t local_port; /**< every event: our SCTP port */
 	uint16_t peer_port;  /**< every event: the peer's SCTP port */
+	uint32_t reset_flags;	 /**< STREAM_RESET, ASSOC_RESET, STREAM_CHANGE: DPSCTP_RESET_* */
+	uint16_t n_streams;	 /**< STREAM_RESET: entries of streams; 0: every stream */
+	const uint16_t *streams; /**< STREAM_RESET: the streams, valid during the callback */
+	uint32_t local_tsn;	 /**< ASSOC_RESET: our next TSN */
+	uint32_t remote_tsn;	 /**< ASSOC_RESET: the peer's next TSN */
 };
 
 /** Receive callback: one message (or a partial delivery of one). */
@@ -588,6 +649,114 @@ DPSCTP_EXPORT int dpsctp_assoc_set_stream_handlers(struct dpsctp_assoc *a,
  * @param threshold  free bytes; 0: the default, a quarter of the send buffer.
  */
 DPSCTP_EXPORT void dpsctp_set_send_space(struct dpsctp_assoc *a, uint32_t threshold);
+
+/**
+ * Change the association's stream scheduler (RFC 8260 §3; RFC 6458's
+ * SCTP_STREAM_SCHEDULER socket option as RFC 8260 §4.3.2 defines it).
+ * Every association starts with the instance's (--sched, dpsctp_config.sched).
+ * The schedulers keep different state over the queue, so the change is
+ * refused while messages wait in it: set it at COMM_UP, or once the send
+ * queue is empty (dpsctp_assoc_stats.send_queued 0). From another thread
+ * than the owner's the request is queued and its result not reported
+ * (dpsctp_sched() tells what took effect).
+ *
+ * @param a      the association.
+ * @param sched  DPSCTP_SCHED_RR, _FCFS, _RR_PKT, _PRIO, _FC or _WFQ.
+ * @return 0, -EINVAL (not a scheduler), -EBUSY (messages are queued),
+ *         -ENOTCONN (not established yet, or closed), -EAGAIN (request
+ *         ring full, from another thread).
+ */
+DPSCTP_EXPORT int dpsctp_set_sched(struct dpsctp_assoc *a, unsigned sched);
+
+/**
+ * The association's stream scheduler. Any thread may ask, as for the
+ * statistics: the answer is what the owner last set.
+ *
+ * @param a  the association.
+ * @return DPSCTP_SCHED_RR .. DPSCTP_SCHED_WFQ, -ENOTCONN (not established
+ *         yet, or closed), -EINVAL for NULL.
+ */
+DPSCTP_EXPORT int dpsctp_sched(const struct dpsctp_assoc *a);
+
+/**
+ * Set an outbound stream's scheduling parameter (RFC 6458's
+ * SCTP_STREAM_SCHEDULER_VALUE, RFC 8260 §4.3.3): its priority under
+ * DPSCTP_SCHED_PRIO (lower goes first; 0, the highest, is every stream's
+ * default) or its weight under DPSCTP_SCHED_WFQ (0 refused there; the
+ * default 0 counts as 1). The other schedulers keep the value without
+ * using it; it stays with the stream across dpsctp_set_sched(). Allowed
+ * while messages are queued: it applies from the next chunk. Same thread
+ * rules as dpsctp_set_sched().
+ *
+ * @param a      the association.
+ * @param sid    the stream, below the association's outbound streams.
+ * @param value  the priority or weight.
+ * @return 0, -EINVAL (stream out of range, a weight of 0 under
+ *         DPSCTP_SCHED_WFQ), -ENOTCONN (not established yet, or closed),
+ *         -EAGAIN (request ring full, from another thread).
+ */
+DPSCTP_EXPORT int dpsctp_set_stream_param(struct dpsctp_assoc *a, uint16_t sid, uint16_t value);
+
+/**
+ * An outbound stream's scheduling parameter (see dpsctp_set_stream_param()).
+ * Any thread may ask, as for dpsctp_sched().
+ *
+ * @param a    the association.
+ * @param sid  the stream.
+ * @return the value (0 .. 65535), -EINVAL (stream out of range, or NULL),
+ *         -ENOTCONN (not established yet, or closed).
+ */
+DPSCTP_EXPORT int dpsctp_stream_param(const struct dpsctp_assoc *a, uint16_t sid);
+
+/**
+ * Reset the numbering of streams (RFC 6525 §5.1.2-§5.1.3; Linux's
+ * SCTP_RESET_STREAMS): our outgoing ones (DPSCTP_RESET_OUTGOING: the next
+ * message on each is SSN 0 again, once the peer has everything sent
+ * before), the peer's (DPSCTP_RESET_INCOMING), or both. Needs RE-CONFIG
+ * negotiated (DPSCTP_EXT_RECONFIG). An outgoing stream being reset takes no
+ * message (-EAGAIN) until the answer, which comes as DPSCTP_EV_STREAM_RESET
+ * (DPSCTP_RESET_DENIED or _FAILED when refused). Call it on the
+ * association's worker (a callback, or the thread that runs dpsctp_poll()).
+ *
+ * @param a      the association.
+ * @param flags  DPSCTP_RESET_OUTGOING and/or DPSCTP_RESET_INCOMING.
+ * @param sids   the streams (NULL with n 0: every stream).
+ * @param n      how many, at most 32.
+ * @return 0 (the request went out), -EOPNOTSUPP (RE-CONFIG not negotiated),
+ *         -ENOTCONN (not established, or shutting down or closed),
+ *         -EINPROGRESS (a request of ours still waits for its answer),
+ *         -EINVAL (no flag, a stream out of range, more than 32),
+ *         -EAGAIN (a message is queued on an outgoing stream to reset: send
+ *         it first), -EXDEV (called from another thread).
+ */
+DPSCTP_EXPORT int dpsctp_reset_streams(struct dpsctp_assoc *a, unsigned flags, const uint16_t *sids,
+				       uint16_t n);
+
+/**
+ * Add streams (RFC 6525 §5.1.5-§5.1.6; Linux's SCTP_ADD_STREAMS): `out`
+ * more outbound streams, and ask the peer for `in` more of ours inbound.
+ * Streams go up to `--max-streams` (the size of the per-association block);
+ * the new counts come as DPSCTP_EV_STREAM_CHANGE (with DPSCTP_RESET_DENIED
+ * or _FAILED when refused). The rules of dpsctp_reset_streams().
+ *
+ * @param a    the association.
+ * @param out  outbound streams to add (0: none).
+ * @param in   inbound streams to ask the peer for (0: none).
+ * @return 0, -EINVAL (nothing to add, or past 65,535), and the other values
+ *         of dpsctp_reset_streams().
+ */
+DPSCTP_EXPORT int dpsctp_add_streams(struct dpsctp_assoc *a, uint16_t out, uint16_t in);
+
+/**
+ * Reset every stream's numbering and both sides' TSNs (RFC 6525 §5.1.4;
+ * Linux's SCTP_RESET_ASSOC). Only with nothing of ours queued or
+ * unacknowledged (-EAGAIN); the new TSNs come as DPSCTP_EV_ASSOC_RESET.
+ * The rules of dpsctp_reset_streams().
+ *
+ * @param a  the association.
+ * @return 0, and the values of dpsctp_reset_streams().
+ */
+DPSCTP_EXPORT int dpsctp_reset_assoc(struct dpsctp_assoc *a);
 
 /**
  * Keep a received message without copying: an mbuf chain of indirect

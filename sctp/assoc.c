@@ -112,15 +112,16 @@ sctp_assoc_timeout(struct sctp_assoc *a, uint64_t now_ns)
 {
 	/*
 	 * T5 first: when it is due, retransmitting under T2 is pointless.
-	 * T3-rtx before the heartbeat: its error count may make a path
-	 * potentially failed, whose probe is then due at once (RFC 7829).
+	 * T3-rtx and the reconfiguration timer before the heartbeat: their
+	 * error count may make a path potentially failed, whose probe is then
+	 * due at once (RFC 7829).
 	 */
 	static const uint8_t order[SCTP_ASSOC_TIMER_COUNT] = {
-		SCTP_ASSOC_T5_GUARD,	SCTP_ASSOC_T1_INIT,  SCTP_ASSOC_T1_COOKIE,
-		SCTP_ASSOC_T2_SHUTDOWN, SCTP_ASSOC_T3_RTX,   SCTP_ASSOC_T_HEARTBEAT,
-		SCTP_ASSOC_T_SACK,	SCTP_ASSOC_T_BUNDLE,
+		SCTP_ASSOC_T5_GUARD,	SCTP_ASSOC_T1_INIT, SCTP_ASSOC_T1_COOKIE,
+		SCTP_ASSOC_T2_SHUTDOWN, SCTP_ASSOC_T3_RTX,  SCTP_ASSOC_T_RECONF,
+		SCTP_ASSOC_T_HEARTBEAT, SCTP_ASSOC_T_SACK,  SCTP_ASSOC_T_BUNDLE,
 	};
-	_Static_assert(SCTP_ASSOC_TIMER_COUNT == 8, "every timer has its place in order[]");
+	_Static_assert(SCTP_ASSOC_TIMER_COUNT == 9, "every timer has its place in order[]");
 	struct assoc_run run = { .rx = NULL, .now_ns = now_ns, .stop = false };
 
 	for (unsigned i = 0; i < SCTP_ASSOC_TIMER_COUNT; i++) {
@@ -213,6 +214,44 @@ sctp_assoc_send_pr(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t fl
 		.now_ns = now_ns,
 	};
 	int r = assoc_user_run(a, SCTP_ASSOC_USER_SEND, &in);
+	ASSOC_CHECK(a);
+	return r;
+}
+
+int
+sctp_assoc_reset_streams(struct sctp_assoc *a, unsigned flags, const uint16_t *sids, uint16_t n,
+			 uint64_t now_ns)
+{
+	struct assoc_in in = {
+		.reset_flags = flags,
+		.sids = sids,
+		.n_sids = n,
+		.now_ns = now_ns,
+	};
+	int r = assoc_user_run(a, SCTP_ASSOC_USER_RECONF, &in);
+	ASSOC_CHECK(a);
+	return r;
+}
+
+int
+sctp_assoc_add_streams(struct sctp_assoc *a, uint16_t out, uint16_t in, uint64_t now_ns)
+{
+	struct assoc_in x = {
+		.reconf = ASSOC_RECONF_ADD,
+		.add_out = out,
+		.add_in = in,
+		.now_ns = now_ns,
+	};
+	int r = assoc_user_run(a, SCTP_ASSOC_USER_RECONF, &x);
+	ASSOC_CHECK(a);
+	return r;
+}
+
+int
+sctp_assoc_reset_assoc(struct sctp_assoc *a, uint64_t now_ns)
+{
+	struct assoc_in x = { .reconf = ASSOC_RECONF_ASSOC, .now_ns = now_ns };
+	int r = assoc_user_run(a, SCTP_ASSOC_USER_RECONF, &x);
 	ASSOC_CHECK(a);
 	return r;
 }

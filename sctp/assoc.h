@@ -54,6 +54,7 @@
 #include "sctp/endpoint.h"
 #include "sctp/buf.h"
 #include "sctp/cc.h"
+#include "sctp/ireasm.h"
 #include "sctp/outq.h"
 #include "sctp/path.h"
 #include "sctp/reasm.h"
@@ -95,6 +96,11 @@ enum sctp_assoc_timer {
 	 * ever running in ESTABLISHED, with a delay configured.
 	 */
 	SCTP_ASSOC_T_BUNDLE,
+	/*
+	 * RFC 6525 §5.1.1: our RE-CONFIG request not answered yet is sent
+	 * again after the data path's RTO (sctp/assoc_reconf.c).
+	 */
+	SCTP_ASSOC_T_RECONF,
 	SCTP_ASSOC_TIMER_COUNT
 };
 
@@ -106,6 +112,7 @@ enum sctp_assoc_user_call {
 	SCTP_ASSOC_USER_SEND,
 	SCTP_ASSOC_USER_CONSUMED,
 	SCTP_ASSOC_USER_FLUSH,
+	SCTP_ASSOC_USER_RECONF, /* a stream reset or streams added (RFC 6525) */
 	SCTP_ASSOC_USER_COUNT
 };
 
@@ -117,7 +124,7 @@ enum sctp_assoc_user_call {
  * its two high bits).
  */
 enum sctp_assoc_row {
-	SCTP_ASSOC_ROW_DATA = 0,
+	SCTP_ASSOC_ROW_DATA = 0, /* DATA, and I-DATA when negotiated (RFC 8260) */
 	SCTP_ASSOC_ROW_INIT,
 	SCTP_ASSOC_ROW_INIT_ACK,
 	SCTP_ASSOC_ROW_SACK,
@@ -130,7 +137,9 @@ enum sctp_assoc_row {
 	SCTP_ASSOC_ROW_COOKIE_ECHO,
 	SCTP_ASSOC_ROW_COOKIE_ACK,
 	SCTP_ASSOC_ROW_SHUTDOWN_COMPLETE,
-	SCTP_ASSOC_ROW_FORWARD_TSN, /* RFC 3758 §3.2, when PR-SCTP was negotiated */
+	SCTP_ASSOC_ROW_FORWARD_TSN, /* RFC 3758 §3.2, when PR-SCTP was negotiated; and
+				       I-FORWARD TSN with I-DATA too (RFC 8260 §2.3.1) */
+	SCTP_ASSOC_ROW_RECONFIG,    /* RFC 6525 §3.1, when RE-CONFIG was negotiated */
 	SCTP_ASSOC_ROW_EXTENSION,
 	SCTP_ASSOC_ROW_UNKNOWN,
 	SCTP_ASSOC_ROW_COUNT
@@ -201,6 +210,13 @@ struct sctp_assoc_counters {
 	uint64_t fwd_tsn_sent;	 /* FORWARD TSN chunks sent */
 	uint64_t fwd_tsn_in;	 /* FORWARD TSN chunks that moved our cumulative TSN */
 	uint64_t fwd_tsn_stale;	 /* at or behind our cumulative TSN: a SACK answers it */
+	/* Stream reconfiguration (RFC 6525, sctp/assoc_reconf.c). */
+	uint64_t reconf_requests;      /* our request parameters sent (not counting resends) */
+	uint64_t reconf_rtx;	       /* RE-CONFIG requests resent by the reconfiguration timer */
+	uint64_t reconf_peer_requests; /* the peer's request parameters answered */
+	uint64_t reconf_denied;	       /* of those, answered with anything but success */
+	uint64_t reconf_malformed;     /* RE-CONFIG chunks refused: a parameter that does not parse,
+					 or a pair RFC 6525 §3.1 does not allow */
 	/* ICMP errors quoting our packets (sctp/assoc_icmp.c, RFC 9260 appendix C). */
 	uint64_t icmp_bad_tag; /* ICMP6: the quoted tag is not the peer's: discarded */
 	uint64_t icmp_aborts;  /* ICMP8: protocol (or UDP port) unreachable taken as ABORT */
@@ -217,10 +233,17 @@ struct sctp_assoc_counters {
 struct sctp_data_config {
 	struct sctp_buf_ops buf;	    /* hold / release of payload buffers */
 	struct sctp_reasm_pool *reasm_pool; /* queued fragments (sctp/reasm.h) */
-	struct sctp_reasm_limits reasm;	    /* per association; max_bytes is our window */
-	uint16_t tsn_map_words;		    /* receive window: 64 TSNs a word */
-	uint16_t max_dups;		    /* duplicate TSNs listed per SACK */
-	uint16_t max_gap_blocks;	    /* Gap Ack Blocks per SACK, the rest left out */
+	/*
+	 * Queued I-DATA fragments and messages in progress (sctp/ireasm.h),
+	 * under the same limits (reasm). An endpoint that offers I-DATA
+	 * (SCTP_COOKIE_EXT_I_DATA) must have one: an association that
+	 * negotiated I-DATA without it aborts with Out of Resource.
+	 */
+	struct sctp_ireasm_pool *ireasm_pool;
+	struct sctp_reasm_limits reasm; /* per association; max_bytes is our window */
+	uint16_t tsn_map_words;		/* receive window: 64 TSNs a word */
+	uint16_t max_dups;		/* duplicate TSNs listed per SACK */
+	uint16_t max_gap_blocks;	/* Gap Ack Blocks per SACK, the rest left out */
 	/*
 	 * Count delivered bytes against our window until the application says
 	 * it consumed them (sctp_assoc_consumed()): a slow reader then closes
@@ -265,6 +288,51 @@ struct sctp_data_config {
 	 */
 	uint32_t bundle_delay_us;
 };
+
+/* Most streams one RE-CONFIG request of ours lists (RFC 6525 §4.1, §4.2); more: all. */
+#define SCTP_RECONF_MAX_STREAMS 32
+
+/*
+ * Stream reconfiguration, RFC 6525 (sctp/assoc_reconf.c): the request
+ * sequence numbers both ways, our one outstanding request (§5.1.1: one at a
+ * time), and a peer's Outgoing SSN Reset Request waiting for our cumulative
+ * TSN (§5.2.2, "deferred reset processing"). About 180 bytes, in struct
+ * sctp_assoc_tx.
+ */
+struct sctp_assoc_reconf {
+	uint32_t next_seq; /* our next Re-configuration Request Sequence Number */
+	uint32_t peer_seq; /* the peer's next one we expect (§5.2.1) */
+	/* Our request: the SCTP_RECONF_REQ_* parameters it carries and those not answered. */
+	uint8_t req;
+	uint8_t waiting;
+	uint8_t n_streams;	/* streams listed, 0: all */
+	uint8_t last_result[2]; /* our answers to peer_seq - 1 and peer_seq - 2 (§5.2.1) */
+	bool in_progress;	/* the peer answered "In progress": resend without counting */
+	uint16_t add_out;	/* streams asked for: Add Outgoing / Incoming Streams */
+	uint16_t add_in;
+	uint32_t out_seq; /* the sequence number of each parameter */
+	uint32_t in_seq;
+	uint32_t tsn_seq;
+	uint32_t add_out_seq;
+	uint32_t add_in_seq;
+	uint32_t resp_seq; /* the Outgoing SSN Reset Request's Response Sequence Number */
+	uint32_t last_tsn; /* ... and its Sender's Last Assigned TSN */
+	uint16_t streams[SCTP_RECONF_MAX_STREAMS];
+	/* The peer's Outgoing SSN Reset Request in deferred processing. */
+	bool deferred;
+	uint8_t def_n; /* its streams, 0: all */
+	uint32_t def_seq;
+	uint32_t def_tsn;
+	/* The TSNs our answer to the peer's last SSN/TSN Reset Request gave (§5.2.1 replays). */
+	uint32_t tsn_local;
+	uint32_t tsn_remote;
+	uint16_t def_streams[SCTP_RECONF_MAX_STREAMS];
+};
+#define SCTP_RECONF_REQ_OUT	0x01u /* Outgoing SSN Reset Request (§4.1) */
+#define SCTP_RECONF_REQ_IN	0x02u /* Incoming SSN Reset Request (§4.2) */
+#define SCTP_RECONF_REQ_TSN	0x04u /* SSN/TSN Reset Request (§4.3) */
+#define SCTP_RECONF_REQ_ADD_OUT 0x08u /* Add Outgoing Streams Request (§4.5) */
+#define SCTP_RECONF_REQ_ADD_IN	0x10u /* Add Incoming Streams Request (§4.6) */
 
 /*
  * The send side's state (sctp/assoc_send.c), inside the association's
@@ -318,6 +386,7 @@ struct sctp_assoc_tx {
 	 * message longer than the delay. SCTP_TIME_NEVER while empty.
 	 */
 	uint64_t hold_since;
+	struct sctp_assoc_reconf reconf; /* RFC 6525 (sctp/assoc_reconf.c) */
 };
 
 /* RFC 6458 sac_state, with names of our own (docs/ARCHITECTURE.md decision 9). */
@@ -330,7 +399,23 @@ enum sctp_notify_type {
 	SCTP_NOTIFY_PEER_ADDR_CHANGE,  /* RFC 6458 SCTP_PEER_ADDR_CHANGE: addr, addr_state */
 	SCTP_NOTIFY_REMOTE_ERROR,      /* RFC 6458 SCTP_REMOTE_ERROR: error, causes */
 	SCTP_NOTIFY_SEND_FAILED,       /* RFC 6458 SCTP_SEND_FAILED_EVENT: sid, ppid, length */
+	SCTP_NOTIFY_STREAM_RESET,      /* RFC 6525 §6.1.1 SCTP_STREAM_RESET_EVENT: reset_flags,
+					  streams (n_streams 0: all) */
+	SCTP_NOTIFY_ASSOC_RESET,       /* §6.1.2 SCTP_ASSOC_RESET_EVENT: reset_flags, local_tsn,
+					  remote_tsn */
+	SCTP_NOTIFY_STREAM_CHANGE,     /* §6.1.3 SCTP_STREAM_CHANGE_EVENT: reset_flags, the new
+					  inbound_streams and outbound_streams */
 };
+
+/* RFC 6525 §6.1 flags of the three reconfiguration notifications (the socket API's values). */
+#define SCTP_RESET_INCOMING_SSN	  0x0001u /* STREAM_RESET: the peer's outgoing streams, ours in */
+#define SCTP_RESET_OUTGOING_SSN	  0x0002u /* STREAM_RESET: our outgoing streams */
+#define SCTP_RESET_DENIED	  0x0004u /* the peer refused the request */
+#define SCTP_RESET_FAILED	  0x0008u /* the request failed (an error result) */
+#define SCTP_RESET_ASSOC_DENIED	  SCTP_RESET_DENIED
+#define SCTP_RESET_ASSOC_FAILED	  SCTP_RESET_FAILED
+#define SCTP_STREAM_CHANGE_DENIED SCTP_RESET_DENIED
+#define SCTP_STREAM_CHANGE_FAILED SCTP_RESET_FAILED
 
 /* RFC 6458 §6.1.2 spc_state, with names of our own. */
 enum sctp_addr_change {
@@ -388,15 +473,28 @@ struct sctp_notification {
 	uint8_t pr_policy; /* SEND_FAILED: the PR-SCTP policy that abandoned it; 0: closed */
 	uint32_t ppid;
 	uint32_t length;
+	/*
+	 * STREAM_RESET, ASSOC_RESET, STREAM_CHANGE (RFC 6525 §6.1): the
+	 * SCTP_RESET_* flags; the streams reset (host order, valid during the
+	 * call; n_streams 0 means all); the next TSNs after an association
+	 * reset.
+	 */
+	uint16_t reset_flags;
+	uint16_t n_streams;
+	const uint16_t *streams;
+	uint32_t local_tsn;
+	uint32_t remote_tsn;
 };
 
 struct sctp_assoc_handshake;
 
 /* One DATA chunk of a packet for ops->send_data. */
 struct sctp_tx_seg {
-	uint8_t hdr[16];	   /* chunk header, TSN, SID, SSN, PPID: network order */
-	struct sctp_slice payload; /* the user's bytes, never copied */
+	uint8_t hdr[20];	   /* chunk header and fixed part, network order: DATA's
+				      TSN, SID, SSN, PPID; I-DATA's TSN, SID, MID, PPID/FSN */
+	uint8_t hdr_len;	   /* 16 (DATA) or 20 (I-DATA) */
 	uint8_t pad;		   /* zero bytes after the payload, 0 .. 3 */
+	struct sctp_slice payload; /* the user's bytes, never copied */
 };
 
 /*
@@ -451,8 +549,9 @@ struct sctp_assoc_ops {
 	/*
 	 * One packet with DATA, zero copy (docs/DATAPATH.md): head[0 ..
 	 * head_len - 1] is the common header (checksum zero) and any control
-	 * chunk bundled ahead (a SACK); then each seg is one DATA chunk: its
-	 * 16 header bytes, its payload slice, its padding (zero bytes). The
+	 * chunk bundled ahead (a SACK); then each seg is one DATA (or I-DATA)
+	 * chunk: its hdr_len header bytes, its payload slice, its padding
+	 * (zero bytes). The
 	 * caller copies or chains; the slices stay valid (the association holds
 	 * them) until acknowledged, but a caller that keeps one past the call
 	 * takes its own hold(). NULL: the association flattens the packet into
@@ -539,11 +638,18 @@ struct sctp_assoc {
 	struct sctp_assoc_handshake *hs; /* non-NULL exactly in COOKIE-WAIT and COOKIE-ECHOED */
 	/* Receive side, RFC 9260 §6.2, §6.5-§6.9 (sctp/assoc_data.c). */
 	struct sctp_tsn_map rx_tsn;
-	struct sctp_reasm rx_reasm;
-	struct sctp_reasm_stream *rx_streams; /* in data_mem, one per inbound stream */
-	void *data_mem;			      /* from ops->data_get(), NULL outside ESTABLISHED+ */
-	uint16_t rx_pkts;		      /* packets with DATA since our last SACK */
-	uint8_t rx_sack_now;		      /* SACK policy bits (assoc_data.c) */
+	/* DATA's reassembly, or I-DATA's when negotiated (SCTP_COOKIE_EXT_I_DATA). */
+	union {
+		struct sctp_reasm rx_reasm;
+		struct sctp_ireasm rx_ireasm;
+	};
+	union {
+		struct sctp_reasm_stream *rx_streams; /* in data_mem, one per inbound stream */
+		struct sctp_ireasm_stream *rx_istreams;
+	};
+	void *data_mem;		/* from ops->data_get(), NULL outside ESTABLISHED+ */
+	uint16_t rx_pkts;	/* packets with DATA since our last SACK */
+	uint8_t rx_sack_now;	/* SACK policy bits (assoc_data.c) */
 	uint8_t rx_path;	/* path of the last packet with DATA: SACKs go there */
 	uint32_t rx_unconsumed; /* delivered, not yet consumed (rwnd_counts_delivered) */
 	uint32_t rx_rwnd_sent;	/* the a_rwnd our last SACK carried */
@@ -693,6 +799,72 @@ int sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t f
 int sctp_assoc_send_pr(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
 		       const struct sctp_slice *msg, uint8_t pr_policy, uint32_t pr_value,
 		       uint64_t now_ns);
+
+/*
+ * The stream scheduler of this association's send queue (enum
+ * sctp_outq_sched, RFC 8260 §3; sctp/outq.h): the data config's sched
+ * until changed. Changing it takes effect for the next chunk: 0; -EINVAL
+ * for an unknown scheduler; -EBUSY while messages are queued (the
+ * schedulers keep different state over the same queue); -ENOTCONN with no
+ * send side (before ESTABLISHED, after CLOSED, or none configured).
+ */
+int sctp_assoc_set_sched(struct sctp_assoc *a, unsigned sched);
+
+/* The scheduler in use, or -ENOTCONN as above. */
+int sctp_assoc_sched(const struct sctp_assoc *a);
+
+/*
+ * Outbound stream sid's scheduler parameter (RFC 8260 §3.4 priority, lower
+ * first, or §3.6 weight, 0 counting as 1), at any time, messages queued or
+ * not: 0; -EINVAL for a stream the association does not have, or a weight
+ * of 0 under weighted fair queueing; -ENOTCONN as above. Every stream
+ * starts at 0 (the highest priority; weight 1).
+ */
+int sctp_assoc_set_stream_param(struct sctp_assoc *a, uint16_t sid, uint16_t value);
+
+/* Stream sid's parameter, or -EINVAL / -ENOTCONN as above. */
+int sctp_assoc_stream_param(const struct sctp_assoc *a, uint16_t sid);
+
+/*
+ * Stream reconfiguration (RFC 6525), when both sides negotiated RE-CONFIG
+ * (SCTP_COOKIE_EXT_RECONFIG). One request is outstanding at a time; its
+ * outcome comes as SCTP_NOTIFY_STREAM_RESET / _ASSOC_RESET / _STREAM_CHANGE.
+ *
+ * sctp_assoc_reset_streams(): reset the numbering of the streams listed
+ * (n 0: every stream), our outgoing ones (SCTP_STREAM_RESET_OUTGOING, the
+ * peer resets its incoming side once it has every TSN we sent before), the
+ * peer's outgoing ones (SCTP_STREAM_RESET_INCOMING, it then resets them as
+ * above), or both. An outgoing stream being reset takes no new message
+ * (-EAGAIN) until the answer. 0 when the request went out; -EOPNOTSUPP
+ * without RE-CONFIG negotiated; -ENOTCONN outside ESTABLISHED; -EINPROGRESS
+ * while a request is outstanding; -EINVAL for no flag, a stream the
+ * association does not have, or more than SCTP_RECONF_MAX_STREAMS listed;
+ * -EAGAIN while a message is queued on an outgoing stream to reset (as
+ * Linux: send it, or let it go, first).
+ */
+#define SCTP_STREAM_RESET_INCOMING 0x01u
+#define SCTP_STREAM_RESET_OUTGOING 0x02u
+int sctp_assoc_reset_streams(struct sctp_assoc *a, unsigned flags, const uint16_t *sids, uint16_t n,
+			     uint64_t now_ns);
+
+/*
+ * Add out outbound streams (Add Outgoing Streams, §5.1.5) and ask the peer
+ * for in more of its own, our inbound (Add Incoming Streams, §5.1.6; it
+ * answers with its own Add Outgoing Streams). The new streams need a larger
+ * data block (ops->data_get(), then the old one goes back): the side that
+ * cannot have it answers "Denied" (or its STREAM_CHANGE says FAILED). The
+ * new counts come with SCTP_NOTIFY_STREAM_CHANGE. 0; -EINVAL for nothing to
+ * add or a count past 65,535; the others as sctp_assoc_reset_streams().
+ */
+int sctp_assoc_add_streams(struct sctp_assoc *a, uint16_t out, uint16_t in, uint64_t now_ns);
+
+/*
+ * SSN/TSN Reset (§5.1.4): both sides start every stream at 0 and take new
+ * TSNs (SCTP_NOTIFY_ASSOC_RESET gives them). Only with nothing of ours
+ * queued or unacknowledged (-EAGAIN otherwise); no new message is taken
+ * until the answer. The other values as sctp_assoc_reset_streams().
+ */
+int sctp_assoc_reset_assoc(struct sctp_assoc *a, uint64_t now_ns);
 
 /*
  * Send what SCTP_SEND_MORE left queued, as far as the windows allow (and

@@ -83,14 +83,7 @@ assoc_tx_init_params(const struct sctp_assoc *a, struct sctp_writer *w)
 		struct sctp_param_cookie_preservative cp = { a->hs->preservative_ms };
 		sctp_param_cookie_preservative_build(w, &cp);
 	}
-	if (cfg->extensions & SCTP_COOKIE_EXT_ECN)
-		sctp_param_ecn_capable_build(w);
-	if (cfg->extensions & SCTP_COOKIE_EXT_FORWARD_TSN)
-		sctp_param_forward_tsn_supported_build(w);
-	if (cfg->extensions & SCTP_COOKIE_EXT_ZERO_CHECKSUM) {
-		struct sctp_param_zero_checksum z = { cfg->zero_checksum_edmid };
-		sctp_param_zero_checksum_build(w, &z);
-	}
+	sctp_cookie_ext_params_build(w, cfg->extensions, cfg->zero_checksum_edmid);
 }
 
 /* RFC 9260 §3.3.2, §5.1 A: our INIT. */
@@ -350,8 +343,10 @@ assoc_data_start(struct sctp_assoc *a)
 
 	if (d == NULL || a->ops->data_get == NULL)
 		return 0;
-	size_t rx = assoc_rx_bytes(d, a->inbound_streams);
+	size_t rx = assoc_rx_bytes(d, a->inbound_streams, assoc_idata(a));
 	size_t tx = assoc_tx_bytes(d, a->outbound_streams);
+	if (assoc_idata(a) && d->ireasm_pool == NULL)
+		return -ENOMEM; /* offered without a pool to reassemble it: a config bug */
 	uint8_t *mem = a->ops->data_get(a->ctx, rx + tx);
 	if (mem == NULL)
 		return -ENOMEM;
@@ -775,6 +770,15 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 	case OP_PUSH:
 		assoc_tx_push(a, run, c->u.user);
 		break;
+	case OP_RECONF:
+		assoc_rx_reconfig(a, run, c->u.chunk, q);
+		break;
+	case OP_RECONF_USER:
+		assoc_reconf_user(a, run, c->u.user);
+		break;
+	case OP_RECONF_TIMER:
+		assoc_reconf_timeout(a, run, q);
+		break;
 	case OP_BUNDLE_DUE:
 		run->bundle_due = true;
 		break;
@@ -861,6 +865,7 @@ assoc_apply_end(struct sctp_assoc *a, struct assoc_run *run)
 		assoc_apply_follow_ups(a, run, &q, &q);
 		followed = true;
 	}
+	assoc_reconf_input_end(a, run);
 	assoc_tx_flush(a, run, &q);
 	if (q.n != 0 || q.overflow) {
 		assoc_apply_follow_ups(a, run, &q, &q);

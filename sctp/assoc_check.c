@@ -96,6 +96,18 @@ check_rx(const struct sctp_assoc *a)
 		return "rx: the last DATA's path is a path in use";
 	if (a->rx_sack_now & ~3u)
 		return "rx: unknown SACK policy bits";
+	if (assoc_idata(a)) {
+		const struct sctp_data_config *d = a->ep->cfg.data;
+		struct sctp_ireasm_env env = {
+			.pool = d->ireasm_pool,
+			.streams = a->rx_istreams,
+			.n_streams = a->inbound_streams,
+			.lim = d->reasm,
+			.buf = &d->buf,
+		};
+		if (sctp_ireasm_check(&a->rx_ireasm, &env) != 0)
+			return "rx: I-DATA reassembly (the invariants of sctp/ireasm.c)";
+	}
 	if ((m->above == 0) != (m->highest_off == 0) || m->above > m->highest_off)
 		return "rx: TSN map: TSNs held above cum against the highest received";
 	if (m->highest_off > sctp_tsn_map_window(m))
@@ -210,7 +222,7 @@ check_tx(const struct sctp_assoc *a)
 	const char *e;
 
 	if ((const uint8_t *)tx !=
-	    (const uint8_t *)a->data_mem + assoc_rx_bytes(d, a->inbound_streams))
+	    (const uint8_t *)a->data_mem + assoc_rx_bytes(d, a->inbound_streams, assoc_idata(a)))
 		return "tx: the send side follows the receive side in the data block";
 	if (tx->outq.n_streams != a->outbound_streams)
 		return "tx: a send queue entry per outbound stream";
@@ -228,6 +240,17 @@ check_tx(const struct sctp_assoc *a)
 		if (flight != 0 && tx->t3_at[i] == SCTP_TIME_NEVER)
 			return "tx: T3-rtx runs on every path with data in flight (§6.3.2 R1)";
 	}
+	const struct sctp_assoc_reconf *rc = &tx->reconf;
+	if ((rc->req == 0) != (a->timer_at[SCTP_ASSOC_T_RECONF] == SCTP_TIME_NEVER))
+		return "reconf: the timer runs exactly while a request is outstanding";
+	if ((rc->waiting & ~rc->req) != 0 || (rc->req != 0 && rc->waiting == 0))
+		return "reconf: a request waits for answers to its own parameters only";
+	if (rc->n_streams > SCTP_RECONF_MAX_STREAMS || rc->def_n > SCTP_RECONF_MAX_STREAMS)
+		return "reconf: at most SCTP_RECONF_MAX_STREAMS streams kept";
+	if (rc->req != 0 && !(a->extensions & SCTP_COOKIE_EXT_RECONFIG))
+		return "reconf: requests only with RE-CONFIG negotiated";
+	if (((tx->outq.flags & SCTP_OUTQ_QF_IDATA) != 0) != assoc_idata(a))
+		return "tx: the send queue cuts the chunk kind negotiated (RFC 8260 §2.2)";
 	return check_outq(&tx->outq, d);
 }
 

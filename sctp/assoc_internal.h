@@ -50,6 +50,13 @@
 #include "sctp/assoc.h"
 #include "sctp/chunk.h"
 
+/* RFC 8260 §2.2: I-DATA negotiated, so every user message goes as I-DATA both ways. */
+static inline bool
+assoc_idata(const struct sctp_assoc *a)
+{
+	return (a->extensions & SCTP_COOKIE_EXT_I_DATA) != 0;
+}
+
 /* ---- Commands --------------------------------------------------------- */
 
 /* The longest handler (COOKIE ACK with a shutdown pending) emits 11. */
@@ -87,6 +94,9 @@ enum assoc_op {
 	OP_BUNDLE_DUE,	  /* the bundling delay ran out: the flush holds nothing back */
 	OP_PATH_EVENTS,	  /* u.events: what the path set reported (sctp/path.h masks) */
 	OP_HALT,	  /* the association ended: apply nothing more, handle no further chunk */
+	OP_RECONF,	  /* u.chunk: a RE-CONFIG chunk (assoc_reconf.c) */
+	OP_RECONF_USER,	  /* u.user: the user's reconfiguration request; run->result */
+	OP_RECONF_TIMER,  /* our request's timer expired (RFC 6525 §5.1.1) */
 };
 
 /* The packets an association sends. */
@@ -198,6 +208,14 @@ struct assoc_in {
 	uint8_t pr_policy; /* user SEND: SCTP_PR_*, pr_value its value */
 	uint32_t pr_value;
 	uint32_t bytes; /* user CONSUMED */
+	/* user RECONF: what (ASSOC_RECONF_*), SCTP_STREAM_RESET_* flags and streams, or the
+	 * streams to add */
+	uint8_t reconf;
+	unsigned reset_flags;
+	const uint16_t *sids;
+	uint16_t n_sids;
+	uint16_t add_out;
+	uint16_t add_in;
 	uint64_t now_ns;
 };
 
@@ -398,6 +416,11 @@ void assoc_uf_shutdown_data(const struct sctp_assoc *a, const struct assoc_in *i
 void assoc_tf_bundle(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_uf_flush(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 
+/* assoc_reconf.c: handlers */
+void assoc_sf_reconfig(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_tf_reconf(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+void assoc_uf_reconf(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+
 /* assoc_shutdown.c */
 void assoc_sf_abort(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_sf_shutdown_in_shutdown_sent(const struct sctp_assoc *a, const struct assoc_in *in,
@@ -488,13 +511,55 @@ void assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sct
 void assoc_rx_shutdown_cum(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
 			   struct assoc_cmds *q);
 void assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q);
+/* RFC 6525: the send side moves to mem with new_out outbound streams (at least as many). */
+void assoc_tx_move(struct sctp_assoc *a, void *mem, uint16_t new_out);
+/* RFC 6525 §5.2.4 G5-G7: nothing outstanding; the next new chunk takes TSN next_tsn. */
+void assoc_tx_reset(struct sctp_assoc *a, uint32_t next_tsn);
+
+/*
+ * ---- Stream reconfiguration (assoc_reconf.c), run by the interpreter ---
+ *
+ * It calls the send and receive sides' modules directly (the send queue's
+ * and reassembly's stream numbering, the TSN map's cumulative TSN) and
+ * sends its own RE-CONFIG chunks.
+ */
+#define ASSOC_RECONF_STREAMS 0 /* sctp_assoc_reset_streams() */
+#define ASSOC_RECONF_ADD     1 /* sctp_assoc_add_streams() */
+#define ASSOC_RECONF_ASSOC   2 /* sctp_assoc_reset_assoc() */
+void assoc_reconf_start(struct sctp_assoc *a);
+void assoc_rx_reconfig(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
+		       struct assoc_cmds *q);
+void assoc_reconf_user(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in *in);
+void assoc_reconf_timeout(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q);
+/* The input's end: a deferred reset whose TSN our cumulative TSN reached is done now. */
+void assoc_reconf_input_end(struct sctp_assoc *a, struct assoc_run *run);
+
+/* RFC 6525 §5.1.2: outgoing stream sid waits for the answer to our reset of it. */
+static inline bool
+assoc_reconf_closed(const struct sctp_assoc_tx *tx, uint16_t sid)
+{
+	const struct sctp_assoc_reconf *r = &tx->reconf;
+
+	if (r->waiting & SCTP_RECONF_REQ_TSN)
+		return true; /* §5.1.4: every stream, until the TSNs are agreed */
+	if (!(r->waiting & SCTP_RECONF_REQ_OUT))
+		return false;
+	if (r->n_streams == 0)
+		return true;
+	for (unsigned i = 0; i < r->n_streams; i++)
+		if (r->streams[i] == sid)
+			return true;
+	return false;
+}
 
 /* ---- The receive path (assoc_data.c), run by the interpreter ----------- */
 
 /* Bytes of the data block the receive side takes, ahead of the send side's. */
-size_t assoc_rx_bytes(const struct sctp_data_config *d, uint16_t inbound_streams);
+size_t assoc_rx_bytes(const struct sctp_data_config *d, uint16_t inbound_streams, bool idata);
 void assoc_rx_start(struct sctp_assoc *a, void *mem);
 void assoc_rx_stop(struct sctp_assoc *a);
+void assoc_rx_move(struct sctp_assoc *a, void *mem, uint16_t new_in);
+void assoc_rx_reset(struct sctp_assoc *a, uint32_t next_tsn);
 void assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
 		   struct assoc_cmds *q);
 void assoc_rx_forward_tsn(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c);

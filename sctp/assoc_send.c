@@ -66,6 +66,7 @@
 #include "sctp/assoc_internal.h"
 #include "sctp/chunk_data.h"
 #include "sctp/chunk_forward_tsn.h"
+#include "sctp/chunk_idata.h"
 #include "sctp/chunk_sack.h"
 #include "sctp/chunk_shutdown.h"
 
@@ -105,7 +106,7 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 		.max_msgs = d->outq_max_msgs,
 		.n_streams = a->outbound_streams,
 		.sched = d->sched,
-		.idata = false,
+		.idata = assoc_idata(a), /* RFC 8260 §2.2: negotiated, then for every message */
 	};
 
 	memset(tx, 0, sizeof(*tx));
@@ -115,6 +116,7 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 	tx->env.pool = d->rtxq_pool;
 	tx->env.buf = &d->buf;
 	tx->env.max_chunks = d->rtxq_max_chunks;
+	tx->env.idata = assoc_idata(a);
 	tx->cc = d->cc;
 	if (tx->cc == NULL)
 		tx->cc = assoc_profile(a) == &sctp_profile_dc ? &sctp_cc_params_dc
@@ -137,6 +139,7 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 		sctp_cc_init(&tx->path_cc[i], tx->cc, tx_pmdcs(a), a->local_addr.family);
 		tx->t3_at[i] = SCTP_TIME_NEVER;
 	}
+	assoc_reconf_start(a);
 }
 
 static void
@@ -190,6 +193,7 @@ assoc_tx_stop(struct sctp_assoc *a)
 	a->tx = NULL;
 	a->timer_at[SCTP_ASSOC_T3_RTX] = SCTP_TIME_NEVER;
 	a->timer_at[SCTP_ASSOC_T_BUNDLE] = SCTP_TIME_NEVER;
+	a->timer_at[SCTP_ASSOC_T_RECONF] = SCTP_TIME_NEVER;
 }
 
 /* ---- PR-SCTP, the sender's side (RFC 3758 §3.5, RFC 7496) --------------- */
@@ -208,6 +212,7 @@ tx_pr_sent_abandoned(void *arg, const struct sctp_rtxq_msg *m, enum sctp_rtxq_pr
 	struct sctp_assoc *a = arg;
 	uint32_t len = m->len;
 
+	/* With I-DATA the queue abandons a message only once its E went (has_last). */
 	if (!m->has_last) {
 		struct sctp_assoc_tx *tx = a->tx;
 		uint32_t rest = sctp_outq_abandon_partial(&tx->outq, m->sid);
@@ -283,7 +288,7 @@ tx_skip(struct sctp_assoc *a)
 
 	if (!tx->skip_due)
 		return true;
-	struct sctp_rtxq_pr pr = { .policy = tx->skip_policy, .mid = tx->skip_ssn };
+	struct sctp_rtxq_pr pr = { .policy = tx->skip_policy };
 	unsigned dp = sctp_paths_data_path(&a->paths);
 	if (sctp_rtxq_add_skip(&tx->rtxq, &tx->env, tx->next_tsn, tx->skip_sid, tx->skip_ssn,
 			       tx->skip_flags, (uint8_t)dp, &pr) != SCTP_RTXQ_ADD_OK)
@@ -315,20 +320,26 @@ tx_fwd_tsn(struct sctp_assoc *a, struct assoc_run *run)
 	if (!(a->extensions & SCTP_COOKIE_EXT_FORWARD_TSN) || sctp_rtxq_empty(&tx->rtxq) ||
 	    !(tx->env.pool->nodes[tx->rtxq.head].state & SCTP_RTXQ_S_ABANDONED))
 		return;
+	bool idata = tx->env.idata;
 	struct sctp_forward_tsn_ientry ent[ASSOC_FWD_MAX_ENTRIES];
-	uint16_t max = sctp_rtxq_fwd_max_entries(tx_pmdcs(a), false);
+	uint16_t max = sctp_rtxq_fwd_max_entries(tx_pmdcs(a), idata);
 	struct sctp_rtxq_fwd f;
 	if (max > ASSOC_FWD_MAX_ENTRIES)
 		max = ASSOC_FWD_MAX_ENTRIES;
-	if (!sctp_rtxq_fwd_tsn(&tx->rtxq, tx->env.pool, false, ent, max, &f))
+	if (!sctp_rtxq_fwd_tsn(&tx->rtxq, tx->env.pool, idata, ent, max, &f))
 		return;
-	struct sctp_forward_tsn_entry e4[ASSOC_FWD_MAX_ENTRIES];
-	for (uint16_t i = 0; i < f.n_entries; i++)
-		e4[i] = sctp_rtxq_fwd_entry(&ent[i]);
 	_Alignas(8) uint8_t buf[SCTP_ASSOC_TX_MAX];
 	struct sctp_writer w = sctp_writer_make(buf, sizeof(buf));
 	sctp_packet_build_header(&w, a->local_port, a->peer_port, a->peer_vtag);
-	sctp_forward_tsn_build_entries(&w, 0, f.new_cum_tsn, e4, f.n_entries);
+	if (idata) {
+		/* RFC 8260 §2.3.1: I-FORWARD TSN, entries (stream, U, MID). */
+		sctp_forward_tsn_build_ientries(&w, 0, f.new_cum_tsn, ent, f.n_entries);
+	} else {
+		struct sctp_forward_tsn_entry e4[ASSOC_FWD_MAX_ENTRIES];
+		for (uint16_t i = 0; i < f.n_entries; i++)
+			e4[i] = sctp_rtxq_fwd_entry(&ent[i]);
+		sctp_forward_tsn_build_entries(&w, 0, f.new_cum_tsn, e4, f.n_entries);
+	}
 	if (!sctp_writer_ok(&w)) {
 		assoc_count_drop(a, SCTP_ASSOC_DROP_TX_TOO_BIG);
 		return;
@@ -469,6 +480,10 @@ assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in
 	}
 	uint8_t flags = (uint8_t)(in->flags & ~SCTP_SEND_MORE);
 	struct sctp_outq_pr pr = { .policy = in->pr_policy, .value = in->pr_value };
+	if (assoc_reconf_closed(tx, in->sid)) {
+		run->result = -EAGAIN; /* RFC 6525 §5.1.2: until the peer answers our reset */
+		return;
+	}
 	int r = tx_pr_policy(a, run, in, &pr);
 	if (r == 0)
 		r = sctp_outq_push_pr(&tx->outq, in->sid, in->ppid, flags, in->msg, &pr);
@@ -534,14 +549,14 @@ sctp_tx_flatten(uint8_t *out, size_t cap, const uint8_t *head, size_t head_len,
 	size_t len = head_len;
 
 	for (unsigned i = 0; i < n_segs; i++)
-		len += sizeof(segs[i].hdr) + segs[i].payload.len + segs[i].pad;
+		len += segs[i].hdr_len + segs[i].payload.len + segs[i].pad;
 	if (len > cap)
 		return 0;
 	memcpy(out, head, head_len);
 	size_t off = head_len;
 	for (unsigned i = 0; i < n_segs; i++) {
-		memcpy(out + off, segs[i].hdr, sizeof(segs[i].hdr));
-		off += sizeof(segs[i].hdr);
+		memcpy(out + off, segs[i].hdr, segs[i].hdr_len);
+		off += segs[i].hdr_len;
 		memcpy(out + off, segs[i].payload.data, segs[i].payload.len);
 		off += segs[i].payload.len;
 		memset(out + off, 0, segs[i].pad);
@@ -618,24 +633,49 @@ tx_pkt_begin(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p, unsi
 	}
 }
 
+/*
+ * One chunk's header into the packet: DATA, or I-DATA when negotiated
+ * (mid_hi << 16 | ssn the MID, ppid the PPID of a B fragment or the FSN of
+ * any other, as the retransmission queue keeps them).
+ */
 static void
-tx_seg(struct tx_pkt *p, uint32_t tsn, uint16_t sid, uint16_t ssn, uint32_t ppid, uint8_t flags,
-       const struct sctp_slice *payload)
+tx_seg(const struct sctp_assoc *a, struct tx_pkt *p, uint32_t tsn, uint16_t sid, uint16_t ssn,
+       uint16_t mid_hi, uint32_t ppid, uint8_t flags, const struct sctp_slice *payload)
 {
 	struct sctp_tx_seg *s = &p->segs[p->n++];
 	struct sctp_writer w = sctp_writer_make(s->hdr, sizeof(s->hdr));
-	struct sctp_data d = {
-		.flags = flags,
-		.sid = sid,
-		.ssn = ssn,
-		.tsn = tsn,
-		.ppid = ppid,
-		.payload_len = (uint16_t)payload->len,
-	};
 
-	sctp_data_build_header(&w, &d);
+	if (assoc_idata(a)) {
+		struct sctp_idata d = {
+			.flags = flags,
+			.sid = sid,
+			.tsn = tsn,
+			.mid = (uint32_t)mid_hi << 16 | ssn,
+			.ppid_fsn = ppid,
+			.payload_len = (uint16_t)payload->len,
+		};
+		sctp_idata_build_header(&w, &d);
+	} else {
+		struct sctp_data d = {
+			.flags = flags,
+			.sid = sid,
+			.ssn = ssn,
+			.tsn = tsn,
+			.ppid = ppid,
+			.payload_len = (uint16_t)payload->len,
+		};
+		sctp_data_build_header(&w, &d);
+	}
+	s->hdr_len = (uint8_t)w.off;
 	s->payload = *payload;
 	s->pad = (uint8_t)(SCTP_PAD4(payload->len) - payload->len);
+}
+
+/* Bytes of chunk header and fixed part the association's user data chunks take. */
+static uint32_t
+tx_chunk_hdr(const struct sctp_assoc *a)
+{
+	return assoc_idata(a) ? SCTP_OUTQ_IDATA_HDR : SCTP_OUTQ_DATA_HDR;
 }
 
 static void
@@ -671,13 +711,14 @@ tx_pkt_send(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p, unsig
  * earliest marked chunks while cwnd allows, or one packet regardless of it
  * when a fast retransmit is owed.
  */
-static void
+static bool
 tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx_pkt *p)
 {
 	struct sctp_assoc_tx *tx = a->tx;
 	struct sctp_cc_window w = sctp_cc_window(&tx->path_cc[rp], tx->cc,
 						 sctp_rtxq_path_flight(&tx->rtxq, rp), false);
 	uint32_t sent = 0, pkts = 0;
+	bool spent = false;
 
 	while (sctp_rtxq_marked(&tx->rtxq) != 0 &&
 	       (tx->fast_rtx || sctp_cc_window_allows(&w, sent, pkts))) {
@@ -686,11 +727,15 @@ tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx
 		tx_pkt_begin(a, run, p, rp, 0);
 		unsigned n = sctp_rtxq_take_rtx(&tx->rtxq, &tx->env, rp, p->room, r,
 						ASSOC_TX_MAX_SEGS, &bytes);
-		if (n == 0)
+		if (n == 0) {
+			/* A whole packet's room and nothing taken: every chunk still
+			 * marked has its retransmissions used up (sctp_rtxq_take_rtx()). */
+			spent = p->w.off == SCTP_COMMON_HDR_LEN;
 			break;
+		}
 		for (unsigned k = 0; k < n; k++)
-			tx_seg(p, r[k].tsn, r[k].sid, r[k].ssn, r[k].ppid, r[k].flags,
-			       &r[k].payload);
+			tx_seg(a, p, r[k].tsn, r[k].sid, r[k].ssn, r[k].mid_hi, r[k].ppid,
+			       r[k].flags, &r[k].payload);
 		a->counters->data_rtx += n;
 		tx_pkt_send(a, run, p, rp);
 		tx_t3_start(a, rp, run->now_ns, false);
@@ -699,6 +744,7 @@ tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx
 		pkts++;
 	}
 	tx->fast_rtx = false;
+	return spent;
 }
 
 /* Room for new chunks: the retransmission queue's pool and cap. */
@@ -763,7 +809,8 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 {
 	struct sctp_assoc_tx *tx = a->tx;
 	unsigned dp = sctp_paths_data_path(&a->paths);
-	uint32_t max_payload = (uint32_t)tx_pmdcs(a) - SCTP_OUTQ_DATA_HDR;
+	uint32_t hdr = tx_chunk_hdr(a);
+	uint32_t max_payload = (uint32_t)tx_pmdcs(a) - hdr;
 	struct sctp_cc_window w = sctp_cc_window(&tx->path_cc[dp], tx->cc,
 						 sctp_rtxq_path_flight(&tx->rtxq, dp), true);
 	uint32_t sent = 0, pkts = 0;
@@ -775,7 +822,7 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 			break;
 		uint32_t next = sctp_outq_peek_len(&tx->outq, max_payload);
 		tx_pkt_begin(a, run, p, dp, next);
-		uint32_t room = p->room, rwnd_room = rwnd + SCTP_OUTQ_DATA_HDR + 3u;
+		uint32_t room = p->room, rwnd_room = rwnd + hdr + 3u;
 		if (next > rwnd_room) {
 			if (sctp_rtxq_flight(&tx->rtxq) != 0)
 				break;
@@ -789,11 +836,15 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 		if (n == 0)
 			break;
 		for (unsigned k = 0; k < n; k++) {
+			/* I-DATA: the wire's PPID/FSN field, the MID in two halves. */
+			bool idata = tx->env.idata;
+			bool b = (ch[k].flags & SCTP_DATA_FLAG_B) != 0;
 			struct sctp_rtxq_chunk rc = {
 				.tsn = tx->next_tsn,
-				.ppid = ch[k].ppid,
+				.ppid = idata && !b ? ch[k].fsn : ch[k].ppid,
 				.sid = ch[k].sid,
-				.ssn = ch[k].ssn,
+				.ssn = idata ? (uint16_t)ch[k].mid : ch[k].ssn,
+				.mid_hi = idata ? (uint16_t)(ch[k].mid >> 16) : 0,
 				.flags = ch[k].flags,
 				.path = (uint8_t)dp,
 				.payload = ch[k].slice,
@@ -806,7 +857,7 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 			struct sctp_rtxq_pr pr = {
 				.policy = ch[k].pr_policy,
 				.value = ch[k].pr_value,
-				.mid = ch[k].mid,
+				.ppid = ch[k].ppid,
 			};
 			if (sctp_rtxq_add_pr(&tx->rtxq, &tx->env, &rc, run->now_ns, &pr) !=
 			    SCTP_RTXQ_ADD_OK) {
@@ -815,7 +866,8 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 							       ch[k].slice.handle);
 				continue;
 			}
-			tx_seg(p, rc.tsn, rc.sid, rc.ssn, rc.ppid, rc.flags, &ch[k].slice);
+			tx_seg(a, p, rc.tsn, rc.sid, rc.ssn, rc.mid_hi, rc.ppid, rc.flags,
+			       &ch[k].slice);
 			tx->next_tsn++;
 		}
 		if (p->n == 0)
@@ -861,9 +913,16 @@ assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q
 		tx_pr_expire(a, run);
 		tx_fwd_tsn(a, run);
 		unsigned rp = sctp_paths_rtx_path(&a->paths, sctp_paths_data_path(&a->paths));
+		/*
+		 * New data only once nothing is left to retransmit. With I-DATA
+		 * that includes chunks whose retransmissions are used up but
+		 * whose message waits for its E to be sent before it can be
+		 * abandoned (sctp/rtxq.h, "PR-SCTP"): new data sends that E.
+		 */
+		bool spent = false;
 		if (sctp_rtxq_marked(&a->tx->rtxq) != 0)
-			tx_flush_rtx(a, run, rp, &p);
-		if (sctp_rtxq_marked(&a->tx->rtxq) == 0 && !run->more && tx_skip(a))
+			spent = tx_flush_rtx(a, run, rp, &p) && a->tx->env.idata;
+		if ((sctp_rtxq_marked(&a->tx->rtxq) == 0 || spent) && !run->more && tx_skip(a))
 			tx_flush_new(a, run, &p);
 		tx_t3_sync(a);
 		if (a->tx->bundle_delay_ns != 0)
@@ -1073,4 +1132,65 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 		}
 	}
 	tx_t3_sync(a);
+}
+
+void
+assoc_tx_move(struct sctp_assoc *a, void *mem, uint16_t new_out)
+{
+	struct sctp_assoc_tx *tx = mem;
+	struct sctp_outq_stream *streams =
+		(struct sctp_outq_stream *)(void *)((uint8_t *)mem + assoc_align8(sizeof(*tx)));
+
+	memcpy(tx, a->tx, sizeof(*tx));
+	(void)sctp_outq_grow(&tx->outq, streams, new_out); /* new_out >= the count: never fails */
+	a->tx = tx;
+}
+
+void
+assoc_tx_reset(struct sctp_assoc *a, uint32_t next_tsn)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+
+	for (uint16_t i = 0; i < tx->outq.n_streams; i++)
+		(void)sctp_outq_reset_stream(&tx->outq, i); /* the caller saw it empty */
+	sctp_rtxq_init(&tx->rtxq, next_tsn, sctp_rtxq_rwnd(&tx->rtxq));
+	tx->next_tsn = next_tsn;
+	sctp_cc_recovery_init(&tx->fr);
+}
+
+/*
+ * The scheduler and the streams' parameters (RFC 8260 §3): plain settings
+ * of the send queue, no input to the state machine, so these calls do not
+ * go through the interpreter; the next flush serves by them.
+ */
+int
+sctp_assoc_set_sched(struct sctp_assoc *a, unsigned sched)
+{
+	if (a->tx == NULL || a->state == SCTP_ASSOC_CLOSED)
+		return -ENOTCONN;
+	return sctp_outq_set_sched(&a->tx->outq, sched);
+}
+
+int
+sctp_assoc_sched(const struct sctp_assoc *a)
+{
+	if (a->tx == NULL || a->state == SCTP_ASSOC_CLOSED)
+		return -ENOTCONN;
+	return a->tx->outq.sched;
+}
+
+int
+sctp_assoc_set_stream_param(struct sctp_assoc *a, uint16_t sid, uint16_t value)
+{
+	if (a->tx == NULL || a->state == SCTP_ASSOC_CLOSED)
+		return -ENOTCONN;
+	return sctp_outq_set_stream_param(&a->tx->outq, sid, value);
+}
+
+int
+sctp_assoc_stream_param(const struct sctp_assoc *a, uint16_t sid)
+{
+	if (a->tx == NULL || a->state == SCTP_ASSOC_CLOSED)
+		return -ENOTCONN;
+	return sctp_outq_stream_param(&a->tx->outq, sid);
 }

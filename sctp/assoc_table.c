@@ -209,6 +209,20 @@ const struct assoc_cell assoc_chunk_table[SCTP_ASSOC_ROW_COUNT][SCTP_ASSOC_STATE
 		S(SHUTDOWN_RECEIVED) = DISCARD(DATA_AFTER_PEER_SHUTDOWN, OURS),
 		S(SHUTDOWN_ACK_SENT) = DISCARD(DATA_AFTER_PEER_SHUTDOWN, OURS),
 	},
+	/*
+	 * RFC 6525: where data flows both ways. After the peer's SHUTDOWN it
+	 * sends no new data, but an answer to our request may still come.
+	 */
+	[SCTP_ASSOC_ROW_RECONFIG] = {
+		S(CLOSED) = CLOSED_CELL,
+		S(COOKIE_WAIT) = DISCARD(UNEXPECTED_IN_COOKIE_WAIT, OURS),
+		S(COOKIE_ECHOED) = DISCARD(DATA_PATH, OURS),
+		S(ESTABLISHED) = DO(sf_reconfig, OURS),
+		S(SHUTDOWN_PENDING) = DO(sf_reconfig, OURS),
+		S(SHUTDOWN_SENT) = DO(sf_reconfig, OURS),
+		S(SHUTDOWN_RECEIVED) = DO(sf_reconfig, OURS),
+		S(SHUTDOWN_ACK_SENT) = DO(sf_reconfig, OURS),
+	},
 	[SCTP_ASSOC_ROW_EXTENSION] = {
 		S(CLOSED) = CLOSED_CELL,
 		S(COOKIE_WAIT) = DISCARD(UNEXPECTED_IN_COOKIE_WAIT, OURS),
@@ -324,6 +338,17 @@ const struct assoc_cell assoc_timer_table[SCTP_ASSOC_TIMER_COUNT][SCTP_ASSOC_STA
 		S(SHUTDOWN_RECEIVED) = DISCARD(TIMER_UNEXPECTED, ANY),
 		S(SHUTDOWN_ACK_SENT) = DISCARD(TIMER_UNEXPECTED, ANY),
 	},
+	/* RFC 6525 §5.1.1: our request outstanding, from ESTABLISHED until the close. */
+	[SCTP_ASSOC_T_RECONF] = {
+		S(CLOSED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(COOKIE_WAIT) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(COOKIE_ECHOED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(ESTABLISHED) = DO(tf_reconf, ANY),
+		S(SHUTDOWN_PENDING) = DO(tf_reconf, ANY),
+		S(SHUTDOWN_SENT) = DO(tf_reconf, ANY),
+		S(SHUTDOWN_RECEIVED) = DO(tf_reconf, ANY),
+		S(SHUTDOWN_ACK_SENT) = DO(tf_reconf, ANY),
+	},
 };
 
 /* User call x state. */
@@ -390,6 +415,17 @@ const struct assoc_cell assoc_user_table[SCTP_ASSOC_USER_COUNT][SCTP_ASSOC_STATE
 		S(SHUTDOWN_SENT) = DO(uf_flush, ANY),
 		S(SHUTDOWN_RECEIVED) = DO(uf_flush, ANY),
 		S(SHUTDOWN_ACK_SENT) = DO(uf_flush, ANY),
+	},
+	/* RFC 6525: a request of ours only while new data may flow. */
+	[SCTP_ASSOC_USER_RECONF] = {
+		S(CLOSED) = REFUSE(USER_NOT_CONNECTED, -ENOTCONN),
+		S(COOKIE_WAIT) = REFUSE(USER_NOT_CONNECTED, -ENOTCONN),
+		S(COOKIE_ECHOED) = REFUSE(USER_NOT_CONNECTED, -ENOTCONN),
+		S(ESTABLISHED) = DO(uf_reconf, ANY),
+		S(SHUTDOWN_PENDING) = REFUSE(USER_SEND_SHUTTING_DOWN, -ESHUTDOWN),
+		S(SHUTDOWN_SENT) = REFUSE(USER_SEND_SHUTTING_DOWN, -ESHUTDOWN),
+		S(SHUTDOWN_RECEIVED) = REFUSE(USER_SEND_SHUTTING_DOWN, -ESHUTDOWN),
+		S(SHUTDOWN_ACK_SENT) = REFUSE(USER_SEND_SHUTTING_DOWN, -ESHUTDOWN),
 	},
 };
 
@@ -461,10 +497,19 @@ sctp_assoc_row_of(uint8_t type, uint32_t ext)
 	 * NR-SACK, PKTDROP, PAD are never negotiated here) is unrecognized.
 	 */
 	uint32_t needs = assoc_extension_of(type);
-	if (needs != 0 && (ext & needs) == needs)
-		return type == SCTP_CHUNK_FORWARD_TSN ? SCTP_ASSOC_ROW_FORWARD_TSN
-						      : SCTP_ASSOC_ROW_EXTENSION;
-	return SCTP_ASSOC_ROW_UNKNOWN;
+	if (needs == 0 || (ext & needs) != needs)
+		return SCTP_ASSOC_ROW_UNKNOWN;
+	switch (type) {
+	case SCTP_CHUNK_I_DATA:
+		return SCTP_ASSOC_ROW_DATA; /* RFC 8260: DATA's rules, another reassembly */
+	case SCTP_CHUNK_FORWARD_TSN:
+	case SCTP_CHUNK_I_FORWARD_TSN:
+		return SCTP_ASSOC_ROW_FORWARD_TSN;
+	case SCTP_CHUNK_RECONFIG:
+		return SCTP_ASSOC_ROW_RECONFIG;
+	default:
+		return SCTP_ASSOC_ROW_EXTENSION;
+	}
 }
 
 /* ---- Names and the tables seen from outside --------------------------- */
@@ -517,10 +562,15 @@ static const char *const assoc_state_names[SCTP_ASSOC_STATE_COUNT] = {
 };
 
 static const char *const assoc_timer_names[SCTP_ASSOC_TIMER_COUNT] = {
-	[SCTP_ASSOC_T1_INIT] = "T1-init",	  [SCTP_ASSOC_T1_COOKIE] = "T1-cookie",
-	[SCTP_ASSOC_T2_SHUTDOWN] = "T2-shutdown", [SCTP_ASSOC_T5_GUARD] = "T5-shutdown-guard",
-	[SCTP_ASSOC_T_HEARTBEAT] = "heartbeat",	  [SCTP_ASSOC_T_SACK] = "delayed-SACK",
-	[SCTP_ASSOC_T3_RTX] = "T3-rtx",		  [SCTP_ASSOC_T_BUNDLE] = "bundling-delay",
+	[SCTP_ASSOC_T1_INIT] = "T1-init",
+	[SCTP_ASSOC_T1_COOKIE] = "T1-cookie",
+	[SCTP_ASSOC_T2_SHUTDOWN] = "T2-shutdown",
+	[SCTP_ASSOC_T5_GUARD] = "T5-shutdown-guard",
+	[SCTP_ASSOC_T_HEARTBEAT] = "heartbeat",
+	[SCTP_ASSOC_T_SACK] = "delayed-SACK",
+	[SCTP_ASSOC_T3_RTX] = "T3-rtx",
+	[SCTP_ASSOC_T_BUNDLE] = "bundling-delay",
+	[SCTP_ASSOC_T_RECONF] = "reconfiguration",
 };
 
 static const char *const assoc_row_names[SCTP_ASSOC_ROW_COUNT] = {
@@ -538,6 +588,7 @@ static const char *const assoc_row_names[SCTP_ASSOC_ROW_COUNT] = {
 	[SCTP_ASSOC_ROW_COOKIE_ACK] = "COOKIE ACK",
 	[SCTP_ASSOC_ROW_SHUTDOWN_COMPLETE] = "SHUTDOWN COMPLETE",
 	[SCTP_ASSOC_ROW_FORWARD_TSN] = "FORWARD TSN",
+	[SCTP_ASSOC_ROW_RECONFIG] = "RE-CONFIG",
 	[SCTP_ASSOC_ROW_EXTENSION] = "negotiated extension",
 	[SCTP_ASSOC_ROW_UNKNOWN] = "unrecognized",
 };
@@ -546,6 +597,7 @@ static const char *const assoc_user_names[SCTP_ASSOC_USER_COUNT] = {
 	[SCTP_ASSOC_USER_SHUTDOWN] = "SHUTDOWN",       [SCTP_ASSOC_USER_ABORT] = "ABORT",
 	[SCTP_ASSOC_USER_SET_PRIMARY] = "SET PRIMARY", [SCTP_ASSOC_USER_SEND] = "SEND",
 	[SCTP_ASSOC_USER_CONSUMED] = "CONSUMED",       [SCTP_ASSOC_USER_FLUSH] = "FLUSH",
+	[SCTP_ASSOC_USER_RECONF] = "RECONF",
 };
 
 static const struct sctp_def_row assoc_drop_rows[SCTP_ASSOC_DROP_COUNT] = {

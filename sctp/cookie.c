@@ -381,3 +381,30 @@ sctp_cookie_ext_negotiate(const struct sctp_init_params *peer, uint32_t ours, ui
 		offered |= SCTP_COOKIE_EXT_ADAPTATION;
 	return offered & ours;
 }
+
+void
+sctp_cookie_ext_params_build(struct sctp_writer *w, uint32_t exts, uint32_t edmid)
+{
+	uint8_t types[3];
+	uint16_t n = 0;
+
+	if (exts & SCTP_COOKIE_EXT_ECN)
+		sctp_param_ecn_capable_build(w);
+	if (exts & SCTP_COOKIE_EXT_FORWARD_TSN)
+		sctp_param_forward_tsn_supported_build(w);
+	if (exts & SCTP_COOKIE_EXT_I_DATA) {
+		types[n++] = SCTP_CHUNK_I_DATA;
+		if (exts & SCTP_COOKIE_EXT_FORWARD_TSN)
+			types[n++] = SCTP_CHUNK_I_FORWARD_TSN;
+	}
+	if (exts & SCTP_COOKIE_EXT_RECONFIG)
+		types[n++] = SCTP_CHUNK_RECONFIG;
+	if (n != 0) {
+		struct sctp_param_supported_ext se = { .types = types, .count = n };
+		sctp_param_supported_ext_build(w, &se);
+	}
+	if (exts & SCTP_COOKIE_EXT_ZERO_CHECKSUM) {
+		struct sctp_param_zero_checksum z = { .edmid = edmid };
+		sctp_param_zero_checksum_build(w, &z);
+	}
+}

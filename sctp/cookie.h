@@ -245,4 +245,14 @@ uint64_t sctp_cookie_lifespan(uint64_t base_ns, uint32_t preservative_increment_
 uint32_t sctp_cookie_ext_negotiate(const struct sctp_init_params *peer, uint32_t ours,
 				   uint32_t our_edmid);
 
+/*
+ * The parameters that offer the extensions `exts` (SCTP_COOKIE_EXT_*) in an
+ * INIT or INIT ACK: ECN Capable, Forward-TSN-Supported (RFC 3758 §3.1),
+ * Supported Extensions (RFC 5061 §4.2.7) listing I-DATA, and I-FORWARD TSN
+ * with PR-SCTP too (RFC 8260 §2.2, §2.3.1), and RE-CONFIG (RFC 6525 §3.1),
+ * and Zero Checksum Acceptable
+ * with edmid. PR-SCTP alone keeps to its own parameter, as RFC 3758 has it.
+ */
+void sctp_cookie_ext_params_build(struct sctp_writer *w, uint32_t exts, uint32_t edmid);
+
 #endif /* SCTP_COOKIE_H */

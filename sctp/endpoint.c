@@ -206,14 +206,7 @@ init_ack_params(const struct sctp_endpoint *ep, const struct sctp_init_params *p
 		};
 		sctp_param_unrecognized_build(w, &u);
 	}
-	if (negotiated & SCTP_COOKIE_EXT_ECN)
-		sctp_param_ecn_capable_build(w);
-	if (negotiated & SCTP_COOKIE_EXT_FORWARD_TSN)
-		sctp_param_forward_tsn_supported_build(w);
-	if (negotiated & SCTP_COOKIE_EXT_ZERO_CHECKSUM) {
-		struct sctp_param_zero_checksum z = { .edmid = ep->cfg.zero_checksum_edmid };
-		sctp_param_zero_checksum_build(w, &z);
-	}
+	sctp_cookie_ext_params_build(w, negotiated, ep->cfg.zero_checksum_edmid);
 }
 
 enum sctp_ep_drop

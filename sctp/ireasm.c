@@ -192,6 +192,13 @@ find_rec(const struct call *k, uint16_t sid, bool unordered, uint32_t mid)
 	}
 }
 
+/* An ordered MID the stream went past, or one half the MID space or more ahead of it. */
+static bool
+mid_passed(const struct sctp_ireasm_stream *st, uint32_t mid)
+{
+	return mid - st->next_mid >= 0x80000000u;
+}
+
 static uint32_t
 new_rec(struct call *k, const struct sctp_ireasm_chunk *c)
 {
@@ -660,13 +667,22 @@ sctp_ireasm_input(struct sctp_ireasm *r, const struct sctp_ireasm_env *env,
 	if ((c->flags & FB) && c->fsn != 0)
 		return SCTP_IREASM_BAD_FRAGMENT;
 	st = &env->streams[c->sid];
-	/* §2.1 ordered delivery: the stream passed this MID (an I-FORWARD TSN skipped it). */
-	if (!unordered && sctp_tsn_lt(c->mid, st->next_mid))
+	/*
+	 * §2.1 ordered delivery: the stream passed this MID (an I-FORWARD TSN
+	 * skipped it). So is one 2^31 or more ahead, which serial arithmetic
+	 * cannot order against the others (I2); no sender has that many
+	 * messages of a stream outstanding. Found by fuzz_assoc.
+	 */
+	if (!unordered && mid_passed(st, c->mid))
 		return SCTP_IREASM_STALE;
 	deliverable = unordered || c->mid == st->next_mid;
 	x = find_rec(&k, c->sid, unordered, c->mid);
 	if (x == NIL) {
 		if (!(c->flags & FB) && c->fsn == 0)
+			return SCTP_IREASM_BAD_FRAGMENT;
+		/* Offsets from a new message's FSN 0 stay below OFF_MAX (I3): no message has
+		 * 2^31 fragments. Found by fuzz_assoc. */
+		if (c->fsn >= OFF_MAX)
 			return SCTP_IREASM_BAD_FRAGMENT;
 		/* Fast path: a whole message that may go up goes up, no node taken. */
 		if ((c->flags & (FB | FE)) == (FB | FE) && deliverable) {
@@ -704,7 +720,7 @@ sctp_ireasm_input(struct sctp_ireasm *r, const struct sctp_ireasm_env *env,
 	if (!room_for(&k, x == NIL ? 2u : 1u, c->payload.len)) {
 		/* Make room: partial deliveries that are due now that we are full. */
 		settle(&k, true);
-		if (!unordered && sctp_tsn_lt(c->mid, st->next_mid))
+		if (!unordered && mid_passed(st, c->mid))
 			return SCTP_IREASM_STALE;
 		deliverable = unordered || c->mid == st->next_mid;
 		x = find_rec(&k, c->sid, unordered, c->mid);
@@ -928,4 +944,15 @@ sctp_ireasm_check(const struct sctp_ireasm *r, const struct sctp_ireasm_env *env
 		}
 	}
 	return on_streams == msgs ? 0 : 1;
+}
+
+uint32_t
+sctp_ireasm_node_slice(const union sctp_ireasm_node *nodes, uint32_t x, struct sctp_slice *out)
+{
+	const struct sctp_ireasm_frag *f = &nodes[x].f;
+
+	out->handle = f->handle;
+	out->data = f->data;
+	out->len = f->len;
+	return f->next;
 }

@@ -321,6 +321,13 @@ void sctp_ireasm_init(struct sctp_ireasm *r);
 /* n streams at MID 0 with nothing in progress. */
 void sctp_ireasm_streams_init(struct sctp_ireasm_stream *s, uint32_t n);
 
+/* sctp_reasm_stream_reset() for I-DATA: the stream's next ordered MID is 0 again. */
+static inline void
+sctp_ireasm_stream_reset(struct sctp_ireasm_stream *s)
+{
+	s->next_mid = 0;
+}
+
 /* One new I-DATA chunk (its TSN not seen before): see the verdicts. */
 enum sctp_ireasm_verdict sctp_ireasm_input(struct sctp_ireasm *r, const struct sctp_ireasm_env *env,
 					   const struct sctp_ireasm_chunk *c);

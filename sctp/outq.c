@@ -665,6 +665,36 @@ sctp_outq_stream_param(const struct sctp_outq *q, uint16_t sid)
 	return sid < q->n_streams ? q->streams[sid].sched_param : -EINVAL;
 }
 
+int
+sctp_outq_grow(struct sctp_outq *q, struct sctp_outq_stream *streams, uint16_t n)
+{
+	if (streams == NULL || n < q->n_streams)
+		return -EINVAL;
+	memmove(streams, q->streams, sizeof(*streams) * q->n_streams);
+	memset(streams + q->n_streams, 0, sizeof(*streams) * (size_t)(n - q->n_streams));
+	q->streams = streams;
+	q->n_streams = n;
+	return 0;
+}
+
+bool
+sctp_outq_stream_busy(const struct sctp_outq *q, uint16_t sid)
+{
+	return sid < q->n_streams && q->streams[sid].tail != 0;
+}
+
+int
+sctp_outq_reset_stream(struct sctp_outq *q, uint16_t sid)
+{
+	if (sid >= q->n_streams)
+		return -EINVAL;
+	if (q->streams[sid].tail != 0)
+		return -EBUSY;
+	q->streams[sid].next_mid = 0;
+	q->streams[sid].next_umid = 0;
+	return 0;
+}
+
 /* ---- Pool and queue ------------------------------------------------------ */
 
 int

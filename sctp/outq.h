@@ -390,6 +390,25 @@ int sctp_outq_set_stream_param(struct sctp_outq *q, uint16_t sid, uint16_t value
 int sctp_outq_stream_param(const struct sctp_outq *q, uint16_t sid);
 
 /*
+ * RFC 6525 §5.1.5: more streams. The queue moves to `streams` (n entries,
+ * n >= its count; may be the old array grown in place): the entries it has
+ * are copied (memmove), the new ones start idle with SSN and MIDs 0. Stream
+ * ids do not change, so queued messages and the scheduler's turns stay as
+ * they were. -EINVAL for n below the stream count; nothing changed then.
+ */
+int sctp_outq_grow(struct sctp_outq *q, struct sctp_outq_stream *streams, uint16_t n);
+
+/* Whether stream sid has a message queued, whole or part taken (false for sid >= n_streams). */
+bool sctp_outq_stream_busy(const struct sctp_outq *q, uint16_t sid);
+
+/*
+ * RFC 6525 §5.1.2: stream sid's numbering starts again, its next SSN (DATA)
+ * or ordered and unordered MIDs (I-DATA) 0. Only with nothing of it queued:
+ * -EBUSY otherwise, -EINVAL for sid >= n_streams; nothing changed then.
+ */
+int sctp_outq_reset_stream(struct sctp_outq *q, uint16_t sid);
+
+/*
  * The packet being filled is complete: round robin per packet passes the
  * turn to the next stream (other schedulers: nothing). sctp_outq_fill()
  * calls it before it returns; a caller taking chunks with sctp_outq_next()

@@ -354,6 +354,7 @@ msg_of(uint16_t sid, uint16_t ssn, uint32_t ppid, uint8_t data_flags, uint8_t ms
 	memset(&m, 0, sizeof(m));
 	m.sid = sid;
 	m.ssn = ssn;
+	m.mid = ssn;
 	m.ppid = ppid;
 	m.flags = (uint8_t)(msg_flags | ((data_flags & FU) ? SCTP_REASM_MSG_UNORDERED : 0u));
 	m.chain = NIL;

@@ -125,6 +125,8 @@
 #include "sctp/buf.h"
 #include "sctp/chunk_data.h"
 
+union sctp_ireasm_node; /* sctp/ireasm.h */
+
 /* "No node" in node links; also the largest pool is below it. */
 #define SCTP_REASM_NIL UINT32_MAX
 
@@ -271,7 +273,8 @@ sctp_reasm_chunk_of(const struct sctp_data *d, void *handle)
  */
 struct sctp_reasm_msg {
 	uint16_t sid;
-	uint16_t ssn;
+	uint16_t ssn;	 /* DATA: the SSN; I-DATA: the MID's low 16 bits */
+	uint32_t mid;	 /* DATA: the SSN again; I-DATA: the Message Identifier */
 	uint32_t ppid;	 /* of the message's first fragment */
 	uint32_t len;	 /* payload bytes in this delivery */
 	uint32_t nfrags; /* slices in this delivery; 0 only with ABORTED */
@@ -279,6 +282,12 @@ struct sctp_reasm_msg {
 	bool has_first;	 /* first: a fragment from the packet in hand, before the chain */
 	struct sctp_slice first;
 	const struct sctp_reasm_node *nodes;
+	/*
+	 * Non-NULL: the chain is of I-DATA reassembly's nodes (sctp/ireasm.h),
+	 * which the association hands up in this same form, so that a
+	 * receiver reads both kinds with sctp_reasm_iter_*().
+	 */
+	const union sctp_ireasm_node *inodes;
 	uint32_t chain;	  /* first node of the queued fragments, linked by next */
 	uint32_t n_chain; /* how many */
 };
@@ -286,16 +295,22 @@ struct sctp_reasm_msg {
 /* Walks a delivery's fragments in order. */
 struct sctp_reasm_iter {
 	const struct sctp_reasm_node *nodes;
+	const union sctp_ireasm_node *inodes;
 	struct sctp_slice first;
 	bool has_first;
 	uint32_t node;
 	uint32_t left;
 };
 
+/* I-DATA's queued fragment x into *out; returns the next node (sctp/ireasm.c). */
+uint32_t sctp_ireasm_node_slice(const union sctp_ireasm_node *nodes, uint32_t x,
+				struct sctp_slice *out);
+
 static inline void
 sctp_reasm_iter_init(struct sctp_reasm_iter *it, const struct sctp_reasm_msg *m)
 {
 	it->nodes = m->nodes;
+	it->inodes = m->inodes;
 	it->first = m->first;
 	it->has_first = m->has_first;
 	it->node = m->chain;
@@ -315,6 +330,11 @@ sctp_reasm_iter_next(struct sctp_reasm_iter *it, struct sctp_slice *out)
 	}
 	if (it->left == 0)
 		return false;
+	if (it->inodes != NULL) {
+		it->node = sctp_ireasm_node_slice(it->inodes, it->node, out);
+		it->left--;
+		return true;
+	}
 	n = &it->nodes[it->node];
 	out->handle = n->handle;
 	out->data = n->data;
@@ -325,6 +345,17 @@ sctp_reasm_iter_next(struct sctp_reasm_iter *it, struct sctp_slice *out)
 }
 
 typedef void (*sctp_reasm_deliver_fn)(void *arg, const struct sctp_reasm_msg *m);
+
+/*
+ * RFC 6525 §5.2.2: the peer reset its outgoing stream, whose next ordered
+ * message is SSN 0 again. The caller resets only once every TSN the peer
+ * sent on it before is received, so nothing of it is held.
+ */
+static inline void
+sctp_reasm_stream_reset(struct sctp_reasm_stream *s)
+{
+	s->next_ssn = 0;
+}
 
 /*
  * Everything a call needs besides the association's header: the lcore's

@@ -98,9 +98,10 @@
 
 /*
  * 48 bytes on LP64: two pointers and the send time (24), TSN, PPID, next
- * (12), length, stream and SSN (6), flags, state, path and misses (4), 2 of
- * padding. 40 would need the send time in 32 bits (4.3 s of nanoseconds:
- * too short for RTO.Max) or the PPID out of the node.
+ * (12), length, stream and SSN (6), flags, state, path and misses (4), the
+ * high half of an I-DATA MID (2). An I-DATA fragment's FSN shares the PPID
+ * field, as on the wire: a B fragment's FSN is 0. 40 would need the send time in 32 bits (4.3 s of
+ * nanoseconds: too short for RTO.Max) or the PPID out of the node.
  */
 _Static_assert(sizeof(void *) != 8 || sizeof(struct sctp_rtxq_node) == 48,
 	       "struct sctp_rtxq_node grew: see its comment");
@@ -217,6 +218,7 @@ sctp_rtxq_add(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, const struct
 	n->len = (uint16_t)c->payload.len;
 	n->sid = c->sid;
 	n->ssn = c->ssn;
+	n->mid_hi = c->mid_hi;
 	n->flags = c->flags;
 	n->state = S_IN_FLIGHT;
 	n->path = c->path;
@@ -248,7 +250,7 @@ sctp_rtxq_add_pr(struct sctp_rtxq *q, const struct sctp_rtxq_env *env,
 		return v;
 	sl = &env->pool->pr[q->tail];
 	sl->value = pr->value;
-	sl->mid = pr->mid;
+	sl->ppid = pr->ppid;
 	sl->rtx = 0;
 	sl->policy = pr->policy;
 	sl->reserved = 0;
@@ -711,9 +713,12 @@ sctp_rtxq_take_rtx(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigne
 			}
 		}
 		cb = sctp_rtxq_chunk_bytes(n->len);
-		if (cb > budget - used)
+		/* The packet's room counts the chunk as it goes: I-DATA's header is 4 bytes more.
+		 */
+		uint32_t wire = cb + (env->idata ? 4u : 0u);
+		if (wire > budget - used)
 			break;
-		used += cb;
+		used += wire;
 		left--;
 		if ((n->state & S_PR) && env->pool->pr[x].rtx < UINT16_MAX)
 			env->pool->pr[x].rtx++;
@@ -730,6 +735,7 @@ sctp_rtxq_take_rtx(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigne
 		out[k].ppid = n->ppid;
 		out[k].sid = n->sid;
 		out[k].ssn = n->ssn;
+		out[k].mid_hi = n->mid_hi;
 		out[k].flags = n->flags;
 		k++;
 	}
@@ -749,8 +755,76 @@ msg_start(struct sctp_rtxq_msg *m, const struct sctp_rtxq_node *n)
 	m->ppid = n->ppid;
 	m->sid = n->sid;
 	m->ssn = n->ssn;
+	m->mid = (uint32_t)n->mid_hi << 16 | n->ssn;
 	m->flags = n->flags;
 	m->has_first = (n->flags & SCTP_DATA_FLAG_B) != 0;
+}
+
+/*
+ * I-DATA. The chunks of one message: same stream, U bit and MID. A walk
+ * from the head meets a message first at its lowest TSN in the queue, and
+ * its last chunk is its E (a stream's messages go one after another, each
+ * in FSN order), so the scans below run from that first chunk to the E, or
+ * to the tail while the E is not sent. S_SEEN marks the chunks of messages
+ * a walk has looked at; every walk that sets it clears it before it
+ * returns.
+ */
+#define S_SEEN S_RENEGED
+
+static bool
+same_msg(const struct sctp_rtxq_node *a, const struct sctp_rtxq_node *b)
+{
+	return a->sid == b->sid && a->ssn == b->ssn && a->mid_hi == b->mid_hi &&
+	       ((a->flags ^ b->flags) & SCTP_DATA_FLAG_U) == 0;
+}
+
+/* What a scan of one I-DATA message found. */
+struct imsg {
+	struct sctp_rtxq_msg m;
+	bool all_gap_acked;
+	bool rtx_used; /* an SCTP_RTXQ_PR_RTX chunk marked with its limit used up */
+};
+
+/* The message whose first chunk in the queue is x: its chunks marked S_SEEN. */
+static void
+imsg_scan(struct sctp_rtxq_pool *pool, uint32_t x, struct imsg *im)
+{
+	struct sctp_rtxq_node *nodes = pool->nodes;
+	const struct sctp_rtxq_node *first = &nodes[x];
+
+	msg_start(&im->m, first);
+	if (!(first->flags & SCTP_DATA_FLAG_B))
+		im->m.ppid = (first->state & S_PR) ? pool->pr[x].ppid : 0; /* not an FSN */
+	im->all_gap_acked = true;
+	im->rtx_used = false;
+	for (; x != NIL; x = nodes[x].next) {
+		struct sctp_rtxq_node *n = &nodes[x];
+
+		if (!same_msg(n, first) || (n->state & S_ABANDONED))
+			continue;
+		n->state |= S_SEEN;
+		im->m.len += n->len;
+		im->m.chunks++;
+		if (n->state & S_GAP_ACKED)
+			im->m.gap_acked_len += n->len;
+		else
+			im->all_gap_acked = false;
+		if ((n->state & S_MARKED) && (n->state & S_PR) &&
+		    pool->pr[x].policy == SCTP_RTXQ_PR_RTX && pool->pr[x].rtx >= pool->pr[x].value)
+			im->rtx_used = true;
+		if (n->flags & SCTP_DATA_FLAG_E) {
+			im->m.has_last = true;
+			break;
+		}
+	}
+}
+
+/* Every S_SEEN bit of the queue cleared. */
+static void
+clear_seen(struct sctp_rtxq_node *nodes, uint32_t x)
+{
+	for (; x != NIL; x = nodes[x].next)
+		nodes[x].state &= (uint8_t)~S_SEEN;
 }
 
 void
@@ -764,7 +838,15 @@ sctp_rtxq_abandon(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, sctp_rtx
 	bool open = false;
 	uint32_t count = 0;
 
-	for (uint32_t x = q->head; x != NIL; x = nodes[x].next) {
+	for (uint32_t x = q->head; env->idata && fn != NULL && x != NIL; x = nodes[x].next) {
+		struct imsg im;
+
+		if (nodes[x].state & (S_ABANDONED | S_SEEN))
+			continue;
+		imsg_scan(pool, x, &im);
+		fn(arg, &im.m);
+	}
+	for (uint32_t x = q->head; !env->idata && x != NIL; x = nodes[x].next) {
 		struct sctp_rtxq_node *n = &nodes[x];
 
 		if (n->state & S_ABANDONED)
@@ -790,7 +872,7 @@ sctp_rtxq_abandon(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, sctp_rtx
 			open = false;
 		}
 	}
-	if (open && fn != NULL)
+	if (open && fn != NULL && !env->idata)
 		fn(arg, &m);
 
 	for (uint32_t x = q->head; x != NIL; x = nodes[x].next) {
@@ -911,6 +993,93 @@ abandon_msg(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint32_t x, ui
 	}
 }
 
+/* abandon_msg() for the I-DATA message im whose first chunk is x (its chunks S_SEEN). */
+static void
+abandon_imsg(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint32_t x,
+	     const struct imsg *im, sctp_rtxq_pr_fn fn, void *arg, struct sctp_rtxq_pr_stats *stats,
+	     struct sctp_rtxq_pr_result *res)
+{
+	struct sctp_rtxq_node *nodes = env->pool->nodes;
+	enum sctp_rtxq_pr_policy policy = (enum sctp_rtxq_pr_policy)env->pool->pr[x].policy;
+	const struct sctp_rtxq_node first = nodes[x];
+
+	if (fn != NULL)
+		fn(arg, &im->m, policy);
+	for (uint32_t left = im->m.chunks; x != NIL && left > 0; x = nodes[x].next) {
+		if (!same_msg(&nodes[x], &first) || (nodes[x].state & S_ABANDONED))
+			continue;
+		abandon_node(q, env, &nodes[x], res);
+		left--;
+	}
+	res->msgs++;
+	res->chunks += im->m.chunks;
+	res->bytes += im->m.len;
+	if (stats != NULL) {
+		stats->msgs[policy]++;
+		stats->bytes[policy] += im->m.len;
+	}
+}
+
+/*
+ * sctp_rtxq_pr_expire() with I-DATA: each message scanned once, from its
+ * first chunk; one not sent to its E yet waits (see rtxq.h).
+ */
+static void
+pr_expire_idata(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint64_t now_ns,
+		sctp_rtxq_pr_fn fn, void *arg, struct sctp_rtxq_pr_stats *stats,
+		struct sctp_rtxq_pr_result *res)
+{
+	struct sctp_rtxq_pool *pool = env->pool;
+
+	for (uint32_t x = q->head; x != NIL; x = pool->nodes[x].next) {
+		const struct sctp_rtxq_node *n = &pool->nodes[x];
+		const struct sctp_rtxq_pr_slot *sl = &pool->pr[x];
+		struct imsg im;
+
+		if ((n->state & (S_ABANDONED | S_SEEN)) || !(n->state & S_PR))
+			continue;
+		imsg_scan(pool, x, &im);
+		bool ttl = sl->policy == SCTP_RTXQ_PR_TTL;
+		bool due = ttl ? now_ns > sl->value : im.rtx_used;
+		if (due && im.m.has_last && !im.all_gap_acked)
+			abandon_imsg(q, env, x, &im, fn, arg, stats, res);
+		else if (due && !im.m.has_last && !im.all_gap_acked && now_ns < res->next_deadline)
+			res->next_deadline = now_ns; /* look again once its E is sent */
+		else if (ttl && sl->value >= now_ns && sl->value < res->next_deadline)
+			res->next_deadline = sl->value;
+	}
+	clear_seen(pool->nodes, q->head);
+}
+
+/* sctp_rtxq_pr_evict()'s choice with I-DATA: the message to evict, NIL for none. */
+static uint32_t
+pr_evict_pick_idata(const struct sctp_rtxq *q, struct sctp_rtxq_pool *pool, uint64_t prio,
+		    struct imsg *best_im)
+{
+	uint32_t best = NIL;
+	uint64_t best_v = 0;
+
+	for (uint32_t x = q->head; x != NIL; x = pool->nodes[x].next) {
+		const struct sctp_rtxq_node *n = &pool->nodes[x];
+		const struct sctp_rtxq_pr_slot *sl = &pool->pr[x];
+		struct imsg im;
+
+		if ((n->state & (S_ABANDONED | S_SEEN)) || !(n->state & S_PR))
+			continue;
+		if (sl->policy != SCTP_RTXQ_PR_PRIO || sl->value <= prio ||
+		    (best != NIL && sl->value <= best_v))
+			continue;
+		imsg_scan(pool, x, &im);
+		if (!im.m.has_last || im.all_gap_acked)
+			continue;
+		best = x;
+		best_v = sl->value;
+		*best_im = im;
+	}
+	clear_seen(pool->nodes, q->head);
+	return best;
+}
+
 /* RFC 7496 §4 / RFC 3758 §4: whether the k-node message at x is due to be abandoned. */
 static bool
 msg_expired(const struct sctp_rtxq_pool *pool, uint32_t x, uint32_t k, uint64_t now_ns)
@@ -942,6 +1111,10 @@ sctp_rtxq_pr_expire(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint64
 	res->next_deadline = UINT64_MAX;
 	if (pool->pr == NULL)
 		return 0;
+	if (env->idata) {
+		pr_expire_idata(q, env, now_ns, fn, arg, stats, res);
+		return res->msgs;
+	}
 	while (x != NIL) {
 		const struct sctp_rtxq_node *n = &pool->nodes[x];
 		uint32_t after;
@@ -976,7 +1149,14 @@ sctp_rtxq_pr_evict(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint64_
 	memset(res, 0, sizeof(*res));
 	if (pool->pr == NULL)
 		return 0;
-	while (res->bytes < need) {
+	while (env->idata && res->bytes < need) {
+		struct imsg im;
+		uint32_t best = pr_evict_pick_idata(q, pool, prio, &im);
+		if (best == NIL)
+			break;
+		abandon_imsg(q, env, best, &im, fn, arg, stats, res);
+	}
+	while (!env->idata && res->bytes < need) {
 		uint32_t best = NIL;
 		uint32_t best_k = 0;
 		uint64_t best_v = 0;
@@ -1025,7 +1205,7 @@ sctp_rtxq_fwd_tsn(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool, 
 		const struct sctp_rtxq_node *n = &pool->nodes[x];
 		bool u = (n->flags & SCTP_DATA_FLAG_U) != 0;
 		uint16_t flags = u ? (uint16_t)SCTP_I_FORWARD_TSN_FLAG_U : 0;
-		uint32_t mid = idata ? pool->pr[x].mid : n->ssn;
+		uint32_t mid = idata ? (uint32_t)n->mid_hi << 16 | n->ssn : n->ssn;
 		uint16_t i;
 
 		if (!u || idata) {
@@ -1095,10 +1275,11 @@ sctp_rtxq_check(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool)
 			return "abandoned node without a policy or still holding its buffer";
 		if (last != NIL) {
 			const struct sctp_rtxq_node *p = &pool->nodes[last];
-			bool same_msg =
-				!(p->flags & SCTP_DATA_FLAG_E) && !(n->flags & SCTP_DATA_FLAG_B);
+			/* Neighbours of one message; with I-DATA another may lie between. */
+			bool one = !(p->flags & SCTP_DATA_FLAG_E) &&
+				   !(n->flags & SCTP_DATA_FLAG_B) && same_msg(p, n);
 
-			if (same_msg && ((p->state ^ n->state) & S_ABANDONED))
+			if (one && ((p->state ^ n->state) & S_ABANDONED))
 				return "a message partly abandoned";
 		}
 		if (ph == S_IN_FLIGHT) {

@@ -132,15 +132,17 @@ struct sctp_rtxq_node {
 	const uint8_t *data; /* first payload byte */
 	uint64_t sent_ns;    /* first transmission (RTT samples) */
 	uint32_t tsn;
-	uint32_t ppid;	/* as the caller gave it (host value of the field) */
-	uint32_t next;	/* higher TSN; in the pool: next free node */
-	uint16_t len;	/* payload bytes */
-	uint16_t sid;	/* stream */
-	uint16_t ssn;	/* stream sequence number */
-	uint8_t flags;	/* DATA chunk flags: SCTP_DATA_FLAG_B, _E, _U, _I */
-	uint8_t state;	/* SCTP_RTXQ_S_* */
-	uint8_t path;	/* path index it was last sent to, < SCTP_MAX_PATHS */
-	uint8_t misses; /* miss indications (§7.2.4) since it was last sent */
+	uint32_t ppid;	 /* as the caller gave it (host value of the field); I-DATA: the
+			    PPID of a B fragment, the FSN of any other (the wire field) */
+	uint32_t next;	 /* higher TSN; in the pool: next free node */
+	uint16_t len;	 /* payload bytes */
+	uint16_t sid;	 /* stream */
+	uint16_t ssn;	 /* stream sequence number; I-DATA: the MID's low 16 bits */
+	uint8_t flags;	 /* DATA chunk flags: SCTP_DATA_FLAG_B, _E, _U, _I */
+	uint8_t state;	 /* SCTP_RTXQ_S_* */
+	uint8_t path;	 /* path index it was last sent to, < SCTP_MAX_PATHS */
+	uint8_t misses;	 /* miss indications (§7.2.4) since it was last sent */
+	uint16_t mid_hi; /* I-DATA: the MID's high 16 bits; 0 with DATA */
 };
 
 /*
@@ -164,7 +166,8 @@ enum sctp_rtxq_pr_policy {
  */
 struct sctp_rtxq_pr_slot {
 	uint64_t value; /* as enum sctp_rtxq_pr_policy says */
-	uint32_t mid;	/* the message's SSN (DATA) or MID (I-DATA), for (I-)FORWARD TSN */
+	uint32_t ppid;	/* the message's PPID: an I-DATA chunk other than the B keeps
+			   its FSN in the node, and SEND FAILED still names the PPID */
 	uint16_t rtx;	/* retransmissions so far, saturating at UINT16_MAX */
 	uint8_t policy; /* enum sctp_rtxq_pr_policy, not NONE */
 	uint8_t reserved;
@@ -205,6 +208,12 @@ struct sctp_rtxq_env {
 	struct sctp_rtxq_pool *pool;
 	const struct sctp_buf_ops *buf;
 	uint32_t max_chunks;
+	/*
+	 * I-DATA (RFC 8260): a message is every chunk with its stream, U bit
+	 * and MID, wherever their TSNs fall (the sender interleaves), not a
+	 * run of TSNs; see "PR-SCTP" below.
+	 */
+	bool idata;
 };
 
 /* n nodes in caller storage, all free. -1 if n is 0 or not below SCTP_RTXQ_NIL. */
@@ -229,9 +238,10 @@ void sctp_rtxq_init(struct sctp_rtxq *q, uint32_t initial_tsn, uint32_t peer_a_r
 /* One chunk as it first goes out. */
 struct sctp_rtxq_chunk {
 	uint32_t tsn;
-	uint32_t ppid;
+	uint32_t ppid; /* I-DATA: the PPID of a B fragment, else its FSN */
 	uint16_t sid;
-	uint16_t ssn;
+	uint16_t ssn;		   /* I-DATA: the MID's low 16 bits */
+	uint16_t mid_hi;	   /* I-DATA: the MID's high 16 bits */
 	uint8_t flags;		   /* DATA chunk flags */
 	uint8_t path;		   /* the path it is sent to */
 	struct sctp_slice payload; /* the caller's reference passes to the queue on OK */
@@ -259,7 +269,7 @@ enum sctp_rtxq_add_verdict sctp_rtxq_add(struct sctp_rtxq *q, const struct sctp_
 struct sctp_rtxq_pr {
 	uint8_t policy; /* enum sctp_rtxq_pr_policy */
 	uint64_t value; /* deadline (ns), retransmissions allowed, or priority */
-	uint32_t mid;	/* SSN (DATA) or MID (I-DATA) of the message */
+	uint32_t ppid;	/* the message's PPID (with DATA also every chunk's) */
 };
 
 /*
@@ -435,9 +445,10 @@ int sctp_rtxq_window_reopened(struct sctp_rtxq *q, const struct sctp_rtxq_env *e
 struct sctp_rtxq_rtx {
 	struct sctp_slice payload; /* lent: the queue keeps its reference (see below) */
 	uint32_t tsn;
-	uint32_t ppid;
+	uint32_t ppid; /* I-DATA: PPID of a B fragment, else FSN */
 	uint16_t sid;
 	uint16_t ssn;
+	uint16_t mid_hi; /* I-DATA: the MID is mid_hi << 16 | ssn */
 	uint8_t flags;
 };
 
@@ -448,7 +459,9 @@ struct sctp_rtxq_rtx {
  * (no RTT sample from it), with its miss count reset; the Karn fence moves
  * to the highest TSN sent. Stops at the first marked chunk that does not
  * fit, so a packet carries the earliest ones (§6.3.3 E3, §7.2.4 rule 3).
- * Returns the number taken; *bytes (if not NULL) their chunk bytes.
+ * Returns the number taken; *bytes (if not NULL) their chunk bytes as they
+ * go on the wire (with env->idata, I-DATA's 20-byte header: budget counts
+ * the same, so the packet never passes the room it was given).
  *
  * The slices are the queue's: valid until the chunk leaves the queue (a
  * cumulative ack or abandon, never during a call that does not take a
@@ -467,7 +480,8 @@ unsigned sctp_rtxq_take_rtx(struct sctp_rtxq *q, const struct sctp_rtxq_env *env
 /* A message that was not cumulatively acknowledged, for a send-failed notification. */
 struct sctp_rtxq_msg {
 	uint32_t first_tsn;	/* its first chunk in the queue */
-	uint32_t ppid;		/* of that chunk */
+	uint32_t ppid;		/* of that chunk; I-DATA: of the B, or the policy's slot, else 0 */
+	uint32_t mid;		/* I-DATA: its MID; DATA: the SSN */
 	uint32_t len;		/* payload bytes of its chunks in the queue */
 	uint32_t gap_acked_len; /* of which gap-acked (the peer had them, might renege) */
 	uint32_t chunks;	/* its chunks in the queue */
@@ -486,8 +500,10 @@ typedef void (*sctp_rtxq_msg_fn)(void *arg, const struct sctp_rtxq_msg *m);
  * released and every node goes back to the pool. The queue is then empty,
  * with its Cumulative TSN Ack Point at the highest TSN sent (the next add
  * continues the TSN sequence) and nothing in flight. A message is a run
- * from a B fragment (or the queue's head) to an E fragment (or the tail).
- * Messages already abandoned by PR-SCTP were reported then, not again.
+ * from a B fragment (or the queue's head) to an E fragment (or the tail);
+ * with I-DATA, its stream, U bit and MID's chunks, reported in the order of
+ * their first TSNs. Messages already abandoned by PR-SCTP were reported
+ * then, not again.
  */
 void sctp_rtxq_abandon(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, sctp_rtxq_msg_fn fn,
 		       void *arg);
@@ -499,7 +515,13 @@ void sctp_rtxq_abandon(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, sct
  * decides when to call them and sends the chunk (docs/DATAPATH.md).
  *
  * A message here is a run of chunks from B to E in TSN order: with DATA
- * the fragments of a message have consecutive TSNs (RFC 9260 §6.9). A
+ * the fragments of a message have consecutive TSNs (RFC 9260 §6.9). With
+ * I-DATA (env->idata) it is every chunk of one stream, U bit and MID, the
+ * chunks of other messages between them; a sender sends a stream's
+ * messages one after another, so a message's chunks end at its E. An
+ * I-DATA message whose E was not sent yet is not abandoned until it is
+ * (has_last is always true with I-DATA): the I-FORWARD TSN then names it
+ * with every fragment it had, and no fragment of it can follow. A
  * message is abandoned whole (§3.5 A3: "all other TSN's within that
  * fragmented message MUST be abandoned at the same time"); a message whose
  * every chunk in the queue is gap-acked is never abandoned (the peer has

@@ -188,6 +188,19 @@ sctp_tsn_map_init(struct sctp_tsn_map *m, uint32_t initial_tsn, uint64_t *bits, 
 		memset(bits, 0, n_words * sizeof(*bits));
 }
 
+void
+sctp_tsn_map_move(struct sctp_tsn_map *m, uint64_t *bits, uint32_t *dups)
+{
+	if (m->n_words != 0) {
+		memmove(bits, m->bits, m->n_words * sizeof(*bits));
+		m->bits = bits;
+	}
+	if (m->max_dups != 0) {
+		memmove(dups, m->dups, m->max_dups * sizeof(*dups));
+		m->dups = dups;
+	}
+}
+
 enum sctp_tsn_map_verdict
 sctp_tsn_map_mark_slow(struct sctp_tsn_map *m, uint32_t tsn)
 {

@@ -89,6 +89,13 @@ struct sctp_tsn_map {
 	uint16_t max_dups;    /* entries of dups; the first max_dups duplicates are listed */
 };
 
+/*
+ * The map's bitmap and duplicate list move to new storage of the same sizes
+ * (their contents copied): the caller's block was reallocated. Nothing
+ * else changes.
+ */
+void sctp_tsn_map_move(struct sctp_tsn_map *m, uint64_t *bits, uint32_t *dups);
+
 /* "new_in_order", "new_out_of_order", "duplicate", "out_of_window"; "unknown" otherwise. */
 const char *sctp_tsn_map_verdict_name(enum sctp_tsn_map_verdict v);
 

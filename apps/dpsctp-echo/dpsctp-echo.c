@@ -87,14 +87,20 @@ struct side {
 	 * the window at once while no echo waits (a message longer than the
 	 * window could not complete otherwise), else once none does (owed).
 	 */
+	/*
+	 * A message arriving in parts, told apart by (association, stream, U
+	 * bit, mid): with I-DATA the parts of several messages interleave
+	 * (dpsctp_msg.mid).
+	 */
 	struct part {
 		struct dpsctp_assoc *a; /* NULL: a free slot */
+		uint32_t mid;
+		uint32_t unordered; /* DPSCTP_MSG_UNORDERED or 0 */
 		uint8_t *bytes;
 		uint32_t len, owed;
 		bool dropped; /* too long, or no memory: the rest is dropped too */
 		struct dpsctp_sndinfo si;
 	} parts[ECHO_PARTS];
-	uint32_t rx_have; /* client: bytes of the echo being received in parts */
 };
 
 /*
@@ -243,12 +249,51 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
  * One that cannot be put back together (more than ECHO_PARTS at once,
  * longer than ECHO_MSG_MAX, no memory) is dropped whole and counted.
  */
+/* The slot of the message m is a part of: its own, or a free one for a first part; NULL: none. */
+static struct part *
+part_slot(struct side *s, struct dpsctp_assoc *a, const struct dpsctp_msg *m)
+{
+	uint32_t u = m->flags & DPSCTP_MSG_UNORDERED;
+	struct part *free_p = NULL;
+	for (unsigned i = 0; i < ECHO_PARTS; i++) {
+		struct part *q = &s->parts[i];
+		if (q->a == a && q->si.sid == m->sid && q->mid == m->mid && q->unordered == u)
+			return (m->flags & DPSCTP_MSG_CONT) ? q : NULL;
+		if (q->a == NULL && free_p == NULL)
+			free_p = q;
+	}
+	if (free_p == NULL || (m->flags & DPSCTP_MSG_CONT))
+		return NULL;
+	*free_p = (struct part){
+		.a = a, .mid = m->mid, .unordered = u, .si = { m->sid, m->ppid, 0 }
+	};
+	return free_p;
+}
+
+/* Client: an echo of s->len bytes whose checksum holds. */
+static void
+echo_check(struct side *s, const uint8_t *b, size_t n)
+{
+	uint32_t be[2];
+	if (n < ECHO_HDR) {
+		s->bad++;
+		return;
+	}
+	memcpy(be, b, sizeof(be));
+	if (n != s->len || ntohl(be[1]) != dpsctp_crc32c(0, b + ECHO_HDR, n - ECHO_HDR))
+		s->bad++;
+	else
+		s->echoed++;
+}
+
 static void
 server_part(struct side *s, struct dpsctp_assoc *a, const struct dpsctp_msg *m)
 {
 	struct part *p = NULL, *free_p = NULL;
+	uint32_t u = m->flags & DPSCTP_MSG_UNORDERED;
 	for (unsigned i = 0; i < ECHO_PARTS && p == NULL; i++) {
-		if (s->parts[i].a == a)
+		const struct part *q = &s->parts[i];
+		if (q->a == a && q->si.sid == m->sid && q->mid == m->mid && q->unordered == u)
 			p = &s->parts[i];
 		else if (s->parts[i].a == NULL && free_p == NULL)
 			free_p = &s->parts[i];
@@ -271,7 +316,9 @@ server_part(struct side *s, struct dpsctp_assoc *a, const struct dpsctp_msg *m)
 	}
 	if (p == NULL) {
 		p = free_p;
-		*p = (struct part){ .a = a, .si = { m->sid, m->ppid, 0 } };
+		*p = (struct part){
+			.a = a, .mid = m->mid, .unordered = u, .si = { m->sid, m->ppid, 0 }
+		};
 	}
 	uint8_t *b = !p->dropped && m->len <= ECHO_MSG_MAX - p->len
 			     ? realloc(p->bytes, (size_t)p->len + m->len)
@@ -292,6 +339,8 @@ server_part(struct side *s, struct dpsctp_assoc *a, const struct dpsctp_msg *m)
 	}
 	if (!last)
 		return;
+	if (m->flags & DPSCTP_MSG_ABORTED)
+		p->dropped = true; /* its sender gave it up: not a message */
 	if (p->dropped || !pending_room(s)) {
 		free(p->bytes);
 		(void)dpsctp_consumed(a, p->owed);
@@ -354,25 +403,38 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		drain(s);
 		return;
 	}
-	/* A whole echo is checked in the second third of the client's buffer; one
-	 * in parts is put together in the last third first (other streams'
-	 * messages may come between its parts; MORE: the rest follows). */
-	bool part = (m->flags & (DPSCTP_MSG_MORE | DPSCTP_MSG_CONT)) != 0;
-	uint8_t *b = s->buf + (part ? 2u : 1u) * s->len;
-	uint32_t have = part && (m->flags & DPSCTP_MSG_CONT) ? s->rx_have : 0;
-	if (have < s->len)
-		(void)dpsctp_msg_copy(m, b + have, s->len - have);
-	have += m->len;
-	s->rx_have = part ? have : s->rx_have;
-	if (m->flags & DPSCTP_MSG_MORE)
+	/* A whole echo is checked in the second third of the client's buffer;
+	 * one in parts is put together in a part slot first, as the server does
+	 * (other messages' parts may come between its own: with I-DATA, those
+	 * of other echoes in parts too). */
+	if (m->flags & (DPSCTP_MSG_MORE | DPSCTP_MSG_CONT)) {
+		struct part *p = part_slot(s, a, m);
+		if (p == NULL) {
+			s->bad += !(m->flags & DPSCTP_MSG_MORE);
+			return;
+		}
+		uint8_t *nb = m->len <= ECHO_MSG_MAX - p->len
+				      ? realloc(p->bytes, (size_t)p->len + m->len)
+				      : NULL;
+		if (nb != NULL) {
+			p->bytes = nb;
+			p->len += (uint32_t)dpsctp_msg_copy(m, nb + p->len, m->len);
+		} else {
+			p->dropped = true;
+		}
+		if (m->flags & DPSCTP_MSG_MORE)
+			return;
+		if (p->dropped || (m->flags & DPSCTP_MSG_ABORTED))
+			s->bad++;
+		else
+			echo_check(s, p->bytes, p->len);
+		free(p->bytes);
+		*p = (struct part){ 0 };
 		return;
-	size_t n = have;
-	uint32_t be[2];
-	memcpy(be, b, sizeof(be));
-	if (n != s->len || ntohl(be[1]) != dpsctp_crc32c(0, b + ECHO_HDR, n - ECHO_HDR))
-		s->bad++;
-	else
-		s->echoed++;
+	}
+	uint8_t *b = s->buf + s->len;
+	(void)dpsctp_msg_copy(m, b, s->len);
+	echo_check(s, b, m->len);
 }
 
 static void

@@ -381,6 +381,15 @@ parse_options(struct perf_run *r, int argc, char **argv)
 		return 2;
 	}
 	r->port = r->cfg.sctp_port != 0 ? r->cfg.sctp_port : PERF_PORT_DEFAULT;
+	/* A message longer than the send buffer is refused (-EMSGSIZE) on every
+	 * try: say so now rather than send nothing for -t seconds. */
+	if (!r->o.server && r->o.handshakes == 0 && !r->o.memory && r->o.len > r->cfg.sndbuf) {
+		fprintf(stderr,
+			"dpsctp-perf: -l %u is longer than the send buffer (--sndbuf %u): a "
+			"message must fit in it (docs/API.md)\n",
+			r->o.len, r->cfg.sndbuf);
+		return 2;
+	}
 	size_assocs(r, assocs_given);
 	return -1;
 }
@@ -503,7 +512,13 @@ start_ends(struct perf_run *r)
 		 r->client_lcore_id < RTE_MAX_LCORE ? "one lcore per end"
 		 : r->dc != NULL && r->ds != NULL   ? "one lcore polls both ends"
 						    : "one lcore");
-	if (!o->json)
+	if (!o->json && o->ping && o->ping_len != o->len)
+		printf("dpsctp-perf %s: %s, %u-byte messages, %u-byte pings, %u stream%s, %u "
+		       "association%s, %s\n",
+		       dpsctp_version(), r->res.role, o->len, o->ping_len, o->streams,
+		       o->streams == 1 ? "" : "s", o->assocs, o->assocs == 1 ? "" : "s",
+		       r->res.lcores);
+	else if (!o->json)
 		printf("dpsctp-perf %s: %s, %u-byte messages, %u stream%s, %u association%s, %s\n",
 		       dpsctp_version(), r->res.role, o->len, o->streams,
 		       o->streams == 1 ? "" : "s", o->assocs, o->assocs == 1 ? "" : "s",
@@ -561,6 +576,7 @@ server_tick(struct perf_run *r, uint64_t now)
 	srv->n_flows = srv->flows_up = srv->flows_ended = srv->flows_lost = 0;
 	srv->errors = srv->refused = srv->restarts = srv->skipped = 0;
 	srv->extensions = srv->ext_flows = 0;
+	srv->sched = PERF_SCHED_UNKNOWN;
 	memset(&srv->sum, 0, sizeof(srv->sum));
 	memset(&srv->c, 0, sizeof(srv->c));
 	memset(&srv->lat, 0, sizeof(srv->lat));

@@ -40,9 +40,13 @@
 /* --handshakes: four listening ports (of --listeners) x 16,384 ephemeral ports */
 #define PERF_MAX_HANDSHAKES 65536u
 #define PERF_HS_PORTS	    4u
-#define PERF_MIN_LEN	    16u	   /* the header */
-#define PERF_MAX_LEN	    65000u /* one mbuf segment (docs/API.md) */
-#define PERF_MAGIC	    0xd5c7u
+#define PERF_MIN_LEN	    16u /* the header */
+/* -l: up to --sndbuf (checked at start). Messages above PERF_SEG_MAX do not
+ * fit one mbuf segment (16-bit lengths): they go as a chain, which the
+ * library copies into one buffer (docs/API.md). */
+#define PERF_MAX_LEN (16u << 20)
+#define PERF_SEG_MAX 65000u /* --ping-length, and answers (echo, --bidir) at most */
+#define PERF_MAGIC   0xd5c7u
 
 /* struct perf_hdr.flags */
 #define PERF_F_PING  0x1u /* echo this message back (ping request) */
@@ -103,6 +107,8 @@ struct perf_opts {
 	double interval;     /* -i, 0 = none */
 	double omit;	     /* seconds not measured at the start (warm-up) */
 	uint32_t len;	     /* -l */
+	uint32_t ping_len;   /* --ping-length; resolved to min(-l, PERF_SEG_MAX) without it */
+	double ping_us;	     /* --ping-interval, us; 0 = one ping in flight at a time */
 	uint16_t streams;    /* -S */
 	uint32_t assocs;     /* -P */
 	double rate_bps;     /* --rate, wire bits/s, 0 = as fast as possible */
@@ -118,6 +124,12 @@ struct perf_opts {
 const char *perf_pr_name(int policy);
 /* The names of DPSCTP_EXT_* bits as --extensions takes them ("none" for 0), into buf. */
 void perf_ext_names(uint32_t ext, char *buf, size_t len);
+/* The bytes a side's payload buffer holds: every message it sends or answers with. */
+static inline uint32_t
+perf_payload_len(const struct perf_opts *o)
+{
+	return o->len > PERF_SEG_MAX ? o->len : PERF_SEG_MAX;
+}
 
 int perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t errlen);
 void perf_opts_usage(FILE *f);
@@ -156,6 +168,7 @@ struct perf_flow {
 	uint32_t *seq_in;   /* expected seq per inbound stream */
 	uint16_t streams, in_streams, next_sid;
 	bool ping_outstanding;
+	uint64_t next_ping_tsc; /* --ping-interval: the next ping's scheduled time */
 	/* A ping's echo the send buffer refused (one outstanding per flow). */
 	bool pong_due;
 	uint16_t pong_sid;
@@ -199,17 +212,26 @@ struct perf_side {
 	/* What the associations negotiated (DPSCTP_EXT_*): the bits every one of
 	 * them has, once ext_flows (the associations that said) is not 0. */
 	uint32_t extensions, ext_flows;
+	/* The stream scheduler (DPSCTP_SCHED_*) of the associations that came up:
+	 * PERF_SCHED_UNKNOWN before one did (or through the sidecar),
+	 * PERF_SCHED_MIXED when they differ. */
+	int sched;
 	struct perf_counts c;
-	struct perf_hist lat; /* ping RTT/2 in ns */
+	/* The client's: ping RTT/2 in ns. A --loopback server's: one way, its
+	 * receive TSC less the ping's stamp (one process, one clock). */
+	struct perf_hist lat;
 	/* Pacing: messages this side may send by now (token bucket). */
 	double msgs_per_tsc, tokens, tokens_max;
 	unsigned pace_batch; /* messages sent at once when paced */
 	uint64_t last_tsc;
 	uint64_t hz;
-	uint8_t *payload;	      /* a message's bytes, PERF_MAX_LEN */
+	uint64_t ping_tsc; /* --ping-interval in TSC ticks, 0 = one ping in flight */
+	uint8_t *payload;  /* a message's bytes, perf_payload_len() */
+	uint32_t payload_len;
 	uint32_t copy_max;	      /* at or below: dpsctp_send_bytes() */
 	uint32_t room;		      /* payload bytes an mbuf of the instance's pool holds */
 	struct rte_mempool *big_pool; /* single-segment mbufs for large messages */
+	uint32_t big_room;	      /* the bytes one of them holds */
 	/* Sum of the flows' final statistics. */
 	struct dpsctp_assoc_stats sum;
 	volatile int *phase;
@@ -248,6 +270,18 @@ static inline void
 perf_side_extensions(struct perf_side *s, uint32_t ext)
 {
 	s->extensions = s->ext_flows++ == 0 ? ext : s->extensions & ext;
+}
+
+#define PERF_SCHED_UNKNOWN (-1)
+#define PERF_SCHED_MIXED   (-2)
+
+/* An association came up with stream scheduler sched (dpsctp_sched(); < 0: not known). */
+static inline void
+perf_side_sched(struct perf_side *s, int sched)
+{
+	if (sched < 0)
+		return;
+	s->sched = s->sched == PERF_SCHED_UNKNOWN || s->sched == sched ? sched : PERF_SCHED_MIXED;
 }
 
 /* Read a counter written by the side's lcore. */

@@ -10,6 +10,12 @@
  * mbuf once and sent by reference, as an application that owns its
  * buffers would — the one copy every stack makes from an application's
  * bytes (write() for TCP, usrsctp_sendv()) is counted in our cycles too.
+ * Messages longer than one segment holds (PERF_SEG_MAX) are a chain
+ * whatever we do: dpsctp_send_bytes() builds it.
+ *
+ * Pings (--ping) go on stream 0, --ping-length bytes: one at a time, or
+ * with --ping-interval one every interval stamped with the time it was
+ * due, however many are in flight.
  *
  * PR-SCTP (--pr-policy): every data message goes with the policy and
  * PERF_F_PR in its header; pings and their echoes go reliably, one lost
@@ -19,8 +25,9 @@
  * Receiving: every message is counted; the first 16 bytes (struct
  * perf_hdr) are checked — order per ordered stream, a gap before a
  * PERF_F_PR message counted as abandoned — and answered: a ping
- * is echoed at once with its timestamp (one outstanding per flow, so one
- * slot holds an echo the send buffer refused), --echo owes the peer one
+ * is echoed at once with its timestamp (a --loopback server also takes
+ * its one-way time: one clock for both ends; one echo slot per flow holds
+ * an echo the send buffer refused), --echo owes the peer one
  * message of the same size per message, and a sender's --bidir flag makes
  * a server send back at the size it receives.
  */
@@ -63,9 +70,10 @@ send_msg(struct perf_flow *f, uint16_t sid, uint32_t len, uint16_t flags, uint64
 		si.pr_value = s->o->pr_value;
 		flags |= PERF_F_PR;
 	}
-	if (len <= s->copy_max || (len > s->room && s->big_pool == NULL)) {
+	if (len <= s->copy_max || (len > s->room && len > s->big_room)) {
 		/* Small ones packed; large ones without a pool of their size (a
-		 * server echoing what a client chose) go as the library's chain. */
+		 * server echoing what a client chose, a message longer than one
+		 * segment holds) go as the library's chain. */
 		perf_hdr_write(s->payload, seq, flags, tsc);
 		rc = dpsctp_send_bytes(f->a, &si, s->payload, len);
 	} else {
@@ -110,19 +118,21 @@ perf_flow_pump(struct perf_flow *f)
 
 	if (!f->up || f->ended)
 		return false;
-	if (f->blocked) {
-		if (!f->blocked_nomem)
-			return false;
+	if (f->blocked && f->blocked_nomem)
 		f->blocked = f->blocked_nomem = false; /* mbufs may be back: try again */
-	}
-	/* Answers first: a ping's echo, then echoes owed (--echo). */
+	/*
+	 * Answers first: a ping's echo, then echoes owed (--echo); then a ping.
+	 * Pings and their echoes are tried even while the send buffer refuses
+	 * bulk data (blocked, waiting for on_space): a 64-byte ping fits where
+	 * a 1 MiB message does not, as an application would find.
+	 */
 	if (f->pong_due) {
 		if (send_msg(f, f->pong_sid, f->pong_len, PERF_F_PONG, f->pong_tsc, 0) != 0)
 			goto blocked;
 		f->pong_due = false;
 		did = true;
 	}
-	while (f->owed != 0) {
+	while (f->owed != 0 && !f->blocked) {
 		if (send_msg(f, next_sid(f), f->owed_len, 0, 0, 0) != 0)
 			goto blocked;
 		f->owed--;
@@ -130,14 +140,30 @@ perf_flow_pump(struct perf_flow *f)
 	}
 	if (*s->phase != PERF_RUN)
 		return did;
-	if (s->is_client && s->o->ping && !f->ping_outstanding) {
-		uint16_t fl = PERF_F_PING;
-		if (send_msg(f, 0, f->len, fl, rte_rdtsc(), 0) != 0)
+	if (s->is_client && s->o->ping && s->ping_tsc != 0) {
+		/* --ping-interval: every ping due, stamped with when it was due, so
+		 * a ping the loop or a full buffer held back counts its wait too.
+		 * At most 64 at once: a stall of the whole process is not made up
+		 * for with a burst longer than that. */
+		uint64_t now = rte_rdtsc();
+		if (f->next_ping_tsc == 0)
+			f->next_ping_tsc = now;
+		if (now - f->next_ping_tsc > 64 * s->ping_tsc &&
+		    (int64_t)(now - f->next_ping_tsc) > 0)
+			f->next_ping_tsc = now - 64 * s->ping_tsc;
+		while ((int64_t)(now - f->next_ping_tsc) >= 0) {
+			if (send_msg(f, 0, s->o->ping_len, PERF_F_PING, f->next_ping_tsc, 0) != 0)
+				goto blocked;
+			f->next_ping_tsc += s->ping_tsc;
+			did = true;
+		}
+	} else if (s->is_client && s->o->ping && !f->ping_outstanding) {
+		if (send_msg(f, 0, s->o->ping_len, PERF_F_PING, rte_rdtsc(), 0) != 0)
 			goto blocked;
 		f->ping_outstanding = true;
 		did = true;
 	}
-	if (!f->sender)
+	if (!f->sender || f->blocked)
 		return did;
 	unsigned n = s->o->burst;
 	if (s->msgs_per_tsc > 0) {
@@ -203,6 +229,7 @@ flow_up(struct perf_flow *f, struct dpsctp_assoc *a, const struct dpsctp_event *
 	struct dpsctp_assoc_stats st;
 	if (dpsctp_assoc_get_stats(a, &st) == 0)
 		perf_side_extensions(s, st.extensions);
+	perf_side_sched(s, dpsctp_sched(a));
 	if (s->o->handshakes == 0) {
 		f->seq_out = calloc(f->streams, sizeof(*f->seq_out));
 		f->seq_in = calloc(f->in_streams, sizeof(*f->seq_in));
@@ -335,8 +362,13 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 	}
 	/* The size to answer with: the peer chose it, our payload buffer bounds it. */
 	uint32_t whole = (m->flags & DPSCTP_MSG_MORE) ? s->o->len : m->len;
-	if (whole > PERF_MAX_LEN)
-		whole = PERF_MAX_LEN;
+	if (whole > s->payload_len)
+		whole = s->payload_len;
+	if ((h.flags & PERF_F_PING) && s->o->loopback) {
+		/* Both ends in this process: one clock, so the way out alone. */
+		uint64_t one = rte_rdtsc() - h.tsc;
+		perf_hist_add(&s->lat, (uint64_t)((double)one * 1e9 / (double)s->hz));
+	}
 	if (h.flags & PERF_F_PING) {
 		f->pong_due = true;
 		f->pong_sid = m->sid < f->streams ? m->sid : 0;

@@ -39,7 +39,7 @@ perf_ext_names(uint32_t ext, char *buf, size_t len)
 	static const struct {
 		uint32_t bit;
 		const char *name;
-	} names[] = { { DPSCTP_EXT_PR_SCTP, "pr-sctp" } };
+	} names[] = { { DPSCTP_EXT_PR_SCTP, "pr-sctp" }, { DPSCTP_EXT_I_DATA, "i-data" } };
 	size_t at = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -108,7 +108,7 @@ static const struct app_opt perf_opt_table[] = {
 	  .short_name = 'l',
 	  PO(len),
 	  .arg = "BYTES",
-	  .help = "message size",
+	  .help = "message size; at most --sndbuf, above 65000 sent as an mbuf chain",
 	  .min = PERF_MIN_LEN,
 	  .max = PERF_MAX_LEN },
 	{ .kind = APP_OPT_UINT,
@@ -142,7 +142,26 @@ static const struct app_opt perf_opt_table[] = {
 	  PO(ping),
 	  .help = "ping-pong: one message in flight per association, echoed by the server; "
 		  "latency = round trip / 2 on the client's TSC (with --rate: pings on stream 0 "
-		  "beside paced bulk data)" },
+		  "beside paced bulk data; with --loopback also the way out alone, one clock)" },
+	{ .kind = APP_OPT_UINT,
+	  .name = "ping-length",
+	  PO(ping_len),
+	  .arg = "BYTES",
+	  .help = "with --ping: the pings' size, apart from the bulk data's -l (64-byte pings "
+		  "beside 1 MiB messages: head-of-line blocking, DATA against I-DATA)",
+	  .min = PERF_MIN_LEN,
+	  .max = PERF_SEG_MAX,
+	  .dflt = "-l, at most 65000" },
+	{ .kind = APP_OPT_DOUBLE,
+	  .name = "ping-interval",
+	  PO(ping_us),
+	  .arg = "US",
+	  .help = "with --ping: a ping every US microseconds, each stamped with the time it was "
+		  "due, however many are in flight (pings that wait behind data are all counted); "
+		  "without it one ping is in flight at a time",
+	  .dmin = 1,
+	  .dmax = 1e6,
+	  .dflt = "" },
 	{ .kind = APP_OPT_SI,
 	  .name = "rate",
 	  PO(rate_bps),
@@ -302,6 +321,10 @@ check_sidecar(const struct perf_opts *o, char *err, size_t errlen)
 		return bad(err, errlen,
 			   "--rate and --pps pace by a wire model of this process's port (MTU, "
 			   "encapsulation): not with --sidecar (dpsctpd owns the port)");
+	if (o->ping_us > 0)
+		return bad(err, errlen,
+			   "--ping-interval: not with --sidecar (one ping in flight at a time "
+			   "there)");
 	if (o->stats)
 		return bad(err, errlen,
 			   "--stats prints this process's data-plane counters: with --sidecar they "
@@ -323,6 +346,12 @@ check_traffic(const struct perf_opts *o, char *err, size_t errlen)
 	if (o->handshakes != 0 && (o->ping || o->bidir))
 		return bad(err, errlen,
 			   "--handshakes opens associations only: no --ping or --bidir");
+	if (o->ping_len != 0 && !o->ping)
+		return bad(err, errlen,
+			   "--ping-length %u is the size of --ping's messages: with --ping",
+			   o->ping_len);
+	if (o->ping_us > 0 && !o->ping)
+		return bad(err, errlen, "--ping-interval paces --ping's messages: with --ping");
 	if (o->pr_value != 0 && o->pr_policy == 0)
 		return bad(err, errlen,
 			   "--pr-value %u is a PR-SCTP policy's value: with --pr-policy",
@@ -353,5 +382,7 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv, char *err, size_t er
 	if ((rc = check_role(o, err, errlen)) != 0 || (rc = check_sidecar(o, err, errlen)) != 0 ||
 	    (rc = check_traffic(o, err, errlen)) != 0)
 		return rc;
+	if (o->ping_len == 0)
+		o->ping_len = o->len < PERF_SEG_MAX ? o->len : PERF_SEG_MAX;
 	return 0;
 }

@@ -121,6 +121,7 @@ struct figures {
 	/* Negotiated, DPSCTP_EXT_*: the sender's associations' (else the receiver's). */
 	uint32_t extensions;
 	bool ext_known;
+	int sched; /* DPSCTP_SCHED_*, PERF_SCHED_UNKNOWN, PERF_SCHED_MIXED */
 };
 
 static void
@@ -171,6 +172,9 @@ figures(const struct perf_result *r, struct figures *g)
 		g->ext_known = true;
 		g->extensions = es->extensions;
 	}
+	const struct perf_side *ss =
+		r->tx != NULL && r->tx->sched != PERF_SCHED_UNKNOWN ? r->tx : r->rx;
+	g->sched = ss != NULL ? ss->sched : PERF_SCHED_UNKNOWN;
 	if (r->rx != NULL) {
 		g->recv_msgs = r->rx->c.msgs_recv;
 		g->recv_bytes = r->rx->c.bytes_recv;
@@ -191,6 +195,15 @@ figures(const struct perf_result *r, struct figures *g)
 	}
 }
 
+/* The stream scheduler's name; NULL when not known (no association, the sidecar's). */
+static const char *
+sched_name(int sched)
+{
+	if (sched == PERF_SCHED_MIXED)
+		return "mixed";
+	return sched >= 0 ? dpsctp_config_sched_name((unsigned)sched) : NULL;
+}
+
 /* What was negotiated, and with a policy what it abandoned and what arrived. */
 static void
 report_pr_text(FILE *f, const struct perf_result *r, const struct figures *g)
@@ -198,7 +211,10 @@ report_pr_text(FILE *f, const struct perf_result *r, const struct figures *g)
 	const struct perf_opts *o = r->o;
 	char ext[64];
 	perf_ext_names(g->extensions, ext, sizeof(ext));
-	fprintf(f, "extensions negotiated: %s\n", g->ext_known ? ext : "(no association)");
+	fprintf(f, "extensions negotiated: %s", g->ext_known ? ext : "(no association)");
+	if (sched_name(g->sched) != NULL)
+		fprintf(f, "; stream scheduler %s", sched_name(g->sched));
+	fputc('\n', f);
 	if (o->pr_policy == 0 && g->skipped == 0 && g->aband_msgs == 0)
 		return;
 	fprintf(f, "PR-SCTP %s %u: ", perf_pr_name(o->pr_policy), o->pr_value);
@@ -278,6 +294,16 @@ perf_report_end(FILE *f, const struct perf_result *r)
 			perf_hist_quantile(h, 0.99) / 1e3, perf_hist_quantile(h, 0.999) / 1e3,
 			(double)h->max / 1e3, h->n);
 	}
+	if (r->rx != NULL && r->rx->lat.n != 0) {
+		const struct perf_hist *h = &r->rx->lat;
+		fprintf(f,
+			"one way (the server's receive TSC - the ping's stamp) us: p50 %.2f p90 "
+			"%.2f "
+			"p99 %.2f p99.9 %.2f max %.2f\n",
+			perf_hist_quantile(h, 0.5) / 1e3, perf_hist_quantile(h, 0.9) / 1e3,
+			perf_hist_quantile(h, 0.99) / 1e3, perf_hist_quantile(h, 0.999) / 1e3,
+			(double)h->max / 1e3);
+	}
 	if (g.target_mps > 0)
 		fprintf(f,
 			"rate: target %.3f Gbit/s on the wire (%.0f msg/s), %s; sender idle %.1f "
@@ -309,11 +335,16 @@ report_pr_json(FILE *f, const struct perf_result *r, const struct figures *g)
 	}
 	if (r->rx != NULL)
 		snprintf(sk, sizeof(sk), "%" PRIu64, g->skipped);
+	char sched[24] = "null";
+	if (sched_name(g->sched) != NULL)
+		snprintf(sched, sizeof(sched), "\"%s\"", sched_name(g->sched));
 	fprintf(f,
-		"    \"extensions\": %s,\n    \"pr_sctp\": {\"policy\": \"%s\", \"value\": %u, "
+		"    \"extensions\": %s, \"sched\": %s,\n    \"pr_sctp\": {\"policy\": \"%s\", "
+		"\"value\": %u, "
 		"\"abandoned_messages\": %s, \"abandoned_bytes\": %s, \"abandoned_after_sending\": "
 		"%s, \"forward_tsn_sent\": %s, \"receiver_skipped\": %s, \"goodput_bps\": %.0f},\n",
-		ext, perf_pr_name(r->o->pr_policy), r->o->pr_value, am, ab, as, ft, sk, g->rx_bps);
+		ext, sched, perf_pr_name(r->o->pr_policy), r->o->pr_value, am, ab, as, ft, sk,
+		g->rx_bps);
 }
 
 void
@@ -343,11 +374,14 @@ perf_report_json(FILE *f, const struct perf_result *r)
 	fprintf(f,
 		"    \"test\": {\"message_bytes\": %u, \"streams\": %u, \"assocs\": %u, "
 		"\"seconds\": %.3f, \"omit\": %.3f, \"unordered\": %s, \"bidir\": %s, \"ping\": "
-		"%s, \"rate_bps\": %.0f, \"pps\": %.0f, \"handshakes\": %u, \"burst\": %u, "
+		"%s, \"ping_bytes\": %u, \"ping_interval_us\": %.3f, \"rate_bps\": %.0f, \"pps\": "
+		"%.0f, \"handshakes\": %u, "
+		"\"burst\": %u, "
 		"\"pr_policy\": \"%s\", \"pr_value\": %u}},\n",
 		o->len, o->streams, o->assocs, o->seconds, o->omit, o->unordered ? "true" : "false",
-		o->bidir ? "true" : "false", o->ping ? "true" : "false", o->rate_bps, o->pps,
-		o->handshakes, o->burst, perf_pr_name(o->pr_policy), o->pr_value);
+		o->bidir ? "true" : "false", o->ping ? "true" : "false", o->ping_len, o->ping_us,
+		o->rate_bps, o->pps, o->handshakes, o->burst, perf_pr_name(o->pr_policy),
+		o->pr_value);
 	fprintf(f, "  \"intervals\": [");
 	for (unsigned i = 0; i < n_kept; i++) {
 		double t = kept[i].end - kept[i].start;
@@ -413,6 +447,16 @@ perf_report_json(FILE *f, const struct perf_result *r)
 		const struct perf_hist *h = &r->tx->lat;
 		fprintf(f,
 			"    \"latency_us\": {\"one_way\": \"rtt/2\", \"samples\": %" PRIu64
+			", \"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, \"p999\": %.3f, \"max\": "
+			"%.3f},\n",
+			h->n, perf_hist_quantile(h, 0.5) / 1e3, perf_hist_quantile(h, 0.9) / 1e3,
+			perf_hist_quantile(h, 0.99) / 1e3, perf_hist_quantile(h, 0.999) / 1e3,
+			(double)h->max / 1e3);
+	}
+	if (r->rx != NULL && r->rx->lat.n != 0) {
+		const struct perf_hist *h = &r->rx->lat;
+		fprintf(f,
+			"    \"one_way_latency_us\": {\"clock\": \"one tsc\", \"samples\": %" PRIu64
 			", \"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, \"p999\": %.3f, \"max\": "
 			"%.3f},\n",
 			h->n, perf_hist_quantile(h, 0.5) / 1e3, perf_hist_quantile(h, 0.9) / 1e3,

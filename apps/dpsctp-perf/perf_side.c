@@ -18,6 +18,9 @@
 
 #include "apps/dpsctp-perf/perf.h"
 
+/* Paced: the bytes of one batch of messages at most (one message when larger). */
+#define PERF_PACE_BATCH_BYTES 65536u
+
 int
 perf_side_init(struct perf_side *s, const char *name, struct dpsctp *d, const struct perf_opts *o,
 	       bool client, uint32_t max_flows, volatile int *phase, uint32_t copy_max,
@@ -32,18 +35,25 @@ perf_side_init(struct perf_side *s, const char *name, struct dpsctp *d, const st
 	s->hz = rte_get_tsc_hz();
 	s->max_flows = max_flows;
 	s->copy_max = copy_max;
+	s->sched = PERF_SCHED_UNKNOWN;
+	s->ping_tsc = (uint64_t)(o->ping_us * 1e-6 * (double)s->hz);
+	if (o->ping_us > 0 && s->ping_tsc == 0)
+		s->ping_tsc = 1;
 	s->flows = calloc(max_flows, sizeof(*s->flows));
-	s->payload = malloc(PERF_MAX_LEN);
+	s->payload_len = perf_payload_len(o);
+	s->payload = malloc(s->payload_len);
 	if (s->flows == NULL || s->payload == NULL)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < PERF_MAX_LEN; i++)
+	for (uint32_t i = 0; i < s->payload_len; i++)
 		s->payload[i] = (uint8_t)(i * 131u + 7u);
 	struct rte_mempool *mp = dpsctp_pktmbuf_pool(d);
 	s->room = rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM;
-	if (o->len > s->room && o->handshakes == 0) {
+	if (o->len > s->room && o->len <= PERF_SEG_MAX && o->handshakes == 0) {
 		/* Messages above an mbuf's room: a pool of single-segment mbufs that
 		 * hold one each (a chain would be flattened by the library, one more
-		 * copy). Enough for every flow's send buffer, and some. */
+		 * copy). Enough for every flow's send buffer, and some. Longer ones
+		 * than a segment holds are a chain whatever we do
+		 * (dpsctp_send_bytes()). */
 		char pname[RTE_MEMPOOL_NAMESIZE];
 		uint32_t per = sndbuf / o->len + 16u;
 		uint32_t n = per * (client ? o->assocs : 64u) + 1024u;
@@ -53,6 +63,7 @@ perf_side_init(struct perf_side *s, const char *name, struct dpsctp *d, const st
 						      (int)rte_socket_id());
 		if (s->big_pool == NULL)
 			return -ENOMEM;
+		s->big_room = o->len;
 	}
 	return 0;
 }
@@ -81,6 +92,15 @@ perf_side_pace(struct perf_side *s, double msgs_per_s)
 	/* Two bursts' worth of credit at most: pacing stays smooth within ~2 bursts. */
 	s->pace_batch = s->o->burst < 16u ? s->o->burst : 16u;
 	s->tokens_max = 2.0 * s->o->burst;
+	if ((uint64_t)s->pace_batch * s->o->len > PERF_PACE_BATCH_BYTES) {
+		/* Large messages: a batch of 16 would be a burst of megabytes, far
+		 * ahead of the pace. As many as make 64 KiB, one at least, and
+		 * credit for two such batches. */
+		s->pace_batch = (unsigned)(PERF_PACE_BATCH_BYTES / s->o->len);
+		if (s->pace_batch == 0)
+			s->pace_batch = 1;
+		s->tokens_max = 2.0 * s->pace_batch;
+	}
 	s->tokens = 0;
 	s->last_tsc = rte_rdtsc();
 }

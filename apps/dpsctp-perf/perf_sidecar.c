@@ -139,6 +139,7 @@ struct psc_end {
 	unsigned n_peers;
 	uint16_t port;
 	uint8_t *payload;
+	uint32_t payload_len; /* perf_payload_len() */
 	struct dpsctp_client_event ev[PSC_EVENTS];
 };
 
@@ -216,7 +217,11 @@ psc_flow_up(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_ev
 		fprintf(stderr, "%s: no memory for a flow's sequence numbers\n", s->name);
 		(void)dpsctp_client_abort(e->c, 0, f->assoc, (uint64_t)(f - e->flows));
 		f->closing = true;
+		return;
 	}
+	/* The stream scheduler is dpsctpd's (--sched): ask, for the report. A
+	 * full request ring leaves it unknown (null), never the test failed. */
+	(void)dpsctp_client_get_sched(e->c, 0, f->assoc, (uint64_t)(f - e->flows));
 }
 
 static void
@@ -316,7 +321,7 @@ psc_pump(struct psc_end *e, struct psc_flow *f)
 	if (phase != PERF_RUN)
 		return did;
 	if (e->side.is_client && o->ping && !f->ping_outstanding) {
-		if (psc_send(e, f, 0, f->len, PERF_F_PING, rte_rdtsc()) != 0)
+		if (psc_send(e, f, 0, o->ping_len, PERF_F_PING, rte_rdtsc()) != 0)
 			return did;
 		f->ping_outstanding = true;
 		did = true;
@@ -369,7 +374,7 @@ psc_recv(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_event
 		f->ping_outstanding = false;
 		return;
 	}
-	uint32_t whole = f->partial_len < PERF_MAX_LEN ? f->partial_len : PERF_MAX_LEN;
+	uint32_t whole = f->partial_len < e->payload_len ? f->partial_len : e->payload_len;
 	if (h->flags & PERF_F_PING) {
 		f->pong_due = true;
 		f->pong_sid = sid < f->streams ? sid : 0;
@@ -442,7 +447,14 @@ psc_completion(struct psc_end *e, const struct dpsctp_client_event *ev)
 									       : "abort",
 				strerror(-ev->completion.status));
 		return;
+	case DPSCTP_CLIENT_OP_GET_SCHED:
+		if (ev->completion.status == 0)
+			perf_side_sched(s, (int)ev->completion.value);
+		return;
 	case DPSCTP_CLIENT_OP_UNLISTEN:
+	case DPSCTP_CLIENT_OP_SET_SCHED:
+	case DPSCTP_CLIENT_OP_SET_STREAM_PARAM:
+	case DPSCTP_CLIENT_OP_GET_STREAM_PARAM:
 		return; /* never asked */
 	}
 }
@@ -653,10 +665,12 @@ psc_init(struct psc_end *e, const struct perf_opts *o, uint64_t hz)
 	e->flows = calloc(e->max_flows, sizeof(*e->flows));
 	e->keys = calloc(cap, sizeof(*e->keys));
 	e->vals = calloc(cap, sizeof(*e->vals));
-	e->payload = malloc(PERF_MAX_LEN);
+	e->side.sched = PERF_SCHED_UNKNOWN; /* until dpsctpd says (psc_flow_up()) */
+	e->payload_len = perf_payload_len(o);
+	e->payload = malloc(e->payload_len);
 	if (e->flows == NULL || e->keys == NULL || e->vals == NULL || e->payload == NULL)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < PERF_MAX_LEN; i++)
+	for (uint32_t i = 0; i < e->payload_len; i++)
 		e->payload[i] = (uint8_t)(i * 131u + 7u);
 	e->listen_status = 1;
 	return 0;
@@ -685,6 +699,7 @@ psc_server_reset(struct psc_end *e)
 	s->n_flows = s->flows_up = s->flows_ended = s->flows_lost = 0;
 	s->errors = s->refused = s->restarts = s->skipped = 0;
 	s->extensions = s->ext_flows = 0;
+	s->sched = PERF_SCHED_UNKNOWN;
 	memset(&s->c, 0, sizeof(s->c));
 	memset(&s->lat, 0, sizeof(s->lat));
 	memset(e->keys, 0, (e->mask + 1) * sizeof(*e->keys));

@@ -44,8 +44,19 @@ _Static_assert((int)DPSCTP_CLIENT_REASON_PEER_ABORT == (int)DPSCTP_REASON_PEER_A
 _Static_assert(DPSCTP_PR_NONE == SC_PR_NONE && DPSCTP_PR_TTL == SC_PR_TTL &&
 		       DPSCTP_PR_RTX == SC_PR_RTX && DPSCTP_PR_PRIO == SC_PR_PRIO,
 	       "PR-SCTP policies");
-_Static_assert(DPSCTP_EXT_PR_SCTP == DPSCTP_CLIENT_EXT_PR_SCTP && DPSCTP_CONFIG_EXTENSIONS <= 0xffu,
+_Static_assert(DPSCTP_EXT_PR_SCTP == DPSCTP_CLIENT_EXT_PR_SCTP &&
+		       DPSCTP_EXT_I_DATA == DPSCTP_CLIENT_EXT_I_DATA &&
+		       DPSCTP_CONFIG_EXTENSIONS <= 0xffu,
 	       "extensions fit COMM_UP's byte");
+/* So do the stream schedulers. */
+_Static_assert(DPSCTP_SCHED_RR == DPSCTP_CLIENT_SCHED_RR &&
+		       DPSCTP_SCHED_FCFS == DPSCTP_CLIENT_SCHED_FCFS &&
+		       DPSCTP_SCHED_RR_PKT == DPSCTP_CLIENT_SCHED_RR_PKT &&
+		       DPSCTP_SCHED_PRIO == DPSCTP_CLIENT_SCHED_PRIO &&
+		       DPSCTP_SCHED_FC == DPSCTP_CLIENT_SCHED_FC &&
+		       DPSCTP_SCHED_WFQ == DPSCTP_CLIENT_SCHED_WFQ &&
+		       DPSCTP_SCHED_WFQ == SC_SCHED_MAX,
+	       "schedulers");
 
 static struct dd *dd_g; /* the callbacks' way back to the daemon (one per process) */
 
@@ -471,6 +482,7 @@ dd_on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 			    ((m->flags & DPSCTP_MSG_CONT) ? SC_RECV_CONT : 0));
 	e.sid = m->sid;
 	e.ssn = m->ssn;
+	e.mid = m->mid;		 /* the parts of one message share (sid, U, mid) */
 	e.ppid = htonl(m->ppid); /* the sidecar's PPIDs are in network order (sc_proto.h) */
 	e.assoc = dd_handle(dd_g, as);
 	e.len = m->len;
@@ -758,6 +770,41 @@ dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, b
 	return DD_DONE;
 }
 
+/*
+ * The stream scheduler requests: the embedded API's calls, made here on the
+ * thread that polls the data plane (it owns the worker, so each runs at
+ * once and its answer goes back in the completion: a setting of the send
+ * queue, no waiting on anything).
+ */
+static void
+dd_sched(struct dd *d, struct dd_app *app, const struct sc_req *r, struct sc_cpl *c)
+{
+	struct dd_assoc *as = dd_lookup(d, app, r->assoc);
+	int rc;
+	if (as == NULL) {
+		c->status = -ENOENT;
+		return;
+	}
+	switch ((enum sc_op)r->op) {
+	case SC_OP_SET_SCHED:
+		rc = dpsctp_set_sched(as->a, r->value);
+		break;
+	case SC_OP_GET_SCHED:
+		rc = dpsctp_sched(as->a);
+		break;
+	case SC_OP_SET_STREAM_PARAM:
+		rc = dpsctp_set_stream_param(as->a, r->sid, (uint16_t)r->value);
+		break;
+	default:
+		rc = dpsctp_stream_param(as->a, r->sid);
+		break;
+	}
+	/* A getter's answer is the value; status says only whether there is one. */
+	c->status = rc < 0 ? rc : 0;
+	if (rc > 0 && (r->op == SC_OP_GET_SCHED || r->op == SC_OP_GET_STREAM_PARAM))
+		c->value = (uint32_t)rc;
+}
+
 static enum dd_verdict
 dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r,
 	   const struct sc_req *next, bool *held, struct sc_cpl *c)
@@ -798,6 +845,12 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 		else
 			c->status = r->op == SC_OP_SHUTDOWN ? dpsctp_shutdown(as->a)
 							    : dpsctp_abort(as->a);
+		return DD_DONE;
+	case SC_OP_SET_SCHED:
+	case SC_OP_GET_SCHED:
+	case SC_OP_SET_STREAM_PARAM:
+	case SC_OP_GET_STREAM_PARAM:
+		dd_sched(d, app, r, c);
 		return DD_DONE;
 	case SC_OP_RELEASE: /* a barrier: its completion, in ring order, is all it asks */
 	case SC_OP_COUNT:

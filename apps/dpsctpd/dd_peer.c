@@ -40,24 +40,42 @@
  * is put back together before it is echoed: echoed part by part it would
  * reach the application as several messages (100,000 bytes came
  * back as 92,928 + 7,072). The parts are kept by reference (indirect
- * mbufs), one message per association at a time (reassembly delivers one
- * message in parts at a time), at most the send buffer (--sndbuf, the
- * longest message dpsctp_send() takes): a longer one could never be
- * echoed, so its parts are taken and dropped, counted (echo_dropped) and
- * said once.
+ * mbufs), at most the send buffer (--sndbuf, the longest message
+ * dpsctp_send() takes): a longer one could never be echoed, so its parts
+ * are taken and dropped, counted (echo_dropped) and said once.
+ *
+ * Several messages of an association may be in parts at once: with DATA
+ * one, with I-DATA (RFC 8260) one ordered message per stream and any
+ * number of unordered ones, their parts interleaved. A part belongs to the
+ * message of its stream, U bit and identifier (dpsctp_msg.mid: with
+ * I-DATA the MID, with DATA the SSN). An association keeps up to
+ * DD_PEER_PARTS of them at once; a message beyond that is dropped, its
+ * window given back, and counted (echo_dropped): an echo client on 4
+ * streams (dpsctp-sidecar-echo) has at most 4.
  *
  * The window: a part is given back at once while no echo waits (else a
  * message longer than the window could never complete); while echoes
  * wait it stays counted (owed) until the queue is empty, as a whole
  * message stays counted until its echo is sent.
  */
+#define DD_PEER_PARTS 16u
+
 struct dd_peer_part {
-	struct dpsctp_assoc *a;	  /* the association of this slot; NULL: free */
+	bool used;		  /* a message in parts: the record below */
+	bool unordered;		  /* with sid and mid: which message */
+	uint16_t sid;		  /* (the U bit is DPSCTP_MSG_UNORDERED's) */
+	uint32_t mid;		  /* dpsctp_msg.mid */
 	struct rte_mbuf *m;	  /* the parts so far, or NULL */
 	struct dpsctp_sndinfo si; /* the message's stream, PPID and U bit */
 	uint32_t len;		  /* bytes so far */
 	uint32_t owed;		  /* of them, not yet given back to the window */
 	bool dropping;		  /* the message is dropped: its later parts too */
+};
+
+/* One association's messages in parts: the callbacks' argument. */
+struct dd_peer_slot {
+	struct dpsctp_assoc *a; /* NULL: free */
+	struct dd_peer_part msg[DD_PEER_PARTS];
 };
 
 static struct {
@@ -66,8 +84,8 @@ static struct {
 	uint64_t msgs, bytes, echo_dropped;
 	uint32_t msg_max; /* the longest echo: --sndbuf */
 	/* One slot per association (--max-assocs): its callbacks' argument. */
-	struct dd_peer_part *parts;
-	uint32_t n_parts;
+	struct dd_peer_slot *slots;
+	uint32_t n_slots;
 	uint64_t owed; /* bytes the parts owe the windows, all slots */
 	/* Echoes the send buffer had no room for, oldest first (references). */
 	struct {
@@ -83,13 +101,16 @@ static struct {
 static void
 dd_peer_pay_owed(void)
 {
-	for (uint32_t i = 0; dd_peer.owed != 0 && i < dd_peer.n_parts; i++) {
-		struct dd_peer_part *p = &dd_peer.parts[i];
-		if (p->a == NULL || p->owed == 0)
-			continue;
-		(void)dpsctp_consumed(p->a, p->owed);
-		dd_peer.owed -= p->owed;
-		p->owed = 0;
+	for (uint32_t i = 0; dd_peer.owed != 0 && i < dd_peer.n_slots; i++) {
+		struct dd_peer_slot *sl = &dd_peer.slots[i];
+		for (uint32_t k = 0; sl->a != NULL && k < DD_PEER_PARTS; k++) {
+			struct dd_peer_part *p = &sl->msg[k];
+			if (p->owed == 0)
+				continue;
+			(void)dpsctp_consumed(sl->a, p->owed);
+			dd_peer.owed -= p->owed;
+			p->owed = 0;
+		}
 	}
 }
 
@@ -143,12 +164,12 @@ dd_peer_echo(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, struct rte
 
 /* The message being put back together in p is dropped; its later parts go too. */
 static void
-dd_peer_part_drop(struct dd_peer_part *p, bool too_big)
+dd_peer_part_drop(struct dpsctp_assoc *a, struct dd_peer_part *p, bool too_big)
 {
 	rte_pktmbuf_free(p->m);
 	p->m = NULL;
 	if (p->owed != 0)
-		(void)dpsctp_consumed(p->a, p->owed);
+		(void)dpsctp_consumed(a, p->owed);
 	dd_peer.owed -= p->owed;
 	p->owed = 0;
 	p->len = 0;
@@ -163,13 +184,40 @@ dd_peer_part_drop(struct dd_peer_part *p, bool too_big)
 	}
 }
 
-/* A part of a message (MORE or CONT): into its association's slot. */
+/*
+ * The record of the message m is a part of in slot sl: its own (same
+ * stream, U bit and identifier), or for a first part a free one; NULL when there
+ * is none.
+ */
+static struct dd_peer_part *
+dd_peer_part_find(struct dd_peer_slot *sl, const struct dpsctp_msg *m)
+{
+	bool unordered = (m->flags & DPSCTP_MSG_UNORDERED) != 0;
+	struct dd_peer_part *free_p = NULL;
+	for (uint32_t k = 0; k < DD_PEER_PARTS; k++) {
+		struct dd_peer_part *p = &sl->msg[k];
+		if (p->used && p->sid == m->sid && p->mid == m->mid && p->unordered == unordered)
+			return p;
+		if (!p->used && free_p == NULL)
+			free_p = p;
+	}
+	if (free_p == NULL || (m->flags & DPSCTP_MSG_CONT))
+		return NULL; /* a continuation of nothing kept, or no room */
+	*free_p = (struct dd_peer_part){
+		.used = true, .unordered = unordered, .sid = m->sid, .mid = m->mid
+	};
+	return free_p;
+}
+
+/* A part of a message (MORE or CONT): into its record in the association's slot. */
 static void
-dd_peer_part(struct dpsctp_assoc *a, const struct dpsctp_msg *m, struct dd_peer_part *p)
+dd_peer_part(struct dpsctp_assoc *a, const struct dpsctp_msg *m, struct dd_peer_slot *sl)
 {
 	bool last = !(m->flags & DPSCTP_MSG_MORE);
+	struct dd_peer_part *p = sl != NULL ? dd_peer_part_find(sl, m) : NULL;
 	if (p == NULL) {
-		/* No slot (see dd_peer_event): the message cannot be put back together. */
+		/* No slot (see dd_peer_event), or DD_PEER_PARTS messages in parts
+		 * already: the message cannot be put back together. */
 		if (last)
 			dd_peer.echo_dropped++;
 		(void)dpsctp_consumed(a, m->len);
@@ -177,7 +225,7 @@ dd_peer_part(struct dpsctp_assoc *a, const struct dpsctp_msg *m, struct dd_peer_
 	}
 	if (!(m->flags & DPSCTP_MSG_CONT)) { /* the first part: a new message */
 		if (p->m != NULL)	     /* the last one never ended: it cannot be whole */
-			dd_peer_part_drop(p, false);
+			dd_peer_part_drop(a, p, false);
 		p->si = (struct dpsctp_sndinfo){ .sid = m->sid,
 						 .ppid = m->ppid,
 						 .flags = (m->flags & DPSCTP_MSG_UNORDERED)
@@ -189,14 +237,14 @@ dd_peer_part(struct dpsctp_assoc *a, const struct dpsctp_msg *m, struct dd_peer_
 		(void)dpsctp_consumed(a, m->len);
 	} else if (m->len > dd_peer.msg_max - p->len) {
 		(void)dpsctp_consumed(a, m->len);
-		dd_peer_part_drop(p, true);
+		dd_peer_part_drop(a, p, true);
 	} else if (m->len != 0) {
 		struct rte_mbuf *r = dpsctp_msg_to_mbuf(a, m);
 		/* A chain's segment count is 16 bits (RTE_MBUF_MAX_NB_SEGS). */
 		if (r == NULL || (p->m != NULL && rte_pktmbuf_chain(p->m, r) != 0)) {
 			rte_pktmbuf_free(r);
 			(void)dpsctp_consumed(a, m->len);
-			dd_peer_part_drop(p, false);
+			dd_peer_part_drop(a, p, false);
 		} else {
 			if (p->m == NULL)
 				p->m = r;
@@ -220,7 +268,7 @@ dd_peer_part(struct dpsctp_assoc *a, const struct dpsctp_msg *m, struct dd_peer_
 		p->len = 0;
 		dd_peer_echo(a, &p->si, whole, owed);
 	}
-	p->dropping = false;
+	*p = (struct dd_peer_part){ 0 }; /* the record is free again */
 }
 
 static void
@@ -252,22 +300,39 @@ dd_peer_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 
 static const struct dpsctp_callbacks dd_peer_cb;
 
+/*
+ * The association's messages in parts, dropped (counted, their window
+ * given back) and their records freed: a RESTART (reassembly starts again,
+ * the rest never comes).
+ */
+static void
+dd_peer_parts_drop(struct dpsctp_assoc *a, struct dd_peer_slot *sl)
+{
+	for (uint32_t k = 0; k < DD_PEER_PARTS; k++) {
+		struct dd_peer_part *p = &sl->msg[k];
+		if (p->used && p->m != NULL)
+			dd_peer_part_drop(a, p, false);
+		*p = (struct dd_peer_part){ 0 };
+	}
+}
+
 static void
 dd_peer_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 {
-	struct dd_peer_part *p = arg;
-	if (ev->type == DPSCTP_EV_COMM_UP && dd_peer.echo && p == NULL) {
+	struct dd_peer_slot *sl = arg;
+	if (ev->type == DPSCTP_EV_COMM_UP && dd_peer.echo && sl == NULL) {
 		/* Its slot for messages in parts; without one (more associations
 		 * than --max-assocs cannot be) such messages are dropped, counted. */
-		for (uint32_t i = 0; i < dd_peer.n_parts; i++)
-			if (dd_peer.parts[i].a == NULL) {
-				dd_peer.parts[i] = (struct dd_peer_part){ .a = a };
-				dpsctp_assoc_set_callbacks(a, &dd_peer_cb, &dd_peer.parts[i]);
+		for (uint32_t i = 0; i < dd_peer.n_slots; i++)
+			if (dd_peer.slots[i].a == NULL) {
+				memset(&dd_peer.slots[i], 0, sizeof(dd_peer.slots[i]));
+				dd_peer.slots[i].a = a;
+				dpsctp_assoc_set_callbacks(a, &dd_peer_cb, &dd_peer.slots[i]);
 				break;
 			}
 	}
-	if (ev->type == DPSCTP_EV_RESTART && p != NULL && p->m != NULL)
-		dd_peer_part_drop(p, false); /* reassembly starts again: the rest never comes */
+	if (ev->type == DPSCTP_EV_RESTART && sl != NULL)
+		dd_peer_parts_drop(a, sl);
 	if (ev->type != DPSCTP_EV_COMM_LOST && ev->type != DPSCTP_EV_SHUTDOWN_COMPLETE)
 		return;
 	for (uint32_t i = 0; i < dd_peer.n; i++) {
@@ -275,10 +340,12 @@ dd_peer_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		if (e->a == a)
 			e->a = NULL; /* dropped when its turn comes */
 	}
-	if (p != NULL) { /* a message in parts goes with its association */
-		rte_pktmbuf_free(p->m);
-		dd_peer.owed -= p->owed;
-		*p = (struct dd_peer_part){ 0 };
+	if (sl != NULL) { /* its messages in parts go with the association */
+		for (uint32_t k = 0; k < DD_PEER_PARTS; k++) {
+			rte_pktmbuf_free(sl->msg[k].m);
+			dd_peer.owed -= sl->msg[k].owed;
+		}
+		memset(sl, 0, sizeof(*sl));
 	}
 }
 
@@ -323,9 +390,9 @@ dd_peer_create(struct dpsctp_config *cfg, bool echo)
 	dd_peer.echo = echo;
 	dd_peer.msg_max = pc.sndbuf;
 	if (echo) {
-		dd_peer.n_parts = pc.max_assocs;
-		dd_peer.parts = calloc(dd_peer.n_parts, sizeof(*dd_peer.parts));
-		if (dd_peer.parts == NULL) {
+		dd_peer.n_slots = pc.max_assocs;
+		dd_peer.slots = calloc(dd_peer.n_slots, sizeof(*dd_peer.slots));
+		if (dd_peer.slots == NULL) {
 			fprintf(stderr, "dpsctpd: --loopback-peer: no memory\n");
 			dpsctp_destroy(p);
 			return NULL;
@@ -355,10 +422,11 @@ dd_peer_destroy(struct dpsctp *p)
 	(void)dpsctp_stop(p, 0); /* its associations end first: their slots are freed */
 	for (; dd_peer.n != 0; dd_peer.n--, dd_peer.head = (dd_peer.head + 1) % DD_PEER_QUEUE)
 		rte_pktmbuf_free(dd_peer.q[dd_peer.head].m);
-	for (uint32_t i = 0; i < dd_peer.n_parts; i++)
-		rte_pktmbuf_free(dd_peer.parts[i].m);
-	free(dd_peer.parts);
-	dd_peer.parts = NULL;
-	dd_peer.n_parts = 0;
+	for (uint32_t i = 0; i < dd_peer.n_slots; i++)
+		for (uint32_t k = 0; k < DD_PEER_PARTS; k++)
+			rte_pktmbuf_free(dd_peer.slots[i].msg[k].m);
+	free(dd_peer.slots);
+	dd_peer.slots = NULL;
+	dd_peer.n_slots = 0;
 	dpsctp_destroy(p);
 }

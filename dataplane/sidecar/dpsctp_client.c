@@ -25,6 +25,9 @@ _Static_assert(DPSCTP_CLIENT_UNORDERED == SC_SEND_UNORDERED &&
 _Static_assert(DPSCTP_CLIENT_PR_NONE == SC_PR_NONE && DPSCTP_CLIENT_PR_TTL == SC_PR_TTL &&
 		       DPSCTP_CLIENT_PR_RTX == SC_PR_RTX && DPSCTP_CLIENT_PR_PRIO == SC_PR_PRIO,
 	       "PR-SCTP policies");
+/* Schedulers, too. */
+_Static_assert(DPSCTP_CLIENT_SCHED_RR == 0 && DPSCTP_CLIENT_SCHED_WFQ == SC_SCHED_MAX,
+	       "schedulers");
 /* And receive flags come out as they are (less SC_RECV_ZC, which stays in here). */
 _Static_assert(DPSCTP_CLIENT_UNORDERED == SC_RECV_UNORDERED && DPSCTP_CLIENT_MORE == SC_RECV_MORE &&
 		       DPSCTP_CLIENT_CONT == SC_RECV_CONT,
@@ -298,6 +301,55 @@ client_assoc_op(struct dpsctp_client *c, unsigned t, uint8_t op, uint64_t assoc,
 	return client_post(c, t);
 }
 
+/* The scheduler requests: an association, a stream and a value. */
+static int
+client_sched_req(struct dpsctp_client *c, unsigned t, uint8_t op, uint64_t assoc, uint16_t sid,
+		 uint32_t value, uint64_t cookie)
+{
+	int rc;
+	if (assoc == 0)
+		return -EINVAL;
+	struct sc_req *r = client_req(c, t, &rc);
+	if (r == NULL)
+		return rc;
+	r->op = op;
+	r->assoc = assoc;
+	r->sid = sid;
+	r->value = value;
+	r->cookie = cookie;
+	return client_post(c, t);
+}
+
+int
+dpsctp_client_set_sched(struct dpsctp_client *c, unsigned t, uint64_t assoc, unsigned sched,
+			uint64_t cookie)
+{
+	/* What dpsctp_set_sched() would refuse, refused before the ring is spent on it. */
+	if (sched > DPSCTP_CLIENT_SCHED_WFQ)
+		return -EINVAL;
+	return client_sched_req(c, t, SC_OP_SET_SCHED, assoc, 0, sched, cookie);
+}
+
+int
+dpsctp_client_get_sched(struct dpsctp_client *c, unsigned t, uint64_t assoc, uint64_t cookie)
+{
+	return client_sched_req(c, t, SC_OP_GET_SCHED, assoc, 0, 0, cookie);
+}
+
+int
+dpsctp_client_set_stream_param(struct dpsctp_client *c, unsigned t, uint64_t assoc, uint16_t sid,
+			       uint16_t value, uint64_t cookie)
+{
+	return client_sched_req(c, t, SC_OP_SET_STREAM_PARAM, assoc, sid, value, cookie);
+}
+
+int
+dpsctp_client_get_stream_param(struct dpsctp_client *c, unsigned t, uint64_t assoc, uint16_t sid,
+			       uint64_t cookie)
+{
+	return client_sched_req(c, t, SC_OP_GET_STREAM_PARAM, assoc, sid, 0, cookie);
+}
+
 int
 dpsctp_client_barrier(struct dpsctp_client *c, unsigned t, uint64_t cookie)
 {
@@ -341,6 +393,14 @@ client_op(uint8_t op)
 		return DPSCTP_CLIENT_OP_BARRIER;
 	case SC_OP_UNLISTEN:
 		return DPSCTP_CLIENT_OP_UNLISTEN;
+	case SC_OP_SET_SCHED:
+		return DPSCTP_CLIENT_OP_SET_SCHED;
+	case SC_OP_GET_SCHED:
+		return DPSCTP_CLIENT_OP_GET_SCHED;
+	case SC_OP_SET_STREAM_PARAM:
+		return DPSCTP_CLIENT_OP_SET_STREAM_PARAM;
+	case SC_OP_GET_STREAM_PARAM:
+		return DPSCTP_CLIENT_OP_GET_STREAM_PARAM;
 	default:
 		return (enum dpsctp_client_op)0; /* not a request: the caller says -EPROTO */
 	}
@@ -400,6 +460,7 @@ client_event(struct dpsctp_client *c, struct sc_thread *th, const struct sc_evt 
 		ev->recv.ppid = e->ppid;
 		ev->recv.sid = e->sid;
 		ev->recv.ssn = e->ssn;
+		ev->recv.mid = e->mid;
 		ev->recv.flags = (uint8_t)(e->flags & ~SC_RECV_ZC);
 		if (e->flags & SC_RECV_ZC) {
 			/* By reference: the record says where in the packet buffers. */
@@ -475,6 +536,7 @@ dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_eve
 		ev[n].completion.cookie = p->cookie;
 		ev[n].completion.status = p->status;
 		ev[n].completion.op = client_op(p->op);
+		ev[n].completion.value = p->value;
 		if (ev[n].completion.op == 0)
 			return -EPROTO; /* an answer to a request nobody can make */
 	}

@@ -142,6 +142,21 @@ struct dpsctp_client_sndinfo {
 
 /** assoc_change.extensions: what the association negotiated (dpsctp.h's DPSCTP_EXT_*). */
 #define DPSCTP_CLIENT_EXT_PR_SCTP 0x02u /**< PR-SCTP: FORWARD TSN, RFC 3758 */
+/** I-DATA, RFC 8260: messages of different streams interleave, fragment by fragment, both
+ * ways; several messages may arrive in parts at once (RECV flags) */
+#define DPSCTP_CLIENT_EXT_I_DATA 0x04u
+
+/**
+ * Stream schedulers (RFC 8260 §3), dpsctp.h's DPSCTP_SCHED_* (the same
+ * numbers): dpsctp_client_set_sched(). Every association starts with the
+ * daemon's (--sched, round robin by default).
+ */
+#define DPSCTP_CLIENT_SCHED_RR	   0u /**< round robin over the streams with data (default) */
+#define DPSCTP_CLIENT_SCHED_FCFS   1u /**< first come, first served */
+#define DPSCTP_CLIENT_SCHED_RR_PKT 2u /**< round robin, one stream per packet */
+#define DPSCTP_CLIENT_SCHED_PRIO   3u /**< strict priority: lower stream parameter first */
+#define DPSCTP_CLIENT_SCHED_FC	   4u /**< fair capacity: equal bytes per stream */
+#define DPSCTP_CLIENT_SCHED_WFQ	   5u /**< weighted fair queueing: bytes by stream weight */
 
 /** What dpsctp_client_poll() hands back: a completion or an event. */
 enum dpsctp_client_kind {
@@ -161,13 +176,17 @@ enum dpsctp_client_kind {
 
 /** The request a completion answers (dpsctp_client_completion.op). */
 enum dpsctp_client_op {
-	DPSCTP_CLIENT_OP_LISTEN = 1, /**< dpsctp_client_listen() */
-	DPSCTP_CLIENT_OP_CONNECT,    /**< dpsctp_client_connect(): the new handle in assoc */
-	DPSCTP_CLIENT_OP_SEND,	     /**< dpsctp_client_send() */
-	DPSCTP_CLIENT_OP_SHUTDOWN,   /**< dpsctp_client_shutdown() */
-	DPSCTP_CLIENT_OP_ABORT,	     /**< dpsctp_client_abort() */
-	DPSCTP_CLIENT_OP_BARRIER,    /**< dpsctp_client_barrier() */
-	DPSCTP_CLIENT_OP_UNLISTEN,   /**< dpsctp_client_unlisten() */
+	DPSCTP_CLIENT_OP_LISTEN = 1,	   /**< dpsctp_client_listen() */
+	DPSCTP_CLIENT_OP_CONNECT,	   /**< dpsctp_client_connect(): the new handle in assoc */
+	DPSCTP_CLIENT_OP_SEND,		   /**< dpsctp_client_send() */
+	DPSCTP_CLIENT_OP_SHUTDOWN,	   /**< dpsctp_client_shutdown() */
+	DPSCTP_CLIENT_OP_ABORT,		   /**< dpsctp_client_abort() */
+	DPSCTP_CLIENT_OP_BARRIER,	   /**< dpsctp_client_barrier() */
+	DPSCTP_CLIENT_OP_UNLISTEN,	   /**< dpsctp_client_unlisten() */
+	DPSCTP_CLIENT_OP_SET_SCHED,	   /**< dpsctp_client_set_sched() */
+	DPSCTP_CLIENT_OP_GET_SCHED,	   /**< dpsctp_client_get_sched(): the scheduler in value */
+	DPSCTP_CLIENT_OP_SET_STREAM_PARAM, /**< dpsctp_client_set_stream_param() */
+	DPSCTP_CLIENT_OP_GET_STREAM_PARAM, /**< dpsctp_client_get_stream_param(): value */
 };
 
 /**
@@ -219,6 +238,9 @@ struct dpsctp_client_completion {
 	uint64_t cookie;	  /**< the request's */
 	int32_t status;		  /**< 0 or -errno (the request's function lists them) */
 	enum dpsctp_client_op op; /**< which request */
+	/** GET_SCHED: the scheduler (DPSCTP_CLIENT_SCHED_*); GET_STREAM_PARAM: the stream's
+	 * priority or weight; 0 otherwise and when status is not 0 */
+	uint32_t value;
 };
 
 /** DPSCTP_CLIENT_RECV: a message, or a part of one (flags). */
@@ -227,8 +249,12 @@ struct dpsctp_client_recv {
 	uint32_t len;	  /**< bytes at data */
 	uint32_t ppid;	  /**< payload protocol identifier, network order */
 	uint16_t sid;	  /**< stream */
-	uint16_t ssn;	  /**< stream sequence number (ordered messages) */
-	uint8_t flags;	  /**< DPSCTP_CLIENT_UNORDERED, _MORE, _CONT */
+	uint16_t ssn;  /**< stream sequence number (ordered messages; I-DATA: mid's low 16 bits) */
+	uint8_t flags; /**< DPSCTP_CLIENT_UNORDERED, _MORE, _CONT */
+	/** the message's identifier: with I-DATA its MID, with DATA the SSN again. With I-DATA
+	 * the parts of several messages may interleave: one message's share (assoc, sid,
+	 * DPSCTP_CLIENT_UNORDERED, mid) */
+	uint32_t mid;
 };
 
 /**
@@ -397,6 +423,79 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_shutdown(struct dpsctp_client *c, unsigne
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_abort(struct dpsctp_client *c, unsigned t, uint64_t assoc,
 					     uint64_t cookie);
+
+/**
+ * Change an association's stream scheduler (RFC 8260 §3; the socket API's
+ * SCTP_STREAM_SCHEDULER, RFC 8260 §4.3.2). The daemon applies it on the
+ * data plane's thread between two polls (dpsctp_set_sched()). The
+ * schedulers keep different state over the send queue, so the change is
+ * refused while messages wait in it: set it before sending (at COMM_UP),
+ * or when the sends so far have left. The completion
+ * (DPSCTP_CLIENT_OP_SET_SCHED) says 0, -EBUSY (messages queued),
+ * -ENOTCONN (not established, or closing), -ENOENT (not this
+ * application's association).
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association.
+ * @param sched   DPSCTP_CLIENT_SCHED_RR .. DPSCTP_CLIENT_SCHED_WFQ.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring is full), -EINVAL (assoc 0, not a
+ *         scheduler, a thread out of range).
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_set_sched(struct dpsctp_client *c, unsigned t,
+						 uint64_t assoc, unsigned sched, uint64_t cookie);
+
+/**
+ * Ask for an association's stream scheduler: the completion
+ * (DPSCTP_CLIENT_OP_GET_SCHED) carries it in value with status 0, or says
+ * -ENOTCONN or -ENOENT as dpsctp_client_set_sched()'s.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring is full), -EINVAL (assoc 0).
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_get_sched(struct dpsctp_client *c, unsigned t,
+						 uint64_t assoc, uint64_t cookie);
+
+/**
+ * Set an outbound stream's scheduling parameter (the socket API's
+ * SCTP_STREAM_SCHEDULER_VALUE, RFC 8260 §4.3.3): its priority under
+ * DPSCTP_CLIENT_SCHED_PRIO (lower first; 0, the highest, is the default)
+ * or its weight under DPSCTP_CLIENT_SCHED_WFQ. Allowed while messages are
+ * queued. The completion (DPSCTP_CLIENT_OP_SET_STREAM_PARAM) says 0,
+ * -EINVAL (a stream the association does not have, a weight of 0 under
+ * WFQ), -ENOTCONN, -ENOENT.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association.
+ * @param sid     the outbound stream.
+ * @param value   its priority or weight.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring is full), -EINVAL (assoc 0).
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_set_stream_param(struct dpsctp_client *c, unsigned t,
+							uint64_t assoc, uint16_t sid,
+							uint16_t value, uint64_t cookie);
+
+/**
+ * Ask for an outbound stream's scheduling parameter: the completion
+ * (DPSCTP_CLIENT_OP_GET_STREAM_PARAM) carries it in value with status 0,
+ * or says -EINVAL (no such stream), -ENOTCONN, -ENOENT.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association.
+ * @param sid     the outbound stream.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring is full), -EINVAL (assoc 0).
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_get_stream_param(struct dpsctp_client *c, unsigned t,
+							uint64_t assoc, uint16_t sid,
+							uint64_t cookie);
 
 /**
  * Completions and events for a thread, completions first. Received data

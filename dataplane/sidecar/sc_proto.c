@@ -12,10 +12,13 @@ _Static_assert(sizeof(struct sc_cpl) == SC_SLOT_BYTES, "completion slot");
 _Static_assert(sizeof(struct sc_evt) == SC_SLOT_BYTES, "event slot");
 _Static_assert(sizeof(struct sc_addr) == 20, "address");
 _Static_assert(offsetof(struct sc_evt, peer) == 38 && offsetof(struct sc_evt, pr_policy) == 58 &&
-		       offsetof(struct sc_evt, reserved) == 60,
+		       offsetof(struct sc_evt, mid) == 60,
 	       "event slot fields");
-_Static_assert(offsetof(struct sc_req, pr_policy) == 40 && offsetof(struct sc_req, reserved) == 48,
+_Static_assert(offsetof(struct sc_req, pr_policy) == 40 && offsetof(struct sc_req, value) == 48 &&
+		       offsetof(struct sc_req, reserved) == 52,
 	       "request slot fields");
+_Static_assert(offsetof(struct sc_cpl, value) == 24 && offsetof(struct sc_cpl, reserved) == 28,
+	       "completion slot fields");
 _Static_assert(sizeof(struct sc_zc_ref) == 16, "zero-copy reference");
 
 /* Every byte zero; OR-ed a word at a time (the daemon checks every request). */
@@ -40,6 +43,9 @@ sc_req_check(const struct sc_req *r, uint64_t arena_bytes)
 	if (r->op == 0 || r->op >= SC_OP_COUNT || (r->flags & ~SC_SEND_FLAGS) != 0 ||
 	    r->pad0 != 0 || !sc_zero(r->reserved, sizeof(r->reserved)))
 		return -EPROTO;
+	/* value is the two setters' own: zero in every other request. */
+	if (r->value != 0 && r->op != SC_OP_SET_SCHED && r->op != SC_OP_SET_STREAM_PARAM)
+		return -EPROTO;
 	switch ((enum sc_op)r->op) {
 	case SC_OP_LISTEN:
 	case SC_OP_UNLISTEN:
@@ -57,7 +63,14 @@ sc_req_check(const struct sc_req *r, uint64_t arena_bytes)
 		return 0;
 	case SC_OP_SHUTDOWN:
 	case SC_OP_ABORT:
+	case SC_OP_GET_SCHED:
+	case SC_OP_GET_STREAM_PARAM:
 		return r->assoc != 0 ? 0 : -EPROTO;
+	case SC_OP_SET_SCHED:
+		/* The number is the data plane's to judge (-EINVAL), as a SEND's policy is. */
+		return r->assoc != 0 ? 0 : -EPROTO;
+	case SC_OP_SET_STREAM_PARAM:
+		return r->assoc != 0 && r->value <= UINT16_MAX ? 0 : -EPROTO;
 	case SC_OP_RELEASE:
 		return 0;
 	case SC_OP_COUNT:
@@ -72,7 +85,6 @@ sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
 	if (e->type == 0 || e->type >= SC_EVT_COUNT ||
 	    (e->flags & ~(SC_RECV_UNORDERED | SC_RECV_MORE | SC_RECV_CONT | SC_RECV_ZC |
 			  SC_FAILED_SENT)) != 0 ||
-	    !sc_zero(e->reserved, sizeof(e->reserved)) ||
 	    !sc_zero(e->peer.pad, sizeof(e->peer.pad)))
 		return -EPROTO;
 	/* Who the association is with: an IPv4 or IPv6 address, or none at all. */
@@ -93,6 +105,8 @@ sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
 	if (e->type == SC_EVT_SEND_FAILED && e->pr_policy > SC_PR_PRIO)
 		return -EPROTO;
 	if (e->extensions != 0 && e->type != SC_EVT_COMM_UP && e->type != SC_EVT_RESTART)
+		return -EPROTO;
+	if (e->mid != 0 && e->type != SC_EVT_RECV)
 		return -EPROTO;
 	if (e->type == SC_EVT_PEER_ADDR_CHANGE &&
 	    (e->len != sizeof(struct sc_addr) || e->off >= arena_bytes))

@@ -28,6 +28,13 @@ enum sc_op {
 	SC_OP_ABORT,	  /* assoc */
 	SC_OP_RELEASE,	  /* a barrier: completes once every request before it was served */
 	SC_OP_UNLISTEN,	  /* port: accept no more on it (what it accepted lives on) */
+	/* The association's stream scheduler (RFC 8260 §3): dpsctp_set_sched(), dpsctp_sched(). */
+	SC_OP_SET_SCHED, /* assoc, value: the scheduler (dpsctp.h's DPSCTP_SCHED_*) */
+	SC_OP_GET_SCHED, /* assoc; the completion's value */
+	/* An outbound stream's priority or weight: dpsctp_set_stream_param(),
+	   dpsctp_stream_param(). */
+	SC_OP_SET_STREAM_PARAM, /* assoc, sid, value (16 bits) */
+	SC_OP_GET_STREAM_PARAM, /* assoc, sid; the completion's value */
 	SC_OP_COUNT
 };
 
@@ -58,7 +65,8 @@ struct sc_req {
 	uint16_t pad0;
 	uint32_t pr_policy;   /* SEND: SC_PR_* (PR-SCTP, RFC 3758 and RFC 7496), 0 = reliable */
 	uint32_t pr_value;    /* SEND: TTL ms, RTX retransmissions, PRIO priority (0 highest) */
-	uint8_t reserved[16]; /* zero */
+	uint32_t value;	      /* SET_SCHED: the scheduler; SET_STREAM_PARAM: the value; else 0 */
+	uint8_t reserved[12]; /* zero */
 };
 
 /*
@@ -72,14 +80,21 @@ struct sc_req {
 #define SC_PR_RTX  2u
 #define SC_PR_PRIO 3u
 
+/*
+ * SET_SCHED's value: dpsctp.h's DPSCTP_SCHED_* numbers, 0 .. SC_SCHED_MAX,
+ * handed to dpsctp_set_sched() as they are (the data plane judges them).
+ */
+#define SC_SCHED_MAX 5u
+
 /* The result of one request. */
 struct sc_cpl {
 	uint64_t cookie; /* the request's */
 	int32_t status;	 /* 0 or -errno */
 	uint8_t op;	 /* the request's */
 	uint8_t pad[3];
-	uint64_t assoc; /* CONNECT: the new association's handle */
-	uint8_t reserved[40];
+	uint64_t assoc;	      /* CONNECT: the new association's handle */
+	uint32_t value;	      /* GET_SCHED, GET_STREAM_PARAM with status 0: the answer */
+	uint8_t reserved[36]; /* zero */
 };
 
 /* Events. */
@@ -134,7 +149,12 @@ struct sc_evt {
 	struct sc_addr peer; /* the same events: the peer's primary address (family 0: none) */
 	uint8_t pr_policy;   /* SEND_FAILED: the SC_PR_* policy that abandoned it, 0: the close */
 	uint8_t extensions;  /* COMM_UP, RESTART: dpsctp.h's DPSCTP_EXT_* negotiated */
-	uint8_t reserved[4]; /* zero */
+	/*
+	 * RECV: the message's identifier, dpsctp_msg.mid (I-DATA: the MID, ssn
+	 * its low 16 bits; DATA: the SSN again); the parts of one message share
+	 * (sid, SC_RECV_UNORDERED, mid). Zero in the other events.
+	 */
+	uint32_t mid;
 };
 
 /*

@@ -40,10 +40,12 @@ extern "C" {
 /*
  * SC_VERSION, the protocol's: 3, COMM_UP and CANT_START say who and why;
  * 4, PR-SCTP (a SEND's policy, SEND_FAILED's policy and SC_FAILED_SENT,
- * COMM_UP's extensions).
+ * COMM_UP's extensions); 5, I-DATA and the stream scheduler (SET_SCHED,
+ * GET_SCHED, SET_STREAM_PARAM, GET_STREAM_PARAM, a request's and a
+ * completion's value, a RECV's mid).
  */
 #define SC_MAGIC	   0x4450534354505343ull /* "DPSCTPSC" */
-#define SC_VERSION	   4u
+#define SC_VERSION	   5u
 #define SC_SLOT_BYTES	   64u
 #define SC_MAX_THREADS	   16u
 #define SC_NAME_LEN	   32u

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// --extensions of the data plane's configuration (dataplane/config.h,
-// docs/CONFIG.md): the default (PR-SCTP offered), names on the command line
-// in both syntaxes and in a file, "none", errors naming the bad word and the
-// accepted names, bits this build does not implement refused by
+// --extensions and --sched of the data plane's configuration
+// (dataplane/config.h, docs/CONFIG.md): the default (PR-SCTP and I-DATA
+// offered, round robin), names on the command line in both syntaxes and in
+// a file, "none", errors naming the bad word and the accepted names, bits
+// and schedulers this build does not have refused by
 // dpsctp_config_validate(), help and print -> parse round trips.
 #include <gtest/gtest.h>
 
@@ -90,12 +91,17 @@ struct TempFile {
 	}
 };
 
-TEST(ConfigExtensions, DefaultOffersPrSctp)
+constexpr uint32_t kBoth = DPSCTP_EXT_PR_SCTP | DPSCTP_EXT_I_DATA;
+
+TEST(ConfigExtensions, DefaultOffersPrSctpAndIData)
 {
 	Cfg d;
-	EXPECT_EQ(d.c.extensions, DPSCTP_EXT_PR_SCTP);
+	EXPECT_EQ(d.c.extensions, kBoth);
 	EXPECT_EQ(DPSCTP_EXT_PR_SCTP, 0x02u);
-	EXPECT_EQ(DPSCTP_CONFIG_EXTENSIONS, DPSCTP_EXT_PR_SCTP) << "only PR-SCTP is implemented";
+	EXPECT_EQ(DPSCTP_EXT_I_DATA, 0x04u) << "the core's SCTP_COOKIE_EXT_I_DATA";
+	EXPECT_EQ(DPSCTP_CONFIG_EXTENSIONS, kBoth | DPSCTP_EXT_RECONFIG)
+		<< "PR-SCTP, I-DATA and RE-CONFIG are implemented";
+	EXPECT_EQ(DPSCTP_EXT_RECONFIG, 0x08u) << "the core's SCTP_COOKIE_EXT_RECONFIG";
 	char err[256] = "";
 	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), 0) << err;
 }
@@ -108,17 +114,26 @@ TEST(ConfigExtensions, NamesAndNone)
 	EXPECT_EQ(d.c.extensions, 0u);
 	ASSERT_EQ(dpsctp_config_set(&d.c, "extensions", "pr-sctp", err, sizeof(err)), 0) << err;
 	EXPECT_EQ(d.c.extensions, DPSCTP_EXT_PR_SCTP);
+	ASSERT_EQ(dpsctp_config_set(&d.c, "extensions", "i-data", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(d.c.extensions, DPSCTP_EXT_I_DATA) << "a list replaces, it does not add";
+	ASSERT_EQ(dpsctp_config_set(&d.c, "extensions", "i-data,pr-sctp", err, sizeof(err)), 0)
+		<< err;
+	EXPECT_EQ(d.c.extensions, kBoth) << "in any order";
 	// The same name twice is the same set.
 	d.c.extensions = 0;
 	ASSERT_EQ(dpsctp_config_set(&d.c, "extensions", "pr-sctp,pr-sctp", err, sizeof(err)), 0)
 		<< err;
 	EXPECT_EQ(d.c.extensions, DPSCTP_EXT_PR_SCTP);
+	ASSERT_EQ(dpsctp_config_set(&d.c, "extensions", "i-data,pr-sctp,i-data", err, sizeof(err)),
+		  0)
+		<< err;
+	EXPECT_EQ(d.c.extensions, kBoth);
 
 	// Both command-line syntaxes; the later one wins.
 	Cfg a;
 	Argv v({ "--extensions", "none", "-s", "--extensions=pr-sctp", "--json" });
 	ASSERT_EQ(dpsctp_config_parse_args(&a.c, v.argc(), v.p.data(), err, sizeof(err)), 3) << err;
-	EXPECT_EQ(a.c.extensions, DPSCTP_EXT_PR_SCTP);
+	EXPECT_EQ(a.c.extensions, DPSCTP_EXT_PR_SCTP) << "pr-sctp without i-data";
 	EXPECT_STREQ(v.p[1], "-s");
 	EXPECT_STREQ(v.p[2], "--json");
 	Cfg b;
@@ -130,22 +145,23 @@ TEST(ConfigExtensions, NamesAndNone)
 TEST(ConfigExtensions, BadWordsAreNamed)
 {
 	char err[256];
+#define ACCEPTED "(a comma list of pr-sctp, i-data, reconfig, or none)"
 	const struct {
 		const char *value, *message;
 	} bad[] = {
-		{ "i-data", "--extensions 'i-data': unknown extension 'i-data' (a comma list of "
-			    "pr-sctp, or none)" },
-		{ "re-config", "--extensions 're-config': unknown extension 're-config' (a comma "
-			       "list of pr-sctp, or none)" },
-		{ "pr-sctp,bogus", "--extensions 'pr-sctp,bogus': unknown extension 'bogus' (a "
-				   "comma list of pr-sctp, or none)" },
-		{ "PR-SCTP", "--extensions 'PR-SCTP': unknown extension 'PR-SCTP' (a comma list "
-			     "of pr-sctp, or none)" },
-		{ "pr-sctp,none", "--extensions 'pr-sctp,none': unknown extension 'none' (a comma "
-				  "list of pr-sctp, or none)" },
-		{ "pr-sctp,", "--extensions 'pr-sctp,': empty name (a comma list of pr-sctp, or "
-			      "none)" },
-		{ "", "--extensions '': empty name (a comma list of pr-sctp, or none)" },
+		{ "re-config",
+		  "--extensions 're-config': unknown extension 're-config' " ACCEPTED },
+		{ "pr-sctp,bogus",
+		  "--extensions 'pr-sctp,bogus': unknown extension 'bogus' " ACCEPTED },
+		{ "PR-SCTP", "--extensions 'PR-SCTP': unknown extension 'PR-SCTP' " ACCEPTED },
+		{ "I-DATA", "--extensions 'I-DATA': unknown extension 'I-DATA' " ACCEPTED },
+		{ "idata", "--extensions 'idata': unknown extension 'idata' " ACCEPTED },
+		{ "i-data ", "--extensions 'i-data ': unknown extension 'i-data ' " ACCEPTED },
+		{ "pr-sctp,none",
+		  "--extensions 'pr-sctp,none': unknown extension 'none' " ACCEPTED },
+		{ "pr-sctp,", "--extensions 'pr-sctp,': empty name " ACCEPTED },
+		{ ",i-data", "--extensions ',i-data': empty name " ACCEPTED },
+		{ "", "--extensions '': empty name " ACCEPTED },
 	};
 	for (const auto &x : bad) {
 		Cfg d;
@@ -165,27 +181,34 @@ TEST(ConfigExtensions, BadWordsAreNamed)
 	TempFile f("# extensions\nextensions = none\nextensions = pr-sctp,x\n");
 	Cfg e;
 	EXPECT_EQ(dpsctp_config_parse_file(&e.c, f.path.c_str(), err, sizeof(err)), -EINVAL);
-	EXPECT_EQ(std::string(err), f.path + ":3: extensions 'pr-sctp,x': unknown extension 'x' "
-					     "(a comma list of pr-sctp, or none)");
+	EXPECT_EQ(std::string(err),
+		  f.path + ":3: extensions 'pr-sctp,x': unknown extension 'x' " ACCEPTED);
+#undef ACCEPTED
 	EXPECT_EQ(e.c.extensions, 0u) << "line 2 stays applied";
 }
 
-// I-DATA (0x04) and RE-CONFIG (0x08) are reserved, not implemented: a
-// program that writes the bits itself is refused before anything is offered.
+// Bits that name no extension this build implements are refused before
+// anything is offered; RE-CONFIG (0x08) is one and may be asked for.
 TEST(ConfigExtensions, UnimplementedBitsRefused)
 {
 	char err[256];
 	Cfg d;
-	d.c.extensions = DPSCTP_EXT_PR_SCTP | 0x04u;
+	d.c.extensions = kBoth | 0x10u;
 	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), -EINVAL);
-	EXPECT_STREQ(err, "--extensions 0x6: bits 0x4 are not extensions this build implements "
-			  "(DPSCTP_EXT_*: pr-sctp)");
-	d.c.extensions = 0x08u;
+	EXPECT_STREQ(err, "--extensions 0x16: bits 0x10 are not extensions this build implements "
+			  "(DPSCTP_EXT_*: pr-sctp,i-data,reconfig)");
+	d.c.extensions = 0x01u;
 	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), -EINVAL);
 	d.c.extensions = 0x80000000u;
 	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), -EINVAL);
-	d.c.extensions = 0;
-	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), 0) << err;
+	for (uint32_t ok : { 0u, (uint32_t)DPSCTP_EXT_PR_SCTP, (uint32_t)DPSCTP_EXT_I_DATA, kBoth,
+			     kBoth | (uint32_t)DPSCTP_EXT_RECONFIG }) {
+		d.c.extensions = ok;
+		EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), 0) << err;
+	}
+	// Accepted by name, and not offered unless asked for.
+	Cfg e;
+	EXPECT_EQ(e.c.extensions & DPSCTP_EXT_RECONFIG, 0u);
 }
 
 TEST(ConfigExtensions, HelpAndPrintRoundTrip)
@@ -193,25 +216,127 @@ TEST(ConfigExtensions, HelpAndPrintRoundTrip)
 	Cfg d;
 	std::string u = to_text(usage_fn, &d.c);
 	EXPECT_NE(u.find("  --extensions LIST "), std::string::npos) << u;
-	EXPECT_NE(u.find("pr-sctp"), std::string::npos) << u;
-	EXPECT_NE(u.find("(default pr-sctp)"), std::string::npos) << u;
+	EXPECT_NE(u.find("i-data (RFC 8260"), std::string::npos) << u;
+	EXPECT_NE(u.find("(default pr-sctp,i-data)"), std::string::npos) << u;
 
 	char err[256] = "";
-	for (uint32_t ext : { (uint32_t)DPSCTP_EXT_PR_SCTP, 0u }) {
+	const struct {
+		uint32_t ext;
+		const char *line;
+	} sets[] = {
+		{ kBoth, "\nextensions = pr-sctp,i-data\n" },
+		{ DPSCTP_EXT_PR_SCTP, "\nextensions = pr-sctp\n" },
+		{ DPSCTP_EXT_I_DATA, "\nextensions = i-data\n" },
+		{ 0, "\nextensions = none\n" },
+	};
+	for (const auto &x : sets) {
+		uint32_t ext = x.ext;
 		Cfg c;
 		c.c.extensions = ext;
 		std::string text = to_text(print_fn, &c.c);
-		EXPECT_NE(
-			text.find(ext != 0 ? "\nextensions = pr-sctp\n" : "\nextensions = none\n"),
-			std::string::npos)
-			<< text;
+		EXPECT_NE(text.find(x.line), std::string::npos) << text;
 		TempFile f(text);
 		Cfg back;
-		back.c.extensions = ext ^ DPSCTP_EXT_PR_SCTP; // the file must set it
+		back.c.extensions = ext ^ kBoth; // the file must set it
 		ASSERT_EQ(dpsctp_config_parse_file(&back.c, f.path.c_str(), err, sizeof(err)), 0)
 			<< err << "\n"
 			<< text;
 		EXPECT_EQ(back.c.extensions, ext);
+		EXPECT_EQ(to_text(print_fn, &back.c), text);
+	}
+}
+
+// --sched: every scheduler by name (RFC 8260 §3), round robin by default.
+TEST(ConfigSched, NamesAndDefault)
+{
+	const struct {
+		const char *name;
+		unsigned sched;
+	} names[] = {
+		{ "rr", DPSCTP_SCHED_RR },	   { "fcfs", DPSCTP_SCHED_FCFS },
+		{ "rr_pkt", DPSCTP_SCHED_RR_PKT }, { "prio", DPSCTP_SCHED_PRIO },
+		{ "fc", DPSCTP_SCHED_FC },	   { "wfq", DPSCTP_SCHED_WFQ },
+	};
+	Cfg d;
+	EXPECT_EQ(d.c.sched, DPSCTP_SCHED_RR);
+	EXPECT_EQ(DPSCTP_SCHED_RR, 0u) << "a zeroed configuration field is round robin too";
+	char err[256] = "";
+	for (const auto &x : names) {
+		Cfg c;
+		ASSERT_EQ(dpsctp_config_set(&c.c, "sched", x.name, err, sizeof(err)), 0) << err;
+		EXPECT_EQ(c.c.sched, x.sched) << x.name;
+		EXPECT_STREQ(dpsctp_config_sched_name(x.sched), x.name);
+		EXPECT_EQ(dpsctp_config_validate(&c.c, err, sizeof(err)), 0) << err;
+	}
+	EXPECT_EQ(dpsctp_config_sched_name(DPSCTP_SCHED_WFQ + 1), nullptr);
+	EXPECT_EQ(dpsctp_config_sched_name(UINT32_MAX), nullptr);
+
+	// Both command-line syntaxes; the later one wins; the rest stays.
+	Cfg a;
+	Argv v({ "--sched", "prio", "-s", "--sched=wfq", "--json" });
+	ASSERT_EQ(dpsctp_config_parse_args(&a.c, v.argc(), v.p.data(), err, sizeof(err)), 3) << err;
+	EXPECT_EQ(a.c.sched, DPSCTP_SCHED_WFQ);
+	EXPECT_STREQ(v.p[1], "-s");
+	EXPECT_STREQ(v.p[2], "--json");
+	// A file.
+	TempFile f("sched = fc   # fair capacity\n");
+	Cfg b;
+	ASSERT_EQ(dpsctp_config_parse_file(&b.c, f.path.c_str(), err, sizeof(err)), 0) << err;
+	EXPECT_EQ(b.c.sched, DPSCTP_SCHED_FC);
+}
+
+TEST(ConfigSched, BadNamesListTheSchedulers)
+{
+	char err[256];
+	for (const char *v : { "RR", "priority", "fifo", "rr-pkt", "", "wfq,prio", "3" }) {
+		Cfg d;
+		d.c.sched = DPSCTP_SCHED_FC;
+		err[0] = '\0';
+		EXPECT_EQ(dpsctp_config_set(&d.c, "sched", v, err, sizeof(err)), -EINVAL) << v;
+		EXPECT_EQ(std::string(err),
+			  std::string("--sched '") + v +
+				  "': unknown (rr, fcfs, rr_pkt, prio, fc or wfq)");
+		EXPECT_EQ(d.c.sched, DPSCTP_SCHED_FC) << "a refused value leaves the configuration";
+	}
+	Cfg d;
+	Argv v({ "--sched" });
+	EXPECT_EQ(dpsctp_config_parse_args(&d.c, v.argc(), v.p.data(), err, sizeof(err)), -EINVAL);
+	EXPECT_STREQ(err, "--sched: missing value (rr|fcfs|rr_pkt|prio|fc|wfq)");
+	TempFile f("sched = prio\nsched = lottery\n");
+	Cfg e;
+	EXPECT_EQ(dpsctp_config_parse_file(&e.c, f.path.c_str(), err, sizeof(err)), -EINVAL);
+	EXPECT_EQ(std::string(err), f.path + ":2: sched 'lottery': unknown (rr, fcfs, rr_pkt, "
+					     "prio, fc or wfq)");
+	EXPECT_EQ(e.c.sched, DPSCTP_SCHED_PRIO) << "line 1 stays applied";
+	// A program that writes a number the build does not have.
+	Cfg p;
+	p.c.sched = DPSCTP_SCHED_WFQ + 1;
+	EXPECT_EQ(dpsctp_config_validate(&p.c, err, sizeof(err)), -EINVAL);
+	EXPECT_STREQ(err, "--sched 6: not a scheduler (DPSCTP_SCHED_*: rr, fcfs, rr_pkt, prio, fc "
+			  "or wfq)");
+}
+
+TEST(ConfigSched, HelpAndPrintRoundTrip)
+{
+	Cfg d;
+	std::string u = to_text(usage_fn, &d.c);
+	EXPECT_NE(u.find("  --sched rr|fcfs|rr_pkt|prio|fc|wfq "), std::string::npos) << u;
+	EXPECT_NE(u.find("stream scheduler (RFC 8260 §3)"), std::string::npos) << u;
+	char err[256] = "";
+	for (unsigned sched = DPSCTP_SCHED_RR; sched <= DPSCTP_SCHED_WFQ; sched++) {
+		Cfg c;
+		c.c.sched = sched;
+		std::string text = to_text(print_fn, &c.c);
+		std::string line =
+			std::string("\nsched = ") + dpsctp_config_sched_name(sched) + "\n";
+		EXPECT_NE(text.find(line), std::string::npos) << text;
+		TempFile f(text);
+		Cfg back;
+		back.c.sched = (sched + 1) % (DPSCTP_SCHED_WFQ + 1); // the file must set it
+		ASSERT_EQ(dpsctp_config_parse_file(&back.c, f.path.c_str(), err, sizeof(err)), 0)
+			<< err << "\n"
+			<< text;
+		EXPECT_EQ(back.c.sched, sched);
 		EXPECT_EQ(to_text(print_fn, &back.c), text);
 	}
 }

@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstring>
 #include <map>
+#include <tuple>
 #include <vector>
 
 #include "dataplane/tests/dp_env.h"
@@ -63,7 +64,9 @@ struct Side {
 	std::vector<uint8_t> seen;
 	uint32_t last_k[kStreams] = {};
 	bool any_k[kStreams] = {};
-	std::vector<uint8_t> partial;
+	// Messages in parts, by (stream, U bit, identifier): with I-DATA
+	// (negotiated by default) several are in parts at once, interleaved.
+	std::map<std::tuple<uint16_t, bool, uint32_t>, std::vector<uint8_t>> partial;
 	std::vector<uint8_t> scratch = std::vector<uint8_t>(65536);
 
 	uint32_t size_of(uint32_t k) const
@@ -137,15 +140,18 @@ void
 on_recv(dpsctp_assoc *, const dpsctp_msg *m, void *arg)
 {
 	Side *s = static_cast<Side *>(arg);
-	size_t old = s->partial.size();
-	s->partial.resize(old + m->len);
-	EXPECT_EQ(dpsctp_msg_copy(m, s->partial.data() + old, m->len), m->len);
+	auto key = std::make_tuple(m->sid, (m->flags & DPSCTP_MSG_UNORDERED) != 0, m->mid);
+	std::vector<uint8_t> &part = s->partial[key];
+	size_t old = part.size();
+	part.resize(old + m->len);
+	EXPECT_EQ(dpsctp_msg_copy(m, part.data() + old, m->len), m->len);
 	if (m->flags & DPSCTP_MSG_MORE)
 		return;
 	uint32_t k = m->ppid;
 	unsigned from = 1 - s->dir;
 	std::vector<uint8_t> body;
-	body.swap(s->partial);
+	body.swap(part);
+	s->partial.erase(key);
 	s->bytes += body.size();
 	uint32_t want = s->size_of(k);
 	bool ok = k < s->seen.size() && body.size() == want && m->sid == k % kStreams;
@@ -382,11 +388,15 @@ TEST_F(DpLoopback, OnePercentLossDuplicationReordering)
 	transfer(r);
 }
 
+// A message that fills one packet's chunk leaves by reference, whole. With
+// I-DATA (negotiated by default) a chunk carries 1,448 bytes at MTU 1500
+// (its header is 4 bytes longer than DATA's 16): a 1,452-byte message would
+// leave as 1,448 bytes by reference and a 4-byte tail copied.
 TEST_F(DpLoopback, LargeMessagesCopyNothing)
 {
 	Transfer r;
 	r.msgs = 20000;
-	r.fixed = 1452;
+	r.fixed = 1448;
 	transfer(r);
 }
 

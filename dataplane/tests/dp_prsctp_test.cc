@@ -74,7 +74,8 @@ class DpPrSctp : public ::testing::Test {
 		char err[256];
 		dpsctp_config cc = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
 		dpsctp_config sc = dp_test_config(link_->name_b, "10.0.0.2/24", 1, 0);
-		EXPECT_EQ(cc.extensions, DPSCTP_EXT_PR_SCTP) << "the default offers PR-SCTP";
+		EXPECT_EQ(cc.extensions & DPSCTP_EXT_PR_SCTP, DPSCTP_EXT_PR_SCTP)
+			<< "the default offers PR-SCTP";
 		const std::pair<dpsctp_config *, const char *> sides[] = { { &cc, ext.client },
 									   { &sc, ext.server } };
 		for (const auto &x : sides) {

@@ -76,6 +76,10 @@ MAPPED = {
     "--dirs dpsctp-client   # IPv6": "interop_usrsctp_ipv6",
     "sudo python3 dataplane/tests/interop/interop.py build --only pr-rtx,pr-ttl,no-ext "
     "--modes raw   # PR-SCTP": "interop_usrsctp_pr",
+    "sudo python3 dataplane/tests/interop/interop.py build --only idata,idata-pr "
+    "--modes raw   # I-DATA": "interop_usrsctp_idata",
+    "sudo python3 dataplane/tests/interop/interop.py build --only reconf-out,reconf-in,"
+    "reconf-add --modes raw --dirs dpsctp-server   # RE-CONFIG": "interop_usrsctp_reconf",
     "sudo python3 dataplane/tests/interop/replay.py build --variants "
     "--keep build/interop-artifacts/replay   # the corpus replay": "interop_corpus_replay",
     # docs/NET.md

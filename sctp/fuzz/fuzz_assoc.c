@@ -3,7 +3,17 @@
  * libFuzzer target: packets into an association (sctp/assoc.c), with the
  * harness doing what a peer cannot guess, so that inputs reach every state:
  *
- *   byte 0      bit 5: our messages carry PR-SCTP policies (lifetime,
+ *   byte 0      bit 7: a server association that negotiated RE-CONFIG (RFC
+ *               6525), which then also asks for a stream reset and streams
+ *               added, so its requests, the peer's answers and requests
+ *               reach their handlers and the data block is taken anew;
+ *               bit 6: a server association that negotiated I-DATA (RFC
+ *               8260): its user data chunks are I-DATA both ways, so I-DATA
+ *               and I-FORWARD TSN in the input reach their handlers and
+ *               interleaved reassembly, and DATA is a protocol violation
+ *               (a client association negotiates it when the input's INIT
+ *               ACK lists it: the endpoint offers it);
+ *               bit 5: our messages carry PR-SCTP policies (lifetime,
  *               retransmission limit, priority, by message), so FORWARD TSN
  *               is sent and the abandonment paths run (PR-SCTP is
  *               negotiated in every start, so a FORWARD TSN in the input
@@ -157,27 +167,32 @@ on_deliver(void *ctx, const struct sctp_reasm_msg *m)
 }
 
 /* The data path's storage: one association at a time, at most 65535 streams. */
-/* Receive side (stream state, TSN map, dups), then the send side (struct sctp_assoc_tx, 16 bytes
- * per outbound stream). */
-static uint64_t data_store[(65536u * 4u + 64u * 8u + 64u * 4u + 1024u + 65536u * 16u) / 8u];
-static bool data_lent;
+/* Receive side (stream state, 12 bytes with I-DATA; TSN map, dups), then the send side (struct
+ * sctp_assoc_tx, 16 bytes per outbound stream). */
+/* Two blocks: while one is lent, the other lets the association grow (RFC 6525 §5.2.5). */
+static uint64_t data_store[2][(65536u * 12u + 64u * 8u + 64u * 4u + 1024u + 65536u * 16u) / 8u];
+static bool data_lent[2];
 
 static void *
 on_data_get(void *ctx, size_t bytes)
 {
 	(void)ctx;
-	if (data_lent || bytes > sizeof(data_store))
-		return NULL;
-	data_lent = true;
-	return data_store;
+	for (unsigned i = 0; i < 2; i++) {
+		if (!data_lent[i] && bytes <= sizeof(data_store[i])) {
+			data_lent[i] = true;
+			return data_store[i];
+		}
+	}
+	return NULL;
 }
 
 static void
 on_data_put(void *ctx, void *mem)
 {
 	(void)ctx;
-	check(data_lent && mem == data_store);
-	data_lent = false;
+	unsigned i = mem == data_store[1];
+	check(data_lent[i] && mem == data_store[i]);
+	data_lent[i] = false;
 }
 
 static const struct sctp_assoc_ops ops = {
@@ -199,6 +214,8 @@ static const struct sctp_assoc_ops ops = {
  */
 static struct sctp_reasm_node reasm_nodes[64];
 static struct sctp_reasm_pool reasm_pool;
+static union sctp_ireasm_node ireasm_nodes[64];
+static struct sctp_ireasm_pool ireasm_pool;
 
 /*
  * The send side: small pools, so that SACKs meet full and empty queues.
@@ -242,6 +259,7 @@ static struct sctp_data_config data_cfg = {
 	.outq_max_msgs = 16,
 	.rtxq_max_chunks = 24,
 	.reasm_pool = &reasm_pool,
+	.ireasm_pool = &ireasm_pool,
 	.reasm = { .max_bytes = 4096, .pd_point = 1024, .max_chunks = 32 },
 	.tsn_map_words = 64,
 	.max_dups = 64,
@@ -263,10 +281,12 @@ endpoint_once(void)
 		.random32 = next_random,
 		.ctx = &rnd_state,
 		.data = &data_cfg,
-		.extensions = SCTP_COOKIE_EXT_FORWARD_TSN,
+		.extensions = SCTP_COOKIE_EXT_FORWARD_TSN | SCTP_COOKIE_EXT_I_DATA |
+			      SCTP_COOKIE_EXT_RECONFIG,
 	};
 	static const uint8_t key[SCTP_COOKIE_KEY_LEN] = { 4, 5, 6 };
 	check(sctp_reasm_pool_init(&reasm_pool, reasm_nodes, 64) == 0);
+	check(sctp_ireasm_pool_init(&ireasm_pool, ireasm_nodes, 64) == 0);
 	check(sctp_outq_pool_init(&outq_pool, outq_nodes, 16, &msg_ops) == 0);
 	check(sctp_rtxq_pool_init(&rtxq_pool, rtxq_nodes, 32) == 0);
 	check(sctp_outq_pool_attach_pr(&outq_pool, outq_pr, 16) == 0);
@@ -299,8 +319,19 @@ start(struct sctp_assoc *a, uint8_t how, uint64_t now)
 	st.local_addr = s;
 	st.created_ns = now;
 	st.lifespan_ns = SCTP_S(10);
-	st.extensions = SCTP_COOKIE_EXT_FORWARD_TSN;
+	st.extensions = SCTP_COOKIE_EXT_FORWARD_TSN | ((how & 64) ? SCTP_COOKIE_EXT_I_DATA : 0u) |
+			((how & 128) ? SCTP_COOKIE_EXT_RECONFIG : 0u);
 	check(sctp_assoc_from_cookie(a, &ep, &st, now) == 0);
+	if (how & 128) {
+		/* Our requests outstanding, so that answers and timer expiries find them. */
+		static const uint16_t sids[2] = { 1, 3 };
+		int r = (how & 16) ? sctp_assoc_add_streams(a, 2, 3, now)
+				   : sctp_assoc_reset_streams(a,
+							      SCTP_STREAM_RESET_OUTGOING |
+								      SCTP_STREAM_RESET_INCOMING,
+							      sids, 2, now);
+		check(r == 0);
+	}
 	if ((how & 3) == 1)
 		sctp_assoc_shutdown(a, now);
 }
@@ -363,8 +394,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The caller's side of the contract: end it, then all lent storage is back. */
 	if (a.state != SCTP_ASSOC_CLOSED)
 		check(sctp_assoc_abort(&a, now, NULL, 0) == 0);
-	check(!hs_lent && !paths_lent && !data_lent);
-	check(reasm_pool.n_free == reasm_pool.n);
+	check(!hs_lent && !paths_lent && !data_lent[0] && !data_lent[1]);
+	check(reasm_pool.n_free == reasm_pool.n && ireasm_pool.n_free == ireasm_pool.n);
 	check(outq_pool.n_free == outq_pool.n && rtxq_pool.n_free == rtxq_pool.n);
 	check(msg_holds == 0);
 	check(memcmp(copy, data, size) == 0);

@@ -105,9 +105,11 @@ def extract_seeds(corpus_dir, out_dir, seed_format="raw"):
             sctp = sctp_from_ip(ip) if ip else None
             if not sctp:
                 continue
-            # framed: every packet from a client in COOKIE-WAIT (0) and
-            # from an ESTABLISHED server (4).
-            seeds = [sctp] if seed_format == "raw" else [framed(sctp, 0), framed(sctp, 4)]
+            # framed: every packet from a client in COOKIE-WAIT (0), from
+            # an ESTABLISHED server (4), from one that negotiated I-DATA
+            # (4 + 64), and from one with a RE-CONFIG request out (4 + 128).
+            seeds = [sctp] if seed_format == "raw" else [framed(sctp, 0), framed(sctp, 4),
+                                                         framed(sctp, 68), framed(sctp, 132)]
             for seed in seeds:
                 with open(os.path.join(out_dir, f"seed-{n:05d}"), "wb") as f:
                     f.write(seed)

@@ -102,6 +102,8 @@ struct Note {
 	uint64_t at;
 	struct sctp_notification n;
 	Bytes causes;
+	std::vector<uint16_t> streams; // STREAM_RESET: n.streams, copied (valid only in the call)
+	size_t sent_before = 0;	       // packets the side had sent when told (Sim only)
 };
 
 // The RFC 9260 §6.3.3 E2 schedule: the k-th expiry after the first send
@@ -141,8 +143,13 @@ struct SideData {
 	struct sctp_rtxq_pool rtxq_pool;
 	std::vector<struct sctp_rtxq_pr_slot> rtxq_pr; // PR-SCTP slots (Sim::enable_pr())
 	std::vector<struct sctp_outq_pr> outq_pr;
+	std::vector<union sctp_ireasm_node> ireasm_nodes; // I-DATA (Sim::enable_idata())
+	struct sctp_ireasm_pool ireasm_pool;
 	std::vector<uint64_t> store;
 	bool lent = false;
+	std::vector<uint64_t> spare; // the second block (ops.data_get())
+	bool spare_lent = false;
+	size_t data_cap = SIZE_MAX;
 	size_t asked = 0; // bytes the last ops.data_get() asked for
 	std::vector<RxMsg> delivered;
 	std::vector<struct sctp_notification> failed; // SEND_FAILED notifications
@@ -280,19 +287,27 @@ struct Sim {
 			}
 			side->data->delivered.push_back(std::move(d));
 		};
+		// One block, and a second one while it is lent (the data block
+		// growing, RFC 6525 §5.2.5), up to data_cap bytes each.
 		ops.data_get = [](void *ctx, size_t bytes) -> void * {
-			Side *side = static_cast<Side *>(ctx);
-			if (side->data->lent)
+			SideData &d = *static_cast<Side *>(ctx)->data;
+			if (bytes > d.data_cap || (d.lent && d.spare_lent))
 				return nullptr;
-			side->data->lent = true;
-			side->data->asked = bytes;
-			side->data->store.assign((bytes + 7) / 8, 0xa5a5a5a5a5a5a5a5ull);
-			return side->data->store.data();
+			std::vector<uint64_t> &v = d.lent ? d.spare : d.store;
+			(d.lent ? d.spare_lent : d.lent) = true;
+			d.asked = bytes;
+			v.assign((bytes + 7) / 8, 0xa5a5a5a5a5a5a5a5ull);
+			return v.data();
 		};
 		ops.data_put = [](void *ctx, void *mem) {
-			Side *side = static_cast<Side *>(ctx);
-			EXPECT_TRUE(side->data->lent && mem == side->data->store.data());
-			side->data->lent = false;
+			SideData &d = *static_cast<Side *>(ctx)->data;
+			if (d.spare_lent && mem == d.store.data()) {
+				std::swap(d.store, d.spare); // the second block is the one in use
+				d.spare_lent = false;
+				return;
+			}
+			EXPECT_TRUE(d.lent && !d.spare_lent && mem == d.store.data());
+			d.lent = false;
 		};
 		ops.send_data = [](void *ctx, const uint8_t *head, size_t head_len,
 				   const struct sctp_tx_seg *segs, unsigned n,
@@ -348,6 +363,29 @@ struct Sim {
 							   d.outq_pool.n),
 				  0);
 		}
+	}
+
+	// I-DATA offered by the sides named (RFC 8260), with their reassembly pools.
+	void enable_idata(bool client = true, bool server = true)
+	{
+		for (Side *x : { &c, &s }) {
+			SideData &d = *x->data;
+			d.ireasm_nodes.resize(512);
+			ASSERT_EQ(sctp_ireasm_pool_init(&d.ireasm_pool, d.ireasm_nodes.data(), 512),
+				  0);
+			d.cfg.ireasm_pool = &d.ireasm_pool;
+			if (x == &c ? client : server)
+				x->ep.cfg.extensions |= SCTP_COOKIE_EXT_I_DATA;
+		}
+	}
+
+	// RE-CONFIG (RFC 6525) offered by the sides named.
+	void enable_reconf(bool client = true, bool server = true)
+	{
+		if (client)
+			c.ep.cfg.extensions |= SCTP_COOKIE_EXT_RECONFIG;
+		if (server)
+			s.ep.cfg.extensions |= SCTP_COOKIE_EXT_RECONFIG;
 	}
 
 	// sctp_assoc_send_pr() as send() below.
@@ -406,10 +444,14 @@ struct Sim {
 			Side *side = static_cast<Side *>(ctx);
 			if (n->type == SCTP_NOTIFY_SEND_FAILED && side->data)
 				side->data->failed.push_back(*n);
-			Note note{ side->sim->now, *n, Bytes() };
+			Note note{ side->sim->now, *n, Bytes(), {} };
 			if (n->abort_causes_len)
 				note.causes.assign(n->abort_causes,
 						   n->abort_causes + n->abort_causes_len);
+			if (n->streams != nullptr)
+				note.streams.assign(n->streams, n->streams + n->n_streams);
+			note.n.streams = nullptr;
+			note.sent_before = side->sent.size();
 			side->notes.push_back(note);
 		};
 		ops.hs_get = [](void *ctx) -> struct sctp_assoc_handshake *
@@ -656,7 +698,7 @@ class One : public ::testing::Test {
 		};
 		ops_.notify = [](void *ctx, const struct sctp_notification *n) {
 			One *t = static_cast<One *>(ctx);
-			Note note{ t->now_, *n, Bytes() };
+			Note note{ t->now_, *n, Bytes(), {} };
 			if (n->abort_causes_len)
 				note.causes.assign(n->abort_causes,
 						   n->abort_causes + n->abort_causes_len);

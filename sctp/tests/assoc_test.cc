@@ -513,6 +513,16 @@ TEST(AssocTables, ChunkTypesMapToRows)
 		  SCTP_ASSOC_ROW_EXTENSION);
 	EXPECT_EQ(sctp_assoc_row_of(SCTP_CHUNK_I_FORWARD_TSN, SCTP_COOKIE_EXT_FORWARD_TSN),
 		  SCTP_ASSOC_ROW_UNKNOWN);
+	// I-DATA takes DATA's row, I-FORWARD TSN FORWARD TSN's, once negotiated (RFC 8260).
+	EXPECT_EQ(sctp_assoc_row_of(SCTP_CHUNK_I_DATA, 0), SCTP_ASSOC_ROW_UNKNOWN);
+	EXPECT_EQ(sctp_assoc_row_of(SCTP_CHUNK_I_DATA, SCTP_COOKIE_EXT_I_DATA),
+		  SCTP_ASSOC_ROW_DATA);
+	EXPECT_EQ(sctp_assoc_row_of(SCTP_CHUNK_I_FORWARD_TSN,
+				    SCTP_COOKIE_EXT_FORWARD_TSN | SCTP_COOKIE_EXT_I_DATA),
+		  SCTP_ASSOC_ROW_FORWARD_TSN);
+	EXPECT_EQ(sctp_assoc_row_of(SCTP_CHUNK_RECONFIG, 0), SCTP_ASSOC_ROW_UNKNOWN);
+	EXPECT_EQ(sctp_assoc_row_of(SCTP_CHUNK_RECONFIG, SCTP_COOKIE_EXT_RECONFIG),
+		  SCTP_ASSOC_ROW_RECONFIG);
 	EXPECT_EQ(sctp_assoc_row_of(SCTP_CHUNK_AUTH, ~0u), SCTP_ASSOC_ROW_UNKNOWN);
 	EXPECT_EQ(sctp_assoc_row_of(0x3f, ~0u), SCTP_ASSOC_ROW_UNKNOWN);
 }
@@ -899,6 +909,8 @@ TEST_F(One, EveryWrongStateChunkIsDiscardedUnderItsName)
 		{ SCTP_ASSOC_ROW_COOKIE_ACK, "0b000004" },
 		{ SCTP_ASSOC_ROW_SHUTDOWN_COMPLETE, "0e000004" },
 		{ SCTP_ASSOC_ROW_FORWARD_TSN, "c0000008 00000005" },
+		/* an answer (Response, Success - Performed) to a request never sent */
+		{ SCTP_ASSOC_ROW_RECONFIG, "82000010 0010000c 00000001 00000001" },
 		{ SCTP_ASSOC_ROW_EXTENSION, "0c000008 00000005" }, /* ECNE */
 		{ SCTP_ASSOC_ROW_UNKNOWN, "bf000004" },
 	};
@@ -915,7 +927,8 @@ TEST_F(One, EveryWrongStateChunkIsDiscardedUnderItsName)
 				     sctp_assoc_state_name(st));
 			fresh();
 			to_state(st);
-			a_.extensions |= SCTP_COOKIE_EXT_FORWARD_TSN | SCTP_COOKIE_EXT_ECN;
+			a_.extensions |= SCTP_COOKIE_EXT_FORWARD_TSN | SCTP_COOKIE_EXT_ECN |
+					 SCTP_COOKIE_EXT_RECONFIG;
 			std::memset(&counters_, 0, sizeof(counters_));
 			size_t sends = sent_.size(), notes = notes_.size();
 			uint32_t vtag = ci.vtag == SCTP_ASSOC_VTAG_ZERO ? 0 : a_.local_vtag;

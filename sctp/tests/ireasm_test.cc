@@ -224,6 +224,9 @@ TEST(IReasm, MidWrapsAt2To32)
 	EXPECT_EQ(f.out[0].bytes + f.out[1].bytes + f.out[2].bytes, "abc");
 	EXPECT_EQ(f.streams[0].next_mid, 1u);
 	EXPECT_EQ(f.feed(4, 0, 0xFFFFFFF0u, 0, BE, "old"), V(STALE));
+	// Half the MID space ahead cannot be ordered against the others: stale too.
+	EXPECT_EQ(f.feed(5, 0, 1u + 0x80000000u, 0, B, "far"), V(STALE));
+	EXPECT_EQ(f.feed(6, 0, 1u + 0x7fffffffu, 0, B, "near"), V(QUEUED));
 	f.done();
 }
 
@@ -241,6 +244,9 @@ TEST(IReasm, Violations)
 	EXPECT_EQ(f.feed(8, 0, 0, 3, E, "x"), V(BAD_FRAGMENT)); // same FSN, new TSN
 	EXPECT_EQ(f.feed(9, 0, 1, 5, M, "m"), V(QUEUED));
 	EXPECT_EQ(f.feed(10, 0, 1, 2, E, "x"), V(BAD_FRAGMENT)); // an E below FSN 5
+	// A new message's first fragment 2^31 FSNs on: no message has that many.
+	EXPECT_EQ(f.feed(12, 0, 2, 0x80000000u, E, "x"), V(BAD_FRAGMENT));
+	EXPECT_EQ(f.feed(13, 0, 2, 0xC9FF0000u, M, "x"), V(BAD_FRAGMENT));
 	// A B with an FSN: only a caller can build one.
 	Block *b = f.bufs.make("x");
 	struct sctp_ireasm_chunk c = {};

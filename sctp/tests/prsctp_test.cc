@@ -89,7 +89,7 @@ struct Harness {
 	std::vector<struct sctp_rtxq_node> nodes;
 	std::vector<struct sctp_rtxq_pr_slot> slots;
 	struct sctp_rtxq_pool pool;
-	struct sctp_rtxq_env env;
+	struct sctp_rtxq_env env = {};
 	struct sctp_rtxq q;
 	struct sctp_rtxq_pr_stats stats;
 	struct sctp_rtxq_pr_result res;
@@ -120,12 +120,13 @@ struct Harness {
 	uint32_t send(uint16_t len, uint8_t flags, uint16_t sid, uint16_t ssn, uint8_t policy,
 		      uint64_t value, uint8_t path = 0, uint32_t mid = 0)
 	{
-		struct sctp_rtxq_chunk c;
+		struct sctp_rtxq_chunk c = {};
 		struct sctp_rtxq_pr pr;
 		memset(&c, 0, sizeof(c));
 		c.tsn = next_tsn;
 		c.sid = sid;
-		c.ssn = ssn;
+		c.ssn = mid != 0 ? (uint16_t)mid : ssn; // I-DATA: the MID in two halves
+		c.mid_hi = (uint16_t)(mid >> 16);
 		c.flags = flags;
 		c.path = path;
 		c.payload.handle = bufs.make(next_tsn);
@@ -133,7 +134,7 @@ struct Harness {
 		c.payload.len = len;
 		pr.policy = policy;
 		pr.value = value;
-		pr.mid = mid;
+		pr.ppid = 0;
 		EXPECT_EQ(SCTP_RTXQ_ADD_OK, sctp_rtxq_add_pr(&q, &env, &c, 0, &pr));
 		return next_tsn++;
 	}
@@ -250,7 +251,7 @@ TEST(Prsctp, AddRefusesAPolicyWithoutSlots)
 {
 	std::vector<struct sctp_rtxq_node> nodes(4);
 	struct sctp_rtxq_pool pool;
-	struct sctp_rtxq_env env;
+	struct sctp_rtxq_env env = {};
 	struct sctp_rtxq q;
 	Bufs bufs;
 	ASSERT_EQ(0, sctp_rtxq_pool_init(&pool, nodes.data(), 4));
@@ -258,7 +259,7 @@ TEST(Prsctp, AddRefusesAPolicyWithoutSlots)
 	env.buf = &bufs.ops;
 	env.max_chunks = 0;
 	sctp_rtxq_init(&q, 1, 1000);
-	struct sctp_rtxq_chunk c;
+	struct sctp_rtxq_chunk c = {};
 	memset(&c, 0, sizeof(c));
 	c.tsn = 1;
 	c.flags = BE;

@@ -149,7 +149,7 @@ struct Harness {
 	Bufs bufs;
 	std::vector<struct sctp_rtxq_node> nodes;
 	struct sctp_rtxq_pool pool;
-	struct sctp_rtxq_env env;
+	struct sctp_rtxq_env env = {};
 	struct sctp_rtxq q;
 	struct sctp_rtxq_sack_result res;
 	uint32_t next_tsn;
@@ -171,7 +171,7 @@ struct Harness {
 					    uint16_t ssn = 0)
 	{
 		Block *b = bufs.make(next_tsn);
-		struct sctp_rtxq_chunk c;
+		struct sctp_rtxq_chunk c = {};
 		c.tsn = next_tsn;
 		c.ppid = ppid;
 		c.sid = sid;

@@ -155,7 +155,14 @@ class Rig:
             print(out[-2000:], err[-2000:])
         return p.returncode, out, err
 
-    def finish(self, p, sig=signal.SIGINT, timeout=20):
+    def finish(self, p, sig=signal.SIGINT, timeout=20, grace=0):
+        # A -1 server ends by itself once its association has: wait for that
+        # (grace) before the signal, which would stop it before its report.
+        if grace:
+            try:
+                p.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
         if p.poll() is None:
             p.send_signal(sig)
         try:
@@ -190,7 +197,8 @@ def forward(rig):
                                       "-i", "0.5", "--json"]))
     check("forward bulk: sidecar client exit 0", rc == 0, rc)
     bulk = json.loads(out) if rc == 0 else None
-    rc, out, _ = rig.run(rig.sidecar(["-c", PEER_IP, "-t", "1", "-l", "64", "--ping", "--json"]))
+    rc, out, _ = rig.run(rig.sidecar(["-c", PEER_IP, "-t", "1", "-l", "700", "--ping",
+                                      "--ping-length", "64", "--json"]))
     check("forward ping: sidecar client exit 0", rc == 0, rc)
     ping = json.loads(out) if rc == 0 else None
     prc, pout, perr = rig.finish(peer)
@@ -205,12 +213,19 @@ def forward(rig):
     check("forward bulk: acknowledged only", get(bulk, "end.sum_received.acknowledged_only") is True)
     check("forward bulk: intervals kept", len(bulk.get("intervals", [])) >= 1)
     check("forward bulk: cycles per message measured", get(bulk, "end.cycles_per_message.sender") > 0)
+    check("forward bulk: dpsctpd's scheduler, asked through the client library",
+          get(bulk, "end.sched") == "rr" and get(docs[0], "end.sched") == "rr",
+          f"{get(bulk, 'end.sched')} {get(docs[0], 'end.sched')}")
     if ping is not None:
         agree("forward ping", ping, docs[1])
         lat = ping["end"].get("latency_us", {})
         check("forward ping: latency quantiles", all(k in lat for k in ("p50", "p99", "p999", "max"))
               and lat["samples"] == get(ping, "end.sum_sent.messages")
               and 0 < lat["p50"] <= lat["p99"] <= lat["max"] * 1.04, lat)
+        check("forward ping: --ping-length 64 beside -l 700",
+              get(ping, "start.test.ping_bytes") == 64 and
+              get(ping, "end.sum_sent.bytes") == 64 * get(ping, "end.sum_sent.messages"),
+              get(ping, "end.sum_sent"))
 
 
 def forward_pr(rig):
@@ -220,13 +235,14 @@ def forward_pr(rig):
     rc, out, err = rig.run(rig.sidecar(["-c", PEER_IP, "-t", "1", "-l", "1000", "--pr-policy",
                                         "ttl", "--pr-value", "1", "--json"]))
     check("pr-sctp: sidecar client exit 0 (the run completes)", rc == 0, err[-2000:])
-    prc, pout, perr = rig.finish(peer, timeout=20)
+    prc, pout, perr = rig.finish(peer, timeout=20, grace=10)
     check("pr-sctp: the embedded server -1 exits 0", prc == 0, perr[-2000:])
     try:
         c, s = json.loads(out), json.loads(pout)
         pr = get(c, "end.pr_sctp")
         sent, recv = get(c, "end.sum_sent.messages"), get(s, "end.sum_received.messages")
-        check("pr-sctp: negotiated through dpsctpd", get(c, "end.extensions") == "pr-sctp",
+        check("pr-sctp: negotiated through dpsctpd",
+              "pr-sctp" in get(c, "end.extensions").split(","),
               get(c, "end.extensions"))
         check("pr-sctp: the policy in the report", get(c, "start.test.pr_policy") == "ttl" and
               pr["policy"] == "ttl" and pr["value"] == 1, pr)
@@ -253,12 +269,12 @@ def reverse(rig):
     rc, out, err = rig.run(rig.embedded(1, ["-c", DAEMON_IP, "-t", "1", "-l", "1452", "-S", "2",
                                             "--json"]))
     check("reverse: embedded client exit 0", rc == 0, err[-2000:])
-    src, sout, serr = rig.finish(srv, timeout=20)
+    src, sout, serr = rig.finish(srv, timeout=20, grace=10)
     check("reverse: sidecar server -1 exits 0 after the association", src == 0, serr[-2000:])
     try:
         c, s = json.loads(out), json.loads(sout)
     except ValueError as e:
-        check("reverse: JSON", False, str(e))
+        check("reverse: JSON", False, f"{e}: client {out[:300]!r}, server {sout[:300]!r}")
         return
     keys_present("reverse (sidecar server)", s, "sidecar")
     agree("reverse", c, s)

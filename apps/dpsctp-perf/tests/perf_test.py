@@ -138,7 +138,7 @@ def main():
         try:
             pr = get(doc, "end.pr_sctp")
             sent, recv = get(doc, "end.sum_sent.messages"), get(doc, "end.sum_received.messages")
-            check("pr ttl 1: negotiated", get(doc, "end.extensions") == "pr-sctp",
+            check("pr ttl 1: negotiated", "pr-sctp" in get(doc, "end.extensions").split(","),
                   get(doc, "end.extensions"))
             check("pr ttl 1: the policy in the report", pr["policy"] == "ttl" and
                   pr["value"] == 1 and get(doc, "start.test.pr_policy") == "ttl", pr)
@@ -163,6 +163,38 @@ def main():
         traffic_checks("pr rtx, not negotiated", doc)
         check("pr rtx, not negotiated: sent reliably", get(doc, "end.extensions") == "none" and
               get(doc, "end.pr_sctp.abandoned_messages") == 0, get(doc, "end.pr_sctp"))
+
+    # Head-of-line blocking (docs/PERF_TOOL.md): 64-byte pings on stream 0
+    # every 200 us beside 1 MiB messages (mbuf chains) paced on stream 1, with
+    # I-DATA and with DATA. Every message arrives, the pings are measured both
+    # ways (RTT/2 and one way), the negotiated set and the scheduler are
+    # reported; --sched reaches the associations.
+    hol = ["-t", "1", "-l", "1048576", "-S", "2", "--sndbuf", "4m", "--rcvbuf", "4m",
+           "--rate", "200m", "--ping", "--ping-length", "64", "--ping-interval", "200"]
+    for name, ext, sched, want_idata in (("hol i-data", "pr-sctp,i-data", "rr", True),
+                                         ("hol data", "pr-sctp", "fcfs", False)):
+        doc = run_json(perf, name, "0-1", [*hol, "--extensions", ext, "--sched", sched])
+        if not doc:
+            continue
+        traffic_checks(name, doc)
+        try:
+            got = get(doc, "end.extensions").split(",")
+            check(f"{name}: i-data {'negotiated' if want_idata else 'not negotiated'}",
+                  ("i-data" in got) == want_idata and "pr-sctp" in got, got)
+            check(f"{name}: scheduler {sched}", get(doc, "end.sched") == sched,
+                  get(doc, "end.sched"))
+            check(f"{name}: ping size and interval", get(doc, "start.test.ping_bytes") == 64 and
+                  get(doc, "start.test.ping_interval_us") == 200 and
+                  get(doc, "start.test.message_bytes") == 1048576, doc["start"]["test"])
+            lat, one = get(doc, "end.latency_us"), get(doc, "end.one_way_latency_us")
+            check(f"{name}: pings measured", lat["samples"] > 0 and one["samples"] > 0,
+                  f"{lat} {one}")
+            q = [one[k] for k in ("p50", "p90", "p99", "p999", "max")]
+            check(f"{name}: one-way quantiles ordered", q == sorted(q) and q[0] > 0, q)
+            bulk = get(doc, "end.sum_sent.bytes") - 64 * get(doc, "end.sum_sent.messages")
+            check(f"{name}: bulk messages sent", bulk >= 1048576, bulk)
+        except (KeyError, AttributeError) as e:
+            check(f"{name}: keys", False, str(e))
 
     # Both ways.
     doc = run_json(perf, "bidir", "0-1", ["-t", "1", "--bidir"])
@@ -221,10 +253,28 @@ def main():
                       (["--pr-policy", "rtx", "--pr-value", "4294967296"],
                        "--pr-value 4294967296: out of range (want 0..4294967295)"),
                       (["--pr-policy", "prio", "--handshakes", "5"],
-                       "--pr-policy applies to data: not with --handshakes")):
+                       "--pr-policy applies to data: not with --handshakes"),
+                      (["--ping-length", "64"], "--ping-length 64 is the size of --ping's "
+                       "messages: with --ping"),
+                      (["--ping", "--ping-length", "65001"],
+                       "--ping-length 65001: out of range (want 16..65000)"),
+                      (["--ping-interval", "100"], "--ping-interval paces --ping's messages: "
+                       "with --ping"),
+                      (["--ping", "--ping-interval", "0"],
+                       "--ping-interval 0: out of range"),
+                      (["-l", "1048576"], "-l 1048576 is longer than the send buffer "
+                       "(--sndbuf 262144)"),
+                      (["--extensions", "pr-sctp,i-dada"], "unknown extension 'i-dada'"),
+                      (["--sched", "lottery"], "--sched 'lottery': unknown")):
         p = run(perf, "0", ["--loopback", *bad], timeout=30)
         check(f"usage {' '.join(bad)}: exit 2, said", p.returncode == 2 and said in p.stderr,
               f"{p.returncode} {p.stderr[-300:]}")
+    # Through the sidecar one ping is in flight at a time: refused before
+    # anything is attached.
+    p = subprocess.run([perf, "--sidecar", "/nonexistent.sock", "-c", "10.0.0.2", "--ping",
+                        "--ping-interval", "100"], capture_output=True, text=True, timeout=30)
+    check("usage --sidecar --ping-interval: exit 2, said", p.returncode == 2 and
+          "--ping-interval: not with --sidecar" in p.stderr, f"{p.returncode} {p.stderr[-300:]}")
     p = run(perf, "0", ["-h"], timeout=30)
     check("-h: exit 0 with the options", p.returncode == 0 and "--handshakes" in p.stdout)
 

@@ -31,9 +31,15 @@ do. Each case starts its own daemon and peer and always stops them.
               listens on (the peer's ABORT) and an address nobody answers from
               (INIT retransmissions exhausted) read differently
   pr-sctp     dd_probe prsctp through --loopback-peer echo: COMM_UP says
-              PR-SCTP was negotiated (and not when the daemon runs with
-              --extensions none); sends with each PR-SCTP policy complete
-              with 0 (dpsctpd refused a lifetime once) and come back intact
+              PR-SCTP and I-DATA were negotiated (PR-SCTP alone with
+              --extensions pr-sctp, neither with none); sends with each PR-SCTP
+              policy complete with 0 (dpsctpd refused a lifetime once) and
+              come back intact
+  sched       dd_probe sched through --loopback-peer echo, with the default
+              --sched and with --sched prio: the scheduler and the streams'
+              parameters set and read back per association, each error
+              (-EINVAL, -ENOENT, -EBUSY) back in its completion; --check
+              prints sched and refuses an unknown one, naming the schedulers
   cpl-ring    dd_probe cplring, every completion-ring fill level
               under every mix of quiet and other requests, through
               --loopback-peer echo: each request answered once, in order, every
@@ -399,10 +405,35 @@ def case_loopback_events(rig):
 def case_pr_sctp(rig):
     """dpsctpd answered a SEND with a lifetime -EOPNOTSUPP, and an
     application could not tell what an association had negotiated."""
-    for ext, extra in (("pr-sctp", []), ("none", ["--extensions", "none"])):
+    for ext, extra in (("pr-sctp,i-data", []), ("pr-sctp", ["--extensions", "pr-sctp"]),
+                       ("none", ["--extensions", "none"])):
         d = start_loopback(rig, extra)
         rig.check(rig.probe(["prsctp", "10.255.0.2", "5001", ext]) == 0,
                   "PR-SCTP policies through the daemon, COMM_UP's extensions: %s" % ext)
+        d.p.terminate()
+        d.wait(10)
+
+
+def case_sched(rig):
+    """An application of the sidecar could not choose an
+    association's stream scheduler (RFC 8260 §3) nor a stream's priority."""
+    chk = [rig.exe("apps/dpsctpd/dpsctpd"), "--no-huge", "--no-pci", "--no-shconf", "-l", "0",
+           "-m", "64", "--log-level", "lib.eal:error", "--"]
+    r = subprocess.run(chk + ["--sched", "prio", "--check"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=30)
+    rig.check(r.returncode == 0 and re.search(r"^sched = prio$", r.stdout, re.M) is not None
+              and re.search(r"^extensions = pr-sctp,i-data$", r.stdout, re.M) is not None,
+              "--check prints sched = prio and the extensions (exit %d)" % r.returncode)
+    r = subprocess.run(chk + ["--sched", "lottery", "--check"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=30)
+    rig.check(r.returncode == 2 and
+              "--sched 'lottery': unknown (rr, fcfs, rr_pkt, prio, fc or wfq)" in r.stdout,
+              "--check refuses --sched lottery, naming the schedulers (exit %d: %s)" % (
+                  r.returncode, r.stdout.strip().splitlines()[-1:]))
+    for name, extra in (("rr", []), ("prio", ["--sched", "prio"])):
+        d = start_loopback(rig, extra)
+        rig.check(rig.probe(["sched", "10.255.0.2", "5001", name]) == 0,
+                  "the scheduler through the daemon (--sched %s)" % name)
         d.p.terminate()
         d.wait(10)
 
@@ -796,7 +827,7 @@ CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "garbage": case_garbage, "restart": case_restart, "zero-copy": case_zero_copy,
          "loopback-peer": case_loopback_peer, "loopback-parts": case_loopback_parts,
          "loopback-events": case_loopback_events, "cpl-ring": case_cpl_ring,
-         "pr-sctp": case_pr_sctp,
+         "pr-sctp": case_pr_sctp, "sched": case_sched,
          "listeners": case_listeners, "app-limits": case_app_limits}
 CASES.update({"silent-clients": case_silent_clients, "second-daemon": case_second_daemon,
               "quiet-stdout": case_quiet_stdout})

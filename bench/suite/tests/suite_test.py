@@ -5,7 +5,8 @@ installed) into a temporary file, then report.py into a copy of a page with
 text around the markers. Checks behaviour, never speed: every selected
 scenario produced a median or an error naming the tool, the generated
 section has its tables and goals, text outside the markers is kept, and a
-second report of the same input changes nothing.
+second report of the same input changes nothing; the head-of-line scenario
+negotiated I-DATA where it asked and not where it did not.
 
 usage: suite_test.py SOURCE_ROOT BUILD_DIR
 """
@@ -28,7 +29,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "e2e.json")
         p = subprocess.run([sys.executable, os.path.join(src, "bench/suite/run.py"), "--build", build,
-                            "--quick", "--only", "64|handshakes", "--out", out],
+                            "--quick", "--only", "64|handshakes|^hol/", "--out", out],
                            capture_output=True, text=True, timeout=600, cwd=src)
         print(p.stdout[-4000:], p.stderr[-2000:])
         check("run.py exit 0", p.returncode == 0, p.returncode)
@@ -59,7 +60,18 @@ def main():
         check("text before and after kept", text.startswith("# Page\n\nBefore.\n") and
               text.rstrip().endswith("After."))
         check("old section replaced", "\nold\n" not in text)
-        for want in ("### Throughput", "### Goals", "| 64 B |", "### Commands", "usrsctp"):
+        hol = [r for r in runs if r["scenario"] == "hol"]
+        check("head-of-line: DATA and I-DATA rows", len(hol) == 4, len(hol))
+        for r in hol:
+            if r.get("error") or not r["results"]:
+                continue
+            ext = r["results"][0]["end"].get("extensions") or ""
+            check(f"{r['name']}: negotiated as asked",
+                  ("i-data" in ext.split(",")) == (r["params"]["data"] == "i-data"), ext)
+            check(f"{r['name']}: one-way latency measured", "one_way_p99" in r["median"],
+                  r["median"])
+        for want in ("### Throughput", "### Goals", "| 64 B |", "### Commands", "usrsctp",
+                     "### Head-of-line blocking: DATA against I-DATA"):
             check(f"section has {want!r}", want in text)
         subprocess.run(rep, capture_output=True, text=True, timeout=120)
         check("same input, same page", open(md).read() == text)

@@ -52,7 +52,7 @@ TEST(ScProto, MalformedRequestsAreProtocolErrors)
 	r.flags = 0x80;
 	EXPECT_EQ(sc_req_check(&r, kArena), -EPROTO); // unknown flag
 	r = req(SC_OP_SEND);
-	r.reserved[15] = 1;
+	r.reserved[sizeof(r.reserved) - 1] = 1;
 	EXPECT_EQ(sc_req_check(&r, kArena), -EPROTO); // reserved not zero
 	r = req(SC_OP_SEND);
 	r.len = 0;
@@ -138,7 +138,7 @@ TEST(ScProto, PartsAndWhoAnAssociationIsWith)
 	e.assoc = 9;
 	e.reason = 4; // DPSCTP_REASON_T1_INIT
 	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
-	e.reserved[3] = 1;
+	e.mid = 1 << 24; // where version 4 had reserved bytes: a RECV's alone
 	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
 }
 
@@ -148,7 +148,6 @@ TEST(ScProto, PartsAndWhoAnAssociationIsWith)
 // data plane judges it (dpsctp_send()'s -EINVAL in the completion).
 TEST(ScProto, SendCarriesItsPolicy)
 {
-	EXPECT_EQ(SC_VERSION, 4u);
 	EXPECT_EQ(offsetof(struct sc_req, pr_policy), 40u);
 	EXPECT_EQ(offsetof(struct sc_req, pr_value), 44u);
 	EXPECT_EQ(offsetof(struct sc_req, reserved) + sizeof(((struct sc_req *)0)->reserved),
@@ -216,8 +215,67 @@ TEST(ScProto, SendFailedAndExtensions)
 	e.len = 10;
 	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO); // extensions on a RECV
 	e.extensions = 0;
-	e.reserved[3] = 1;
-	EXPECT_EQ(sc_evt_check(&e, kArena), -EPROTO);
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	e.mid = 0x12345678; // a RECV's message identifier (version 5), anything
+	EXPECT_EQ(sc_evt_check(&e, kArena), 0);
+	memcpy(img, &e, sizeof(img));
+	uint32_t mid;
+	memcpy(&mid, img + 60, 4);
+	EXPECT_EQ(mid, 0x12345678u);
+	EXPECT_EQ(offsetof(struct sc_evt, mid) + sizeof(e.mid), (size_t)SC_SLOT_BYTES);
+}
+
+// Version 5: the stream scheduler's requests (SET_SCHED, GET_SCHED,
+// SET_STREAM_PARAM, GET_STREAM_PARAM) name an association; the setters'
+// value travels in a field carved from the reserved bytes, a getter's answer
+// in one of the completion's. value is zero in every other request, a
+// stream parameter fits 16 bits, and a scheduler number is the data plane's
+// to judge (any is well-formed here).
+TEST(ScProto, SchedRequests)
+{
+	EXPECT_EQ(SC_VERSION, 5u) << "a new wire format needs a new version";
+	EXPECT_EQ(offsetof(struct sc_req, value), 48u);
+	EXPECT_EQ(offsetof(struct sc_req, reserved) + sizeof(((struct sc_req *)0)->reserved),
+		  (size_t)SC_SLOT_BYTES);
+	EXPECT_EQ(offsetof(struct sc_cpl, value), 24u);
+	EXPECT_EQ(offsetof(struct sc_cpl, reserved) + sizeof(((struct sc_cpl *)0)->reserved),
+		  (size_t)SC_SLOT_BYTES);
+	EXPECT_EQ(SC_SCHED_MAX, 5u);
+
+	for (uint8_t op : { (uint8_t)SC_OP_SET_SCHED, (uint8_t)SC_OP_GET_SCHED,
+			    (uint8_t)SC_OP_SET_STREAM_PARAM, (uint8_t)SC_OP_GET_STREAM_PARAM }) {
+		struct sc_req r = req(op);
+		EXPECT_EQ(sc_req_check(&r, kArena), 0) << "op " << (int)op;
+		r.assoc = 0;
+		EXPECT_EQ(sc_req_check(&r, kArena), -EPROTO)
+			<< "op " << (int)op << ": no association";
+	}
+	struct sc_req r = req(SC_OP_SET_SCHED);
+	r.value = SC_SCHED_MAX + 1; // the data plane says -EINVAL
+	EXPECT_EQ(sc_req_check(&r, kArena), 0);
+	uint8_t img[SC_SLOT_BYTES];
+	memcpy(img, &r, sizeof(img));
+	uint32_t v;
+	memcpy(&v, img + 48, 4);
+	EXPECT_EQ(v, SC_SCHED_MAX + 1);
+
+	r = req(SC_OP_SET_STREAM_PARAM);
+	r.sid = 7;
+	r.value = 65535;
+	EXPECT_EQ(sc_req_check(&r, kArena), 0);
+	r.value = 65536;
+	EXPECT_EQ(sc_req_check(&r, kArena), -EPROTO) << "a stream parameter is 16 bits";
+
+	// value belongs to the setters alone.
+	for (uint8_t op = SC_OP_LISTEN; op < SC_OP_COUNT; op++) {
+		if (op == SC_OP_SET_SCHED || op == SC_OP_SET_STREAM_PARAM)
+			continue;
+		r = req(op);
+		if (op == SC_OP_CONNECT)
+			r.len = 2 * sizeof(struct sc_addr);
+		r.value = 1;
+		EXPECT_EQ(sc_req_check(&r, kArena), -EPROTO) << "op " << (int)op;
+	}
 }
 
 } // namespace

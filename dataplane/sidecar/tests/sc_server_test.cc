@@ -446,6 +446,86 @@ TEST(ScClient, PrSctpThroughTheRings)
 	EXPECT_EQ(dpsctp_client_poll(c, 0, ev, 8), -EPROTO);
 	dpsctp_client_detach(c);
 }
+// The stream scheduler through the library: each call posts one request
+// with the association, stream and value as given (the value only for the
+// setters); a scheduler the data plane does not have is -EINVAL before
+// anything is posted; a getter's answer comes back in the completion's
+// value, with the operation named.
+TEST(ScClient, SchedThroughTheRings)
+{
+	Server srv(8);
+	static std::atomic<struct sc_app *> app{ nullptr };
+	srv.s_.on_attach = [](struct sc_server *, struct sc_app *a, void *arg) {
+		((Server *)arg)->attached_.fetch_add(1);
+		app.store(a);
+	};
+	int err;
+	struct dpsctp_client_opts o = { 1, 64, 1 << 16, "sched", 0 };
+	struct dpsctp_client *c = dpsctp_client_attach(srv.path(), &o, &err);
+	ASSERT_NE(c, nullptr) << err;
+	ASSERT_TRUE(srv.wait_apps(1));
+	struct sc_app *a = app.load();
+	struct sc_thread d;
+	ASSERT_EQ(sc_region_thread(a->base, &a->layout, 0, true, &d), 0);
+
+	EXPECT_EQ(dpsctp_client_set_sched(c, 0, 77, DPSCTP_CLIENT_SCHED_WFQ + 1, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_set_sched(c, 0, 0, DPSCTP_CLIENT_SCHED_PRIO, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_get_sched(c, 0, 0, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_set_stream_param(c, 0, 0, 1, 1, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_get_stream_param(c, 0, 0, 1, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_get_sched(c, 1, 77, 1), -EINVAL) << "a thread out of range";
+	ASSERT_EQ(sc_ring_count(&d.req), 0) << "the refused ones posted nothing";
+
+	ASSERT_EQ(dpsctp_client_set_sched(c, 0, 77, DPSCTP_CLIENT_SCHED_PRIO, 10), 0);
+	ASSERT_EQ(dpsctp_client_get_sched(c, 0, 77, 11), 0);
+	ASSERT_EQ(dpsctp_client_set_stream_param(c, 0, 77, 3, 65535, 12), 0);
+	ASSERT_EQ(dpsctp_client_get_stream_param(c, 0, 77, 3, 13), 0);
+	const struct {
+		uint8_t op;
+		uint16_t sid;
+		uint32_t value;
+		enum dpsctp_client_op api;
+	} want[] = {
+		{ SC_OP_SET_SCHED, 0, DPSCTP_CLIENT_SCHED_PRIO, DPSCTP_CLIENT_OP_SET_SCHED },
+		{ SC_OP_GET_SCHED, 0, 0, DPSCTP_CLIENT_OP_GET_SCHED },
+		{ SC_OP_SET_STREAM_PARAM, 3, 65535, DPSCTP_CLIENT_OP_SET_STREAM_PARAM },
+		{ SC_OP_GET_STREAM_PARAM, 3, 0, DPSCTP_CLIENT_OP_GET_STREAM_PARAM },
+	};
+	ASSERT_EQ(sc_ring_count(&d.req), 4);
+	for (uint32_t k = 0; k < 4; k++) {
+		const struct sc_req *r = (const struct sc_req *)sc_ring_peek(&d.req, k);
+		EXPECT_EQ(sc_req_check(r, a->layout.arena_bytes), 0) << k;
+		EXPECT_EQ(r->op, want[k].op) << k;
+		EXPECT_EQ(r->assoc, 77u) << k;
+		EXPECT_EQ(r->sid, want[k].sid) << k;
+		EXPECT_EQ(r->value, want[k].value) << k;
+		EXPECT_EQ(r->cookie, 10u + k) << k;
+	}
+	sc_ring_release(&d.req, 4);
+
+	// The daemon's answers: the getters' values, and a refusal.
+	const int32_t status[] = { 0, 0, -EINVAL, 0 };
+	const uint32_t value[] = { 0, DPSCTP_CLIENT_SCHED_PRIO, 0, 65535 };
+	for (uint32_t k = 0; k < 4; k++) {
+		struct sc_cpl *p = (struct sc_cpl *)sc_ring_reserve(&d.cpl, k);
+		memset(p, 0, sizeof(*p));
+		p->cookie = 10u + k;
+		p->op = want[k].op;
+		p->status = status[k];
+		p->value = value[k];
+	}
+	sc_ring_commit(&d.cpl, 4);
+	struct dpsctp_client_event ev[8];
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 8), 4);
+	for (int k = 0; k < 4; k++) {
+		EXPECT_EQ(ev[k].kind, DPSCTP_CLIENT_COMPLETION);
+		EXPECT_EQ(ev[k].completion.op, want[k].api) << k;
+		EXPECT_EQ(ev[k].completion.cookie, 10u + (unsigned)k);
+		EXPECT_EQ(ev[k].completion.status, status[k]) << k;
+		EXPECT_EQ(ev[k].completion.value, value[k]) << k;
+	}
+	dpsctp_client_detach(c);
+}
 
 } // namespace
 

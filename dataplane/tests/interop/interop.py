@@ -22,8 +22,9 @@ Namespaces and processes always go away; captures of failing runs are kept
              [--keep DIR] [--json FILE] [--doc docs/INTEROP.md] [-v]
 
 Modes: SCTP over IPv4 (raw), over UDP (udp), and the same over IPv6 (raw6,
-udp6); the default is raw,udp. The extension cases (pr-rtx, pr-ttl, no-ext)
-run when --only names them, or with --all.
+udp6); the default is raw,udp. The extension cases (pr-rtx, pr-ttl, no-ext,
+idata, idata-pr, idata-1chunk, idata-pr-1chunk, reconf-out, reconf-in,
+reconf-add) run when --only names them, or with --all.
 
 Exit status: 0 every run passed, 1 a run failed, 77 skipped (only with DPSCTP_ALLOW_SKIP=1: not root, or
 the peer / tshark / ethtool / QEMU missing).
@@ -72,13 +73,41 @@ EAL = ["--no-huge", "--no-pci", "--no-shconf", "-l", "0", "-m", "512",
 IMPAIR = "loss=1%,reorder=1%,reorder_gap=3,reorder_delay=2ms"
 PR_LOSS = "loss=5%"  # the PR-SCTP cases: enough that messages are always abandoned
 PR_MSGS = 1500
+# The I-DATA cases. The other peer's receive buffer: usrsctp hands a message
+# on in parts only once half its receive buffer of it has come, so a sender
+# interleaving several streams' large messages chunk by chunk fills the
+# default 128 KiB window with parts of messages none of which gets there,
+# and the association stalls at a zero window (usrsctp against usrsctp as
+# well, docs/INTEROP.md). 8 MiB holds one large message per stream.
+IDATA_BIG = 1 << 20  # every fifth message 1 MiB, 512 KiB or 256 KiB (--big)
+IDATA_PEER = ["--idata", "--rcvbuf", str(8 << 20)]
+# The largest message that leaves in one I-DATA chunk in every mode (1,500
+# bytes less IPv6, UDP, SCTP and I-DATA headers: 1,420): the -1chunk cases
+# have no fragments, so no Fragment Sequence Numbers (Linux numbers them
+# differently, docs/INTEROP.md).
+IDATA_1CHUNK = 1400
 
 # Chunk types (RFC 9260 §3.2).
 DATA, INIT, INIT_ACK, SACK, HB, HB_ACK, ABORT, SHUTDOWN, SHUTDOWN_ACK = 0, 1, 2, 3, 4, 5, 6, 7, 8
 SHUTDOWN_COMPLETE = 14
 FORWARD_TSN = 192  # RFC 3758
 FWD_TSN_SUPPORTED = 0xc000  # RFC 3758's INIT/INIT ACK parameter
+I_DATA, I_FORWARD_TSN = 64, 194  # RFC 8260
 DPSCTP_EXT_PR_SCTP = 0x02  # dpsctp.h
+DPSCTP_EXT_I_DATA = 0x04
+DPSCTP_EXT_RECONFIG = 0x08
+# Stream reconfiguration (RFC 6525): the chunk and its parameters.
+RE_CONFIG = 130
+OUT_SSN_RESET, IN_SSN_RESET, RECONF_RESPONSE, ADD_OUT_STREAMS, ADD_IN_STREAMS = 13, 14, 16, 17, 18
+PERFORMED = 1  # Re-configuration Response result "Success - Performed"
+# The reconf cases: 600 messages up to 9,000 bytes over 8 streams, echoed;
+# the client's request goes after the 300th. Even streams carry only ordered
+# messages (interop_unordered), so their SSNs count: stream 2 is reset
+# outgoing, stream 4 incoming.
+RECONF_MSGS = ["-n", "600", "-l", "9000", "-S", "8", "--echo"]
+RECONF_AT = 300
+# dpsctp offers RE-CONFIG only when told (docs/API.md, --extensions).
+RECONF_DP = ["--extensions", "pr-sctp,i-data,reconfig"]
 
 VERBOSE = False
 
@@ -303,20 +332,23 @@ def capture_dropped(lines):
 
 
 def tshark_packets(cap):
-    """Every SCTP packet of a capture as tshark sees it, CRC32c checked."""
+    """Every SCTP packet of a capture as tshark sees it, CRC32c checked;
+    `supported`: the chunk types an INIT or INIT ACK lists in its Supported
+    Extensions parameter (RFC 5061)."""
     out = sh("tshark", "-r", cap, *TSHARK_OPTS, "-Y", "sctp && !icmp && !icmpv6", "-T",
              "fields", "-E", "separator=|", "-E", "occurrence=a", "-E", "aggregator=,",
              "-e", "frame.number", "-e", "ip.src", "-e", "ip.dst", "-e", "ipv6.src",
              "-e", "ipv6.dst", "-e", "sctp.chunk_type", "-e", "sctp.checksum.status",
-             "-e", "udp.dstport")
+             "-e", "udp.dstport", "-e", "sctp.supported_chunk_type")
     pk = []
     for ln in out.splitlines():
         f = ln.split("|")
-        if len(f) != 8 or not f[0].isdigit():
+        if len(f) != 9 or not f[0].isdigit():
             continue
         pk.append({"frame": int(f[0]), "src": f[1] or f[3], "dst": f[2] or f[4],
                    "chunks": [int(x) for x in f[5].split(",") if x],
-                   "crc": f[6], "udp": f[7] != ""})
+                   "crc": f[6], "udp": f[7] != "",
+                   "supported": [int(x) for x in f[8].split(",") if x]})
     return pk
 
 
@@ -369,6 +401,12 @@ def judge_capture(cap, decode, mode):
 
 def sent_by(pk, src_ips, ctype):
     return sum(1 for p in pk if p["src"] in src_ips for c in p["chunks"] if c == ctype)
+
+
+def offers(pk, src_ips, ctype):
+    """INIT and INIT ACK chunks from src_ips whose Supported Extensions list ctype."""
+    return sum(1 for p in pk if p["src"] in src_ips and ctype in p["supported"]
+               for c in p["chunks"] if c in (INIT, INIT_ACK))
 
 
 # --- the cases --------------------------------------------------------------
@@ -558,8 +596,26 @@ def wire_data(run, net, pk):
     n_c, n_s = sent_by(pk, run.addrs(cp), DATA), sent_by(pk, run.addrs(sp), DATA)
     if n_c == 0 or n_s == 0:
         run.fail("DATA chunks: %d from the client, %d from the server" % (n_c, n_s))
+    n_i = sent_by(pk, run.addrs(cp) | run.addrs(sp), I_DATA)
+    if n_i:
+        run.fail("%d I-DATA chunks on an association that did not negotiate I-DATA" % n_i)
     run.notes.append("%d packets, DATA %d/%d" % (len(pk), n_c, n_s))
     wire_closed_by(SHUTDOWN, "client")(run, net, pk)
+
+
+def wire_data_default(run, net, pk):
+    """The data case: dpsctp offers I-DATA by default, the peer (without
+    --idata) does not: DATA both ways, nothing negotiated. (dpsctp's INIT
+    ACK lists only what the INIT offered too.)"""
+    wire_data(run, net, pk)
+    if run.roles()[0] == "dpsctp" and offers(pk, run.addrs("dpsctp"), I_DATA) == 0:
+        run.fail("dpsctp's INIT did not offer I-DATA (its default)")
+    if offers(pk, run.addrs(PEER), I_DATA) != 0:
+        run.fail("%s offered I-DATA without --idata" % PEER)
+    ext = run.read_counters().get("stats.extensions", 0)
+    if ext & DPSCTP_EXT_I_DATA:
+        run.fail("dpsctp's association negotiated I-DATA with a peer that did not offer it "
+                 "(extensions 0x%x)" % ext)
 
 
 def wire_heartbeats(run, net, pk):
@@ -687,7 +743,7 @@ def fwd_tsn_supported(run, cap, prog):
                         (INIT, INIT_ACK, FWD_TSN_SUPPORTED, src))
 
 
-def pr_wire_account(cap, sender_ips, missing):
+def pr_wire_account(cap, sender_ips, missing, idata=False):
     """What the wire says of each message the receiver never got, judging
     the receiver by its own SACKs (the capture is on B's side: a FORWARD
     TSN the receiver acted on was captured before the SACK that shows it).
@@ -704,27 +760,58 @@ def pr_wire_account(cap, sender_ips, missing):
     sender skipped on the wire. A sender may abandon the rest of a message
     after its first fragments (they never get a TSN), and dpsctp's --impair
     drops before the capture: a message with a fragment the wire never
-    showed was not all received. Messages never sent at all are in none."""
+    showed was not all received. Messages never sent at all are in none.
+
+    With I-DATA (RFC 8260) a fragment is its message's by (stream, U bit,
+    MID), not by TSN order: fragments of messages on other streams come
+    between, only the first (B) carries the PPID and the others an FSN, so
+    a message is whole when the wire showed its B, its E and every FSN
+    between. A message whose B the wire never showed counts as never sent
+    (it was not all received). An I-FORWARD TSN names what it skips
+    (stream, U bit, MID; RFC 8260 §2.3.1): a listed message not received
+    whole is skipped whatever its TSNs, some of which may lie above the new
+    cumulative TSN (sent before the sender gave the message up: usrsctp)."""
     out = sh("tshark", "-r", cap, *TSHARK_OPTS, "-Y", "sctp && !icmp && !icmpv6", "-T",
              "fields", "-E", "separator=|", "-E", "occurrence=a", "-E", "aggregator=,",
              "-e", "ip.src", "-e", "ipv6.src", "-e", "sctp.data_tsn_raw",
              "-e", "sctp.data_payload_proto_id", "-e", "sctp.sack_cumulative_tsn_ack_raw",
-             "-e", "sctp.forward_tsn_tsn", "-e", "sctp.data_b_bit", "-e", "sctp.data_e_bit")
+             "-e", "sctp.i_forward_tsn_tsn" if idata else "sctp.forward_tsn_tsn",
+             "-e", "sctp.data_b_bit", "-e", "sctp.data_e_bit",
+             "-e", "sctp.data_sid", "-e", "sctp.data_u_bit", "-e", "sctp.data_mid",
+             "-e", "sctp.data_fsn", "-e", "sctp.i_forward_tsn_sid",
+             "-e", "sctp.i_forward_tsn_u_bit", "-e", "sctp.forward_tsn_mid")
     ints = lambda f: [int(x, 0) for x in f.split(",") if x]  # noqa: E731
     base = None
     rel = lambda t: (t - base + (1 << 31)) % (1 << 32) - (1 << 31)  # noqa: E731  serial numbers
     fwd, cum = None, None
     received, seq_of, ends = set(), {}, set()
+    # I-DATA: TSN -> (sid, U, MID); (sid, U, MID) -> message number, FSNs
+    # seen, the E fragment's FSN; (sid, U) -> the highest MID an I-FORWARD
+    # TSN skipped.
+    key_of, seq_of_key, fsns, last_fsn, skip_to = {}, {}, {}, {}, {}
     for ln in out.splitlines():
         f = ln.split("|")
-        if len(f) != 8:
+        if len(f) != 15:
             continue
         src = f[0] or f[1]
         tsns, ppids = ints(f[2]), ints(f[3])
         if src in sender_ips:
             if base is None and tsns:
                 base = tsns[0]
-            for t, ppid, b, e in zip(tsns, ppids, ints(f[6]), ints(f[7])):
+            if idata:
+                pp, fs = iter(ppids), iter(ints(f[11]))
+                for t, b, e, k in zip(tsns, ints(f[6]), ints(f[7]),
+                                      zip(ints(f[8]), ints(f[9]), ints(f[10]))):
+                    if b:
+                        seq_of_key[k] = next(pp, None)
+                    fsn = 0 if b else next(fs, None)
+                    fsns.setdefault(k, set()).add(fsn)
+                    if e:
+                        last_fsn[k] = fsn
+                    key_of[rel(t)] = k
+                for k in zip(ints(f[12]), ints(f[13]), ints(f[14])):
+                    skip_to[k[:2]] = max(skip_to.get(k[:2], k[2]), k[2])
+            for t, ppid, b, e in ([] if idata else zip(tsns, ppids, ints(f[6]), ints(f[7]))):
                 seq_of[rel(t)] = ppid
                 ends.update(x for x, on in (((rel(t), "B"), b), ((rel(t), "E"), e)) if on)
             if base is not None and ints(f[5]):
@@ -738,6 +825,11 @@ def pr_wire_account(cap, sender_ips, missing):
         if cum is not None and c > cum:
             received.update(t for t in range(cum + 1, c + 1) if fwd is None or t > fwd)
         cum = c if cum is None else max(cum, c)
+    key_of_seq = {}
+    for t, k in key_of.items():
+        if seq_of_key.get(k) is not None:
+            seq_of[t] = seq_of_key[k]
+            key_of_seq[seq_of_key[k]] = k
     tsns_of = {}
     for t, seq in seq_of.items():
         tsns_of.setdefault(seq, set()).add(t)
@@ -746,10 +838,16 @@ def pr_wire_account(cap, sender_ips, missing):
         ts = tsns_of.get(seq)
         if not ts:
             continue
-        whole = ((min(ts), "B") in ends and (max(ts), "E") in ends and
-                 len(ts) == max(ts) - min(ts) + 1)
+        if idata:
+            k = key_of_seq[seq]
+            whole = k in last_fsn and fsns[k] == set(range(last_fsn[k] + 1))
+        else:
+            whole = ((min(ts), "B") in ends and (max(ts), "E") in ends and
+                     len(ts) == max(ts) - min(ts) + 1)
         if whole and ts <= received:
             got.add(seq)
+        elif idata and k[:2] in skip_to and k[2] <= skip_to[k[:2]]:  # small MIDs: no wrap
+            skipped.add(seq)
         elif fwd is None or max(ts) > fwd:
             unforwarded.add(seq)
         else:
@@ -759,8 +857,11 @@ def pr_wire_account(cap, sender_ips, missing):
 
 def wire_pr(run, net, pk):
     """PR-SCTP under loss: what the receiver missed the sender abandoned, and
-    said so on the wire with FORWARD TSN; both offered the extension."""
+    said so on the wire with FORWARD TSN (I-FORWARD TSN with I-DATA, and no
+    FORWARD TSN); both offered the extension."""
     cp, sp = run.roles()
+    idata = run.case.get("idata", False)
+    fwd_type = I_FORWARD_TSN if idata else FORWARD_TSN
     cli, srv = run.client, run.server
     abandoned = seqs_listed(cli, "abandoned")
     missing = seqs_listed(srv, "missing")
@@ -768,9 +869,11 @@ def wire_pr(run, net, pk):
         run.fail("the %s client printed no pr-sctp line" % cp)
     if srv.wait_line(r"checked: \d+ received, 0 duplicated, 0 out of order, 0 bad", 0) is None:
         run.fail("the %s server's check: %s" % (sp, srv.wait_line(r"checked:", 0)))
-    if not abandoned:
+    acked, unforwarded, skipped = pr_wire_account(run.cap, run.addrs(cp), missing, idata)
+    # (Linux reports no message abandoned after all of it was sent, below:
+    # with messages of one chunk, none; the wire shows them.)
+    if not abandoned and not (cp == "linux" and skipped):
         run.fail("no message abandoned: the case proves nothing")
-    acked, unforwarded, skipped = pr_wire_account(run.cap, run.addrs(cp), missing)
     if acked:
         run.fail("%s's cumulative TSN ACK passed every fragment of %d messages it never "
                  "delivered: %s" %
@@ -791,9 +894,10 @@ def wire_pr(run, net, pk):
     if unreported:
         run.fail("%d messages missing at the receiver but not abandoned by the sender: %s" %
                  (len(unreported), sorted(unreported)[:20]))
-    fwd = sent_by(pk, run.addrs(cp), FORWARD_TSN)
+    fwd = sent_by(pk, run.addrs(cp), fwd_type)
     if fwd == 0:
-        run.fail("no FORWARD TSN from the sender (%s)" % cp)
+        run.fail("no %s from the sender (%s)" % ("I-FORWARD TSN" if idata else "FORWARD TSN",
+                                                 cp))
     for prog in (cp, sp):
         if fwd_tsn_supported(run, run.cap, prog) == 0:
             run.fail("%s's INIT/INIT ACK lacks Forward-TSN-Supported" % prog)
@@ -801,41 +905,285 @@ def wire_pr(run, net, pk):
     if k.get("stats.extensions", 0) & DPSCTP_EXT_PR_SCTP == 0:
         run.fail("dpsctp's association did not negotiate PR-SCTP (extensions 0x%x)" %
                  k.get("stats.extensions", 0))
+    if idata:
+        wire_idata_only(run, pk, [cp])
+        # dpsctp lists I-FORWARD TSN beside I-DATA when it offers PR-SCTP,
+        # in its INIT and in an INIT ACK to an INIT that listed it; Linux
+        # (6.1) never lists it (nor need it: I-DATA with PR-SCTP implies it,
+        # RFC 8260 §2.3).
+        if offers(pk, run.addrs("dpsctp"), I_FORWARD_TSN) == 0 and (
+                run.roles()[0] == "dpsctp" or offers(pk, run.addrs(PEER), I_FORWARD_TSN)):
+            run.fail("dpsctp's INIT/INIT ACK does not list I-FORWARD TSN in Supported "
+                     "Extensions")
+        if sent_by(pk, run.addrs(cp) | run.addrs(sp), FORWARD_TSN):
+            run.fail("FORWARD TSN on an association with I-DATA (RFC 8260 §2.3)")
     if cp == "dpsctp" and k.get("stats.abandoned_msgs", 0) == 0:
         run.fail("dpsctp sent with a policy under loss and abandoned nothing (its stats)")
     if sp == "dpsctp" and k.get("stats.fwd_tsn_in", 0) == 0:
         run.fail("dpsctp received no FORWARD TSN that moved its cumulative TSN (its stats)")
-    run.notes.append("%d abandoned, %d missing, FORWARD TSN %d from %s; dpsctp abandoned %d, "
-                     "fwd_tsn in %d" % (len(abandoned), len(missing), fwd, cp,
+    run.notes.append("%d abandoned, %d missing, %s %d from %s; dpsctp abandoned %d, "
+                     "fwd_tsn in %d" % (len(abandoned), len(missing),
+                                        "I-FORWARD TSN" if idata else "FORWARD TSN", fwd, cp,
                                         k.get("stats.abandoned_msgs", 0),
                                         k.get("stats.fwd_tsn_in", 0)))
 
 
 def wire_no_ext(run, net, pk):
-    """dpsctp with --extensions none: no PR-SCTP offered, accepted or used."""
+    """dpsctp with --extensions none: no PR-SCTP or I-DATA offered, accepted or
+    used (the peer offers both, with --idata)."""
     wire_data(run, net, pk)
     if fwd_tsn_supported(run, run.cap, "dpsctp") != 0:
         run.fail("dpsctp offered Forward-TSN-Supported with --extensions none")
-    # The peer's INIT offers it (else nothing was turned down); its INIT ACK
+    if offers(pk, run.addrs("dpsctp"), I_DATA) != 0:
+        run.fail("dpsctp offered I-DATA with --extensions none")
+    # The peer's INIT offers them (else nothing was turned down); its INIT ACK
     # need not: Linux answers an INIT without it with none.
     if run.roles()[0] == PEER and fwd_tsn_supported(run, run.cap, PEER) == 0:
         run.fail("%s's INIT did not offer Forward-TSN-Supported" % PEER)
+    if run.roles()[0] == PEER and offers(pk, run.addrs(PEER), I_DATA) == 0:
+        run.fail("%s's INIT did not offer I-DATA" % PEER)
     if sent_by(pk, run.addrs("dpsctp") | run.addrs(PEER), FORWARD_TSN) != 0:
         run.fail("FORWARD TSN on an association without PR-SCTP")
+    if offers(pk, run.addrs("dpsctp"), RE_CONFIG) != 0:
+        run.fail("dpsctp offered RE-CONFIG with --extensions none")
+    if run.roles()[0] == PEER and offers(pk, run.addrs(PEER), RE_CONFIG) == 0:
+        run.fail("%s's INIT did not offer RE-CONFIG" % PEER)
+    if sent_by(pk, run.addrs("dpsctp") | run.addrs(PEER), RE_CONFIG) != 0:
+        run.fail("RE-CONFIG on an association without it")
     if run.read_counters().get("stats.extensions", 0) != 0:
         run.fail("dpsctp's association has extensions 0x%x" %
                  run.read_counters().get("stats.extensions"))
 
 
-def pr_case(policy, title, dp_extra=()):
+def reconfig_offered(run, pk):
+    """Both sides listed RE-CONFIG in Supported Extensions, and dpsctp's
+    association negotiated it."""
+    for prog in run.roles():
+        if offers(pk, run.addrs(prog), RE_CONFIG) == 0:
+            run.fail("%s's INIT/INIT ACK does not list RE-CONFIG in Supported Extensions" %
+                     prog)
+    ext = run.read_counters().get("stats.extensions", 0)
+    if ext & DPSCTP_EXT_RECONFIG == 0:
+        run.fail("dpsctp's association did not negotiate RE-CONFIG (extensions 0x%x)" % ext)
+
+
+def reconf_params(cap, src_ips):
+    """The RE-CONFIG parameters src_ips sent: a list of (type, stream list,
+    sender's last assigned TSN, result) in capture order. tshark lists a
+    frame's fields by kind, so the values are matched to the parameters
+    that carry them, in order."""
+    out = sh("tshark", "-r", cap, *TSHARK_OPTS, "-Y", "sctp.chunk_type == %d" % RE_CONFIG,
+             "-T", "fields", "-E", "separator=|", "-E", "occurrence=a", "-E", "aggregator=,",
+             "-e", "ip.src", "-e", "ipv6.src", "-e", "sctp.parameter_type",
+             "-e", "sctp.parameter_length", "-e", "sctp.parameter_reconfig_sid",
+             "-e", "sctp.parameter_senders_last_assigned_tsn",
+             "-e", "sctp.parameter_reconfig_response_result")
+    ints = lambda f: [int(x, 0) for x in f.split(",") if x]  # noqa: E731
+    res = []
+    for ln in out.splitlines():
+        f = ln.split("|")
+        if len(f) != 7 or (f[0] or f[1]) not in src_ips:
+            continue
+        sids, tsns, results = iter(ints(f[4])), iter(ints(f[5])), iter(ints(f[6]))
+        for t, plen in zip(ints(f[2]), ints(f[3])):
+            if t == OUT_SSN_RESET:
+                res.append((t, [next(sids, None) for _ in range((plen - 16) // 2)],
+                            next(tsns, None), None))
+            elif t == IN_SSN_RESET:
+                res.append((t, [next(sids, None) for _ in range((plen - 8) // 2)], None, None))
+            elif t == RECONF_RESPONSE:
+                res.append((t, [], None, next(results, None)))
+            else:
+                res.append((t, [], None, None))
+    return res
+
+
+def data_chunks(cap, src_ips):
+    """(TSN, stream, SSN, U bit) of every DATA chunk src_ips sent."""
+    out = sh("tshark", "-r", cap, *TSHARK_OPTS, "-Y", "sctp.chunk_type == %d" % DATA,
+             "-T", "fields", "-E", "separator=|", "-E", "occurrence=a", "-E", "aggregator=,",
+             "-e", "ip.src", "-e", "ipv6.src", "-e", "sctp.data_tsn_raw", "-e", "sctp.data_sid",
+             "-e", "sctp.data_ssn", "-e", "sctp.data_u_bit")
+    ints = lambda f: [int(x, 0) for x in f.split(",") if x]  # noqa: E731
+    res = []
+    for ln in out.splitlines():
+        f = ln.split("|")
+        if len(f) == 6 and (f[0] or f[1]) in src_ips:
+            res += list(zip(ints(f[2]), ints(f[3]), ints(f[4]), ints(f[5])))
+    return res
+
+
+def after(t, base):
+    """TSN t comes after base (serial number arithmetic, RFC 1982)."""
+    return 0 < (t - base) % (1 << 32) < (1 << 31)
+
+
+def wire_reconf(kind, sid):
+    """The client asked to reset stream `sid` (kind "out": its outgoing
+    stream; "in": its incoming one, which the server then resets as its
+    outgoing) after RECONF_AT messages: the resetting side's Outgoing SSN
+    Reset Request names the stream, the other side answers "Success -
+    Performed", and the resetting side's first DATA on the stream after the
+    request's last assigned TSN has SSN 0 (an earlier one on it did not).
+    Every echo came back once and in order (the client's check)."""
+
+    def wire(run, net, pk):
+        cp, sp = run.roles()
+        reconfig_offered(run, pk)
+        resetter, answerer = (cp, sp) if kind == "out" else (sp, cp)
+        if kind == "in" and not any(t == IN_SSN_RESET and sid in sids
+                                    for t, sids, _, _ in reconf_params(run.cap,
+                                                                       run.addrs(cp))):
+            run.fail("no Incoming SSN Reset Request for stream %d from the client (%s)" %
+                     (sid, cp))
+        reqs = [tsn for t, sids, tsn, _ in reconf_params(run.cap, run.addrs(resetter))
+                if t == OUT_SSN_RESET and sid in sids]
+        if not reqs:
+            run.fail("no Outgoing SSN Reset Request for stream %d from %s" % (sid, resetter))
+            return
+        results = [r for t, _, _, r in reconf_params(run.cap, run.addrs(answerer))
+                   if t == RECONF_RESPONSE]
+        if PERFORMED not in results:
+            run.fail("no Re-configuration Response \"Success - Performed\" from %s "
+                     "(results %s)" % (answerer, results))
+        last = reqs[0]
+        data = [(t, ssn) for t, s, ssn, u in data_chunks(run.cap, run.addrs(resetter))
+                if s == sid and not u]
+        before = [ssn for t, ssn in data if not after(t, last)]
+        later = sorted((t - last) % (1 << 32) for t, _ in data if after(t, last))
+        if not later:
+            run.fail("no DATA on stream %d from %s after the reset" % (sid, resetter))
+            return
+        first = [ssn for t, ssn in data if (t - last) % (1 << 32) == later[0]][0]
+        if first != 0:
+            run.fail("the first DATA on stream %d after the reset (TSN %d) has SSN %d, not 0" %
+                     (sid, (last + later[0]) % (1 << 32), first))
+        if not before or max(before) == 0:
+            run.fail("no DATA with an SSN above 0 on stream %d before the reset: the case "
+                     "proves nothing" % sid)
+        wire_closed_by(SHUTDOWN, "client")(run, net, pk)
+        if run.client.wait_line(r"stream-reset: %s" % ("outgoing" if kind == "out" else
+                                                        "incoming"), 0) is None:
+            run.fail("the %s client printed no stream-reset event" % cp)
+        run.notes.append("%d RE-CONFIG from %s, %d from %s; stream %d: SSN up to %d, then 0 "
+                         "after TSN %d" % (sent_by(pk, run.addrs(cp), RE_CONFIG), cp,
+                                           sent_by(pk, run.addrs(sp), RE_CONFIG), sp, sid,
+                                           max(before or [0]), last))
+    return wire
+
+
+def wire_reconf_add(streams, new):
+    """The client added streams after using `streams`: an Add Outgoing or
+    Add Incoming Streams Request from it, "Success - Performed" from the
+    side that grew its inbound streams, its stream-change event, and DATA
+    on the `new` streams above `streams` from both sides (the echoes come
+    back on them: the server's outbound streams grew too)."""
+
+    def wire(run, net, pk):
+        cp, sp = run.roles()
+        reconfig_offered(run, pk)
+        mine = reconf_params(run.cap, run.addrs(cp))
+        if not any(t in (ADD_OUT_STREAMS, ADD_IN_STREAMS) for t, _, _, _ in mine):
+            run.fail("no Add Streams Request from the client (%s)" % cp)
+        results = [r for t, _, _, r in reconf_params(run.cap, run.addrs(sp)) + mine
+                   if t == RECONF_RESPONSE]
+        if PERFORMED not in results:
+            run.fail("no \"Success - Performed\" answer to the Add Streams Request "
+                     "(results %s)" % results)
+        for prog in (cp, sp):
+            n = sum(1 for _, s, _, _ in data_chunks(run.cap, run.addrs(prog))
+                    if streams <= s < streams + new)
+            if n == 0:
+                run.fail("no DATA on a new stream from %s" % prog)
+        if run.client.wait_line(r"stream-change: performed", 0) is None:
+            run.fail("the %s client's stream-change event: %s" %
+                     (cp, run.client.wait_line(r"stream-change", 0)))
+        wire_closed_by(SHUTDOWN, "client")(run, net, pk)
+        run.notes.append("RE-CONFIG parameters from the client %s, from the server %s; "
+                         "results %s" % ([t for t, _, _, _ in mine],
+                                         [t for t, _, _, _ in reconf_params(run.cap,
+                                                                            run.addrs(sp))],
+                                         results))
+    return wire
+
+
+def wire_idata_only(run, pk, senders):
+    """Both sides listed I-DATA in their INIT / INIT ACK, the senders sent
+    I-DATA and nobody DATA (RFC 8260 §2.2: a protocol violation then); both
+    stacks say they negotiated it."""
+    for prog in run.roles():
+        n_i, n_d = sent_by(pk, run.addrs(prog), I_DATA), sent_by(pk, run.addrs(prog), DATA)
+        if n_i == 0 and prog in senders:
+            run.fail("no I-DATA from %s" % prog)
+        if n_d:
+            run.fail("%d DATA chunks from %s on an association with I-DATA" % (n_d, prog))
+        if offers(pk, run.addrs(prog), I_DATA) == 0:
+            run.fail("%s's INIT/INIT ACK does not list I-DATA in Supported Extensions" % prog)
+    ext = run.read_counters().get("stats.extensions", 0)
+    if ext & DPSCTP_EXT_I_DATA == 0:
+        run.fail("dpsctp's association did not negotiate I-DATA (extensions 0x%x)" % ext)
+    peer = run.client if run.roles()[0] == PEER else run.server
+    if not peer.has(r": i-data: on$"):
+        run.fail("%s did not negotiate I-DATA (%s)" % (PEER, peer.wait_line(r"i-data:", 0)))
+
+
+def interleavings(cap, src_ips):
+    """I-DATA chunks from src_ips sent while another message was under way
+    (after its first fragment, before its last): a sender that switches
+    streams per chunk, not per message (RFC 8260 §1)."""
+    out = sh("tshark", "-r", cap, *TSHARK_OPTS, "-Y", "sctp.chunk_type == %d" % I_DATA,
+             "-T", "fields", "-E", "separator=|", "-E", "occurrence=a", "-E",
+             "aggregator=,", "-e", "ip.src", "-e", "ipv6.src", "-e", "sctp.data_sid",
+             "-e", "sctp.data_u_bit", "-e", "sctp.data_mid", "-e", "sctp.data_b_bit",
+             "-e", "sctp.data_e_bit")
+    ints = lambda f: [int(x, 0) for x in f.split(",") if x]  # noqa: E731
+    under_way, n = set(), 0
+    for ln in out.splitlines():
+        f = ln.split("|")
+        if len(f) != 7 or (f[0] or f[1]) not in src_ips:
+            continue
+        for k, b, e in zip(zip(ints(f[2]), ints(f[3]), ints(f[4])), ints(f[5]), ints(f[6])):
+            if b:
+                under_way.add(k)
+            if under_way - {k}:
+                n += 1
+            if e:
+                under_way.discard(k)
+    return n
+
+
+def wire_idata(run, net, pk):
+    """I-DATA: nothing but I-DATA, both offered it, and dpsctp interleaved
+    (when messages have several fragments)."""
+    wire_idata_only(run, pk, run.roles())
+    wire_closed_by(SHUTDOWN, "client")(run, net, pk)
+    mixed = {prog: interleavings(run.cap, run.addrs(prog)) for prog in ("dpsctp", PEER)}
+    if mixed["dpsctp"] == 0 and not run.case.get("one_chunk"):
+        run.fail("dpsctp sent no I-DATA chunk between the first and last fragment of "
+                 "another message: it did not interleave")
+    run.notes.append("%d packets, I-DATA %d/%d (client/server), interleaved chunks: dpsctp "
+                     "%d, %s %d" % (len(pk), sent_by(pk, run.addrs(run.roles()[0]), I_DATA),
+                                    sent_by(pk, run.addrs(run.roles()[1]), I_DATA),
+                                    mixed["dpsctp"], PEER, mixed[PEER]))
+
+
+def pr_case(policy, title, dp_extra=(), idata=False, lmax=9000, name=None):
     """The client sends with `policy` over dpsctp's lossy port; the server
-    only receives and checks (--check)."""
-    msgs = ["-n", str(PR_MSGS), "-l", "9000", "-S", "8"]
-    return {"name": "pr-" + policy.split(":")[0], "title": title, "extra": True,
+    only receives and checks (--check). With idata, over I-DATA. Eight
+    streams: the even ones carry only ordered messages, the odd ones only
+    unordered. usrsctp (0.9.5 and its master of 2025) takes an I-FORWARD
+    TSN entry for unordered messages (U bit set) as one for the stream's
+    ordered ones too, and aborts the association when the ordered message
+    with that MID comes ("Delivered MID=..., got TSN=...":
+    docs/INTEROP.md); on streams of one kind the entry has no other side."""
+    msgs = ["-n", str(PR_MSGS), "-l", str(lmax), "-S", "8"]
+    return {"name": name or "pr-" + policy.split(":")[0], "title": title,
+            "extra": True, "idata": idata,
             # --linger: as in loss-reorder, the last SHUTDOWN COMPLETE may be lost.
             "dp_opts": ["--impair", PR_LOSS + ",seed=21", "--impair-rx", PR_LOSS + ",seed=22",
                         "--linger", "3", *dp_extra],
-            "peer_opts": ["--rto-min", "200", "--rto-initial", "500"],
+            "peer_opts": ["--rto-min", "200", "--rto-initial", "500"] +
+            (IDATA_PEER if idata else []),
             "play": play_simple(lambda p: msgs + ["--pr", policy],
                                 lambda p: msgs + ["--check"] +
                                 (["--once"] if p == "dpsctp" else []), timeout=300),
@@ -851,7 +1199,7 @@ CASES = [
      "ordered and unordered, echoed and checked; client closes",
      "play": play_simple(lambda p: ["-n", "10000", "-l", "65536", "-S", "16", "--echo"],
                          server_once()),
-     "wire": wire_data},
+     "wire": wire_data_default},
     {"name": "shutdown-by-client", "title": "graceful shutdown started by the client",
      "play": play_simple(lambda p: ["-n", "100", "--echo"], server_once()),
      "wire": wire_closed_by(SHUTDOWN, "client")},
@@ -899,11 +1247,71 @@ CASES = [
     pr_case("ttl:10", "PR-SCTP, a 10 ms lifetime: the same under 5% loss (dpsctp with "
             "--sndbuf 8m)", dp_extra=("--sndbuf", "8m")),
     {"name": "no-ext", "extra": True, "title": "dpsctp with --extensions none: 2,000 "
-     "messages up to 64 KiB echoed, no PR-SCTP on the wire",
+     "messages up to 64 KiB echoed, no PR-SCTP, I-DATA or RE-CONFIG on the wire (the peer "
+     "offers them)",
      "dp_opts": ["--extensions", "none"],
+     "peer_opts": IDATA_PEER + ["--reconfig"],
      "play": play_simple(lambda p: ["-n", "2000", "-l", "65536", "-S", "16", "--echo"],
                          server_once()),
      "wire": wire_no_ext},
+    # dpsctp's send buffer holds the echoes of four large messages.
+    {"name": "idata", "extra": True, "idata": True,
+     "title": "I-DATA: 150 messages echoed, every fifth 256 KiB to 1 MiB, the others 1 B to "
+     "64 KiB, over 7 streams that each carry ordered and unordered ones; I-DATA only on the "
+     "wire, interleaved",
+     "dp_opts": ["--sndbuf", "4m"],
+     "peer_opts": IDATA_PEER,
+     "play": play_simple(lambda p: ["-n", "150", "-l", "65536", "-S", "7", "--big",
+                                    str(IDATA_BIG), "--echo"],
+                         server_once(["--big", str(IDATA_BIG)]), timeout=300),
+     "wire": wire_idata},
+    pr_case("rtx:0", "PR-SCTP over I-DATA, RTX 0: 1,500 messages up to 9,000 bytes, 8 "
+            "streams, 5% loss each way: what the receiver missed the sender abandoned, "
+            "I-FORWARD TSN on the wire", idata=True, name="idata-pr"),
+    # The same without fragments: what Linux can do (docs/INTEROP.md).
+    {"name": "idata-1chunk", "extra": True, "idata": True, "one_chunk": True,
+     "title": "I-DATA, messages of one chunk: 2,000 messages of 1 to 1,400 bytes echoed over "
+     "7 streams that each carry ordered and unordered ones; I-DATA only on the wire",
+     "peer_opts": IDATA_PEER,
+     "play": play_simple(lambda p: ["-n", "2000", "-l", str(IDATA_1CHUNK), "-S", "7",
+                                    "--echo"], server_once()),
+     "wire": wire_idata},
+    pr_case("rtx:0", "PR-SCTP over I-DATA, messages of one chunk: idata-pr with 1,500 "
+            "messages of 1 to 1,400 bytes", idata=True, lmax=IDATA_1CHUNK,
+            name="idata-pr-1chunk"),
+    # Stream reconfiguration (RFC 6525): the client asks, after the 300th
+    # message with every echo back, and sends on once answered.
+    {"name": "reconf-out", "extra": True,
+     "title": "RE-CONFIG: the client resets its outgoing stream 2 after 300 of 600 messages "
+     "echoed over 8 streams; the stream's SSNs start again at 0, every echo back once and "
+     "in order",
+     "dp_opts": RECONF_DP, "peer_opts": ["--reconfig"],
+     "play": play_simple(lambda p: RECONF_MSGS + ["--reconf", "out:2@%d" % RECONF_AT],
+                         server_once()),
+     "wire": wire_reconf("out", 2)},
+    {"name": "reconf-in", "extra": True,
+     "title": "RE-CONFIG: the client resets its incoming stream 4; the server answers with "
+     "its own outgoing reset, and its echoes on stream 4 start again at SSN 0",
+     "dp_opts": RECONF_DP, "peer_opts": ["--reconfig"],
+     "play": play_simple(lambda p: RECONF_MSGS + ["--reconf", "in:4@%d" % RECONF_AT],
+                         server_once()),
+     "wire": wire_reconf("in", 4)},
+    # dpsctp offers as many outbound streams as it takes inbound
+    # (--max-streams, 16 here) and adds up to that; usrsctp never grows its
+    # inbound streams past its INIT's 64. So the peer's INIT asks for 8
+    # outbound, and the client adds what the other side can take: usrsctp 4
+    # outgoing (to dpsctp's 16 inbound), dpsctp 4 incoming (usrsctp adds 4
+    # outgoing, dpsctp grows its inbound from 8 to 12).
+    {"name": "reconf-add", "extra": True,
+     "title": "RE-CONFIG: the other peer offers 8 outbound streams, dpsctp 16; after 300 "
+     "messages over 8 streams the client adds 4 (usrsctp outgoing, dpsctp incoming), then "
+     "messages and echoes go over 12",
+     "dp_opts": RECONF_DP + ["--max-streams", "16"],
+     "peer_opts": ["--reconfig", "--init-streams", "8"],
+     "play": play_simple(lambda p: RECONF_MSGS + [
+         "--reconf", ("add:0,4@%d" if p == "dpsctp" else "add:4,0@%d") % RECONF_AT],
+         server_once()),
+     "wire": wire_reconf_add(8, 4)},
 ]
 
 DIRS = ["dpsctp-server", "dpsctp-client"]

@@ -28,6 +28,34 @@
  * N retransmissions), without --echo; a thread reads the SEND_FAILED
  * notifications meanwhile and the client lists the messages abandoned.
  *
+ * --idata: I-DATA (RFC 8260) offered and accepted: the socket's fragment
+ * interleave level 2 (RFC 6458 §8.1.20, which both stacks require first),
+ * then SCTP_INTERLEAVING_SUPPORTED; on Linux the namespace's
+ * net.sctp.intl_enable too. Message parts of several messages may then come
+ * between each other: the reader puts them together per (stream, U bit,
+ * SSN, which is the MID's low 16 bits under I-DATA). --big BYTES: every
+ * fifth message is large (interop_msg.h), and the send buffer holds four.
+ * Each side prints "<role>: i-data: on|off" once the association is up:
+ * what its stack negotiated. --rcvbuf BYTES sets the socket's receive
+ * buffer (SO_RCVBUF; Linux: forced past net.core.rmem_max).
+ *
+ * --reconfig: stream reconfiguration (RFC 6525) offered and accepted (the
+ * socket's SCTP_RECONFIG_SUPPORTED and SCTP_ENABLE_STREAM_RESET for stream,
+ * association and stream-count requests; on Linux the namespace's
+ * net.sctp.reconf_enable too); the stream reset, association reset and
+ * stream change events are printed as they come ("<role>: stream-reset:
+ * outgoing, streams 2", "<role>: stream-change: 12 in, 12 out"). --reconf
+ * ACTION@N (client, implies --reconfig): once N messages were sent and,
+ * with --echo, all of them came back, the client asks for ACTION —
+ * out:SIDS (SCTP_RESET_STREAMS of its outgoing streams SIDS, a comma list,
+ * empty for all), in:SIDS (its incoming ones), add:OUT,IN (SCTP_ADD_STREAMS)
+ * — and sends nothing more until the event that answers it; after an add,
+ * the messages spread over -S plus the larger of OUT and IN streams.
+ * --init-streams N: the outbound streams the INIT asks for (default 64; it
+ * takes 64 inbound: FreeBSD's stack, usrsctp, never grows its inbound
+ * streams past that, by its own request or its peer's). With --echo,
+ * echoes on an ordered stream must come back in the order sent.
+ *
  * -6: IPv6 addresses and sockets (the family of every address given).
  * --expect abort: the run passes only when the peer aborted. --hb MS sets
  * the heartbeat interval, --rto-min / --rto-initial MS the timers (usrsctp's
@@ -43,6 +71,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -52,10 +81,16 @@
 #define MAX_ADDRS 4
 
 struct opts {
-	bool server, udp, v6, echo, do_abort, expect_abort, check, pr;
+	bool server, udp, v6, echo, do_abort, expect_abort, check, pr, idata, reconfig;
+	/* --reconf: after reconf_at messages, one request (RECONF_*) */
+	int reconf;
+	uint32_t reconf_at;
+	uint16_t reconf_sids[32], reconf_nsids, reconf_out, reconf_in;
+	uint16_t init_streams;
 	uint16_t pr_policy; /* the stack's SCTP_PR_SCTP_TTL or _RTX (their numbers differ) */
 	uint32_t pr_value;
-	uint32_t n, max, streams, batches, close_after, abort_after, hb_ms;
+	uint32_t n, max, big, streams, batches, close_after, abort_after, hb_ms;
+	int rcvbuf;
 	double hold_s;
 	uint16_t port, lport;
 };
@@ -67,7 +102,9 @@ usage(FILE *f)
 		   "  [--local ADDR[,ADDR...]] [-6] [--udp] [-n MSGS] [-l MAXBYTES] [-S STREAMS]\n"
 		   "  [--batches B] [--hold SECS] [--echo] [--abort] [--close-after N]\n"
 		   "  [--abort-after N] [--expect shutdown|abort] [--hb MS]\n"
-		   "  [--rto-min MS] [--rto-initial MS] [--check] [--pr ttl:MS|rtx:N]\n");
+		   "  [--rto-min MS] [--rto-initial MS] [--check] [--pr ttl:MS|rtx:N]\n"
+		   "  [--idata] [--big BYTES] [--rcvbuf BYTES] [--reconfig]\n"
+		   "  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N] [--init-streams N]\n");
 }
 
 static void
@@ -145,7 +182,7 @@ make_socket(const struct opts *o)
 		return PSOCK_NONE;
 	const int on = 1;
 	(void)psock_setsockopt(so, IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof(on));
-	struct sctp_initmsg im = { 64, 64, 8, 0 };
+	struct sctp_initmsg im = { o->init_streams, 64, 8, 0 };
 	(void)psock_setsockopt(so, IPPROTO_SCTP, SCTP_INITMSG, &im, sizeof(im));
 	/* PR-SCTP offered in INIT/INIT ACK (both stacks' default; said here so
 	 * a host's sysctl does not decide the run). */
@@ -155,6 +192,63 @@ make_socket(const struct opts *o)
 	av.assoc_value = 1;
 	if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_PR_SUPPORTED, &av, sizeof(av)) < 0)
 		fprintf(stderr, PEER_NAME ": PR-SCTP: %s\n", strerror(errno));
+	if (o->idata) {
+		/* Both stacks refuse I-DATA on a socket that would hand the
+		 * application one message's parts without others' between
+		 * them: level 2 first (usrsctp: EINVAL, Linux: EPERM). */
+		const int level = 2;
+		av.assoc_value = 1;
+		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_FRAGMENT_INTERLEAVE, &level,
+				     sizeof(level)) < 0 ||
+		    psock_setsockopt(so, IPPROTO_SCTP, SCTP_INTERLEAVING_SUPPORTED, &av,
+				     sizeof(av)) < 0) {
+			fprintf(stderr, PEER_NAME ": I-DATA: %s\n", strerror(errno));
+			psock_close(so);
+			return PSOCK_NONE;
+		}
+	}
+	if (o->reconfig) {
+		/* RE-CONFIG in INIT/INIT ACK, and every kind of request accepted
+		 * from the peer (both stacks answer "Denied" otherwise). */
+		av.assoc_value = 1;
+		struct sctp_assoc_value en = { .assoc_id = SCTP_FUTURE_ASSOC,
+					       .assoc_value = SCTP_ENABLE_RESET_STREAM_REQ |
+							      SCTP_ENABLE_RESET_ASSOC_REQ |
+							      SCTP_ENABLE_CHANGE_ASSOC_REQ };
+		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_RECONFIG_SUPPORTED, &av, sizeof(av)) <
+			    0 ||
+		    psock_setsockopt(so, IPPROTO_SCTP, SCTP_ENABLE_STREAM_RESET, &en, sizeof(en)) <
+			    0) {
+			fprintf(stderr, PEER_NAME ": RE-CONFIG: %s\n", strerror(errno));
+			psock_close(so);
+			return PSOCK_NONE;
+		}
+		static const uint16_t types[] = { SCTP_STREAM_RESET_EVENT, SCTP_ASSOC_RESET_EVENT,
+						  SCTP_STREAM_CHANGE_EVENT };
+		for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+			struct sctp_event ev;
+			memset(&ev, 0, sizeof(ev));
+			ev.se_assoc_id = SCTP_FUTURE_ASSOC;
+			ev.se_type = types[i];
+			ev.se_on = 1;
+			if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof(ev)) < 0) {
+				fprintf(stderr, PEER_NAME ": RE-CONFIG events: %s\n",
+					strerror(errno));
+				psock_close(so);
+				return PSOCK_NONE;
+			}
+		}
+	}
+	if (o->rcvbuf != 0 &&
+	    psock_setsockopt(so, SOL_SOCKET, PSOCK_SO_RCVBUF, &o->rcvbuf, sizeof(o->rcvbuf)) < 0)
+		fprintf(stderr, PEER_NAME ": receive buffer: %s\n", strerror(errno));
+	if (o->big != 0) {
+		/* Room for a few large messages (Linux waits for room for a
+		 * whole message; the stacks' defaults are 256 KiB or less). */
+		const int bytes = (int)(4 * o->big);
+		if (psock_setsockopt(so, SOL_SOCKET, PSOCK_SO_SNDBUF, &bytes, sizeof(bytes)) < 0)
+			fprintf(stderr, PEER_NAME ": send buffer: %s\n", strerror(errno));
+	}
 	if (o->pr) {
 		struct sctp_event ev;
 		memset(&ev, 0, sizeof(ev));
@@ -189,20 +283,215 @@ make_socket(const struct opts *o)
 	return so;
 }
 
-/* Read one whole message; its length, 0 at EOF, -1 on error (errno). */
-static ssize_t
-read_msg(psock so, uint8_t *buf, struct sctp_rcvinfo *ri)
+/*
+ * Messages being put together from their parts. With fragment interleave
+ * level 2 (--idata), a read returns a part of any message the stack has
+ * begun to deliver, so parts are gathered per message: (stream, U bit,
+ * SSN), the SSN being the MID's low 16 bits under I-DATA (both stacks). A
+ * message's rcvinfo is its first part's: in Linux's source a later part's
+ * PPID field holds its I-DATA FSN.
+ */
+#define RX_PARTIAL 16
+
+struct rx_part {
+	bool used;
+	struct sctp_rcvinfo ri; /* the first part's */
+	uint8_t *buf;		/* [INTEROP_MAX_LEN] */
+	uint32_t len;
+};
+
+struct rx {
+	uint8_t *piece; /* [INTEROP_MAX_LEN] the last read */
+	struct rx_part part[RX_PARTIAL];
+	uint32_t overflow; /* parts that found no slot, or made a message too long */
+};
+
+/*
+ * --reconfig: the RE-CONFIG events seen (printed as they come). `wake`:
+ * read_msg() returns -2 after one (the client waiting for its answer).
+ */
+static struct {
+	const char *role;
+	uint32_t events, failed;	  /* all, and those DENIED or FAILED */
+	uint16_t streams_in, streams_out; /* the last stream change's counts */
+	bool wake;
+} reconf_seen = { .role = "?" };
+
+static void
+print_flags(uint16_t f, uint16_t in, uint16_t out, uint16_t denied, uint16_t failed)
 {
-	size_t got = 0;
+	const char *sep = "";
+	const struct {
+		uint16_t bit;
+		const char *name;
+	} names[] = {
+		{ in, "incoming" }, { out, "outgoing" }, { denied, "denied" }, { failed, "failed" }
+	};
+	for (unsigned i = 0; i < 4; i++)
+		if (names[i].bit != 0 && (f & names[i].bit)) {
+			printf("%s%s", sep, names[i].name);
+			sep = " ";
+		}
+	if (*sep == '\0')
+		printf("performed");
+}
+
+/* One notification read whole (they are small); 1 when it was a RE-CONFIG event. */
+static int
+on_notification(const uint8_t *b, size_t n)
+{
+	const union sctp_notification *sn = (const void *)b;
+	const char *role = reconf_seen.role;
+	if (n < sizeof(sn->sn_header))
+		return 0;
+	switch (sn->sn_header.sn_type) {
+	case SCTP_STREAM_RESET_EVENT: {
+		const struct sctp_stream_reset_event *e = &sn->sn_strreset_event;
+		uint32_t k = n >= sizeof(*e) ? (uint32_t)(n - sizeof(*e)) / 2 : 0;
+		printf("%s: stream-reset: ", role);
+		print_flags(e->strreset_flags, SCTP_STREAM_RESET_INCOMING_SSN,
+			    SCTP_STREAM_RESET_OUTGOING_SSN, SCTP_STREAM_RESET_DENIED,
+			    SCTP_STREAM_RESET_FAILED);
+		printf(", streams ");
+		for (uint32_t i = 0; i < k; i++)
+			printf("%s%u", i ? "," : "", e->strreset_stream_list[i]);
+		printf("%s\n", k == 0 ? "all" : "");
+		if (e->strreset_flags & (SCTP_STREAM_RESET_DENIED | SCTP_STREAM_RESET_FAILED))
+			reconf_seen.failed++;
+		break;
+	}
+	case SCTP_ASSOC_RESET_EVENT: {
+		const struct sctp_assoc_reset_event *e = &sn->sn_assocreset_event;
+		printf("%s: assoc-reset: ", role);
+		print_flags(e->assocreset_flags, 0, 0, SCTP_ASSOC_RESET_DENIED,
+			    SCTP_ASSOC_RESET_FAILED);
+		printf(", local tsn %u, remote tsn %u\n", e->assocreset_local_tsn,
+		       e->assocreset_remote_tsn);
+		if (e->assocreset_flags & (SCTP_ASSOC_RESET_DENIED | SCTP_ASSOC_RESET_FAILED))
+			reconf_seen.failed++;
+		break;
+	}
+	case SCTP_STREAM_CHANGE_EVENT: {
+		const struct sctp_stream_change_event *e = &sn->sn_strchange_event;
+		printf("%s: stream-change: ", role);
+		print_flags(e->strchange_flags, 0, 0, SCTP_STREAM_CHANGE_DENIED,
+			    SCTP_STREAM_CHANGE_FAILED);
+		printf(", %u in, %u out\n", e->strchange_instrms, e->strchange_outstrms);
+		if (e->strchange_flags & (SCTP_STREAM_CHANGE_DENIED | SCTP_STREAM_CHANGE_FAILED))
+			reconf_seen.failed++;
+		reconf_seen.streams_in = e->strchange_instrms;
+		reconf_seen.streams_out = e->strchange_outstrms;
+		break;
+	}
+	default:
+		return 0;
+	}
+	fflush(stdout);
+	reconf_seen.events++;
+	return 1;
+}
+
+static bool
+rx_same(const struct sctp_rcvinfo *a, const struct sctp_rcvinfo *b)
+{
+	return a->rcv_sid == b->rcv_sid && a->rcv_ssn == b->rcv_ssn &&
+	       (a->rcv_flags & SCTP_UNORDERED) == (b->rcv_flags & SCTP_UNORDERED);
+}
+
+/*
+ * Read one whole message into *msg (valid until the next call); its
+ * length, 0 at EOF, -1 on error (errno), -2 after a RE-CONFIG event when
+ * reconf_seen.wake asks for it (notifications are otherwise printed and
+ * skipped). A message that cannot be put
+ * together (more than RX_PARTIAL begun at once, or longer than
+ * INTEROP_MAX_LEN) is handed on as far as it got, and fails its check.
+ */
+static ssize_t
+read_msg(psock so, struct rx *rx, struct sctp_rcvinfo *ri, uint8_t **msg)
+{
 	for (;;) {
+		struct sctp_rcvinfo pri;
 		int flags;
-		ssize_t n = psock_recvv(so, buf + got, INTEROP_MAX_LEN - got, ri, &flags);
+		ssize_t n = psock_recvv(so, rx->piece, INTEROP_MAX_LEN, &pri, &flags);
 		if (n <= 0)
 			return n;
-		got += (size_t)n;
-		if ((flags & MSG_EOR) || got == INTEROP_MAX_LEN)
-			return (ssize_t)got;
+		if (flags & MSG_NOTIFICATION) {
+			if (on_notification(rx->piece, (size_t)n) && reconf_seen.wake)
+				return -2;
+			continue;
+		}
+		struct rx_part *p = NULL, *free_slot = NULL;
+		for (unsigned i = 0; i < RX_PARTIAL && p == NULL; i++) {
+			if (rx->part[i].used && rx_same(&rx->part[i].ri, &pri))
+				p = &rx->part[i];
+			else if (!rx->part[i].used && free_slot == NULL)
+				free_slot = &rx->part[i];
+		}
+		if (p == NULL && (flags & MSG_EOR)) {
+			*ri = pri; /* whole in one read: the usual case */
+			*msg = rx->piece;
+			return n;
+		}
+		if (p == NULL) {
+			if (free_slot == NULL ||
+			    (free_slot->buf == NULL &&
+			     (free_slot->buf = malloc(INTEROP_MAX_LEN)) == NULL)) {
+				rx->overflow++;
+				*ri = pri;
+				*msg = rx->piece;
+				return n;
+			}
+			p = free_slot;
+			p->used = true;
+			p->ri = pri;
+			p->len = 0;
+		}
+		size_t take = (size_t)n;
+		if (take > INTEROP_MAX_LEN - p->len) {
+			rx->overflow++;
+			take = INTEROP_MAX_LEN - p->len;
+		}
+		memcpy(p->buf + p->len, rx->piece, take);
+		p->len += (uint32_t)take;
+		if ((flags & MSG_EOR) || p->len == INTEROP_MAX_LEN) {
+			p->used = false;
+			*ri = p->ri;
+			*msg = p->buf;
+			return (ssize_t)p->len;
+		}
 	}
+}
+
+static bool
+rx_init(struct rx *rx)
+{
+	memset(rx, 0, sizeof(*rx));
+	return (rx->piece = malloc(INTEROP_MAX_LEN)) != NULL;
+}
+
+static void
+rx_free(struct rx *rx)
+{
+	free(rx->piece);
+	for (unsigned i = 0; i < RX_PARTIAL; i++)
+		free(rx->part[i].buf);
+}
+
+/* "<role>: i-data: on|off": what the association negotiated (--idata). */
+static void
+print_idata(const struct opts *o, psock so, const char *role)
+{
+	if (!o->idata)
+		return;
+	struct sctp_assoc_value av;
+	socklen_t len = sizeof(av);
+	memset(&av, 0, sizeof(av));
+	/* One-to-one sockets: both stacks take the socket's association. */
+	if (psock_getsockopt(so, IPPROTO_SCTP, SCTP_INTERLEAVING_SUPPORTED, &av, &len) < 0)
+		printf("%s: i-data: unknown (%s)\n", role, strerror(errno));
+	else
+		printf("%s: i-data: %s\n", role, av.assoc_value ? "on" : "off");
+	fflush(stdout);
 }
 
 static void
@@ -256,7 +545,7 @@ check_msg(const struct opts *o, struct checker *k, const struct sctp_rcvinfo *ri
 	bool unordered = (ri->rcv_flags & SCTP_UNORDERED) != 0;
 	k->got++;
 	if (seq >= o->n || ri->rcv_sid != seq % o->streams || unordered != interop_unordered(seq) ||
-	    !interop_check(seq, o->max, buf, len)) {
+	    !interop_check(seq, o->max, o->big, buf, len)) {
 		fprintf(stderr, PEER_NAME ": bad message: seq %u, stream %u, %u bytes\n", seq,
 			ri->rcv_sid, len);
 		k->bad++;
@@ -280,7 +569,7 @@ check_msg(const struct opts *o, struct checker *k, const struct sctp_rcvinfo *ri
 
 /* Server: one association; 0 when it ended as expected. */
 static int
-run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
+run_server(const struct opts *o, psock so, const char *local, struct rx *rx)
 {
 	struct addrs la;
 	int r;
@@ -306,6 +595,7 @@ run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
 	}
 	printf("server: association up\n");
 	fflush(stdout);
+	print_idata(o, a, "server");
 	uint64_t msgs = 0, echoed = 0;
 	struct sctp_rcvinfo ri;
 	ssize_t len;
@@ -317,7 +607,8 @@ run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
 		k.last[i] = -1;
 	if (o->check && (k.seen = calloc(o->n ? o->n : 1, 1)) == NULL)
 		return 3;
-	while ((len = read_msg(a, buf, &ri)) > 0) {
+	uint8_t *buf;
+	while ((len = read_msg(a, rx, &ri, &buf)) > 0) {
 		msgs++;
 		if (o->check)
 			check_msg(o, &k, &ri, buf, (uint32_t)len);
@@ -376,25 +667,89 @@ run_server(const struct opts *o, psock so, const char *local, uint8_t *buf)
 	return len == 0 ? 0 : 1;
 }
 
-/* Read echoes until `until` came back; false on EOF or error. */
+/* Per stream, the last ordered echo (message numbers only grow): -1 none. */
+static int64_t echo_last[64];
+
+/* Read echoes until `until` came back; false on EOF or error. An echo on
+ * an ordered stream must come after the ones sent before it. */
 static bool
-read_echoes(const struct opts *o, psock so, uint8_t *buf, uint8_t *seen, uint32_t first,
+read_echoes(const struct opts *o, psock so, struct rx *rx, uint8_t *seen, uint32_t first,
 	    uint32_t until, uint32_t *back, uint32_t *bad)
 {
 	while (*back < until) {
 		struct sctp_rcvinfo ri;
-		ssize_t got = read_msg(so, buf, &ri);
+		uint8_t *buf;
+		ssize_t got = read_msg(so, rx, &ri, &buf);
 		if (got <= 0)
 			return false;
 		uint32_t seq = ntohl(ri.rcv_ppid);
 		if (seq >= first && seq < first + o->n && !seen[seq - first] &&
-		    interop_check(seq, o->max, buf, (uint32_t)got))
+		    interop_check(seq, o->max, o->big, buf, (uint32_t)got))
 			seen[seq - first] = 1;
 		else
 			(*bad)++;
+		if (!(ri.rcv_flags & SCTP_UNORDERED) && ri.rcv_sid < 64) {
+			if ((int64_t)seq <= echo_last[ri.rcv_sid]) {
+				fprintf(stderr, PEER_NAME ": echo %u after %lld on stream %u\n",
+					seq, (long long)echo_last[ri.rcv_sid], ri.rcv_sid);
+				(*bad)++;
+			}
+			echo_last[ri.rcv_sid] = seq;
+		}
 		(*back)++;
 	}
 	return true;
+}
+
+/*
+ * --reconf: ask for the request (every echo so far back), then read until
+ * the event that answers it; false when the association ended or the
+ * request failed. *streams grows by the streams an add brought.
+ */
+static bool
+client_reconf(const struct opts *o, psock so, struct rx *rx, uint32_t *streams)
+{
+	int r;
+	const char *what = o->reconf == 3 ? "add" : o->reconf == 1 ? "out" : "in";
+	if (o->reconf == 3) {
+		struct sctp_add_streams as;
+		memset(&as, 0, sizeof(as));
+		as.sas_instrms = o->reconf_in;
+		as.sas_outstrms = o->reconf_out;
+		r = psock_setsockopt(so, IPPROTO_SCTP, SCTP_ADD_STREAMS, &as, sizeof(as));
+	} else {
+		size_t len = sizeof(struct sctp_reset_streams) + o->reconf_nsids * sizeof(uint16_t);
+		struct sctp_reset_streams *rs = calloc(1, len);
+		if (rs == NULL)
+			return false;
+		rs->srs_flags =
+			o->reconf == 1 ? SCTP_STREAM_RESET_OUTGOING : SCTP_STREAM_RESET_INCOMING;
+		rs->srs_number_streams = o->reconf_nsids;
+		memcpy(rs->srs_stream_list, o->reconf_sids, o->reconf_nsids * sizeof(uint16_t));
+		r = psock_setsockopt(so, IPPROTO_SCTP, SCTP_RESET_STREAMS, rs, (socklen_t)len);
+		free(rs);
+	}
+	printf("client: reconf %s requested: %s\n", what, r < 0 ? strerror(errno) : "ok");
+	fflush(stdout);
+	if (r < 0)
+		return false;
+	uint32_t before = reconf_seen.events;
+	reconf_seen.wake = true;
+	while (reconf_seen.events == before) {
+		struct sctp_rcvinfo ri;
+		uint8_t *msg;
+		ssize_t n = read_msg(so, rx, &ri, &msg);
+		if (n >= 0 || n == -1) {
+			fprintf(stderr, PEER_NAME ": %s while waiting for the RE-CONFIG answer\n",
+				n > 0 ? "a message" : "the end");
+			reconf_seen.wake = false;
+			return false;
+		}
+	}
+	reconf_seen.wake = false;
+	if (o->reconf == 3)
+		*streams += o->reconf_out > o->reconf_in ? o->reconf_out : o->reconf_in;
+	return reconf_seen.failed == 0;
 }
 
 /*
@@ -452,7 +807,7 @@ pr_read(void *arg)
 
 static int
 run_client(const struct opts *o, psock so, const char *peer, const char *local, uint8_t *buf,
-	   uint8_t *want)
+	   struct rx *rx)
 {
 	struct addrs pa, la = { 0 };
 	if (!parse_addrs(peer, o->v6, o->port, &pa) ||
@@ -472,6 +827,7 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 	}
 	printf("client: association up\n");
 	fflush(stdout);
+	print_idata(o, so, "client");
 	struct pr_reader *pr = NULL;
 	pthread_t reader;
 	struct sctp_prinfo pri = { o->pr_policy, o->pr_value };
@@ -486,18 +842,20 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 			return 3;
 	}
 	uint8_t *seen = calloc(o->n ? o->n : 1, 1);
-	uint32_t bad = 0;
+	uint32_t bad = 0, streams = o->streams;
+	for (unsigned i = 0; i < 64; i++)
+		echo_last[i] = -1;
 	bool lost = false;
 	int e = 0;
 	for (uint32_t b = 0; b < o->batches && !lost; b++) {
 		uint32_t back = 0, first = b * o->n;
 		memset(seen, 0, o->n ? o->n : 1);
 		for (uint32_t k = 0; k < o->n && !lost; k++) {
-			uint32_t seq = first + k, len = interop_size(seq, o->max);
+			uint32_t seq = first + k, len = interop_size(seq, o->max, o->big);
 			interop_fill(seq, buf, len);
 			struct sctp_sndinfo si;
 			memset(&si, 0, sizeof(si));
-			si.snd_sid = (uint16_t)(seq % o->streams);
+			si.snd_sid = (uint16_t)(seq % streams);
 			si.snd_ppid = htonl(seq);
 			si.snd_flags = interop_unordered(seq) ? SCTP_UNORDERED : 0;
 			if (psock_sendv(so, buf, len, &si, o->pr ? &pri : NULL) < 0) {
@@ -505,14 +863,24 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 				lost = true;
 				break;
 			}
+			if (o->reconf != 0 && seq + 1 == o->reconf_at) {
+				if ((o->echo &&
+				     !read_echoes(o, so, rx, seen, first, k + 1, &back, &bad)) ||
+				    !client_reconf(o, so, rx, &streams)) {
+					e = errno;
+					lost = true;
+					break;
+				}
+				continue;
+			}
 			/* Echoes are read as they come, a few behind. */
 			if (o->echo && k >= 4 &&
-			    !read_echoes(o, so, want, seen, first, k - 3, &back, &bad)) {
+			    !read_echoes(o, so, rx, seen, first, k - 3, &back, &bad)) {
 				e = errno;
 				lost = true;
 			}
 		}
-		if (!lost && o->echo && !read_echoes(o, so, want, seen, first, o->n, &back, &bad)) {
+		if (!lost && o->echo && !read_echoes(o, so, rx, seen, first, o->n, &back, &bad)) {
 			e = errno;
 			lost = true;
 		}
@@ -566,7 +934,8 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 	/* Graceful close: SHUTDOWN, then wait for the peer's SHUTDOWN ACK (EOF). */
 	psock_shutdown(so, SHUT_WR);
 	struct sctp_rcvinfo ri;
-	ssize_t r = read_msg(so, want, &ri);
+	uint8_t *msg;
+	ssize_t r = read_msg(so, rx, &ri, &msg);
 	e = errno;
 	if (r == 0)
 		printf("client: association closed\n");
@@ -577,6 +946,40 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 	if (o->expect_abort)
 		return 1;
 	return bad == 0 && r == 0 ? 0 : 1;
+}
+
+/* --reconf out:SIDS@N | in:SIDS@N | add:OUT,IN@N; false when malformed. */
+static bool
+parse_reconf(const char *arg, struct opts *o)
+{
+	char tmp[256];
+	snprintf(tmp, sizeof(tmp), "%s", arg);
+	char *at = strrchr(tmp, '@');
+	if (at == NULL)
+		return false;
+	*at = '\0';
+	o->reconf_at = (uint32_t)strtoul(at + 1, NULL, 0);
+	char *list = strchr(tmp, ':');
+	if (list == NULL || o->reconf_at == 0)
+		return false;
+	*list++ = '\0';
+	if (strcmp(tmp, "add") == 0) {
+		unsigned out, in;
+		if (sscanf(list, "%u,%u", &out, &in) != 2 || out + in == 0 || out > 64 || in > 64)
+			return false;
+		o->reconf = 3;
+		o->reconf_out = (uint16_t)out;
+		o->reconf_in = (uint16_t)in;
+		return true;
+	}
+	o->reconf = strcmp(tmp, "out") == 0 ? 1 : strcmp(tmp, "in") == 0 ? 2 : 0;
+	for (char *save = NULL, *t = strtok_r(list, ",", &save); t != NULL;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (o->reconf_nsids == 32)
+			return false;
+		o->reconf_sids[o->reconf_nsids++] = (uint16_t)strtoul(t, NULL, 0);
+	}
+	return o->reconf != 0;
 }
 
 int
@@ -599,10 +1002,21 @@ main(int argc, char **argv)
 					    { "rto-initial", required_argument, NULL, 'i' },
 					    { "check", no_argument, NULL, 'k' },
 					    { "pr", required_argument, NULL, 'R' },
+					    { "idata", no_argument, NULL, 'I' },
+					    { "big", required_argument, NULL, 'G' },
+					    { "rcvbuf", required_argument, NULL, 'V' },
+					    { "reconfig", no_argument, NULL, 'Q' },
+					    { "reconf", required_argument, NULL, 'q' },
+					    { "init-streams", required_argument, NULL, 'T' },
 					    { "help", no_argument, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
 	const char *peer = NULL, *local = NULL, *expect = "shutdown";
-	struct opts o = { .n = 1000, .max = 9000, .streams = 16, .batches = 1, .port = 5001 };
+	struct opts o = { .n = 1000,
+			  .max = 9000,
+			  .streams = 16,
+			  .batches = 1,
+			  .port = 5001,
+			  .init_streams = 64 };
 	uint32_t rto_min = 0, rto_initial = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "sc:n:l:S:h6", lo, NULL)) != -1) {
@@ -673,6 +1087,28 @@ main(int argc, char **argv)
 			o.pr = true;
 			o.pr_value = (uint32_t)strtoul(optarg + 4, NULL, 0);
 			break;
+		case 'I':
+			o.idata = true;
+			break;
+		case 'G':
+			o.big = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'V':
+			o.rcvbuf = atoi(optarg);
+			break;
+		case 'Q':
+			o.reconfig = true;
+			break;
+		case 'q':
+			if (!parse_reconf(optarg, &o)) {
+				usage(stderr);
+				return 2;
+			}
+			o.reconfig = true;
+			break;
+		case 'T':
+			o.init_streams = (uint16_t)strtoul(optarg, NULL, 0);
+			break;
 		case 'n':
 			o.n = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
@@ -693,26 +1129,38 @@ main(int argc, char **argv)
 	o.expect_abort = strcmp(expect, "abort") == 0;
 	if (o.server == (peer != NULL) || o.max == 0 || o.max > INTEROP_MAX_LEN || o.streams == 0 ||
 	    o.streams > 64 || o.batches == 0 || (o.pr && (o.server || o.echo || o.do_abort)) ||
-	    (o.check && (!o.server || o.echo)) ||
+	    (o.big != 0 && (o.big < 64 * 1024 || o.big > INTEROP_MAX_LEN)) ||
+	    (o.check && (!o.server || o.echo)) || (o.reconf != 0 && (o.server || o.pr)) ||
+	    o.init_streams == 0 || o.init_streams > 64 ||
 	    (!o.expect_abort && strcmp(expect, "shutdown") != 0)) {
 		usage(stderr);
 		return 2;
 	}
-	if (psock_stack_init(o.udp, rto_min, rto_initial) < 0)
+	/* A send on an association the peer aborted fails with EPIPE (Linux
+	 * raises SIGPIPE too): report it, do not die of it. */
+	signal(SIGPIPE, SIG_IGN);
+	reconf_seen.role = o.server ? "server" : "client";
+	if (psock_stack_init(o.udp, o.idata, o.reconfig, rto_min, rto_initial) < 0)
 		return 3;
 	psock so = make_socket(&o);
 	if (so == PSOCK_NONE) {
 		fprintf(stderr, PEER_NAME ": socket: %s\n", strerror(errno));
 		return 3;
 	}
-	uint8_t *buf = malloc(INTEROP_MAX_LEN), *want = malloc(INTEROP_MAX_LEN);
-	if (buf == NULL || want == NULL)
+	uint8_t *buf = malloc(INTEROP_MAX_LEN);
+	struct rx rx;
+	if (buf == NULL || !rx_init(&rx))
 		return 3;
-	int rc = o.server ? run_server(&o, so, local, buf)
-			  : run_client(&o, so, peer, local, buf, want);
+	int rc = o.server ? run_server(&o, so, local, &rx)
+			  : run_client(&o, so, peer, local, buf, &rx);
+	if (rx.overflow != 0) {
+		fprintf(stderr, PEER_NAME ": %u message parts could not be put together\n",
+			rx.overflow);
+		rc = rc != 0 ? rc : 1;
+	}
 	psock_close(so);
 	psock_stack_finish();
 	free(buf);
-	free(want);
+	rx_free(&rx);
 	return rc;
 }

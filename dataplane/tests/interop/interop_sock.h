@@ -19,7 +19,8 @@
  * sctp_paddrparams, sctp_udpencaps, sctp_event, sctp_send_failed_event) are
  * RFC 6458's in both headers; only the PR-SCTP policy numbers differ
  * (SCTP_PR_SCTP_TTL is 1 in usrsctp, 0x10 in Linux), so the peer uses the
- * header's names.
+ * header's names. I-DATA (RFC 8260) is SCTP_INTERLEAVING_SUPPORTED in both,
+ * which usrsctp's installed header leaves out (below).
  */
 #ifndef DPSCTP_INTEROP_SOCK_H
 #define DPSCTP_INTEROP_SOCK_H
@@ -62,17 +63,28 @@ psock_sysctl(const char *name, unsigned value)
 /*
  * UDP encapsulation (RFC 6951, Linux 5.11+): udp_port opens the kernel's
  * listening UDP socket for the whole network namespace (the remote port is
- * the socket's SCTP_REMOTE_UDP_ENCAPS_PORT, set in make_socket()). The peer
- * runs in its own guest, so this touches nobody else; on a shared host run
- * it in a namespace of its own.
+ * the socket's SCTP_REMOTE_UDP_ENCAPS_PORT, set in make_socket()). I-DATA
+ * (RFC 8260): intl_enable lets a socket turn it on (SCTP_INTERLEAVING_SUPPORTED
+ * fails with EPERM while it is 0, the default). RE-CONFIG (RFC 6525):
+ * reconf_enable, also 0 by default, is what new sockets offer. The peer runs in its own
+ * guest, so this touches nobody else; on a shared host run it in a namespace
+ * of its own.
  */
 static int
-psock_stack_init(bool udp, uint32_t rto_min, uint32_t rto_initial)
+psock_stack_init(bool udp, bool idata, bool reconf, uint32_t rto_min, uint32_t rto_initial)
 {
 	psock_rto_min = rto_min;
 	psock_rto_initial = rto_initial;
 	if (udp && !psock_sysctl("udp_port", 9899)) {
 		fprintf(stderr, PEER_NAME ": net.sctp.udp_port: %s\n", strerror(errno));
+		return -1;
+	}
+	if (idata && !psock_sysctl("intl_enable", 1)) {
+		fprintf(stderr, PEER_NAME ": net.sctp.intl_enable: %s\n", strerror(errno));
+		return -1;
+	}
+	if (reconf && !psock_sysctl("reconf_enable", 1)) {
+		fprintf(stderr, PEER_NAME ": net.sctp.reconf_enable: %s\n", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -107,7 +119,14 @@ psock_socket(int family)
 	return fd;
 }
 
+/* The buffers for --big and --rcvbuf: SO_SNDBUF and SO_RCVBUF are capped at
+ * twice net.core.wmem_max / rmem_max (416 KiB by default); the guest's peer
+ * runs as root and may force them. */
+#define PSOCK_SO_SNDBUF SO_SNDBUFFORCE
+#define PSOCK_SO_RCVBUF SO_RCVBUFFORCE
+
 #define psock_setsockopt setsockopt
+#define psock_getsockopt getsockopt
 #define psock_bind	 bind
 #define psock_bindx	 sctp_bindx
 #define psock_listen	 listen
@@ -178,10 +197,22 @@ psock_recvv(psock s, void *buf, size_t len, struct sctp_rcvinfo *ri, int *flags)
 typedef struct socket *psock;
 #define PSOCK_NONE NULL
 
-/* usrsctp over raw IP, or over UDP with the RFC 6951 port as its local port. */
+/*
+ * usrsctp implements I-DATA, but its installed header (0.9.5) leaves the
+ * socket option out: the number is the one in its netinet/sctp.h, which
+ * its own fuzzers define the same way.
+ */
+#ifndef SCTP_INTERLEAVING_SUPPORTED
+#define SCTP_INTERLEAVING_SUPPORTED 0x00001206
+#endif
+
+/* usrsctp over raw IP, or over UDP with the RFC 6951 port as its local port.
+ * I-DATA and RE-CONFIG are per-socket options here (make_socket()). */
 static int
-psock_stack_init(bool udp, uint32_t rto_min, uint32_t rto_initial)
+psock_stack_init(bool udp, bool idata, bool reconf, uint32_t rto_min, uint32_t rto_initial)
 {
+	(void)idata;
+	(void)reconf; /* usrsctp offers RE-CONFIG by default (the socket option says so too) */
 	usrsctp_init(udp ? 9899 : 0, NULL, NULL);
 	usrsctp_sysctl_set_sctp_blackhole(0);
 	if (rto_min != 0)
@@ -207,7 +238,11 @@ psock_socket(int family)
 	return usrsctp_socket(family, SOCK_STREAM, IPPROTO_SCTP, NULL, NULL, 0, NULL);
 }
 
+#define PSOCK_SO_SNDBUF SO_SNDBUF
+#define PSOCK_SO_RCVBUF SO_RCVBUF
+
 #define psock_setsockopt usrsctp_setsockopt
+#define psock_getsockopt usrsctp_getsockopt
 #define psock_bind	 usrsctp_bind
 #define psock_bindx	 usrsctp_bindx
 #define psock_listen	 usrsctp_listen

@@ -23,6 +23,7 @@
 // delivered when reported unsent), and each reliable one delivered exactly
 // once; the association's abandonment counters must match the reports.
 // The sweeps print one "[sim-pr]" line per profile and network.
+#include <map>
 #include <gtest/gtest.h>
 
 #include <cinttypes>
@@ -84,8 +85,8 @@ struct Result {
 class Run {
       public:
 	Run(const struct sctp_profile *prof, const Net &net, uint64_t seed, uint32_t messages,
-	    uint16_t streams, const PrMix *pr = nullptr)
-	    : prof_(prof), slow_reader_(net.slow_reader), pr_(pr != nullptr)
+	    uint16_t streams, const PrMix *pr = nullptr, bool idata = false)
+	    : prof_(prof), slow_reader_(net.slow_reader), pr_(pr != nullptr), idata_(idata)
 	{
 		for (unsigned i = 0; i < 2; i++) {
 			traffic_[i] = { seed * 2 + i,
@@ -266,7 +267,12 @@ class Run {
 				 (e.counters.pr_unsupported != 0 ||
 				  (pr_ && !(e.a.extensions & SCTP_COOKIE_EXT_FORWARD_TSN))))
 				snprintf(why, sizeof(why), "side %u: PR-SCTP not in use", e.id);
+			else if (!why[0] &&
+				 idata_ != ((e.a.extensions & SCTP_COOKIE_EXT_I_DATA) != 0))
+				snprintf(why, sizeof(why), "side %u: I-DATA %s", e.id,
+					 idata_ ? "not negotiated" : "negotiated unasked");
 			else if ((e.reasm_pool.n_free != e.reasm_pool.n ||
+				  e.ireasm_pool.n_free != e.ireasm_pool.n ||
 				  e.rtxq_pool.n_free != e.rtxq_pool.n ||
 				  sctp_outq_pool_free(&e.outq_pool) != e.outq_pool.n) &&
 				 !why[0])
@@ -308,6 +314,9 @@ class Run {
 		std::vector<struct sctp_rtxq_node> rtxq_nodes =
 			std::vector<struct sctp_rtxq_node>(2048);
 		struct sctp_reasm_pool reasm_pool;
+		std::vector<union sctp_ireasm_node> ireasm_nodes =
+			std::vector<union sctp_ireasm_node>(2048);
+		struct sctp_ireasm_pool ireasm_pool;
 		struct sctp_outq_pool outq_pool;
 		struct sctp_rtxq_pool rtxq_pool;
 		std::vector<uint64_t> mem;
@@ -324,9 +333,7 @@ class Run {
 		std::vector<struct sctp_outq_pr> outq_pr;
 		uint32_t unconsumed = 0;     // delivered bytes the slow application still holds
 		uint32_t max_unconsumed = 0; // the most it held at once
-		std::vector<uint8_t> partial;
-		uint32_t partial_ppid = 0;
-		uint16_t partial_sid = 0;
+		std::map<uint64_t, std::vector<uint8_t>> partial; // by (sid, U, MID)
 	};
 
 	Buf *new_buf(int kind, const std::vector<uint8_t> &b)
@@ -358,6 +365,8 @@ class Run {
 	{
 		sctp_reasm_pool_init(&e.reasm_pool, e.reasm_nodes.data(),
 				     (uint32_t)e.reasm_nodes.size());
+		sctp_ireasm_pool_init(&e.ireasm_pool, e.ireasm_nodes.data(),
+				      (uint32_t)e.ireasm_nodes.size());
 		sctp_outq_pool_init(&e.outq_pool, e.outq_nodes.data(),
 				    (uint32_t)e.outq_nodes.size(), &buf_ops_);
 		sctp_rtxq_pool_init(&e.rtxq_pool, e.rtxq_nodes.data(),
@@ -374,6 +383,7 @@ class Run {
 		}
 		e.data.buf = buf_ops_;
 		e.data.reasm_pool = &e.reasm_pool;
+		e.data.ireasm_pool = &e.ireasm_pool;
 		e.data.reasm = { 1u << 20, 256 * 1024, 1000 };
 		if (slow_reader_ && e.id == 1) {
 			// A 64 KiB receive buffer that delivered bytes keep occupied
@@ -394,6 +404,8 @@ class Run {
 		cfg.a_rwnd = e.data.reasm.max_bytes;
 		cfg.listening = true;
 		cfg.extensions = pr_ ? SCTP_COOKIE_EXT_FORWARD_TSN : 0;
+		if (idata_)
+			cfg.extensions |= SCTP_COOKIE_EXT_I_DATA;
 		cfg.choose_tag = [](void *ctx, const struct sctp_rx *) {
 			return static_cast<End *>(ctx)->a.local_vtag | 1u;
 		};
@@ -530,13 +542,15 @@ class Run {
 		struct sctp_reasm_iter it;
 		struct sctp_slice sl;
 		bool part = (m->flags & (SCTP_REASM_MSG_MORE | SCTP_REASM_MSG_CONT)) != 0;
+		bool unordered = (m->flags & SCTP_REASM_MSG_UNORDERED) != 0;
+		// With I-DATA several messages may be in partial delivery at once:
+		// each is told apart by its stream, U bit and MID (RFC 6458
+		// §8.1.20, level 2); with DATA one at a time, and the key is the same.
+		uint64_t key = (uint64_t)m->sid << 33 | (uint64_t)unordered << 32 | m->mid;
 		std::vector<uint8_t> whole;
-		std::vector<uint8_t> &into = part ? e.partial : whole;
-		if (part && !(m->flags & SCTP_REASM_MSG_CONT)) {
-			e.partial.clear();
-			e.partial_ppid = m->ppid;
-			e.partial_sid = m->sid;
-		}
+		std::vector<uint8_t> &into = part ? e.partial[key] : whole;
+		if (part && !(m->flags & SCTP_REASM_MSG_CONT))
+			into.clear();
 		sctp_reasm_iter_init(&it, m);
 		while (sctp_reasm_iter_next(&it, &sl)) {
 			into.insert(into.end(), sl.data, sl.data + sl.len);
@@ -549,16 +563,14 @@ class Run {
 			// The sender abandoned the message in partial delivery
 			// (PR-SCTP): not delivered; its report settles it.
 			e.pd_aborted++;
-			e.partial.clear();
+			e.partial.erase(key);
 			return;
 		}
 		const uint8_t *d = into.data();
 		uint32_t l = (uint32_t)into.size();
-		sim_traffic_judge(
-			&e.judge, part ? e.partial_ppid : m->ppid, part ? e.partial_sid : m->sid,
-			(m->flags & SCTP_REASM_MSG_UNORDERED) != 0, &d, &l, 1, scratch_.data());
+		sim_traffic_judge(&e.judge, m->ppid, m->sid, unordered, &d, &l, 1, scratch_.data());
 		if (part)
-			e.partial.clear();
+			e.partial.erase(key);
 	}
 
 	// Each side queues its next messages while the association takes them.
@@ -595,7 +607,8 @@ class Run {
 
 	const struct sctp_profile *prof_;
 	bool slow_reader_;
-	bool pr_; // PR-SCTP: both ends negotiate it, the traffic has a policy mix
+	bool pr_;    // PR-SCTP: both ends negotiate it, the traffic has a policy mix
+	bool idata_; // I-DATA (RFC 8260): both ends negotiate it
 	struct sim_traffic_config traffic_[2];
 	std::vector<uint8_t> seen_[2];
 	std::vector<uint8_t> abandoned_[2], unsent_[2];
@@ -614,19 +627,20 @@ class Run {
 
 void
 sweep(const struct sctp_profile *prof, const Net &n, unsigned seeds, uint32_t messages,
-      uint16_t streams)
+      uint16_t streams, bool idata = false)
 {
 	unsigned failed = 0;
 	uint64_t bytes = 0, time = 0, rtx = 0, sacks = 0, pkts = 0;
 	const char *pname = prof == &sctp_profile_dc ? "dc" : "rfc";
 	for (unsigned s = 1; s <= seeds; s++) {
-		Run r(prof, n, s, messages, streams);
+		Run r(prof, n, s, messages, streams, nullptr, idata);
 		Result res = r.go();
 		if (!res.ok) {
 			failed++;
 			ADD_FAILURE() << "SIM_DATA_REPLAY='profile=" << pname << " net=" << n.name
 				      << " seed=" << s << " messages=" << messages
-				      << " streams=" << streams << "': " << res.why;
+				      << " streams=" << streams << (idata ? " idata=1" : "")
+				      << "': " << res.why;
 		}
 		bytes += res.bytes;
 		time += res.t_done;
@@ -635,15 +649,16 @@ sweep(const struct sctp_profile *prof, const Net &n, unsigned seeds, uint32_t me
 		pkts += res.data_pkts;
 	}
 	double goodput_mbps = time ? (double)bytes * 8.0 / ((double)time / 1e9) / 1e6 : 0.0;
-	printf("[sim-data] profile=%-3s net=%-16s streams=%-3u runs=%u failed=%u | goodput %.1f "
+	printf("[sim-data] profile=%-3s net=%-16s streams=%-3u%s runs=%u failed=%u | goodput %.1f "
 	       "Mbit/s (virtual), %" PRIu64 " DATA packets, %.2f SACKs per DATA packet, %" PRIu64
 	       " retransmitted chunks\n",
-	       pname, n.name, streams, seeds, failed, goodput_mbps, pkts,
+	       pname, n.name, streams, idata ? " I-DATA" : "", seeds, failed, goodput_mbps, pkts,
 	       pkts ? (double)sacks / (double)pkts : 0.0, rtx);
 	printf("SIM_GOODPUT {\"profile\":\"%s\",\"net\":\"%s\",\"loss_permille\":%u,"
-	       "\"streams\":%u,\"runs\":%u,\"goodput_mbit_s\":%.3f,\"retransmitted\":%" PRIu64
-	       "}\n",
-	       pname, n.name, n.loss_permille, streams, seeds, goodput_mbps, rtx);
+	       "\"streams\":%u,\"idata\":%s,\"runs\":%u,\"goodput_mbit_s\":%.3f,"
+	       "\"retransmitted\":%" PRIu64 "}\n",
+	       pname, n.name, n.loss_permille, streams, idata ? "true" : "false", seeds,
+	       goodput_mbps, rtx);
 }
 
 const Net kNets[] = {
@@ -679,23 +694,24 @@ TEST(SimData, BothWaysThroughImpairmentRfc)
 // how many messages were reported abandoned over the sweep.
 uint64_t
 sweep_pr(const struct sctp_profile *prof, const Net &n, const PrMix &mix, unsigned seeds,
-	 uint32_t messages, uint16_t streams)
+	 uint32_t messages, uint16_t streams, bool idata = false)
 {
 	unsigned failed = 0;
 	Result sum;
 	uint64_t time = 0;
 	const char *pname = prof == &sctp_profile_dc ? "dc" : "rfc";
 	for (unsigned s = 1; s <= seeds; s++) {
-		Run r(prof, n, s, messages, streams, &mix);
+		Run r(prof, n, s, messages, streams, &mix, idata);
 		Result res = r.go();
 		if (!res.ok) {
 			failed++;
-			ADD_FAILURE() << "SIM_DATA_REPLAY='profile=" << pname << " net=" << n.name
-				      << " seed=" << s << " messages=" << messages
-				      << " streams=" << streams << " pr=ttl"
-				      << unsigned(mix.ttl_pct) << "%:" << mix.ttl_min_ms << "-"
-				      << mix.ttl_max_ms << "ms,rtx" << unsigned(mix.rtx_pct)
-				      << "%:0-" << unsigned(mix.rtx_max) << "': " << res.why;
+			ADD_FAILURE()
+				<< "SIM_DATA_REPLAY='profile=" << pname << " net=" << n.name
+				<< " seed=" << s << " messages=" << messages
+				<< " streams=" << streams << " pr=ttl" << unsigned(mix.ttl_pct)
+				<< "%:" << mix.ttl_min_ms << "-" << mix.ttl_max_ms << "ms,rtx"
+				<< unsigned(mix.rtx_pct) << "%:0-" << unsigned(mix.rtx_max)
+				<< (idata ? " idata=1" : "") << "': " << res.why;
 		}
 		sum.bytes += res.bytes;
 		sum.data_rtx += res.data_rtx;
@@ -738,10 +754,10 @@ const PrMix kPrGenerous = { 33, 33, 3, 600000, 1200000 };
 // streams (docs/SIM.md, "What the harness found: the tail of a partly sent
 // message").
 void
-pr_sweeps(const struct sctp_profile *prof, const PrMix &mix, unsigned seeds)
+pr_sweeps(const struct sctp_profile *prof, const PrMix &mix, unsigned seeds, bool idata = false)
 {
 	for (const Net &n : kPrNets) {
-		uint64_t abandoned = sweep_pr(prof, n, mix, seeds, 80, 8);
+		uint64_t abandoned = sweep_pr(prof, n, mix, seeds, 80, 8, idata);
 		// Otherwise the judge's abandonment side was never exercised.
 		if (n.loss_permille != 0) {
 			EXPECT_GT(abandoned, 0u) << n.name << ": nothing abandoned";
@@ -772,6 +788,36 @@ TEST(SimPr, CleanLinkGenerousLifetimesAbandonNothing)
 TEST(SimPr, ManyStreamsDc)
 {
 	EXPECT_GT(sweep_pr(&sctp_profile_dc, kPrNets[2], kPrDc, 3, 300, 1024), 0u);
+}
+
+// I-DATA (RFC 8260): the same traffic, interleaved per chunk, reassembled
+// by MID and FSN; every net of the DATA sweeps, and PR-SCTP's mix with
+// I-FORWARD TSN through loss, duplication and reordering.
+TEST(SimIData, BothWaysThroughImpairmentDc)
+{
+	for (const Net &n : kNets)
+		sweep(&sctp_profile_dc, n, 4, 80, 8, true);
+}
+
+TEST(SimIData, BothWaysThroughImpairmentRfc)
+{
+	for (const Net &n : kNets)
+		sweep(&sctp_profile_rfc, n, 2, 80, 8, true);
+}
+
+TEST(SimIData, ManyStreamsBothWays)
+{
+	sweep(&sctp_profile_dc, kNets[2], 3, 300, 1024, true);
+}
+
+TEST(SimIData, MixedPoliciesThroughImpairmentDc)
+{
+	pr_sweeps(&sctp_profile_dc, kPrDc, 4, true);
+}
+
+TEST(SimIData, MixedPoliciesThroughImpairmentRfc)
+{
+	pr_sweeps(&sctp_profile_rfc, kPrRfc, 2, true);
 }
 
 } // namespace
