@@ -157,6 +157,7 @@ run(benchmark::State &state, const struct sctp_profile *prof, unsigned chunks)
 	state.counters["cycles_per_message"] = cycles / chunks;
 	state.counters["sacks_per_packet"] = (double)r.sacks / (double)(n ? n : 1);
 	state.counters["assoc_bytes"] = (double)sizeof(struct sctp_assoc);
+	state.counters["assoc_tx_bytes"] = (double)sizeof(struct sctp_assoc_tx);
 	state.SetItemsProcessed((int64_t)(n * chunks));
 }
 

@@ -173,33 +173,6 @@ reconf_request_done(struct sctp_assoc *a)
 	a->timer_at[SCTP_ASSOC_T_RECONF] = SCTP_TIME_NEVER;
 }
 
-/* STREAM_CHANGE (§6.1.3) or ASSOC_RESET (§6.1.2): the counts and TSNs as they now stand. */
-static void
-reconf_notify_kind(struct sctp_assoc *a, struct reconf_out *o, uint8_t type, uint16_t flags,
-		   uint32_t local_tsn, uint32_t remote_tsn)
-{
-	if (o != NULL && o->n_note < 2) {
-		struct reconf_note *nt = &o->note[o->n_note++];
-		nt->type = type;
-		nt->flags = flags;
-		nt->n = 0;
-		nt->local_tsn = local_tsn;
-		nt->remote_tsn = remote_tsn;
-		return;
-	}
-	struct sctp_notification note = {
-		.assoc = a,
-		.type = type,
-		.outbound_streams = a->outbound_streams,
-		.inbound_streams = a->inbound_streams,
-		.extensions = a->extensions,
-		.reset_flags = flags,
-		.local_tsn = local_tsn,
-		.remote_tsn = remote_tsn,
-	};
-	a->ops->notify(a->ctx, &note);
-}
-
 /*
  * §5.2.5 and the requester's side of §5.1.5: new_in inbound and new_out
  * outbound streams (at least as many as now). A new data block of that
@@ -210,7 +183,7 @@ static int
 reconf_regrow(struct sctp_assoc *a, uint32_t new_in, uint32_t new_out)
 {
 	const struct sctp_data_config *d = a->ep->cfg.data;
-	bool idata = (a->extensions & SCTP_COOKIE_EXT_I_DATA) != 0;
+	bool idata = assoc_idata(a);
 
 	if (new_in > 0xffffu || new_out > 0xffffu)
 		return -ENOMEM;
@@ -229,37 +202,60 @@ reconf_regrow(struct sctp_assoc *a, uint32_t new_in, uint32_t new_out)
 	return 0;
 }
 
+/*
+ * One of the three notifications (RFC 6525 §6.1): STREAM_RESET with its
+ * streams, ASSOC_RESET with the TSNs, STREAM_CHANGE with the counts as
+ * they now stand. With o, held until o's answers left (struct reconf_out).
+ */
 static void
-reconf_notify(struct sctp_assoc *a, struct reconf_out *o, uint16_t flags, const uint16_t *streams,
-	      uint16_t n)
+reconf_tell(struct sctp_assoc *a, struct reconf_out *o, uint8_t type, uint16_t flags,
+	    const uint16_t *streams, uint16_t n, uint32_t local_tsn, uint32_t remote_tsn)
 {
 	if (o != NULL && o->n_note < 2) {
 		struct reconf_note *nt = &o->note[o->n_note++];
-		nt->type = SCTP_NOTIFY_STREAM_RESET;
+		nt->type = type;
 		nt->flags = flags;
 		nt->n = n < SCTP_ASSOC_TX_MAX / 2 ? n : SCTP_ASSOC_TX_MAX / 2;
 		if (nt->n != 0)
 			memcpy(nt->sids, streams, sizeof(uint16_t) * nt->n);
+		nt->local_tsn = local_tsn;
+		nt->remote_tsn = remote_tsn;
 		return;
 	}
 	struct sctp_notification note = {
 		.assoc = a,
-		.type = SCTP_NOTIFY_STREAM_RESET,
+		.type = type,
 		.outbound_streams = a->outbound_streams,
 		.inbound_streams = a->inbound_streams,
 		.extensions = a->extensions,
 		.reset_flags = flags,
 		.n_streams = n,
 		.streams = streams,
+		.local_tsn = local_tsn,
+		.remote_tsn = remote_tsn,
 	};
 	a->ops->notify(a->ctx, &note);
+}
+
+static void
+reconf_notify(struct sctp_assoc *a, struct reconf_out *o, uint16_t flags, const uint16_t *streams,
+	      uint16_t n)
+{
+	reconf_tell(a, o, SCTP_NOTIFY_STREAM_RESET, flags, streams, n, 0, 0);
+}
+
+static void
+reconf_notify_kind(struct sctp_assoc *a, struct reconf_out *o, uint8_t type, uint16_t flags,
+		   uint32_t local_tsn, uint32_t remote_tsn)
+{
+	reconf_tell(a, o, type, flags, NULL, 0, local_tsn, remote_tsn);
 }
 
 /* The peer reset its outgoing streams: ours in start at SSN (or MID) 0 again. */
 static void
 reconf_reset_incoming(struct sctp_assoc *a, const struct sctp_param_u16_list *l)
 {
-	bool idata = (a->extensions & SCTP_COOKIE_EXT_I_DATA) != 0;
+	bool idata = assoc_idata(a);
 	uint32_t n = l->count != 0 ? l->count : a->inbound_streams;
 
 	for (uint32_t i = 0; i < n; i++) {
@@ -750,11 +746,8 @@ assoc_rx_reconfig(struct sctp_assoc *a, struct assoc_run *run, const struct sctp
 		reconf_send(a, &out);
 	for (uint8_t i = 0; i < out.n_note; i++) {
 		const struct reconf_note *nt = &out.note[i];
-		if (nt->type == SCTP_NOTIFY_STREAM_RESET)
-			reconf_notify(a, NULL, nt->flags, nt->sids, nt->n);
-		else
-			reconf_notify_kind(a, NULL, nt->type, nt->flags, nt->local_tsn,
-					   nt->remote_tsn);
+		reconf_tell(a, NULL, nt->type, nt->flags, nt->sids, nt->n, nt->local_tsn,
+			    nt->remote_tsn);
 	}
 }
 

@@ -953,6 +953,8 @@ TEST(AssocSize, ReportSizes)
 {
 	::testing::Test::RecordProperty("sizeof_sctp_assoc",
 					static_cast<int>(sizeof(struct sctp_assoc)));
+	::testing::Test::RecordProperty("sizeof_assoc_tx",
+					static_cast<int>(sizeof(struct sctp_assoc_tx)));
 	::testing::Test::RecordProperty("sizeof_handshake",
 					static_cast<int>(sizeof(struct sctp_assoc_handshake)));
 	EXPECT_LE(sizeof(struct sctp_assoc), 512u); // docs/ARCHITECTURE.md decision 6
