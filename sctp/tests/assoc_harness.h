@@ -646,6 +646,26 @@ one_way_delay(const struct sctp_profile *p)
 	return p == &sctp_profile_rfc ? SCTP_MS(50) : SCTP_US(20);
 }
 
+// Chunks of a type in every packet x sent.
+inline unsigned
+chunks_of_type(const Side &x, uint8_t type)
+{
+	unsigned n = 0;
+	for (const auto &s : x.sent)
+		for (const auto &c : decode(s.bytes).chunks)
+			n += c.type == type;
+	return n;
+}
+
+// The index a test wrote into a message's first four bytes.
+inline uint32_t
+index_of(const Bytes &b)
+{
+	uint32_t i;
+	std::memcpy(&i, b.data(), 4);
+	return i;
+}
+
 // No drop in any counter except those named.
 inline void
 expect_no_drops(const Side &x, std::initializer_list<enum sctp_assoc_drop> allowed = {})

@@ -35,24 +35,6 @@ message(uint32_t index, size_t len)
 	return b;
 }
 
-uint32_t
-index_of(const Bytes &b)
-{
-	uint32_t i;
-	std::memcpy(&i, b.data(), 4);
-	return i;
-}
-
-unsigned
-chunks_of_type(const Side &x, uint8_t type)
-{
-	unsigned n = 0;
-	for (const auto &s : x.sent)
-		for (const auto &c : decode(s.bytes).chunks)
-			n += c.type == type;
-	return n;
-}
-
 // A packet from the server to the client with the server's tag.
 Bytes
 server_packet(const Sim &sim, const Bytes &chunk)

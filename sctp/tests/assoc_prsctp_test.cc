@@ -70,16 +70,6 @@ client_loses(uint32_t tsn)
 	};
 }
 
-unsigned
-chunks_of_type(const Side &x, uint8_t type)
-{
-	unsigned n = 0;
-	for (const auto &s : x.sent)
-		for (const auto &c : decode(s.bytes).chunks)
-			n += c.type == type;
-	return n;
-}
-
 class Pr : public ::testing::TestWithParam<const struct sctp_profile *> {
       protected:
 	const struct sctp_profile *prof() const

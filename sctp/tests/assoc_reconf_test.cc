@@ -28,24 +28,6 @@ payload(uint32_t index, size_t len)
 	return b;
 }
 
-uint32_t
-index_of(const Bytes &b)
-{
-	uint32_t i;
-	std::memcpy(&i, b.data(), 4);
-	return i;
-}
-
-unsigned
-chunks_of_type(const Side &x, uint8_t type)
-{
-	unsigned n = 0;
-	for (const auto &s : x.sent)
-		for (const auto &c : decode(s.bytes).chunks)
-			n += c.type == type;
-	return n;
-}
-
 // The SSNs of the DATA chunks x sent on stream sid, in order.
 std::vector<uint16_t>
 ssns_on(const Side &x, uint16_t sid)
