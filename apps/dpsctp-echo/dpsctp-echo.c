@@ -458,6 +458,7 @@ struct echo_opts {
 	uint32_t count;	   /* -n */
 	uint32_t len;	   /* -l */
 	uint16_t streams;  /* --streams */
+	bool hold;	   /* --hold */
 };
 
 #define EO(m) APP_OPT_FIELD(struct echo_opts, m)
@@ -497,6 +498,11 @@ static const struct app_opt echo_opt_table[] = {
 	  .help = "client: streams to spread the messages over",
 	  .min = 1,
 	  .max = UINT16_MAX },
+	{ .kind = APP_OPT_FLAG,
+	  .name = "hold",
+	  EO(hold),
+	  .help = "client: after the run, keep the port open without polling it until its "
+		  "link goes down (the peer left) or a signal, at most 30 s" },
 	{ .kind = APP_OPT_HELP, .name = "help", .short_name = 'h', .help = "this help" },
 	{ 0 },
 };
@@ -650,6 +656,33 @@ poll_until_done(struct dpsctp *dc, struct dpsctp *ds, bool loopback)
 	}
 	return secs;
 }
+/*
+ * --hold: the client's port stays open, and unpolled, until the peer has
+ * left. net_memif (DPDK 22.11) tears a link down on EAL's interrupt thread,
+ * unmapping the shared rings while the polling thread may be inside
+ * rte_eth_rx_burst() on them: the process still polling when its memif peer
+ * leaves can fault. The side that leaves last must not be polling; a test
+ * (dp_memif_test.py) stops the server first and lets the client leave after.
+ */
+static void
+hold_port(void)
+{
+	uint64_t until = rte_get_tsc_cycles() + 30 * rte_get_tsc_hz();
+	while (!stop_requested && rte_get_tsc_cycles() < until) {
+		uint16_t port, up = 0;
+		RTE_ETH_FOREACH_DEV(port)
+		{
+			struct rte_eth_link link;
+			if (rte_eth_link_get_nowait(port, &link) == 0 &&
+			    link.link_status == RTE_ETH_LINK_UP)
+				up++;
+		}
+		if (up == 0)
+			return;
+		rte_delay_ms(10);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -693,6 +726,8 @@ main(int argc, char **argv)
 	int aborted = 0;
 	if (dc != NULL)
 		aborted += dpsctp_stop(dc, 1000);
+	if (o.hold && dc != NULL)
+		hold_port();
 	if (ds != NULL)
 		aborted += dpsctp_stop(ds, 1000);
 	dpsctp_destroy(dc);
