@@ -34,6 +34,8 @@ PACKAGES=(
 	iperf3 python3-matplotlib
 	# the Linux kernel's SCTP as an interop peer, in a QEMU guest (docs/INTEROP.md)
 	libsctp-dev qemu-system-x86 busybox-static
+	# instruction counts of two revisions (./dev.sh bench-compare REV --instructions)
+	valgrind
 )
 
 log() { printf '\033[1mdev.sh:\033[0m %s\n' "$*" >&2; }

@@ -2,6 +2,7 @@
 """Compare the data path's figures of two revisions, measured side by side.
 
   compare_revs.py REV [--rounds N] [--min-time S] [--perf-seconds T] [--out FILE]
+                      [--perf-arg=ARG ...] [--instructions]
 
 A is REV (any git revision), B the working tree as it is, uncommitted
 changes included. Both are built here, in a temporary directory, with the
@@ -19,6 +20,14 @@ noise" when B/A is inside it, else "faster" or "slower". A short table goes
 to stderr. Exit status 1 if a build or a run failed. The temporary
 directory is removed at the end, on failure and on SIGINT/SIGTERM too.
 
+--instructions adds what no busy machine blurs: instructions per call of
+the core's receive and send entries (sctp_assoc_input on bench_assoc_rx's
+BM_RxData64/dc:1, one DATA packet; sctp_assoc_send on bench_assoc_tx's
+BM_Small64, one 64-byte message and its share of the flushes and SACKs),
+counted by valgrind's callgrind (--toggle-collect) once per side: a count,
+not a time, so one run each is exact, and B/A says what the code costs
+more or less. Metrics "instr/..." (lower is better, no noise).
+
 The default (3 rounds) takes about five minutes on two cores. One round
 has no spread, so every difference shows as faster or slower: use at least
 three. Nothing here gates a test on speed (bench/tests/compare_revs_test.py
@@ -27,6 +36,7 @@ checks the parsing and the verdicts on fixed documents).
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -75,6 +85,46 @@ def parse_perf(doc, size):
         v = (end.get("cycles_per_message") or {}).get(side)
         if isinstance(v, (int, float)):
             out[f"perf_{size}/cycles_per_message_{side}"] = (float(v), "cycles", False)
+    return out
+
+
+# The core entries --instructions counts: (metric, benchmark, filter, function).
+INSTR = [("instr/rx_data_packet", "bench_assoc_rx", "BM_RxData64/dc:1", "sctp_assoc_input"),
+         ("instr/tx_message_64", "bench_assoc_tx", "BM_Small64", "sctp_assoc_send")]
+
+
+def parse_callgrind(text, fn):
+    """Instructions per call of fn: a callgrind profile collected inside fn
+    alone (--toggle-collect), its total over the calls its callers made."""
+    ids = {}
+    for m in re.finditer(r"^c?fn=\((\d+)\)(?: (.*))?$", text, re.M):
+        if m.group(2):
+            ids[m.group(1)] = m.group(2)
+    want = {k for k, v in ids.items() if v == fn}
+    lines = text.split("\n")
+    calls = 0
+    for i, line in enumerate(lines[:-1]):
+        m = re.match(r"^cfn=\((\d+)\)", line)
+        if m and m.group(1) in want:
+            c = re.match(r"^calls=(\d+)", lines[i + 1])
+            if c:
+                calls += int(c.group(1))
+    total = re.search(r"^totals: (\d+)", text, re.M)
+    if calls == 0 or total is None:
+        raise ValueError(f"no call of {fn} in the profile")
+    return int(total.group(1)) / calls
+
+
+def instructions(bdir, tmp):
+    """{metric: (instructions per call, unit, higher_is_better)} of one build."""
+    out = {}
+    for metric, exe, flt, fn in INSTR:
+        prof = tmp / f"callgrind.{bdir.name}.{exe}"
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={prof}",
+                        f"--toggle-collect={fn}", str(bdir / "bench" / exe),
+                        f"--benchmark_filter={flt}", "--benchmark_min_time=0.05"],
+                       check=True, capture_output=True, timeout=600)
+        out[metric] = (parse_callgrind(prof.read_text(), fn), "instr/call", False)
     return out
 
 
@@ -166,8 +216,11 @@ def export_rev(rev, dest):
     tar.unlink()
 
 
-def measurements(bdir, min_time, perf_seconds):
-    """(label, argv, parser) of everything one side runs per round."""
+def measurements(bdir, min_time, perf_seconds, perf_args=()):
+    """(label, argv, parser) of everything one side runs per round; perf_args
+    go to both sides' dpsctp-perf (e.g. --extensions pr-sctp, so that a tree
+    whose default set has I-DATA is measured on the DATA path, as one
+    without it)."""
     out = []
     for exe in ("bench_assoc_rx", "bench_assoc_tx", "bench_dp_loopback"):
         out.append((exe, [str(bdir / "bench" / exe), "--benchmark_format=json",
@@ -177,7 +230,7 @@ def measurements(bdir, min_time, perf_seconds):
     for n in PERF_SIZES:
         out.append((f"dpsctp-perf -l {n}",
                     [perf, *EAL, "--", "--loopback", "--json", "-i", "0",
-                     "-t", str(perf_seconds), "-l", str(n)],
+                     "-t", str(perf_seconds), "-l", str(n), *perf_args],
                     lambda d, n=n: parse_perf(d, n)))
     return out
 
@@ -190,11 +243,11 @@ def run_one(argv, parser, timeout):
     return parser(json.loads(p.stdout))
 
 
-def compare(a_build, b_build, rounds, min_time, perf_seconds):
+def compare(a_build, b_build, rounds, min_time, perf_seconds, perf_args=()):
     samples = {"a": {}, "b": {}}
     meta, errors = {}, []
-    sides = {"a": measurements(a_build, min_time, perf_seconds),
-             "b": measurements(b_build, min_time, perf_seconds)}
+    sides = {"a": measurements(a_build, min_time, perf_seconds, perf_args),
+             "b": measurements(b_build, min_time, perf_seconds, perf_args)}
     for r in range(rounds):
         order = ("a", "b") if r % 2 == 0 else ("b", "a")
         for i in range(len(sides["a"])):
@@ -228,6 +281,12 @@ def main():
     ap.add_argument("--meson-option", action="append", default=[],
                     help="extra option for both builds' meson setup (repeatable)")
     ap.add_argument("--out", help="also write the JSON document here")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count instructions per call of the core's receive and send "
+                         "entries under callgrind (valgrind; exact, no noise)")
+    ap.add_argument("--perf-arg", action="append", default=[],
+                    help="an argument for both sides' dpsctp-perf, after its others "
+                         "(repeatable; --perf-arg=--extensions --perf-arg=pr-sctp)")
     a = ap.parse_args()
     if a.rounds < 1:
         ap.error("--rounds must be at least 1")
@@ -249,7 +308,20 @@ def main():
         build(tmp / "a-src", tmp / "a-build", a.meson_option)
         build(ROOT, tmp / "b-build", a.meson_option)
         samples, meta, errors = compare(tmp / "a-build", tmp / "b-build", a.rounds,
-                                        a.min_time, a.perf_seconds)
+                                        a.min_time, a.perf_seconds, a.perf_arg)
+        if a.instructions:
+            for side in ("a", "b"):
+                log(f"instructions: {side.upper()} under callgrind")
+                try:
+                    got = instructions(tmp / f"{side}-build", tmp)
+                except (subprocess.CalledProcessError, subprocess.TimeoutExpired,
+                        ValueError, OSError) as e:
+                    errors.append(f"{side.upper()} instructions: {e}")
+                    log(errors[-1])
+                    continue
+                for m, (v, unit, higher) in got.items():
+                    meta.setdefault(m, (unit, higher))
+                    samples[side].setdefault(m, []).append(v)
     except (RuntimeError, subprocess.CalledProcessError) as e:
         log(f"error: {e}")
         return 1
@@ -261,6 +333,7 @@ def main():
         "a": {"rev": a.rev, "commit": commit},
         "b": {"rev": "working tree", "commit": head, "uncommitted_changes": dirty},
         "rounds": a.rounds, "min_time_s": a.min_time, "perf_seconds": a.perf_seconds,
+        "perf_args": a.perf_arg,
         "machine": {"cpus": os.cpu_count(), "uname": " ".join(os.uname())},
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
         "metrics": metrics, "errors": errors,

@@ -153,7 +153,7 @@ static const struct opt options[] = {
 	  .value = V_REQUIRED,
 	  .help = "SCTP extensions offered to and accepted from peers, a comma list of pr-sctp "
 		  "(RFC 3758 partial reliability), i-data (RFC 8260 interleaving) and reconfig "
-		  "(RFC 6525 stream reconfiguration, not offered by default), or none" },
+		  "(RFC 6525 stream reconfiguration), or none" },
 	{ .name = "sched",
 	  .arg = "rr|fcfs|rr_pkt|prio|fc|wfq",
 	  .kind = K_SCHED,
@@ -179,7 +179,11 @@ static const struct opt options[] = {
 	UINT_OPT("max-handshakes", "N", max_handshakes, 1, HANDSHAKES_MAX, NULL,
 		 "associations being set up per lcore"),
 	UINT_OPT("max-streams", "N", max_streams, 1, STREAMS_MAX, NULL,
-		 "streams offered and accepted per direction of an association"),
+		 "streams offered and accepted per direction of an association, and the most "
+		 "RE-CONFIG (RFC 6525) can add up to"),
+	UINT_OPT("out-streams", "N", out_streams, 1, STREAMS_MAX, "max-streams",
+		 "outbound streams asked for when an association starts (INIT's OS, at most "
+		 "--max-streams): below it, RE-CONFIG can add streams up to --max-streams"),
 	UINT_OPT("max-paths", "N", max_paths, 1, PATHS_MAX, NULL,
 		 "peer addresses (paths) kept per association"),
 	UINT_OPT("neighbours", "N", neighbours, NBRS_MIN, NBRS_MAX, "max-assocs x max-paths + 64",
@@ -255,7 +259,7 @@ static const struct {
 #define N_EXT_NAMES	   (sizeof(ext_names) / sizeof(ext_names[0]))
 #define EXT_WORD_MAX	   32u /* longer than any name */
 #define EXT_TEXT_MAX	   64u /* every name, comma-separated */
-#define DEFAULT_EXTENSIONS (DPSCTP_EXT_PR_SCTP | DPSCTP_EXT_I_DATA)
+#define DEFAULT_EXTENSIONS (DPSCTP_EXT_PR_SCTP | DPSCTP_EXT_I_DATA | DPSCTP_EXT_RECONFIG)
 
 /* --sched: by DPSCTP_SCHED_* number, RFC 8260 §3's SCTP_SS_* names in lower case. */
 static const char *const sched_names[] = {
@@ -1157,6 +1161,11 @@ dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen)
 		       "--extensions 0x%x: bits 0x%x are not extensions this build implements "
 		       "(DPSCTP_EXT_*: %s)",
 		       c->extensions, c->extensions & ~(uint32_t)DPSCTP_CONFIG_EXTENSIONS, names);
+		return -EINVAL;
+	}
+	if (c->out_streams > c->max_streams) {
+		seterr(err, errlen, "--out-streams %u: above --max-streams %u", c->out_streams,
+		       c->max_streams);
 		return -EINVAL;
 	}
 	if (c->sched >= N_SCHED_NAMES) {

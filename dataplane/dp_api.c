@@ -346,12 +346,15 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	if (d->cfg.icmp_unreach != DPSCTP_CONFIG_ICMP_UNREACH_PROFILE)
 		d->profile.proto_unreach_aborts =
 			d->cfg.icmp_unreach == DPSCTP_CONFIG_ICMP_UNREACH_ABORT;
-	/* --max-streams is the stream count both ways (offered, and the most
-	 * accepted): the profile's own numbers are the sans-I/O core's defaults
-	 * for callers that set none, and cutting --max-streams down to them would
-	 * be a silent clamp. */
-	d->profile.out_streams = d->set.max_streams;
+	/* --max-streams is the stream count both ways (asked for unless
+	 * --out-streams asks for fewer, and the most accepted; the data blocks
+	 * are made for it, so RE-CONFIG adds streams up to it): the profile's
+	 * own numbers are the sans-I/O core's defaults for callers that set
+	 * none, and cutting --max-streams down to them would be a silent clamp. */
+	d->profile.out_streams =
+		cfg->out_streams != 0 ? (uint16_t)cfg->out_streams : d->set.max_streams;
 	d->profile.max_in_streams = d->set.max_streams;
+	d->profile.max_out_streams = d->set.max_streams; /* what RE-CONFIG adds up to */
 	d->data_bytes =
 		dp_data_bytes(d->set.max_streams, (cfg->extensions & DPSCTP_EXT_I_DATA) != 0);
 	d->n_workers = cfg->queues != 0 ? cfg->queues : 1;
@@ -1128,43 +1131,65 @@ dpsctp_stream_param(const struct dpsctp_assoc *a, uint16_t sid)
 /*
  * RE-CONFIG requests (RFC 6525): input to the state machine that sends a
  * chunk and starts a timer, so dp_conn_after() follows, as for
- * dp_assoc_call(). Only on the owning worker: a request carries a stream
- * list the request ring has no room for.
+ * dp_assoc_call(). From another thread, a request (its stream list, at most
+ * SCTP_RECONF_MAX_STREAMS, travels in it) whose result is not reported:
+ * what is refused there is refused here too when it can be told without
+ * the association's state (flags, counts), and the answer comes as the
+ * event either way.
  */
 static int
-dp_reconf_call(struct dpsctp_assoc *a, int kind, unsigned flags, const uint16_t *sids, uint16_t n,
-	       uint16_t out, uint16_t in)
+dp_reconf_call(struct dpsctp_assoc *a, enum dp_req_kind kind, unsigned flags, const uint16_t *sids,
+	       uint16_t n, uint16_t out, uint16_t in)
 {
 	struct dp_worker *w = a->w;
-	if (!dp_owner(w))
-		return -EXDEV;
-	if (sctp_assoc_freeable(&a->a))
-		return -ENOTCONN;
-	int rc = kind == 0   ? sctp_assoc_reset_streams(&a->a, flags, sids, n, w->now_ns)
-		 : kind == 1 ? sctp_assoc_add_streams(&a->a, out, in, w->now_ns)
-			     : sctp_assoc_reset_assoc(&a->a, w->now_ns);
-	dp_conn_after(a);
-	if (!w->d->started && w->n_tx != 0)
-		dp_tx_flush(w);
-	return rc == -ESHUTDOWN ? -ENOTCONN : rc;
+	if (dp_owner(w)) {
+		if (sctp_assoc_freeable(&a->a))
+			return -ENOTCONN;
+		int rc = kind == DP_REQ_RESET_STREAMS
+				 ? sctp_assoc_reset_streams(&a->a, flags, sids, n, w->now_ns)
+			 : kind == DP_REQ_ADD_STREAMS
+				 ? sctp_assoc_add_streams(&a->a, out, in, w->now_ns)
+				 : sctp_assoc_reset_assoc(&a->a, w->now_ns);
+		dp_conn_after(a);
+		if (!w->d->started && w->n_tx != 0)
+			dp_tx_flush(w);
+		return rc == -ESHUTDOWN ? -ENOTCONN : rc;
+	}
+	struct dp_req *r = dp_req_new(w, kind, a);
+	if (r == NULL)
+		return -EAGAIN;
+	r->bytes = flags;
+	r->n_sids = n;
+	if (n != 0)
+		memcpy(r->sids, sids, n * sizeof(sids[0]));
+	r->local_port = out;
+	r->peer_port = in;
+	return dp_req_post(w, r);
 }
 
 int
 dpsctp_reset_streams(struct dpsctp_assoc *a, unsigned flags, const uint16_t *sids, uint16_t n)
 {
-	return a == NULL ? -EINVAL : dp_reconf_call(a, 0, flags, sids, n, 0, 0);
+	/* Checked here too, so a request from another thread is refused as well. */
+	if (a == NULL || n > SCTP_RECONF_MAX_STREAMS || (n != 0 && sids == NULL) ||
+	    (flags & (DPSCTP_RESET_INCOMING | DPSCTP_RESET_OUTGOING)) == 0 ||
+	    (flags & ~(DPSCTP_RESET_INCOMING | DPSCTP_RESET_OUTGOING)) != 0)
+		return -EINVAL;
+	return dp_reconf_call(a, DP_REQ_RESET_STREAMS, flags, sids, n, 0, 0);
 }
 
 int
 dpsctp_add_streams(struct dpsctp_assoc *a, uint16_t out, uint16_t in)
 {
-	return a == NULL ? -EINVAL : dp_reconf_call(a, 1, 0, NULL, 0, out, in);
+	if (a == NULL || (out == 0 && in == 0))
+		return -EINVAL;
+	return dp_reconf_call(a, DP_REQ_ADD_STREAMS, 0, NULL, 0, out, in);
 }
 
 int
 dpsctp_reset_assoc(struct dpsctp_assoc *a)
 {
-	return a == NULL ? -EINVAL : dp_reconf_call(a, 2, 0, NULL, 0, 0, 0);
+	return a == NULL ? -EINVAL : dp_reconf_call(a, DP_REQ_RESET_ASSOC, 0, NULL, 0, 0, 0);
 }
 
 void

@@ -87,8 +87,21 @@ dp_data_get(void *ctx, size_t bytes)
 {
 	struct dpsctp_assoc *c = ctx;
 	void *p;
-	if (bytes > c->w->d->data_bytes || rte_mempool_get(c->w->data_pool, &p) != 0)
+	/*
+	 * Blocks are sized for --max-streams both ways (dp_api.c), and the core
+	 * refuses RFC 6525's added streams past it (struct sctp_profile's
+	 * max_out_streams, max_in_streams), so a larger block is never asked
+	 * for: counted if it is. An empty pool is the core's -ENOMEM, which it
+	 * answers "Denied" (sctp/assoc_reconf.c).
+	 */
+	if (bytes > c->w->d->data_bytes) {
+		c->w->ctr.data_block_too_big++;
 		return NULL;
+	}
+	if (rte_mempool_get(c->w->data_pool, &p) != 0) {
+		c->w->ctr.data_block_empty++;
+		return NULL;
+	}
 	memset(p, 0, bytes);
 	return p;
 }

@@ -58,6 +58,12 @@
 	X(msgs_sent, "messages accepted by send")                                                  \
 	X(bytes_sent, "payload bytes accepted by send")                                            \
 	X(send_refused, "sends refused (no room, closed, bad stream)")                             \
+	X(data_block_empty,                                                                        \
+	  "no per-association data block left (--max-assocs plus the RE-CONFIG spares): a new "    \
+	  "association, or streams being added (answered Denied), refused")                        \
+	X(data_block_too_big,                                                                      \
+	  "a data block larger than the pool's asked for, refused: never expected, as streams "    \
+	  "past --max-streams are refused before (RFC 6525 calls -EINVAL, the peer's Denied)")     \
 	X(requests, "API requests executed from other threads")                                    \
 	X(requests_full, "API requests refused: the worker's request ring was full")               \
 	X(timers_fired, "association timer wheel expiries")                                        \

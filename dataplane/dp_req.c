@@ -135,6 +135,18 @@ dp_req_run(struct dp_worker *w, struct dp_req *r)
 	case DP_REQ_CALL:
 		r->fn(w->d, w->index, r->arg);
 		break;
+	case DP_REQ_RESET_STREAMS: /* RE-CONFIG: a chunk to send and a timer, as a send */
+		(void)sctp_assoc_reset_streams(&c->a, r->bytes, r->sids, r->n_sids, w->now_ns);
+		dp_conn_after(c);
+		break;
+	case DP_REQ_ADD_STREAMS:
+		(void)sctp_assoc_add_streams(&c->a, r->local_port, r->peer_port, w->now_ns);
+		dp_conn_after(c);
+		break;
+	case DP_REQ_RESET_ASSOC:
+		(void)sctp_assoc_reset_assoc(&c->a, w->now_ns);
+		dp_conn_after(c);
+		break;
 	}
 }
 

@@ -25,6 +25,10 @@ enum dp_req_kind {
 	DP_REQ_SCHED,	     /* bytes: the scheduler (dpsctp_set_sched()) */
 	DP_REQ_STREAM_PARAM, /* si.sid, bytes: the value (dpsctp_set_stream_param()) */
 	DP_REQ_CALL,	     /* run fn(arg) on the worker */
+	/* RFC 6525 (dpsctp_reset_streams(), _add_streams(), _reset_assoc()) */
+	DP_REQ_RESET_STREAMS, /* bytes: the flags; n_sids, sids */
+	DP_REQ_ADD_STREAMS,   /* local_port: outbound streams to add, peer_port: inbound */
+	DP_REQ_RESET_ASSOC,
 };
 
 struct dp_req {
@@ -35,10 +39,14 @@ struct dp_req {
 	uint32_t bytes;
 	void (*fn)(struct dpsctp *d, unsigned worker, void *arg);
 	void *arg;
-	/* DP_REQ_CONNECT */
+	/* DP_REQ_CONNECT (DP_REQ_ADD_STREAMS: the two counts in the ports) */
 	uint16_t n_peers;
 	uint16_t local_port, peer_port;
-	struct sctp_addr peers[SCTP_MAX_PATHS];
+	uint16_t n_sids; /* DP_REQ_RESET_STREAMS */
+	union {
+		struct sctp_addr peers[SCTP_MAX_PATHS]; /* DP_REQ_CONNECT */
+		uint16_t sids[SCTP_RECONF_MAX_STREAMS]; /* DP_REQ_RESET_STREAMS */
+	};
 };
 
 /* The worker's request pool and ring (w->req_pool, w->requests): 0 or -ENOMEM. */

@@ -215,6 +215,11 @@ dpsctp_assoc_get_stats(const struct dpsctp_assoc *a, struct dpsctp_assoc_stats *
 	}
 	st->fwd_tsn_out = a->ctr.fwd_tsn_sent;
 	st->fwd_tsn_in = a->ctr.fwd_tsn_in;
+	st->reconf_requests = a->ctr.reconf_requests;
+	st->reconf_rtx = a->ctr.reconf_rtx;
+	st->reconf_peer_requests = a->ctr.reconf_peer_requests;
+	st->reconf_denied = a->ctr.reconf_denied;
+	st->reconf_malformed = a->ctr.reconf_malformed;
 	return 0;
 }
 

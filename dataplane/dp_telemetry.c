@@ -414,6 +414,11 @@ dp_tel_assocs(const char *cmd, const char *params, struct rte_tel_data *t)
 			{ "abandoned_bytes", r->st.abandoned_bytes },
 			{ "fwd_tsn_out", r->st.fwd_tsn_out },
 			{ "fwd_tsn_in", r->st.fwd_tsn_in },
+			{ "reconf_requests", r->st.reconf_requests },
+			{ "reconf_rtx", r->st.reconf_rtx },
+			{ "reconf_peer_requests", r->st.reconf_peer_requests },
+			{ "reconf_denied", r->st.reconf_denied },
+			{ "reconf_malformed", r->st.reconf_malformed },
 		};
 		/* "key":{"state":"S","peer":"A","extensions":"E",...}, */
 		size_t len = strlen(key) + 5 + (8 + 6 + strlen(state)) + (7 + 6 + strlen(addr)) +

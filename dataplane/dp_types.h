@@ -50,6 +50,13 @@
 #define DP_HS_PER_WORKER   64u	/* handshake scratch blocks (client side) */
 #define DP_PATHS_PER_BLOCK 7u	/* further peer addresses per association */
 #define DP_FULL_WINDOWS	   64u	/* associations whose full windows the pools hold at once */
+/*
+ * Data blocks a worker keeps beyond --max-assocs when RE-CONFIG is offered:
+ * adding streams (RFC 6525) takes the larger block while the old one is
+ * still lent, inside one core call, so one would do; the rest is margin.
+ * A refusal is counted (data_block_empty) and answered "Denied".
+ */
+#define DP_DATA_SPARE 4u
 /* The data block's layout (dp_worker.c sets them, dp_api.c sizes the pool by them). */
 #define DP_TSN_MAP_WORDS 64u /* 4,096 TSNs of receive window in the bitmap */
 #define DP_MAX_DUPS	 16u /* duplicate TSNs listed in one SACK */

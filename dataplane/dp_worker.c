@@ -284,7 +284,7 @@ dp_worker_blocks(struct dp_worker *w, int socket)
 	w->paths_pool =
 		dp_pool("p", d, index, assocs, DP_PATHS_PER_BLOCK * sizeof(struct sctp_path));
 	/* RFC 6525: adding streams takes a second block for a moment (the old one goes back). */
-	uint32_t spare = (d->cfg.extensions & DPSCTP_EXT_RECONFIG) ? 4u : 0u;
+	uint32_t spare = (d->cfg.extensions & DPSCTP_EXT_RECONFIG) ? DP_DATA_SPARE : 0u;
 	w->data_pool = dp_pool("d", d, index, assocs + spare, d->data_bytes);
 	w->by_tag = dp_hash("t", d, index, assocs * 2, sizeof(struct dp_tag_key));
 	w->by_peer = dp_hash("a", d, index, assocs * 2, sizeof(struct dp_peer_key));

@@ -180,8 +180,9 @@ struct dpsctp_sndinfo {
 /**
  * Stream reconfiguration, RFC 6525 (RE-CONFIG): resetting streams' numbering
  * and adding streams on a live association (dpsctp_reset_streams(),
- * dpsctp_add_streams(), dpsctp_reset_assoc()). Offered only when
- * configured (`--extensions ...,reconfig`): not yet through the sidecar.
+ * dpsctp_add_streams(), dpsctp_reset_assoc(); the sidecar's
+ * dpsctp_client_reset_streams() and the others). Offered by default; a peer
+ * that does not list it is unaffected (the calls say -EOPNOTSUPP).
  */
 #define DPSCTP_EXT_RECONFIG 0x08u
 
@@ -340,6 +341,11 @@ struct dpsctp_assoc_stats {
 	uint64_t abandoned_msgs, abandoned_bytes; /**< PR-SCTP: messages abandoned (all policies) */
 	uint64_t fwd_tsn_out, fwd_tsn_in; /**< PR-SCTP: FORWARD TSN chunks sent, and received that
 					     moved our cumulative TSN */
+	uint64_t reconf_requests;      /**< RE-CONFIG: our request parameters sent (not resends) */
+	uint64_t reconf_rtx;	       /**< RE-CONFIG: our requests sent again by their timer */
+	uint64_t reconf_peer_requests; /**< RE-CONFIG: the peer's request parameters answered */
+	uint64_t reconf_denied;	       /**< RE-CONFIG: of those, answered other than success */
+	uint64_t reconf_malformed;     /**< RE-CONFIG: chunks refused as malformed */
 };
 
 /** Per-path statistics (dpsctp_path_get_stats()). */
@@ -715,8 +721,12 @@ DPSCTP_EXPORT int dpsctp_stream_param(const struct dpsctp_assoc *a, uint16_t sid
  * before), the peer's (DPSCTP_RESET_INCOMING), or both. Needs RE-CONFIG
  * negotiated (DPSCTP_EXT_RECONFIG). An outgoing stream being reset takes no
  * message (-EAGAIN) until the answer, which comes as DPSCTP_EV_STREAM_RESET
- * (DPSCTP_RESET_DENIED or _FAILED when refused). Call it on the
- * association's worker (a callback, or the thread that runs dpsctp_poll()).
+ * (DPSCTP_RESET_DENIED or _FAILED when refused). On the association's
+ * worker (a callback, or the thread that runs dpsctp_poll()) it runs at
+ * once and returns what the core said; from another thread the request
+ * (with its stream list) is queued and its result not reported, as for
+ * dpsctp_set_sched(): the event tells what happened, and a request the
+ * association refused sends nothing and has no event.
  *
  * @param a      the association.
  * @param flags  DPSCTP_RESET_OUTGOING and/or DPSCTP_RESET_INCOMING.
@@ -727,7 +737,7 @@ DPSCTP_EXPORT int dpsctp_stream_param(const struct dpsctp_assoc *a, uint16_t sid
  *         -EINPROGRESS (a request of ours still waits for its answer),
  *         -EINVAL (no flag, a stream out of range, more than 32),
  *         -EAGAIN (a message is queued on an outgoing stream to reset: send
- *         it first), -EXDEV (called from another thread).
+ *         it first; from another thread: the request ring is full).
  */
 DPSCTP_EXPORT int dpsctp_reset_streams(struct dpsctp_assoc *a, unsigned flags, const uint16_t *sids,
 				       uint16_t n);

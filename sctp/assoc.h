@@ -612,7 +612,8 @@ struct sctp_assoc {
 	uint8_t state;		 /* enum sctp_assoc_state */
 	bool shutdown_requested; /* user SHUTDOWN in COOKIE-ECHOED: run it once ESTABLISHED */
 	bool freeable;		 /* CLOSED and reported: the caller may free or reuse it */
-	uint8_t reserved;
+	/* tx->reconf.deferred, here where every packet's end looks (assoc_reconf.c) */
+	bool reconf_deferred;
 	uint16_t local_port;
 	uint16_t peer_port;
 	uint32_t local_vtag; /* our Initiate Tag: what the peer puts in its packets */

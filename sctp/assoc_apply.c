@@ -865,7 +865,8 @@ assoc_apply_end(struct sctp_assoc *a, struct assoc_run *run)
 		assoc_apply_follow_ups(a, run, &q, &q);
 		followed = true;
 	}
-	assoc_reconf_input_end(a, run);
+	if (a->reconf_deferred)
+		assoc_reconf_input_end(a, run);
 	assoc_tx_flush(a, run, &q);
 	if (q.n != 0 || q.overflow) {
 		assoc_apply_follow_ups(a, run, &q, &q);

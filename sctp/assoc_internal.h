@@ -198,25 +198,37 @@ struct assoc_in {
 	const struct sctp_rx *rx;
 	const struct sctp_chunk *c;
 	const struct assoc_cell *cell;
-	const uint8_t *reason; /* user ABORT */
-	uint16_t reason_len;
+	const uint8_t *reason;	      /* user ABORT */
 	const struct sctp_addr *addr; /* user SET PRIMARY */
-	const struct sctp_slice *msg; /* user SEND: the message, its stream, PPID, flags */
-	uint32_t ppid;
-	uint16_t sid;
-	uint8_t flags;
-	uint8_t pr_policy; /* user SEND: SCTP_PR_*, pr_value its value */
-	uint32_t pr_value;
-	uint32_t bytes; /* user CONSUMED */
-	/* user RECONF: what (ASSOC_RECONF_*), SCTP_STREAM_RESET_* flags and streams, or the
-	 * streams to add */
-	uint8_t reconf;
-	unsigned reset_flags;
-	const uint16_t *sids;
-	uint16_t n_sids;
-	uint16_t add_out;
-	uint16_t add_in;
 	uint64_t now_ns;
+	uint32_t bytes; /* user CONSUMED */
+	uint16_t reason_len;
+	/*
+	 * One user call's arguments at a time: every call zero-fills the
+	 * struct, so what SEND (each message) fills stays as small as before
+	 * RE-CONFIG's arguments came.
+	 */
+	union {
+		struct {
+			const struct sctp_slice
+				*msg; /* user SEND: the message, its stream, PPID, flags */
+			uint32_t ppid;
+			uint16_t sid;
+			uint8_t flags;
+			uint8_t pr_policy; /* user SEND: SCTP_PR_*, pr_value its value */
+			uint32_t pr_value;
+		};
+		struct {
+			/* user RECONF: what (ASSOC_RECONF_*), SCTP_STREAM_RESET_* flags and
+			 * streams, or the streams to add */
+			const uint16_t *sids;
+			unsigned reset_flags;
+			uint16_t n_sids;
+			uint16_t add_out;
+			uint16_t add_in;
+			uint8_t reconf;
+		};
+	};
 };
 
 typedef void (*assoc_fn)(const struct sctp_assoc *a, const struct assoc_in *in,
@@ -531,7 +543,9 @@ void assoc_rx_reconfig(struct sctp_assoc *a, struct assoc_run *run, const struct
 		       struct assoc_cmds *q);
 void assoc_reconf_user(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in *in);
 void assoc_reconf_timeout(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q);
-/* The input's end: a deferred reset whose TSN our cumulative TSN reached is done now. */
+/* The input's end: a deferred reset whose TSN our cumulative TSN reached is
+ * done now. Called only while a->reconf_deferred (a byte of line 0: every
+ * packet looks). */
 void assoc_reconf_input_end(struct sctp_assoc *a, struct assoc_run *run);
 
 /* RFC 6525 §5.1.2: outgoing stream sid waits for the answer to our reset of it. */

@@ -173,6 +173,20 @@ reconf_request_done(struct sctp_assoc *a)
 	a->timer_at[SCTP_ASSOC_T_RECONF] = SCTP_TIME_NEVER;
 }
 
+/* The most streams each way RE-CONFIG may grow to (struct sctp_profile). */
+static uint32_t
+reconf_max_out(const struct sctp_assoc *a)
+{
+	uint16_t m = a->ep->cfg.profile->max_out_streams;
+	return m != 0 ? m : 0xffffu;
+}
+
+static uint32_t
+reconf_max_in(const struct sctp_assoc *a)
+{
+	return a->ep->cfg.profile->max_in_streams;
+}
+
 /*
  * §5.2.5 and the requester's side of §5.1.5: new_in inbound and new_out
  * outbound streams (at least as many as now). A new data block of that
@@ -388,7 +402,7 @@ reconf_peer_out(struct sctp_assoc *a, const struct sctp_param_out_reset_req *p,
 	} else if (p->streams.count > SCTP_RECONF_MAX_STREAMS) {
 		result = SCTP_RECONFIG_DENIED; /* more than we keep for later */
 	} else {
-		r->deferred = true;
+		r->deferred = a->reconf_deferred = true;
 		r->def_seq = p->req_seq;
 		r->def_tsn = p->last_tsn;
 		r->def_n = (uint8_t)p->streams.count;
@@ -455,8 +469,9 @@ reconf_peer_add_out(struct sctp_assoc *a, const struct sctp_param_add_streams_re
 		if (r->waiting == 0)
 			reconf_request_done(a);
 	}
-	if (p->n_streams == 0 || reconf_regrow(a, (uint32_t)a->inbound_streams + p->n_streams,
-					       a->outbound_streams) != 0) {
+	uint32_t new_in = (uint32_t)a->inbound_streams + p->n_streams;
+	if (p->n_streams == 0 || new_in > reconf_max_in(a) ||
+	    reconf_regrow(a, new_in, a->outbound_streams) != 0) {
 		result = SCTP_RECONFIG_DENIED;
 	} else {
 		result = SCTP_RECONFIG_SUCCESS_PERFORMED;
@@ -481,7 +496,8 @@ reconf_peer_add_in(struct sctp_assoc *a, const struct sctp_param_add_streams_req
 	}
 	if (r->req != 0) {
 		result = SCTP_RECONFIG_ERROR_IN_PROGRESS;
-	} else if (p->n_streams == 0 || (uint32_t)a->outbound_streams + p->n_streams > 0xffffu) {
+	} else if (p->n_streams == 0 ||
+		   (uint32_t)a->outbound_streams + p->n_streams > reconf_max_out(a)) {
 		result = SCTP_RECONFIG_DENIED;
 	} else {
 		r->req = r->waiting = SCTP_RECONF_REQ_ADD_OUT;
@@ -774,8 +790,8 @@ assoc_reconf_user(struct sctp_assoc *a, struct assoc_run *run, const struct asso
 	}
 	if (in->reconf == ASSOC_RECONF_ADD) {
 		if ((in->add_out == 0 && in->add_in == 0) ||
-		    (uint32_t)a->outbound_streams + in->add_out > 0xffffu ||
-		    (uint32_t)a->inbound_streams + in->add_in > 0xffffu) {
+		    (uint32_t)a->outbound_streams + in->add_out > reconf_max_out(a) ||
+		    (uint32_t)a->inbound_streams + in->add_in > reconf_max_in(a)) {
 			run->result = -EINVAL;
 			return;
 		}
@@ -866,15 +882,18 @@ assoc_reconf_input_end(struct sctp_assoc *a, struct assoc_run *run)
 {
 	struct sctp_assoc_reconf *r;
 
-	(void)run;
-	if (a->tx == NULL || !a->tx->reconf.deferred || run->halted)
+	if (a->tx == NULL || !a->tx->reconf.deferred) {
+		a->reconf_deferred = false; /* what it mirrored was reset with the send side */
+		return;
+	}
+	if (run->halted)
 		return;
 	r = &a->tx->reconf;
 	if (sctp_tsn_gt(r->def_tsn, sctp_tsn_map_cum(&a->rx_tsn)))
 		return;
 	struct sctp_param_u16_list l = { .host = r->def_streams, .count = r->def_n };
 	reconf_reset_incoming(a, &l);
-	r->deferred = false;
+	r->deferred = a->reconf_deferred = false;
 	if (r->def_seq == r->peer_seq - 1u)
 		r->last_result[0] = SCTP_RECONFIG_SUCCESS_PERFORMED;
 	else if (r->def_seq == r->peer_seq - 2u)

@@ -66,6 +66,13 @@ struct sctp_profile {
 	/* Streams offered in our INIT / INIT ACK. */
 	uint16_t out_streams;
 	uint16_t max_in_streams;
+	/*
+	 * The most outbound streams RE-CONFIG (RFC 6525 §5.1.5) may add up
+	 * to; 0: 65,535. Inbound ones grow at most to max_in_streams. A
+	 * request past either is refused (our call: -EINVAL; the peer's:
+	 * "Denied"), whatever memory the association could find.
+	 */
+	uint16_t max_out_streams;
 };
 
 extern const struct sctp_profile sctp_profile_rfc;

@@ -485,7 +485,8 @@ set_up_targets(struct perf_run *r, unsigned n_listen)
 	r->res.tx = r->dc != NULL ? &r->cli : NULL;
 	r->res.rx = r->ds != NULL ? &r->srv : NULL;
 	struct perf_wire *wm = &r->res.wire;
-	perf_wire_model(wm, o->len, cfg->mtu, t->peers[0].family == SCTP_ADDR_V6, cfg->udp_encap);
+	perf_wire_model(wm, o->len, cfg->mtu, t->peers[0].family == SCTP_ADDR_V6, cfg->udp_encap,
+			(cfg->extensions & DPSCTP_EXT_I_DATA) != 0);
 	double pace = 0;
 	if (o->rate_bps > 0)
 		pace = o->rate_bps / 8.0 / wm->wire_bytes_per_msg;

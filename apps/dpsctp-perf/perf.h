@@ -118,6 +118,7 @@ struct perf_opts {
 	unsigned burst;	     /* messages sent per flow and loop iteration */
 	int pr_policy;	     /* --pr-policy: DPSCTP_PR_TTL, _RTX, _PRIO; 0 reliable */
 	uint32_t pr_value;   /* --pr-value: TTL ms, RTX retransmissions, PRIO priority */
+	double reset_ms;     /* --reset-every: an outgoing stream reset every MS ms, 0 none */
 };
 
 /* --pr-policy's word for a DPSCTP_PR_* ("none" for 0). */
@@ -152,7 +153,10 @@ struct perf_wire {
 	uint32_t pkts_per_msg;	   /* DATA packets one message needs (fragments) */
 	double wire_bytes_per_msg; /* incl. preamble 8, IFG 12, FCS 4, headers */
 };
-void perf_wire_model(struct perf_wire *w, uint32_t len, uint16_t mtu, bool ipv6, bool udp);
+/* idata: the chunks are I-DATA's (the extensions this end offers; a peer
+ * without I-DATA makes them DATA's, 4 bytes a chunk less than modelled). */
+void perf_wire_model(struct perf_wire *w, uint32_t len, uint16_t mtu, bool ipv6, bool udp,
+		     bool idata);
 
 /* ---- one end (perf_side.c, perf_flow.c) ---- */
 struct perf_side;
@@ -167,6 +171,13 @@ struct perf_flow {
 	uint32_t *seq_out;  /* next seq per outbound stream */
 	uint32_t *seq_in;   /* expected seq per inbound stream */
 	uint16_t streams, in_streams, next_sid;
+	/* --reset-every (RFC 6525): the bulk stream being reset (no message is
+	 * queued on it meanwhile), -1 for none; whether its request went, when
+	 * (TSC), and when the next reset is due. */
+	int32_t resetting;
+	bool reset_asked, resets_off; /* off: a call was refused (not negotiated) */
+	uint16_t reset_next;	      /* the stream the next reset takes */
+	uint64_t reset_tsc, next_reset_tsc;
 	bool ping_outstanding;
 	uint64_t next_ping_tsc; /* --ping-interval: the next ping's scheduled time */
 	/* A ping's echo the send buffer refused (one outstanding per flow). */
@@ -189,6 +200,10 @@ struct perf_counts {
 	/* SEND_FAILED of a PR-SCTP policy: messages abandoned, their bytes, and
 	 * how many of them had gone on the wire at least in part. */
 	uint64_t abandoned_msgs, abandoned_bytes, abandoned_sent;
+	/* --reset-every: our outgoing stream resets performed, answered denied or
+	 * failed, refused by the call (the error, e.g. not negotiated); and the
+	 * peer's resets of its outgoing streams (our incoming ones) seen. */
+	uint64_t resets, resets_denied, resets_refused, resets_in;
 };
 
 enum perf_phase {
@@ -220,6 +235,9 @@ struct perf_side {
 	/* The client's: ping RTT/2 in ns. A --loopback server's: one way, its
 	 * receive TSC less the ping's stamp (one process, one clock). */
 	struct perf_hist lat;
+	/* --reset-every: a reset's round trip (request to its event), ns. */
+	struct perf_hist reset_rtt;
+	uint64_t reset_every_tsc;
 	/* Pacing: messages this side may send by now (token bucket). */
 	double msgs_per_tsc, tokens, tokens_max;
 	unsigned pace_batch; /* messages sent at once when paced */

@@ -110,6 +110,71 @@ next_sid(struct perf_flow *f)
 	return sid;
 }
 
+/*
+ * --reset-every: one bulk stream at a time is reset (RFC 6525 outgoing SSN
+ * reset). The sender stops queueing on it; dpsctp_reset_streams() says
+ * -EAGAIN while its messages still wait in the send queue, so the request
+ * goes once they have left; the answer is DPSCTP_EV_STREAM_RESET
+ * (flow_reset_done()). The other streams carry data all along, and the
+ * receiver's per-stream seq check shows that nothing was lost or reordered
+ * across the reset. A call refused for another reason (the peer did not
+ * negotiate RE-CONFIG) is counted and stops the resets of this flow.
+ */
+static void
+reset_step(struct perf_flow *f, bool skip0)
+{
+	struct perf_side *s = f->side;
+	uint64_t now = rte_rdtsc();
+	if (f->resets_off)
+		return;
+	if (f->resetting < 0) {
+		if (f->next_reset_tsc == 0)
+			f->next_reset_tsc = now + s->reset_every_tsc;
+		if ((int64_t)(now - f->next_reset_tsc) < 0)
+			return;
+		uint16_t sid = f->reset_next;
+		if (skip0 && sid == 0)
+			sid = 1;
+		f->reset_next = (uint16_t)(sid + 1u >= f->streams ? 0u : sid + 1u);
+		f->resetting = sid;
+		f->reset_asked = false;
+	}
+	if (f->reset_asked)
+		return;
+	uint16_t sid = (uint16_t)f->resetting;
+	int rc = dpsctp_reset_streams(f->a, DPSCTP_RESET_OUTGOING, &sid, 1);
+	if (rc == 0) {
+		f->reset_asked = true;
+		f->reset_tsc = now;
+	} else if (rc != -EAGAIN && rc != -EINPROGRESS) {
+		perf_add(&s->c.resets_refused, 1);
+		f->resetting = -1;
+		f->resets_off = true; /* e.g. -EOPNOTSUPP: not negotiated */
+	}
+}
+
+/* Our reset's answer (its stream may take messages again), or the peer's reset. */
+static void
+flow_reset_done(struct perf_flow *f, const struct dpsctp_event *ev)
+{
+	struct perf_side *s = f->side;
+	if ((ev->reset_flags & DPSCTP_RESET_OUTGOING_SSN) == 0 || !f->reset_asked) {
+		if (ev->reset_flags & DPSCTP_RESET_INCOMING_SSN)
+			perf_add(&s->c.resets_in, 1);
+		return;
+	}
+	uint64_t now = rte_rdtsc();
+	if (ev->reset_flags & (DPSCTP_RESET_DENIED | DPSCTP_RESET_FAILED)) {
+		perf_add(&s->c.resets_denied, 1);
+	} else {
+		perf_add(&s->c.resets, 1);
+		perf_hist_add(&s->reset_rtt, (now - f->reset_tsc) * 1000000000ull / s->hz);
+	}
+	f->resetting = -1;
+	f->reset_asked = false;
+	f->next_reset_tsc = now + s->reset_every_tsc;
+}
+
 bool
 perf_flow_pump(struct perf_flow *f)
 {
@@ -179,11 +244,22 @@ perf_flow_pump(struct perf_flow *f)
 	uint16_t fl = s->is_client && s->o->bidir ? PERF_F_BIDIR : 0;
 	/* Pings own stream 0 when there is another: bulk data never delays them. */
 	bool skip0 = s->o->ping && f->streams > 1;
+	if (s->reset_every_tsc != 0 && s->is_client) {
+		reset_step(f, skip0);
+		/* The only bulk stream is being reset: nothing to send meanwhile. */
+		if (f->resetting >= 0 && f->streams <= (skip0 ? 2u : 1u))
+			return did;
+	}
 	unsigned sent = 0;
 	for (; sent < n; sent++) {
 		uint16_t sid = next_sid(f);
 		if (skip0 && sid == 0)
 			sid = next_sid(f);
+		if (sid == f->resetting) {
+			sid = next_sid(f);
+			if (skip0 && sid == 0)
+				sid = next_sid(f);
+		}
 		int rc = send_msg(f, sid, f->len, fl, 0, sent + 1 < n ? DPSCTP_SEND_MORE : 0u);
 		if (rc != 0) {
 			f->next_sid = sid; /* the same stream next time: no gap in its seq */
@@ -222,6 +298,7 @@ flow_up(struct perf_flow *f, struct dpsctp_assoc *a, const struct dpsctp_event *
 	struct perf_side *s = f->side;
 	f->a = a;
 	f->up = true;
+	f->resetting = -1;
 	f->streams = ev->outbound_streams;
 	if (s->is_client && s->o->streams < f->streams)
 		f->streams = s->o->streams;
@@ -300,6 +377,9 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 			if (ev->sent)
 				perf_add(&f->side->c.abandoned_sent, 1);
 		}
+		break;
+	case DPSCTP_EV_STREAM_RESET:
+		flow_reset_done(f, ev);
 		break;
 	case DPSCTP_EV_RESTART:
 		f->side->restarts++;

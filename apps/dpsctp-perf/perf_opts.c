@@ -39,7 +39,9 @@ perf_ext_names(uint32_t ext, char *buf, size_t len)
 	static const struct {
 		uint32_t bit;
 		const char *name;
-	} names[] = { { DPSCTP_EXT_PR_SCTP, "pr-sctp" }, { DPSCTP_EXT_I_DATA, "i-data" } };
+	} names[] = { { DPSCTP_EXT_PR_SCTP, "pr-sctp" },
+		      { DPSCTP_EXT_I_DATA, "i-data" },
+		      { DPSCTP_EXT_RECONFIG, "reconfig" } };
 	size_t at = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -217,6 +219,16 @@ static const struct app_opt perf_opt_table[] = {
 		  "prio priority (0 highest)",
 	  .min = 0,
 	  .max = UINT32_MAX },
+	{ .kind = APP_OPT_DOUBLE,
+	  .name = "reset-every",
+	  PO(reset_ms),
+	  .arg = "MS",
+	  .help = "stream reconfiguration (RFC 6525): every MS ms, reset the numbering of one of "
+		  "the bulk streams (in turn), sending on the others meanwhile; the report counts "
+		  "the resets and their round trips",
+	  .dmin = 1,
+	  .dmax = 3.6e6,
+	  .dflt = "" },
 	{ .kind = APP_OPT_UINT,
 	  .name = "burst",
 	  PO(burst),
@@ -329,6 +341,10 @@ check_sidecar(const struct perf_opts *o, char *err, size_t errlen)
 		return bad(err, errlen,
 			   "--stats prints this process's data-plane counters: with --sidecar they "
 			   "are dpsctpd's (its telemetry: /dpsctpd/stats)");
+	if (o->reset_ms > 0)
+		return bad(err, errlen,
+			   "--reset-every: not with --sidecar (the embedded API's resets here; "
+			   "the sidecar's are dpsctp_client_reset_streams())");
 	return 0;
 }
 
@@ -363,6 +379,14 @@ check_traffic(const struct perf_opts *o, char *err, size_t errlen)
 		return bad(err, errlen,
 			   "--pr-policy applies to data: not with --handshakes or "
 			   "--memory");
+	if (o->reset_ms > 0 && (o->server || o->handshakes != 0 || o->memory))
+		return bad(err, errlen,
+			   "--reset-every resets the client's data streams: a client option, not "
+			   "with --handshakes or --memory");
+	if (o->reset_ms > 0 && o->ping && o->streams < 2)
+		return bad(err, errlen,
+			   "--reset-every with --ping needs -S 2 or more (pings own stream 0; "
+			   "the resets take the bulk streams)");
 	if (o->omit >= o->seconds)
 		return bad(err, errlen, "--omit %.3g must be shorter than the test (-t %.3g)",
 			   o->omit, o->seconds);

@@ -231,6 +231,28 @@ report_pr_text(FILE *f, const struct perf_result *r, const struct figures *g)
 	fprintf(f, "; goodput %.3f Gbit/s\n", g->rx_bps / 1e9);
 }
 
+/* --reset-every: the sender's resets, the receiver's view of them. */
+static void
+report_reset_text(FILE *f, const struct perf_result *r)
+{
+	const struct perf_side *tx = r->tx, *rx = r->rx;
+	if (r->o->reset_ms <= 0 && (rx == NULL || rx->c.resets_in == 0))
+		return;
+	fprintf(f, "stream resets (RFC 6525)");
+	if (tx != NULL && r->o->reset_ms > 0) {
+		const struct perf_hist *h = &tx->reset_rtt;
+		fprintf(f,
+			": every %.3g ms, %" PRIu64 " performed, %" PRIu64 " denied, %" PRIu64
+			" refused; round trip us p50 %.1f p99 %.1f max %.1f",
+			r->o->reset_ms, tx->c.resets, tx->c.resets_denied, tx->c.resets_refused,
+			perf_hist_quantile(h, 0.5) / 1e3, perf_hist_quantile(h, 0.99) / 1e3,
+			(double)h->max / 1e3);
+	}
+	if (rx != NULL)
+		fprintf(f, "; the receiver saw %" PRIu64, rx->c.resets_in);
+	fputc('\n', f);
+}
+
 void
 perf_report_end(FILE *f, const struct perf_result *r)
 {
@@ -311,6 +333,7 @@ perf_report_end(FILE *f, const struct perf_result *r)
 			g.target_bps / 1e9, g.target_mps,
 			g.sustained ? "sustained" : "NOT sustained", g.idle[0] * 100);
 	report_pr_text(f, r, &g);
+	report_reset_text(f, r);
 	fflush(f);
 }
 
@@ -462,6 +485,20 @@ perf_report_json(FILE *f, const struct perf_result *r)
 			h->n, perf_hist_quantile(h, 0.5) / 1e3, perf_hist_quantile(h, 0.9) / 1e3,
 			perf_hist_quantile(h, 0.99) / 1e3, perf_hist_quantile(h, 0.999) / 1e3,
 			(double)h->max / 1e3);
+	}
+	if (r->o->reset_ms > 0 && r->tx != NULL) {
+		const struct perf_hist *h = &r->tx->reset_rtt;
+		char in[24] = "null";
+		if (r->rx != NULL)
+			snprintf(in, sizeof(in), "%" PRIu64, r->rx->c.resets_in);
+		fprintf(f,
+			"    \"stream_resets\": {\"every_ms\": %.3f, \"performed\": %" PRIu64
+			", \"denied\": %" PRIu64 ", \"refused\": %" PRIu64
+			", \"receiver_saw\": %s, \"rtt_us\": {\"p50\": %.3f, \"p99\": %.3f, "
+			"\"max\": %.3f}},\n",
+			r->o->reset_ms, r->tx->c.resets, r->tx->c.resets_denied,
+			r->tx->c.resets_refused, in, perf_hist_quantile(h, 0.5) / 1e3,
+			perf_hist_quantile(h, 0.99) / 1e3, (double)h->max / 1e3);
 	}
 	fprintf(f, "    \"lcores\": \"%s\"\n  }\n}\n", r->lcores);
 	fflush(f);

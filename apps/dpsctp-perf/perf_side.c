@@ -39,6 +39,7 @@ perf_side_init(struct perf_side *s, const char *name, struct dpsctp *d, const st
 	s->ping_tsc = (uint64_t)(o->ping_us * 1e-6 * (double)s->hz);
 	if (o->ping_us > 0 && s->ping_tsc == 0)
 		s->ping_tsc = 1;
+	s->reset_every_tsc = (uint64_t)(o->reset_ms * 1e-3 * (double)s->hz);
 	s->flows = calloc(max_flows, sizeof(*s->flows));
 	s->payload_len = perf_payload_len(o);
 	s->payload = malloc(s->payload_len);

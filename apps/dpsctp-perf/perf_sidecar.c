@@ -345,6 +345,11 @@ static void
 psc_recv(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_event *ev)
 {
 	struct perf_side *s = &e->side;
+	if (ev->recv.flags & DPSCTP_CLIENT_ABORTED) {
+		/* PR-SCTP: the sender abandoned the message in parts; not received. */
+		f->partial = false;
+		return;
+	}
 	perf_add(&s->c.bytes_recv, ev->recv.len);
 	if (!f->partial) {
 		f->partial_hdr = perf_hdr_decode(ev->recv.data, ev->recv.len, &f->ph);
@@ -455,6 +460,9 @@ psc_completion(struct psc_end *e, const struct dpsctp_client_event *ev)
 	case DPSCTP_CLIENT_OP_SET_SCHED:
 	case DPSCTP_CLIENT_OP_SET_STREAM_PARAM:
 	case DPSCTP_CLIENT_OP_GET_STREAM_PARAM:
+	case DPSCTP_CLIENT_OP_RESET_STREAMS: /* --reset-every is embedded only */
+	case DPSCTP_CLIENT_OP_ADD_STREAMS:
+	case DPSCTP_CLIENT_OP_RESET_ASSOC:
 		return; /* never asked */
 	}
 }
@@ -541,6 +549,13 @@ psc_event(struct psc_end *e, const struct dpsctp_client_event *ev)
 		break;
 	case DPSCTP_CLIENT_SHUTDOWN_EVENT:
 		f->closing = true;
+		break;
+	case DPSCTP_CLIENT_STREAM_RESET:
+		/* The peer's --reset-every: counted, as an embedded receiver counts it. */
+		if ((ev->stream_reset.flags & DPSCTP_CLIENT_RESET_INCOMING_SSN) &&
+		    !(ev->stream_reset.flags &
+		      (DPSCTP_CLIENT_RESET_DENIED | DPSCTP_CLIENT_RESET_FAILED)))
+			perf_add(&e->side.c.resets_in, 1);
 		break;
 	default:
 		break;

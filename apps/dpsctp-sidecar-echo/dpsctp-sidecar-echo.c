@@ -256,6 +256,13 @@ reasm_feed(struct reasm *r, const struct dpsctp_client_event *ev, struct whole *
 {
 	bool more = (ev->recv.flags & DPSCTP_CLIENT_MORE) != 0;
 	bool cont = (ev->recv.flags & DPSCTP_CLIENT_CONT) != 0;
+	if (ev->recv.flags & DPSCTP_CLIENT_ABORTED) {
+		/* Its sender abandoned it (PR-SCTP): the parts kept are no message. */
+		struct partial *a = reasm_find(r, ev);
+		if (a != NULL)
+			reasm_remove(r, a);
+		return 0;
+	}
 	if (!more && !cont) {
 		/* Whole, even between the parts of another message of the stream
 		 * (an unordered one may overtake). */
@@ -661,6 +668,9 @@ server_event(struct server *s, const struct dpsctp_client_event *ev)
 		print_addr_change("server", ev);
 		return 0;
 	case DPSCTP_CLIENT_SHUTDOWN_EVENT:
+	case DPSCTP_CLIENT_STREAM_RESET: /* RFC 6525, asked by the peer: nothing to do */
+	case DPSCTP_CLIENT_ASSOC_RESET:
+	case DPSCTP_CLIENT_STREAM_CHANGE:
 		return 0;
 	}
 	return 0;
@@ -1060,6 +1070,10 @@ client_event(struct client *cl, const struct dpsctp_client_event *ev)
 		return;
 	case DPSCTP_CLIENT_PEER_ADDR_CHANGE:
 		print_addr_change("client", ev);
+		return;
+	case DPSCTP_CLIENT_STREAM_RESET: /* RFC 6525, asked by the peer: nothing to do */
+	case DPSCTP_CLIENT_ASSOC_RESET:
+	case DPSCTP_CLIENT_STREAM_CHANGE:
 		return;
 	}
 }

@@ -80,10 +80,13 @@ struct dd_listener {
 /* An event waiting for room in an application thread's rings. */
 struct dd_held {
 	struct sc_evt e;
-	struct rte_mbuf *m;  /* RECV: the message (dpsctp_msg_to_mbuf()), else NULL */
-	bool zc;	     /* RECV: m goes by reference (zero copy) */
-	uint32_t done;	     /* RECV: bytes of it already delivered */
-	struct sc_addr addr; /* PEER_ADDR_CHANGE */
+	struct rte_mbuf *m; /* RECV: the message (dpsctp_msg_to_mbuf()), else NULL */
+	bool zc;	    /* RECV: m goes by reference (zero copy) */
+	uint32_t done;	    /* RECV: bytes of it already delivered */
+	union {
+		struct sc_addr addr;		      /* PEER_ADDR_CHANGE */
+		uint16_t sids[SC_RECONF_MAX_STREAMS]; /* STREAM_RESET: e.len / 2 of them */
+	};
 };
 
 /* A message in the rx arena the application has not read yet. */

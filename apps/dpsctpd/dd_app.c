@@ -46,8 +46,17 @@ _Static_assert(DPSCTP_PR_NONE == SC_PR_NONE && DPSCTP_PR_TTL == SC_PR_TTL &&
 	       "PR-SCTP policies");
 _Static_assert(DPSCTP_EXT_PR_SCTP == DPSCTP_CLIENT_EXT_PR_SCTP &&
 		       DPSCTP_EXT_I_DATA == DPSCTP_CLIENT_EXT_I_DATA &&
+		       DPSCTP_EXT_RECONFIG == DPSCTP_CLIENT_EXT_RECONFIG &&
 		       DPSCTP_CONFIG_EXTENSIONS <= 0xffu,
 	       "extensions fit COMM_UP's byte");
+/* Stream reconfiguration's flags, both ways, too (RFC 6525). */
+_Static_assert(DPSCTP_RESET_INCOMING == SC_RESET_INCOMING &&
+		       DPSCTP_RESET_OUTGOING == SC_RESET_OUTGOING &&
+		       DPSCTP_RESET_INCOMING_SSN == SC_RESET_INCOMING_SSN &&
+		       DPSCTP_RESET_OUTGOING_SSN == SC_RESET_OUTGOING_SSN &&
+		       DPSCTP_RESET_DENIED == SC_RESET_DENIED &&
+		       DPSCTP_RESET_FAILED == SC_RESET_FAILED,
+	       "reset flags");
 /* So do the stream schedulers. */
 _Static_assert(DPSCTP_SCHED_RR == DPSCTP_CLIENT_SCHED_RR &&
 		       DPSCTP_SCHED_FCFS == DPSCTP_CLIENT_SCHED_FCFS &&
@@ -163,13 +172,24 @@ dd_copy_from_mbuf(uint8_t *dst, const struct rte_mbuf *m, uint32_t off, uint32_t
 		memcpy(dst, p, len);
 }
 
-/* Where an event's bytes come from: a message in a callback, a held chain, an address. */
+/*
+ * Where an event's bytes come from: a message in a callback, a held chain,
+ * an address, a STREAM_RESET's streams (e->len / 2 of them).
+ */
 struct dd_src {
 	const struct dpsctp_msg *msg;
 	struct rte_mbuf *m; /* a chain referring to the received packets */
 	const struct sc_addr *addr;
 	bool zc; /* m goes by reference (zero copy); the last record takes it */
+	const uint16_t *streams;
 };
+
+/* The RECV that ends a message its sender abandoned: no bytes, only its slot. */
+static bool
+dd_recv_aborted(const struct sc_evt *e)
+{
+	return e->type == SC_EVT_RECV && (e->flags & SC_RECV_ABORTED) != 0;
+}
 
 /* Room for one more unread record; the record's place. */
 static struct dd_unread *
@@ -290,7 +310,7 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 	struct dd_thread *t = &app->t[ti];
 	if (e->type == SC_EVT_RECV && src->zc)
 		return dd_post_zc(app, ti, e, src, done);
-	if (e->type == SC_EVT_RECV) {
+	if (e->type == SC_EVT_RECV && !dd_recv_aborted(e)) {
 		uint32_t piece_max = (uint32_t)(t->th.rx.size / 4u);
 		while (*done < e->len) {
 			struct dd_unread *u = dd_unread_slot(t);
@@ -346,6 +366,19 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 		t->unread_n++;
 		slot->off = off;
 		slot->len = sizeof(*p);
+	} else if (e->type == SC_EVT_STREAM_RESET && e->len != 0) {
+		/* So do the streams (none: every stream). */
+		struct dd_unread *u = dd_unread_slot(t);
+		uint64_t off;
+		int err;
+		uint8_t *p = u != NULL ? sc_arena_alloc(&t->th.rx, e->len, &off, &err) : NULL;
+		if (p == NULL)
+			return false;
+		memcpy(p, src->streams, e->len);
+		t->rx_dirty = true;
+		*u = (struct dd_unread){ 0, 0, 0, sc_arena_head(&t->th.rx), NULL };
+		t->unread_n++;
+		slot->off = off;
 	}
 	dd_commit(app, t);
 	return true;
@@ -373,10 +406,11 @@ dd_emit(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_evt *e,
 	struct dd_thread *t = &app->t[ti];
 	uint32_t done = 0;
 	struct dd_src zsrc;
-	if (e->type == SC_EVT_RECV && app->sa->zero_copy) {
+	if (e->type == SC_EVT_RECV && app->sa->zero_copy && !dd_recv_aborted(e)) {
 		/* By reference when every byte lies in the shared packet buffers;
 		 * a copy otherwise (no indirect mbuf left, a buffer from elsewhere). */
-		zsrc = (struct dd_src){ src->msg, dpsctp_msg_to_mbuf(as->a, src->msg), NULL, true };
+		zsrc = (struct dd_src){ src->msg, dpsctp_msg_to_mbuf(as->a, src->msg), NULL, true,
+					NULL };
 		zsrc.zc = zsrc.m != NULL && dd_in_zc(zsrc.m);
 		if (zsrc.m != NULL && !zsrc.zc) {
 			rte_pktmbuf_free(zsrc.m);
@@ -401,7 +435,7 @@ dd_emit(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_evt *e,
 	memset(h, 0, sizeof(*h));
 	h->e = *e;
 	h->done = done;
-	if (e->type == SC_EVT_RECV) {
+	if (e->type == SC_EVT_RECV && !dd_recv_aborted(e)) {
 		/* Held by reference to the received packets: no copy, and the
 		 * window stays closed by these bytes until they are read. */
 		h->zc = src->zc;
@@ -412,6 +446,8 @@ dd_emit(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_evt *e,
 		}
 	} else if (e->type == SC_EVT_PEER_ADDR_CHANGE) {
 		h->addr = *src->addr;
+	} else if (e->type == SC_EVT_STREAM_RESET && e->len != 0) {
+		memcpy(h->sids, src->streams, e->len); /* at most SC_RECONF_MAX_STREAMS */
 	}
 	t->held_n++;
 	app->ctr.held++;
@@ -425,7 +461,7 @@ dd_drain_held(struct dd *d, struct dd_app *app, unsigned ti)
 	unsigned n = 0;
 	while (t->held_n != 0) {
 		struct dd_held *h = &t->held[t->held_head];
-		struct dd_src src = { NULL, h->m, &h->addr, h->zc };
+		struct dd_src src = { NULL, h->m, &h->addr, h->zc, h->sids };
 		if (!dd_post(app, ti, &h->e, &src, &h->done))
 			break;
 		if (!h->zc)
@@ -480,13 +516,17 @@ dd_on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 	e.flags = (uint8_t)(((m->flags & DPSCTP_MSG_UNORDERED) ? SC_RECV_UNORDERED : 0) |
 			    ((m->flags & DPSCTP_MSG_MORE) ? SC_RECV_MORE : 0) |
 			    ((m->flags & DPSCTP_MSG_CONT) ? SC_RECV_CONT : 0));
+	/* The end of a message in parts its sender abandoned (PR-SCTP): no bytes,
+	 * and it ends the parts before it (a RECV that continues them, no MORE). */
+	if (m->flags & DPSCTP_MSG_ABORTED)
+		e.flags = (uint8_t)((e.flags & SC_RECV_UNORDERED) | SC_RECV_CONT | SC_RECV_ABORTED);
 	e.sid = m->sid;
 	e.ssn = m->ssn;
 	e.mid = m->mid;		 /* the parts of one message share (sid, U, mid) */
 	e.ppid = htonl(m->ppid); /* the sidecar's PPIDs are in network order (sc_proto.h) */
 	e.assoc = dd_handle(dd_g, as);
-	e.len = m->len;
-	struct dd_src src = { m, NULL, NULL, false };
+	e.len = (m->flags & DPSCTP_MSG_ABORTED) ? 0 : m->len;
+	struct dd_src src = { m, NULL, NULL, false, NULL };
 	dd_emit(dd_g, as->app, as->thread, &e, &src, as);
 }
 
@@ -534,6 +574,30 @@ dd_evt_who(struct sc_evt *e, const struct dpsctp_event *ev, const struct dd_asso
 	}
 }
 
+/*
+ * STREAM_RESET: the streams ride in the rx arena, at most
+ * SC_RECONF_MAX_STREAMS per event. A peer's request performed at once may
+ * name more (as many as its packet holds): they go as several events with
+ * the same flags, in order. None listed: every stream.
+ */
+static void
+dd_stream_reset(struct dd *d, struct dd_assoc *as, const struct dpsctp_event *ev,
+		const struct sc_evt *tmpl)
+{
+	uint32_t n = ev->streams != NULL ? ev->n_streams : 0, i = 0;
+	do {
+		uint32_t k = n - i < SC_RECONF_MAX_STREAMS ? n - i : SC_RECONF_MAX_STREAMS;
+		struct sc_evt e = *tmpl;
+		e.type = SC_EVT_STREAM_RESET;
+		e.flags = (uint8_t)(ev->reset_flags & SC_RESET_FLAGS);
+		e.len = k * (uint32_t)sizeof(uint16_t);
+		struct dd_src src = { NULL, NULL, NULL, false,
+				      ev->streams != NULL ? ev->streams + i : NULL };
+		dd_emit(d, as->app, as->thread, &e, &src, as);
+		i += k;
+	} while (i < n && as->app != NULL);
+}
+
 static void
 dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 {
@@ -560,7 +624,7 @@ dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 	memset(&e, 0, sizeof(e));
 	e.assoc = dd_handle(d, as);
 	struct sc_addr addr;
-	struct dd_src src = { NULL, NULL, &addr, false };
+	struct dd_src src = { NULL, NULL, &addr, false, NULL };
 	switch (ev->type) {
 	case DPSCTP_EV_COMM_UP:
 		as->a = a;
@@ -609,6 +673,21 @@ dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		e.pr_policy = ev->pr_policy <= DPSCTP_PR_PRIO ? (uint8_t)ev->pr_policy : 0;
 		if (ev->sent)
 			e.flags = SC_FAILED_SENT;
+		break;
+	case DPSCTP_EV_STREAM_RESET:
+		dd_stream_reset(d, as, ev, &e);
+		return;
+	case DPSCTP_EV_ASSOC_RESET:
+		e.type = SC_EVT_ASSOC_RESET;
+		e.flags = (uint8_t)(ev->reset_flags & SC_RESET_FLAGS);
+		e.ppid = ev->local_tsn; /* numbers, host order */
+		e.mid = ev->remote_tsn;
+		break;
+	case DPSCTP_EV_STREAM_CHANGE:
+		e.type = SC_EVT_STREAM_CHANGE;
+		e.flags = (uint8_t)(ev->reset_flags & SC_RESET_FLAGS);
+		e.sid = ev->outbound_streams;
+		e.ssn = ev->inbound_streams;
 		break;
 	case DPSCTP_EV_REMOTE_ERROR:
 	default:
@@ -805,6 +884,39 @@ dd_sched(struct dd *d, struct dd_app *app, const struct sc_req *r, struct sc_cpl
 		c->value = (uint32_t)rc;
 }
 
+/*
+ * Stream reconfiguration (RFC 6525), as dd_sched(): the embedded API's
+ * call, made on the thread that owns the worker, so it runs at once and
+ * its result is the completion's status; what the peer answered comes
+ * later as STREAM_RESET, ASSOC_RESET or STREAM_CHANGE. RESET_STREAMS'
+ * list is copied out of the tx arena first (the application could change
+ * it meanwhile); its bytes go back with the batch's.
+ */
+static enum dd_verdict
+dd_reconf(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, struct sc_cpl *c)
+{
+	uint16_t sids[SC_RECONF_MAX_STREAMS];
+	uint16_t n = (uint16_t)(r->len / sizeof(uint16_t)); /* sc_req_check(): at most 32 */
+	if (r->op == SC_OP_RESET_STREAMS && n != 0) {
+		int err;
+		const void *p = sc_arena_take(&app->t[ti].th.tx, r->off, r->len, &err);
+		if (p == NULL)
+			return DD_BROKEN;
+		memcpy(sids, p, r->len);
+	}
+	struct dd_assoc *as = dd_lookup(d, app, r->assoc);
+	if (as == NULL)
+		c->status = -ENOENT;
+	else if (r->op == SC_OP_RESET_STREAMS)
+		c->status = dpsctp_reset_streams(as->a, r->value, n != 0 ? sids : NULL, n);
+	else if (r->op == SC_OP_ADD_STREAMS)
+		c->status = dpsctp_add_streams(as->a, (uint16_t)(r->value & 0xffffu),
+					       (uint16_t)(r->value >> 16));
+	else
+		c->status = dpsctp_reset_assoc(as->a);
+	return DD_DONE;
+}
+
 static enum dd_verdict
 dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r,
 	   const struct sc_req *next, bool *held, struct sc_cpl *c)
@@ -813,9 +925,10 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 	c->cookie = r->cookie;
 	c->op = r->op;
 	if (sc_req_check(r, app->sa->layout.arena_bytes) != 0) {
-		/* A SEND or CONNECT that names arena bytes we cannot trust
-		 * leaves the arena out of step: nothing after it could be read. */
-		if (r->op == SC_OP_SEND || r->op == SC_OP_CONNECT)
+		/* A SEND, CONNECT or RESET_STREAMS that names arena bytes we cannot
+		 * trust leaves the arena out of step: nothing after it could be read. */
+		if (r->op == SC_OP_SEND || r->op == SC_OP_CONNECT ||
+		    (r->op == SC_OP_RESET_STREAMS && r->len != 0))
 			return DD_BROKEN;
 		app->ctr.bad_requests++;
 		c->status = -EPROTO;
@@ -852,6 +965,10 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 	case SC_OP_GET_STREAM_PARAM:
 		dd_sched(d, app, r, c);
 		return DD_DONE;
+	case SC_OP_RESET_STREAMS:
+	case SC_OP_ADD_STREAMS:
+	case SC_OP_RESET_ASSOC:
+		return dd_reconf(d, app, ti, r, c);
 	case SC_OP_RELEASE: /* a barrier: its completion, in ring order, is all it asks */
 	case SC_OP_COUNT:
 		break;
@@ -1056,7 +1173,7 @@ dd_app_say_stopping(struct dd *d)
 		memset(&e, 0, sizeof(e));
 		e.type = SC_EVT_DAEMON_STOPPING;
 		for (unsigned ti = 0; ti < sa->layout.n_threads; ti++) {
-			struct dd_src src = { NULL, NULL, NULL, false };
+			struct dd_src src = { NULL, NULL, NULL, false, NULL };
 			dd_emit(d, app, ti, &e, &src, NULL);
 			app->t[ti].wake = true; /* whether it sleeps or not */
 		}

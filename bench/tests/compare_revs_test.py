@@ -89,6 +89,22 @@ class Summary(unittest.TestCase):
         self.assertIn("within noise", lines[3])
         self.assertIn("missing", lines[4])
 
+    # A callgrind profile collected inside the function alone: its total
+    # over the calls made to it (the call arcs name it by id after the first
+    # mention, and several callers may call it).
+    def test_callgrind_instructions_per_call(self):
+        prof = "\n".join([
+            "version: 1", "events: Ir",
+            "fn=(1) main", "cfn=(2) sctp_assoc_input", "calls=300 0", "0 9000",
+            "fn=(3) drain", "cfn=(2)", "calls=100 0", "0 3000",
+            "fn=(2)", "0 12000",
+            "totals: 12000", ""])
+        self.assertEqual(cr.parse_callgrind(prof, "sctp_assoc_input"), 30.0)
+        with self.assertRaises(ValueError):
+            cr.parse_callgrind(prof, "sctp_assoc_send")
+        with self.assertRaises(ValueError):
+            cr.parse_callgrind("events: Ir\n", "sctp_assoc_input")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -16,6 +16,7 @@
 /* Events map onto the public kinds one to one, after COMPLETION. */
 _Static_assert(DPSCTP_CLIENT_RECV == SC_EVT_RECV + 1, "event kinds");
 _Static_assert(DPSCTP_CLIENT_DAEMON_STOPPING == SC_EVT_DAEMON_STOPPING + 1, "event kinds");
+_Static_assert(DPSCTP_CLIENT_STREAM_CHANGE == SC_EVT_STREAM_CHANGE + 1, "event kinds");
 /* Send flags go into the request as they are. */
 _Static_assert(DPSCTP_CLIENT_UNORDERED == SC_SEND_UNORDERED &&
 		       DPSCTP_CLIENT_SACK_NOW == SC_SEND_SACK_NOW &&
@@ -30,8 +31,26 @@ _Static_assert(DPSCTP_CLIENT_SCHED_RR == 0 && DPSCTP_CLIENT_SCHED_WFQ == SC_SCHE
 	       "schedulers");
 /* And receive flags come out as they are (less SC_RECV_ZC, which stays in here). */
 _Static_assert(DPSCTP_CLIENT_UNORDERED == SC_RECV_UNORDERED && DPSCTP_CLIENT_MORE == SC_RECV_MORE &&
-		       DPSCTP_CLIENT_CONT == SC_RECV_CONT,
+		       DPSCTP_CLIENT_CONT == SC_RECV_CONT &&
+		       DPSCTP_CLIENT_ABORTED == SC_RECV_ABORTED,
 	       "receive flags");
+/* Stream reconfiguration's flags travel as they are, both ways. */
+_Static_assert(DPSCTP_CLIENT_RESET_INCOMING == SC_RESET_INCOMING &&
+		       DPSCTP_CLIENT_RESET_OUTGOING == SC_RESET_OUTGOING &&
+		       DPSCTP_CLIENT_RESET_INCOMING_SSN == SC_RESET_INCOMING_SSN &&
+		       DPSCTP_CLIENT_RESET_OUTGOING_SSN == SC_RESET_OUTGOING_SSN &&
+		       DPSCTP_CLIENT_RESET_DENIED == SC_RESET_DENIED &&
+		       DPSCTP_CLIENT_RESET_FAILED == SC_RESET_FAILED,
+	       "reset flags");
+
+/*
+ * STREAM_RESET lists handed out by one poll of a thread. Each is copied out
+ * of the rx arena (whose allocations are byte-aligned, no place for a
+ * uint16_t *) into the thread's own storage, valid until its next poll; a
+ * poll that has used it all stops before the next STREAM_RESET, which the
+ * next poll returns.
+ */
+#define CLIENT_RESETS_PER_POLL 4u
 
 struct dpsctp_client {
 	int sock;
@@ -47,6 +66,8 @@ struct dpsctp_client {
 	struct sc_thread th[SC_MAX_THREADS];
 	const uint8_t *zc_base; /* the daemon's packet buffers, read-only; NULL: one copy */
 	uint64_t zc_bytes;
+	uint16_t reset_sids[SC_MAX_THREADS][CLIENT_RESETS_PER_POLL][SC_RECONF_MAX_STREAMS];
+	unsigned n_resets[SC_MAX_THREADS]; /* of reset_sids[t] handed out by this poll */
 };
 
 static struct dpsctp_client *
@@ -351,6 +372,56 @@ dpsctp_client_get_stream_param(struct dpsctp_client *c, unsigned t, uint64_t ass
 }
 
 int
+dpsctp_client_reset_streams(struct dpsctp_client *c, unsigned t, uint64_t assoc, unsigned flags,
+			    const uint16_t *sids, uint16_t n, uint64_t cookie)
+{
+	int rc;
+	/* What dpsctp_reset_streams() would refuse, refused before the ring is spent on it. */
+	if (assoc == 0 ||
+	    (flags & (DPSCTP_CLIENT_RESET_INCOMING | DPSCTP_CLIENT_RESET_OUTGOING)) == 0 ||
+	    (flags & ~(DPSCTP_CLIENT_RESET_INCOMING | DPSCTP_CLIENT_RESET_OUTGOING)) != 0 ||
+	    n > SC_RECONF_MAX_STREAMS || (n != 0 && sids == NULL))
+		return -EINVAL;
+	struct sc_req *r = client_req(c, t, &rc);
+	if (r == NULL)
+		return rc;
+	if (n != 0) {
+		/* The list travels in the tx arena, as a message's bytes do. */
+		uint64_t off;
+		uint32_t len = (uint32_t)n * (uint32_t)sizeof(*sids);
+		void *d = sc_arena_alloc(&c->th[t].tx, len, &off, &rc);
+		if (d == NULL)
+			return rc == -EPROTO ? -EPROTO : -EAGAIN;
+		memcpy(d, sids, len);
+		sc_arena_publish(&c->th[t].tx);
+		r->off = off;
+		r->len = len;
+	}
+	r->op = SC_OP_RESET_STREAMS;
+	r->assoc = assoc;
+	r->value = flags;
+	r->cookie = cookie;
+	return client_post(c, t);
+}
+
+int
+dpsctp_client_add_streams(struct dpsctp_client *c, unsigned t, uint64_t assoc, uint16_t out,
+			  uint16_t in, uint64_t cookie)
+{
+	if (out == 0 && in == 0)
+		return -EINVAL;
+	/* Both counts in the one value: outbound in the low 16 bits. */
+	return client_sched_req(c, t, SC_OP_ADD_STREAMS, assoc, 0,
+				(uint32_t)out | (uint32_t)in << 16, cookie);
+}
+
+int
+dpsctp_client_reset_assoc(struct dpsctp_client *c, unsigned t, uint64_t assoc, uint64_t cookie)
+{
+	return client_assoc_op(c, t, SC_OP_RESET_ASSOC, assoc, cookie);
+}
+
+int
 dpsctp_client_barrier(struct dpsctp_client *c, unsigned t, uint64_t cookie)
 {
 	int rc;
@@ -401,6 +472,12 @@ client_op(uint8_t op)
 		return DPSCTP_CLIENT_OP_SET_STREAM_PARAM;
 	case SC_OP_GET_STREAM_PARAM:
 		return DPSCTP_CLIENT_OP_GET_STREAM_PARAM;
+	case SC_OP_RESET_STREAMS:
+		return DPSCTP_CLIENT_OP_RESET_STREAMS;
+	case SC_OP_ADD_STREAMS:
+		return DPSCTP_CLIENT_OP_ADD_STREAMS;
+	case SC_OP_RESET_ASSOC:
+		return DPSCTP_CLIENT_OP_RESET_ASSOC;
 	default:
 		return (enum dpsctp_client_op)0; /* not a request: the caller says -EPROTO */
 	}
@@ -429,6 +506,12 @@ client_kind(uint8_t type)
 		return DPSCTP_CLIENT_SEND_FAILED;
 	case SC_EVT_SHUTDOWN_EVENT:
 		return DPSCTP_CLIENT_SHUTDOWN_EVENT;
+	case SC_EVT_STREAM_RESET:
+		return DPSCTP_CLIENT_STREAM_RESET;
+	case SC_EVT_ASSOC_RESET:
+		return DPSCTP_CLIENT_ASSOC_RESET;
+	case SC_EVT_STREAM_CHANGE:
+		return DPSCTP_CLIENT_STREAM_CHANGE;
 	default:
 		return DPSCTP_CLIENT_DAEMON_STOPPING;
 	}
@@ -462,6 +545,8 @@ client_event(struct dpsctp_client *c, struct sc_thread *th, const struct sc_evt 
 		ev->recv.ssn = e->ssn;
 		ev->recv.mid = e->mid;
 		ev->recv.flags = (uint8_t)(e->flags & ~SC_RECV_ZC);
+		if (e->flags & SC_RECV_ABORTED)
+			return 0; /* no bytes (sc_evt_check()): data stays NULL */
 		if (e->flags & SC_RECV_ZC) {
 			/* By reference: the record says where in the packet buffers. */
 			const struct sc_zc_ref *z = sc_arena_take(&th->rx, e->off, e->len, &rc);
@@ -510,6 +595,30 @@ client_event(struct dpsctp_client *c, struct sc_thread *th, const struct sc_evt 
 		ev->send_failed.sent = (e->flags & SC_FAILED_SENT) != 0;
 		ev->send_failed.pr_policy = e->pr_policy;
 		return 0;
+	case SC_EVT_STREAM_RESET:
+		ev->stream_reset.flags = e->flags;
+		ev->stream_reset.n = (uint16_t)(e->len / sizeof(uint16_t));
+		if (e->len != 0) {
+			/* The list travels in the rx arena (at most 32, checked). */
+			const void *p = sc_arena_take(&th->rx, e->off, e->len, &rc);
+			unsigned ti = (unsigned)(th - c->th);
+			if (p == NULL)
+				return -EPROTO;
+			uint16_t *sids = c->reset_sids[ti][c->n_resets[ti]++];
+			memcpy(sids, p, e->len);
+			ev->stream_reset.streams = sids;
+		}
+		return 0;
+	case SC_EVT_ASSOC_RESET:
+		ev->assoc_reset.flags = e->flags;
+		ev->assoc_reset.local_tsn = e->ppid;
+		ev->assoc_reset.remote_tsn = e->mid;
+		return 0;
+	case SC_EVT_STREAM_CHANGE:
+		ev->stream_change.flags = e->flags;
+		ev->stream_change.outbound_streams = e->sid;
+		ev->stream_change.inbound_streams = e->ssn;
+		return 0;
 	default:
 		return 0; /* SHUTDOWN_EVENT, DAEMON_STOPPING: the kind says it all */
 	}
@@ -545,10 +654,14 @@ dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_eve
 	if (have < 0)
 		return -EPROTO;
 	unsigned k = 0;
+	c->n_resets[t] = 0;
 	for (; n < max && (int)k < have; n++, k++) {
 		const struct sc_evt *e = sc_ring_peek(&th->evt, k);
 		if (sc_evt_check(e, c->layout.arena_bytes) != 0)
 			return -EPROTO;
+		if (e->type == SC_EVT_STREAM_RESET && e->len != 0 &&
+		    c->n_resets[t] == CLIENT_RESETS_PER_POLL)
+			break; /* no room for its list this time: the next poll's first */
 		memset(&ev[n], 0, sizeof(ev[n]));
 		ev[n].kind = client_kind(e->type);
 		ev[n].assoc = e->assoc;

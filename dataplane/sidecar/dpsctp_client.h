@@ -145,6 +145,9 @@ struct dpsctp_client_sndinfo {
 /** I-DATA, RFC 8260: messages of different streams interleave, fragment by fragment, both
  * ways; several messages may arrive in parts at once (RECV flags) */
 #define DPSCTP_CLIENT_EXT_I_DATA 0x04u
+/** Stream reconfiguration, RFC 6525: dpsctp_client_reset_streams(), dpsctp_client_add_streams(),
+ * dpsctp_client_reset_assoc() */
+#define DPSCTP_CLIENT_EXT_RECONFIG 0x08u
 
 /**
  * Stream schedulers (RFC 8260 §3), dpsctp.h's DPSCTP_SCHED_* (the same
@@ -172,6 +175,9 @@ enum dpsctp_client_kind {
 					    send_failed */
 	DPSCTP_CLIENT_SHUTDOWN_EVENT,	 /**< the peer began a graceful close (no fields) */
 	DPSCTP_CLIENT_DAEMON_STOPPING,	 /**< the daemon is going away: detach (no fields) */
+	DPSCTP_CLIENT_STREAM_RESET,	 /**< RFC 6525: streams' numbering reset: stream_reset */
+	DPSCTP_CLIENT_ASSOC_RESET,	 /**< RFC 6525: SSNs and TSNs reset: assoc_reset */
+	DPSCTP_CLIENT_STREAM_CHANGE,	 /**< RFC 6525: streams added: stream_change */
 };
 
 /** The request a completion answers (dpsctp_client_completion.op). */
@@ -187,6 +193,9 @@ enum dpsctp_client_op {
 	DPSCTP_CLIENT_OP_GET_SCHED,	   /**< dpsctp_client_get_sched(): the scheduler in value */
 	DPSCTP_CLIENT_OP_SET_STREAM_PARAM, /**< dpsctp_client_set_stream_param() */
 	DPSCTP_CLIENT_OP_GET_STREAM_PARAM, /**< dpsctp_client_get_stream_param(): value */
+	DPSCTP_CLIENT_OP_RESET_STREAMS,	   /**< dpsctp_client_reset_streams() */
+	DPSCTP_CLIENT_OP_ADD_STREAMS,	   /**< dpsctp_client_add_streams() */
+	DPSCTP_CLIENT_OP_RESET_ASSOC,	   /**< dpsctp_client_reset_assoc() */
 };
 
 /**
@@ -198,6 +207,25 @@ enum dpsctp_client_op {
  */
 #define DPSCTP_CLIENT_MORE 0x02u /**< RECV flags: more of this message follows */
 #define DPSCTP_CLIENT_CONT 0x08u /**< RECV flags: continues a message begun earlier */
+/**
+ * RECV flags, with CONT: the sender abandoned (PR-SCTP) the message whose
+ * parts came before; this RECV has no bytes (len 0, data NULL) and ends
+ * it. What was delivered of it is all there will be: not a message.
+ */
+#define DPSCTP_CLIENT_ABORTED 0x20u
+
+/** dpsctp_client_reset_streams() flags (dpsctp.h's DPSCTP_RESET_INCOMING, _OUTGOING). */
+#define DPSCTP_CLIENT_RESET_INCOMING 0x01u /**< ask the peer to reset its outgoing streams */
+#define DPSCTP_CLIENT_RESET_OUTGOING 0x02u /**< reset our outgoing streams */
+
+/**
+ * STREAM_RESET, ASSOC_RESET and STREAM_CHANGE flags (RFC 6525 §6.1, the
+ * socket API's values; dpsctp.h's DPSCTP_RESET_*_SSN, _DENIED, _FAILED).
+ */
+#define DPSCTP_CLIENT_RESET_INCOMING_SSN 0x01u /**< the peer's outgoing streams, our incoming */
+#define DPSCTP_CLIENT_RESET_OUTGOING_SSN 0x02u /**< our outgoing streams */
+#define DPSCTP_CLIENT_RESET_DENIED	 0x04u /**< the peer refused the request */
+#define DPSCTP_CLIENT_RESET_FAILED	 0x08u /**< the request failed */
 
 /**
  * COMM_LOST and CANT_START: why the association ended or never started
@@ -250,7 +278,7 @@ struct dpsctp_client_recv {
 	uint32_t ppid;	  /**< payload protocol identifier, network order */
 	uint16_t sid;	  /**< stream */
 	uint16_t ssn;  /**< stream sequence number (ordered messages; I-DATA: mid's low 16 bits) */
-	uint8_t flags; /**< DPSCTP_CLIENT_UNORDERED, _MORE, _CONT */
+	uint8_t flags; /**< DPSCTP_CLIENT_UNORDERED, _MORE, _CONT, _ABORTED */
 	/** the message's identifier: with I-DATA its MID, with DATA the SSN again. With I-DATA
 	 * the parts of several messages may interleave: one message's share (assoc, sid,
 	 * DPSCTP_CLIENT_UNORDERED, mid) */
@@ -295,6 +323,41 @@ struct dpsctp_client_send_failed {
 	uint32_t pr_policy; /**< DPSCTP_CLIENT_PR_* that abandoned it; 0: the association ended */
 };
 
+/**
+ * DPSCTP_CLIENT_STREAM_RESET: the numbering of streams was reset (RFC
+ * 6525; RFC 6458 SCTP_STREAM_RESET_EVENT): ours (OUTGOING_SSN, the answer
+ * to dpsctp_client_reset_streams()), or the peer's (INCOMING_SSN, asked by
+ * either side), or a request of ours refused (with DENIED or FAILED). A
+ * list of more than 32 streams comes as several events.
+ */
+struct dpsctp_client_stream_reset {
+	uint32_t flags;		 /**< DPSCTP_CLIENT_RESET_*_SSN, _DENIED, _FAILED */
+	uint16_t n;		 /**< entries of streams; 0: every stream */
+	const uint16_t *streams; /**< the streams: valid until the next poll on this thread */
+};
+
+/**
+ * DPSCTP_CLIENT_ASSOC_RESET: every stream's numbering and both TSNs were
+ * reset (RFC 6458 SCTP_ASSOC_RESET_EVENT), or a request of ours refused
+ * (DENIED, FAILED; the TSNs 0).
+ */
+struct dpsctp_client_assoc_reset {
+	uint32_t flags;	     /**< DPSCTP_CLIENT_RESET_DENIED, _FAILED, or 0 */
+	uint32_t local_tsn;  /**< our next TSN */
+	uint32_t remote_tsn; /**< the peer's next TSN */
+};
+
+/**
+ * DPSCTP_CLIENT_STREAM_CHANGE: streams were added, by us or by the peer
+ * (RFC 6458 SCTP_STREAM_CHANGE_EVENT), or a request of ours refused
+ * (DENIED, FAILED). The counts are the association's now.
+ */
+struct dpsctp_client_stream_change {
+	uint32_t flags;		   /**< DPSCTP_CLIENT_RESET_DENIED, _FAILED, or 0 */
+	uint16_t outbound_streams; /**< streams we may send on */
+	uint16_t inbound_streams;  /**< streams the peer may send on */
+};
+
 /** A completion or an event: kind says which member of the union is filled. */
 struct dpsctp_client_event {
 	enum dpsctp_client_kind kind;
@@ -302,11 +365,14 @@ struct dpsctp_client_event {
 	 * connect, send, shutdown and abort (0 for the others). */
 	uint64_t assoc;
 	union {
-		struct dpsctp_client_completion completion;	/**< COMPLETION */
-		struct dpsctp_client_recv recv;			/**< RECV */
-		struct dpsctp_client_assoc_change assoc_change; /**< COMM_UP .. RESTART */
-		struct dpsctp_client_addr_change addr_change;	/**< PEER_ADDR_CHANGE */
-		struct dpsctp_client_send_failed send_failed;	/**< SEND_FAILED */
+		struct dpsctp_client_completion completion;	  /**< COMPLETION */
+		struct dpsctp_client_recv recv;			  /**< RECV */
+		struct dpsctp_client_assoc_change assoc_change;	  /**< COMM_UP .. RESTART */
+		struct dpsctp_client_addr_change addr_change;	  /**< PEER_ADDR_CHANGE */
+		struct dpsctp_client_send_failed send_failed;	  /**< SEND_FAILED */
+		struct dpsctp_client_stream_reset stream_reset;	  /**< STREAM_RESET */
+		struct dpsctp_client_assoc_reset assoc_reset;	  /**< ASSOC_RESET */
+		struct dpsctp_client_stream_change stream_change; /**< STREAM_CHANGE */
 	};
 };
 
@@ -496,6 +562,81 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_set_stream_param(struct dpsctp_client *c,
 DPSCTP_CLIENT_EXPORT int dpsctp_client_get_stream_param(struct dpsctp_client *c, unsigned t,
 							uint64_t assoc, uint16_t sid,
 							uint64_t cookie);
+
+/**
+ * Reset the numbering of streams (RFC 6525 §5.1.2-§5.1.3; Linux's
+ * SCTP_RESET_STREAMS): our outgoing ones (DPSCTP_CLIENT_RESET_OUTGOING: the
+ * next message on each is SSN 0 again, once the peer has everything sent
+ * before), the peer's (DPSCTP_CLIENT_RESET_INCOMING), or both. Needs
+ * RE-CONFIG negotiated (assoc_change.extensions with
+ * DPSCTP_CLIENT_EXT_RECONFIG). The daemon makes the call
+ * (dpsctp_reset_streams()) between two polls of the data plane; the
+ * completion (DPSCTP_CLIENT_OP_RESET_STREAMS) says 0 (the request went to
+ * the peer), -EOPNOTSUPP (RE-CONFIG not negotiated), -ENOTCONN (not
+ * established, or shutting down), -EINPROGRESS (a request of ours still
+ * waits for its answer), -EINVAL (a stream the association does not have),
+ * -EAGAIN (a message is queued on an outgoing stream to reset: let it
+ * leave, then ask again), -ENOENT (not this application's association).
+ * The answer comes as DPSCTP_CLIENT_STREAM_RESET (with
+ * DPSCTP_CLIENT_RESET_DENIED or _FAILED when refused); until then a send on
+ * an outgoing stream being reset completes with -EAGAIN.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association.
+ * @param flags   DPSCTP_CLIENT_RESET_OUTGOING and/or DPSCTP_CLIENT_RESET_INCOMING.
+ * @param sids    the streams (NULL with n 0), copied into the thread's arena.
+ * @param n       how many, at most 32; 0: every stream.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring or the arena is full), -EINVAL
+ *         (assoc 0, no flag or an unknown one, more than 32 streams, sids
+ *         NULL with n not 0, a thread out of range).
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_reset_streams(struct dpsctp_client *c, unsigned t,
+						     uint64_t assoc, unsigned flags,
+						     const uint16_t *sids, uint16_t n,
+						     uint64_t cookie);
+
+/**
+ * Add streams (RFC 6525 §5.1.5-§5.1.6; Linux's SCTP_ADD_STREAMS): @p out
+ * more outbound streams, and ask the peer for @p in more of ours inbound.
+ * Streams go up to the daemon's --max-streams (each side's: the peer may
+ * refuse). The completion (DPSCTP_CLIENT_OP_ADD_STREAMS) says 0, or
+ * -EINVAL (past 65,535 streams) and the other values of
+ * dpsctp_client_reset_streams(); the new counts come as
+ * DPSCTP_CLIENT_STREAM_CHANGE (with DPSCTP_CLIENT_RESET_DENIED or _FAILED
+ * when refused), one for each direction added.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association.
+ * @param out     outbound streams to add (0: none).
+ * @param in      inbound streams to ask the peer for (0: none).
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring is full), -EINVAL (assoc 0,
+ *         nothing to add, a thread out of range).
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_add_streams(struct dpsctp_client *c, unsigned t,
+						   uint64_t assoc, uint16_t out, uint16_t in,
+						   uint64_t cookie);
+
+/**
+ * Reset every stream's numbering and both sides' TSNs (RFC 6525 §5.1.4;
+ * Linux's SCTP_RESET_ASSOC). Only with nothing of ours queued or
+ * unacknowledged: the completion (DPSCTP_CLIENT_OP_RESET_ASSOC) says 0,
+ * -EAGAIN (something outstanding: ask again once it is acknowledged), and
+ * the other values of dpsctp_client_reset_streams(); the new TSNs come as
+ * DPSCTP_CLIENT_ASSOC_RESET.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association.
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring is full), -EINVAL (assoc 0, a
+ *         thread out of range).
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_reset_assoc(struct dpsctp_client *c, unsigned t,
+						   uint64_t assoc, uint64_t cookie);
 
 /**
  * Completions and events for a thread, completions first. Received data

@@ -43,8 +43,9 @@ sc_req_check(const struct sc_req *r, uint64_t arena_bytes)
 	if (r->op == 0 || r->op >= SC_OP_COUNT || (r->flags & ~SC_SEND_FLAGS) != 0 ||
 	    r->pad0 != 0 || !sc_zero(r->reserved, sizeof(r->reserved)))
 		return -EPROTO;
-	/* value is the two setters' own: zero in every other request. */
-	if (r->value != 0 && r->op != SC_OP_SET_SCHED && r->op != SC_OP_SET_STREAM_PARAM)
+	/* value is the setters' and the RFC 6525 requests' own: zero in every other request. */
+	if (r->value != 0 && r->op != SC_OP_SET_SCHED && r->op != SC_OP_SET_STREAM_PARAM &&
+	    r->op != SC_OP_RESET_STREAMS && r->op != SC_OP_ADD_STREAMS)
 		return -EPROTO;
 	switch ((enum sc_op)r->op) {
 	case SC_OP_LISTEN:
@@ -71,6 +72,18 @@ sc_req_check(const struct sc_req *r, uint64_t arena_bytes)
 		return r->assoc != 0 ? 0 : -EPROTO;
 	case SC_OP_SET_STREAM_PARAM:
 		return r->assoc != 0 && r->value <= UINT16_MAX ? 0 : -EPROTO;
+	case SC_OP_RESET_STREAMS:
+		/* The flags and the list's length here; the streams are the data plane's to judge.
+		 */
+		if (r->assoc == 0 || r->value == 0 ||
+		    (r->value & ~(SC_RESET_INCOMING | SC_RESET_OUTGOING)) != 0 || r->len % 2 != 0 ||
+		    r->len > 2 * SC_RECONF_MAX_STREAMS || (r->len != 0 && r->off >= arena_bytes))
+			return -EPROTO;
+		return 0;
+	case SC_OP_ADD_STREAMS:
+		return r->assoc != 0 && r->value != 0 ? 0 : -EPROTO;
+	case SC_OP_RESET_ASSOC:
+		return r->assoc != 0 ? 0 : -EPROTO;
 	case SC_OP_RELEASE:
 		return 0;
 	case SC_OP_COUNT:
@@ -79,12 +92,29 @@ sc_req_check(const struct sc_req *r, uint64_t arena_bytes)
 	return -EPROTO;
 }
 
+static bool
+sc_evt_reconf(uint8_t type)
+{
+	return type == SC_EVT_STREAM_RESET || type == SC_EVT_ASSOC_RESET ||
+	       type == SC_EVT_STREAM_CHANGE;
+}
+
+/* The flags an event type may carry. */
+static uint8_t
+sc_evt_flags(uint8_t type)
+{
+	if (type == SC_EVT_RECV)
+		return SC_RECV_UNORDERED | SC_RECV_MORE | SC_RECV_CONT | SC_RECV_ZC |
+		       SC_RECV_ABORTED;
+	if (type == SC_EVT_SEND_FAILED)
+		return SC_FAILED_SENT;
+	return sc_evt_reconf(type) ? SC_RESET_FLAGS : 0;
+}
+
 int
 sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
 {
-	if (e->type == 0 || e->type >= SC_EVT_COUNT ||
-	    (e->flags & ~(SC_RECV_UNORDERED | SC_RECV_MORE | SC_RECV_CONT | SC_RECV_ZC |
-			  SC_FAILED_SENT)) != 0 ||
+	if (e->type == 0 || e->type >= SC_EVT_COUNT || (e->flags & ~sc_evt_flags(e->type)) != 0 ||
 	    !sc_zero(e->peer.pad, sizeof(e->peer.pad)))
 		return -EPROTO;
 	/* Who the association is with: an IPv4 or IPv6 address, or none at all. */
@@ -92,11 +122,21 @@ sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
 		return -EPROTO;
 	if (e->type == SC_EVT_COMM_UP && e->peer.family == 0)
 		return -EPROTO;
-	if (e->type == SC_EVT_RECV &&
+	/* A RECV has bytes, but the one that ends a message its sender abandoned. */
+	if (e->type == SC_EVT_RECV && (e->flags & SC_RECV_ABORTED) &&
+	    (e->len != 0 || e->off != 0 ||
+	     (e->flags & (SC_RECV_CONT | SC_RECV_ZC)) != SC_RECV_CONT))
+		return -EPROTO;
+	if (e->type == SC_EVT_RECV && !(e->flags & SC_RECV_ABORTED) &&
 	    (e->len == 0 || e->len > arena_bytes || e->off >= arena_bytes))
 		return -EPROTO;
-	if ((e->flags & SC_RECV_ZC) &&
-	    (e->type != SC_EVT_RECV || e->len != sizeof(struct sc_zc_ref)))
+	if (e->type == SC_EVT_STREAM_RESET &&
+	    (e->len % 2 != 0 || e->len > 2 * SC_RECONF_MAX_STREAMS ||
+	     (e->len != 0 && e->off >= arena_bytes)))
+		return -EPROTO;
+	/* (The flags' bits mean something else in other events: the RFC 6525 ones
+	 * reuse 0x04, SC_RESET_DENIED; sc_evt_flags() kept each type to its own.) */
+	if (e->type == SC_EVT_RECV && (e->flags & SC_RECV_ZC) && e->len != sizeof(struct sc_zc_ref))
 		return -EPROTO;
 	/* Each event's own fields are zero in the others. */
 	if (e->type != SC_EVT_SEND_FAILED &&
@@ -106,7 +146,7 @@ sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
 		return -EPROTO;
 	if (e->extensions != 0 && e->type != SC_EVT_COMM_UP && e->type != SC_EVT_RESTART)
 		return -EPROTO;
-	if (e->mid != 0 && e->type != SC_EVT_RECV)
+	if (e->mid != 0 && e->type != SC_EVT_RECV && e->type != SC_EVT_ASSOC_RESET)
 		return -EPROTO;
 	if (e->type == SC_EVT_PEER_ADDR_CHANGE &&
 	    (e->len != sizeof(struct sc_addr) || e->off >= arena_bytes))

@@ -35,8 +35,25 @@ enum sc_op {
 	   dpsctp_stream_param(). */
 	SC_OP_SET_STREAM_PARAM, /* assoc, sid, value (16 bits) */
 	SC_OP_GET_STREAM_PARAM, /* assoc, sid; the completion's value */
+	/*
+	 * Stream reconfiguration (RFC 6525): dpsctp_reset_streams(),
+	 * dpsctp_add_streams(), dpsctp_reset_assoc(). The completion is the
+	 * call's result; the outcome comes as the events below.
+	 */
+	SC_OP_RESET_STREAMS, /* assoc, value: SC_RESET_INCOMING and/or _OUTGOING; the streams
+				(uint16_t, host order) in the tx arena, len 2 x n, n at most
+				SC_RECONF_MAX_STREAMS; len 0: every stream */
+	SC_OP_ADD_STREAMS,   /* assoc, value: outbound streams to add | inbound ones << 16 */
+	SC_OP_RESET_ASSOC,   /* assoc */
 	SC_OP_COUNT
 };
+
+/* SC_OP_RESET_STREAMS's value (dpsctp.h's DPSCTP_RESET_INCOMING, _OUTGOING). */
+#define SC_RESET_INCOMING 0x01u
+#define SC_RESET_OUTGOING 0x02u
+/* Streams one RESET_STREAMS names, and one STREAM_RESET event lists (the core's
+ * SCTP_RECONF_MAX_STREAMS). */
+#define SC_RECONF_MAX_STREAMS 32u
 
 #define SC_SEND_UNORDERED 0x01u /* the U bit */
 #define SC_SEND_SACK_NOW  0x02u /* the I bit (RFC 7053) */
@@ -58,14 +75,16 @@ struct sc_req {
 	uint16_t sid;	 /* SEND */
 	uint32_t ppid;	 /* SEND, as the peer will see it (network order) */
 	uint64_t cookie; /* the application's, returned in the completion */
-	uint64_t assoc;	 /* SEND, SHUTDOWN, ABORT: the daemon's handle from an event */
-	uint64_t off;	 /* SEND, CONNECT: where the bytes are in the tx arena */
-	uint32_t len;	 /* SEND: message bytes; CONNECT: n x sizeof(struct sc_addr) */
+	uint64_t assoc;	 /* SEND, SHUTDOWN, ABORT and the others: the daemon's handle */
+	uint64_t off;	 /* SEND, CONNECT, RESET_STREAMS: where the bytes are in the tx arena */
+	uint32_t len;	 /* SEND: message bytes; CONNECT: n x sizeof(struct sc_addr);
+			    RESET_STREAMS: 2 x n */
 	uint16_t port;	 /* LISTEN, UNLISTEN, CONNECT */
 	uint16_t pad0;
 	uint32_t pr_policy;   /* SEND: SC_PR_* (PR-SCTP, RFC 3758 and RFC 7496), 0 = reliable */
 	uint32_t pr_value;    /* SEND: TTL ms, RTX retransmissions, PRIO priority (0 highest) */
-	uint32_t value;	      /* SET_SCHED: the scheduler; SET_STREAM_PARAM: the value; else 0 */
+	uint32_t value;	      /* SET_SCHED: the scheduler; SET_STREAM_PARAM: the value;
+				 RESET_STREAMS, ADD_STREAMS: as above; else 0 */
 	uint8_t reserved[12]; /* zero */
 };
 
@@ -110,8 +129,24 @@ enum sc_evt_type {
 				   * sid, ppid, len, pr_policy, SC_FAILED_SENT */
 	SC_EVT_SHUTDOWN_EVENT,	  /* the peer started a shutdown */
 	SC_EVT_DAEMON_STOPPING,	  /* the daemon is going away: detach */
+	/*
+	 * RFC 6525 (dpsctp.h's DPSCTP_EV_STREAM_RESET, _ASSOC_RESET,
+	 * _STREAM_CHANGE); flags: SC_RESET_*_SSN, SC_RESET_DENIED, _FAILED.
+	 */
+	SC_EVT_STREAM_RESET,  /* the streams (uint16_t, host order) at off in the rx arena, len
+				 2 x n, n at most SC_RECONF_MAX_STREAMS (more come as several
+				 events); len 0: every stream */
+	SC_EVT_ASSOC_RESET,   /* ppid: our next TSN; mid: the peer's next TSN */
+	SC_EVT_STREAM_CHANGE, /* the new counts: outbound streams in sid, inbound in ssn */
 	SC_EVT_COUNT
 };
+
+/* STREAM_RESET, ASSOC_RESET, STREAM_CHANGE flags: dpsctp.h's DPSCTP_RESET_* values. */
+#define SC_RESET_INCOMING_SSN 0x01u
+#define SC_RESET_OUTGOING_SSN 0x02u
+#define SC_RESET_DENIED	      0x04u
+#define SC_RESET_FAILED	      0x08u
+#define SC_RESET_FLAGS	      0x0fu
 
 #define SC_RECV_UNORDERED 0x01u
 #define SC_RECV_MORE	  0x02u /* partial delivery: more of this message follows */
@@ -125,6 +160,12 @@ enum sc_evt_type {
 #define SC_RECV_ZC 0x04u
 /* SEND_FAILED: some of the message went on the wire (RFC 6458 SCTP_DATA_SENT). */
 #define SC_FAILED_SENT 0x10u
+/*
+ * RECV: the sender abandoned (PR-SCTP) the message whose parts came before
+ * (SC_RECV_CONT): this RECV has no bytes (len 0, off 0) and ends it; what
+ * was delivered of it is all there will be.
+ */
+#define SC_RECV_ABORTED 0x20u
 
 struct sc_zc_ref {
 	uint64_t off; /* into the packet-buffer memfd */
@@ -134,13 +175,14 @@ struct sc_zc_ref {
 
 struct sc_evt {
 	uint8_t type;	     /* enum sc_evt_type */
-	uint8_t flags;	     /* RECV: SC_RECV_*; SEND_FAILED: SC_FAILED_SENT */
-	uint16_t sid;	     /* RECV, SEND_FAILED; COMM_UP: outbound streams */
-	uint32_t ppid;	     /* RECV, SEND_FAILED */
+	uint8_t flags;	     /* RECV: SC_RECV_*; SEND_FAILED: SC_FAILED_SENT; the RFC 6525
+				events: SC_RESET_* */
+	uint16_t sid;	     /* RECV, SEND_FAILED; COMM_UP, STREAM_CHANGE: outbound streams */
+	uint32_t ppid;	     /* RECV, SEND_FAILED; ASSOC_RESET: our next TSN (host order) */
 	uint64_t assoc;	     /* the association's handle */
-	uint64_t off;	     /* RECV, PEER_ADDR_CHANGE: in the rx arena */
-	uint32_t len;	     /* RECV, SEND_FAILED, PEER_ADDR_CHANGE */
-	uint16_t ssn;	     /* RECV (ordered); COMM_UP: inbound streams */
+	uint64_t off;	     /* RECV, PEER_ADDR_CHANGE, STREAM_RESET: in the rx arena */
+	uint32_t len;	     /* RECV, SEND_FAILED, PEER_ADDR_CHANGE, STREAM_RESET */
+	uint16_t ssn;	     /* RECV (ordered); COMM_UP, STREAM_CHANGE: inbound streams */
 	uint16_t error;	     /* COMM_LOST, CANT_START: first cause code of the peer's ABORT */
 	uint16_t port;	     /* COMM_UP, RESTART, COMM_LOST, CANT_START: our port */
 	uint8_t addr_state;  /* PEER_ADDR_CHANGE: RFC 6458 spc_state */
@@ -152,7 +194,8 @@ struct sc_evt {
 	/*
 	 * RECV: the message's identifier, dpsctp_msg.mid (I-DATA: the MID, ssn
 	 * its low 16 bits; DATA: the SSN again); the parts of one message share
-	 * (sid, SC_RECV_UNORDERED, mid). Zero in the other events.
+	 * (sid, SC_RECV_UNORDERED, mid). ASSOC_RESET: the peer's next TSN.
+	 * Zero in the other events.
 	 */
 	uint32_t mid;
 };

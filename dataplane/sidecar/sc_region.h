@@ -42,10 +42,12 @@ extern "C" {
  * 4, PR-SCTP (a SEND's policy, SEND_FAILED's policy and SC_FAILED_SENT,
  * COMM_UP's extensions); 5, I-DATA and the stream scheduler (SET_SCHED,
  * GET_SCHED, SET_STREAM_PARAM, GET_STREAM_PARAM, a request's and a
- * completion's value, a RECV's mid).
+ * completion's value, a RECV's mid); 6, stream reconfiguration (RESET_STREAMS,
+ * ADD_STREAMS, RESET_ASSOC; the STREAM_RESET, ASSOC_RESET and STREAM_CHANGE
+ * events) and a RECV's SC_RECV_ABORTED.
  */
 #define SC_MAGIC	   0x4450534354505343ull /* "DPSCTPSC" */
-#define SC_VERSION	   5u
+#define SC_VERSION	   6u
 #define SC_SLOT_BYTES	   64u
 #define SC_MAX_THREADS	   16u
 #define SC_NAME_LEN	   32u

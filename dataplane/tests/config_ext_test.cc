@@ -92,11 +92,12 @@ struct TempFile {
 };
 
 constexpr uint32_t kBoth = DPSCTP_EXT_PR_SCTP | DPSCTP_EXT_I_DATA;
+constexpr uint32_t kAll = kBoth | DPSCTP_EXT_RECONFIG;
 
-TEST(ConfigExtensions, DefaultOffersPrSctpAndIData)
+TEST(ConfigExtensions, DefaultOffersAllThree)
 {
 	Cfg d;
-	EXPECT_EQ(d.c.extensions, kBoth);
+	EXPECT_EQ(d.c.extensions, kAll) << "PR-SCTP, I-DATA and RE-CONFIG offered by default";
 	EXPECT_EQ(DPSCTP_EXT_PR_SCTP, 0x02u);
 	EXPECT_EQ(DPSCTP_EXT_I_DATA, 0x04u) << "the core's SCTP_COOKIE_EXT_I_DATA";
 	EXPECT_EQ(DPSCTP_CONFIG_EXTENSIONS, kBoth | DPSCTP_EXT_RECONFIG)
@@ -128,6 +129,15 @@ TEST(ConfigExtensions, NamesAndNone)
 		  0)
 		<< err;
 	EXPECT_EQ(d.c.extensions, kBoth);
+	ASSERT_EQ(dpsctp_config_set(&d.c, "extensions", "reconfig", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(d.c.extensions, DPSCTP_EXT_RECONFIG);
+	ASSERT_EQ(
+		dpsctp_config_set(&d.c, "extensions", "reconfig,i-data,pr-sctp", err, sizeof(err)),
+		0)
+		<< err;
+	EXPECT_EQ(d.c.extensions, kAll);
+	EXPECT_NE(dpsctp_config_set(&d.c, "extensions", "reconf", err, sizeof(err)), 0)
+		<< "the name is reconfig";
 
 	// Both command-line syntaxes; the later one wins.
 	Cfg a;
@@ -206,9 +216,6 @@ TEST(ConfigExtensions, UnimplementedBitsRefused)
 		d.c.extensions = ok;
 		EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), 0) << err;
 	}
-	// Accepted by name, and not offered unless asked for.
-	Cfg e;
-	EXPECT_EQ(e.c.extensions & DPSCTP_EXT_RECONFIG, 0u);
 }
 
 TEST(ConfigExtensions, HelpAndPrintRoundTrip)
@@ -217,14 +224,16 @@ TEST(ConfigExtensions, HelpAndPrintRoundTrip)
 	std::string u = to_text(usage_fn, &d.c);
 	EXPECT_NE(u.find("  --extensions LIST "), std::string::npos) << u;
 	EXPECT_NE(u.find("i-data (RFC 8260"), std::string::npos) << u;
-	EXPECT_NE(u.find("(default pr-sctp,i-data)"), std::string::npos) << u;
+	EXPECT_NE(u.find("(default pr-sctp,i-data,reconfig)"), std::string::npos) << u;
 
 	char err[256] = "";
 	const struct {
 		uint32_t ext;
 		const char *line;
 	} sets[] = {
+		{ kAll, "\nextensions = pr-sctp,i-data,reconfig\n" },
 		{ kBoth, "\nextensions = pr-sctp,i-data\n" },
+		{ DPSCTP_EXT_RECONFIG, "\nextensions = reconfig\n" },
 		{ DPSCTP_EXT_PR_SCTP, "\nextensions = pr-sctp\n" },
 		{ DPSCTP_EXT_I_DATA, "\nextensions = i-data\n" },
 		{ 0, "\nextensions = none\n" },
@@ -237,7 +246,7 @@ TEST(ConfigExtensions, HelpAndPrintRoundTrip)
 		EXPECT_NE(text.find(x.line), std::string::npos) << text;
 		TempFile f(text);
 		Cfg back;
-		back.c.extensions = ext ^ kBoth; // the file must set it
+		back.c.extensions = ext ^ kAll; // the file must set it
 		ASSERT_EQ(dpsctp_config_parse_file(&back.c, f.path.c_str(), err, sizeof(err)), 0)
 			<< err << "\n"
 			<< text;
@@ -342,3 +351,30 @@ TEST(ConfigSched, HelpAndPrintRoundTrip)
 }
 
 } // namespace
+
+// --out-streams: the streams asked for at the start, below --max-streams so
+// that RE-CONFIG can add the rest; 0 (unset) is --max-streams; above it is
+// refused by name; printed and read back.
+TEST(ConfigOutStreams, BelowMaxStreams)
+{
+	Cfg d;
+	char err[256] = "";
+	EXPECT_EQ(d.c.out_streams, 0u) << "unset: --max-streams";
+	ASSERT_EQ(dpsctp_config_set(&d.c, "out-streams", "4", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(d.c.out_streams, 4u);
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), 0) << err;
+	ASSERT_EQ(dpsctp_config_set(&d.c, "out-streams", "70", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), -EINVAL);
+	EXPECT_STREQ(err, "--out-streams 70: above --max-streams 64");
+	ASSERT_EQ(dpsctp_config_set(&d.c, "out-streams", "0", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), 0) << "0: back to --max-streams";
+
+	ASSERT_EQ(dpsctp_config_set(&d.c, "out-streams", "5", err, sizeof(err)), 0) << err;
+	std::string text = to_text(print_fn, &d.c);
+	EXPECT_NE(text.find("\nout-streams = 5\n"), std::string::npos) << text;
+	TempFile f(text);
+	Cfg back;
+	ASSERT_EQ(dpsctp_config_parse_file(&back.c, f.path.c_str(), err, sizeof(err)), 0) << err;
+	EXPECT_EQ(back.c.out_streams, 5u);
+	EXPECT_NE(to_text(usage_fn, &d.c).find("  --out-streams N "), std::string::npos);
+}

@@ -207,8 +207,12 @@ TEST(DpTelemetry, StatsLcoresAndAssocsWhileRunning)
 	EXPECT_NE(assocs.find("\"peer\":\"10.0.0.2\""), std::string::npos) << assocs;
 	EXPECT_NE(assocs.find("\"peer_port\":6001"), std::string::npos) << assocs;
 	EXPECT_NE(assocs.find("\"msgs_sent\":100"), std::string::npos) << assocs;
-	// Both ends offer PR-SCTP and I-DATA by default (--extensions): negotiated, named.
-	EXPECT_NE(assocs.find("\"extensions\":\"pr-sctp,i-data\""), std::string::npos) << assocs;
+	// Both ends offer PR-SCTP, I-DATA and RE-CONFIG by default (--extensions):
+	// negotiated, named; RE-CONFIG's counters beside.
+	EXPECT_NE(assocs.find("\"extensions\":\"pr-sctp,i-data,reconfig\""), std::string::npos)
+		<< assocs;
+	EXPECT_NE(assocs.find("\"reconf_requests\":0"), std::string::npos) << assocs;
+	EXPECT_NE(assocs.find("\"reconf_denied\":0"), std::string::npos) << assocs;
 	EXPECT_NE(assocs.find("\"abandoned_msgs\":0"), std::string::npos) << assocs;
 	EXPECT_NE(assocs.find("\"next\":-1"), std::string::npos) << assocs;
 	EXPECT_EQ(page2.find("ESTABLISHED"), std::string::npos) << page2; // past the end

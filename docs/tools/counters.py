@@ -15,7 +15,11 @@ def worker():
     text = (ROOT / "dataplane/dp_counters.h").read_text()
     block = text[text.index("#define DP_WORKER_COUNTERS(X)"):]
     block = block[:block.index("struct dp_worker_counters")]
-    return re.findall(r'X\((\w+),[\s\\]*"((?:[^"\\]|\\.)*)"\)', block)
+    # A description may be several string literals, across continued lines.
+    out = []
+    for m in re.finditer(r'X\((\w+),((?:[\s\\]*"(?:[^"\\]|\\.)*")+)[\s\\]*\)', block):
+        out.append((m.group(1), "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(2)))))
+    return out
 
 
 def from_def(path, macro):

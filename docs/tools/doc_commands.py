@@ -80,6 +80,9 @@ MAPPED = {
     "--modes raw   # I-DATA": "interop_usrsctp_idata",
     "sudo python3 dataplane/tests/interop/interop.py build --only reconf-out,reconf-in,"
     "reconf-add --modes raw --dirs dpsctp-server   # RE-CONFIG": "interop_usrsctp_reconf",
+    "sudo python3 dataplane/tests/interop/interop.py build --only reconf-out,reconf-in,"
+    "reconf-add,reconf-assoc --modes raw --dirs dpsctp-client   # dpsctp asks":
+        "interop_usrsctp_reconf_client",
     "sudo python3 dataplane/tests/interop/replay.py build --variants "
     "--keep build/interop-artifacts/replay   # the corpus replay": "interop_corpus_replay",
     # docs/NET.md

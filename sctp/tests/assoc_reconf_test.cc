@@ -466,6 +466,59 @@ TEST_P(Reconf, AddStreamsDeniedWithoutRoom)
 	finish(*sim);
 }
 
+// Streams grow only up to the profile's limits each way (max_out_streams,
+// max_in_streams), whatever memory there is: our call past them is
+// -EINVAL, the peer's request past them "Denied". The client may have at
+// most 6 each way; the server 10.
+TEST_P(Reconf, AddStreamsStopAtTheLimits)
+{
+	struct sctp_profile cp = *prof(), sp = *prof();
+	cp.out_streams = sp.out_streams = 4;
+	cp.max_in_streams = cp.max_out_streams = 6;
+	sp.max_in_streams = sp.max_out_streams = 10;
+	Sim sim(&cp, &sp, one_way_delay(prof()));
+	sim.enable_data(1u << 20, 1024, 4u << 20);
+	sim.enable_reconf(true, true);
+	sim.handshake();
+	ASSERT_EQ(sim.c.a.outbound_streams, 4u);
+	ASSERT_EQ(sim.c.a.inbound_streams, 4u);
+	auto changes = [](const Side &x) {
+		std::vector<uint16_t> f;
+		for (const auto &n : x.notes)
+			if (n.n.type == SCTP_NOTIFY_STREAM_CHANGE)
+				f.push_back(n.n.reset_flags);
+		return f;
+	};
+
+	// Ours: past 6 refused at the call, up to 6 done.
+	EXPECT_EQ(sctp_assoc_add_streams(&sim.c.a, 3, 0, sim.now), -EINVAL);
+	EXPECT_EQ(sctp_assoc_add_streams(&sim.c.a, 0, 3, sim.now), -EINVAL);
+	ASSERT_EQ(sctp_assoc_add_streams(&sim.c.a, 2, 0, sim.now), 0);
+	sim.run();
+	EXPECT_EQ(sim.c.a.outbound_streams, 6u);
+	EXPECT_EQ(sim.s.a.inbound_streams, 6u);
+	EXPECT_EQ(changes(sim.c), std::vector<uint16_t>{ 0 });
+
+	// The server's, past the client's 6 inbound: denied by the client.
+	ASSERT_EQ(sctp_assoc_add_streams(&sim.s.a, 3, 0, sim.now), 0);
+	sim.run();
+	EXPECT_EQ(sim.s.a.outbound_streams, 4u);
+	EXPECT_EQ(sim.c.a.inbound_streams, 4u);
+	// (The first: the client's streams added, which the server hears of too.)
+	EXPECT_EQ(changes(sim.s), (std::vector<uint16_t>{ 0, SCTP_STREAM_CHANGE_DENIED }));
+
+	// The server asks the client for more of its outbound, past its 6: denied.
+	ASSERT_EQ(sctp_assoc_add_streams(&sim.s.a, 0, 2, sim.now), 0);
+	sim.run();
+	EXPECT_EQ(sim.c.a.outbound_streams, 6u);
+	EXPECT_EQ(sim.s.a.inbound_streams, 6u);
+	EXPECT_EQ(changes(sim.s), (std::vector<uint16_t>{ 0, SCTP_STREAM_CHANGE_DENIED,
+							  SCTP_STREAM_CHANGE_DENIED }));
+	send_some(sim, 5, 0, 1);
+	EXPECT_EQ(sim.s.data->delivered.size(), 1u);
+	finish(sim);
+}
+
 // §5.1.4, §5.2.4: SSN/TSN reset: new TSNs both ways, every stream at 0.
 TEST_P(Reconf, AssociationResetStartsEverythingOver)
 {

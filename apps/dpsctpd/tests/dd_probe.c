@@ -18,8 +18,9 @@
  *
  *   dd_probe SOCKET garbage
  *       A hostile application: attaches by hand (sc_region.h), writes a
- *       request with an unknown operation (expects a -EPROTO completion and
- *       to stay attached), then moves its request ring's head far beyond
+ *       request with an unknown operation and a RESET_STREAMS with an
+ *       unknown flag (expects a -EPROTO completion for each and to stay
+ *       attached), then moves its request ring's head far beyond
  *       the ring (expects to be detached: EOF on its socket); attaches
  *       again, moves its event ring's tail beyond the ring and writes one
  *       request (expects to be detached, though no event was posted). Exit
@@ -57,7 +58,7 @@
  *
  *   dd_probe SOCKET prsctp PEER PORT EXT
  *       PR-SCTP through the daemon: COMM_UP's extensions are EXT (a comma
- *       list of pr-sctp and i-data, or none: what the daemon's
+ *       list of pr-sctp, i-data and reconfig, or none: what the daemon's
  *       --extensions let it negotiate); a
  *       message sent with each policy (none, a lifetime, a retransmission
  *       limit, a priority) completes with 0 and comes back intact from the
@@ -73,6 +74,22 @@
  *       still leaving -EBUSY; the library refuses an unknown scheduler
  *       (-EINVAL) without posting it; messages sent meanwhile are echoed
  *       intact.
+ *
+ *   dd_probe SOCKET reconf PEER PORT on|off
+ *       Stream reconfiguration (RFC 6525) through the daemon, --max-streams
+ *       16 --out-streams 8. on: COMM_UP lists RE-CONFIG; an outgoing reset
+ *       of streams 1 and 2 comes back as STREAM_RESET naming them, an
+ *       incoming one of every stream too; a second request while one waits
+ *       is -EINPROGRESS, a stream the association lacks -EINVAL; adding 2
+ *       outbound and 3 inbound streams ends in STREAM_CHANGE with 10 and 11,
+ *       and a message on the new stream 9 is echoed on it; adding past
+ *       --max-streams 16 either way is -EINVAL in the completion (nothing
+ *       changes); the association reset comes as ASSOC_RESET, and a message
+ *       after it is
+ *       echoed; another application's or an ended handle is -ENOENT, a bad
+ *       flag or 33 streams -EINVAL in the library. off (the daemon's
+ *       --extensions without reconfig): COMM_UP lacks it and each request
+ *       is -EOPNOTSUPP.
  *
  * Each failed expectation prints one line naming it; exit 1.
  */
@@ -142,6 +159,7 @@ wait_for(struct dpsctp_client *c, enum dpsctp_client_kind kind, uint64_t cookie,
 static int32_t connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port,
 			  uint64_t cookie, uint64_t *h);
 static uint32_t up_extensions; /* the last connect_up()'s COMM_UP: what it negotiated */
+static uint16_t up_out, up_in; /* and its streams */
 
 static int
 isolation(const char *sock, const char *peer, uint16_t port)
@@ -371,6 +389,29 @@ garbage(const char *path)
 	EXPECT(got, "bad op: no completion within 5 s");
 	EXPECT(!socket_closed_within(sock, 200), "bad op: detached for one bad request");
 
+	/* 1b. A RESET_STREAMS (RFC 6525) with a flag nobody defined and no
+	 * stream list (so no arena bytes out of step): the same. */
+	r = sc_ring_reserve(&th.req, 0);
+	memset(r, 0, sizeof(*r));
+	r->op = SC_OP_RESET_STREAMS;
+	r->assoc = 1;
+	r->value = 0x04;
+	r->cookie = 0x5a5b;
+	(void)sc_ring_commit(&th.req, 1);
+	got = false;
+	for (double end = now_s() + 5; !got && now_s() < end; usleep(1000))
+		if (sc_ring_count(&th.cpl) > 0) {
+			const struct sc_cpl *c = sc_ring_peek(&th.cpl, 0);
+			EXPECT(c->cookie == 0x5a5b && c->status == -EPROTO,
+			       "bad RESET_STREAMS: completion cookie %llx status %d, want 5a5b "
+			       "-EPROTO",
+			       (unsigned long long)c->cookie, c->status);
+			sc_ring_release(&th.cpl, 1);
+			got = true;
+		}
+	EXPECT(got, "bad RESET_STREAMS: no completion within 5 s");
+	EXPECT(!socket_closed_within(sock, 200), "bad RESET_STREAMS: detached");
+
 	/* 2. A ring head the daemon cannot believe: detached, alone. */
 	_Atomic uint32_t *head = (_Atomic uint32_t *)(void *)th.req.sh;
 	atomic_store(head, th.req.mine + 10u * (th.req.mask + 1u));
@@ -439,6 +480,8 @@ connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port, u
 			    ev[i].assoc == assoc) {
 				up = true;
 				up_extensions = ev[i].assoc_change.extensions;
+				up_out = ev[i].assoc_change.outbound_streams;
+				up_in = ev[i].assoc_change.inbound_streams;
 			}
 		}
 		if (st != INT32_MIN && st != 0)
@@ -870,9 +913,10 @@ prsctp(const char *sock, const char *peer, uint16_t port, const char *ext)
 		snprintf(list, sizeof(list), "%s", ext);
 		for (char *save = NULL, *w = strtok_r(list, ",", &save); w != NULL;
 		     w = strtok_r(NULL, ",", &save))
-			want_ext |= strcmp(w, "pr-sctp") == 0  ? DPSCTP_CLIENT_EXT_PR_SCTP
-				    : strcmp(w, "i-data") == 0 ? DPSCTP_CLIENT_EXT_I_DATA
-							       : 0x80u; /* never negotiated */
+			want_ext |= strcmp(w, "pr-sctp") == 0	 ? DPSCTP_CLIENT_EXT_PR_SCTP
+				    : strcmp(w, "i-data") == 0	 ? DPSCTP_CLIENT_EXT_I_DATA
+				    : strcmp(w, "reconfig") == 0 ? DPSCTP_CLIENT_EXT_RECONFIG
+								 : 0x80u; /* never negotiated */
 	}
 	uint64_t h = 0;
 	int32_t up = connect_up(c, &pa, port, 1, &h);
@@ -1112,6 +1156,255 @@ sched(const char *sock, const char *peer, uint16_t port, const char *sched_name)
 	return failures == 0 ? 0 : 1;
 }
 
+/* ------------------------------------------------------------- reconf */
+
+/*
+ * What the polls brought and nobody took yet: a completion and the events
+ * it caused may come in one poll, in either order. STREAM_RESET's list is
+ * copied (the library's copy lasts until the next poll).
+ */
+#define RQ_MAX 256u
+static struct dpsctp_client_event rq[RQ_MAX];
+static uint16_t rq_sids[RQ_MAX][32];
+static unsigned rq_n;
+
+/* The first waiting event of `kind` (a completion: with `cookie`), within secs. */
+static bool
+rq_take(struct dpsctp_client *c, enum dpsctp_client_kind kind, uint64_t cookie,
+	struct dpsctp_client_event *out, double secs, uint16_t *sids)
+{
+	for (double end = now_s() + secs;;) {
+		for (unsigned i = 0; i < rq_n; i++) {
+			if (rq[i].kind != kind ||
+			    (kind == DPSCTP_CLIENT_COMPLETION && rq[i].completion.cookie != cookie))
+				continue;
+			*out = rq[i];
+			if (kind == DPSCTP_CLIENT_STREAM_RESET && sids != NULL)
+				memcpy(sids, rq_sids[i], sizeof(rq_sids[i]));
+			memmove(&rq[i], &rq[i + 1], (rq_n - i - 1) * sizeof(rq[0]));
+			memmove(&rq_sids[i], &rq_sids[i + 1], (rq_n - i - 1) * sizeof(rq_sids[0]));
+			rq_n--;
+			return true;
+		}
+		if (now_s() >= end || rq_n == RQ_MAX)
+			return false;
+		struct dpsctp_client_event ev[16];
+		unsigned room = RQ_MAX - rq_n < 16 ? RQ_MAX - rq_n : 16;
+		int n = dpsctp_client_poll(c, 0, ev, room);
+		if (n < 0) {
+			fprintf(stderr, "dd_probe: poll: %s\n", strerror(-n));
+			return false;
+		}
+		for (int i = 0; i < n; i++) {
+			rq[rq_n] = ev[i];
+			if (ev[i].kind == DPSCTP_CLIENT_STREAM_RESET &&
+			    ev[i].stream_reset.n <= 32 && ev[i].stream_reset.n != 0)
+				memcpy(rq_sids[rq_n], ev[i].stream_reset.streams,
+				       ev[i].stream_reset.n * sizeof(uint16_t));
+			rq_n++;
+		}
+		if (n == 0)
+			(void)dpsctp_client_wait(c, 0, 10);
+	}
+}
+
+/* The completion of the request with this cookie: its status (INT32_MIN: none). */
+static int32_t
+rq_status(struct dpsctp_client *c, uint64_t cookie, enum dpsctp_client_op op)
+{
+	struct dpsctp_client_event ev;
+	if (!rq_take(c, DPSCTP_CLIENT_COMPLETION, cookie, &ev, 10, NULL)) {
+		EXPECT(false, "no completion for request %llu", (unsigned long long)cookie);
+		return INT32_MIN;
+	}
+	EXPECT(ev.completion.op == op, "request %llu completed as op %d, not %d",
+	       (unsigned long long)cookie, (int)ev.completion.op, (int)op);
+	return ev.completion.status;
+}
+
+/* A message on stream sid comes back on it, intact. */
+static void
+rq_echo(struct dpsctp_client *c, uint64_t h, uint16_t sid, uint64_t cookie)
+{
+	char msg[48], want[48];
+	memset(msg, 0, sizeof(msg));
+	snprintf(msg, sizeof(msg), "stream %u, request %llu", sid, (unsigned long long)cookie);
+	memcpy(want, msg, sizeof(msg));
+	struct dpsctp_client_sndinfo si = { h, sid, htonl(sid), 0, 0, 0 };
+	EXPECT(dpsctp_client_send(c, 0, &si, msg, sizeof(msg), cookie) == 0, "send posted");
+	int32_t rc = rq_status(c, cookie, DPSCTP_CLIENT_OP_SEND);
+	EXPECT(rc == 0, "send on stream %u: %d", sid, rc);
+	struct dpsctp_client_event ev;
+	bool got = rq_take(c, DPSCTP_CLIENT_RECV, 0, &ev, 10, NULL);
+	EXPECT(got && ev.recv.sid == sid && ev.recv.len == sizeof(want) &&
+		       memcmp(ev.recv.data, want, sizeof(want)) == 0,
+	       "the echo on stream %u: %s, stream %u, %u bytes", sid, got ? "came" : "none",
+	       got ? ev.recv.sid : 0, got ? ev.recv.len : 0);
+}
+
+static int
+reconf(const char *sock, const char *peer, uint16_t port, bool on)
+{
+	struct dpsctp_client *c = attach_named(sock, "probe-reconf");
+	struct dpsctp_client *other = attach_named(sock, "probe-other");
+	if (c == NULL || other == NULL)
+		return 3;
+	struct sctp_addr pa = { 4, { 0 } };
+	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
+		return 2;
+	uint64_t h = 0, ck = 100;
+	int32_t rc = connect_up(c, &pa, port, 1, &h);
+	EXPECT(rc == 0, "connect and COMM_UP: %d", rc);
+	EXPECT(((up_extensions & DPSCTP_CLIENT_EXT_RECONFIG) != 0) == on,
+	       "COMM_UP's extensions 0x%x %s RE-CONFIG", up_extensions, on ? "lack" : "have");
+	EXPECT(up_out == 8 && up_in == 8, "COMM_UP: %u streams out, %u in; want --out-streams' 8",
+	       up_out, up_in);
+	const uint16_t two[] = { 1, 2 };
+	struct dpsctp_client_event ev;
+	uint16_t sids[32];
+
+	if (!on) {
+		EXPECT(dpsctp_client_reset_streams(c, 0, h, DPSCTP_CLIENT_RESET_OUTGOING, two, 2,
+						   ++ck) == 0,
+		       "posted");
+		rc = rq_status(c, ck, DPSCTP_CLIENT_OP_RESET_STREAMS);
+		EXPECT(rc == -EOPNOTSUPP, "RESET_STREAMS not negotiated: %d", rc);
+		EXPECT(dpsctp_client_add_streams(c, 0, h, 1, 1, ++ck) == 0, "posted");
+		rc = rq_status(c, ck, DPSCTP_CLIENT_OP_ADD_STREAMS);
+		EXPECT(rc == -EOPNOTSUPP, "ADD_STREAMS not negotiated: %d", rc);
+		EXPECT(dpsctp_client_reset_assoc(c, 0, h, ++ck) == 0, "posted");
+		rc = rq_status(c, ck, DPSCTP_CLIENT_OP_RESET_ASSOC);
+		EXPECT(rc == -EOPNOTSUPP, "RESET_ASSOC not negotiated: %d", rc);
+		rq_echo(c, h, 1, ++ck);
+		goto out;
+	}
+
+	/* Our outgoing streams 1 and 2, after a message on 1 (its SSN is not 0). */
+	rq_echo(c, h, 1, ++ck);
+	EXPECT(dpsctp_client_reset_streams(c, 0, h, DPSCTP_CLIENT_RESET_OUTGOING, two, 2, ++ck) ==
+		       0,
+	       "posted");
+	rc = rq_status(c, ck, DPSCTP_CLIENT_OP_RESET_STREAMS);
+	EXPECT(rc == 0, "RESET_STREAMS outgoing 1, 2: %d", rc);
+	bool got = rq_take(c, DPSCTP_CLIENT_STREAM_RESET, 0, &ev, 10, sids);
+	EXPECT(got && ev.assoc == h && ev.stream_reset.flags == DPSCTP_CLIENT_RESET_OUTGOING_SSN &&
+		       ev.stream_reset.n == 2 && sids[0] == 1 && sids[1] == 2,
+	       "STREAM_RESET of our streams 1 and 2: %s, flags 0x%x, %u streams",
+	       got ? "came" : "none", got ? ev.stream_reset.flags : 0, got ? ev.stream_reset.n : 0);
+	rq_echo(c, h, 1, ++ck);
+
+	/* The peer's outgoing streams, every one; a request while it waits is -EINPROGRESS
+	 * (tried again if the first was answered before the second was served). */
+	unsigned busy = 0, tries = 0;
+	for (; tries < 5 && busy == 0; tries++) {
+		EXPECT(dpsctp_client_reset_streams(c, 0, h, DPSCTP_CLIENT_RESET_INCOMING, NULL, 0,
+						   ++ck) == 0,
+		       "posted");
+		EXPECT(dpsctp_client_reset_streams(c, 0, h, DPSCTP_CLIENT_RESET_OUTGOING, two, 1,
+						   ck + 1) == 0,
+		       "posted");
+		rc = rq_status(c, ck, DPSCTP_CLIENT_OP_RESET_STREAMS);
+		EXPECT(rc == 0, "RESET_STREAMS incoming, every stream: %d", rc);
+		int32_t second = rq_status(c, ++ck, DPSCTP_CLIENT_OP_RESET_STREAMS);
+		EXPECT(second == -EINPROGRESS || second == 0, "a second request: %d", second);
+		busy += second == -EINPROGRESS;
+		got = rq_take(c, DPSCTP_CLIENT_STREAM_RESET, 0, &ev, 10, sids);
+		EXPECT(got && ev.stream_reset.flags == DPSCTP_CLIENT_RESET_INCOMING_SSN &&
+			       ev.stream_reset.n == 0,
+		       "STREAM_RESET of every incoming stream: %s, flags 0x%x, %u streams",
+		       got ? "came" : "none", got ? ev.stream_reset.flags : 0,
+		       got ? ev.stream_reset.n : 0);
+		if (second == 0) /* it went after all: its answer too */
+			EXPECT(rq_take(c, DPSCTP_CLIENT_STREAM_RESET, 0, &ev, 10, sids),
+			       "STREAM_RESET of stream 1");
+	}
+	EXPECT(busy == 1, "a request while one waits never -EINPROGRESS in %u tries", tries);
+	const uint16_t none[] = { 8 }; /* streams 0 .. 7 */
+	EXPECT(dpsctp_client_reset_streams(c, 0, h, DPSCTP_CLIENT_RESET_OUTGOING, none, 1, ++ck) ==
+		       0,
+	       "posted");
+	rc = rq_status(c, ck, DPSCTP_CLIENT_OP_RESET_STREAMS);
+	EXPECT(rc == -EINVAL, "RESET_STREAMS of stream 8 of 8: %d, want -EINVAL", rc);
+
+	/* 2 more outbound and 3 more inbound streams: one STREAM_CHANGE per direction. */
+	EXPECT(dpsctp_client_add_streams(c, 0, h, 2, 3, ++ck) == 0, "posted");
+	rc = rq_status(c, ck, DPSCTP_CLIENT_OP_ADD_STREAMS);
+	EXPECT(rc == 0, "ADD_STREAMS 2 out, 3 in: %d", rc);
+	uint16_t o = up_out, i = up_in;
+	unsigned changes = 0;
+	while ((o != 10 || i != 11) && rq_take(c, DPSCTP_CLIENT_STREAM_CHANGE, 0, &ev, 10, NULL)) {
+		EXPECT(ev.stream_change.flags == 0, "STREAM_CHANGE flags 0x%x",
+		       ev.stream_change.flags);
+		o = ev.stream_change.outbound_streams;
+		i = ev.stream_change.inbound_streams;
+		changes++;
+	}
+	EXPECT(o == 10 && i == 11, "after %u STREAM_CHANGE: %u out, %u in; want 10 and 11", changes,
+	       o, i);
+	rq_echo(c, h, 9, ++ck);
+
+	/*
+	 * Past --max-streams 16 (10 + 7 outbound): the daemon's call refuses
+	 * it at once, -EINVAL in the completion, and nothing changes.
+	 */
+	EXPECT(dpsctp_client_add_streams(c, 0, h, 7, 0, ++ck) == 0, "posted");
+	rc = rq_status(c, ck, DPSCTP_CLIENT_OP_ADD_STREAMS);
+	EXPECT(rc == -EINVAL, "ADD_STREAMS 7 out past 16: %d, want -EINVAL", rc);
+	EXPECT(dpsctp_client_add_streams(c, 0, h, 0, 6, ++ck) == 0, "posted");
+	rc = rq_status(c, ck, DPSCTP_CLIENT_OP_ADD_STREAMS);
+	EXPECT(rc == -EINVAL, "ADD_STREAMS 6 in past 16: %d, want -EINVAL", rc);
+	rq_echo(c, h, 9, ++ck);
+
+	/* Both TSNs and every stream: once our echo sends are acknowledged. */
+	rc = -EAGAIN;
+	for (double end = now_s() + 10; rc == -EAGAIN && now_s() < end;) {
+		EXPECT(dpsctp_client_reset_assoc(c, 0, h, ++ck) == 0, "posted");
+		rc = rq_status(c, ck, DPSCTP_CLIENT_OP_RESET_ASSOC);
+		if (rc == -EAGAIN)
+			usleep(50000);
+	}
+	EXPECT(rc == 0, "RESET_ASSOC: %d", rc);
+	got = rq_take(c, DPSCTP_CLIENT_ASSOC_RESET, 0, &ev, 10, NULL);
+	EXPECT(got && ev.assoc_reset.flags == 0 &&
+		       ev.assoc_reset.local_tsn != ev.assoc_reset.remote_tsn,
+	       "ASSOC_RESET: %s, flags 0x%x, TSNs %u, %u", got ? "came" : "none",
+	       got ? ev.assoc_reset.flags : 0, got ? ev.assoc_reset.local_tsn : 0,
+	       got ? ev.assoc_reset.remote_tsn : 0);
+	rq_echo(c, h, 0, ++ck);
+	rq_echo(c, h, 9, ++ck);
+
+	/* What the library refuses, and what the daemon does not let another application name. */
+	uint16_t many[33] = { 0 };
+	EXPECT(dpsctp_client_reset_streams(c, 0, h, 0x04, two, 2, ++ck) == -EINVAL,
+	       "a bad flag: -EINVAL in the library");
+	EXPECT(dpsctp_client_reset_streams(c, 0, h, DPSCTP_CLIENT_RESET_OUTGOING, many, 33, ++ck) ==
+		       -EINVAL,
+	       "33 streams: -EINVAL in the library");
+	EXPECT(dpsctp_client_reset_streams(other, 0, h, DPSCTP_CLIENT_RESET_OUTGOING, two, 2, 7) ==
+		       0,
+	       "posted");
+	EXPECT(rq_status(other, 7, DPSCTP_CLIENT_OP_RESET_STREAMS) == -ENOENT,
+	       "RESET_STREAMS on another application's association: -ENOENT");
+	uint64_t bad = h ^ (1ull << 40); /* another generation of the slot */
+	EXPECT(dpsctp_client_add_streams(c, 0, bad, 1, 0, ++ck) == 0, "posted");
+	EXPECT(rq_status(c, ck, DPSCTP_CLIENT_OP_ADD_STREAMS) == -ENOENT, "ADD_STREAMS: -ENOENT");
+	EXPECT(dpsctp_client_reset_assoc(c, 0, bad, ++ck) == 0, "posted");
+	EXPECT(rq_status(c, ck, DPSCTP_CLIENT_OP_RESET_ASSOC) == -ENOENT, "RESET_ASSOC: -ENOENT");
+	EXPECT(dpsctp_client_reset_streams(c, 0, bad, DPSCTP_CLIENT_RESET_OUTGOING, NULL, 0,
+					   ++ck) == 0,
+	       "posted");
+	EXPECT(rq_status(c, ck, DPSCTP_CLIENT_OP_RESET_STREAMS) == -ENOENT,
+	       "RESET_STREAMS: -ENOENT");
+out:
+	EXPECT(dpsctp_client_shutdown(c, 0, h, 4) == 0, "shutdown request");
+	EXPECT(rq_take(c, DPSCTP_CLIENT_SHUTDOWN_COMPLETE, 0, &ev, 10, NULL), "SHUTDOWN_COMPLETE");
+	dpsctp_client_detach(other);
+	dpsctp_client_detach(c);
+	printf("dd_probe: reconf %s: extensions 0x%x, %u requests: %s\n", on ? "on" : "off",
+	       up_extensions, (unsigned)(ck - 100), failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1137,11 +1430,15 @@ main(int argc, char **argv)
 		return prsctp(argv[1], argv[3], (uint16_t)atoi(argv[4]), argv[5]);
 	if (argc == 6 && strcmp(argv[2], "sched") == 0)
 		return sched(argv[1], argv[3], (uint16_t)atoi(argv[4]), argv[5]);
+	if (argc == 6 && strcmp(argv[2], "reconf") == 0 &&
+	    (strcmp(argv[5], "on") == 0 || strcmp(argv[5], "off") == 0))
+		return reconf(argv[1], argv[3], (uint16_t)atoi(argv[4]),
+			      strcmp(argv[5], "on") == 0);
 	fprintf(stderr,
 		"usage: dd_probe SOCKET isolation PEER PORT | SOCKET zerocopy PEER PORT N | "
 		"SOCKET garbage | SOCKET cplring PEER PORT | SOCKET listen FIRST N [hold] | "
 		"SOCKET unlisten PORT APP_LISTENS | SOCKET limits PEER PORT N | "
 		"SOCKET accept PEER PORT N SECONDS | SOCKET prsctp PEER PORT EXT | "
-		"SOCKET sched PEER PORT SCHED\n");
+		"SOCKET sched PEER PORT SCHED | SOCKET reconf PEER PORT on|off\n");
 	return 2;
 }

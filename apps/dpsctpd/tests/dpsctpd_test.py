@@ -15,8 +15,8 @@ do. Each case starts its own daemon and peer and always stops them.
               (User-Initiated Abort, cause 12), and dpsctpd's associations,
               memory for applications, shared regions and mbufs in use
               return to their values before it attached (/dpsctpd/stats)
-  garbage     dd_probe writes an unknown request (-EPROTO back, stays
-              attached) and then a request ring head beyond the ring
+  garbage     dd_probe writes an unknown request and a RESET_STREAMS with
+              an unknown flag (-EPROTO back for each, stays attached) and then a request ring head beyond the ring
               (detached) while another application's transfer goes on intact
   zero-copy   dpsctpd --zero-copy: dd_probe's echoes of 1 B .. 20 KB arrive by
               reference into the daemon's packet buffers (mapped read-only),
@@ -40,6 +40,15 @@ do. Each case starts its own daemon and peer and always stops them.
               parameters set and read back per association, each error
               (-EINVAL, -ENOENT, -EBUSY) back in its completion; --check
               prints sched and refuses an unknown one, naming the schedulers
+  reconf      dd_probe reconf through --loopback-peer echo (--max-streams 16
+              --out-streams 8): COMM_UP lists RE-CONFIG; outgoing and incoming
+              stream resets come back as STREAM_RESET naming the streams, added
+              streams as STREAM_CHANGE with the new counts (and a message on a
+              new stream echoed on it), streams past --max-streams -EINVAL
+              in the completion, the association reset as ASSOC_RESET;
+              -EINPROGRESS, -EINVAL, -ENOENT in their completions, a bad flag
+              -EINVAL in the library; with --extensions pr-sctp,i-data each
+              request is -EOPNOTSUPP
   cpl-ring    dd_probe cplring, every completion-ring fill level
               under every mix of quiet and other requests, through
               --loopback-peer echo: each request answered once, in order, every
@@ -285,8 +294,8 @@ def case_garbage(rig):
     rig.check(good.wait(120) == 0 and echoed_all(good, 20000),
               "the other application's 20000 echoes intact")
     st = rig.settle({"apps": 0})
-    rig.check(st.get("apps_dropped") == 2 and st.get("bad_requests") == 2,
-              "dpsctpd counted two bad requests and two applications dropped (%s)" % st)
+    rig.check(st.get("apps_dropped") == 2 and st.get("bad_requests") == 3,
+              "dpsctpd counted three bad requests and two applications dropped (%s)" % st)
 
 
 def case_restart(rig):
@@ -405,7 +414,8 @@ def case_loopback_events(rig):
 def case_pr_sctp(rig):
     """dpsctpd answered a SEND with a lifetime -EOPNOTSUPP, and an
     application could not tell what an association had negotiated."""
-    for ext, extra in (("pr-sctp,i-data", []), ("pr-sctp", ["--extensions", "pr-sctp"]),
+    for ext, extra in (("pr-sctp,i-data,reconfig", []),
+                       ("pr-sctp", ["--extensions", "pr-sctp"]),
                        ("none", ["--extensions", "none"])):
         d = start_loopback(rig, extra)
         rig.check(rig.probe(["prsctp", "10.255.0.2", "5001", ext]) == 0,
@@ -422,7 +432,8 @@ def case_sched(rig):
     r = subprocess.run(chk + ["--sched", "prio", "--check"], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, timeout=30)
     rig.check(r.returncode == 0 and re.search(r"^sched = prio$", r.stdout, re.M) is not None
-              and re.search(r"^extensions = pr-sctp,i-data$", r.stdout, re.M) is not None,
+              and re.search(r"^extensions = pr-sctp,i-data,reconfig$", r.stdout, re.M)
+              is not None,
               "--check prints sched = prio and the extensions (exit %d)" % r.returncode)
     r = subprocess.run(chk + ["--sched", "lottery", "--check"], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, timeout=30)
@@ -434,6 +445,17 @@ def case_sched(rig):
         d = start_loopback(rig, extra)
         rig.check(rig.probe(["sched", "10.255.0.2", "5001", name]) == 0,
                   "the scheduler through the daemon (--sched %s)" % name)
+        d.p.terminate()
+        d.wait(10)
+
+
+def case_reconf(rig):
+    """An application of the sidecar could not reset streams, add streams
+    or reset an association (RFC 6525), nor hear that the peer did."""
+    for mode, extra in (("on", []), ("off", ["--extensions", "pr-sctp,i-data"])):
+        d = start_loopback(rig, ["--max-streams", "16", "--out-streams", "8", *extra])
+        rig.check(rig.probe(["reconf", "10.255.0.2", "5001", mode]) == 0,
+                  "stream reconfiguration through the daemon, RE-CONFIG %s" % mode)
         d.p.terminate()
         d.wait(10)
 
@@ -827,7 +849,7 @@ CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "garbage": case_garbage, "restart": case_restart, "zero-copy": case_zero_copy,
          "loopback-peer": case_loopback_peer, "loopback-parts": case_loopback_parts,
          "loopback-events": case_loopback_events, "cpl-ring": case_cpl_ring,
-         "pr-sctp": case_pr_sctp, "sched": case_sched,
+         "pr-sctp": case_pr_sctp, "sched": case_sched, "reconf": case_reconf,
          "listeners": case_listeners, "app-limits": case_app_limits}
 CASES.update({"silent-clients": case_silent_clients, "second-daemon": case_second_daemon,
               "quiet-stdout": case_quiet_stdout})

@@ -527,6 +527,200 @@ TEST(ScClient, SchedThroughTheRings)
 	dpsctp_client_detach(c);
 }
 
+// One event slot of the daemon's, zeroed, for the association 77.
+struct sc_evt *
+evt_slot(struct sc_thread *d, uint32_t k, uint8_t type)
+{
+	struct sc_evt *v = (struct sc_evt *)sc_ring_reserve(&d->evt, k);
+	memset(v, 0, sizeof(*v));
+	v->type = type;
+	v->assoc = 77;
+	return v;
+}
+
+// Stream reconfiguration (RFC 6525) through the library: what the data
+// plane would refuse for its form is -EINVAL before anything is posted;
+// RESET_STREAMS carries its flags and its list (in the tx arena),
+// ADD_STREAMS both counts, RESET_ASSOC the association; the completions
+// name the operations; STREAM_RESET's list comes out of the rx arena at
+// any offset (an odd one here), ASSOC_RESET's TSNs and STREAM_CHANGE's
+// counts as the daemon wrote them; the RECV that ends an abandoned message
+// has no bytes. More STREAM_RESET lists than one poll keeps wait for the
+// next poll.
+TEST(ScClient, ReconfThroughTheRings)
+{
+	Server srv(9);
+	static std::atomic<struct sc_app *> app{ nullptr };
+	srv.s_.on_attach = [](struct sc_server *, struct sc_app *a, void *arg) {
+		((Server *)arg)->attached_.fetch_add(1);
+		app.store(a);
+	};
+	int err;
+	struct dpsctp_client_opts o = { 1, 64, 1 << 16, "reconf", 0 };
+	struct dpsctp_client *c = dpsctp_client_attach(srv.path(), &o, &err);
+	ASSERT_NE(c, nullptr) << err;
+	ASSERT_TRUE(srv.wait_apps(1));
+	struct sc_app *a = app.load();
+	struct sc_thread d;
+	ASSERT_EQ(sc_region_thread(a->base, &a->layout, 0, true, &d), 0);
+
+	uint16_t many[33];
+	for (uint16_t i = 0; i < 33; i++)
+		many[i] = i;
+	const unsigned out = DPSCTP_CLIENT_RESET_OUTGOING, in = DPSCTP_CLIENT_RESET_INCOMING;
+	EXPECT_EQ(dpsctp_client_reset_streams(c, 0, 77, 0, many, 1, 1), -EINVAL) << "no direction";
+	EXPECT_EQ(dpsctp_client_reset_streams(c, 0, 77, 0x04, many, 1, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_reset_streams(c, 0, 77, out, many, 33, 1), -EINVAL) << "33";
+	EXPECT_EQ(dpsctp_client_reset_streams(c, 0, 77, out, nullptr, 2, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_reset_streams(c, 0, 0, out, many, 1, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_reset_streams(c, 1, 77, out, many, 1, 1), -EINVAL) << "thread 1";
+	EXPECT_EQ(dpsctp_client_add_streams(c, 0, 77, 0, 0, 1), -EINVAL) << "nothing to add";
+	EXPECT_EQ(dpsctp_client_add_streams(c, 0, 0, 1, 0, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_reset_assoc(c, 0, 0, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_reset_assoc(c, 1, 77, 1), -EINVAL);
+	ASSERT_EQ(sc_ring_count(&d.req), 0) << "the refused ones posted nothing";
+
+	const uint16_t three[] = { 3, 7, 65535 };
+	ASSERT_EQ(dpsctp_client_reset_streams(c, 0, 77, out, three, 3, 10), 0);
+	ASSERT_EQ(dpsctp_client_reset_streams(c, 0, 77, in | out, nullptr, 0, 11), 0);
+	ASSERT_EQ(dpsctp_client_reset_streams(c, 0, 77, in, many, 32, 12), 0);
+	ASSERT_EQ(dpsctp_client_add_streams(c, 0, 77, 2, 65535, 13), 0);
+	ASSERT_EQ(dpsctp_client_reset_assoc(c, 0, 77, 14), 0);
+	const struct {
+		uint8_t op;
+		uint32_t value, len;
+		enum dpsctp_client_op api;
+	} want[] = {
+		{ SC_OP_RESET_STREAMS, out, 6, DPSCTP_CLIENT_OP_RESET_STREAMS },
+		{ SC_OP_RESET_STREAMS, in | out, 0, DPSCTP_CLIENT_OP_RESET_STREAMS },
+		{ SC_OP_RESET_STREAMS, in, 64, DPSCTP_CLIENT_OP_RESET_STREAMS },
+		{ SC_OP_ADD_STREAMS, 2u | 65535u << 16, 0, DPSCTP_CLIENT_OP_ADD_STREAMS },
+		{ SC_OP_RESET_ASSOC, 0, 0, DPSCTP_CLIENT_OP_RESET_ASSOC },
+	};
+	ASSERT_EQ(sc_ring_count(&d.req), 5);
+	for (uint32_t k = 0; k < 5; k++) {
+		const struct sc_req *r = (const struct sc_req *)sc_ring_peek(&d.req, k);
+		EXPECT_EQ(sc_req_check(r, a->layout.arena_bytes), 0) << k;
+		EXPECT_EQ(r->op, want[k].op) << k;
+		EXPECT_EQ(r->assoc, 77u) << k;
+		EXPECT_EQ(r->value, want[k].value) << k;
+		EXPECT_EQ(r->len, want[k].len) << k;
+		EXPECT_EQ(r->cookie, 10u + k) << k;
+		if (r->len == 0)
+			continue;
+		const void *p = sc_arena_take(&d.tx, r->off, r->len, &err);
+		ASSERT_NE(p, nullptr) << k;
+		EXPECT_EQ(memcmp(p, k == 0 ? (const void *)three : (const void *)many, r->len), 0)
+			<< k;
+	}
+	sc_ring_release(&d.req, 5);
+	sc_arena_release(&d.tx);
+
+	const int32_t status[] = { 0, -EINPROGRESS, -EOPNOTSUPP, -EINVAL, -EAGAIN };
+	for (uint32_t k = 0; k < 5; k++) {
+		struct sc_cpl *p = (struct sc_cpl *)sc_ring_reserve(&d.cpl, k);
+		memset(p, 0, sizeof(*p));
+		p->cookie = 10u + k;
+		p->op = want[k].op;
+		p->status = status[k];
+	}
+	sc_ring_commit(&d.cpl, 5);
+
+	// A byte of a message first, so that the list lands at an odd offset.
+	uint64_t off;
+	uint8_t *b = (uint8_t *)sc_arena_alloc(&d.rx, 1, &off, &err);
+	ASSERT_NE(b, nullptr);
+	*b = 0x5a;
+	struct sc_evt *v = evt_slot(&d, 0, SC_EVT_RECV);
+	v->off = off;
+	v->len = 1;
+	v->flags = SC_RECV_MORE;
+	b = (uint8_t *)sc_arena_alloc(&d.rx, sizeof(three), &off, &err);
+	ASSERT_NE(b, nullptr);
+	ASSERT_EQ(off % 2, 1u);
+	memcpy(b, three, sizeof(three));
+	v = evt_slot(&d, 1, SC_EVT_STREAM_RESET);
+	v->flags = SC_RESET_OUTGOING_SSN;
+	v->off = off;
+	v->len = sizeof(three);
+	v = evt_slot(&d, 2, SC_EVT_STREAM_RESET);
+	v->flags = SC_RESET_INCOMING_SSN | SC_RESET_DENIED; // every stream: no list
+	v = evt_slot(&d, 3, SC_EVT_ASSOC_RESET);
+	v->ppid = 0x01020304;
+	v->mid = 0xfffffff0;
+	v = evt_slot(&d, 4, SC_EVT_STREAM_CHANGE);
+	v->sid = 70;
+	v->ssn = 66;
+	v = evt_slot(&d, 5, SC_EVT_RECV);
+	v->flags = SC_RECV_CONT | SC_RECV_ABORTED;
+	v->mid = 9;
+	sc_arena_publish(&d.rx);
+	sc_ring_commit(&d.evt, 6);
+
+	struct dpsctp_client_event ev[16];
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 16), 11);
+	for (int k = 0; k < 5; k++) {
+		EXPECT_EQ(ev[k].kind, DPSCTP_CLIENT_COMPLETION) << k;
+		EXPECT_EQ(ev[k].completion.op, want[k].api) << k;
+		EXPECT_EQ(ev[k].completion.status, status[k]) << k;
+	}
+	EXPECT_EQ(ev[5].kind, DPSCTP_CLIENT_RECV);
+	EXPECT_EQ(ev[6].kind, DPSCTP_CLIENT_STREAM_RESET);
+	EXPECT_EQ(ev[6].assoc, 77u);
+	EXPECT_EQ(ev[6].stream_reset.flags, DPSCTP_CLIENT_RESET_OUTGOING_SSN);
+	ASSERT_EQ(ev[6].stream_reset.n, 3);
+	EXPECT_EQ((uintptr_t)ev[6].stream_reset.streams % alignof(uint16_t), 0u);
+	for (int i = 0; i < 3; i++)
+		EXPECT_EQ(ev[6].stream_reset.streams[i], three[i]) << i;
+	EXPECT_EQ(ev[7].kind, DPSCTP_CLIENT_STREAM_RESET);
+	EXPECT_EQ(ev[7].stream_reset.flags,
+		  DPSCTP_CLIENT_RESET_INCOMING_SSN | DPSCTP_CLIENT_RESET_DENIED);
+	EXPECT_EQ(ev[7].stream_reset.n, 0);
+	EXPECT_EQ(ev[7].stream_reset.streams, nullptr);
+	EXPECT_EQ(ev[8].kind, DPSCTP_CLIENT_ASSOC_RESET);
+	EXPECT_EQ(ev[8].assoc_reset.flags, 0u);
+	EXPECT_EQ(ev[8].assoc_reset.local_tsn, 0x01020304u);
+	EXPECT_EQ(ev[8].assoc_reset.remote_tsn, 0xfffffff0u);
+	EXPECT_EQ(ev[9].kind, DPSCTP_CLIENT_STREAM_CHANGE);
+	EXPECT_EQ(ev[9].stream_change.outbound_streams, 70);
+	EXPECT_EQ(ev[9].stream_change.inbound_streams, 66);
+	EXPECT_EQ(ev[10].kind, DPSCTP_CLIENT_RECV);
+	EXPECT_EQ(ev[10].recv.flags, DPSCTP_CLIENT_CONT | DPSCTP_CLIENT_ABORTED);
+	EXPECT_EQ(ev[10].recv.len, 0u);
+	EXPECT_EQ(ev[10].recv.data, nullptr);
+	EXPECT_EQ(ev[10].recv.mid, 9u);
+
+	// Six lists of 32: four in one poll, each its own, then the rest.
+	for (uint32_t k = 0; k < 6; k++) {
+		b = (uint8_t *)sc_arena_alloc(&d.rx, 64, &off, &err);
+		ASSERT_NE(b, nullptr) << k;
+		for (uint16_t i = 0; i < 32; i++) {
+			uint16_t sid = (uint16_t)(k * 100 + i);
+			memcpy(b + 2 * i, &sid, 2);
+		}
+		v = evt_slot(&d, k, SC_EVT_STREAM_RESET);
+		v->flags = SC_RESET_INCOMING_SSN;
+		v->off = off;
+		v->len = 64;
+	}
+	sc_arena_publish(&d.rx);
+	sc_ring_commit(&d.evt, 6);
+	auto lists = [&](int n, uint32_t first) {
+		for (int k = 0; k < n; k++) {
+			ASSERT_EQ(ev[k].kind, DPSCTP_CLIENT_STREAM_RESET) << k;
+			ASSERT_EQ(ev[k].stream_reset.n, 32) << k;
+			for (uint16_t i = 0; i < 32; i++)
+				EXPECT_EQ(ev[k].stream_reset.streams[i], (first + k) * 100 + i)
+					<< k << " " << i;
+		}
+	};
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 16), 4);
+	lists(4, 0);
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 16), 2);
+	lists(2, 4);
+	dpsctp_client_detach(c);
+}
+
 } // namespace
 
 namespace {

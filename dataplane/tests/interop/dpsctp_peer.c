@@ -32,15 +32,18 @@
  * messages may come between each other (dpsctp_msg.mid). At COMM_UP both roles print the negotiated
  * extensions ("..., extensions pr-sctp,i-data").
  *
- * --reconf out:SIDS@N | in:SIDS@N | add:OUT,IN@N (client): once N messages
- * were sent and, with --echo, all of them came back, the client resets its
- * outgoing or incoming streams SIDS (a comma list, empty for all:
- * dpsctp_reset_streams(), called again while it says -EAGAIN) or adds
- * streams (dpsctp_add_streams()), and sends nothing more until the event
- * that answers it; after an add the messages spread over -S plus the
- * larger of OUT and IN streams. Both roles print the stream reset,
- * association reset and stream change events as usrsctp-peer does
- * ("client: stream-reset: outgoing, streams 2", "server: stream-change:
+ * --reconf out:SIDS@N | in:SIDS@N | add:OUT,IN@N | assoc@N (client): once N
+ * messages were sent and, with --echo, all of them came back, the client
+ * resets its outgoing or incoming streams SIDS (a comma list, empty for all:
+ * dpsctp_reset_streams(), called again while it says -EAGAIN), adds
+ * streams (dpsctp_add_streams()) or resets the association, every stream's
+ * SSN and both sides' TSNs (dpsctp_reset_assoc(), called again while it
+ * says -EAGAIN: something of ours not yet acknowledged), and sends nothing
+ * more until the event that answers it; after an add the messages spread
+ * over -S plus the larger of OUT and IN streams. Both roles print the
+ * stream reset, association reset and stream change events as usrsctp-peer
+ * does ("client: stream-reset: outgoing, streams 2", "server: assoc-reset:
+ * performed, local tsn 1234, remote tsn 5678", "server: stream-change:
  * performed, 12 in, 16 out"). With --echo, echoes on an ordered stream
  * must come back in the order sent.
  *
@@ -99,7 +102,12 @@ struct opts {
 	uint16_t reconf_sids[32], reconf_nsids, reconf_out, reconf_in;
 };
 
-enum { RECONF_NONE, RECONF_OUT, RECONF_IN, RECONF_ADD };
+enum { RECONF_NONE, RECONF_OUT, RECONF_IN, RECONF_ADD, RECONF_ASSOC };
+
+/* Before an association reset the client lets the association go quiet
+ * this long: the SACKs of the last messages both ways leave (the delayed
+ * SACK of RFC 9260 §6.2 is at most 500 ms, 200 ms in every stack here). */
+#define RECONF_QUIET_S 0.3
 
 /* The client's request: not yet due, due (waiting for the echoes, or for
  * dpsctp to take it), asked (waiting for the answer), answered. */
@@ -128,6 +136,7 @@ struct conn {
 	uint32_t batch, sent, back, bad, batches_done;
 	uint32_t streams; /* the messages' streams: -S, more after an add */
 	int req;	  /* REQ_* */
+	uint64_t ask_at;  /* an association reset: asked then (0: not yet due) */
 	uint8_t *seen;
 	uint64_t hold_until;
 	/* --pr: messages reported abandoned (SEND_FAILED with a policy), and
@@ -524,19 +533,25 @@ on_reconf_event(struct conn *c, const char *who, const struct dpsctp_event *ev)
 /*
  * The client's request, once due and every echo so far back: 0 asked (or
  * failed: counted as bad), -EAGAIN to call again (data still queued on a
- * stream to reset, or another request outstanding).
+ * stream to reset, ours not yet acknowledged for an association reset, or
+ * another request outstanding).
  */
 static int
 reconf_ask(struct conn *c)
 {
 	const struct opts *o = c->o;
-	const char *what = o->reconf == RECONF_ADD ? "add" : o->reconf == RECONF_OUT ? "out" : "in";
-	int rc = o->reconf == RECONF_ADD
-			 ? dpsctp_add_streams(c->a, o->reconf_out, o->reconf_in)
-			 : dpsctp_reset_streams(c->a,
-						o->reconf == RECONF_OUT ? DPSCTP_RESET_OUTGOING
-									: DPSCTP_RESET_INCOMING,
-						o->reconf_sids, o->reconf_nsids);
+	static const char *const names[] = { "?", "out", "in", "add", "assoc" };
+	const char *what = names[o->reconf];
+	int rc;
+	if (o->reconf == RECONF_ASSOC)
+		rc = dpsctp_reset_assoc(c->a);
+	else if (o->reconf == RECONF_ADD)
+		rc = dpsctp_add_streams(c->a, o->reconf_out, o->reconf_in);
+	else
+		rc = dpsctp_reset_streams(c->a,
+					  o->reconf == RECONF_OUT ? DPSCTP_RESET_OUTGOING
+								  : DPSCTP_RESET_INCOMING,
+					  o->reconf_sids, o->reconf_nsids);
 	if (rc == -EAGAIN || rc == -EINPROGRESS)
 		return -EAGAIN;
 	printf("client: reconf %s requested: %s\n", what, rc == 0 ? "ok" : strerror(-rc));
@@ -551,7 +566,7 @@ reconf_ask(struct conn *c)
 	return 0;
 }
 
-/* --reconf out:SIDS@N | in:SIDS@N | add:OUT,IN@N; false when malformed. */
+/* --reconf out:SIDS@N | in:SIDS@N | add:OUT,IN@N | assoc@N; false when malformed. */
 static bool
 parse_reconf(const char *arg, struct opts *o)
 {
@@ -562,6 +577,10 @@ parse_reconf(const char *arg, struct opts *o)
 		return false;
 	*at = '\0';
 	o->reconf_at = (uint32_t)strtoul(at + 1, NULL, 0);
+	if (strcmp(tmp, "assoc") == 0) {
+		o->reconf = RECONF_ASSOC;
+		return o->reconf_at != 0;
+	}
 	char *list = strchr(tmp, ':');
 	if (list == NULL || o->reconf_at == 0)
 		return false;
@@ -682,7 +701,7 @@ usage(FILE *f)
 		"  [--hold SECS] [--echo] [--abort] [--reconnect] [--close-after N]\n"
 		"  [--abort-after N] [--once] [--expect shutdown|abort] [--counters FILE]\n"
 		"  [--linger SECS] [--check] [--pr ttl:MS|rtx:N] [--big BYTES]\n"
-		"  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N]\n"
+		"  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N|assoc@N]\n"
 		"The data-plane options are dpsctp-echo's (dpsctp-echo -h); the SCTP port\n"
 		"is --sctp-port (default 5001).\n");
 }
@@ -1013,6 +1032,7 @@ main(int argc, char **argv)
 				cli.hold_until = 0;
 				cli.streams = o.streams;
 				cli.req = REQ_IDLE;
+				cli.ask_at = 0;
 				for (unsigned i = 0; i < PEER_MAX_STREAMS; i++)
 					cli.last[i] = -1;
 				memset(cli.seen, 0, o.n ? o.n : 1);
@@ -1031,9 +1051,18 @@ main(int argc, char **argv)
 			(void)dpsctp_poll(d, 0);
 			if (cli.a == NULL)
 				continue;
-			if (cli.req == REQ_DUE && (!o.echo || cli.back >= cli.sent) &&
-			    reconf_ask(&cli) == 0)
-				progress_at = now_cycles();
+			if (cli.req == REQ_DUE && (!o.echo || cli.back >= cli.sent)) {
+				/* An association reset waits RECONF_QUIET_S more, so
+				 * that our SACK of the last echoes is out: usrsctp,
+				 * answering, leaves its own unacknowledged data
+				 * outstanding across the reset and aborts at the SACK
+				 * that covers it (docs/INTEROP.md). */
+				if (o.reconf == RECONF_ASSOC && cli.ask_at == 0)
+					cli.ask_at = now_cycles() +
+						     (uint64_t)(RECONF_QUIET_S * (double)hz);
+				if (now_cycles() >= cli.ask_at && reconf_ask(&cli) == 0)
+					progress_at = now_cycles();
+			}
 			uint64_t t = now_cycles();
 			if (cli.back + cli.sent != last_back) {
 				last_back = cli.back + cli.sent;

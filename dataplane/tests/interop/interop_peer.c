@@ -48,9 +48,12 @@
  * ACTION@N (client, implies --reconfig): once N messages were sent and,
  * with --echo, all of them came back, the client asks for ACTION —
  * out:SIDS (SCTP_RESET_STREAMS of its outgoing streams SIDS, a comma list,
- * empty for all), in:SIDS (its incoming ones), add:OUT,IN (SCTP_ADD_STREAMS)
- * — and sends nothing more until the event that answers it; after an add,
- * the messages spread over -S plus the larger of OUT and IN streams.
+ * empty for all), in:SIDS (its incoming ones), add:OUT,IN (SCTP_ADD_STREAMS),
+ * assoc (SCTP_RESET_ASSOC: every stream's SSN and both sides' TSNs start
+ * over; asked again while the stack says EBUSY, usrsctp, or EAGAIN, Linux:
+ * data of ours not yet acknowledged) — and sends nothing more until the
+ * event that answers it; after an add, the messages spread over -S plus
+ * the larger of OUT and IN streams.
  * --init-streams N: the outbound streams the INIT asks for (default 64; it
  * takes 64 inbound: FreeBSD's stack, usrsctp, never grows its inbound
  * streams past that, by its own request or its peer's). With --echo,
@@ -80,6 +83,13 @@
 
 #define MAX_ADDRS 4
 
+enum { RECONF_NONE, RECONF_OUT, RECONF_IN, RECONF_ADD, RECONF_ASSOC };
+
+/* Before an association reset the client lets the association go quiet
+ * this long: the SACKs of the last messages both ways leave (the delayed
+ * SACK of RFC 9260 §6.2 is at most 500 ms, 200 ms in every stack here). */
+#define RECONF_QUIET_S 0.3
+
 struct opts {
 	bool server, udp, v6, echo, do_abort, expect_abort, check, pr, idata, reconfig;
 	/* --reconf: after reconf_at messages, one request (RECONF_*) */
@@ -104,7 +114,7 @@ usage(FILE *f)
 		   "  [--abort-after N] [--expect shutdown|abort] [--hb MS]\n"
 		   "  [--rto-min MS] [--rto-initial MS] [--check] [--pr ttl:MS|rtx:N]\n"
 		   "  [--idata] [--big BYTES] [--rcvbuf BYTES] [--reconfig]\n"
-		   "  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N] [--init-streams N]\n");
+		   "  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N|assoc@N] [--init-streams N]\n");
 }
 
 static void
@@ -313,6 +323,7 @@ struct rx {
 static struct {
 	const char *role;
 	uint32_t events, failed;	  /* all, and those DENIED or FAILED */
+	uint32_t assoc_resets;		  /* association reset events */
 	uint16_t streams_in, streams_out; /* the last stream change's counts */
 	bool wake;
 } reconf_seen = { .role = "?" };
@@ -369,6 +380,7 @@ on_notification(const uint8_t *b, size_t n)
 		       e->assocreset_remote_tsn);
 		if (e->assocreset_flags & (SCTP_ASSOC_RESET_DENIED | SCTP_ASSOC_RESET_FAILED))
 			reconf_seen.failed++;
+		reconf_seen.assoc_resets++;
 		break;
 	}
 	case SCTP_STREAM_CHANGE_EVENT: {
@@ -710,8 +722,31 @@ static bool
 client_reconf(const struct opts *o, psock so, struct rx *rx, uint32_t *streams)
 {
 	int r;
-	const char *what = o->reconf == 3 ? "add" : o->reconf == 1 ? "out" : "in";
-	if (o->reconf == 3) {
+	static const char *const names[] = { "?", "out", "in", "add", "assoc" };
+	const char *what = names[o->reconf];
+	if (o->reconf == RECONF_ASSOC) {
+		/* Both stacks take only a quiet association: nothing of ours
+		 * queued or unacknowledged (usrsctp EBUSY, Linux EAGAIN). The
+		 * echoes are all back, so only the last SACKs can be missing:
+		 * let them go both ways first (RECONF_QUIET_S: a peer with data
+		 * of its own outstanding answers "In progress", which usrsctp
+		 * takes for a failure), then ask again for a while. One-to-one
+		 * sockets: both stacks take the socket's association whatever
+		 * the id; this is the real one. */
+		sleep_s(RECONF_QUIET_S);
+		struct sctp_status st;
+		socklen_t len = sizeof(st);
+		memset(&st, 0, sizeof(st));
+		sctp_assoc_t id = psock_getsockopt(so, IPPROTO_SCTP, SCTP_STATUS, &st, &len) == 0
+					  ? st.sstat_assoc_id
+					  : 0;
+		for (int tries = 0;; tries++) {
+			r = psock_setsockopt(so, IPPROTO_SCTP, SCTP_RESET_ASSOC, &id, sizeof(id));
+			if (r == 0 || (errno != EBUSY && errno != EAGAIN) || tries == 1000)
+				break;
+			sleep_s(0.01);
+		}
+	} else if (o->reconf == RECONF_ADD) {
 		struct sctp_add_streams as;
 		memset(&as, 0, sizeof(as));
 		as.sas_instrms = o->reconf_in;
@@ -722,8 +757,8 @@ client_reconf(const struct opts *o, psock so, struct rx *rx, uint32_t *streams)
 		struct sctp_reset_streams *rs = calloc(1, len);
 		if (rs == NULL)
 			return false;
-		rs->srs_flags =
-			o->reconf == 1 ? SCTP_STREAM_RESET_OUTGOING : SCTP_STREAM_RESET_INCOMING;
+		rs->srs_flags = o->reconf == RECONF_OUT ? SCTP_STREAM_RESET_OUTGOING
+							: SCTP_STREAM_RESET_INCOMING;
 		rs->srs_number_streams = o->reconf_nsids;
 		memcpy(rs->srs_stream_list, o->reconf_sids, o->reconf_nsids * sizeof(uint16_t));
 		r = psock_setsockopt(so, IPPROTO_SCTP, SCTP_RESET_STREAMS, rs, (socklen_t)len);
@@ -733,9 +768,12 @@ client_reconf(const struct opts *o, psock so, struct rx *rx, uint32_t *streams)
 	fflush(stdout);
 	if (r < 0)
 		return false;
-	uint32_t before = reconf_seen.events;
+	/* An association reset is answered by its own event; usrsctp reports
+	 * every stream reset before it. */
+	uint32_t before = reconf_seen.events, resets = reconf_seen.assoc_resets;
 	reconf_seen.wake = true;
-	while (reconf_seen.events == before) {
+	while (o->reconf == RECONF_ASSOC ? reconf_seen.assoc_resets == resets
+					 : reconf_seen.events == before) {
 		struct sctp_rcvinfo ri;
 		uint8_t *msg;
 		ssize_t n = read_msg(so, rx, &ri, &msg);
@@ -747,7 +785,7 @@ client_reconf(const struct opts *o, psock so, struct rx *rx, uint32_t *streams)
 		}
 	}
 	reconf_seen.wake = false;
-	if (o->reconf == 3)
+	if (o->reconf == RECONF_ADD)
 		*streams += o->reconf_out > o->reconf_in ? o->reconf_out : o->reconf_in;
 	return reconf_seen.failed == 0;
 }
@@ -863,7 +901,7 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 				lost = true;
 				break;
 			}
-			if (o->reconf != 0 && seq + 1 == o->reconf_at) {
+			if (o->reconf != RECONF_NONE && seq + 1 == o->reconf_at) {
 				if ((o->echo &&
 				     !read_echoes(o, so, rx, seen, first, k + 1, &back, &bad)) ||
 				    !client_reconf(o, so, rx, &streams)) {
@@ -948,7 +986,7 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 	return bad == 0 && r == 0 ? 0 : 1;
 }
 
-/* --reconf out:SIDS@N | in:SIDS@N | add:OUT,IN@N; false when malformed. */
+/* --reconf out:SIDS@N | in:SIDS@N | add:OUT,IN@N | assoc@N; false when malformed. */
 static bool
 parse_reconf(const char *arg, struct opts *o)
 {
@@ -959,6 +997,10 @@ parse_reconf(const char *arg, struct opts *o)
 		return false;
 	*at = '\0';
 	o->reconf_at = (uint32_t)strtoul(at + 1, NULL, 0);
+	if (strcmp(tmp, "assoc") == 0) {
+		o->reconf = RECONF_ASSOC;
+		return o->reconf_at != 0;
+	}
 	char *list = strchr(tmp, ':');
 	if (list == NULL || o->reconf_at == 0)
 		return false;
@@ -967,19 +1009,21 @@ parse_reconf(const char *arg, struct opts *o)
 		unsigned out, in;
 		if (sscanf(list, "%u,%u", &out, &in) != 2 || out + in == 0 || out > 64 || in > 64)
 			return false;
-		o->reconf = 3;
+		o->reconf = RECONF_ADD;
 		o->reconf_out = (uint16_t)out;
 		o->reconf_in = (uint16_t)in;
 		return true;
 	}
-	o->reconf = strcmp(tmp, "out") == 0 ? 1 : strcmp(tmp, "in") == 0 ? 2 : 0;
+	o->reconf = strcmp(tmp, "out") == 0  ? RECONF_OUT
+		    : strcmp(tmp, "in") == 0 ? RECONF_IN
+					     : RECONF_NONE;
 	for (char *save = NULL, *t = strtok_r(list, ",", &save); t != NULL;
 	     t = strtok_r(NULL, ",", &save)) {
 		if (o->reconf_nsids == 32)
 			return false;
 		o->reconf_sids[o->reconf_nsids++] = (uint16_t)strtoul(t, NULL, 0);
 	}
-	return o->reconf != 0;
+	return o->reconf != RECONF_NONE;
 }
 
 int
@@ -1130,7 +1174,7 @@ main(int argc, char **argv)
 	if (o.server == (peer != NULL) || o.max == 0 || o.max > INTEROP_MAX_LEN || o.streams == 0 ||
 	    o.streams > 64 || o.batches == 0 || (o.pr && (o.server || o.echo || o.do_abort)) ||
 	    (o.big != 0 && (o.big < 64 * 1024 || o.big > INTEROP_MAX_LEN)) ||
-	    (o.check && (!o.server || o.echo)) || (o.reconf != 0 && (o.server || o.pr)) ||
+	    (o.check && (!o.server || o.echo)) || (o.reconf != RECONF_NONE && (o.server || o.pr)) ||
 	    o.init_streams == 0 || o.init_streams > 64 ||
 	    (!o.expect_abort && strcmp(expect, "shutdown") != 0)) {
 		usage(stderr);

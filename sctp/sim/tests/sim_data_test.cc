@@ -23,6 +23,20 @@
 // delivered when reported unsent), and each reliable one delivered exactly
 // once; the association's abandonment counters must match the reports.
 // The sweeps print one "[sim-pr]" line per profile and network.
+//
+// Stream reconfiguration (RFC 6525): with a reset interval, both ends
+// negotiate RE-CONFIG and each, every interval of virtual time, resets one
+// of its outgoing streams (at random) while the other streams carry data:
+// it stops queueing on that stream, asks once its queued messages have
+// left (the call says -EAGAIN until then), and queues on it again at the
+// answer. The receiver checks the boundary: the ordered messages of a
+// stream carry SSNs (I-DATA: MIDs) 0, 1, 2, ... and, from the incoming
+// reset's notification on, 0, 1, ... again, so a reset performed a message
+// early or late, or a message of the new numbering delivered before the
+// notification, is a bad SSN (checked in every run without PR-SCTP, whose
+// abandoned messages leave gaps). Every reset asked must be performed (none
+// denied) and seen by the peer. The sweeps print one "[sim-reconf]" line
+// per profile and network.
 #include <map>
 #include <gtest/gtest.h>
 
@@ -80,13 +94,17 @@ struct Result {
 	// delivered all the same (sent, the peer had it); partial deliveries
 	// ended by ABORTED; FORWARD TSNs sent.
 	uint64_t abandoned = 0, unsent = 0, abandoned_delivered = 0, pd_aborted = 0, fwd_tsn = 0;
+	// RE-CONFIG, both directions: resets performed, and seen by the receiver.
+	uint64_t resets = 0, resets_seen = 0;
 };
 
 class Run {
       public:
 	Run(const struct sctp_profile *prof, const Net &net, uint64_t seed, uint32_t messages,
-	    uint16_t streams, const PrMix *pr = nullptr, bool idata = false)
-	    : prof_(prof), slow_reader_(net.slow_reader), pr_(pr != nullptr), idata_(idata)
+	    uint16_t streams, const PrMix *pr = nullptr, bool idata = false,
+	    uint64_t reset_every_ns = 0)
+	    : prof_(prof), slow_reader_(net.slow_reader), pr_(pr != nullptr), idata_(idata),
+	      reset_every_(reset_every_ns), streams_(streams)
 	{
 		for (unsigned i = 0; i < 2; i++) {
 			traffic_[i] = { seed * 2 + i,
@@ -161,9 +179,12 @@ class Run {
 		feed();
 		bool shut = false;
 		for (long steps = 0; steps < 20000000; steps++) {
-			if (!shut && all_delivered()) {
+			// A reset asked for is seen through before the close: its
+			// answer is what the checks below count.
+			if (!shut && all_delivered() && end_[0].resetting < 0 &&
+			    end_[1].resetting < 0) {
 				res.t_done = now_ - t0;
-				shut = true;
+				shut = shut_ = true;
 				if (sctp_assoc_shutdown(&end_[0].a, now_) != 0) {
 					res.why = "shutdown refused";
 					break;
@@ -218,6 +239,8 @@ class Run {
 			res.abandoned_delivered += e.judge.reported_delivered;
 			res.pd_aborted += e.pd_aborted;
 			res.fwd_tsn += e.counters.fwd_tsn_sent;
+			res.resets += e.resets_done;
+			res.resets_seen += e.resets_seen;
 		}
 		// Tear down: nothing may be left held anywhere.
 		for (End &e : end_)
@@ -267,6 +290,24 @@ class Run {
 				 (e.counters.pr_unsupported != 0 ||
 				  (pr_ && !(e.a.extensions & SCTP_COOKIE_EXT_FORWARD_TSN))))
 				snprintf(why, sizeof(why), "side %u: PR-SCTP not in use", e.id);
+			else if (!why[0] && e.ssn_bad != 0)
+				snprintf(
+					why, sizeof(why),
+					"side %u: %u ordered messages with the wrong SSN, first on "
+					"stream %u: %u where %u was due",
+					e.id, e.ssn_bad, e.bad_sid, e.bad_got, e.bad_want);
+			else if (!why[0] && (e.resets_denied != 0 || e.resets_bad_call != 0))
+				snprintf(why, sizeof(why),
+					 "side %u: %u resets denied, %u calls refused (last %d)",
+					 e.id, e.resets_denied, e.resets_bad_call, e.last_bad_rc);
+			else if (!why[0] && e.resets_done != end_[1 - e.id].resets_seen)
+				snprintf(why, sizeof(why),
+					 "side %u: %u resets performed, the peer saw %u", e.id,
+					 e.resets_done, end_[1 - e.id].resets_seen);
+			else if (!why[0] && reset_every_ != 0 &&
+				 !(e.a.extensions & SCTP_COOKIE_EXT_RECONFIG))
+				snprintf(why, sizeof(why), "side %u: RE-CONFIG not negotiated",
+					 e.id);
 			else if (!why[0] &&
 				 idata_ != ((e.a.extensions & SCTP_COOKIE_EXT_I_DATA) != 0))
 				snprintf(why, sizeof(why), "side %u: I-DATA %s", e.id,
@@ -334,6 +375,17 @@ class Run {
 		uint32_t unconsumed = 0;     // delivered bytes the slow application still holds
 		uint32_t max_unconsumed = 0; // the most it held at once
 		std::map<uint64_t, std::vector<uint8_t>> partial; // by (sid, U, MID)
+		// RE-CONFIG: the outgoing stream being reset (-1: none), whether
+		// its request went, when the next is due; the SSN (I-DATA: MID)
+		// each inbound stream's next ordered message must carry.
+		int32_t resetting = -1;
+		bool reset_asked = false;
+		uint64_t next_reset = 0;
+		unsigned resets_done = 0, resets_denied = 0, resets_bad_call = 0, resets_seen = 0;
+		int last_bad_rc = 0;
+		std::vector<uint32_t> want_ssn;
+		unsigned ssn_bad = 0;
+		uint32_t bad_sid = 0, bad_got = 0, bad_want = 0;
 	};
 
 	Buf *new_buf(int kind, const std::vector<uint8_t> &b)
@@ -406,6 +458,9 @@ class Run {
 		cfg.extensions = pr_ ? SCTP_COOKIE_EXT_FORWARD_TSN : 0;
 		if (idata_)
 			cfg.extensions |= SCTP_COOKIE_EXT_I_DATA;
+		if (reset_every_ != 0)
+			cfg.extensions |= SCTP_COOKIE_EXT_RECONFIG;
+		e.want_ssn.assign(streams, 0);
 		cfg.choose_tag = [](void *ctx, const struct sctp_rx *) {
 			return static_cast<End *>(ctx)->a.local_vtag | 1u;
 		};
@@ -436,6 +491,8 @@ class Run {
 			End *x = static_cast<End *>(ctx);
 			if (n->type == SCTP_NOTIFY_SHUTDOWN_COMPLETE)
 				x->completes++;
+			if (n->type == SCTP_NOTIFY_STREAM_RESET)
+				x->run->stream_reset(*x, n);
 			if (n->type == SCTP_NOTIFY_SEND_FAILED && n->pr_policy != 0) {
 				// Abandoned under its policy: the judge of x's messages
 				// (the peer's) settles it.
@@ -519,6 +576,76 @@ class Run {
 		put(p);
 	}
 
+	// Our reset's answer (the stream takes messages again), or the peer's:
+	// its streams' numbering starts over from here.
+	void stream_reset(End &e, const struct sctp_notification *n)
+	{
+		if (n->reset_flags & SCTP_RESET_OUTGOING_SSN) {
+			if (n->reset_flags & (SCTP_RESET_DENIED | SCTP_RESET_FAILED))
+				e.resets_denied++;
+			else
+				e.resets_done++;
+			e.resetting = -1;
+			e.reset_asked = false;
+			e.next_reset = now_ + reset_every_;
+		}
+		if (n->reset_flags & SCTP_RESET_INCOMING_SSN) {
+			if (n->reset_flags & (SCTP_RESET_DENIED | SCTP_RESET_FAILED))
+				return;
+			e.resets_seen++;
+			if (n->n_streams == 0)
+				std::fill(e.want_ssn.begin(), e.want_ssn.end(), 0u);
+			for (uint16_t i = 0; i < n->n_streams; i++)
+				if (n->streams[i] < e.want_ssn.size())
+					e.want_ssn[n->streams[i]] = 0;
+		}
+	}
+
+	// An ordered message's first delivery: the SSN (I-DATA: MID) due next.
+	void check_ssn(End &e, const struct sctp_reasm_msg *m)
+	{
+		if (m->sid >= e.want_ssn.size())
+			return;
+		uint32_t got = idata_ ? m->mid : m->ssn;
+		uint32_t want = idata_ ? e.want_ssn[m->sid] : (uint16_t)e.want_ssn[m->sid];
+		if (got != want && e.ssn_bad++ == 0) {
+			e.bad_sid = m->sid;
+			e.bad_got = got;
+			e.bad_want = want;
+		}
+		e.want_ssn[m->sid] = got + 1;
+	}
+
+	// Every interval, one outgoing stream reset (feed() holds its messages).
+	void reset_step(End &e)
+	{
+		if (reset_every_ == 0 || shut_ || e.a.state != SCTP_ASSOC_ESTABLISHED)
+			return;
+		if (e.resetting < 0) {
+			if (sim_traffic_missing(&end_[1 - e.id].judge) == 0)
+				return; // every message delivered: no new reset
+			if (e.next_reset == 0)
+				e.next_reset = now_ + reset_every_;
+			if (now_ < e.next_reset)
+				return;
+			e.rnd = e.rnd * 1664525u + 1013904223u;
+			e.resetting = (int32_t)((e.rnd >> 8) % streams_);
+			e.reset_asked = false;
+		}
+		if (e.reset_asked)
+			return;
+		uint16_t sid = (uint16_t)e.resetting;
+		int rc = sctp_assoc_reset_streams(&e.a, SCTP_STREAM_RESET_OUTGOING, &sid, 1, now_);
+		if (rc == 0) {
+			e.reset_asked = true;
+		} else if (rc != -EAGAIN && rc != -EINPROGRESS) {
+			e.resets_bad_call++;
+			e.last_bad_rc = rc;
+			e.resetting = -1;
+			e.next_reset = now_ + reset_every_;
+		}
+	}
+
 	// Whole messages and partial deliveries, judged as in sim_rx_test.
 	// The slow application: a little of what it holds each event.
 	void consume()
@@ -551,6 +678,9 @@ class Run {
 		std::vector<uint8_t> &into = part ? e.partial[key] : whole;
 		if (part && !(m->flags & SCTP_REASM_MSG_CONT))
 			into.clear();
+		// (With PR-SCTP an abandoned message leaves a gap in the numbering.)
+		if (!pr_ && !unordered && !(m->flags & SCTP_REASM_MSG_CONT))
+			check_ssn(e, m);
 		sctp_reasm_iter_init(&it, m);
 		while (sctp_reasm_iter_next(&it, &sl)) {
 			into.insert(into.end(), sl.data, sl.data + sl.len);
@@ -578,8 +708,11 @@ class Run {
 	{
 		for (End &e : end_) {
 			const struct sim_traffic_config *c = &traffic_[e.id];
+			reset_step(e);
 			while (e.next_k < c->messages && e.a.state == SCTP_ASSOC_ESTABLISHED) {
 				struct sim_traffic_msg m = sim_traffic_msg(c, e.id, e.next_k);
+				if (m.sid == e.resetting)
+					break; // its turn comes with the answer
 				Buf *b = new_buf(kAppBuf, std::vector<uint8_t>(m.len));
 				sim_traffic_fill(c, e.id, &m, b->bytes.data());
 				struct sctp_slice s = { b, b->bytes.data(), m.len };
@@ -607,8 +740,11 @@ class Run {
 
 	const struct sctp_profile *prof_;
 	bool slow_reader_;
-	bool pr_;    // PR-SCTP: both ends negotiate it, the traffic has a policy mix
-	bool idata_; // I-DATA (RFC 8260): both ends negotiate it
+	bool pr_;	       // PR-SCTP: both ends negotiate it, the traffic has a policy mix
+	bool idata_;	       // I-DATA (RFC 8260): both ends negotiate it
+	uint64_t reset_every_; // RE-CONFIG: an outgoing stream reset per side this often, 0 none
+	uint16_t streams_;
+	bool shut_ = false;
 	struct sim_traffic_config traffic_[2];
 	std::vector<uint8_t> seen_[2];
 	std::vector<uint8_t> abandoned_[2], unsent_[2];
@@ -818,6 +954,65 @@ TEST(SimIData, MixedPoliciesThroughImpairmentDc)
 TEST(SimIData, MixedPoliciesThroughImpairmentRfc)
 {
 	pr_sweeps(&sctp_profile_rfc, kPrRfc, 2, true);
+}
+
+// RE-CONFIG (RFC 6525): each side resets one of its 8 outgoing streams
+// every `every` of virtual time while both directions carry the traffic;
+// returns the resets performed over the sweep.
+uint64_t
+sweep_reconf(const struct sctp_profile *prof, const Net &n, unsigned seeds, uint64_t every,
+	     bool idata)
+{
+	unsigned failed = 0;
+	uint64_t resets = 0, rtx = 0;
+	const char *pname = prof == &sctp_profile_dc ? "dc" : "rfc";
+	for (unsigned s = 1; s <= seeds; s++) {
+		Run r(prof, n, s, 120, 8, nullptr, idata, every);
+		Result res = r.go();
+		if (!res.ok) {
+			failed++;
+			ADD_FAILURE() << "SIM_DATA_REPLAY='profile=" << pname << " net=" << n.name
+				      << " seed=" << s
+				      << " messages=120 streams=8 reset_every_ns=" << every
+				      << (idata ? " idata=1" : "") << "': " << res.why;
+		}
+		resets += res.resets;
+		rtx += res.data_rtx;
+	}
+	printf("[sim-reconf] profile=%-3s net=%-18s%s runs=%u failed=%u | %" PRIu64
+	       " stream resets performed (every %.3g ms a side), %" PRIu64
+	       " retransmitted chunks\n",
+	       pname, n.name, idata ? " I-DATA" : "", seeds, failed, resets, (double)every / 1e6,
+	       rtx);
+	return resets;
+}
+
+// 0 to 20 % loss, duplication and reordering, jitter that reorders.
+const Net kReconfNets[] = {
+	{ "loss0", 0, false, false, false },
+	{ "loss5_dup2_reord2", 50, true, false, false },
+	{ "loss20_dup2_reord2", 200, true, false, false },
+	{ "loss1_jitter4x", 10, false, true, false },
+};
+
+void
+reconf_sweeps(const struct sctp_profile *prof, unsigned seeds, uint64_t every)
+{
+	for (bool idata : { false, true })
+		for (const Net &n : kReconfNets)
+			EXPECT_GT(sweep_reconf(prof, n, seeds, every, idata), 0u)
+				<< n.name << (idata ? " I-DATA" : "") << ": no reset performed";
+}
+
+// Every 100 us of a 40 us RTT (DC), every 100 ms of a 50 ms one (RFC).
+TEST(SimReconf, ResetsWhileDataFlowsDc)
+{
+	reconf_sweeps(&sctp_profile_dc, 4, SCTP_US(100));
+}
+
+TEST(SimReconf, ResetsWhileDataFlowsRfc)
+{
+	reconf_sweeps(&sctp_profile_rfc, 2, SCTP_MS(100));
 }
 
 } // namespace
