@@ -288,7 +288,8 @@ perf_flow_drained(const struct perf_flow *f)
 	for (unsigned i = 0; dpsctp_path_get_stats(f->a, i, &ps) == 0; i++)
 		if (ps.flight != 0)
 			return false;
-	return !f->pong_due && f->owed == 0;
+	/* A reset asked for is seen through: its answer is in the report. */
+	return !f->pong_due && f->owed == 0 && !(f->resetting >= 0 && f->reset_asked);
 }
 
 /* A new association: its flow (the client's, or one the server takes). */

@@ -341,10 +341,6 @@ check_sidecar(const struct perf_opts *o, char *err, size_t errlen)
 		return bad(err, errlen,
 			   "--stats prints this process's data-plane counters: with --sidecar they "
 			   "are dpsctpd's (its telemetry: /dpsctpd/stats)");
-	if (o->reset_ms > 0)
-		return bad(err, errlen,
-			   "--reset-every: not with --sidecar (the embedded API's resets here; "
-			   "the sidecar's are dpsctp_client_reset_streams())");
 	return 0;
 }
 

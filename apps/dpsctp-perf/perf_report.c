@@ -499,7 +499,13 @@ perf_report_json(FILE *f, const struct perf_result *r)
 			r->o->reset_ms, r->tx->c.resets, r->tx->c.resets_denied,
 			r->tx->c.resets_refused, in, perf_hist_quantile(h, 0.5) / 1e3,
 			perf_hist_quantile(h, 0.99) / 1e3, (double)h->max / 1e3);
-	}
+	} else if (r->rx != NULL && r->rx->c.resets_in != 0)
+		/* A receiver alone (a server): the peer's resets it was told of. */
+		fprintf(f,
+			"    \"stream_resets\": {\"every_ms\": null, \"performed\": null, "
+			"\"denied\": null, \"refused\": null, \"receiver_saw\": %" PRIu64
+			", \"rtt_us\": null},\n",
+			r->rx->c.resets_in);
 	fprintf(f, "    \"lcores\": \"%s\"\n  }\n}\n", r->lcores);
 	fflush(f);
 }

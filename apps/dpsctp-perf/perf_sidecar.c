@@ -115,6 +115,14 @@ struct psc_flow {
 	uint16_t partial_sid;
 	uint8_t partial_flags;
 	uint32_t partial_len;
+	/* --reset-every: the stream being reset (-1 none), where its request
+	 * stands, when it went, when the next is due (perf_flow.c's reset_step()
+	 * with the request's answer coming as a completion). */
+	int32_t resetting;
+	enum { PSC_RESET_POST, PSC_RESET_POSTED, PSC_RESET_ASKED } reset_state;
+	bool resets_off;
+	uint16_t reset_next;
+	uint64_t reset_tsc, next_reset_tsc;
 };
 
 struct psc_end {
@@ -205,6 +213,7 @@ psc_flow_up(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_ev
 {
 	struct perf_side *s = &e->side;
 	f->up = true;
+	f->resetting = -1;
 	f->streams = ev->assoc_change.outbound_streams != 0 ? ev->assoc_change.outbound_streams : 1;
 	if (s->is_client && e->o->streams < f->streams)
 		f->streams = e->o->streams;
@@ -297,6 +306,89 @@ psc_next_sid(struct psc_flow *f)
 	return sid;
 }
 
+/*
+ * --reset-every through dpsctpd: as perf_flow.c's reset_step(), with the
+ * call's result in a completion. -EAGAIN there (messages still queued on
+ * the stream in the data plane) or -EINPROGRESS: asked again next time.
+ */
+static void
+psc_reset_step(struct psc_end *e, struct psc_flow *f, bool skip0)
+{
+	struct perf_side *s = &e->side;
+	uint64_t now = rte_rdtsc();
+	if (f->resets_off)
+		return;
+	if (f->resetting < 0) {
+		if (f->next_reset_tsc == 0)
+			f->next_reset_tsc = now + s->reset_every_tsc;
+		if ((int64_t)(now - f->next_reset_tsc) < 0)
+			return;
+		uint16_t sid = f->reset_next;
+		if (skip0 && sid == 0)
+			sid = 1;
+		f->reset_next = (uint16_t)(sid + 1u >= f->streams ? 0u : sid + 1u);
+		f->resetting = sid;
+		f->reset_state = PSC_RESET_POST;
+	}
+	if (f->reset_state != PSC_RESET_POST)
+		return;
+	uint16_t sid = (uint16_t)f->resetting;
+	int rc = dpsctp_client_reset_streams(e->c, 0, f->assoc, DPSCTP_CLIENT_RESET_OUTGOING, &sid,
+					     1, (uint64_t)(f - e->flows));
+	if (rc == 0) {
+		f->reset_state = PSC_RESET_POSTED;
+		f->reset_tsc = now;
+	} else if (rc == -EAGAIN) {
+		e->full = true;
+	} else {
+		perf_add(&s->c.resets_refused, 1);
+		f->resetting = -1;
+		f->resets_off = true;
+	}
+}
+
+/* The reset request's completion: asked, to be asked again, or refused. */
+static void
+psc_reset_done(struct psc_end *e, struct psc_flow *f, int status)
+{
+	if (f == NULL || f->resetting < 0 || f->reset_state != PSC_RESET_POSTED)
+		return;
+	if (status == 0) {
+		f->reset_state = PSC_RESET_ASKED;
+	} else if (status == -EAGAIN || status == -EINPROGRESS) {
+		f->reset_state = PSC_RESET_POST;
+	} else {
+		perf_add(&e->side.c.resets_refused, 1); /* -EOPNOTSUPP: not negotiated */
+		f->resetting = -1;
+		f->resets_off = true;
+	}
+}
+
+/* STREAM_RESET: our reset's answer (the stream takes messages again), or the peer's. */
+static void
+psc_stream_reset(struct psc_end *e, struct psc_flow *f, const struct dpsctp_client_event *ev)
+{
+	struct perf_side *s = &e->side;
+	uint32_t fl = ev->stream_reset.flags;
+	bool refused = (fl & (DPSCTP_CLIENT_RESET_DENIED | DPSCTP_CLIENT_RESET_FAILED)) != 0;
+	if ((fl & DPSCTP_CLIENT_RESET_OUTGOING_SSN) && f->resetting >= 0 &&
+	    f->reset_state == PSC_RESET_ASKED) {
+		uint64_t now = rte_rdtsc();
+		if (refused) {
+			perf_add(&s->c.resets_denied, 1);
+		} else {
+			perf_add(&s->c.resets, 1);
+			perf_hist_add(&s->reset_rtt, (now - f->reset_tsc) * 1000000000ull / s->hz);
+		}
+		f->resetting = -1;
+		f->next_reset_tsc = now + s->reset_every_tsc;
+		return;
+	}
+	/* The peer's --reset-every: counted, as an embedded receiver counts it. */
+	if ((fl & DPSCTP_CLIENT_RESET_INCOMING_SSN) && !refused)
+		perf_add(&s->c.resets_in, 1);
+}
+
 /* Answers first (a ping's echo, --echo), then pings and data; true when it sent. */
 static bool
 psc_pump(struct psc_end *e, struct psc_flow *f)
@@ -329,9 +421,24 @@ psc_pump(struct psc_end *e, struct psc_flow *f)
 	if (!f->sender)
 		return did;
 	uint16_t fl = e->side.is_client && o->bidir ? PERF_F_BIDIR : 0;
+	/* With --ping and another stream, pings keep stream 0: resets take the rest. */
+	bool skip0 = o->ping && f->streams > 1;
+	if (e->side.reset_every_tsc != 0 && e->side.is_client) {
+		psc_reset_step(e, f, skip0);
+		/* The only data stream is being reset: nothing to send meanwhile. */
+		if (f->resetting >= 0 && f->streams <= (skip0 ? 2u : 1u))
+			return did;
+	}
 	unsigned sent = 0;
 	for (; sent < o->burst; sent++) {
 		uint16_t sid = psc_next_sid(f);
+		if (skip0 && sid == 0)
+			sid = psc_next_sid(f);
+		if (sid == f->resetting) {
+			sid = psc_next_sid(f);
+			if (skip0 && sid == 0)
+				sid = psc_next_sid(f);
+		}
 		if (psc_send(e, f, sid, f->len, fl, 0) != 0) {
 			f->next_sid = sid; /* the same stream next time */
 			break;
@@ -460,7 +567,9 @@ psc_completion(struct psc_end *e, const struct dpsctp_client_event *ev)
 	case DPSCTP_CLIENT_OP_SET_SCHED:
 	case DPSCTP_CLIENT_OP_SET_STREAM_PARAM:
 	case DPSCTP_CLIENT_OP_GET_STREAM_PARAM:
-	case DPSCTP_CLIENT_OP_RESET_STREAMS: /* --reset-every is embedded only */
+	case DPSCTP_CLIENT_OP_RESET_STREAMS:
+		psc_reset_done(e, f, ev->completion.status);
+		return;
 	case DPSCTP_CLIENT_OP_ADD_STREAMS:
 	case DPSCTP_CLIENT_OP_RESET_ASSOC:
 		return; /* never asked */
@@ -551,11 +660,7 @@ psc_event(struct psc_end *e, const struct dpsctp_client_event *ev)
 		f->closing = true;
 		break;
 	case DPSCTP_CLIENT_STREAM_RESET:
-		/* The peer's --reset-every: counted, as an embedded receiver counts it. */
-		if ((ev->stream_reset.flags & DPSCTP_CLIENT_RESET_INCOMING_SSN) &&
-		    !(ev->stream_reset.flags &
-		      (DPSCTP_CLIENT_RESET_DENIED | DPSCTP_CLIENT_RESET_FAILED)))
-			perf_add(&e->side.c.resets_in, 1);
+		psc_stream_reset(e, f, ev);
 		break;
 	default:
 		break;
@@ -782,9 +887,14 @@ psc_drained(const struct psc_end *e)
 {
 	if (!e->barrier_done)
 		return false;
-	for (uint32_t i = 0; i < e->side.n_flows; i++)
-		if (e->flows[i].up && e->flows[i].ping_outstanding)
+	for (uint32_t i = 0; i < e->side.n_flows; i++) {
+		const struct psc_flow *f = &e->flows[i];
+		if (f->up && f->ping_outstanding)
 			return false;
+		/* A reset asked for is seen through: its answer is in the report. */
+		if (f->up && !f->ended && f->resetting >= 0 && f->reset_state != PSC_RESET_POST)
+			return false;
+	}
 	return true;
 }
 
@@ -958,6 +1068,7 @@ perf_sidecar_run(const struct perf_opts *o, uint16_t port)
 				"--zero-copy); receiving by copy\n");
 	res.hz = psc_tsc_hz();
 	e.side.hz = res.hz;
+	e.side.reset_every_tsc = (uint64_t)(o->reset_ms * 1e-3 * (double)res.hz);
 	psc_block_signals();
 	if (o->server)
 		res.rx = &e.side;

@@ -16,7 +16,13 @@ speed:
            abandoned (SEND_FAILED with the policy, so dpsctpd handed the
            policy to the data plane), the run completes, the server got no
            more than was sent and nothing out of order beyond the gaps
-  reverse  the embedded -c against dpsctp-perf --sidecar -s -1: the same
+  resets   dpsctp-perf --sidecar -c -S 4 --reset-every 20 (RFC 6525 stream
+           resets through dpsctpd's client library) against an embedded -s -1:
+           resets performed, none denied or refused, as many seen by the
+           server, every message received in order on its stream
+  reverse  the embedded -c against dpsctp-perf --sidecar -s -1: the same, the
+           client resetting its streams (--reset-every 20) and the sidecar
+           server counting the resets it was told of
   usage    options that need an instance of our own exit 2; no daemon, 3
 
 Every process is stopped and every file removed, whatever happens. Skipped
@@ -262,12 +268,36 @@ def forward_pr(rig):
         check("pr-sctp: JSON", False, repr(e))
 
 
+def forward_resets(rig):
+    """Stream resets asked through dpsctpd while data flows on the other streams."""
+    peer = rig.popen(rig.embedded(3, ["-s", "-1", "--json"]))
+    time.sleep(1)
+    rc, out, err = rig.run(rig.sidecar(["-c", PEER_IP, "-t", "1", "-l", "700", "-S", "4",
+                                        "--reset-every", "20", "--json"]))
+    check("resets: sidecar client exit 0", rc == 0, err[-2000:])
+    prc, pout, perr = rig.finish(peer, timeout=20, grace=10)
+    check("resets: the embedded server -1 exits 0", prc == 0, perr[-2000:])
+    try:
+        c, s = json.loads(out), json.loads(pout)
+        r = get(c, "end.stream_resets")
+        check("resets: negotiated through dpsctpd",
+              "reconfig" in get(c, "end.extensions").split(","), get(c, "end.extensions"))
+        check("resets: performed through the client library, none denied or refused",
+              r["performed"] >= 5 and r["denied"] == 0 and r["refused"] == 0, r)
+        check("resets: as many seen by the server",
+              get(s, "end.stream_resets.receiver_saw") == r["performed"],
+              f"{get(s, 'end.stream_resets')} {r}")
+        agree("resets", c, s)
+    except (ValueError, KeyError, TypeError) as e:
+        check("resets: JSON", False, repr(e))
+
+
 def reverse(rig):
     """The embedded client against the sidecar server (-1)."""
     srv = rig.popen(rig.sidecar(["-s", "-1", "--json"]))
     time.sleep(0.5)  # attached and listening
-    rc, out, err = rig.run(rig.embedded(1, ["-c", DAEMON_IP, "-t", "1", "-l", "1452", "-S", "2",
-                                            "--json"]))
+    rc, out, err = rig.run(rig.embedded(1, ["-c", DAEMON_IP, "-t", "1", "-l", "1452", "-S", "4",
+                                            "--reset-every", "20", "--json"]))
     check("reverse: embedded client exit 0", rc == 0, err[-2000:])
     src, sout, serr = rig.finish(srv, timeout=20, grace=10)
     check("reverse: sidecar server -1 exits 0 after the association", src == 0, serr[-2000:])
@@ -280,6 +310,11 @@ def reverse(rig):
     agree("reverse", c, s)
     check("reverse: receiver cycles per message measured",
           get(s, "end.cycles_per_message.receiver") > 0)
+    r = get(c, "end.stream_resets")
+    check("reverse: the client's resets performed, all seen by the sidecar server",
+          r["performed"] >= 5 and r["refused"] == 0 and
+          get(s, "end.stream_resets.receiver_saw") == r["performed"],
+          f"{r} {s['end'].get('stream_resets')}")
 
 
 def usage(perf):
@@ -318,6 +353,7 @@ def main():
         else:
             forward(rig)
             forward_pr(rig)
+            forward_resets(rig)
             reverse(rig)
     except (ValueError, KeyError, subprocess.SubprocessError) as e:
         check("run", False, repr(e))

@@ -221,12 +221,6 @@ def main():
         check("resets, not negotiated: refused once, none performed",
               r["performed"] == 0 and r["refused"] == 1 and r["receiver_saw"] == 0, r)
 
-    p = subprocess.run([perf, "--sidecar", "/tmp/none.sock", "-c", "10.0.0.1", "--reset-every",
-                        "5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       timeout=30)
-    check("--reset-every --sidecar: exit 2, said", p.returncode == 2 and
-          "--reset-every: not with --sidecar" in p.stderr, p.stderr[-300:])
-
     # Both ways.
     doc = run_json(perf, "bidir", "0-1", ["-t", "1", "--bidir"])
     if doc:
