@@ -74,6 +74,7 @@
 #include "dataplane/config.h"
 #include "dataplane/dpsctp.h"
 #include "dataplane/tests/interop/interop_msg.h"
+#include "dataplane/tests/interop/interop_reconf.h"
 
 #define PEER_MAX_STREAMS 64u
 #define PEER_MAX_ADDRS	 4u
@@ -96,18 +97,9 @@ struct opts {
 	double linger_s; /* poll on after the end: late packets get their §8.4 answer */
 	uint16_t port, lport;
 	const char *counters;
-	/* --reconf: after reconf_at messages, one request (RECONF_*) */
-	int reconf;
-	uint32_t reconf_at;
-	uint16_t reconf_sids[32], reconf_nsids, reconf_out, reconf_in;
+	/* --reconf (interop_reconf.h) */
+	struct interop_reconf rc;
 };
-
-enum { RECONF_NONE, RECONF_OUT, RECONF_IN, RECONF_ADD, RECONF_ASSOC };
-
-/* Before an association reset the client lets the association go quiet
- * this long: the SACKs of the last messages both ways leave (the delayed
- * SACK of RFC 9260 §6.2 is at most 500 ms, 200 ms in every stack here). */
-#define RECONF_QUIET_S 0.3
 
 /* The client's request: not yet due, due (waiting for the echoes, or for
  * dpsctp to take it), asked (waiting for the answer), answered. */
@@ -227,7 +219,7 @@ client_pump(struct conn *c)
 	const struct opts *o = c->o;
 	while (c->a != NULL && c->hold_until == 0 && c->sent < o->n) {
 		uint32_t seq = c->batch * o->n + c->sent;
-		if (o->reconf != RECONF_NONE && seq == o->reconf_at && c->req != REQ_DONE) {
+		if (o->rc.kind != RECONF_NONE && seq == o->rc.at && c->req != REQ_DONE) {
 			if (c->req == REQ_IDLE)
 				c->req = REQ_DUE; /* the main loop asks */
 			return;
@@ -524,9 +516,8 @@ on_reconf_event(struct conn *c, const char *who, const struct dpsctp_event *ev)
 		c->bad++;
 		return;
 	}
-	if (c->o->reconf == RECONF_ADD)
-		c->streams +=
-			c->o->reconf_out > c->o->reconf_in ? c->o->reconf_out : c->o->reconf_in;
+	if (c->o->rc.kind == RECONF_ADD)
+		c->streams += c->o->rc.out > c->o->rc.in ? c->o->rc.out : c->o->rc.in;
 	client_pump(c);
 }
 
@@ -541,17 +532,17 @@ reconf_ask(struct conn *c)
 {
 	const struct opts *o = c->o;
 	static const char *const names[] = { "?", "out", "in", "add", "assoc" };
-	const char *what = names[o->reconf];
+	const char *what = names[o->rc.kind];
 	int rc;
-	if (o->reconf == RECONF_ASSOC)
+	if (o->rc.kind == RECONF_ASSOC)
 		rc = dpsctp_reset_assoc(c->a);
-	else if (o->reconf == RECONF_ADD)
-		rc = dpsctp_add_streams(c->a, o->reconf_out, o->reconf_in);
+	else if (o->rc.kind == RECONF_ADD)
+		rc = dpsctp_add_streams(c->a, o->rc.out, o->rc.in);
 	else
 		rc = dpsctp_reset_streams(c->a,
-					  o->reconf == RECONF_OUT ? DPSCTP_RESET_OUTGOING
-								  : DPSCTP_RESET_INCOMING,
-					  o->reconf_sids, o->reconf_nsids);
+					  o->rc.kind == RECONF_OUT ? DPSCTP_RESET_OUTGOING
+								   : DPSCTP_RESET_INCOMING,
+					  o->rc.sids, o->rc.nsids);
 	if (rc == -EAGAIN || rc == -EINPROGRESS)
 		return -EAGAIN;
 	printf("client: reconf %s requested: %s\n", what, rc == 0 ? "ok" : strerror(-rc));
@@ -564,46 +555,6 @@ reconf_ask(struct conn *c)
 	}
 	c->req = REQ_ASKED;
 	return 0;
-}
-
-/* --reconf out:SIDS@N | in:SIDS@N | add:OUT,IN@N | assoc@N; false when malformed. */
-static bool
-parse_reconf(const char *arg, struct opts *o)
-{
-	char tmp[256];
-	snprintf(tmp, sizeof(tmp), "%s", arg);
-	char *at = strrchr(tmp, '@');
-	if (at == NULL)
-		return false;
-	*at = '\0';
-	o->reconf_at = (uint32_t)strtoul(at + 1, NULL, 0);
-	if (strcmp(tmp, "assoc") == 0) {
-		o->reconf = RECONF_ASSOC;
-		return o->reconf_at != 0;
-	}
-	char *list = strchr(tmp, ':');
-	if (list == NULL || o->reconf_at == 0)
-		return false;
-	*list++ = '\0';
-	if (strcmp(tmp, "add") == 0) {
-		unsigned out, in;
-		if (sscanf(list, "%u,%u", &out, &in) != 2 || out + in == 0 || out > 64 || in > 64)
-			return false;
-		o->reconf = RECONF_ADD;
-		o->reconf_out = (uint16_t)out;
-		o->reconf_in = (uint16_t)in;
-		return true;
-	}
-	o->reconf = strcmp(tmp, "out") == 0  ? RECONF_OUT
-		    : strcmp(tmp, "in") == 0 ? RECONF_IN
-					     : RECONF_NONE;
-	for (char *save = NULL, *t = strtok_r(list, ",", &save); t != NULL;
-	     t = strtok_r(NULL, ",", &save)) {
-		if (o->reconf_nsids == 32)
-			return false;
-		o->reconf_sids[o->reconf_nsids++] = (uint16_t)strtoul(t, NULL, 0);
-	}
-	return o->reconf != RECONF_NONE;
 }
 
 /* The server's listener hands new associations here; each gets its own state. */
@@ -876,7 +827,7 @@ main(int argc, char **argv)
 			o.big = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
 		case 'q':
-			if (!parse_reconf(optarg, &o)) {
+			if (!interop_reconf_parse(optarg, &o.rc)) {
 				usage(stderr);
 				return 2;
 			}
@@ -944,7 +895,7 @@ main(int argc, char **argv)
 	    (o.big != 0 && (o.big < 64u * 1024u || o.big > INTEROP_MAX_LEN)) ||
 	    (o.pr_policy != DPSCTP_PR_NONE && (o.server || o.echo || o.reconnect)) ||
 	    (o.check && (!o.server || o.echo || !o.once)) ||
-	    (o.reconf != RECONF_NONE && (o.server || o.reconnect || o.batches != 1)) ||
+	    (o.rc.kind != RECONF_NONE && (o.server || o.reconnect || o.batches != 1)) ||
 	    (!o.expect_abort && strcmp(expect, "shutdown") != 0)) {
 		usage(stderr);
 		return 2;
@@ -1057,7 +1008,7 @@ main(int argc, char **argv)
 				 * answering, leaves its own unacknowledged data
 				 * outstanding across the reset and aborts at the SACK
 				 * that covers it (docs/INTEROP.md). */
-				if (o.reconf == RECONF_ASSOC && cli.ask_at == 0)
+				if (o.rc.kind == RECONF_ASSOC && cli.ask_at == 0)
 					cli.ask_at = now_cycles() +
 						     (uint64_t)(RECONF_QUIET_S * (double)hz);
 				if (now_cycles() >= cli.ask_at && reconf_ask(&cli) == 0)

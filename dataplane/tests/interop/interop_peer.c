@@ -79,23 +79,15 @@
 #include <time.h>
 
 #include "dataplane/tests/interop/interop_msg.h"
+#include "dataplane/tests/interop/interop_reconf.h"
 #include "dataplane/tests/interop/interop_sock.h"
 
 #define MAX_ADDRS 4
 
-enum { RECONF_NONE, RECONF_OUT, RECONF_IN, RECONF_ADD, RECONF_ASSOC };
-
-/* Before an association reset the client lets the association go quiet
- * this long: the SACKs of the last messages both ways leave (the delayed
- * SACK of RFC 9260 §6.2 is at most 500 ms, 200 ms in every stack here). */
-#define RECONF_QUIET_S 0.3
-
 struct opts {
 	bool server, udp, v6, echo, do_abort, expect_abort, check, pr, idata, reconfig;
-	/* --reconf: after reconf_at messages, one request (RECONF_*) */
-	int reconf;
-	uint32_t reconf_at;
-	uint16_t reconf_sids[32], reconf_nsids, reconf_out, reconf_in;
+	/* --reconf (interop_reconf.h) */
+	struct interop_reconf rc;
 	uint16_t init_streams;
 	uint16_t pr_policy; /* the stack's SCTP_PR_SCTP_TTL or _RTX (their numbers differ) */
 	uint32_t pr_value;
@@ -723,8 +715,8 @@ client_reconf(const struct opts *o, psock so, struct rx *rx, uint32_t *streams)
 {
 	int r;
 	static const char *const names[] = { "?", "out", "in", "add", "assoc" };
-	const char *what = names[o->reconf];
-	if (o->reconf == RECONF_ASSOC) {
+	const char *what = names[o->rc.kind];
+	if (o->rc.kind == RECONF_ASSOC) {
 		/* Both stacks take only a quiet association: nothing of ours
 		 * queued or unacknowledged (usrsctp EBUSY, Linux EAGAIN). The
 		 * echoes are all back, so only the last SACKs can be missing:
@@ -746,21 +738,21 @@ client_reconf(const struct opts *o, psock so, struct rx *rx, uint32_t *streams)
 				break;
 			sleep_s(0.01);
 		}
-	} else if (o->reconf == RECONF_ADD) {
+	} else if (o->rc.kind == RECONF_ADD) {
 		struct sctp_add_streams as;
 		memset(&as, 0, sizeof(as));
-		as.sas_instrms = o->reconf_in;
-		as.sas_outstrms = o->reconf_out;
+		as.sas_instrms = o->rc.in;
+		as.sas_outstrms = o->rc.out;
 		r = psock_setsockopt(so, IPPROTO_SCTP, SCTP_ADD_STREAMS, &as, sizeof(as));
 	} else {
-		size_t len = sizeof(struct sctp_reset_streams) + o->reconf_nsids * sizeof(uint16_t);
+		size_t len = sizeof(struct sctp_reset_streams) + o->rc.nsids * sizeof(uint16_t);
 		struct sctp_reset_streams *rs = calloc(1, len);
 		if (rs == NULL)
 			return false;
-		rs->srs_flags = o->reconf == RECONF_OUT ? SCTP_STREAM_RESET_OUTGOING
-							: SCTP_STREAM_RESET_INCOMING;
-		rs->srs_number_streams = o->reconf_nsids;
-		memcpy(rs->srs_stream_list, o->reconf_sids, o->reconf_nsids * sizeof(uint16_t));
+		rs->srs_flags = o->rc.kind == RECONF_OUT ? SCTP_STREAM_RESET_OUTGOING
+							 : SCTP_STREAM_RESET_INCOMING;
+		rs->srs_number_streams = o->rc.nsids;
+		memcpy(rs->srs_stream_list, o->rc.sids, o->rc.nsids * sizeof(uint16_t));
 		r = psock_setsockopt(so, IPPROTO_SCTP, SCTP_RESET_STREAMS, rs, (socklen_t)len);
 		free(rs);
 	}
@@ -772,8 +764,8 @@ client_reconf(const struct opts *o, psock so, struct rx *rx, uint32_t *streams)
 	 * every stream reset before it. */
 	uint32_t before = reconf_seen.events, resets = reconf_seen.assoc_resets;
 	reconf_seen.wake = true;
-	while (o->reconf == RECONF_ASSOC ? reconf_seen.assoc_resets == resets
-					 : reconf_seen.events == before) {
+	while (o->rc.kind == RECONF_ASSOC ? reconf_seen.assoc_resets == resets
+					  : reconf_seen.events == before) {
 		struct sctp_rcvinfo ri;
 		uint8_t *msg;
 		ssize_t n = read_msg(so, rx, &ri, &msg);
@@ -785,8 +777,8 @@ client_reconf(const struct opts *o, psock so, struct rx *rx, uint32_t *streams)
 		}
 	}
 	reconf_seen.wake = false;
-	if (o->reconf == RECONF_ADD)
-		*streams += o->reconf_out > o->reconf_in ? o->reconf_out : o->reconf_in;
+	if (o->rc.kind == RECONF_ADD)
+		*streams += o->rc.out > o->rc.in ? o->rc.out : o->rc.in;
 	return reconf_seen.failed == 0;
 }
 
@@ -901,7 +893,7 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 				lost = true;
 				break;
 			}
-			if (o->reconf != RECONF_NONE && seq + 1 == o->reconf_at) {
+			if (o->rc.kind != RECONF_NONE && seq + 1 == o->rc.at) {
 				if ((o->echo &&
 				     !read_echoes(o, so, rx, seen, first, k + 1, &back, &bad)) ||
 				    !client_reconf(o, so, rx, &streams)) {
@@ -984,46 +976,6 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 	if (o->expect_abort)
 		return 1;
 	return bad == 0 && r == 0 ? 0 : 1;
-}
-
-/* --reconf out:SIDS@N | in:SIDS@N | add:OUT,IN@N | assoc@N; false when malformed. */
-static bool
-parse_reconf(const char *arg, struct opts *o)
-{
-	char tmp[256];
-	snprintf(tmp, sizeof(tmp), "%s", arg);
-	char *at = strrchr(tmp, '@');
-	if (at == NULL)
-		return false;
-	*at = '\0';
-	o->reconf_at = (uint32_t)strtoul(at + 1, NULL, 0);
-	if (strcmp(tmp, "assoc") == 0) {
-		o->reconf = RECONF_ASSOC;
-		return o->reconf_at != 0;
-	}
-	char *list = strchr(tmp, ':');
-	if (list == NULL || o->reconf_at == 0)
-		return false;
-	*list++ = '\0';
-	if (strcmp(tmp, "add") == 0) {
-		unsigned out, in;
-		if (sscanf(list, "%u,%u", &out, &in) != 2 || out + in == 0 || out > 64 || in > 64)
-			return false;
-		o->reconf = RECONF_ADD;
-		o->reconf_out = (uint16_t)out;
-		o->reconf_in = (uint16_t)in;
-		return true;
-	}
-	o->reconf = strcmp(tmp, "out") == 0  ? RECONF_OUT
-		    : strcmp(tmp, "in") == 0 ? RECONF_IN
-					     : RECONF_NONE;
-	for (char *save = NULL, *t = strtok_r(list, ",", &save); t != NULL;
-	     t = strtok_r(NULL, ",", &save)) {
-		if (o->reconf_nsids == 32)
-			return false;
-		o->reconf_sids[o->reconf_nsids++] = (uint16_t)strtoul(t, NULL, 0);
-	}
-	return o->reconf != RECONF_NONE;
 }
 
 int
@@ -1144,7 +1096,7 @@ main(int argc, char **argv)
 			o.reconfig = true;
 			break;
 		case 'q':
-			if (!parse_reconf(optarg, &o)) {
+			if (!interop_reconf_parse(optarg, &o.rc)) {
 				usage(stderr);
 				return 2;
 			}
@@ -1174,9 +1126,9 @@ main(int argc, char **argv)
 	if (o.server == (peer != NULL) || o.max == 0 || o.max > INTEROP_MAX_LEN || o.streams == 0 ||
 	    o.streams > 64 || o.batches == 0 || (o.pr && (o.server || o.echo || o.do_abort)) ||
 	    (o.big != 0 && (o.big < 64 * 1024 || o.big > INTEROP_MAX_LEN)) ||
-	    (o.check && (!o.server || o.echo)) || (o.reconf != RECONF_NONE && (o.server || o.pr)) ||
-	    o.init_streams == 0 || o.init_streams > 64 ||
-	    (!o.expect_abort && strcmp(expect, "shutdown") != 0)) {
+	    (o.check && (!o.server || o.echo)) ||
+	    (o.rc.kind != RECONF_NONE && (o.server || o.pr)) || o.init_streams == 0 ||
+	    o.init_streams > 64 || (!o.expect_abort && strcmp(expect, "shutdown") != 0)) {
 		usage(stderr);
 		return 2;
 	}
