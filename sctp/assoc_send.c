@@ -26,7 +26,8 @@
  * (§6.2); T3-rtx then resends it at backed-off intervals without counting
  * errors for as long as such SACKs keep coming (assoc_tx_t3(),
  * tx->sack_since_data), and a SACK that reopens the window sends it again
- * at once (tx_window_reopened()).
+ * at once (tx_window_reopened()), unless its PR-SCTP retransmissions are
+ * used up: then it stays in flight, under T3-rtx.
  *
  * One flush after every input, timer and user call (assoc_tx_flush()):
  * packets of at most one MTU (tx->mtu, IP header included) while the
@@ -917,15 +918,28 @@ assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q
 		tx_fwd_tsn(a, run);
 		unsigned rp = sctp_paths_rtx_path(&a->paths, sctp_paths_data_path(&a->paths));
 		/*
-		 * New data only once nothing is left to retransmit. With I-DATA
-		 * that includes chunks whose retransmissions are used up but
-		 * whose message waits for its E to be sent before it can be
+		 * New data only once nothing is left to retransmit. Spent: every
+		 * chunk still marked has its retransmissions used up. With I-DATA
+		 * their message may wait for its E to be sent before it can be
 		 * abandoned (sctp/rtxq.h, "PR-SCTP"): new data sends that E.
 		 */
 		bool spent = false;
 		if (sctp_rtxq_marked(&a->tx->rtxq) != 0)
-			spent = tx_flush_rtx(a, run, rp, &p) && a->tx->env.idata;
-		if ((sctp_rtxq_marked(&a->tx->rtxq) == 0 || spent) && !run->more && tx_skip(a))
+			spent = tx_flush_rtx(a, run, rp, &p);
+		if (spent && !a->tx->env.idata) {
+			/*
+			 * With DATA their messages are abandoned now (RFC 7496
+			 * §4), whatever marked them: left marked they would hold
+			 * every new chunk back until some later T3-rtx expiry or
+			 * fast retransmit asked the policy, and with nothing in
+			 * flight none comes.
+			 */
+			run->pr_check = true;
+			tx_pr_expire(a, run);
+			tx_fwd_tsn(a, run);
+		}
+		if ((sctp_rtxq_marked(&a->tx->rtxq) == 0 || (spent && a->tx->env.idata)) &&
+		    !run->more && tx_skip(a))
 			tx_flush_new(a, run, &p);
 		tx_t3_sync(a);
 		if (a->tx->bundle_delay_ns != 0)

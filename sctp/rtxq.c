@@ -646,6 +646,14 @@ sctp_rtxq_on_t3_expiry(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uns
 	return count;
 }
 
+/* RFC 7496 §4: node x, of an SCTP_RTXQ_PR_RTX message, went as often as its limit allows. */
+static inline bool
+rtx_used_up(const struct sctp_rtxq_pool *pool, uint32_t x)
+{
+	return (pool->nodes[x].state & S_PR) && pool->pr[x].policy == SCTP_RTXQ_PR_RTX &&
+	       pool->pr[x].rtx >= pool->pr[x].value;
+}
+
 /* The highest TSN sent when it is the one chunk in flight and nothing is marked; else NULL. */
 static struct sctp_rtxq_node *
 alone_in_flight(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool)
@@ -678,7 +686,15 @@ sctp_rtxq_window_reopened(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, 
 {
 	struct sctp_rtxq_node *n = alone_in_flight(q, env->pool);
 
-	if (n == NULL || n->tsn != tsn || n->len > q->a_rwnd)
+	/*
+	 * A probe whose retransmissions are used up could not go again:
+	 * marked, it would wait for sctp_rtxq_pr_expire(), which nothing
+	 * here asks for, with the flight (and so T3-rtx) gone. In flight it
+	 * stays under T3-rtx, whose expiry marks it and has it abandoned, and
+	 * a SACK may still ack it: the window often reopens while the probe
+	 * is on its way rather than dropped.
+	 */
+	if (n == NULL || n->tsn != tsn || n->len > q->a_rwnd || rtx_used_up(env->pool, q->tail))
 		return -1;
 	n->state = (uint8_t)((n->state & ~S_PHASE) | S_MARKED);
 	q->path_flight[n->path] -= sctp_rtxq_chunk_bytes(n->len);
@@ -704,13 +720,9 @@ sctp_rtxq_take_rtx(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigne
 
 		if (!(n->state & S_MARKED))
 			continue;
-		if (n->state & S_PR) {
-			struct sctp_rtxq_pr_slot *sl = &env->pool->pr[x];
-
-			if (sl->policy == SCTP_RTXQ_PR_RTX && sl->rtx >= sl->value) {
-				left--; /* used up: sctp_rtxq_pr_expire() abandons it */
-				continue;
-			}
+		if (rtx_used_up(env->pool, x)) {
+			left--; /* used up: sctp_rtxq_pr_expire() abandons it */
+			continue;
 		}
 		cb = sctp_rtxq_chunk_bytes(n->len);
 		/* The packet's room counts the chunk as it goes: I-DATA's header is 4 bytes more.

@@ -437,7 +437,10 @@ int sctp_rtxq_window_probe(const struct sctp_rtxq *q, const struct sctp_rtxq_poo
  * (flight and rwnd as there), so it goes again now instead of one backed-off
  * RTO later. Returns the path it was on, or -1 (nothing changed) when tsn
  * is not the highest TSN sent, not alone in flight, or still more than the
- * a_rwnd. O(1).
+ * a_rwnd, or when its SCTP_RTXQ_PR_RTX retransmissions are used up: it
+ * may not go again, so it stays in flight, under T3-rtx, whose expiry marks
+ * it for sctp_rtxq_pr_expire() (and a SACK may still ack it: the window
+ * often reopens while the probe is on its way). O(1).
  */
 int sctp_rtxq_window_reopened(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint32_t tsn);
 

@@ -17,6 +17,7 @@
 extern "C" {
 #include "sctp/chunk_data.h"
 #include "sctp/chunk_forward_tsn.h"
+#include "sctp/chunk_sack.h"
 }
 
 namespace {
@@ -240,6 +241,93 @@ TEST_P(Pr, AMessageGivenUpPartWayGoesWhole)
 	expect_empty(*sim);
 	expect_no_drops(sim->c);
 	expect_no_drops(sim->s);
+	finish(*sim);
+}
+
+// §6.1 A with RFC 7496 §4: a chunk sent with a retransmission limit of 0
+// is the only one in flight when the peer's window closes, so it counts as
+// a zero window probe, and a SACK then reopens the window without acking
+// it (it was still on its way; the SACK that acks it is lost). It may not
+// go again, so it stays in flight, under T3-rtx, and new data goes at once.
+// Marked to go again instead, it was never resent nor abandoned (nothing
+// asked the policy), T3-rtx stopped with the flight, and with DATA no new
+// chunk goes while one is marked: the association sent no DATA again (the
+// interop case pr-rtx against usrsctp, a 1-in-10 stall).
+TEST_P(Pr, ADeadProbeTheWindowReopenedOnDoesNotStallNewData)
+{
+	auto sim = make();
+	sim->handshake();
+	struct sctp_assoc_tx *tx = sim->c.a.tx;
+	uint32_t tsn0 = tx->next_tsn;
+	bool mute = true; // the server's packets vanish: its SACK of the chunk with them
+	sim->lose = [&mute](const Side &from, const Bytes &, uint8_t) {
+		return mute && from.name == std::string("server");
+	};
+	Bytes x = pattern(1000, 1), y = pattern(100, 2);
+	ASSERT_EQ(sim->send_pr(sim->c, 0, x, SCTP_PR_RTX, 0), 0);
+	ASSERT_EQ(times_sent(sim->c, tsn0), 1u);
+	size_t sacks = chunks_of_type(sim->s, SCTP_CHUNK_SACK);
+	for (int i = 0; i < 1000 && chunks_of_type(sim->s, SCTP_CHUNK_SACK) == sacks; i++)
+		ASSERT_TRUE(sim->step(SCTP_TIME_NEVER - 1));
+	ASSERT_EQ(sim->s.data->delivered.size(), 1u) << "the server has it";
+	ASSERT_EQ(sim->c.counters.t3_expiries, 0u);
+	// The peer's window closes, then opens, neither SACK acking the chunk.
+	auto sack = [&sim](uint32_t cum, uint32_t a_rwnd) {
+		Bytes pkt(SCTP_COMMON_HDR_LEN + 16);
+		struct sctp_writer w = sctp_writer_make(pkt.data(), pkt.size());
+		sctp_packet_build_header(&w, sim->s.a.local_port, sim->s.a.peer_port,
+					 sim->s.a.peer_vtag);
+		sctp_sack_build_from(&w, 0, cum, a_rwnd, nullptr, 0, nullptr, 0);
+		ASSERT_TRUE(sctp_writer_ok(&w));
+		pkt.resize(w.off);
+		sim->deliver(sim->c, Sim::InFlight{ &sim->c, pkt, sim->s.addr, sim->c.addr });
+	};
+	sack(tsn0 - 1, 1);
+	uint32_t probe = 0;
+	ASSERT_EQ(sctp_rtxq_window_probe(&tx->rtxq, &sim->c.data->rtxq_pool, &probe), 0);
+	ASSERT_EQ(probe, tsn0);
+	sack(tsn0 - 1, 65536);
+	EXPECT_EQ(sctp_rtxq_flight(&tx->rtxq), sctp_rtxq_chunk_bytes(1000)) << "still in flight";
+	EXPECT_NE(sim->c.a.timer_at[SCTP_ASSOC_T3_RTX], SCTP_TIME_NEVER) << "and timed";
+	mute = false;
+	ASSERT_EQ(sim->send(sim->c, 1, y), 0);
+	EXPECT_EQ(times_sent(sim->c, tsn0 + 1), 1u) << "new data goes at once";
+	sim->run();
+	ASSERT_EQ(sim->s.data->delivered.size(), 2u);
+	EXPECT_EQ(sim->s.data->delivered[0].bytes, x);
+	EXPECT_EQ(sim->s.data->delivered[1].bytes, y);
+	EXPECT_EQ(times_sent(sim->c, tsn0), 1u) << "never sent again";
+	EXPECT_TRUE(sim->c.data->failed.empty()) << "the peer had it: no SEND FAILED";
+	expect_empty(*sim);
+	finish(*sim);
+}
+
+// The class of the stall above: with DATA no new chunk goes while one is
+// marked, so a marked chunk whose retransmissions are used up must not stay
+// marked. The flush that finds only such chunks abandons their messages,
+// whatever marked them (here the retransmission queue directly, with no
+// T3-rtx expiry or fast retransmit to ask the policy), and new data goes.
+TEST_P(Pr, AMarkedChunkWithNoRetransmissionLeftIsAbandonedAtTheNextFlush)
+{
+	auto sim = make();
+	sim->handshake();
+	struct sctp_assoc_tx *tx = sim->c.a.tx;
+	uint32_t tsn0 = tx->next_tsn;
+	sim->lose = client_loses(tsn0);
+	ASSERT_EQ(sim->send_pr(sim->c, 0, pattern(1000, 1), SCTP_PR_RTX, 0), 0);
+	ASSERT_EQ(sctp_rtxq_on_t3_expiry(&tx->rtxq, &tx->env, 0, nullptr), 1u);
+	Bytes y = pattern(100, 2);
+	ASSERT_EQ(sim->send(sim->c, 1, y), 0);
+	EXPECT_EQ(times_sent(sim->c, tsn0 + 1), 1u) << "new data goes at once";
+	ASSERT_EQ(sim->c.data->failed.size(), 1u);
+	EXPECT_TRUE(sim->c.data->failed[0].sent);
+	EXPECT_EQ(sim->c.data->failed[0].pr_policy, SCTP_PR_RTX);
+	EXPECT_EQ(sim->c.counters.fwd_tsn_sent, 1u);
+	EXPECT_EQ(times_sent(sim->c, tsn0), 1u) << "never sent again";
+	sim->run();
+	ASSERT_EQ(sim->s.data->delivered.size(), 1u);
+	EXPECT_EQ(sim->s.data->delivered[0].bytes, y);
+	expect_empty(*sim);
 	finish(*sim);
 }
 

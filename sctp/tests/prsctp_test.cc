@@ -169,7 +169,8 @@ struct Harness {
 		return n;
 	}
 	enum sctp_rtxq_sack_verdict sack(uint32_t cum,
-					 std::vector<std::pair<uint16_t, uint16_t>> gaps = {})
+					 std::vector<std::pair<uint16_t, uint16_t>> gaps = {},
+					 uint32_t a_rwnd = 1u << 20)
 	{
 		std::vector<uint8_t> g;
 		for (auto &p : gaps) {
@@ -183,7 +184,7 @@ struct Harness {
 		memset(&s, 0, sizeof(s));
 		s.type = SCTP_CHUNK_SACK;
 		s.cum_tsn = cum;
-		s.a_rwnd = 1u << 20;
+		s.a_rwnd = a_rwnd;
 		s.n_gaps = (uint16_t)gaps.size();
 		s.gaps = g.empty() ? nullptr : g.data();
 		enum sctp_rtxq_sack_verdict v = sctp_rtxq_on_sack(&q, &env, &s, false, 0, &r);
@@ -343,6 +344,34 @@ TEST(Prsctp, RetransmissionLimitZeroIsSentOnce)
 	EXPECT_EQ(SCTP_RTXQ_S_ABANDONED, h.phase(t));
 	EXPECT_EQ(SCTP_RTXQ_S_IN_FLIGHT, h.phase(t + 1));
 	h.finish();
+}
+
+// §6.1 A: a zero window probe the reopened window did not ack is marked to
+// go again at once, unless its retransmissions are used up. It may not go
+// again, and marked it would leave the flight (T3-rtx with it) to wait for
+// an expiry to ask the policy, with nothing left to time one: it stays in
+// flight instead, under T3-rtx, and a SACK may still ack it.
+TEST(Prsctp, ReopenedWindowLeavesAProbeWithNoRetransmissionLeftInFlight)
+{
+	for (uint64_t limit : { 0u, 1u }) {
+		SCOPED_TRACE(limit);
+		Harness h;
+		uint32_t t = h.send_msg(1, 400, 2, 0, SCTP_RTXQ_PR_RTX, limit);
+		EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(t - 1, {}, 0)); // closed: t is a probe
+		EXPECT_EQ(0, sctp_rtxq_window_probe(&h.q, &h.pool, nullptr));
+		EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(t - 1, {}, 4000)); // open, t not acked
+		if (limit == 0) {
+			EXPECT_EQ(-1, sctp_rtxq_window_reopened(&h.q, &h.env, t));
+			EXPECT_EQ(SCTP_RTXQ_S_IN_FLIGHT, h.phase(t));
+			EXPECT_EQ(0u, sctp_rtxq_marked(&h.q));
+			EXPECT_EQ(416u, sctp_rtxq_flight(&h.q));
+		} else {
+			EXPECT_EQ(0, sctp_rtxq_window_reopened(&h.q, &h.env, t));
+			EXPECT_EQ(SCTP_RTXQ_S_MARKED, h.phase(t));
+			EXPECT_EQ(1u, h.take());
+		}
+		h.finish();
+	}
 }
 
 TEST(Prsctp, WholeMessageWithFragments)
