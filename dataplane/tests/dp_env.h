@@ -84,18 +84,28 @@ struct RingLink {
 		if (b >= 0 && rte_eth_dev_get_name_by_port((uint16_t)b, n) == 0)
 			name_b = n;
 	}
+	// Free the frames still on the wire. A test calls it before it destroys
+	// the instances: an instance whose pool still has mbufs out (a test that
+	// failed half way left them in a ring) keeps the pool, and its name,
+	// which the next test's instance on the same port id then cannot take.
+	void drain()
+	{
+		for (auto *v : { &ab, &ba })
+			for (rte_ring *r : *v) {
+				void *m;
+				while (r != nullptr && rte_ring_dequeue(r, &m) == 0)
+					rte_pktmbuf_free((rte_mbuf *)m);
+			}
+	}
 	~RingLink()
 	{
 		for (int id : { a, b })
 			if (id >= 0 && rte_eth_dev_is_valid_port((uint16_t)id))
 				rte_eth_dev_close((uint16_t)id);
+		drain();
 		for (auto *v : { &ab, &ba })
-			for (rte_ring *r : *v) {
-				void *m;
-				while (rte_ring_dequeue(r, &m) == 0)
-					rte_pktmbuf_free((rte_mbuf *)m);
+			for (rte_ring *r : *v)
 				rte_ring_free(r);
-			}
 	}
 };
 

@@ -274,6 +274,51 @@ TEST_P(IData, RetransmissionLimitAbandonsWithIForwardTsn)
 	finish(*sim);
 }
 
+// RFC 7496 §4 with RFC 8260, the flush's "spent" path: the first fragment
+// of a message sent with a retransmission limit of 0 is lost while its E is
+// still queued (the cwnd holds it back). Fast retransmit marks it, used up;
+// the message may not be abandoned before its E goes (sctp/rtxq.h,
+// "PR-SCTP"), so new data sends the E and the expiry looks again at the
+// next event. The peer gap-acks every other fragment and the flight, T3-rtx
+// with it, is gone: had nothing looked again, the message would stay
+// marked, never resent nor abandoned, the peer's stream blocked for good.
+TEST_P(IData, AMessageWhoseFirstFragmentIsLostIsAbandonedOnceItsLastIsSent)
+{
+	auto sim = make(true, true, 1u << 20);
+	sim->handshake();
+	uint32_t tsn0 = sim->c.a.tx->next_tsn;
+	bool lost = false;
+	sim->lose = [&lost, tsn0](const Side &from, const Bytes &b, uint8_t) {
+		if (lost || from.name != std::string("client"))
+			return false;
+		for (const auto &c : decode(b).chunks)
+			if (c.type == SCTP_CHUNK_I_DATA && sctp_load_be32(c.value.data()) == tsn0)
+				return lost = true;
+		return false;
+	};
+	Bytes big = message(0, 30000);
+	ASSERT_EQ(sim->send_pr(sim->c, 1, big, SCTP_PR_RTX, 0), 0);
+	ASSERT_FALSE(sctp_outq_empty(&sim->c.a.tx->outq)) << "the cwnd kept its E back";
+	sim->run();
+	ASSERT_TRUE(lost);
+	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED);
+	EXPECT_TRUE(sim->s.data->delivered.empty());
+	ASSERT_EQ(sim->c.data->failed.size(), 1u) << "abandoned and reported";
+	EXPECT_EQ(sim->c.data->failed[0].pr_policy, SCTP_PR_RTX);
+	EXPECT_EQ(sim->c.data->failed[0].length, 30000u);
+	EXPECT_GE(chunks_of_type(sim->c, SCTP_CHUNK_I_FORWARD_TSN), 1u);
+	EXPECT_TRUE(sctp_rtxq_empty(&sim->c.a.tx->rtxq));
+	// The stream goes on.
+	Bytes next = message(1, 300);
+	ASSERT_EQ(sim->send(sim->c, 1, next), 0);
+	sim->run();
+	ASSERT_EQ(sim->s.data->delivered.size(), 1u);
+	EXPECT_EQ(sim->s.data->delivered[0].bytes, next);
+	EXPECT_TRUE(sctp_rtxq_empty(&sim->c.a.tx->rtxq));
+	EXPECT_EQ(sim->s.data->ireasm_pool.n_free, sim->s.data->ireasm_pool.n);
+	finish(*sim);
+}
+
 TEST_P(IData, RandomLossEveryMessageOnceInOrderOrAbandoned)
 {
 	for (unsigned seed = 1; seed <= 4; seed++) {
