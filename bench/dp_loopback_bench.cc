@@ -166,9 +166,12 @@ loopback(benchmark::State &state, Pair &p)
 		unsigned sent = 0;
 		while (p.s.recv < want) {
 			while (sent < burst) {
-				dpsctp_sndinfo si = { 0, 0,
+				dpsctp_sndinfo si = { 0,
+						      0,
 						      sent + 1 < burst ? DPSCTP_SEND_MORE : 0u,
-						      DPSCTP_PR_NONE, 0 };
+						      DPSCTP_PR_NONE,
+						      0,
+						      0 };
 				int r;
 				if (len > 512) {
 					rte_mbuf *m = rte_pktmbuf_alloc(pool);

@@ -65,6 +65,7 @@ enum kind {
 	K_UINT,
 	K_SIZE,
 	K_COPY_MAX,
+	K_PF,
 	K_PROFILE,
 	K_UDP_ENCAP,
 	K_NO_UDP_ENCAP,
@@ -184,6 +185,35 @@ static const struct opt options[] = {
 	UINT_OPT("out-streams", "N", out_streams, 1, STREAMS_MAX, "max-streams",
 		 "outbound streams asked for when an association starts (INIT's OS, at most "
 		 "--max-streams): below it, RE-CONFIG can add streams up to --max-streams"),
+	UINT_OPT("rto-initial", "US", rto_initial_us, 1u, 3600000000u, "the profile's",
+		 "RFC 6458 RTOINFO srto_initial: RTO.Initial in microseconds (docs/OPTIONS.md)"),
+	UINT_OPT("rto-min", "US", rto_min_us, 1u, 3600000000u, "the profile's",
+		 "RTOINFO srto_min: RTO.Min in microseconds (docs/OPTIONS.md)"),
+	UINT_OPT("rto-max", "US", rto_max_us, 1u, 3600000000u, "the profile's",
+		 "RTOINFO srto_max: RTO.Max in microseconds (docs/OPTIONS.md)"),
+	UINT_OPT("assoc-max-retrans", "N", assoc_max_retrans, 1u, 65535u, "the profile's",
+		 "ASSOCINFO sasoc_asocmaxrxt: Association.Max.Retrans (docs/OPTIONS.md)"),
+	UINT_OPT("path-max-retrans", "N", path_max_retrans, 1u, 65535u, "the profile's",
+		 "PEER_ADDR_PARAMS spp_pathmaxrxt: Path.Max.Retrans (docs/OPTIONS.md)"),
+	UINT_OPT("hb-interval", "US", hb_interval_us, 1000u, 3600000000u, "the profile's",
+		 "PEER_ADDR_PARAMS spp_hbinterval: HB.interval in microseconds (docs/OPTIONS.md)"),
+	UINT_OPT("sack-delay", "US", sack_delay_us, 1u, 500000u, "the profile's",
+		 "DELAYED_SACK sack_delay in microseconds (at most 500 ms) (docs/OPTIONS.md)"),
+	UINT_OPT("sack-freq", "N", sack_freq, 1u, 65535u, "the profile's",
+		 "DELAYED_SACK sack_freq: a SACK at least every N packets with DATA "
+		 "(docs/OPTIONS.md)"),
+	UINT_OPT("max-burst", "N", max_burst, 1u, 65535u, "the profile's",
+		 "MAX_BURST: packets per send opportunity (docs/OPTIONS.md)"),
+	UINT_OPT("maxseg", "BYTES", maxseg, 256u, 65535u, "the path MTU's",
+		 "MAXSEG: most DATA payload bytes per fragment (docs/OPTIONS.md)"),
+	UINT_OPT("max-init-retrans", "N", max_init_retrans, 1u, 65535u, "the profile's",
+		 "INITMSG sinit_max_attempts: Max.Init.Retransmits (docs/OPTIONS.md)"),
+	UINT_OPT("max-init-timeout", "US", max_init_timeout_us, 1u, 3600000000u, "the profile's",
+		 "INITMSG sinit_max_init_timeo: the T1 timers' back-off cap in microseconds "
+		 "(docs/OPTIONS.md)"),
+	UINT_OPT(
+		"cookie-life", "MS", cookie_life_ms, 1u, 3600000u, "the profile's",
+		"ASSOCINFO sasoc_cookie_life: Valid.Cookie.Life in milliseconds (docs/OPTIONS.md)"),
 	UINT_OPT("max-paths", "N", max_paths, 1, PATHS_MAX, NULL,
 		 "peer addresses (paths) kept per association"),
 	UINT_OPT("neighbours", "N", neighbours, NBRS_MIN, NBRS_MAX, "max-assocs x max-paths + 64",
@@ -202,6 +232,15 @@ static const struct opt options[] = {
 	  .min = 0,
 	  .max = COPY_MAX_MAX,
 	  .help = "payloads up to this size are copied into the packet, larger ones referenced" },
+	{ .name = "pf-threshold",
+	  .arg = "N|off|profile",
+	  .kind = K_PF,
+	  .value = V_REQUIRED,
+	  .min = 0,
+	  .max = 65534,
+	  .help = "RFC 7829 potentially-failed threshold (PEER_ADDR_THLDS spt_pathpfthld, "
+		  "docs/OPTIONS.md): a path with more errors is PF; off: no PF state; profile: the "
+		  "profile's" },
 	{ .name = "impair",
 	  .arg = "SPEC",
 	  .kind = K_IMPAIR,
@@ -791,6 +830,19 @@ apply(struct parse *p, const struct opt *o, const char *v, char *err, size_t err
 	case K_UINT:
 	case K_SIZE:
 		return set_uint(p, o, v, err, errlen);
+	case K_PF:
+		if (strcmp(v, "profile") == 0 || strcmp(v, "off") == 0) {
+			c->pf_threshold =
+				v[0] == 'p' ? DPSCTP_CONFIG_PF_PROFILE : DPSCTP_CONFIG_PF_OFF;
+			return 0;
+		}
+		if (parse_number(v, false, &n) != 0 || n > o->max) {
+			seterr(err, errlen, "%spf-threshold '%s': not off, profile or 0..%u",
+			       dashes(p), v, o->max);
+			return -EINVAL;
+		}
+		c->pf_threshold = (uint32_t)n;
+		return 0;
 	case K_COPY_MAX:
 		if (strcmp(v, "auto") == 0) {
 			c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
@@ -898,6 +950,7 @@ dpsctp_config_defaults(struct dpsctp_config *c)
 	c->rcvbuf = DEFAULT_BUF;
 	c->sndbuf = DEFAULT_BUF;
 	c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
+	c->pf_threshold = DPSCTP_CONFIG_PF_PROFILE;
 	c->telemetry = true;
 	c->extensions = DEFAULT_EXTENSIONS;
 	c->sched = DPSCTP_SCHED_RR;
@@ -1144,6 +1197,13 @@ dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen)
 			       c->copy_max, o->max);
 			return -EINVAL;
 		}
+		if (o->kind == K_PF) {
+			if (c->pf_threshold >= DPSCTP_CONFIG_PF_OFF || c->pf_threshold <= o->max)
+				continue;
+			seterr(err, errlen, "--%s %u: out of range (off, profile or 0..%u)",
+			       o->name, c->pf_threshold, o->max);
+			return -EINVAL;
+		}
 		if (o->kind != K_UINT && o->kind != K_SIZE)
 			continue;
 		v = get_field(c, o);
@@ -1231,6 +1291,14 @@ format_value(const struct dpsctp_config *c, const struct opt *o, char *buf, size
 		break;
 	case K_SIZE:
 		size_text(get_field(c, o), buf, len);
+		break;
+	case K_PF:
+		if (c->pf_threshold == DPSCTP_CONFIG_PF_PROFILE)
+			snprintf(buf, len, "profile");
+		else if (c->pf_threshold == DPSCTP_CONFIG_PF_OFF)
+			snprintf(buf, len, "off");
+		else
+			snprintf(buf, len, "%u", c->pf_threshold);
 		break;
 	case K_COPY_MAX:
 		if (c->copy_max == DPSCTP_CONFIG_COPY_MAX_AUTO)
@@ -1338,6 +1406,7 @@ dpsctp_config_print(const struct dpsctp_config *c, FILE *f)
 		case K_UINT:
 		case K_SIZE:
 		case K_COPY_MAX:
+		case K_PF:
 		case K_PROFILE:
 		case K_ICMP_UNREACH:
 		case K_LOG:

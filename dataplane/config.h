@@ -56,6 +56,8 @@ extern "C" {
 #define DPSCTP_CONFIG_DEPTH_MAX	    4u	       /**< files a file may include, nested */
 #define DPSCTP_CONFIG_UDP_PORT	    9899u      /**< RFC 6951 §5: the IANA port for SCTP over UDP */
 #define DPSCTP_CONFIG_COPY_MAX_AUTO UINT32_MAX /**< --copy-max auto: the library's threshold */
+#define DPSCTP_CONFIG_PF_PROFILE    UINT32_MAX /**< --pf-threshold profile: the profile's */
+#define DPSCTP_CONFIG_PF_OFF	    (UINT32_MAX - 1u) /**< --pf-threshold off: no PF state */
 /** --extensions: the DPSCTP_EXT_* bits this build implements (the others are refused). */
 #define DPSCTP_CONFIG_EXTENSIONS (DPSCTP_EXT_PR_SCTP | DPSCTP_EXT_I_DATA | DPSCTP_EXT_RECONFIG)
 
@@ -130,6 +132,22 @@ struct dpsctp_config {
 	uint32_t extensions;
 	uint32_t sched; /**< --sched, every association's stream scheduler, DPSCTP_SCHED_RR */
 	enum dpsctp_config_log_level log_level; /**< --log-level, info */
+	/* The per-association options' instance defaults over the profile's (docs/OPTIONS.md). */
+	/** --pf-threshold: 0..65534, DPSCTP_CONFIG_PF_OFF or DPSCTP_CONFIG_PF_PROFILE (default) */
+	uint32_t pf_threshold;
+	uint32_t rto_initial_us;      /**< --rto-initial, 0 = the profile's */
+	uint32_t rto_min_us;	      /**< --rto-min, 0 = the profile's */
+	uint32_t rto_max_us;	      /**< --rto-max, 0 = the profile's */
+	uint32_t assoc_max_retrans;   /**< --assoc-max-retrans, 0 = the profile's */
+	uint32_t path_max_retrans;    /**< --path-max-retrans, 0 = the profile's */
+	uint32_t hb_interval_us;      /**< --hb-interval, 0 = the profile's */
+	uint32_t sack_delay_us;	      /**< --sack-delay, 0 = the profile's */
+	uint32_t sack_freq;	      /**< --sack-freq, 0 = the profile's */
+	uint32_t max_burst;	      /**< --max-burst, 0 = the profile's */
+	uint32_t maxseg;	      /**< --maxseg, 0 = the path MTU's */
+	uint32_t max_init_retrans;    /**< --max-init-retrans, 0 = the profile's */
+	uint32_t max_init_timeout_us; /**< --max-init-timeout, 0 = the profile's */
+	uint32_t cookie_life_ms;      /**< --cookie-life, 0 = the profile's */
 };
 
 /**

@@ -26,6 +26,7 @@
 #include <rte_pdump.h>
 
 #include "dataplane/dp_conn.h"
+#include "dataplane/dp_opt.h"
 #include "dataplane/dp_req.h"
 #include "dataplane/dp_stats.h"
 #include "dataplane/dp_telemetry.h"
@@ -355,6 +356,11 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 		cfg->out_streams != 0 ? (uint16_t)cfg->out_streams : d->set.max_streams;
 	d->profile.max_in_streams = d->set.max_streams;
 	d->profile.max_out_streams = d->set.max_streams; /* what RE-CONFIG adds up to */
+	dp_opt_instance_init(d);
+	if (dp_opt_from_config(d, err, errlen) != 0) {
+		rte_free(d);
+		return NULL;
+	}
 	d->data_bytes =
 		dp_data_bytes(d->set.max_streams, (cfg->extensions & DPSCTP_EXT_I_DATA) != 0);
 	d->n_workers = cfg->queues != 0 ? cfg->queues : 1;
@@ -855,11 +861,25 @@ dpsctp_connect(struct dpsctp *d, unsigned worker, const struct sctp_addr *peers,
 	       uint16_t peer_port, uint16_t local_port, const struct dpsctp_callbacks *cb,
 	       void *arg, int *rc)
 {
+	return dpsctp_connect_opts(d, worker, peers, n_peers, peer_port, local_port, NULL, cb, arg,
+				   rc);
+}
+
+struct dpsctp_assoc *
+dpsctp_connect_opts(struct dpsctp *d, unsigned worker, const struct sctp_addr *peers,
+		    unsigned n_peers, uint16_t peer_port, uint16_t local_port,
+		    const struct dpsctp_initmsg *init, const struct dpsctp_callbacks *cb, void *arg,
+		    int *rc)
+{
 	int dummy;
 	if (rc == NULL)
 		rc = &dummy;
 	if (d == NULL || worker >= d->n_workers || peers == NULL || n_peers == 0 ||
-	    n_peers > SCTP_MAX_PATHS || peer_port == 0) {
+	    n_peers > SCTP_MAX_PATHS || peer_port == 0 ||
+	    (init != NULL &&
+	     (dpsctp_opt_check(DPSCTP_OPT_INITMSG, init, sizeof(*init), NULL, 0) != 0 ||
+	      init->num_ostreams > d->set.max_streams ||
+	      init->max_instreams > d->set.max_streams))) {
 		*rc = -EINVAL;
 		return NULL;
 	}
@@ -889,7 +909,10 @@ dpsctp_connect(struct dpsctp *d, unsigned worker, const struct sctp_addr *peers,
 			return NULL;
 		}
 		r->assoc = c;
-		int e = dp_conn_connect(w, c, r->peers, r->n_peers, r->local_port, r->peer_port);
+		int e = init != NULL ? dp_opt_assoc_init(c, init) : 0;
+		if (e == 0)
+			e = dp_conn_connect(w, c, r->peers, r->n_peers, r->local_port,
+					    r->peer_port);
 		dp_req_free(w, r);
 		if (e != 0) {
 			dp_conn_free(c);
@@ -911,6 +934,10 @@ dpsctp_connect(struct dpsctp *d, unsigned worker, const struct sctp_addr *peers,
 		return NULL;
 	}
 	r->assoc = c;
+	if (init != NULL) {
+		r->has_init = true;
+		memcpy(r->opt, init, sizeof(*init));
+	}
 	*rc = dp_req_post(w, r);
 	if (*rc != 0) {
 		rte_mempool_put(w->conn_pool, c);
@@ -999,9 +1026,26 @@ dp_sndinfo_ok(const struct dpsctp_sndinfo *si)
 	       !(si->pr_policy == DPSCTP_PR_TTL && si->pr_value == 0);
 }
 
+/* DPSCTP_OPT_DEFAULT_SNDINFO as a struct dpsctp_sndinfo (a NULL sndinfo). */
+static const struct dpsctp_sndinfo *
+dp_sndinfo_default(const struct dpsctp_assoc *a, struct dpsctp_sndinfo *si)
+{
+	const struct dpsctp_default_sndinfo *s = &dp_opt_vals(a)->sndinfo;
+	si->sid = s->sid;
+	si->ppid = s->ppid;
+	si->flags = s->flags;
+	si->pr_policy = s->pr_policy;
+	si->pr_value = s->pr_value;
+	si->context = s->context;
+	return si;
+}
+
 int
 dpsctp_send(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, struct rte_mbuf *m)
 {
+	struct dpsctp_sndinfo dflt;
+	if (si == NULL && a != NULL)
+		si = dp_sndinfo_default(a, &dflt);
 	if (a == NULL || si == NULL || m == NULL || !dp_sndinfo_ok(si))
 		return -EINVAL;
 	struct dp_worker *w = a->w;
@@ -1023,6 +1067,9 @@ int
 dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, const void *buf,
 		  size_t len)
 {
+	struct dpsctp_sndinfo dflt;
+	if (si == NULL && a != NULL)
+		si = dp_sndinfo_default(a, &dflt);
 	if (a == NULL || si == NULL || (buf == NULL && len != 0) || !dp_sndinfo_ok(si))
 		return -EINVAL;
 	if (len == 0)
@@ -1265,4 +1312,29 @@ dpsctp_msg_to_mbuf(struct dpsctp_assoc *a, const struct dpsctp_msg *m)
 		}
 	}
 	return head;
+}
+
+int
+dpsctp_assoc_setopt(struct dpsctp_assoc *a, enum dpsctp_opt opt, const void *val, size_t len,
+		    char *err, size_t errlen)
+{
+	if (a == NULL)
+		return -EINVAL;
+	int rc = dpsctp_opt_check(opt, val, len, err, errlen);
+	if (rc != 0)
+		return rc;
+	struct dp_worker *w = a->w;
+	if (dp_owner(w)) {
+		rc = dp_opt_assoc_apply(a, opt, val, err, errlen);
+		dp_conn_after(a); /* timers the option moved */
+		if (!w->d->started && w->n_tx != 0)
+			dp_tx_flush(w);
+		return rc;
+	}
+	struct dp_req *r = dp_req_new(w, DP_REQ_SETOPT, a);
+	if (r == NULL)
+		return -EAGAIN;
+	r->bytes = (uint32_t)opt;
+	memcpy(r->opt, val, len);
+	return dp_req_post(w, r);
 }

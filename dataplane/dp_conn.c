@@ -22,6 +22,7 @@
 
 #include "dataplane/dp_buf.h"
 #include "dataplane/dp_conn.h"
+#include "dataplane/dp_opt.h"
 #include "dataplane/dp_public.h"
 #include "dataplane/dp_tx.h"
 
@@ -150,7 +151,8 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 	if (n->type == SCTP_NOTIFY_COMM_LOST || n->type == SCTP_NOTIFY_SHUTDOWN_COMPLETE ||
 	    n->type == SCTP_NOTIFY_CANT_START)
 		c->notified_end = true;
-	if (c->cb != NULL && c->cb->on_event != NULL)
+	/* DPSCTP_OPT_EVENTS: what the application asked not to hear is not called. */
+	if (c->cb != NULL && c->cb->on_event != NULL && dp_opt_event_wanted(c, n->type))
 		c->cb->on_event(c, &ev, c->arg);
 }
 
@@ -331,6 +333,7 @@ dp_conn_free(struct dpsctp_assoc *c)
 	w->ctr.assocs_freed++;
 	for (unsigned i = 0; i < SCTP_ASSOC_DROP_COUNT; i++)
 		w->assoc_drops_closed[i] += c->ctr.drops[i];
+	dp_opt_free(c);
 	rte_mempool_put(w->conn_pool, c);
 }
 
@@ -549,6 +552,22 @@ dp_conn_send_pr(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, uint8_t
 				  c->w->now_ns);
 }
 
+/*
+ * Whether the message waits for more (the core's SCTP_SEND_MORE): the
+ * caller said so (DPSCTP_SEND_MORE), or DPSCTP_OPT_NODELAY is off and a
+ * message smaller than a packet finds data of ours unacknowledged (Nagle:
+ * the acknowledgement's input flushes what waits).
+ */
+static bool
+dp_conn_more(const struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, uint32_t len)
+{
+	if (si->flags & DPSCTP_SEND_MORE)
+		return true;
+	const struct sctp_assoc_tx *tx = c->a.tx;
+	return dp_opt_vals(c)->nodelay == 0 && tx != NULL && len + 64u < tx->mtu &&
+	       sctp_rtxq_flight(&tx->rtxq) != 0;
+}
+
 _Static_assert(DPSCTP_PR_NONE == SCTP_PR_NONE && DPSCTP_PR_TTL == SCTP_PR_TTL &&
 		       DPSCTP_PR_RTX == SCTP_PR_RTX && DPSCTP_PR_PRIO == SCTP_PR_PRIO,
 	       "public PR-SCTP policies are the core's");
@@ -597,7 +616,7 @@ dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte
 	struct sctp_slice s = { one, data, len };
 	uint8_t flags = ((si->flags & DPSCTP_SEND_UNORDERED) ? SCTP_SEND_UNORDERED : 0) |
 			((si->flags & DPSCTP_SEND_SACK_NOW) ? SCTP_SEND_SACK_NOW : 0) |
-			((si->flags & DPSCTP_SEND_MORE) ? SCTP_SEND_MORE : 0);
+			(dp_conn_more(c, si, len) ? SCTP_SEND_MORE : 0);
 	c->in_send = true;
 	rc = dp_conn_send_pr(c, si, flags, &s);
 	if (rc == 0) {
@@ -647,7 +666,7 @@ dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, cons
 	struct sctp_slice s = { p, dst, len };
 	uint8_t flags = ((si->flags & DPSCTP_SEND_UNORDERED) ? SCTP_SEND_UNORDERED : 0) |
 			((si->flags & DPSCTP_SEND_SACK_NOW) ? SCTP_SEND_SACK_NOW : 0) |
-			((si->flags & DPSCTP_SEND_MORE) ? SCTP_SEND_MORE : 0);
+			(dp_conn_more(c, si, len) ? SCTP_SEND_MORE : 0);
 	rte_mbuf_refcnt_update(p, 1); /* the reference the association takes on success */
 	c->in_send = true;
 	int rc = dp_conn_send_pr(c, si, flags, &s);

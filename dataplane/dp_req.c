@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dataplane/dp_conn.h"
+#include "dataplane/dp_opt.h"
 #include "dataplane/dp_req.h"
 
 #define DP_REQ_MAX 1024u /* requests a worker holds at once (pool and ring) */
@@ -95,7 +96,9 @@ dp_req_run(struct dp_worker *w, struct dp_req *r)
 	switch ((enum dp_req_kind)r->kind) {
 	case DP_REQ_CONNECT:
 		dp_conn_link(c);
-		if (dp_conn_connect(w, c, r->peers, r->n_peers, r->local_port, r->peer_port) != 0) {
+		if ((r->has_init &&
+		     dp_opt_assoc_init(c, (const struct dpsctp_initmsg *)r->opt) != 0) ||
+		    dp_conn_connect(w, c, r->peers, r->n_peers, r->local_port, r->peer_port) != 0) {
 			/* CANT_START is the handle's last word, as for a failed handshake. */
 			struct dpsctp_event ev = { .type = DPSCTP_EV_CANT_START };
 			if (c->cb != NULL && c->cb->on_event != NULL)
@@ -103,6 +106,10 @@ dp_req_run(struct dp_worker *w, struct dp_req *r)
 			dp_conn_free(c);
 			return;
 		}
+		dp_conn_after(c);
+		break;
+	case DP_REQ_SETOPT:
+		(void)dp_opt_assoc_apply(c, (enum dpsctp_opt)r->bytes, r->opt, NULL, 0);
 		dp_conn_after(c);
 		break;
 	case DP_REQ_SEND:

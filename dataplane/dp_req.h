@@ -29,6 +29,7 @@ enum dp_req_kind {
 	DP_REQ_RESET_STREAMS, /* bytes: the flags; n_sids, sids */
 	DP_REQ_ADD_STREAMS,   /* local_port: outbound streams to add, peer_port: inbound */
 	DP_REQ_RESET_ASSOC,
+	DP_REQ_SETOPT, /* bytes: the option (dpsctp_assoc_setopt()); opt: its value */
 };
 
 struct dp_req {
@@ -43,6 +44,10 @@ struct dp_req {
 	uint16_t n_peers;
 	uint16_t local_port, peer_port;
 	uint16_t n_sids; /* DP_REQ_RESET_STREAMS */
+	/* DP_REQ_CONNECT: an INITMSG with it (dpsctp_connect_opts()) */
+	bool has_init;
+	/* DP_REQ_SETOPT: the value; DP_REQ_CONNECT with has_init: the INITMSG */
+	uint8_t opt[64];
 	union {
 		struct sctp_addr peers[SCTP_MAX_PATHS]; /* DP_REQ_CONNECT */
 		uint16_t sids[SCTP_RECONF_MAX_STREAMS]; /* DP_REQ_RESET_STREAMS */

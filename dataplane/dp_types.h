@@ -41,7 +41,24 @@
 #include "drivers/net/l3.h"
 #include "drivers/port/port.h"
 #include "sctp/assoc.h"
+#include "sctp/assoc_opt.h"
 #include "sctp/endpoint.h"
+
+/*
+ * The options the data plane keeps itself (dataplane/dp_opt.c): the
+ * instance's in struct dpsctp, an association's in its struct dp_opts.
+ */
+struct dp_optvals {
+	struct dpsctp_default_sndinfo sndinfo; /* DPSCTP_OPT_DEFAULT_SNDINFO */
+	uint32_t events;		       /* DPSCTP_OPT_EVENTS mask */
+	uint32_t nodelay;		       /* DPSCTP_OPT_NODELAY */
+};
+
+/* An association's own options, made at its first dpsctp_assoc_setopt(). */
+struct dp_opts {
+	struct sctp_assoc_opts core; /* the core's parameters (sctp/assoc_opt.h) */
+	struct dp_optvals v;
+};
 
 #define DP_MAX_WORKERS	   16u
 #define DP_BURST	   32u	/* rx burst */
@@ -118,6 +135,7 @@ struct dpsctp_assoc {
 	/* The last neighbour confirmation (dp_rx.c): its path and time. */
 	uint8_t nbr_confirmed_path;
 	uint64_t nbr_confirmed_ns;
+	struct dp_opts *opts; /* NULL: the instance's options (dp_opt.c) */
 };
 
 /*
@@ -203,6 +221,8 @@ struct dpsctp {
 	struct dpsctp_port port;
 	struct rte_mempool *indirect_pool; /* mbufs without data room, for zero-copy payloads */
 	struct sctp_profile profile;	   /* the chosen profile, streams capped at --max-streams */
+	struct sctp_cc_params cc;	   /* every worker's send side (max_burst: profile's) */
+	struct dp_optvals optv;		   /* the instance's dp-side options (dp_opt.c) */
 	struct dpsctp_vtag_scheme vtag;
 	uint8_t cookie_key[SCTP_COOKIE_KEY_LEN];
 	unsigned n_workers;

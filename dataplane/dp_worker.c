@@ -132,6 +132,7 @@ dp_endpoint(struct dp_worker *w, struct sctp_endpoint *ep, uint16_t port, bool l
 	memset(&c, 0, sizeof(c));
 	c.port = port;
 	c.profile = &d->profile;
+	w->data.cc = &d->cc; /* Max.Burst: DPSCTP_OPT_MAX_BURST, --max-burst */
 	c.data = &w->data;
 	c.a_rwnd = w->data.reasm.max_bytes;
 	c.listening = listening;

@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dpsctp_opt.h"
 #include "sctp/addr.h"
 
 #ifdef __cplusplus
@@ -161,6 +162,7 @@ struct dpsctp_sndinfo {
 	uint32_t pr_policy; /**< DPSCTP_PR_NONE, _TTL, _RTX, _PRIO */
 	uint32_t pr_value; /**< TTL: lifetime in ms; RTX: retransmissions allowed; PRIO: priority, 0
 			      highest */
+	uint32_t context;  /**< the application's value for the message (RFC 6458 snd_context) */
 };
 
 /**
@@ -295,6 +297,7 @@ struct dpsctp_event {
 	int sent;	     /**< SEND_FAILED: some of it went on the wire */
 	uint32_t pr_policy;  /**< SEND_FAILED: the PR-SCTP policy that abandoned the message, 0 when
 				the association closed */
+	uint32_t context;    /**< SEND_FAILED: 0 (the send queue does not keep the context) */
 	uint16_t local_port; /**< every event: our SCTP port */
 	uint16_t peer_port;  /**< every event: the peer's SCTP port */
 	uint32_t reset_flags;	 /**< STREAM_RESET, ASSOC_RESET, STREAM_CHANGE: DPSCTP_RESET_* */
@@ -525,6 +528,33 @@ DPSCTP_EXPORT struct dpsctp_assoc *dpsctp_connect(struct dpsctp *d, unsigned wor
 						  int *rc);
 
 /**
+ * dpsctp_connect() with the INIT's streams and retries for this
+ * association (RFC 6458 SCTP_INITMSG on a socket before connect()): the
+ * fields of @p init not 0 replace the instance's (dpsctp_setopt()) for it.
+ * Streams beyond --max-streams are refused (-EINVAL): the per-association
+ * block holds that many.
+ *
+ * @param d           the instance.
+ * @param worker      the worker that will own the association.
+ * @param peers       the peer's addresses, the first the primary; copied.
+ * @param n_peers     entries of @p peers, 1 .. --max-paths.
+ * @param peer_port   the peer's SCTP port, not 0.
+ * @param local_port  our SCTP port; 0: the worker picks one (as dpsctp_connect()).
+ * @param init        the streams and retries; NULL: the instance's (as dpsctp_connect()).
+ * @param cb          the association's callbacks (must outlive it); NULL for none.
+ * @param arg         what the callbacks receive.
+ * @param rc          set on failure; may be NULL.
+ * @return as dpsctp_connect(), and NULL with -EINVAL in *rc for an @p init
+ *         that dpsctp_opt_check() refuses or that asks for more streams
+ *         than --max-streams.
+ */
+DPSCTP_EXPORT struct dpsctp_assoc *
+dpsctp_connect_opts(struct dpsctp *d, unsigned worker, const struct sctp_addr *peers,
+		    unsigned n_peers, uint16_t peer_port, uint16_t local_port,
+		    const struct dpsctp_initmsg *init, const struct dpsctp_callbacks *cb, void *arg,
+		    int *rc);
+
+/**
  * Send one message from an mbuf (a chain is one message). Zero copy: the
  * segments are referenced until acknowledged; payloads at or below the
  * configured copy threshold are copied into the packet being bundled. On
@@ -534,7 +564,8 @@ DPSCTP_EXPORT struct dpsctp_assoc *dpsctp_connect(struct dpsctp *d, unsigned wor
  * statistics).
  *
  * @param a   the association.
- * @param si  stream, payload protocol identifier and flags.
+ * @param si  stream, payload protocol identifier and flags; NULL: the
+ *            association's DPSCTP_OPT_DEFAULT_SNDINFO.
  * @param m   the message, an mbuf chain of the instance's pool or one like it.
  * @return 0, -ENOTCONN (not established or closing), -EINVAL (stream out of
  *         range, empty message, pr_policy above DPSCTP_PR_PRIO, a
@@ -767,6 +798,83 @@ DPSCTP_EXPORT int dpsctp_add_streams(struct dpsctp_assoc *a, uint16_t out, uint1
  * @return 0, and the values of dpsctp_reset_streams().
  */
 DPSCTP_EXPORT int dpsctp_reset_assoc(struct dpsctp_assoc *a);
+
+/**
+ * Set an option on one association (<dpsctp/dpsctp_opt.h>, docs/OPTIONS.md:
+ * RFC 6458's setsockopt() with an association id). The value is checked
+ * first (dpsctp_opt_check(), then against the values in force); only the
+ * association changes, the instance's defaults stay. On the association's
+ * worker (a callback, or the thread that runs dpsctp_poll()) it applies at
+ * once and returns what happened; from another thread the value is checked
+ * alone, then travels through the worker's request ring and its result is
+ * not reported (read it back with dpsctp_assoc_getopt()), as for
+ * dpsctp_set_sched().
+ *
+ * @param a       the association.
+ * @param opt     the option; not DPSCTP_OPT_STATUS or _PEER_ADDR_INFO.
+ * @param val     its value, the option's struct.
+ * @param len     sizeof that struct.
+ * @param err     room for a one-line reason on failure; may be NULL.
+ * @param errlen  bytes at @p err.
+ * @return 0, -EINVAL (a bad value, or one that does not fit those in force:
+ *         err says which), -ENOPROTOOPT (not an option one sets),
+ *         -ENOENT (DPSCTP_OPT_PRIMARY_ADDR or _PEER_ADDR_PARAMS: not one of
+ *         the peer's addresses), -ENOTCONN (closed, or DPSCTP_OPT_PRIMARY_ADDR
+ *         before COMM_UP), -EOPNOTSUPP (a path MTU setting the build cannot
+ *         apply: err says so), -EAGAIN (request ring full, another thread).
+ */
+DPSCTP_EXPORT int dpsctp_assoc_setopt(struct dpsctp_assoc *a, enum dpsctp_opt opt, const void *val,
+				      size_t len, char *err, size_t errlen);
+
+/**
+ * Read an option of one association (RFC 6458's getsockopt()), among them
+ * DPSCTP_OPT_STATUS and DPSCTP_OPT_PEER_ADDR_INFO. For
+ * DPSCTP_OPT_PEER_ADDR_INFO and _PEER_ADDR_PARAMS, @p val's addr names the
+ * path on input. Any thread may ask, as for the statistics: the answer is
+ * what the owner last set or saw.
+ *
+ * @param a    the association.
+ * @param opt  the option.
+ * @param val  filled: the option's struct.
+ * @param len  in: bytes at @p val, at least the struct's size; out: that size.
+ * @return 0, -EINVAL (NULL, or @p len too small), -ENOPROTOOPT (not an
+ *         option), -ENOENT (no path with that address).
+ */
+DPSCTP_EXPORT int dpsctp_assoc_getopt(const struct dpsctp_assoc *a, enum dpsctp_opt opt, void *val,
+				      size_t *len);
+
+/**
+ * Set an option's instance default: the value every association made
+ * afterwards starts with (RFC 6458's association id 0, SCTP_FUTURE_ASSOC),
+ * in place of the configuration's. Associations that exist keep theirs.
+ * Before dpsctp_start(), or on the thread that polls an instance that is
+ * not started (as dpsctp_listen()).
+ *
+ * @param d       the instance.
+ * @param opt     the option; not DPSCTP_OPT_PRIMARY_ADDR, _STATUS or _PEER_ADDR_INFO.
+ * @param val     its value; a DPSCTP_OPT_PEER_ADDR_PARAMS one names no address.
+ * @param len     sizeof the option's struct.
+ * @param err     room for a one-line reason on failure; may be NULL.
+ * @param errlen  bytes at @p err.
+ * @return 0, -EINVAL (bad value: err says which), -ENOPROTOOPT (not an
+ *         option of the instance), -EBUSY (the instance is started),
+ *         -EOPNOTSUPP (a path MTU setting the build cannot apply).
+ */
+DPSCTP_EXPORT int dpsctp_setopt(struct dpsctp *d, enum dpsctp_opt opt, const void *val, size_t len,
+				char *err, size_t errlen);
+
+/**
+ * Read an option's instance default (see dpsctp_setopt()).
+ *
+ * @param d    the instance.
+ * @param opt  the option; not DPSCTP_OPT_PRIMARY_ADDR, _STATUS or _PEER_ADDR_INFO.
+ * @param val  filled: the option's struct (ASSOCINFO's read-only fields 0).
+ * @param len  in: bytes at @p val, at least the struct's size; out: that size.
+ * @return 0, -EINVAL (NULL, or @p len too small), -ENOPROTOOPT (not an
+ *         option of the instance).
+ */
+DPSCTP_EXPORT int dpsctp_getopt(const struct dpsctp *d, enum dpsctp_opt opt, void *val,
+				size_t *len);
 
 /**
  * Keep a received message without copying: an mbuf chain of indirect

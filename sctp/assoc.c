@@ -295,9 +295,12 @@ assoc_reset(struct sctp_assoc *a, struct sctp_endpoint *ep)
 	const struct sctp_assoc_ops *ops = a->ops;
 	void *ctx = a->ctx;
 	struct sctp_assoc_counters *counters = a->counters;
+	/* A per-association block set before connect (sctp_assoc_set_opts()) stays. */
+	const struct sctp_profile *prof = a->prof;
 
 	sctp_assoc_init(a, ops, ctx, counters);
 	a->ep = ep;
+	a->prof = prof != NULL ? prof : ep->cfg.profile;
 }
 
 void
@@ -349,7 +352,7 @@ sctp_assoc_connectx(struct sctp_assoc *a, struct sctp_endpoint *ep, const struct
 	a->hs = hs;
 	a->local_addr = *local;
 	/* §5.4 rule 1: every address the user gave is confirmed. */
-	sctp_paths_init(&a->paths, ep->cfg.profile, &peers[0]);
+	sctp_paths_init(&a->paths, a->prof, &peers[0]);
 	assoc_add_peer_addrs(a, peers + 1, n_peers - 1, true, now_ns);
 	a->local_port = local_port;
 	a->peer_port = peer_port;
@@ -390,7 +393,7 @@ sctp_assoc_from_cookie(struct sctp_assoc *a, struct sctp_endpoint *ep,
 	a->extensions = st->extensions;
 	a->local_addr = st->local_addr;
 	/* §5.4 rule 2: the address the INIT ACK went to is the confirmed one. */
-	sctp_paths_init(&a->paths, ep->cfg.profile, &st->peer_src);
+	sctp_paths_init(&a->paths, a->prof, &st->peer_src);
 	assoc_add_peer_addrs(a, st->peer_addrs, st->n_peer_addrs, false, now_ns);
 
 	/* RFC 9260 §5.1 D: the COOKIE ACK is sent; ESTABLISHED, COMMUNICATION UP. */

@@ -591,7 +591,7 @@ struct sctp_assoc_handshake {
 };
 
 /*
- * 384 bytes on LP64 (the send side's state is in data_mem, behind tx),
+ * 400 bytes on LP64 (the send side's state is in data_mem, behind tx),
  * laid out by how often a field is read (docs/ARCHITECTURE.md
  * decision 6; static_asserts in sctp/assoc.c, sizes printed by
  * bench_endpoint and AssocSize.ReportSizes):
@@ -628,6 +628,11 @@ struct sctp_assoc {
 	struct sctp_assoc_counters *counters;
 	/* Line 1 and on: the peer's addresses, each with its RTO and state. */
 	struct sctp_paths paths;
+	/*
+	 * The parameters in force: ep's profile, or the caller's per-association
+	 * block once an option is set (sctp/assoc_opt.h); see assoc_profile().
+	 */
+	const struct sctp_profile *prof;
 	uint64_t timer_at[SCTP_ASSOC_TIMER_COUNT]; /* deadlines; SCTP_TIME_NEVER: stopped */
 	uint32_t local_initial_tsn;
 	uint32_t peer_initial_tsn;

@@ -59,9 +59,16 @@ assoc_rnd32(const struct sctp_assoc *a)
 static uint64_t
 assoc_timer_duration(const struct sctp_assoc *a, enum sctp_assoc_timer t)
 {
+	const struct sctp_profile *p = assoc_profile(a);
+	uint64_t rto = sctp_assoc_data_path(a)->rto.rto_ns;
+
 	if (t == SCTP_ASSOC_T5_GUARD)
-		return 5u * assoc_profile(a)->rto_max_ns;
-	return sctp_assoc_data_path(a)->rto.rto_ns;
+		return 5u * p->rto_max_ns;
+	/* RFC 6458 sinit_max_init_timeo: the handshake's back-off stops there. */
+	if ((t == SCTP_ASSOC_T1_INIT || t == SCTP_ASSOC_T1_COOKIE) && p->max_init_timeo_ns != 0 &&
+	    rto > p->max_init_timeo_ns)
+		return p->max_init_timeo_ns;
+	return rto;
 }
 
 /* Our INIT's optional parameters: addresses, preservative, extensions. */

@@ -353,7 +353,7 @@ assoc_cmds_init(struct assoc_cmds *o)
 static inline const struct sctp_profile *
 assoc_profile(const struct sctp_assoc *a)
 {
-	return a->ep->cfg.profile;
+	return a->prof != NULL ? a->prof : a->ep->cfg.profile;
 }
 
 static inline uint16_t

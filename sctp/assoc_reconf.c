@@ -177,14 +177,14 @@ reconf_request_done(struct sctp_assoc *a)
 static uint32_t
 reconf_max_out(const struct sctp_assoc *a)
 {
-	uint16_t m = a->ep->cfg.profile->max_out_streams;
+	uint16_t m = assoc_profile(a)->max_out_streams;
 	return m != 0 ? m : 0xffffu;
 }
 
 static uint32_t
 reconf_max_in(const struct sctp_assoc *a)
 {
-	return a->ep->cfg.profile->max_in_streams;
+	return assoc_profile(a)->max_in_streams;
 }
 
 /*

@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "sctp/assoc_internal.h"
+#include "sctp/assoc_opt.h"
 #include "sctp/chunk_data.h"
 #include "sctp/chunk_forward_tsn.h"
 #include "sctp/chunk_idata.h"
@@ -118,12 +119,7 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 	tx->env.buf = &d->buf;
 	tx->env.max_chunks = d->rtxq_max_chunks;
 	tx->env.idata = assoc_idata(a);
-	tx->cc = d->cc;
-	if (tx->cc == NULL)
-		tx->cc = assoc_profile(a) == &sctp_profile_dc ? &sctp_cc_params_dc
-							      : &sctp_cc_params_rfc;
-	if (sctp_cc_params_check(tx->cc) != NULL)
-		tx->cc = &sctp_cc_params_rfc;
+	tx->cc = assoc_opts_cc(a);
 	tx->bundle_delay_ns = (uint64_t)d->bundle_delay_us * 1000u;
 	tx->hold_since = SCTP_TIME_NEVER;
 	tx->pr_next = SCTP_TIME_NEVER;
@@ -815,6 +811,9 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 	unsigned dp = sctp_paths_data_path(&a->paths);
 	uint32_t hdr = tx_chunk_hdr(a);
 	uint32_t max_payload = (uint32_t)tx_pmdcs(a) - hdr;
+	uint32_t max_seg = assoc_profile(a)->max_seg; /* RFC 6458 SCTP_MAXSEG */
+	if (max_seg != 0 && max_seg < max_payload)
+		max_payload = max_seg;
 	struct sctp_cc_window w = sctp_cc_window(&tx->path_cc[dp], tx->cc,
 						 sctp_rtxq_path_flight(&tx->rtxq, dp), true);
 	uint32_t sent = 0, pkts = 0;

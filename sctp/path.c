@@ -289,7 +289,8 @@ path_init(struct sctp_path *pa, const struct sctp_profile *p, const struct sctp_
 {
 	memset(pa, 0, sizeof(*pa));
 	pa->state = SCTP_PATH_ACTIVE;
-	pa->flags = SCTP_PATH_F_HB_ENABLED | (is_confirmed ? SCTP_PATH_F_CONFIRMED : 0);
+	pa->flags = (p->hb_off ? 0 : SCTP_PATH_F_HB_ENABLED) |
+		    (is_confirmed ? SCTP_PATH_F_CONFIRMED : 0);
 	if (addr->family == SCTP_ADDR_V4)
 		pa->flags |= SCTP_PATH_F_V4;
 	else if (addr->family == SCTP_ADDR_V6)

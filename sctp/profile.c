@@ -127,6 +127,8 @@ sctp_profile_check(const struct sctp_profile *p)
 		return "hb_max_burst is 0";
 	if (p->hb_interval_ns == 0)
 		return "hb_interval_ns is 0";
+	if (p->max_seg != 0 && p->max_seg < 256)
+		return "max_seg below 256";
 	if (p->out_streams == 0 || p->max_in_streams == 0)
 		return "out_streams / max_in_streams is 0 (RFC 9260 §3.3.2)";
 	return NULL;

@@ -57,6 +57,12 @@ struct sctp_profile {
 
 	/* Sending, RFC 9260 §6.1 and §7.2. */
 	uint16_t max_burst; /* packets per send opportunity; 0 = no cap */
+	/* RFC 6458 SCTP_MAXSEG: most DATA payload bytes per fragment; 0 = the PMTU's */
+	uint32_t max_seg;
+	/* RFC 6458 sinit_max_init_timeo: most T1-init/T1-cookie backs off to; 0 = rto_max_ns */
+	uint64_t max_init_timeo_ns;
+	/* Heartbeats off on paths made from now on (RFC 6458 SPP_HB_DISABLE); false: on */
+	bool hb_off;
 
 	/* Acknowledging, RFC 9260 §6.2. */
 	uint64_t sack_delay_ns; /* at most 500 ms (§6.2) */

@@ -174,7 +174,9 @@ send_one(struct side *s)
 	uint32_t crc = dpsctp_crc32c(0, s->buf + ECHO_HDR, s->len - ECHO_HDR);
 	uint32_t be[2] = { htonl(k), htonl(crc) };
 	memcpy(s->buf, be, sizeof(be));
-	struct dpsctp_sndinfo si = { (uint16_t)(k % s->streams), htonl(k), 0, DPSCTP_PR_NONE, 0 };
+	struct dpsctp_sndinfo si = {
+		(uint16_t)(k % s->streams), htonl(k), 0, DPSCTP_PR_NONE, 0, 0
+	};
 	int rc = dpsctp_send_bytes(s->a, &si, s->buf, s->len);
 	if (rc == -EAGAIN || rc == -ENOMEM)
 		return false; /* on_space calls us again */
@@ -363,7 +365,7 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		return;
 	}
 	if (s->server) {
-		struct dpsctp_sndinfo si = { m->sid, m->ppid, 0, DPSCTP_PR_NONE, 0 };
+		struct dpsctp_sndinfo si = { m->sid, m->ppid, 0, DPSCTP_PR_NONE, 0, 0 };
 		/* A large message in one packet goes back without a copy: the reply
 		 * refers to the received packet. Small ones are copied (a few dozen
 		 * share one mbuf) rather than pin a received packet each. */

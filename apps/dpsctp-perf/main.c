@@ -255,11 +255,12 @@ sidecar_dp_option(int argc, char **argv, const struct dpsctp_config *cfg)
 		snprintf(name, sizeof(name), "%s", argv[i] + 2);
 		name[strcspn(name, "=")] = '\0';
 		struct dpsctp_config scratch = *cfg;
-		if (strcmp(name, "sctp-port") != 0 &&
+		if (strcmp(name, "sctp-port") != 0 && !perf_sidecar_key(name) &&
 		    dpsctp_config_set(&scratch, name, NULL, NULL, 0) != -ENOENT) {
 			fprintf(stderr,
 				"dpsctp-perf: --%s is a data-plane option: with --sidecar it is "
-				"dpsctpd's to take (only --sctp-port applies here)\n",
+				"dpsctpd's to take (only --sctp-port and the per-association "
+				"options apply here)\n",
 				name);
 			return true;
 		}
@@ -311,6 +312,7 @@ sidecar_main(int argc, char **argv)
 		fprintf(stderr, "dpsctp-perf: %s\n", err);
 		return 2;
 	}
+	perf_sidecar_opts(&cfg);
 	return perf_sidecar_run(&o, cfg.sctp_port != 0 ? cfg.sctp_port : PERF_PORT_DEFAULT);
 }
 

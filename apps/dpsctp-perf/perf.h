@@ -367,5 +367,13 @@ void perf_report_reset(void);
  * list, 3 no daemon (or it refused to listen).
  */
 int perf_sidecar_run(const struct perf_opts *o, uint16_t port);
+/*
+ * The data-plane keys of the per-association options (--rto-min, ...,
+ * docs/OPTIONS.md) that --sidecar takes: perf_sidecar_opts() makes them the
+ * application's defaults in dpsctpd. The other data-plane keys are dpsctpd's.
+ */
+bool perf_sidecar_key(const char *name);
+/* cfg's per-association option keys, for perf_sidecar_run() (before it). */
+void perf_sidecar_opts(const struct dpsctp_config *cfg);
 
 #endif /* DPSCTP_PERF_H */

@@ -60,8 +60,9 @@
 #define PSC_MAX_PEERS	 4u    /* dpsctp_client_connect(): 1 to 4 addresses */
 #define PSC_SHOWN	 5u    /* failed sends, lost associations described one by one */
 
-/* Cookies: a flow's index, or this for the LISTEN. */
+/* Cookies: a flow's index, this for the LISTEN, PSC_COOKIE_OPT + the option for a SETOPT. */
 #define PSC_COOKIE_LISTEN UINT64_MAX
+#define PSC_COOKIE_OPT	  (UINT64_MAX - 64u)
 
 static bool interrupted;
 static volatile int phase = PERF_RUN;
@@ -134,15 +135,16 @@ struct psc_end {
 	/* Handle -> flow index; open addressing, cleared between a server's tests. */
 	uint64_t *keys;
 	uint32_t *vals, mask;
-	uint64_t sends_out;   /* sends posted (quiet: only a failure completes) */
-	bool barrier_posted;  /* the drain's dpsctp_client_barrier() */
-	bool barrier_done;    /* ...completed: every send before it was served */
-	uint64_t send_errors; /* completions with an error (the first few shown) */
-	uint64_t undelivered; /* SEND_FAILED: not acknowledged at the close */
-	uint64_t strays;      /* events for a handle we do not know */
-	int listen_status;    /* 1 until LISTEN completes, then its status */
-	bool full;	      /* -EAGAIN this iteration: ring or arena full */
-	bool gone;	      /* the daemon went or broke: the test is over */
+	uint64_t sends_out;    /* sends posted (quiet: only a failure completes) */
+	bool barrier_posted;   /* the drain's dpsctp_client_barrier() */
+	bool barrier_done;     /* ...completed: every send before it was served */
+	uint64_t send_errors;  /* completions with an error (the first few shown) */
+	uint64_t undelivered;  /* SEND_FAILED: not acknowledged at the close */
+	uint64_t strays;       /* events for a handle we do not know */
+	int listen_status;     /* 1 until LISTEN completes, then its status */
+	unsigned opts_pending; /* the options' SETOPTs not completed yet (psc_setopts()) */
+	bool full;	       /* -EAGAIN this iteration: ring or arena full */
+	bool gone;	       /* the daemon went or broke: the test is over */
 	struct sctp_addr peers[PSC_MAX_PEERS];
 	unsigned n_peers;
 	uint16_t port;
@@ -570,8 +572,23 @@ psc_completion(struct psc_end *e, const struct dpsctp_client_event *ev)
 	case DPSCTP_CLIENT_OP_RESET_STREAMS:
 		psc_reset_done(e, f, ev->completion.status);
 		return;
+	case DPSCTP_CLIENT_OP_SETOPT: {
+		/* The options of the command line, the application's defaults
+		 * (psc_setopts()): a refusal ends the run, as a bad flag would. */
+		const char *name =
+			dpsctp_opt_name((enum dpsctp_opt)(ev->completion.cookie - PSC_COOKIE_OPT));
+		char what[64];
+		snprintf(what, sizeof(what), "dpsctpd refused option %s",
+			 name != NULL ? name : "?");
+		if (e->opts_pending != 0)
+			e->opts_pending--;
+		if (ev->completion.status != 0)
+			psc_fatal(e, what, ev->completion.status);
+		return;
+	}
 	case DPSCTP_CLIENT_OP_ADD_STREAMS:
 	case DPSCTP_CLIENT_OP_RESET_ASSOC:
+	case DPSCTP_CLIENT_OP_GETOPT:
 		return; /* never asked */
 	}
 }
@@ -1022,6 +1039,103 @@ psc_client(struct psc_end *e, struct perf_result *res)
 	return rc;
 }
 
+/*
+ * The per-association options of the command line (docs/OPTIONS.md's keys,
+ * as an embedded end's configuration takes them) become this
+ * application's defaults in dpsctpd (SETOPT with association 0) before the
+ * first CONNECT or LISTEN: every association of the test, connected or
+ * accepted, starts with them, as an embedded end's instance's do. The
+ * daemon's own configuration is not touched (other applications keep
+ * theirs). The library checks each value, dpsctpd again and against the
+ * values in force: a refusal ends the run.
+ */
+static const char *const psc_opt_keys[] = {
+	"rto-initial",	    "rto-min",		"rto-max",     "assoc-max-retrans", "cookie-life",
+	"max-init-retrans", "max-init-timeout", "hb-interval", "path-max-retrans",  "sack-delay",
+	"sack-freq",	    "max-burst",	"maxseg",
+};
+static struct dpsctp_config psc_cfg;
+static bool psc_have_cfg;
+
+bool
+perf_sidecar_key(const char *name)
+{
+	for (size_t i = 0; i < sizeof(psc_opt_keys) / sizeof(psc_opt_keys[0]); i++)
+		if (strcmp(name, psc_opt_keys[i]) == 0)
+			return true;
+	return false;
+}
+
+void
+perf_sidecar_opts(const struct dpsctp_config *cfg)
+{
+	psc_cfg = *cfg;
+	psc_have_cfg = true;
+}
+
+static int
+psc_setopt(struct psc_end *e, enum dpsctp_opt opt, const void *v, uint32_t len)
+{
+	char why[160];
+	int rc = dpsctp_client_setopt(e->c, 0, 0, opt, v, len, PSC_COOKIE_OPT + (uint64_t)opt, why,
+				      sizeof(why));
+	if (rc != 0) {
+		fprintf(stderr, "dpsctp-perf: %s\n", rc == -EINVAL ? why : strerror(-rc));
+		return rc;
+	}
+	e->opts_pending++;
+	return 0;
+}
+
+/* 0 once dpsctpd took every option set on the command line; else the exit status. */
+static int
+psc_setopts(struct psc_end *e, uint64_t hz)
+{
+	const struct dpsctp_config *g = &psc_cfg;
+	int rc = 0;
+	if (!psc_have_cfg)
+		return 0;
+	if (g->rto_initial_us != 0 || g->rto_min_us != 0 || g->rto_max_us != 0) {
+		struct dpsctp_rtoinfo v = { g->rto_initial_us, g->rto_min_us, g->rto_max_us };
+		rc |= psc_setopt(e, DPSCTP_OPT_RTOINFO, &v, sizeof(v));
+	}
+	if (g->assoc_max_retrans != 0 || g->cookie_life_ms != 0) {
+		struct dpsctp_associnfo v = { .max_retrans = (uint16_t)g->assoc_max_retrans,
+					      .cookie_life_ms = g->cookie_life_ms };
+		rc |= psc_setopt(e, DPSCTP_OPT_ASSOCINFO, &v, sizeof(v));
+	}
+	if (g->max_init_retrans != 0 || g->max_init_timeout_us != 0) {
+		struct dpsctp_initmsg v = { .max_attempts = (uint16_t)g->max_init_retrans,
+					    .max_init_timeo_us = g->max_init_timeout_us };
+		rc |= psc_setopt(e, DPSCTP_OPT_INITMSG, &v, sizeof(v));
+	}
+	if (g->hb_interval_us != 0 || g->path_max_retrans != 0) {
+		struct dpsctp_paddrparams v = { .hb_interval_us = g->hb_interval_us,
+						.path_max_retrans = (uint16_t)g->path_max_retrans };
+		rc |= psc_setopt(e, DPSCTP_OPT_PEER_ADDR_PARAMS, &v, sizeof(v));
+	}
+	if (g->sack_delay_us != 0 || g->sack_freq != 0) {
+		struct dpsctp_sack_info v = { g->sack_delay_us, g->sack_freq };
+		rc |= psc_setopt(e, DPSCTP_OPT_DELAYED_SACK, &v, sizeof(v));
+	}
+	if (g->max_burst != 0) {
+		struct dpsctp_assoc_value v = { g->max_burst };
+		rc |= psc_setopt(e, DPSCTP_OPT_MAX_BURST, &v, sizeof(v));
+	}
+	if (g->maxseg != 0) {
+		struct dpsctp_assoc_value v = { g->maxseg };
+		rc |= psc_setopt(e, DPSCTP_OPT_MAXSEG, &v, sizeof(v));
+	}
+	if (rc != 0)
+		return 2;
+	uint64_t deadline = rte_rdtsc() + 5 * hz;
+	while (e->opts_pending != 0 && !e->gone && !interrupted && rte_rdtsc() < deadline)
+		psc_iterate(e);
+	if (e->opts_pending != 0 && !e->gone)
+		fprintf(stderr, "dpsctp-perf: dpsctpd did not answer the options in 5 s\n");
+	return e->opts_pending != 0 || e->gone ? 2 : 0;
+}
+
 int
 perf_sidecar_run(const struct perf_opts *o, uint16_t port)
 {
@@ -1070,6 +1184,11 @@ perf_sidecar_run(const struct perf_opts *o, uint16_t port)
 	e.side.hz = res.hz;
 	e.side.reset_every_tsc = (uint64_t)(o->reset_ms * 1e-3 * (double)res.hz);
 	psc_block_signals();
+	int orc = psc_setopts(&e, res.hz);
+	if (orc != 0) {
+		psc_fini(&e);
+		return orc;
+	}
 	if (o->server)
 		res.rx = &e.side;
 	else

@@ -7,6 +7,7 @@
  *                   signals, the orderly stop
  *   dd_app.c        one attached application: its rings served through the
  *                   embedded API, callbacks turned into events, departure
+ *   dd_opt.c        an application's option defaults (RFC 6458 assoc id 0)
  *   dd_telemetry.c  /dpsctpd/stats and /dpsctpd/apps over DPDK telemetry
  *
  * One thread does everything, run to completion: it polls the data plane
@@ -127,8 +128,25 @@ struct dd_thread {
 	bool rx_dirty;
 };
 
+/* An option's value as the daemon keeps it: the option's struct, aligned. */
+#define DD_OPT_BYTES 64u
+union dd_opt_val {
+	uint64_t align;
+	uint8_t bytes[DD_OPT_BYTES];
+};
+
+/*
+ * The option defaults one application set (SETOPT with association 0):
+ * what it set of each, merged (dd_opt.c), for its associations to come.
+ */
+struct dd_app_opts {
+	uint32_t set; /* 1 << the option id, for each option set */
+	union dd_opt_val val[DPSCTP_OPT_END];
+};
+
 struct dd_app {
 	struct sc_app *sa;
+	struct dd_app_opts opts;
 	struct dd_thread t[SC_MAX_THREADS];
 	uint32_t assocs; /* associations it owns now */
 	uint32_t listens;
@@ -170,6 +188,19 @@ void dd_app_wake(struct dd_app *app);
 /* Tell every application the daemon is stopping (SC_EVT_DAEMON_STOPPING). */
 void dd_app_say_stopping(struct dd *d);
 void dd_counters_add(struct dd_counters *sum, const struct dd_counters *c);
+
+/* dd_opt.c: an application's option defaults (0 or -errno, as dpsctp_setopt() says). */
+int dd_opt_set_default(const struct dd *d, struct dd_app *app, enum dpsctp_opt opt, const void *val,
+		       size_t len);
+int dd_opt_get_default(const struct dd *d, const struct dd_app *app, enum dpsctp_opt opt, void *val,
+		       size_t *len);
+/* The INITMSG of a connect: the application's default with the call's over it (out), or
+ * the call's alone (NULL: the daemon's). */
+const struct dpsctp_initmsg *dd_opt_initmsg(const struct dd_app *app,
+					    const struct dpsctp_initmsg *call,
+					    struct dpsctp_initmsg *out);
+/* Give a new association the application's defaults but INITMSG. 0 or the first error. */
+int dd_opt_apply_defaults(const struct dd_app *app, struct dpsctp_assoc *a);
 
 /* dd_zc.c: the mbuf pool on a memfd (DPDK external memory). 0 or -errno, said why. */
 struct rte_mempool;

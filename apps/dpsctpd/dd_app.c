@@ -67,6 +67,23 @@ _Static_assert(DPSCTP_SCHED_RR == DPSCTP_CLIENT_SCHED_RR &&
 		       DPSCTP_SCHED_WFQ == SC_SCHED_MAX,
 	       "schedulers");
 
+/* The options' numbers, as the client library names them (sc_proto.h: the struct travels as
+ * its bytes). */
+_Static_assert(DPSCTP_CLIENT_STATE_ESTABLISHED == (int)DPSCTP_ASSOC_ESTABLISHED &&
+		       DPSCTP_CLIENT_STATE_SHUTDOWN_ACK_SENT ==
+			       (int)DPSCTP_ASSOC_SHUTDOWN_ACK_SENT &&
+		       DPSCTP_CLIENT_PATH_INACTIVE == (int)DPSCTP_PATH_INACTIVE &&
+		       DPSCTP_CLIENT_PATH_POTENTIALLY_FAILED == (int)DPSCTP_PATH_POTENTIALLY_FAILED,
+	       "states");
+_Static_assert(DPSCTP_CLIENT_EVENT_RESTART == DPSCTP_EV_BIT(DPSCTP_EV_RESTART) &&
+		       DPSCTP_CLIENT_EVENT_PEER_ADDR_CHANGE ==
+			       DPSCTP_EV_BIT(DPSCTP_EV_PEER_ADDR_CHANGE) &&
+		       DPSCTP_CLIENT_EVENT_SEND_FAILED == DPSCTP_EV_BIT(DPSCTP_EV_SEND_FAILED) &&
+		       DPSCTP_CLIENT_EVENT_STREAM_RESET == DPSCTP_EV_BIT(DPSCTP_EV_STREAM_RESET) &&
+		       DPSCTP_CLIENT_EVENT_ASSOC_RESET == DPSCTP_EV_BIT(DPSCTP_EV_ASSOC_RESET) &&
+		       DPSCTP_CLIENT_EVENT_STREAM_CHANGE == DPSCTP_EV_BIT(DPSCTP_EV_STREAM_CHANGE),
+	       "event bits");
+
 static struct dd *dd_g; /* the callbacks' way back to the daemon (one per process) */
 
 void
@@ -533,8 +550,9 @@ dd_on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 /*
  * An association accepted on a listening port: adopt it, or abort it. It
  * counts against its application's --app-assocs as one it connected does:
- * over the limit (or with the handle table full) it is aborted, and
- * counted (orphan_accepts).
+ * over the limit (or with the handle table full, or when it cannot take
+ * its application's option defaults) it is aborted, and counted
+ * (orphan_accepts).
  */
 static struct dd_assoc *
 dd_adopt(struct dd *d, struct dd_listener *l, struct dpsctp_assoc *a)
@@ -542,6 +560,13 @@ dd_adopt(struct dd *d, struct dd_listener *l, struct dpsctp_assoc *a)
 	int rc;
 	struct dd_assoc *as =
 		l->app != NULL ? dd_assoc_new(d, l->app, l->thread, l->port, &rc) : NULL;
+	/* It starts with its application's option defaults, or not at all: an
+	 * association that ran with others than the application set would be
+	 * wrong silently (the data plane's option blocks ran out: -ENOMEM). */
+	if (as != NULL && dd_opt_apply_defaults(l->app, a) != 0) {
+		dd_assoc_free(d, as);
+		as = NULL;
+	}
 	if (as == NULL) {
 		d->orphan_accepts++;
 		(void)dpsctp_abort(a);
@@ -671,6 +696,7 @@ dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		e.ppid = htonl(ev->ppid);
 		e.len = ev->length;
 		e.pr_policy = ev->pr_policy <= DPSCTP_PR_PRIO ? (uint8_t)ev->pr_policy : 0;
+		e.mid = ev->context; /* the wire's place for it (sc_proto.h) */
 		if (ev->sent)
 			e.flags = SC_FAILED_SENT;
 		break;
@@ -763,20 +789,31 @@ dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 {
 	struct sc_thread *th = &app->t[ti].th;
 	int err;
-	const struct sc_addr *in = sc_arena_take(&th->tx, r->off, r->len, &err);
+	/* The addresses, then the INITMSG (value bytes, sc_req_check() bounded them),
+	 * copied out first: the application could change them meanwhile. */
+	const uint8_t *in = sc_arena_take(&th->tx, r->off, r->len, &err);
 	if (in == NULL)
 		return DD_BROKEN;
 	struct sctp_addr peers[SC_MAX_ADDRS];
-	unsigned n = r->len / (uint32_t)sizeof(struct sc_addr);
+	unsigned n = (r->len - r->value) / (uint32_t)sizeof(struct sc_addr);
 	for (unsigned i = 0; i < n; i++) {
-		peers[i].family = in[i].family;
-		memcpy(peers[i].bytes, in[i].bytes, sizeof(peers[i].bytes));
+		struct sc_addr sa;
+		memcpy(&sa, in + i * sizeof(sa), sizeof(sa));
+		peers[i].family = sa.family;
+		memcpy(peers[i].bytes, sa.bytes, sizeof(peers[i].bytes));
 		if (peers[i].family != 4 && peers[i].family != 6)
 			c->status = -EINVAL;
 	}
+	struct dpsctp_initmsg call, merged;
+	if (r->value != 0 && r->value != sizeof(call))
+		c->status = -EINVAL; /* not an INITMSG of this version's */
+	else if (r->value != 0)
+		memcpy(&call, in + n * sizeof(struct sc_addr), sizeof(call));
 	sc_arena_release(&th->tx);
 	if (c->status != 0)
 		return DD_DONE;
+	const struct dpsctp_initmsg *init =
+		dd_opt_initmsg(app, r->value != 0 ? &call : NULL, &merged);
 	int rc;
 	struct dd_assoc *as = dd_assoc_new(d, app, ti, 0, &rc);
 	if (as == NULL) {
@@ -784,13 +821,23 @@ dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 		return DD_DONE;
 	}
 	struct dpsctp_assoc *a =
-		dpsctp_connect(d->dp, 0, peers, n, r->port, 0, &dd_callbacks, as, &rc);
+		dpsctp_connect_opts(d->dp, 0, peers, n, r->port, 0, init, &dd_callbacks, as, &rc);
 	if (a == NULL) {
 		dd_assoc_free(d, as);
 		c->status = rc;
 		return DD_DONE;
 	}
 	as->a = a;
+	/* The application's other defaults, before the INIT is answered; an association
+	 * that cannot have them is not made (aborted as an orphan: no event of it). */
+	rc = dd_opt_apply_defaults(app, a);
+	if (rc != 0) {
+		as->app = NULL;
+		app->assocs--;
+		(void)dpsctp_abort(a);
+		c->status = rc;
+		return DD_DONE;
+	}
 	c->assoc = dd_handle(d, as);
 	return DD_DONE;
 }
@@ -825,11 +872,27 @@ dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, b
 		struct dpsctp_sndinfo si = { .sid = r->sid,
 					     .ppid = ntohl(r->ppid), /* a number to dpsctp_send() */
 					     .pr_policy = r->pr_policy,
-					     .pr_value = r->pr_value };
+					     .pr_value = r->pr_value,
+					     .context = r->context };
 		if (r->flags & SC_SEND_UNORDERED)
 			si.flags |= DPSCTP_SEND_UNORDERED;
 		if (r->flags & SC_SEND_SACK_NOW)
 			si.flags |= DPSCTP_SEND_SACK_NOW;
+		if (r->flags & SC_SEND_DEFAULT) {
+			/* RFC 6458 SCTP_DEFAULT_SNDINFO: the association's, as dpsctp_send()
+			 * with no sndinfo takes it (sc_req_check() kept the request's zero). */
+			struct dpsctp_default_sndinfo ds;
+			size_t n = sizeof(ds);
+			if (dpsctp_assoc_getopt(as->a, DPSCTP_OPT_DEFAULT_SNDINFO, &ds, &n) == 0)
+				si = (struct dpsctp_sndinfo){ .sid = ds.sid,
+							      .ppid = ds.ppid,
+							      .flags = ds.flags &
+								       (DPSCTP_SEND_UNORDERED |
+									DPSCTP_SEND_SACK_NOW),
+							      .pr_policy = ds.pr_policy,
+							      .pr_value = ds.pr_value,
+							      .context = ds.context };
+		}
 		if (more)
 			si.flags |= DPSCTP_SEND_MORE;
 		int rc = dpsctp_send_bytes(as->a, &si, bytes, r->len);
@@ -917,19 +980,102 @@ dd_reconf(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r,
 	return DD_DONE;
 }
 
+/* A GETOPT's answer, bound for the completion slots after its completion. */
+struct dd_answer {
+	uint32_t len; /* 0: none */
+	union {
+		uint64_t align;
+		uint8_t bytes[SC_OPT_MAX_BYTES];
+	};
+};
+
+/* The completion slots a request's answer takes beyond its completion. */
+static uint32_t
+dd_answer_slots(const struct sc_req *r)
+{
+	if (r->op != SC_OP_GETOPT || r->value == 0 || r->value >= DPSCTP_OPT_END)
+		return 0;
+	return (uint32_t)SC_OPT_SLOTS(dpsctp_opt_size((enum dpsctp_opt)r->value));
+}
+
+/*
+ * The options (SETOPT, GETOPT), as dd_sched(): the embedded API's call,
+ * made on the thread that owns the worker, so it runs at once and its
+ * result is the completion's (a GETOPT's answer in ans). Association 0 is
+ * the application's defaults (dd_opt.c). The struct is copied out of the
+ * tx arena first (the application could change it meanwhile); the data
+ * plane checks it again (dpsctp_opt_check()): the client library's check
+ * is the application's, not ours.
+ */
+static enum dd_verdict
+dd_opt(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, struct sc_cpl *c,
+       struct dd_answer *ans)
+{
+	union {
+		uint64_t align;
+		uint8_t bytes[SC_OPT_MAX_BYTES];
+	} v;
+	memset(&v, 0, sizeof(v));
+	if (r->len != 0) { /* at most SC_OPT_MAX_BYTES: sc_req_check() */
+		int err;
+		const void *p = sc_arena_take(&app->t[ti].th.tx, r->off, r->len, &err);
+		if (p == NULL)
+			return DD_BROKEN;
+		memcpy(v.bytes, p, r->len);
+	}
+	enum dpsctp_opt opt = (enum dpsctp_opt)r->value;
+	size_t size = r->value < DPSCTP_OPT_END ? dpsctp_opt_size(opt) : 0;
+	struct dd_assoc *as = r->assoc != 0 ? dd_lookup(d, app, r->assoc) : NULL;
+	if (size == 0)
+		c->status = -ENOPROTOOPT;
+	else if (r->len != 0 && r->len != size)
+		c->status = -EINVAL; /* not the option's struct */
+	else if (r->assoc != 0 && as == NULL)
+		c->status = -ENOENT; /* ended, or another application's */
+	if (c->status != 0)
+		return DD_DONE;
+	if (r->op == SC_OP_SETOPT) {
+		c->status = as == NULL ? dd_opt_set_default(d, app, opt, v.bytes, r->len)
+				       : dpsctp_assoc_setopt(as->a, opt, v.bytes, r->len, NULL, 0);
+		return DD_DONE;
+	}
+	/* The question's input fields (a path's address) in the answer's place. */
+	size_t n = sizeof(ans->bytes);
+	memcpy(ans->bytes, v.bytes, sizeof(ans->bytes));
+	int rc = as == NULL ? dd_opt_get_default(d, app, opt, ans->bytes, &n)
+			    : dpsctp_assoc_getopt(as->a, opt, ans->bytes, &n);
+	if (rc == 0 && (n == 0 || n > size)) /* more than the slots counted on */
+		rc = -EOVERFLOW;
+	c->status = rc;
+	if (rc == 0) {
+		ans->len = (uint32_t)n;
+		c->value = (uint32_t)n;
+	}
+	return DD_DONE;
+}
+
 static enum dd_verdict
 dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r,
-	   const struct sc_req *next, bool *held, struct sc_cpl *c)
+	   const struct sc_req *next, bool *held, struct sc_cpl *c, struct dd_answer *ans)
 {
 	memset(c, 0, sizeof(*c));
 	c->cookie = r->cookie;
 	c->op = r->op;
+	ans->len = 0;
 	if (sc_req_check(r, app->sa->layout.arena_bytes) != 0) {
 		/* A SEND, CONNECT or RESET_STREAMS that names arena bytes we cannot
 		 * trust leaves the arena out of step: nothing after it could be read. */
 		if (r->op == SC_OP_SEND || r->op == SC_OP_CONNECT ||
 		    (r->op == SC_OP_RESET_STREAMS && r->len != 0))
 			return DD_BROKEN;
+		/* An option's bytes are few: taken when they are the arena's next (the
+		 * request is refused, the arena stays in step), else the same. */
+		if ((r->op == SC_OP_SETOPT || r->op == SC_OP_GETOPT) && r->len != 0) {
+			int err;
+			if (r->len > SC_OPT_MAX_BYTES || r->off >= app->sa->layout.arena_bytes ||
+			    sc_arena_take(&app->t[ti].th.tx, r->off, r->len, &err) == NULL)
+				return DD_BROKEN;
+		}
 		app->ctr.bad_requests++;
 		c->status = -EPROTO;
 		return DD_DONE;
@@ -969,6 +1115,9 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 	case SC_OP_ADD_STREAMS:
 	case SC_OP_RESET_ASSOC:
 		return dd_reconf(d, app, ti, r, c);
+	case SC_OP_SETOPT:
+	case SC_OP_GETOPT:
+		return dd_opt(d, app, ti, r, c, ans);
 	case SC_OP_RELEASE: /* a barrier: its completion, in ring order, is all it asks */
 	case SC_OP_COUNT:
 		break;
@@ -1060,8 +1209,9 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 	 * touched, not only when an event is next posted to it. */
 	if (have > 0 && sc_ring_free(&th->evt) < 0)
 		return -EPROTO;
-	int n = 0, k = 0; /* requests served, completions written */
+	int n = 0, k = 0; /* requests served, completion slots written */
 	struct sc_req r, next;
+	struct dd_answer ans;
 	bool next_read = false; /* next holds the request at position n */
 	uint64_t unsent = 0;	/* an association with data held back by MORE */
 	struct dd_thread *t = &app->t[ti];
@@ -1070,18 +1220,32 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 			r = next;
 		else
 			memcpy(&r, sc_ring_peek(&th->req, (uint32_t)n), sizeof(r));
-		next_read = n + 1 < have && k + 1 < room;
+		/* A GETOPT's answer comes in the slots after its completion: it waits
+		 * for room for all of them (the application polls, room appears). */
+		uint32_t extra = dd_answer_slots(&r);
+		if ((uint32_t)k + 1 + extra > (uint32_t)room)
+			break;
+		next_read = n + 1 < have && k + 1 + (int)extra < room;
 		if (next_read)
 			memcpy(&next, sc_ring_peek(&th->req, (uint32_t)n + 1), sizeof(next));
 		struct sc_cpl *c = sc_ring_reserve(&th->cpl, (uint32_t)k);
 		uint32_t pos = th->req.mine + (uint32_t)n;
 		bool more = false;
-		enum dd_verdict v =
-			dd_ahead_done(t, pos, &r, c)
-				? DD_DONE
-				: dd_request(d, app, ti, &r, next_read ? &next : NULL, &more, c);
+		ans.len = 0;
+		enum dd_verdict v = dd_ahead_done(t, pos, &r, c)
+					    ? DD_DONE
+					    : dd_request(d, app, ti, &r, next_read ? &next : NULL,
+							 &more, c, &ans);
 		if (v == DD_BROKEN)
 			return -EPROTO;
+		/* The answer, raw, in the slots counted on above (dd_opt() kept it to them). */
+		for (uint32_t i = 0; i < SC_OPT_SLOTS(ans.len); i++) {
+			uint8_t *slot = sc_ring_reserve(&th->cpl, (uint32_t)k + 1 + i);
+			uint32_t left = ans.len - i * SC_SLOT_BYTES;
+			memset(slot, 0, SC_SLOT_BYTES);
+			memcpy(slot, ans.bytes + i * SC_SLOT_BYTES,
+			       left < SC_SLOT_BYTES ? left : SC_SLOT_BYTES);
+		}
 		/* What the previous send held back goes unless this one bundles with it. */
 		bool sent_on =
 			r.op == SC_OP_SEND && r.assoc == unsent && v == DD_DONE && c->status == 0;
@@ -1095,7 +1259,7 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 		app->ctr.requests++;
 		/* A quiet send that succeeded has no completion: its slot is reused. */
 		if (!(r.op == SC_OP_SEND && (r.flags & SC_SEND_QUIET) && c->status == 0)) {
-			k++;
+			k += 1 + (int)SC_OPT_SLOTS(ans.len);
 			app->ctr.completions++;
 		}
 	}

@@ -2,6 +2,7 @@
 /* libdpsctp-client: attaching to dpsctpd (dpsctp_client.h). */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -9,6 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "dataplane/dpsctp_opt.h"
 #include "dataplane/sidecar/dpsctp_client.h"
 #include "dataplane/sidecar/sc_proto.h"
 #include "dataplane/sidecar/sc_region.h"
@@ -20,7 +22,8 @@ _Static_assert(DPSCTP_CLIENT_STREAM_CHANGE == SC_EVT_STREAM_CHANGE + 1, "event k
 /* Send flags go into the request as they are. */
 _Static_assert(DPSCTP_CLIENT_UNORDERED == SC_SEND_UNORDERED &&
 		       DPSCTP_CLIENT_SACK_NOW == SC_SEND_SACK_NOW &&
-		       DPSCTP_CLIENT_QUIET == SC_SEND_QUIET,
+		       DPSCTP_CLIENT_QUIET == SC_SEND_QUIET &&
+		       DPSCTP_CLIENT_DEFAULT_SNDINFO == SC_SEND_DEFAULT,
 	       "send flags");
 /* PR-SCTP policies travel as the API numbers them. */
 _Static_assert(DPSCTP_CLIENT_PR_NONE == SC_PR_NONE && DPSCTP_CLIENT_PR_TTL == SC_PR_TTL &&
@@ -42,6 +45,29 @@ _Static_assert(DPSCTP_CLIENT_RESET_INCOMING == SC_RESET_INCOMING &&
 		       DPSCTP_CLIENT_RESET_DENIED == SC_RESET_DENIED &&
 		       DPSCTP_CLIENT_RESET_FAILED == SC_RESET_FAILED,
 	       "reset flags");
+
+/* Every option travels whole in the slots the wire gives it (sc_proto.h). */
+_Static_assert(DPSCTP_OPT_END - 1 <= SC_OPT_ID_MAX, "option ids");
+_Static_assert(sizeof(struct dpsctp_status) <= SC_OPT_MAX_BYTES &&
+		       sizeof(struct dpsctp_paddrinfo) <= SC_OPT_MAX_BYTES &&
+		       sizeof(struct dpsctp_paddrparams) <= SC_OPT_MAX_BYTES &&
+		       sizeof(struct dpsctp_default_sndinfo) <= SC_OPT_MAX_BYTES &&
+		       sizeof(struct dpsctp_initmsg) <= SC_OPT_MAX_BYTES,
+	       "options fit the wire");
+
+/*
+ * GETOPT answers handed out by one poll of a thread, copied out of the
+ * completion ring (whose slots the daemon reuses once the poll releases
+ * them) into the thread's own storage, aligned for the option's struct and
+ * valid until its next poll. A poll that has used them all stops before the
+ * next answer, which the next poll returns.
+ */
+#define CLIENT_ANSWERS_PER_POLL 4u
+
+union client_answer {
+	uint64_t align;
+	uint8_t bytes[SC_OPT_MAX_BYTES];
+};
 
 /*
  * STREAM_RESET lists handed out by one poll of a thread. Each is copied out
@@ -68,6 +94,8 @@ struct dpsctp_client {
 	uint64_t zc_bytes;
 	uint16_t reset_sids[SC_MAX_THREADS][CLIENT_RESETS_PER_POLL][SC_RECONF_MAX_STREAMS];
 	unsigned n_resets[SC_MAX_THREADS]; /* of reset_sids[t] handed out by this poll */
+	union client_answer answers[SC_MAX_THREADS][CLIENT_ANSWERS_PER_POLL];
+	unsigned n_answers[SC_MAX_THREADS]; /* of answers[t] handed out by this poll */
 };
 
 static struct dpsctp_client *
@@ -239,12 +267,13 @@ dpsctp_client_unlisten(struct dpsctp_client *c, unsigned t, uint16_t port, uint6
 	return client_port_req(c, t, SC_OP_UNLISTEN, port, cookie);
 }
 
-int
-dpsctp_client_connect(struct dpsctp_client *c, unsigned t, const struct sctp_addr *addrs,
-		      unsigned n, uint16_t port, uint64_t cookie)
+/* CONNECT: the addresses in the arena, then the INITMSG when there is one. */
+static int
+client_connect(struct dpsctp_client *c, unsigned t, const struct sctp_addr *addrs, unsigned n,
+	       uint16_t port, const struct dpsctp_initmsg *init, uint64_t cookie)
 {
 	int rc;
-	if (n == 0 || n > SC_MAX_ADDRS || port == 0)
+	if (addrs == NULL || n == 0 || n > SC_MAX_ADDRS || port == 0)
 		return -EINVAL;
 	for (unsigned i = 0; i < n; i++)
 		if (addrs[i].family != 4 && addrs[i].family != 6)
@@ -252,22 +281,53 @@ dpsctp_client_connect(struct dpsctp_client *c, unsigned t, const struct sctp_add
 	struct sc_req *r = client_req(c, t, &rc);
 	if (r == NULL)
 		return rc;
+	uint32_t init_len = init != NULL ? (uint32_t)sizeof(*init) : 0;
+	uint32_t len = (uint32_t)(n * sizeof(struct sc_addr)) + init_len;
 	uint64_t off;
-	struct sc_addr *a = sc_arena_alloc(&c->th[t].tx, (uint32_t)(n * sizeof(*a)), &off, &rc);
-	if (a == NULL)
+	uint8_t *p = sc_arena_alloc(&c->th[t].tx, len, &off, &rc);
+	if (p == NULL)
 		return rc == -EPROTO ? -EPROTO : -EAGAIN;
+	/* The addresses as the wire has them, the INITMSG (if any) right after. */
 	for (unsigned i = 0; i < n; i++) {
-		memset(&a[i], 0, sizeof(a[i]));
-		a[i].family = addrs[i].family;
-		memcpy(a[i].bytes, addrs[i].bytes, 16);
+		struct sc_addr a;
+		memset(&a, 0, sizeof(a));
+		a.family = addrs[i].family;
+		memcpy(a.bytes, addrs[i].bytes, 16);
+		memcpy(p + i * sizeof(a), &a, sizeof(a));
 	}
+	if (init != NULL)
+		memcpy(p + n * sizeof(struct sc_addr), init, init_len);
 	sc_arena_publish(&c->th[t].tx);
 	r->op = SC_OP_CONNECT;
 	r->port = port;
 	r->off = off;
-	r->len = (uint32_t)(n * sizeof(*a));
+	r->len = len;
+	r->value = init_len;
 	r->cookie = cookie;
 	return client_post(c, t);
+}
+
+int
+dpsctp_client_connect(struct dpsctp_client *c, unsigned t, const struct sctp_addr *addrs,
+		      unsigned n, uint16_t port, uint64_t cookie)
+{
+	return client_connect(c, t, addrs, n, port, NULL, cookie);
+}
+
+int
+dpsctp_client_connect_opts(struct dpsctp_client *c, unsigned t, const struct sctp_addr *addrs,
+			   unsigned n, uint16_t port, const struct dpsctp_initmsg *init,
+			   uint64_t cookie, char *err, size_t errlen)
+{
+	if (err != NULL && errlen != 0)
+		err[0] = '\0';
+	/* The daemon checks it again; the reason is said here, where it can be. */
+	if (init != NULL) {
+		int rc = dpsctp_opt_check(DPSCTP_OPT_INITMSG, init, sizeof(*init), err, errlen);
+		if (rc != 0)
+			return rc;
+	}
+	return client_connect(c, t, addrs, n, port, init, cookie);
 }
 
 int
@@ -276,12 +336,13 @@ dpsctp_client_send(struct dpsctp_client *c, unsigned t, const struct dpsctp_clie
 {
 	int rc;
 	if (si == NULL || buf == NULL || len == 0 ||
-	    (si->flags &
-	     ~(DPSCTP_CLIENT_UNORDERED | DPSCTP_CLIENT_SACK_NOW | DPSCTP_CLIENT_QUIET)) != 0)
+	    (si->flags & ~(DPSCTP_CLIENT_UNORDERED | DPSCTP_CLIENT_SACK_NOW | DPSCTP_CLIENT_QUIET |
+			   DPSCTP_CLIENT_DEFAULT_SNDINFO)) != 0)
 		return -EINVAL;
+	bool dflt = (si->flags & DPSCTP_CLIENT_DEFAULT_SNDINFO) != 0;
 	/* What dpsctp_send() would refuse, refused here, before the arena is spent on it. */
-	if (si->pr_policy > DPSCTP_CLIENT_PR_PRIO ||
-	    (si->pr_policy == DPSCTP_CLIENT_PR_TTL && si->pr_value == 0))
+	if (!dflt && (si->pr_policy > DPSCTP_CLIENT_PR_PRIO ||
+		      (si->pr_policy == DPSCTP_CLIENT_PR_TTL && si->pr_value == 0)))
 		return -EINVAL;
 	if (len > c->layout.arena_bytes)
 		return -EMSGSIZE;
@@ -295,14 +356,20 @@ dpsctp_client_send(struct dpsctp_client *c, unsigned t, const struct dpsctp_clie
 	memcpy(d, buf, len);
 	sc_arena_publish(&c->th[t].tx);
 	r->op = SC_OP_SEND;
-	r->flags = (uint8_t)si->flags;
-	r->sid = si->sid;
-	r->ppid = si->ppid;
 	r->assoc = si->assoc;
 	r->off = off;
 	r->len = len;
-	r->pr_policy = si->pr_policy;
-	r->pr_value = si->pr_policy != DPSCTP_CLIENT_PR_NONE ? si->pr_value : 0;
+	if (dflt) { /* the daemon takes the rest from the association */
+		r->flags = (uint8_t)(si->flags &
+				     (DPSCTP_CLIENT_QUIET | DPSCTP_CLIENT_DEFAULT_SNDINFO));
+	} else {
+		r->flags = (uint8_t)si->flags;
+		r->sid = si->sid;
+		r->ppid = si->ppid;
+		r->pr_policy = si->pr_policy;
+		r->pr_value = si->pr_policy != DPSCTP_CLIENT_PR_NONE ? si->pr_value : 0;
+		r->context = si->context;
+	}
 	r->cookie = cookie;
 	return client_post(c, t);
 }
@@ -421,6 +488,79 @@ dpsctp_client_reset_assoc(struct dpsctp_client *c, unsigned t, uint64_t assoc, u
 	return client_assoc_op(c, t, SC_OP_RESET_ASSOC, assoc, cookie);
 }
 
+/* SETOPT and GETOPT: an option and its struct's bytes (none: a bare question). */
+static int
+client_opt_req(struct dpsctp_client *c, unsigned t, uint8_t op, uint64_t assoc, int opt,
+	       const void *val, uint32_t len, uint64_t cookie)
+{
+	int rc;
+	struct sc_req *r = client_req(c, t, &rc);
+	if (r == NULL)
+		return rc;
+	if (len != 0) {
+		uint64_t off;
+		void *d = sc_arena_alloc(&c->th[t].tx, len, &off, &rc);
+		if (d == NULL)
+			return rc == -EPROTO ? -EPROTO : -EAGAIN;
+		memcpy(d, val, len);
+		sc_arena_publish(&c->th[t].tx);
+		r->off = off;
+		r->len = len;
+	}
+	r->op = op;
+	r->assoc = assoc;
+	r->value = (uint32_t)opt;
+	r->cookie = cookie;
+	return client_post(c, t);
+}
+
+/* An option's id as the wire carries it: one the options header knows. */
+static bool
+client_opt_known(int opt)
+{
+	return opt > 0 && opt < DPSCTP_OPT_END && dpsctp_opt_size((enum dpsctp_opt)opt) != 0;
+}
+
+int
+dpsctp_client_setopt(struct dpsctp_client *c, unsigned t, uint64_t assoc, int opt, const void *val,
+		     uint32_t len, uint64_t cookie, char *err, size_t errlen)
+{
+	if (err != NULL && errlen != 0)
+		err[0] = '\0';
+	if (t >= c->layout.n_threads)
+		return -EINVAL;
+	if (!client_opt_known(opt)) {
+		if (err != NULL && errlen != 0)
+			snprintf(err, errlen, "option %d: not an option", opt);
+		return -ENOPROTOOPT;
+	}
+	/* What the daemon (dpsctp_opt_check() again, then the data plane) would refuse for
+	 * the value alone is refused here, with the option, the field and the range. */
+	int rc = dpsctp_opt_check((enum dpsctp_opt)opt, val, len, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (assoc == 0 && opt == DPSCTP_OPT_PRIMARY_ADDR) {
+		/* A peer's address: an association's alone, there is no default for it. */
+		if (err != NULL && errlen != 0)
+			snprintf(err, errlen, "PRIMARY_ADDR: an association's, not a default");
+		return -ENOPROTOOPT;
+	}
+	return client_opt_req(c, t, SC_OP_SETOPT, assoc, opt, val, len, cookie);
+}
+
+int
+dpsctp_client_getopt(struct dpsctp_client *c, unsigned t, uint64_t assoc, int opt, const void *in,
+		     uint32_t len, uint64_t cookie)
+{
+	if (t >= c->layout.n_threads)
+		return -EINVAL;
+	if (!client_opt_known(opt))
+		return -ENOPROTOOPT;
+	if (in == NULL ? len != 0 : len != dpsctp_opt_size((enum dpsctp_opt)opt))
+		return -EINVAL;
+	return client_opt_req(c, t, SC_OP_GETOPT, assoc, opt, in, len, cookie);
+}
+
 int
 dpsctp_client_barrier(struct dpsctp_client *c, unsigned t, uint64_t cookie)
 {
@@ -478,6 +618,10 @@ client_op(uint8_t op)
 		return DPSCTP_CLIENT_OP_ADD_STREAMS;
 	case SC_OP_RESET_ASSOC:
 		return DPSCTP_CLIENT_OP_RESET_ASSOC;
+	case SC_OP_SETOPT:
+		return DPSCTP_CLIENT_OP_SETOPT;
+	case SC_OP_GETOPT:
+		return DPSCTP_CLIENT_OP_GETOPT;
 	default:
 		return (enum dpsctp_client_op)0; /* not a request: the caller says -EPROTO */
 	}
@@ -594,6 +738,7 @@ client_event(struct dpsctp_client *c, struct sc_thread *th, const struct sc_evt 
 		ev->send_failed.sid = e->sid;
 		ev->send_failed.sent = (e->flags & SC_FAILED_SENT) != 0;
 		ev->send_failed.pr_policy = e->pr_policy;
+		ev->send_failed.context = e->mid; /* the wire's place for it (sc_proto.h) */
 		return 0;
 	case SC_EVT_STREAM_RESET:
 		ev->stream_reset.flags = e->flags;
@@ -633,27 +778,47 @@ dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_eve
 	struct sc_thread *th = &c->th[t];
 	/* What the last poll handed out is no longer the application's. */
 	sc_arena_release(&th->rx);
-	unsigned n = 0;
+	unsigned n = 0, k = 0; /* handed out; completion slots read */
 	int have = sc_ring_count(&th->cpl);
 	if (have < 0)
 		return -EPROTO;
-	for (; n < max && (int)n < have; n++) {
-		const struct sc_cpl *p = sc_ring_peek(&th->cpl, n);
+	c->n_answers[t] = 0;
+	while (n < max && (int)k < have) {
+		const struct sc_cpl *p = sc_ring_peek(&th->cpl, k);
+		/* An answer to a request nobody can make, or one longer than the ring holds. */
+		int extra = sc_cpl_check(p);
+		if (extra < 0 || (int)k + 1 + extra > have)
+			return -EPROTO;
+		if (extra != 0 && c->n_answers[t] == CLIENT_ANSWERS_PER_POLL)
+			break; /* no room for its answer this time: the next poll's first */
 		memset(&ev[n], 0, sizeof(ev[n]));
 		ev[n].kind = DPSCTP_CLIENT_COMPLETION;
 		ev[n].assoc = p->assoc;
 		ev[n].completion.cookie = p->cookie;
 		ev[n].completion.status = p->status;
 		ev[n].completion.op = client_op(p->op);
-		ev[n].completion.value = p->value;
-		if (ev[n].completion.op == 0)
-			return -EPROTO; /* an answer to a request nobody can make */
+		if (extra != 0) {
+			/* A GETOPT's answer: the raw slots after it, copied out whole. */
+			uint8_t *a = c->answers[t][c->n_answers[t]++].bytes;
+			for (int i = 0; i < extra; i++) {
+				uint32_t at = (uint32_t)i * SC_SLOT_BYTES;
+				uint32_t left = p->value - at;
+				memcpy(a + at, sc_ring_peek(&th->cpl, k + 1 + (unsigned)i),
+				       left < SC_SLOT_BYTES ? left : SC_SLOT_BYTES);
+			}
+			ev[n].completion.data = a;
+			ev[n].completion.len = p->value;
+		} else {
+			ev[n].completion.value = p->value;
+		}
+		k += 1u + (unsigned)extra;
+		n++;
 	}
-	sc_ring_release(&th->cpl, n);
+	sc_ring_release(&th->cpl, k);
 	have = sc_ring_count(&th->evt);
 	if (have < 0)
 		return -EPROTO;
-	unsigned k = 0;
+	k = 0;
 	c->n_resets[t] = 0;
 	for (; n < max && (int)k < have; n++, k++) {
 		const struct sc_evt *e = sc_ring_peek(&th->evt, k);

@@ -20,6 +20,7 @@
 #ifndef DPSCTP_CLIENT_H
 #define DPSCTP_CLIENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sctp/addr.h"
@@ -34,6 +35,8 @@ extern "C" {
 #define DPSCTP_CLIENT_DEFAULT_SOCKET "/run/dpsctpd.sock"
 
 struct dpsctp_client;
+/* <dpsctp/dpsctp_opt.h>: the options' ids (DPSCTP_OPT_*) and structs. */
+struct dpsctp_initmsg;
 
 /** How to attach; zeros take the daemon's defaults. */
 struct dpsctp_client_opts {
@@ -110,6 +113,7 @@ struct dpsctp_client_sndinfo {
 	uint32_t flags;	    /**< DPSCTP_CLIENT_UNORDERED, DPSCTP_CLIENT_SACK_NOW */
 	uint32_t pr_policy; /**< DPSCTP_CLIENT_PR_NONE (reliable), _TTL, _RTX, _PRIO */
 	uint32_t pr_value;  /**< TTL: lifetime in ms; RTX: retransmissions; PRIO: priority */
+	uint32_t context;   /**< the application's, returned in the message's SEND_FAILED */
 };
 #define DPSCTP_CLIENT_UNORDERED 0x01u
 #define DPSCTP_CLIENT_SACK_NOW	0x02u
@@ -121,6 +125,13 @@ struct dpsctp_client_sndinfo {
  * served.
  */
 #define DPSCTP_CLIENT_QUIET 0x04u
+/**
+ * Send with the association's DPSCTP_OPT_DEFAULT_SNDINFO (RFC 6458
+ * SCTP_DEFAULT_SNDINFO, set with dpsctp_client_setopt()): its stream, PPID,
+ * unordered and SACK-now flags, PR-SCTP policy and context; those of the
+ * dpsctp_client_sndinfo are ignored (DPSCTP_CLIENT_QUIET still applies).
+ */
+#define DPSCTP_CLIENT_DEFAULT_SNDINFO 0x08u
 
 /**
  * dpsctp_client_sndinfo.pr_policy: PR-SCTP (RFC 3758) with the policies of
@@ -196,6 +207,8 @@ enum dpsctp_client_op {
 	DPSCTP_CLIENT_OP_RESET_STREAMS,	   /**< dpsctp_client_reset_streams() */
 	DPSCTP_CLIENT_OP_ADD_STREAMS,	   /**< dpsctp_client_add_streams() */
 	DPSCTP_CLIENT_OP_RESET_ASSOC,	   /**< dpsctp_client_reset_assoc() */
+	DPSCTP_CLIENT_OP_SETOPT,	   /**< dpsctp_client_setopt() */
+	DPSCTP_CLIENT_OP_GETOPT,	   /**< dpsctp_client_getopt(): the answer in data, len */
 };
 
 /**
@@ -261,6 +274,44 @@ enum dpsctp_client_addr_state {
 	DPSCTP_CLIENT_ADDR_MADE_PRIMARY,       /**< the primary path is now this address */
 };
 
+/**
+ * DPSCTP_OPT_STATUS' state (RFC 6458 sstat_state; dpsctp.h's enum
+ * dpsctp_assoc_state, the same numbers).
+ */
+enum dpsctp_client_assoc_state {
+	DPSCTP_CLIENT_STATE_CLOSED = 0,	       /**< gone */
+	DPSCTP_CLIENT_STATE_COOKIE_WAIT,       /**< INIT sent */
+	DPSCTP_CLIENT_STATE_COOKIE_ECHOED,     /**< COOKIE ECHO sent */
+	DPSCTP_CLIENT_STATE_ESTABLISHED,       /**< up */
+	DPSCTP_CLIENT_STATE_SHUTDOWN_PENDING,  /**< closing: our data still leaving */
+	DPSCTP_CLIENT_STATE_SHUTDOWN_SENT,     /**< closing: SHUTDOWN sent */
+	DPSCTP_CLIENT_STATE_SHUTDOWN_RECEIVED, /**< closing: the peer's SHUTDOWN came */
+	DPSCTP_CLIENT_STATE_SHUTDOWN_ACK_SENT, /**< closing: SHUTDOWN ACK sent */
+};
+
+/**
+ * DPSCTP_OPT_PEER_ADDR_INFO's state, and STATUS' primary path's (RFC 6458
+ * spinfo_state; dpsctp.h's enum dpsctp_path_state, the same numbers).
+ */
+enum dpsctp_client_path_state {
+	DPSCTP_CLIENT_PATH_ACTIVE = 0,	       /**< usable */
+	DPSCTP_CLIENT_PATH_POTENTIALLY_FAILED, /**< RFC 7829: probed, no data while another works */
+	DPSCTP_CLIENT_PATH_INACTIVE,	       /**< errors above Path.Max.Retrans */
+};
+
+/**
+ * DPSCTP_OPT_EVENTS' mask through the daemon (RFC 6458 SCTP_EVENT; dpsctp.h's
+ * DPSCTP_EV_BIT() of the same events): the events of an association its
+ * application hears. COMM_UP, COMM_LOST, SHUTDOWN_COMPLETE and CANT_START
+ * always come, whatever the mask; every event by default.
+ */
+#define DPSCTP_CLIENT_EVENT_RESTART	     (1u << 5)
+#define DPSCTP_CLIENT_EVENT_PEER_ADDR_CHANGE (1u << 6)
+#define DPSCTP_CLIENT_EVENT_SEND_FAILED	     (1u << 8)
+#define DPSCTP_CLIENT_EVENT_STREAM_RESET     (1u << 9)
+#define DPSCTP_CLIENT_EVENT_ASSOC_RESET	     (1u << 10)
+#define DPSCTP_CLIENT_EVENT_STREAM_CHANGE    (1u << 11)
+
 /** DPSCTP_CLIENT_COMPLETION: the result of one request. */
 struct dpsctp_client_completion {
 	uint64_t cookie;	  /**< the request's */
@@ -269,6 +320,10 @@ struct dpsctp_client_completion {
 	/** GET_SCHED: the scheduler (DPSCTP_CLIENT_SCHED_*); GET_STREAM_PARAM: the stream's
 	 * priority or weight; 0 otherwise and when status is not 0 */
 	uint32_t value;
+	/** GETOPT with status 0: the option's struct (<dpsctp/dpsctp_opt.h>), len bytes,
+	 * aligned for it, valid until the next poll on this thread; NULL otherwise */
+	const void *data;
+	uint32_t len; /**< bytes at data */
 };
 
 /** DPSCTP_CLIENT_RECV: a message, or a part of one (flags). */
@@ -321,6 +376,7 @@ struct dpsctp_client_send_failed {
 	uint16_t sid;	    /**< its stream */
 	int sent;	    /**< some of it went on the wire (RFC 6458 SCTP_DATA_SENT), else 0 */
 	uint32_t pr_policy; /**< DPSCTP_CLIENT_PR_* that abandoned it; 0: the association ended */
+	uint32_t context;   /**< its dpsctp_client_sndinfo.context */
 };
 
 /**
@@ -427,6 +483,36 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_unlisten(struct dpsctp_client *c, unsigne
 DPSCTP_CLIENT_EXPORT int dpsctp_client_connect(struct dpsctp_client *c, unsigned t,
 					       const struct sctp_addr *addrs, unsigned n,
 					       uint16_t port, uint64_t cookie);
+
+/**
+ * dpsctp_client_connect() with the INIT's streams and retries for this
+ * association (RFC 6458's SCTP_INITMSG set before connect(); the embedded
+ * API's dpsctp_connect_opts()): the fields of @p init not 0 replace the
+ * application's defaults (dpsctp_client_setopt() with assoc 0), which
+ * replace the daemon's. The completion (DPSCTP_CLIENT_OP_CONNECT) as
+ * dpsctp_client_connect()'s, or -EINVAL when the daemon refuses the streams
+ * (more than its --max-streams).
+ *
+ * @param c       the attachment.
+ * @param t       the thread that will hear the association's events.
+ * @param addrs   the peer's addresses, the first the primary.
+ * @param n       entries of @p addrs, 1..4.
+ * @param port    the peer's SCTP port.
+ * @param init    struct dpsctp_initmsg (<dpsctp/dpsctp_opt.h>); NULL: as
+ *                dpsctp_client_connect().
+ * @param cookie  returned in the completion.
+ * @param err     room for a one-line reason when @p init is refused here
+ *                (it names the field and its range); may be NULL.
+ * @param errlen  bytes at @p err.
+ * @return 0 (posted), -EAGAIN (the ring or the arena is full), -EINVAL (as
+ *         dpsctp_client_connect(), or an @p init that dpsctp_opt_check()
+ *         refuses: err says why).
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_connect_opts(struct dpsctp_client *c, unsigned t,
+						    const struct sctp_addr *addrs, unsigned n,
+						    uint16_t port,
+						    const struct dpsctp_initmsg *init,
+						    uint64_t cookie, char *err, size_t errlen);
 
 /**
  * Send one message, copied once into the thread's arena. The completion
@@ -637,6 +723,70 @@ DPSCTP_CLIENT_EXPORT int dpsctp_client_add_streams(struct dpsctp_client *c, unsi
  */
 DPSCTP_CLIENT_EXPORT int dpsctp_client_reset_assoc(struct dpsctp_client *c, unsigned t,
 						   uint64_t assoc, uint64_t cookie);
+
+/**
+ * Set an option of an association, or the application's default for its
+ * associations made afterwards (RFC 6458's setsockopt() with an
+ * association id, or id 0). The option's ids, structs and ranges are
+ * <dpsctp/dpsctp_opt.h>'s (docs/OPTIONS.md maps each to its socket option).
+ * The value is checked here first (dpsctp_opt_check(): -EINVAL with the
+ * option, the field and the range in @p err, nothing posted), then copied
+ * into the thread's arena. The daemon applies it on the thread that owns
+ * the association (dpsctp_assoc_setopt()); the completion
+ * (DPSCTP_CLIENT_OP_SETOPT) says 0 or that call's error (-EINVAL for a
+ * value that does not fit those in force, -ENOENT for an address that is
+ * not the peer's, -ENOTCONN, -EOPNOTSUPP), or -ENOENT for an association
+ * that is not this application's. With @p assoc 0 the value is kept for
+ * the application alone: associations it connects and accepts afterwards
+ * start with it (not DPSCTP_OPT_PRIMARY_ADDR; DPSCTP_OPT_INITMSG's streams
+ * for those it connects; those accepted offer the daemon's), those that
+ * exist keep theirs, and other applications never see it.
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association, or 0: the application's defaults.
+ * @param opt     the option, a DPSCTP_OPT_* (not _STATUS or _PEER_ADDR_INFO).
+ * @param val     its struct.
+ * @param len     sizeof that struct.
+ * @param cookie  returned in the completion.
+ * @param err     room for a one-line reason when refused here; may be NULL.
+ * @param errlen  bytes at @p err.
+ * @return 0 (posted), -EAGAIN (the ring or the arena is full), -EINVAL (a
+ *         bad value or length: err says which; a thread out of range),
+ *         -ENOPROTOOPT (not an option one sets; DPSCTP_OPT_PRIMARY_ADDR with
+ *         assoc 0).
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_setopt(struct dpsctp_client *c, unsigned t, uint64_t assoc,
+					      int opt, const void *val, uint32_t len,
+					      uint64_t cookie, char *err, size_t errlen);
+
+/**
+ * Read an option of an association (RFC 6458's getsockopt()), among them
+ * DPSCTP_OPT_STATUS and DPSCTP_OPT_PEER_ADDR_INFO, or with @p assoc 0 the
+ * application's default (what it set, else the daemon's). The completion
+ * (DPSCTP_CLIENT_OP_GETOPT) carries the option's struct in data (len
+ * bytes, valid until the next poll on the thread) with status 0, or says
+ * -ENOENT (not this application's association, or no path with that
+ * address), -ENOPROTOOPT (not an option of the defaults: PRIMARY_ADDR,
+ * STATUS, PEER_ADDR_INFO with assoc 0).
+ *
+ * @param c       the attachment.
+ * @param t       the thread.
+ * @param assoc   the association, or 0: the application's defaults.
+ * @param opt     the option, a DPSCTP_OPT_*.
+ * @param in      the question, or NULL: the option's struct with its input
+ *                fields set (DPSCTP_OPT_PEER_ADDR_INFO's and
+ *                _PEER_ADDR_PARAMS' addr: the path; NULL or SCTP_ADDR_NONE:
+ *                the primary path, or the association).
+ * @param len     sizeof the option's struct (0 with @p in NULL).
+ * @param cookie  returned in the completion.
+ * @return 0 (posted), -EAGAIN (the ring or the arena is full), -EINVAL (a
+ *         length that is not the option's, a thread out of range),
+ *         -ENOPROTOOPT (not an option).
+ */
+DPSCTP_CLIENT_EXPORT int dpsctp_client_getopt(struct dpsctp_client *c, unsigned t, uint64_t assoc,
+					      int opt, const void *in, uint32_t len,
+					      uint64_t cookie);
 
 /**
  * Completions and events for a thread, completions first. Received data

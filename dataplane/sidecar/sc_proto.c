@@ -15,8 +15,11 @@ _Static_assert(offsetof(struct sc_evt, peer) == 38 && offsetof(struct sc_evt, pr
 		       offsetof(struct sc_evt, mid) == 60,
 	       "event slot fields");
 _Static_assert(offsetof(struct sc_req, pr_policy) == 40 && offsetof(struct sc_req, value) == 48 &&
-		       offsetof(struct sc_req, reserved) == 52,
+		       offsetof(struct sc_req, context) == 52 &&
+		       offsetof(struct sc_req, reserved) == 56,
 	       "request slot fields");
+_Static_assert(SC_OPT_SLOTS(SC_OPT_MAX_BYTES) == 4 && SC_OPT_SLOTS(1) == 1 && SC_OPT_SLOTS(64) == 1,
+	       "an option's answer in whole slots");
 _Static_assert(offsetof(struct sc_cpl, value) == 24 && offsetof(struct sc_cpl, reserved) == 28,
 	       "completion slot fields");
 _Static_assert(sizeof(struct sc_zc_ref) == 16, "zero-copy reference");
@@ -43,23 +46,47 @@ sc_req_check(const struct sc_req *r, uint64_t arena_bytes)
 	if (r->op == 0 || r->op >= SC_OP_COUNT || (r->flags & ~SC_SEND_FLAGS) != 0 ||
 	    r->pad0 != 0 || !sc_zero(r->reserved, sizeof(r->reserved)))
 		return -EPROTO;
-	/* value is the setters' and the RFC 6525 requests' own: zero in every other request. */
+	/* value is the setters', the RFC 6525 requests', CONNECT's and the options' own: zero in
+	 * every other request. So is a SEND's context. */
 	if (r->value != 0 && r->op != SC_OP_SET_SCHED && r->op != SC_OP_SET_STREAM_PARAM &&
-	    r->op != SC_OP_RESET_STREAMS && r->op != SC_OP_ADD_STREAMS)
+	    r->op != SC_OP_RESET_STREAMS && r->op != SC_OP_ADD_STREAMS && r->op != SC_OP_CONNECT &&
+	    r->op != SC_OP_SETOPT && r->op != SC_OP_GETOPT)
+		return -EPROTO;
+	if (r->context != 0 && r->op != SC_OP_SEND)
 		return -EPROTO;
 	switch ((enum sc_op)r->op) {
 	case SC_OP_LISTEN:
 	case SC_OP_UNLISTEN:
 		return r->port != 0 ? 0 : -EPROTO;
-	case SC_OP_CONNECT:
-		if (r->port == 0 || r->len == 0 || r->len % sizeof(struct sc_addr) != 0 ||
-		    r->len / sizeof(struct sc_addr) > SC_MAX_ADDRS || r->off >= arena_bytes)
+	case SC_OP_CONNECT: {
+		/* The addresses, then the INITMSG (value bytes) when there is one. */
+		uint32_t addrs = r->len - r->value;
+		if (r->port == 0 || r->value > SC_OPT_MAX_BYTES || r->len <= r->value ||
+		    addrs % sizeof(struct sc_addr) != 0 ||
+		    addrs / sizeof(struct sc_addr) > SC_MAX_ADDRS || r->off >= arena_bytes)
+			return -EPROTO;
+		return 0;
+	}
+	case SC_OP_SETOPT:
+	case SC_OP_GETOPT:
+		/* The option's id and size here; its fields are the data plane's to judge
+		 * (dpsctp_opt_check()), as a SEND's policy is. A SETOPT has a value to set;
+		 * a GETOPT may ask a bare question. The other fields are zero. */
+		if (r->value == 0 || r->value > SC_OPT_ID_MAX || r->len > SC_OPT_MAX_BYTES ||
+		    (r->op == SC_OP_SETOPT && r->len == 0) ||
+		    (r->len != 0 && r->off >= arena_bytes) || (r->len == 0 && r->off != 0) ||
+		    r->sid != 0 || r->ppid != 0 || r->port != 0 || r->flags != 0 ||
+		    r->pr_policy != 0 || r->pr_value != 0)
 			return -EPROTO;
 		return 0;
 	case SC_OP_SEND:
 		/* Empty messages do not exist in SCTP (RFC 9260 §6.2's zero-length DATA is an
 		 * error). */
 		if (r->len == 0 || r->len > arena_bytes || r->off >= arena_bytes)
+			return -EPROTO;
+		if ((r->flags & SC_SEND_DEFAULT) &&
+		    ((r->flags & (SC_SEND_UNORDERED | SC_SEND_SACK_NOW)) != 0 || r->sid != 0 ||
+		     r->ppid != 0 || r->pr_policy != 0 || r->pr_value != 0 || r->context != 0))
 			return -EPROTO;
 		return 0;
 	case SC_OP_SHUTDOWN:
@@ -146,12 +173,33 @@ sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes)
 		return -EPROTO;
 	if (e->extensions != 0 && e->type != SC_EVT_COMM_UP && e->type != SC_EVT_RESTART)
 		return -EPROTO;
-	if (e->mid != 0 && e->type != SC_EVT_RECV && e->type != SC_EVT_ASSOC_RESET)
+	if (e->mid != 0 && e->type != SC_EVT_RECV && e->type != SC_EVT_ASSOC_RESET &&
+	    e->type != SC_EVT_SEND_FAILED)
 		return -EPROTO;
 	if (e->type == SC_EVT_PEER_ADDR_CHANGE &&
 	    (e->len != sizeof(struct sc_addr) || e->off >= arena_bytes))
 		return -EPROTO;
 	if (e->type != SC_EVT_DAEMON_STOPPING && e->assoc == 0)
+		return -EPROTO;
+	return 0;
+}
+
+int
+sc_cpl_check(const struct sc_cpl *c)
+{
+	if (c->op == 0 || c->op >= SC_OP_COUNT || !sc_zero(c->pad, sizeof(c->pad)) ||
+	    !sc_zero(c->reserved, sizeof(c->reserved)))
+		return -EPROTO;
+	if (c->op == SC_OP_GETOPT) {
+		/* An answer only with success, and then one of a size an option can have. */
+		if (c->status != 0)
+			return c->value == 0 ? 0 : -EPROTO;
+		if (c->value == 0 || c->value > SC_OPT_MAX_BYTES)
+			return -EPROTO;
+		return (int)SC_OPT_SLOTS(c->value);
+	}
+	if (c->value != 0 &&
+	    (c->status != 0 || (c->op != SC_OP_GET_SCHED && c->op != SC_OP_GET_STREAM_PARAM)))
 		return -EPROTO;
 	return 0;
 }

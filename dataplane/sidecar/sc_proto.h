@@ -22,7 +22,9 @@ extern "C" {
 /* Requests. */
 enum sc_op {
 	SC_OP_LISTEN = 1, /* port: accept associations on it */
-	SC_OP_CONNECT,	  /* port; the peers' addresses in the tx arena (sc_addr x n) */
+	SC_OP_CONNECT,	  /* port; the peers' addresses in the tx arena (sc_addr x n), then,
+			     when value is not 0, an INITMSG of value bytes (dpsctp_opt.h's
+			     struct dpsctp_initmsg: dpsctp_connect_opts()) */
 	SC_OP_SEND,	  /* assoc, sid, ppid, flags; the message in the tx arena */
 	SC_OP_SHUTDOWN,	  /* assoc */
 	SC_OP_ABORT,	  /* assoc */
@@ -45,8 +47,32 @@ enum sc_op {
 				SC_RECONF_MAX_STREAMS; len 0: every stream */
 	SC_OP_ADD_STREAMS,   /* assoc, value: outbound streams to add | inbound ones << 16 */
 	SC_OP_RESET_ASSOC,   /* assoc */
+	/*
+	 * Per-association options (RFC 6458's socket options, dpsctp_opt.h):
+	 * dpsctp_assoc_setopt(), dpsctp_assoc_getopt(). assoc 0 names the
+	 * application's defaults, which its associations made afterwards start
+	 * with (RFC 6458's association id 0). value is the option
+	 * (DPSCTP_OPT_*, 1 .. SC_OPT_ID_MAX); the option's struct travels as its
+	 * bytes in the tx arena, len at most SC_OPT_MAX_BYTES.
+	 */
+	SC_OP_SETOPT, /* assoc or 0, value; the struct in the tx arena, len 1 or more */
+	SC_OP_GETOPT, /* assoc or 0, value; len 0, or the question in the tx arena (the struct
+			 with its input fields: a path's address). The answer, when status is 0:
+			 the completion's value is its length (1 .. SC_OPT_MAX_BYTES), its bytes
+			 in the SC_OPT_SLOTS(value) completion slots that follow */
 	SC_OP_COUNT
 };
+
+/*
+ * The options on the wire. An option's struct is at most SC_OPT_MAX_BYTES
+ * (the largest, STATUS, is 64 today: room to grow without a new slot
+ * format); a GETOPT's answer takes SC_OPT_SLOTS(len) raw completion slots
+ * after its completion, so it arrives with it, in ring order (the rx arena
+ * is the events' and is read in their order, after the completions).
+ */
+#define SC_OPT_ID_MAX	  63u
+#define SC_OPT_MAX_BYTES  256u
+#define SC_OPT_SLOTS(len) (((len) + SC_SLOT_BYTES - 1u) / SC_SLOT_BYTES)
 
 /* SC_OP_RESET_STREAMS's value (dpsctp.h's DPSCTP_RESET_INCOMING, _OUTGOING). */
 #define SC_RESET_INCOMING 0x01u
@@ -58,7 +84,10 @@ enum sc_op {
 #define SC_SEND_UNORDERED 0x01u /* the U bit */
 #define SC_SEND_SACK_NOW  0x02u /* the I bit (RFC 7053) */
 #define SC_SEND_QUIET	  0x04u /* no completion when it succeeds (a failure still has one) */
-#define SC_SEND_FLAGS	  0x07u
+/* The association's DEFAULT_SNDINFO (dpsctp_opt.h) gives the stream, PPID, U and I bits, policy
+ * and context: the request's are zero. */
+#define SC_SEND_DEFAULT 0x08u
+#define SC_SEND_FLAGS	0x0fu
 
 #define SC_MAX_ADDRS 4u
 
@@ -81,11 +110,13 @@ struct sc_req {
 			    RESET_STREAMS: 2 x n */
 	uint16_t port;	 /* LISTEN, UNLISTEN, CONNECT */
 	uint16_t pad0;
-	uint32_t pr_policy;   /* SEND: SC_PR_* (PR-SCTP, RFC 3758 and RFC 7496), 0 = reliable */
-	uint32_t pr_value;    /* SEND: TTL ms, RTX retransmissions, PRIO priority (0 highest) */
-	uint32_t value;	      /* SET_SCHED: the scheduler; SET_STREAM_PARAM: the value;
-				 RESET_STREAMS, ADD_STREAMS: as above; else 0 */
-	uint8_t reserved[12]; /* zero */
+	uint32_t pr_policy;  /* SEND: SC_PR_* (PR-SCTP, RFC 3758 and RFC 7496), 0 = reliable */
+	uint32_t pr_value;   /* SEND: TTL ms, RTX retransmissions, PRIO priority (0 highest) */
+	uint32_t value;	     /* SET_SCHED: the scheduler; SET_STREAM_PARAM: the value;
+				RESET_STREAMS, ADD_STREAMS, CONNECT, SETOPT, GETOPT: as above;
+				else 0 */
+	uint32_t context;    /* SEND: the application's, back in its SEND_FAILED; else 0 */
+	uint8_t reserved[8]; /* zero */
 };
 
 /*
@@ -112,7 +143,8 @@ struct sc_cpl {
 	uint8_t op;	 /* the request's */
 	uint8_t pad[3];
 	uint64_t assoc;	      /* CONNECT: the new association's handle */
-	uint32_t value;	      /* GET_SCHED, GET_STREAM_PARAM with status 0: the answer */
+	uint32_t value;	      /* GET_SCHED, GET_STREAM_PARAM with status 0: the answer;
+				 GETOPT with status 0: the answer's bytes (sc_proto.h above) */
 	uint8_t reserved[36]; /* zero */
 };
 
@@ -195,7 +227,8 @@ struct sc_evt {
 	 * RECV: the message's identifier, dpsctp_msg.mid (I-DATA: the MID, ssn
 	 * its low 16 bits; DATA: the SSN again); the parts of one message share
 	 * (sid, SC_RECV_UNORDERED, mid). ASSOC_RESET: the peer's next TSN.
-	 * Zero in the other events.
+	 * SEND_FAILED: the message's context (its SEND's). Zero in the other
+	 * events.
 	 */
 	uint32_t mid;
 };
@@ -210,6 +243,14 @@ int sc_req_check(const struct sc_req *r, uint64_t arena_bytes);
 
 /* Application: the same for an event from the daemon. 0 or -EPROTO. */
 int sc_evt_check(const struct sc_evt *e, uint64_t arena_bytes);
+
+/*
+ * Application: a completion from the daemon is well-formed (a request's
+ * op, reserved bytes zero, a value only where one belongs). The number of
+ * raw slots that follow it (a GETOPT's answer, SC_OPT_SLOTS(value)), or
+ * -EPROTO.
+ */
+int sc_cpl_check(const struct sc_cpl *c);
 
 #ifdef __cplusplus
 }

@@ -44,10 +44,12 @@ extern "C" {
  * GET_SCHED, SET_STREAM_PARAM, GET_STREAM_PARAM, a request's and a
  * completion's value, a RECV's mid); 6, stream reconfiguration (RESET_STREAMS,
  * ADD_STREAMS, RESET_ASSOC; the STREAM_RESET, ASSOC_RESET and STREAM_CHANGE
- * events) and a RECV's SC_RECV_ABORTED.
+ * events) and a RECV's SC_RECV_ABORTED; 7, per-association options
+ * (SETOPT, GETOPT and its answer in the completion slots after it, a
+ * CONNECT's INITMSG) and a SEND's and a SEND_FAILED's context.
  */
 #define SC_MAGIC	   0x4450534354505343ull /* "DPSCTPSC" */
-#define SC_VERSION	   6u
+#define SC_VERSION	   7u
 #define SC_SLOT_BYTES	   64u
 #define SC_MAX_THREADS	   16u
 #define SC_NAME_LEN	   32u

@@ -26,6 +26,7 @@ ORDER = [
     "dp_types",      # the instance, worker and association structures
     "dp_buf",        # payload buffers on mbufs
     "dp_tx",         # transmit: the core's output, the tx batch, the flush
+    "dp_opt",        # per-association options (dpsctp_opt.h): values, blocks
     "dp_conn",       # an association: the core's callbacks, life, tables, sends
     "dp_rx",         # receive: L3, CRC, hand-off, demux, the core's input
     "dp_req",        # the request ring

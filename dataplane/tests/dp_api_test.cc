@@ -213,7 +213,9 @@ TEST_F(DpApi, StreamHandlersBundlingAndKeptMessages)
 	ASSERT_EQ(dpsctp_assoc_get_stats(client_.a, &before), 0);
 	for (unsigned i = 0; i < 40; i++) {
 		std::string m = "message " + std::to_string(i);
-		dpsctp_sndinfo si = { (uint16_t)(i % 4), 0, DPSCTP_SEND_MORE, DPSCTP_PR_NONE, 0 };
+		dpsctp_sndinfo si = {
+			(uint16_t)(i % 4), 0, DPSCTP_SEND_MORE, DPSCTP_PR_NONE, 0, 0
+		};
 		ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, m.data(), m.size()), 0);
 	}
 	ASSERT_EQ(dpsctp_flush(client_.a), 0);
@@ -257,7 +259,7 @@ TEST_F(DpApi, MultiHomedPathsAndStatistics)
 	connect_both();
 	// Some traffic for RTT samples.
 	for (unsigned i = 0; i < 50; i++) {
-		dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0 };
+		dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
 		ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "0123456789", 10), 0);
 		poll(20);
 	}
@@ -302,9 +304,9 @@ TEST_F(DpApi, ErrorsAndSendSpace)
 	EXPECT_EQ(dpsctp_poll(c_, 7), -EINVAL);
 	connect_both();
 
-	dpsctp_sndinfo bad = { 60000, 0, 0, DPSCTP_PR_NONE, 0 };
+	dpsctp_sndinfo bad = { 60000, 0, 0, DPSCTP_PR_NONE, 0, 0 };
 	EXPECT_EQ(dpsctp_send_bytes(client_.a, &bad, "x", 1), -EINVAL);
-	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0 };
+	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
 	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, "x", 0), -EINVAL);
 
 	// Fill the 64 KiB send buffer without polling, then ask for on_space once
@@ -364,7 +366,7 @@ TEST_F(DpApi, IcmpProtocolUnreachableEndsTheAssociation)
 {
 	connect_both();
 	// One DATA packet from the client, taken off the wire before the server sees it.
-	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0 };
+	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
 	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "quoted", 6), 0);
 	dpsctp_poll(c_, 0);
 	void *p = nullptr;
@@ -526,7 +528,7 @@ TEST_F(DpApi, RxFlowControlClosesTheWindowUntilConsumed)
 	const uint32_t n_msgs = (kFlowTotal + kFlowMsg - 1) / kFlowMsg;
 	uint32_t sent = 0;
 	auto send_some = [&] {
-		dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0 };
+		dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
 		while (sent < n_msgs) {
 			std::vector<uint8_t> b = flow_payload(sent);
 			int rc = dpsctp_send_bytes(client_.a, &si, b.data(), b.size());
@@ -613,7 +615,7 @@ TEST_F(DpApi, RxFlowControlArgumentChecks)
 	EXPECT_EQ(dpsctp_consumed(server_.a, 0), 0);
 	// Giving back more than was delivered changes nothing (nothing is owed).
 	EXPECT_EQ(dpsctp_consumed(server_.a, 100), 0);
-	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0 };
+	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
 	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "flow", 4), 0);
 	ASSERT_TRUE(until([&] { return server_.recv_default == 1; }));
 	EXPECT_EQ(dpsctp_consumed(server_.a, 4), 0);
@@ -658,7 +660,7 @@ TEST_F(DpApi, CommUpSaysWhoAndOnWhichPorts)
 	EXPECT_EQ(c.reason, DPSCTP_REASON_NONE);
 	// A message each way's worth of traffic: the second paths' probes (and
 	// their neighbour resolution) settle before the close.
-	dpsctp_sndinfo si = { 63, 0, 0, DPSCTP_PR_NONE, 0 }; // the last of the 64 streams
+	dpsctp_sndinfo si = { 63, 0, 0, DPSCTP_PR_NONE, 0, 0 }; // the last of the 64 streams
 	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "x", 1), 0);
 	ASSERT_TRUE(until([&] { return server_.recv_default == 1; }));
 	poll(1000);
@@ -672,7 +674,7 @@ TEST_F(DpApi, StreamsAsConfigured)
 	EXPECT_EQ(client_.up_ev.outbound_streams, 100u);
 	EXPECT_EQ(client_.up_ev.inbound_streams, 100u);
 	EXPECT_EQ(server_.up_ev.outbound_streams, 100u);
-	dpsctp_sndinfo si = { 99, 0, 0, DPSCTP_PR_NONE, 0 }; // the last stream is usable
+	dpsctp_sndinfo si = { 99, 0, 0, DPSCTP_PR_NONE, 0, 0 }; // the last stream is usable
 	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, "x", 1), 0);
 	si.sid = 100;
 	EXPECT_EQ(dpsctp_send_bytes(client_.a, &si, "x", 1), -EINVAL);
@@ -737,7 +739,7 @@ TEST_F(DpApi, UnlistenFreesThePortAndKeepsItsAssociations)
 	EXPECT_EQ(dpsctp_unlisten(s_, kPort), -ENOENT);
 
 	// The association the port accepted lives on.
-	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0 };
+	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
 	for (unsigned i = 0; i < 10; i++)
 		ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "0123456789", 10), 0);
 	ASSERT_TRUE(until([&] { return server_.recv_default == 10; }));

@@ -114,7 +114,7 @@ server_recv(dpsctp_assoc *a, const dpsctp_msg *m, void *arg)
 		s->bad++;
 		return;
 	}
-	dpsctp_sndinfo si = { m->sid, m->ppid, 0, DPSCTP_PR_NONE, 0 };
+	dpsctp_sndinfo si = { m->sid, m->ppid, 0, DPSCTP_PR_NONE, 0, 0 };
 	if (dpsctp_send_bytes(a, &si, buf.data(), buf.size()) != 0)
 		s->send_failed++;
 }
@@ -303,7 +303,7 @@ TEST(DpInitFlood, SpoofedOnLinkInitsDoNotStarveAnAssociation)
 			std::vector<uint8_t> body(msg_len(next_msg));
 			for (uint32_t i = 0; i < body.size(); i++)
 				body[i] = msg_byte(next_msg, i);
-			dpsctp_sndinfo si = { 0, next_msg, 0, DPSCTP_PR_NONE, 0 };
+			dpsctp_sndinfo si = { 0, next_msg, 0, DPSCTP_PR_NONE, 0, 0 };
 			ASSERT_EQ(dpsctp_send_bytes(c.a, &si, body.data(), body.size()), 0);
 			sent_at[next_msg++] = flood_sent;
 		}

@@ -85,8 +85,10 @@ pump(Side *s, dpsctp_assoc *a)
 	uint32_t k = s->sent.load();
 	while (k < s->to_send) {
 		uint32_t len = s->size_of(k);
-		dpsctp_sndinfo si = { (uint16_t)(k % kStreams), k,
-				      k % 5 == 4 ? DPSCTP_SEND_UNORDERED : 0u, DPSCTP_PR_NONE, 0 };
+		dpsctp_sndinfo si = {
+			(uint16_t)(k % kStreams), k, k % 5 == 4 ? DPSCTP_SEND_UNORDERED : 0u,
+			DPSCTP_PR_NONE,		  0, 0
+		};
 		int r;
 		if (len <= 2000 && (k % 2 == 0 || s->fixed != 0)) {
 			rte_mbuf *m = rte_pktmbuf_alloc(pool);
@@ -247,7 +249,7 @@ class DpLoopback : public ::testing::Test {
 			// One byte more than --sndbuf (256k by default) can never be queued:
 			// refused whole, the association unharmed.
 			std::vector<uint8_t> big(cc.sndbuf + 1u, 0x5a);
-			dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0 };
+			dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
 			EXPECT_EQ(dpsctp_send_bytes(c.a, &si, big.data(), big.size()), -EMSGSIZE);
 		}
 

@@ -53,7 +53,7 @@ pump(Peer *p)
 		uint32_t len = msg_size(p->sent);
 		for (uint32_t i = 0; i < len; i++)
 			p->buf[i] = msg_byte(p->sent, i);
-		dpsctp_sndinfo si = { (uint16_t)(p->sent % 4), p->sent, 0, DPSCTP_PR_NONE, 0 };
+		dpsctp_sndinfo si = { (uint16_t)(p->sent % 4), p->sent, 0, DPSCTP_PR_NONE, 0, 0 };
 		int r = dpsctp_send_bytes(p->a, &si, p->buf.data(), len);
 		if (r == -EAGAIN || r == -ENOMEM)
 			return;

@@ -167,7 +167,7 @@ TEST(DpTelemetry, StatsLcoresAndAssocsWhileRunning)
 		dpsctp_poll(s, 0);
 	}
 	ASSERT_TRUE(on_up_c && on_up_s);
-	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0 };
+	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
 	for (int i = 0; i < 100; i++) {
 		ASSERT_EQ(dpsctp_send_bytes(client_assoc, &si, "hello", 5), 0);
 		dpsctp_poll(c, 0);

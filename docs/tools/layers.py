@@ -16,8 +16,9 @@ simulator are harnesses and may reach across layers):
                       test builds' failure report, CORE_EXCEPTIONS)
   drivers/            drivers/ and the core's header-only vocabulary
                       (sctp/addr.h, sctp/byteorder.h, sctp/def_table.h)
-  dataplane/sidecar/  itself and sctp/addr.h: the client library links no
-                      DPDK and nothing else of ours
+  dataplane/sidecar/  itself, sctp/addr.h and dataplane/dpsctp_opt.h (the
+                      options' structs; the client library links their
+                      DPDK-free check): nothing else of ours
   dataplane/          dataplane/, sctp/, drivers/; never apps/
   apps/<app>/         its own directory, apps/common/ and the layers below;
                       never another app's files
@@ -66,7 +67,8 @@ def allowed(layer, kind, target, path=""):
             return None
         return "drivers/ may use only the core's header-only vocabulary"
     if layer == "dataplane/sidecar":
-        if target.startswith("dataplane/sidecar/") or target == "sctp/addr.h":
+        if target.startswith("dataplane/sidecar/") or target in ("sctp/addr.h",
+                                                                  "dataplane/dpsctp_opt.h"):
             return None
         return "the sidecar's shared pieces link nothing else of ours"
     if layer == "dataplane":

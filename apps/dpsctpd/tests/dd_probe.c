@@ -91,6 +91,28 @@
  *       --extensions without reconfig): COMM_UP lacks it and each request
  *       is -EOPNOTSUPP.
  *
+ *   dd_probe SOCKET opts PEER PORT
+ *       The per-association options (RFC 6458) through the daemon: STATUS
+ *       (ESTABLISHED, COMM_UP's streams, a window) and PEER_ADDR_INFO (the
+ *       primary path usable, with cwnd, srtt, rto and mtu; -ENOENT for an
+ *       address not the peer's); RTOINFO, DELAYED_SACK and EVENTS set and
+ *       read back; a send with DPSCTP_CLIENT_DEFAULT_SNDINFO echoed on the
+ *       stream and PPID of DEFAULT_SNDINFO; bad values refused by the
+ *       library with the option's message, one that does not fit the
+ *       values in force -EINVAL in the completion, nothing changed; another
+ *       application's SETOPT and GETOPT on the association -ENOENT; the
+ *       application's defaults (MAX_BURST, RTOINFO's max alone, INITMSG) on
+ *       its associations made afterwards, not on the one before, not on
+ *       another application's; connect_opts' INITMSG over the defaults; an
+ *       ended handle -ENOENT. Then by hand: a SETOPT of an option id beyond
+ *       the wire's is -EPROTO and the next request answered (attached),
+ *       option bytes out of step detach.
+ *
+ *   dd_probe SOCKET opts-accept PORT N
+ *       MAX_BURST and DELAYED_SACK defaults set, then LISTEN on PORT (says
+ *       "listening"): the association a peer opens has them, and its N
+ *       messages are echoed.
+ *
  * Each failed expectation prints one line naming it; exit 1.
  */
 #include <arpa/inet.h>
@@ -105,6 +127,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dataplane/dpsctp_opt.h"
 #include "dataplane/sidecar/dpsctp_client.h"
 #include "dataplane/sidecar/sc_proto.h"
 #include "dataplane/sidecar/sc_region.h"
@@ -184,7 +207,7 @@ isolation(const char *sock, const char *peer, uint16_t port)
 
 	/* B names A's association: refused, as an unknown one (a quiet send
 	 * that fails still completes). */
-	struct dpsctp_client_sndinfo si = { ha, 0, htonl(7), DPSCTP_CLIENT_QUIET, 0, 0 };
+	struct dpsctp_client_sndinfo si = { ha, 0, htonl(7), DPSCTP_CLIENT_QUIET, 0, 0, 0 };
 	const char msg[] = "not yours";
 	EXPECT(dpsctp_client_send(b, 0, &si, msg, sizeof(msg), 10) == 0, "B: send request");
 	EXPECT(wait_for(b, DPSCTP_CLIENT_COMPLETION, 10, &ev, 5, &b_saw, ha) &&
@@ -281,7 +304,7 @@ zerocopy(const char *sock, const char *peer, uint16_t port, unsigned n)
 		uint32_t len = sizes[k % (sizeof(sizes) / sizeof(sizes[0]))];
 		for (uint32_t i = 0; i < len; i++)
 			out[i] = (uint8_t)(k * 31u + i * 7u);
-		struct dpsctp_client_sndinfo si = { h, (uint16_t)(k % 4), htonl(k), 0, 0, 0 };
+		struct dpsctp_client_sndinfo si = { h, (uint16_t)(k % 4), htonl(k), 0, 0, 0, 0 };
 		EXPECT(dpsctp_client_send(c, 0, &si, out, len, 100 + k) == 0, "send %u", k);
 		uint32_t got = 0;
 		bool whole = false;
@@ -459,10 +482,10 @@ garbage(const char *path)
  * Completion and COMM_UP may come in one poll: both are looked for in each.
  */
 static int32_t
-connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port, uint64_t cookie,
-	   uint64_t *h)
+connect_up_init(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port,
+		const struct dpsctp_initmsg *init, uint64_t cookie, uint64_t *h)
 {
-	if (dpsctp_client_connect(c, 0, pa, 1, port, cookie) != 0)
+	if (dpsctp_client_connect_opts(c, 0, pa, 1, port, init, cookie, NULL, 0) != 0)
 		return INT32_MIN;
 	int32_t st = INT32_MIN;
 	uint64_t assoc = 0;
@@ -492,6 +515,13 @@ connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port, u
 	if (h != NULL)
 		*h = assoc;
 	return st == 0 && !up ? INT32_MAX : st;
+}
+
+static int32_t
+connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port, uint64_t cookie,
+	   uint64_t *h)
+{
+	return connect_up_init(c, pa, port, NULL, cookie, h);
 }
 
 /* ------------------------------------------------------------ cplring */
@@ -627,10 +657,13 @@ cpl_post(enum cpl_kind k)
 		for (uint32_t i = 0; i < len; i++)
 			cpl.msg[i] = cpl_byte(seq, i);
 		/* A quiet send that fails: a handle of the right slot, an older generation. */
-		struct dpsctp_client_sndinfo si = {
-			k == CPL_FAIL ? cpl.h + (1ull << 32) : cpl.h, 0, htonl(seq),
-			k == CPL_SEND ? 0u : DPSCTP_CLIENT_QUIET,     0, 0
-		};
+		struct dpsctp_client_sndinfo si = { k == CPL_FAIL ? cpl.h + (1ull << 32) : cpl.h,
+						    0,
+						    htonl(seq),
+						    k == CPL_SEND ? 0u : DPSCTP_CLIENT_QUIET,
+						    0,
+						    0,
+						    0 };
 		rc = dpsctp_client_send(cpl.c, 0, &si, cpl.msg, len, cookie);
 		if (rc == 0 && k != CPL_FAIL) {
 			cpl.sent++;
@@ -938,7 +971,7 @@ prsctp(const char *sock, const char *peer, uint16_t port, const char *ext)
 	unsigned done = 0, echoed = 0, failed = 0;
 	for (unsigned k = 0; k < n; k++) {
 		struct dpsctp_client_sndinfo si = {
-			h, 0, htonl(k), 0, sends[k].policy, sends[k].value
+			h, 0, htonl(k), 0, sends[k].policy, sends[k].value, 0
 		};
 		memset(msg, 0, sizeof(msg)); /* every byte of it is compared */
 		snprintf(msg, sizeof(msg), "message %u: %s", k, sends[k].name);
@@ -977,7 +1010,7 @@ prsctp(const char *sock, const char *peer, uint16_t port, const char *ext)
 	EXPECT(failed == 0, "%u SEND_FAILED on a link that loses nothing", failed);
 
 	/* What dpsctp_send() would refuse never reaches the daemon. */
-	struct dpsctp_client_sndinfo bad = { h, 0, 0, 0, DPSCTP_CLIENT_PR_PRIO + 1, 0 };
+	struct dpsctp_client_sndinfo bad = { h, 0, 0, 0, DPSCTP_CLIENT_PR_PRIO + 1, 0, 0 };
 	EXPECT(dpsctp_client_send(c, 0, &bad, msg, sizeof(msg), 9) == -EINVAL,
 	       "an unknown policy is -EINVAL");
 	bad.pr_policy = DPSCTP_CLIENT_PR_TTL;
@@ -1099,7 +1132,7 @@ sched(const char *sock, const char *peer, uint16_t port, const char *sched_name)
 	for (; tries < 5 && busy == 0; tries++) {
 		for (uint32_t i = 0; i < sizeof(big); i++)
 			big[i] = (uint8_t)(i * 7u + tries);
-		struct dpsctp_client_sndinfo si = { h, 3, htonl(tries), 0, 0, 0 };
+		struct dpsctp_client_sndinfo si = { h, 3, htonl(tries), 0, 0, 0, 0 };
 		EXPECT(dpsctp_client_send(c, 0, &si, big, sizeof(big), 50) == 0, "send posted");
 		EXPECT(dpsctp_client_set_sched(c, 0, h, DPSCTP_CLIENT_SCHED_FCFS, ++ck) == 0,
 		       "SET_SCHED posted");
@@ -1230,7 +1263,7 @@ rq_echo(struct dpsctp_client *c, uint64_t h, uint16_t sid, uint64_t cookie)
 	memset(msg, 0, sizeof(msg));
 	snprintf(msg, sizeof(msg), "stream %u, request %llu", sid, (unsigned long long)cookie);
 	memcpy(want, msg, sizeof(msg));
-	struct dpsctp_client_sndinfo si = { h, sid, htonl(sid), 0, 0, 0 };
+	struct dpsctp_client_sndinfo si = { h, sid, htonl(sid), 0, 0, 0, 0 };
 	EXPECT(dpsctp_client_send(c, 0, &si, msg, sizeof(msg), cookie) == 0, "send posted");
 	int32_t rc = rq_status(c, cookie, DPSCTP_CLIENT_OP_SEND);
 	EXPECT(rc == 0, "send on stream %u: %d", sid, rc);
@@ -1405,6 +1438,434 @@ out:
 	return failures == 0 ? 0 : 1;
 }
 
+/* -------------------------------------------------------------- opts */
+
+static uint64_t opt_ck = 5000; /* cookies of the opts requests */
+
+/* SETOPT posted, then its completion: the status (INT32_MIN: none; the
+ * library's own refusal, with its reason in why). */
+static int32_t
+opt_set(struct dpsctp_client *c, uint64_t h, int opt, const void *v, uint32_t len, char *why,
+	size_t whylen)
+{
+	int rc = dpsctp_client_setopt(c, 0, h, opt, v, len, ++opt_ck, why, whylen);
+	if (rc != 0)
+		return rc;
+	return sched_cpl(c, opt_ck, DPSCTP_CLIENT_OP_SETOPT, NULL);
+}
+
+/* GETOPT posted (question q, or none), then its answer copied into out: the status. */
+static int32_t
+opt_get(struct dpsctp_client *c, uint64_t h, int opt, const void *q, uint32_t qlen, void *out,
+	uint32_t len)
+{
+	int rc = dpsctp_client_getopt(c, 0, h, opt, q, qlen, ++opt_ck);
+	if (rc != 0)
+		return rc;
+	struct dpsctp_client_event ev;
+	if (!wait_for(c, DPSCTP_CLIENT_COMPLETION, opt_ck, &ev, 10, NULL, 0)) {
+		EXPECT(false, "no completion for GETOPT %d", opt);
+		return INT32_MIN;
+	}
+	EXPECT(ev.completion.op == DPSCTP_CLIENT_OP_GETOPT, "GETOPT %d completed as op %d", opt,
+	       (int)ev.completion.op);
+	if (ev.completion.status != 0) {
+		EXPECT(ev.completion.data == NULL && ev.completion.len == 0,
+		       "GETOPT %d refused with an answer", opt);
+		return ev.completion.status;
+	}
+	EXPECT(ev.completion.len == len && ev.completion.data != NULL,
+	       "GETOPT %d: an answer of %u bytes, want %u", opt, ev.completion.len, len);
+	memcpy(out, ev.completion.data, ev.completion.len < len ? ev.completion.len : len);
+	return 0;
+}
+
+static uint32_t
+opt_u32(struct dpsctp_client *c, uint64_t h, int opt)
+{
+	struct dpsctp_assoc_value v = { UINT32_MAX };
+	int32_t rc = opt_get(c, h, opt, NULL, 0, &v, sizeof(v));
+	EXPECT(rc == 0, "GETOPT %d of %llx: %d", opt, (unsigned long long)h, rc);
+	return v.value;
+}
+
+/* A message on h comes back from the echo peer. */
+static bool
+opt_echo(struct dpsctp_client *c, uint64_t h)
+{
+	struct dpsctp_client_sndinfo si = { h, 0, htonl(51), 0, 0, 0, 0 };
+	struct dpsctp_client_event ev;
+	if (dpsctp_client_send(c, 0, &si, "options", 7, ++opt_ck) != 0)
+		return false;
+	return wait_for(c, DPSCTP_CLIENT_RECV, 0, &ev, 10, NULL, 0) && ev.assoc == h &&
+	       ev.recv.len == 7 && memcmp(ev.recv.data, "options", 7) == 0;
+}
+
+/* One path's information is sane: active, with a window, an RTT sample, an RTO and an MTU. */
+static void
+opt_path_sane(const struct dpsctp_paddrinfo *p, const struct sctp_addr *peer, const char *what)
+{
+	/* Usable: active, or potentially failed (RFC 7829). The data-center profile's
+	 * PF threshold of 0 puts the only path there after one late heartbeat on a loaded
+	 * machine, and data still goes on it; inactive would be a failure. */
+	EXPECT(p->state == DPSCTP_CLIENT_PATH_ACTIVE ||
+		       p->state == DPSCTP_CLIENT_PATH_POTENTIALLY_FAILED,
+	       "%s: state %u, want ACTIVE or POTENTIALLY_FAILED", what, p->state);
+	EXPECT(p->cwnd != 0 && p->srtt_us != 0 && p->rto_us != 0 && p->mtu >= 576,
+	       "%s: cwnd %u, srtt %u us, rto %u us, mtu %u: want each set", what, p->cwnd,
+	       p->srtt_us, p->rto_us, p->mtu);
+	EXPECT(p->addr.family == peer->family && memcmp(p->addr.bytes, peer->bytes, 4) == 0,
+	       "%s: the path to family %u, not the peer's", what, p->addr.family);
+}
+
+/*
+ * The per-association options through the daemon (dpsctpd --loopback-peer
+ * echo): set on one association and read back, STATUS and PEER_ADDR_INFO,
+ * refusals (the library's with the option's message, the data plane's in
+ * the completion), isolation, the application's defaults (its own, not
+ * another's; associations made before keep theirs), INITMSG at connect, and
+ * malformed requests written by hand.
+ */
+static int
+opts(const char *sock, const char *peer, uint16_t port)
+{
+	struct dpsctp_client *c = attach_named(sock, "probe-opts");
+	struct dpsctp_client *other = attach_named(sock, "probe-opts-other");
+	if (c == NULL || other == NULL)
+		return 3;
+	struct sctp_addr pa = { 4, { 0 } };
+	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
+		return 2;
+	char why[160];
+	uint64_t h = 0, h2 = 0, h3 = 0, hb = 0;
+	int32_t rc = connect_up(c, &pa, port, 1, &h);
+	EXPECT(rc == 0, "connect and COMM_UP: %d", rc);
+	uint16_t out = up_out, in = up_in;
+	EXPECT(opt_echo(c, h), "a message echoed before the options");
+
+	/* STATUS and PEER_ADDR_INFO. */
+	struct dpsctp_status st;
+	rc = opt_get(c, h, DPSCTP_OPT_STATUS, NULL, 0, &st, sizeof(st));
+	EXPECT(rc == 0, "GETOPT STATUS: %d", rc);
+	EXPECT(st.state == DPSCTP_CLIENT_STATE_ESTABLISHED, "STATUS.state %u, want ESTABLISHED",
+	       st.state);
+	EXPECT(st.outstrms == out && st.instrms == in,
+	       "STATUS streams out %u in %u, COMM_UP said %u %u", st.outstrms, st.instrms, out, in);
+	EXPECT(st.rwnd != 0 && st.fragmentation_point != 0, "STATUS rwnd %u, fragmentation %u",
+	       st.rwnd, st.fragmentation_point);
+	opt_path_sane(&st.primary, &pa, "STATUS.primary");
+	struct dpsctp_paddrinfo pi, q;
+	memset(&q, 0, sizeof(q));
+	q.addr = pa;
+	rc = opt_get(c, h, DPSCTP_OPT_PEER_ADDR_INFO, &q, sizeof(q), &pi, sizeof(pi));
+	EXPECT(rc == 0, "GETOPT PEER_ADDR_INFO of the peer's address: %d", rc);
+	opt_path_sane(&pi, &pa, "PEER_ADDR_INFO");
+	rc = opt_get(c, h, DPSCTP_OPT_PEER_ADDR_INFO, NULL, 0, &pi, sizeof(pi));
+	EXPECT(rc == 0, "GETOPT PEER_ADDR_INFO, no address (the primary): %d", rc);
+	opt_path_sane(&pi, &pa, "PEER_ADDR_INFO of the primary");
+	q.addr.bytes[3] ^= 0x40;
+	rc = opt_get(c, h, DPSCTP_OPT_PEER_ADDR_INFO, &q, sizeof(q), &pi, sizeof(pi));
+	EXPECT(rc == -ENOENT, "PEER_ADDR_INFO of an address not the peer's: %d, want -ENOENT", rc);
+
+	/* RTOINFO, DELAYED_SACK and EVENTS set on the association, read back. */
+	struct dpsctp_rtoinfo rto = { 800000, 400000, 30000000 }, rto_b;
+	EXPECT(opt_set(c, h, DPSCTP_OPT_RTOINFO, &rto, sizeof(rto), why, sizeof(why)) == 0,
+	       "SETOPT RTOINFO");
+	rc = opt_get(c, h, DPSCTP_OPT_RTOINFO, NULL, 0, &rto_b, sizeof(rto_b));
+	EXPECT(rc == 0 && memcmp(&rto, &rto_b, sizeof(rto)) == 0, "RTOINFO read back: %d, %u %u %u",
+	       rc, rto_b.initial_us, rto_b.min_us, rto_b.max_us);
+	struct dpsctp_sack_info sack = { 40000, 3 }, sack_b;
+	EXPECT(opt_set(c, h, DPSCTP_OPT_DELAYED_SACK, &sack, sizeof(sack), why, sizeof(why)) == 0,
+	       "SETOPT DELAYED_SACK");
+	rc = opt_get(c, h, DPSCTP_OPT_DELAYED_SACK, NULL, 0, &sack_b, sizeof(sack_b));
+	EXPECT(rc == 0 && sack_b.delay_us == 40000 && sack_b.freq == 3,
+	       "DELAYED_SACK read back: %d, %u us, %u", rc, sack_b.delay_us, sack_b.freq);
+	struct dpsctp_events evm = { DPSCTP_CLIENT_EVENT_SEND_FAILED |
+				     DPSCTP_CLIENT_EVENT_STREAM_RESET },
+			     evm_b;
+	EXPECT(opt_set(c, h, DPSCTP_OPT_EVENTS, &evm, sizeof(evm), why, sizeof(why)) == 0,
+	       "SETOPT EVENTS");
+	rc = opt_get(c, h, DPSCTP_OPT_EVENTS, NULL, 0, &evm_b, sizeof(evm_b));
+	EXPECT(rc == 0 && (evm_b.mask & evm.mask) == evm.mask &&
+		       !(evm_b.mask & DPSCTP_CLIENT_EVENT_PEER_ADDR_CHANGE),
+	       "EVENTS read back: %d, 0x%x", rc, evm_b.mask);
+	EXPECT(opt_echo(c, h), "a message echoed after the options");
+	/* DEFAULT_SNDINFO: a send that names nothing goes on its stream, with its PPID. */
+	struct dpsctp_default_sndinfo ds = { 2, 0, 77, 0, 0, 0, 0 };
+	EXPECT(opt_set(c, h, DPSCTP_OPT_DEFAULT_SNDINFO, &ds, sizeof(ds), why, sizeof(why)) == 0,
+	       "SETOPT DEFAULT_SNDINFO");
+	struct dpsctp_client_sndinfo dsi = {
+		h, 5, htonl(5), DPSCTP_CLIENT_DEFAULT_SNDINFO, 0, 0, 0
+	};
+	struct dpsctp_client_event dev = { .kind = DPSCTP_CLIENT_COMPLETION };
+	EXPECT(dpsctp_client_send(c, 0, &dsi, "dflt", 4, ++opt_ck) == 0 &&
+		       wait_for(c, DPSCTP_CLIENT_RECV, 0, &dev, 10, NULL, 0) && dev.assoc == h &&
+		       dev.recv.sid == 2 && dev.recv.ppid == htonl(77),
+	       "a DEFAULT_SNDINFO send echoed on stream %u, PPID %u (want 2, 77)", dev.recv.sid,
+	       ntohl(dev.recv.ppid));
+
+	/* Refused: by the library with the option's message (nothing posted), and by the
+	 * data plane for a value that does not fit those in force. */
+	struct dpsctp_rtoinfo bad = { 0, 2000000, 1000000 };
+	rc = opt_set(c, h, DPSCTP_OPT_RTOINFO, &bad, sizeof(bad), why, sizeof(why));
+	EXPECT(rc == -EINVAL && strstr(why, "RTOINFO.min_us 2000000") != NULL,
+	       "RTOINFO min above max: %d \"%s\"", rc, why);
+	struct dpsctp_sack_info bad_sack = { 700000, 0 };
+	rc = opt_set(c, h, DPSCTP_OPT_DELAYED_SACK, &bad_sack, sizeof(bad_sack), why, sizeof(why));
+	EXPECT(rc == -EINVAL && strstr(why, "DELAYED_SACK.delay_us 700000") != NULL,
+	       "DELAYED_SACK of 700 ms: %d \"%s\"", rc, why);
+	struct dpsctp_events bad_ev = { 1u << 30 };
+	rc = opt_set(c, h, DPSCTP_OPT_EVENTS, &bad_ev, sizeof(bad_ev), why, sizeof(why));
+	EXPECT(rc == -EINVAL && strstr(why, "EVENTS.mask") != NULL, "EVENTS bit 30: %d \"%s\"", rc,
+	       why);
+	struct dpsctp_rtoinfo high_min = { 0, 35000000, 0 }; /* above max 30 s in force */
+	rc = opt_set(c, h, DPSCTP_OPT_RTOINFO, &high_min, sizeof(high_min), why, sizeof(why));
+	EXPECT(rc == -EINVAL, "RTOINFO min above the max in force: %d, want -EINVAL", rc);
+	rc = opt_get(c, h, DPSCTP_OPT_RTOINFO, NULL, 0, &rto_b, sizeof(rto_b));
+	EXPECT(rc == 0 && memcmp(&rto, &rto_b, sizeof(rto)) == 0,
+	       "RTOINFO unchanged by the refusals: %u %u %u", rto_b.initial_us, rto_b.min_us,
+	       rto_b.max_us);
+
+	/* Another application: no option of this association, set or read. */
+	struct dpsctp_assoc_value burst = { 2 };
+	rc = opt_set(other, h, DPSCTP_OPT_MAX_BURST, &burst, sizeof(burst), why, sizeof(why));
+	EXPECT(rc == -ENOENT, "another application's SETOPT: %d, want -ENOENT", rc);
+	rc = opt_get(other, h, DPSCTP_OPT_STATUS, NULL, 0, &st, sizeof(st));
+	EXPECT(rc == -ENOENT, "another application's GETOPT STATUS: %d, want -ENOENT", rc);
+	rc = opt_get(other, h, DPSCTP_OPT_RTOINFO, NULL, 0, &rto_b, sizeof(rto_b));
+	EXPECT(rc == -ENOENT, "another application's GETOPT RTOINFO: %d, want -ENOENT", rc);
+	uint32_t burst_before = opt_u32(c, h, DPSCTP_OPT_MAX_BURST);
+
+	/* The application's defaults: its associations made afterwards start with them, the
+	 * one before keeps its values, another application's neither. */
+	uint32_t daemon_burst = opt_u32(c, 0, DPSCTP_OPT_MAX_BURST);
+	burst.value = daemon_burst + 3;
+	EXPECT(opt_set(c, 0, DPSCTP_OPT_MAX_BURST, &burst, sizeof(burst), why, sizeof(why)) == 0,
+	       "SETOPT MAX_BURST default");
+	struct dpsctp_rtoinfo rto_def = { 0, 0, 45000000 }, rto_def_b;
+	EXPECT(opt_set(c, 0, DPSCTP_OPT_RTOINFO, &rto_def, sizeof(rto_def), why, sizeof(why)) == 0,
+	       "SETOPT RTOINFO default, max only");
+	rc = opt_get(c, 0, DPSCTP_OPT_RTOINFO, NULL, 0, &rto_def_b, sizeof(rto_def_b));
+	EXPECT(rc == 0 && rto_def_b.max_us == 45000000 && rto_def_b.min_us != 0 &&
+		       rto_def_b.initial_us != 0,
+	       "the RTOINFO default read back: the daemon's with max 45 s (%u %u %u)",
+	       rto_def_b.initial_us, rto_def_b.min_us, rto_def_b.max_us);
+	struct dpsctp_sack_info slow = { 450000, 0 }; /* fine alone, not below RTO.Min */
+	rc = opt_set(c, 0, DPSCTP_OPT_DELAYED_SACK, &slow, sizeof(slow), why, sizeof(why));
+	EXPECT(rc == -EINVAL, "a DELAYED_SACK default above the RTO.Min default: %d, want -EINVAL",
+	       rc);
+	rc = opt_get(c, 0, DPSCTP_OPT_DELAYED_SACK, NULL, 0, &sack_b, sizeof(sack_b));
+	EXPECT(rc == 0 && sack_b.delay_us < 450000, "the DELAYED_SACK default unchanged: %u us",
+	       sack_b.delay_us);
+	struct dpsctp_initmsg im = { 5, 6, 0, 0, 0 };
+	EXPECT(opt_set(c, 0, DPSCTP_OPT_INITMSG, &im, sizeof(im), why, sizeof(why)) == 0,
+	       "SETOPT INITMSG default");
+	EXPECT(opt_u32(c, 0, DPSCTP_OPT_MAX_BURST) == daemon_burst + 3, "the MAX_BURST default");
+	EXPECT(opt_u32(other, 0, DPSCTP_OPT_MAX_BURST) == daemon_burst,
+	       "another application's MAX_BURST default is the daemon's");
+	EXPECT(opt_u32(c, h, DPSCTP_OPT_MAX_BURST) == burst_before,
+	       "the association made before keeps its MAX_BURST");
+	rc = connect_up(c, &pa, port, 2, &h2);
+	EXPECT(rc == 0, "second connect: %d", rc);
+	EXPECT(up_out == 5 && up_in <= 6,
+	       "INITMSG default: COMM_UP streams out %u in %u, want 5, "
+	       "at most 6",
+	       up_out, up_in);
+	EXPECT(opt_u32(c, h2, DPSCTP_OPT_MAX_BURST) == daemon_burst + 3,
+	       "the association made after has the MAX_BURST default");
+	rc = opt_get(c, h2, DPSCTP_OPT_RTOINFO, NULL, 0, &rto_b, sizeof(rto_b));
+	EXPECT(rc == 0 && rto_b.max_us == 45000000 && rto_b.min_us == rto_def_b.min_us,
+	       "the association made after has the RTOINFO default: %u %u %u", rto_b.initial_us,
+	       rto_b.min_us, rto_b.max_us);
+	EXPECT(opt_echo(c, h2), "the association with the defaults echoes");
+	rc = connect_up(other, &pa, port, 3, &hb);
+	EXPECT(rc == 0, "the other application's connect: %d", rc);
+	EXPECT(opt_u32(other, hb, DPSCTP_OPT_MAX_BURST) == daemon_burst,
+	       "the other application's association has the daemon's MAX_BURST");
+
+	/* INITMSG at connect: the call's fields over the application's defaults. */
+	im = (struct dpsctp_initmsg){ 3, 0, 0, 0, 0 };
+	rc = connect_up_init(c, &pa, port, &im, 4, &h3);
+	EXPECT(rc == 0, "connect_opts and COMM_UP: %d", rc);
+	EXPECT(up_out == 3 && up_in <= 6, "connect_opts: COMM_UP streams out %u in %u (3, <= 6)",
+	       up_out, up_in);
+	rc = opt_get(c, h3, DPSCTP_OPT_STATUS, NULL, 0, &st, sizeof(st));
+	EXPECT(rc == 0 && st.outstrms == 3 && st.instrms == up_in,
+	       "connect_opts: STATUS streams %u %u, COMM_UP said 3 %u", st.outstrms, st.instrms,
+	       up_in);
+	im = (struct dpsctp_initmsg){ 0, 0, 0, 0, 0 };
+	im.reserved = 9;
+	EXPECT(dpsctp_client_connect_opts(c, 0, &pa, 1, port, &im, 5, why, sizeof(why)) ==
+			       -EINVAL &&
+		       strstr(why, "INITMSG.reserved") != NULL,
+	       "connect_opts with a bad INITMSG: \"%s\"", why);
+
+	/* The handles end: their options are gone with them. */
+	EXPECT(dpsctp_client_abort(c, 0, h2, ++opt_ck) == 0, "abort posted");
+	/* (Its COMM_LOST came inside the abort: the handle is gone with the completion.) */
+	EXPECT(sched_cpl(c, opt_ck, DPSCTP_CLIENT_OP_ABORT, NULL) == 0, "abort completed");
+	rc = opt_get(c, h2, DPSCTP_OPT_STATUS, NULL, 0, &st, sizeof(st));
+	EXPECT(rc == -ENOENT, "GETOPT on an ended association: %d, want -ENOENT", rc);
+	dpsctp_client_detach(other);
+	dpsctp_client_detach(c);
+
+	/* Written by hand: an option id beyond the wire's, with its bytes in the arena,
+	 * refused (-EPROTO) and the arena in step (the next GETOPT answered); then bytes
+	 * that are not the arena's next: detached. */
+	int rsock;
+	struct sc_thread th;
+	struct sc_layout l;
+	rc = raw_attach(sock, &rsock, &th, &l);
+	if (rc != 0) {
+		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-rc));
+		return 3;
+	}
+	int err;
+	uint64_t off;
+	void *b = sc_arena_alloc(&th.tx, sizeof(struct dpsctp_rtoinfo), &off, &err);
+	memset(b, 0, sizeof(struct dpsctp_rtoinfo));
+	sc_arena_publish(&th.tx);
+	struct sc_req *r = sc_ring_reserve(&th.req, 0);
+	memset(r, 0, sizeof(*r));
+	r->op = SC_OP_SETOPT;
+	r->value = SC_OPT_ID_MAX + 1;
+	r->off = off;
+	r->len = sizeof(struct dpsctp_rtoinfo);
+	r->cookie = 0x0b;
+	r = sc_ring_reserve(&th.req, 1);
+	memset(r, 0, sizeof(*r));
+	r->op = SC_OP_GETOPT;
+	r->value = DPSCTP_OPT_MAX_BURST;
+	r->cookie = 0x0c;
+	(void)sc_ring_commit(&th.req, 2);
+	bool got = false;
+	for (double end = now_s() + 5; !got && now_s() < end; usleep(1000)) {
+		if (sc_ring_count(&th.cpl) < 3)
+			continue;
+		const struct sc_cpl *c1 = sc_ring_peek(&th.cpl, 0);
+		const struct sc_cpl *c2 = sc_ring_peek(&th.cpl, 1);
+		struct dpsctp_assoc_value v;
+		memcpy(&v, sc_ring_peek(&th.cpl, 2), sizeof(v));
+		EXPECT(c1->cookie == 0x0b && c1->status == -EPROTO,
+		       "SETOPT of option 64: cookie %llx status %d, want -EPROTO",
+		       (unsigned long long)c1->cookie, c1->status);
+		EXPECT(c2->cookie == 0x0c && c2->status == 0 && c2->value == sizeof(v) &&
+			       v.value == daemon_burst,
+		       "GETOPT after it: status %d, %u bytes, MAX_BURST %u (the daemon's %u)",
+		       c2->status, c2->value, v.value, daemon_burst);
+		sc_ring_release(&th.cpl, 3);
+		got = true;
+	}
+	EXPECT(got, "raw SETOPT and GETOPT: no completions within 5 s");
+	EXPECT(!socket_closed_within(rsock, 200), "a bad option id: detached");
+	b = sc_arena_alloc(&th.tx, 64, &off, &err);
+	memset(b, 0, 64);
+	sc_arena_publish(&th.tx);
+	r = sc_ring_reserve(&th.req, 0);
+	memset(r, 0, sizeof(*r));
+	r->op = SC_OP_SETOPT;
+	r->value = DPSCTP_OPT_RTOINFO;
+	r->off = (off + 32) % l.arena_bytes; /* not where the bytes are */
+	r->len = sizeof(struct dpsctp_rtoinfo);
+	(void)sc_ring_commit(&th.req, 1);
+	EXPECT(socket_closed_within(rsock, 5000), "option bytes out of step: still attached");
+	close(rsock);
+	printf("dd_probe: opts: %llu requests: %s\n", (unsigned long long)(opt_ck - 5000),
+	       failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
+/*
+ * An association accepted on PORT gets the application's defaults: set
+ * MAX_BURST and DELAYED_SACK defaults, listen, say "listening"; the peer
+ * connects; the association's options are the defaults, and the peer's
+ * messages are echoed until it closes (N of them).
+ */
+static int
+opts_accept(const char *sock, uint16_t port, unsigned n)
+{
+	struct dpsctp_client *c = attach_named(sock, "probe-opts-accept");
+	if (c == NULL)
+		return 3;
+	char why[160];
+	struct dpsctp_assoc_value burst = { 9 };
+	struct dpsctp_sack_info sack = { 200, 2 }; /* below either profile's RTO.Min */
+	EXPECT(opt_set(c, 0, DPSCTP_OPT_MAX_BURST, &burst, sizeof(burst), why, sizeof(why)) == 0,
+	       "SETOPT MAX_BURST default");
+	EXPECT(opt_set(c, 0, DPSCTP_OPT_DELAYED_SACK, &sack, sizeof(sack), why, sizeof(why)) == 0,
+	       "SETOPT DELAYED_SACK default");
+	EXPECT(dpsctp_client_listen(c, 0, port, 1) == 0 && status_of(c, 1) == 0, "LISTEN");
+	printf("dd_probe: listening\n");
+	fflush(stdout);
+	/* One loop for everything: the peer's messages may come with its COMM_UP and
+	 * while the options are read, and each must be echoed. */
+	struct dpsctp_client_event ev;
+	uint64_t h = 0;
+	unsigned echoed = 0, answers = 0;
+	bool closed = false;
+	for (double end = now_s() + 30; !closed && now_s() < end;) {
+		struct dpsctp_client_event evs[16];
+		int k = dpsctp_client_poll(c, 0, evs, 16);
+		for (int i = 0; i < k; i++) {
+			ev = evs[i];
+			if (ev.kind == DPSCTP_CLIENT_COMM_UP && h == 0) {
+				h = ev.assoc;
+				EXPECT(dpsctp_client_getopt(c, 0, h, DPSCTP_OPT_MAX_BURST, NULL, 0,
+							    11) == 0 &&
+					       dpsctp_client_getopt(c, 0, h,
+								    DPSCTP_OPT_DELAYED_SACK, NULL,
+								    0, 12) == 0 &&
+					       dpsctp_client_getopt(c, 0, h, DPSCTP_OPT_STATUS,
+								    NULL, 0, 13) == 0,
+				       "GETOPTs posted");
+			} else if (ev.kind == DPSCTP_CLIENT_COMPLETION &&
+				   ev.completion.op == DPSCTP_CLIENT_OP_GETOPT) {
+				answers++;
+				EXPECT(ev.completion.status == 0 && ev.completion.data != NULL,
+				       "GETOPT %llu: %d", (unsigned long long)ev.completion.cookie,
+				       ev.completion.status);
+				if (ev.completion.status != 0)
+					continue;
+				if (ev.completion.cookie == 11) {
+					const struct dpsctp_assoc_value *v = ev.completion.data;
+					EXPECT(v->value == 9,
+					       "the accepted association's MAX_BURST %u", v->value);
+				} else if (ev.completion.cookie == 12) {
+					const struct dpsctp_sack_info *v = ev.completion.data;
+					EXPECT(v->delay_us == 200 && v->freq == 2,
+					       "the accepted association's DELAYED_SACK: %u us, %u",
+					       v->delay_us, v->freq);
+				} else {
+					const struct dpsctp_status *v = ev.completion.data;
+					EXPECT(v->state == DPSCTP_CLIENT_STATE_ESTABLISHED,
+					       "the accepted association's STATUS: state %u",
+					       v->state);
+				}
+			} else if (ev.kind == DPSCTP_CLIENT_RECV && ev.assoc == h) {
+				struct dpsctp_client_sndinfo si = { h, ev.recv.sid, ev.recv.ppid,
+								    0, 0,	    0,
+								    0 };
+				while (dpsctp_client_send(c, 0, &si, ev.recv.data, ev.recv.len,
+							  0) == -EAGAIN)
+					usleep(100);
+				echoed++;
+			} else if ((ev.kind == DPSCTP_CLIENT_SHUTDOWN_COMPLETE ||
+				    ev.kind == DPSCTP_CLIENT_COMM_LOST) &&
+				   ev.assoc == h) {
+				closed = true; /* the peer is done */
+			}
+		}
+		if (k == 0)
+			(void)dpsctp_client_wait(c, 0, 10);
+	}
+	EXPECT(h != 0, "no association accepted within 30 s");
+	EXPECT(answers == 3, "%u of 3 GETOPTs answered", answers);
+	EXPECT(echoed == n, "echoed %u of %u messages", echoed, n);
+	dpsctp_client_detach(c);
+	printf("dd_probe: opts accept: %u echoed: %s\n", echoed, failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1434,11 +1895,16 @@ main(int argc, char **argv)
 	    (strcmp(argv[5], "on") == 0 || strcmp(argv[5], "off") == 0))
 		return reconf(argv[1], argv[3], (uint16_t)atoi(argv[4]),
 			      strcmp(argv[5], "on") == 0);
+	if (argc == 5 && strcmp(argv[2], "opts") == 0)
+		return opts(argv[1], argv[3], (uint16_t)atoi(argv[4]));
+	if (argc == 5 && strcmp(argv[2], "opts-accept") == 0)
+		return opts_accept(argv[1], (uint16_t)atoi(argv[3]), (unsigned)atoi(argv[4]));
 	fprintf(stderr,
 		"usage: dd_probe SOCKET isolation PEER PORT | SOCKET zerocopy PEER PORT N | "
 		"SOCKET garbage | SOCKET cplring PEER PORT | SOCKET listen FIRST N [hold] | "
 		"SOCKET unlisten PORT APP_LISTENS | SOCKET limits PEER PORT N | "
 		"SOCKET accept PEER PORT N SECONDS | SOCKET prsctp PEER PORT EXT | "
-		"SOCKET sched PEER PORT SCHED | SOCKET reconf PEER PORT on|off\n");
+		"SOCKET sched PEER PORT SCHED | SOCKET reconf PEER PORT on|off | "
+		"SOCKET opts PEER PORT | SOCKET opts-accept PORT N\n");
 	return 2;
 }

@@ -40,6 +40,14 @@ do. Each case starts its own daemon and peer and always stops them.
               parameters set and read back per association, each error
               (-EINVAL, -ENOENT, -EBUSY) back in its completion; --check
               prints sched and refuses an unknown one, naming the schedulers
+  opts        dd_probe opts through --loopback-peer echo: per-association
+              options set and read back, STATUS and PEER_ADDR_INFO, refusals
+              with the option's message, isolation, the application's
+              defaults, INITMSG at connect, malformed option requests;
+              dpsctp-perf --sidecar with per-association options (one
+              refused by dpsctpd: exit 2); then
+              dd_probe opts-accept over memif: an association a dpsctp-echo
+              peer opens has the application's defaults, its messages echoed
   reconf      dd_probe reconf through --loopback-peer echo (--max-streams 16
               --out-streams 8): COMM_UP lists RE-CONFIG; outgoing and incoming
               stream resets come back as STREAM_RESET naming the streams, added
@@ -460,6 +468,43 @@ def case_reconf(rig):
         d.wait(10)
 
 
+def case_opts(rig):
+    """An application of the sidecar could set no per-association option
+    (RFC 6458), read no association's status nor a path's, and had no
+    defaults of its own for its associations."""
+    d = start_loopback(rig)
+    rig.check(rig.probe(["opts", "10.255.0.2", "5001"]) == 0,
+              "options through the daemon: set, read back, STATUS, PEER_ADDR_INFO, refusals, "
+              "isolation, the application's defaults, INITMSG at connect, bad requests")
+    # dpsctp-perf's per-association options through the daemon: its defaults there.
+    perf = [rig.exe("apps/dpsctp-perf/dpsctp-perf"), "--sidecar", rig.sock, "-c", "10.255.0.2",
+            "-t", "1"]
+    r = subprocess.run(perf + ["--sack-freq", "1", "--max-burst", "8"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=60)
+    rig.check(r.returncode == 0, "dpsctp-perf --sidecar --sack-freq 1 --max-burst 8: the run "
+              "completes (exit %d)" % r.returncode)
+    # An RTO.Min above the daemon's RTO.Initial (the data-center profile's 10 ms): fine for
+    # the library alone, refused by dpsctpd, which the run says.
+    r = subprocess.run(perf + ["--rto-min", "100000"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=60)
+    rig.check(r.returncode == 2 and "dpsctpd refused option RTOINFO" in r.stdout,
+              "dpsctp-perf --sidecar --rto-min 100000: refused by dpsctpd, exit 2 (%d: %s)" %
+              (r.returncode, r.stdout.strip().splitlines()[-1:]))
+    d.p.terminate()
+    d.wait(10)
+    # An association accepted from a peer over memif starts with the defaults too.
+    rig.start_daemon(1)
+    probe = Proc("probe", [rig.exe("apps/dpsctpd/dd_probe"), rig.sock, "opts-accept", "5001",
+                           "50"])
+    rig.procs.append(probe)
+    rig.check(probe.wait_line(r"dd_probe: listening", 20) is not None, "the probe listens")
+    peer = rig.start_peer(["-c", DAEMON_IP, "-n", "50", "-l", "200"])
+    rig.check(peer.wait(60) == 0 and echoed_all(peer, 50), "the peer's 50 messages echoed")
+    rig.check(probe.wait(30) == 0,
+              "the accepted association has the application's defaults (%s)" %
+              [ln for ln in probe.lines if "FAIL" in ln or "PASS" in ln])
+
+
 # Request serving, listening ports and per-application
 # limits (cases cpl-ring, listeners, app-limits).
 
@@ -850,6 +895,7 @@ CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "loopback-peer": case_loopback_peer, "loopback-parts": case_loopback_parts,
          "loopback-events": case_loopback_events, "cpl-ring": case_cpl_ring,
          "pr-sctp": case_pr_sctp, "sched": case_sched, "reconf": case_reconf,
+         "opts": case_opts,
          "listeners": case_listeners, "app-limits": case_app_limits}
 CASES.update({"silent-clients": case_silent_clients, "second-daemon": case_second_daemon,
               "quiet-stdout": case_quiet_stdout})

@@ -40,6 +40,11 @@ TEST(ScProto, WellFormedRequestsPass)
 		}
 		if (op == SC_OP_ADD_STREAMS)
 			r.value = 1;
+		if (op == SC_OP_SETOPT || op == SC_OP_GETOPT) { // sc_proto_opts_test has more
+			r.value = 1;
+			r.port = 0;
+			r.len = 12;
+		}
 		EXPECT_EQ(sc_req_check(&r, kArena), 0) << "op " << (int)op;
 	}
 	struct sc_req r = req(SC_OP_SEND);
@@ -272,10 +277,12 @@ TEST(ScProto, SchedRequests)
 	r.value = 65536;
 	EXPECT_EQ(sc_req_check(&r, kArena), -EPROTO) << "a stream parameter is 16 bits";
 
-	// value belongs to the setters (and version 6's RFC 6525 requests) alone.
+	// value belongs to the setters (and version 6's RFC 6525 requests, version 7's
+	// options and CONNECT's INITMSG: sc_proto_opts_test) alone.
 	for (uint8_t op = SC_OP_LISTEN; op < SC_OP_COUNT; op++) {
 		if (op == SC_OP_SET_SCHED || op == SC_OP_SET_STREAM_PARAM ||
-		    op == SC_OP_RESET_STREAMS || op == SC_OP_ADD_STREAMS)
+		    op == SC_OP_RESET_STREAMS || op == SC_OP_ADD_STREAMS || op == SC_OP_SETOPT ||
+		    op == SC_OP_GETOPT)
 			continue;
 		r = req(op);
 		if (op == SC_OP_CONNECT)

@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "dataplane/dpsctp_opt.h"
 #include "dataplane/sidecar/dpsctp_client.h"
 #include "dataplane/sidecar/sc_proto.h"
 #include "dataplane/sidecar/sc_server.h"
@@ -245,9 +246,8 @@ TEST(ScClient, RequestsAndEventsThroughTheRings)
 		for (; sent < n; sent++) {
 			uint32_t len = 1 + sent * 37 % 3000;
 			memset(msg.data(), (int)(sent & 0xff), len);
-			struct dpsctp_client_sndinfo si = {
-				77, (uint16_t)(sent % 4), sent, 0, 0, 0
-			};
+			struct dpsctp_client_sndinfo si = { 77, (uint16_t)(sent % 4), sent, 0, 0, 0,
+							    0 };
 			int rc = dpsctp_client_send(c, 0, &si, msg.data(), len, 100 + sent);
 			if (rc == -EAGAIN)
 				break;
@@ -384,10 +384,10 @@ TEST(ScClient, PrSctpThroughTheRings)
 		{ DPSCTP_CLIENT_PR_PRIO, 0xffffffffu, 0xffffffffu },
 	};
 	for (auto &x : sends) {
-		struct dpsctp_client_sndinfo si = { 77, 1, 0, 0, x.policy, x.value };
+		struct dpsctp_client_sndinfo si = { 77, 1, 0, 0, x.policy, x.value, 0 };
 		ASSERT_EQ(dpsctp_client_send(c, 0, &si, msg, sizeof(msg), x.policy), 0);
 	}
-	struct dpsctp_client_sndinfo bad = { 77, 1, 0, 0, DPSCTP_CLIENT_PR_PRIO + 1, 1 };
+	struct dpsctp_client_sndinfo bad = { 77, 1, 0, 0, DPSCTP_CLIENT_PR_PRIO + 1, 1, 0 };
 	EXPECT_EQ(dpsctp_client_send(c, 0, &bad, msg, sizeof(msg), 9), -EINVAL);
 	bad.pr_policy = DPSCTP_CLIENT_PR_TTL;
 	bad.pr_value = 0; // a lifetime over before it starts
@@ -719,6 +719,266 @@ TEST(ScClient, ReconfThroughTheRings)
 	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 16), 2);
 	lists(2, 4);
 	dpsctp_client_detach(c);
+}
+
+// A completion of the daemon's, zeroed.
+struct sc_cpl *
+cpl_slot(struct sc_thread *d, uint32_t k, uint8_t op, uint64_t cookie, int32_t status)
+{
+	struct sc_cpl *p = (struct sc_cpl *)sc_ring_reserve(&d->cpl, k);
+	memset(p, 0, sizeof(*p));
+	p->op = op;
+	p->cookie = cookie;
+	p->status = status;
+	return p;
+}
+
+// A GETOPT's answer, len bytes of pattern `seed`, in the raw slots after its completion at k.
+void
+answer_slots(struct sc_thread *d, uint32_t k, uint32_t len, uint8_t seed)
+{
+	for (uint32_t i = 0; i < SC_OPT_SLOTS(len); i++) {
+		uint8_t *slot = (uint8_t *)sc_ring_reserve(&d->cpl, k + 1 + i);
+		for (uint32_t b = 0; b < SC_SLOT_BYTES; b++)
+			slot[b] = (uint8_t)(seed + i * SC_SLOT_BYTES + b);
+	}
+}
+
+bool
+answer_is(const struct dpsctp_client_event &e, uint32_t len, uint8_t seed)
+{
+	if (e.completion.data == nullptr || e.completion.len != len ||
+	    (uintptr_t)e.completion.data % alignof(uint64_t) != 0)
+		return false;
+	const uint8_t *p = (const uint8_t *)e.completion.data;
+	for (uint32_t b = 0; b < len; b++)
+		if (p[b] != (uint8_t)(seed + b))
+			return false;
+	return true;
+}
+
+// The per-association options (protocol version 7) through the library:
+// what dpsctp_opt_check() refuses is -EINVAL with the option's message
+// before anything is posted; SETOPT and GETOPT carry the option and its
+// struct (GETOPT's question) in the tx arena, a CONNECT its INITMSG after
+// the addresses, a SEND its context; a GETOPT's answer comes out of the
+// completion slots after its completion, whole, aligned, across the ring's
+// end, at most four per poll (the rest in the next); SEND_FAILED carries
+// the context back. An answer the ring does not hold, or an answer where
+// none belongs, is -EPROTO.
+TEST(ScClient, OptsThroughTheRings)
+{
+	Server srv(10);
+	static std::atomic<struct sc_app *> app{ nullptr };
+	srv.s_.on_attach = [](struct sc_server *, struct sc_app *a, void *arg) {
+		((Server *)arg)->attached_.fetch_add(1);
+		app.store(a);
+	};
+	int err;
+	struct dpsctp_client_opts o = { 1, 64, 1 << 16, "opts", 0 };
+	struct dpsctp_client *c = dpsctp_client_attach(srv.path(), &o, &err);
+	ASSERT_NE(c, nullptr) << err;
+	ASSERT_TRUE(srv.wait_apps(1));
+	struct sc_app *a = app.load();
+	struct sc_thread d;
+	ASSERT_EQ(sc_region_thread(a->base, &a->layout, 0, true, &d), 0);
+
+	// Refused here, each with its reason, nothing posted.
+	char why[160];
+	struct dpsctp_rtoinfo rto = { 0, 500000, 100000 }; // min above max
+	EXPECT_EQ(dpsctp_client_setopt(c, 0, 77, DPSCTP_OPT_RTOINFO, &rto, sizeof(rto), 1, why,
+				       sizeof(why)),
+		  -EINVAL);
+	EXPECT_NE(strstr(why, "RTOINFO.min_us 500000"), nullptr) << why;
+	EXPECT_EQ(dpsctp_client_setopt(c, 0, 77, DPSCTP_OPT_RTOINFO, &rto, 8, 1, why, sizeof(why)),
+		  -EINVAL)
+		<< "not the struct's size";
+	EXPECT_NE(strstr(why, "expected a struct of 12"), nullptr) << why;
+	struct dpsctp_sack_info sack = { 600000, 2 };
+	EXPECT_EQ(dpsctp_client_setopt(c, 0, 0, DPSCTP_OPT_DELAYED_SACK, &sack, sizeof(sack), 1,
+				       why, sizeof(why)),
+		  -EINVAL)
+		<< "a default is checked the same";
+	EXPECT_NE(strstr(why, "DELAYED_SACK.delay_us 600000"), nullptr) << why;
+	struct dpsctp_status st;
+	memset(&st, 0, sizeof(st));
+	EXPECT_EQ(dpsctp_client_setopt(c, 0, 77, DPSCTP_OPT_STATUS, &st, sizeof(st), 1, why,
+				       sizeof(why)),
+		  -ENOPROTOOPT);
+	EXPECT_NE(strstr(why, "STATUS: read only"), nullptr) << why;
+	EXPECT_EQ(dpsctp_client_setopt(c, 0, 77, 99, &rto, sizeof(rto), 1, why, sizeof(why)),
+		  -ENOPROTOOPT);
+	EXPECT_NE(strstr(why, "option 99"), nullptr) << why;
+	struct dpsctp_primary_addr pa;
+	memset(&pa, 0, sizeof(pa));
+	pa.addr = { 4, { 192, 0, 2, 2 } };
+	EXPECT_EQ(dpsctp_client_setopt(c, 0, 0, DPSCTP_OPT_PRIMARY_ADDR, &pa, sizeof(pa), 1, why,
+				       sizeof(why)),
+		  -ENOPROTOOPT)
+		<< "no default primary address";
+	EXPECT_EQ(dpsctp_client_setopt(c, 1, 77, DPSCTP_OPT_RTOINFO, &rto, sizeof(rto), 1, why,
+				       sizeof(why)),
+		  -EINVAL)
+		<< "thread 1";
+	EXPECT_EQ(dpsctp_client_getopt(c, 0, 77, DPSCTP_OPT_STATUS, &st, 8, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_getopt(c, 0, 77, DPSCTP_OPT_STATUS, nullptr, 64, 1), -EINVAL);
+	EXPECT_EQ(dpsctp_client_getopt(c, 0, 77, 0, nullptr, 0, 1), -ENOPROTOOPT);
+	EXPECT_EQ(dpsctp_client_getopt(c, 0, 77, DPSCTP_OPT_END, nullptr, 0, 1), -ENOPROTOOPT);
+	struct sctp_addr peer = { 4, { 192, 0, 2, 2 } };
+	struct dpsctp_initmsg im = { 8, 8, 3, 1, 0 }; // reserved 1
+	EXPECT_EQ(dpsctp_client_connect_opts(c, 0, &peer, 1, 5001, &im, 1, why, sizeof(why)),
+		  -EINVAL);
+	EXPECT_NE(strstr(why, "INITMSG.reserved"), nullptr) << why;
+	ASSERT_EQ(sc_ring_count(&d.req), 0) << "the refused ones posted nothing";
+
+	// Posted: the option and its bytes.
+	rto = { 20000, 10000, 400000 };
+	ASSERT_EQ(dpsctp_client_setopt(c, 0, 77, DPSCTP_OPT_RTOINFO, &rto, sizeof(rto), 10, why,
+				       sizeof(why)),
+		  0);
+	EXPECT_STREQ(why, "") << "no reason when posted";
+	sack = { 2000, 1 };
+	ASSERT_EQ(dpsctp_client_setopt(c, 0, 0, DPSCTP_OPT_DELAYED_SACK, &sack, sizeof(sack), 11,
+				       nullptr, 0),
+		  0);
+	ASSERT_EQ(dpsctp_client_getopt(c, 0, 77, DPSCTP_OPT_STATUS, nullptr, 0, 12), 0);
+	struct dpsctp_paddrinfo q;
+	memset(&q, 0, sizeof(q));
+	q.addr = peer;
+	ASSERT_EQ(dpsctp_client_getopt(c, 0, 77, DPSCTP_OPT_PEER_ADDR_INFO, &q, sizeof(q), 13), 0);
+	im = { 100, 200, 5, 0, 250000 };
+	struct sctp_addr two[2] = { peer, { 4, { 198, 51, 100, 2 } } };
+	ASSERT_EQ(dpsctp_client_connect_opts(c, 0, two, 2, 38412, &im, 14, nullptr, 0), 0);
+	ASSERT_EQ(dpsctp_client_connect_opts(c, 0, &peer, 1, 38412, nullptr, 15, nullptr, 0), 0);
+	struct dpsctp_client_sndinfo si = { 77, 1, 0, 0, 0, 0, 0xc0ffee };
+	ASSERT_EQ(dpsctp_client_send(c, 0, &si, "x", 1, 16), 0);
+	const struct {
+		uint8_t op;
+		uint64_t assoc;
+		uint32_t value, len;
+		const void *bytes;
+	} want[] = {
+		{ SC_OP_SETOPT, 77, DPSCTP_OPT_RTOINFO, sizeof(rto), &rto },
+		{ SC_OP_SETOPT, 0, DPSCTP_OPT_DELAYED_SACK, sizeof(sack), &sack },
+		{ SC_OP_GETOPT, 77, DPSCTP_OPT_STATUS, 0, nullptr },
+		{ SC_OP_GETOPT, 77, DPSCTP_OPT_PEER_ADDR_INFO, sizeof(q), &q },
+		{ SC_OP_CONNECT, 0, sizeof(im), 2 * sizeof(struct sc_addr) + sizeof(im), nullptr },
+		{ SC_OP_CONNECT, 0, 0, sizeof(struct sc_addr), nullptr },
+		{ SC_OP_SEND, 77, 0, 1, "x" },
+	};
+	const uint32_t nw = sizeof(want) / sizeof(want[0]);
+	ASSERT_EQ(sc_ring_count(&d.req), (int)nw);
+	for (uint32_t k = 0; k < nw; k++) {
+		const struct sc_req *r = (const struct sc_req *)sc_ring_peek(&d.req, k);
+		EXPECT_EQ(sc_req_check(r, a->layout.arena_bytes), 0) << k;
+		EXPECT_EQ(r->op, want[k].op) << k;
+		EXPECT_EQ(r->assoc, want[k].assoc) << k;
+		EXPECT_EQ(r->value, want[k].value) << k;
+		EXPECT_EQ(r->len, want[k].len) << k;
+		EXPECT_EQ(r->cookie, 10u + k) << k;
+		EXPECT_EQ(r->context, r->op == SC_OP_SEND ? 0xc0ffeeu : 0u) << k;
+		if (r->len == 0)
+			continue;
+		const uint8_t *p = (const uint8_t *)sc_arena_take(&d.tx, r->off, r->len, &err);
+		ASSERT_NE(p, nullptr) << k;
+		if (want[k].bytes != nullptr) {
+			EXPECT_EQ(memcmp(p, want[k].bytes, r->len), 0) << k;
+		}
+		if (k == 4) { // two addresses, then the INITMSG as it was given
+			struct sc_addr a1;
+			memcpy(&a1, p + sizeof(a1), sizeof(a1));
+			EXPECT_EQ(a1.family, 4);
+			EXPECT_EQ(memcmp(a1.bytes, two[1].bytes, 4), 0);
+			EXPECT_EQ(memcmp(p + 2 * sizeof(struct sc_addr), &im, sizeof(im)), 0);
+		}
+	}
+	sc_ring_release(&d.req, nw);
+	sc_arena_release(&d.tx);
+
+	// The answers: a refusal, STATUS (one slot), PEER_ADDR_INFO refused, and a longer
+	// answer (the wire allows up to SC_OPT_MAX_BYTES) that ends across the ring's end.
+	uint32_t k = 0;
+	cpl_slot(&d, k++, SC_OP_SETOPT, 10, -EINVAL);
+	cpl_slot(&d, k++, SC_OP_SETOPT, 11, 0);
+	cpl_slot(&d, k, SC_OP_GETOPT, 12, 0)->value = sizeof(st);
+	answer_slots(&d, k, sizeof(st), 1);
+	k += 2;
+	cpl_slot(&d, k++, SC_OP_GETOPT, 13, -ENOENT);
+	sc_ring_commit(&d.cpl, k);
+	struct dpsctp_client_event ev[16];
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 16), 4);
+	EXPECT_EQ(ev[0].completion.op, DPSCTP_CLIENT_OP_SETOPT);
+	EXPECT_EQ(ev[0].completion.status, -EINVAL);
+	EXPECT_EQ(ev[0].completion.data, nullptr);
+	EXPECT_EQ(ev[1].completion.status, 0);
+	EXPECT_EQ(ev[2].completion.op, DPSCTP_CLIENT_OP_GETOPT);
+	EXPECT_EQ(ev[2].completion.cookie, 12u);
+	EXPECT_EQ(ev[2].completion.value, 0u);
+	EXPECT_TRUE(answer_is(ev[2], sizeof(st), 1));
+	EXPECT_EQ(ev[3].completion.op, DPSCTP_CLIENT_OP_GETOPT);
+	EXPECT_EQ(ev[3].completion.status, -ENOENT);
+	EXPECT_EQ(ev[3].completion.data, nullptr);
+	EXPECT_EQ(ev[3].completion.len, 0u);
+
+	// Five slots so far: 57 barriers take the ring to slot 62, where a GETOPT's answer
+	// of 100 bytes takes slots 63 and 0, past the ring's end.
+	for (uint32_t i = 0; i < 57; i++)
+		cpl_slot(&d, i, SC_OP_RELEASE, 1000 + i, 0);
+	sc_ring_commit(&d.cpl, 57);
+	for (int got = 0; got < 57;) {
+		int n = dpsctp_client_poll(c, 0, ev, 16);
+		ASSERT_GT(n, 0);
+		got += n;
+	}
+	cpl_slot(&d, 0, SC_OP_GETOPT, 20, 0)->value = 100;
+	answer_slots(&d, 0, 100, 7);
+	sc_ring_commit(&d.cpl, 3);
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 16), 1);
+	EXPECT_TRUE(answer_is(ev[0], 100, 7)) << "two slots, the second past the ring's end";
+
+	// Five answers: four in one poll, each its own, then the fifth.
+	for (uint32_t i = 0; i < 5; i++) {
+		cpl_slot(&d, 2 * i, SC_OP_GETOPT, 30 + i, 0)->value = 40;
+		answer_slots(&d, 2 * i, 40, (uint8_t)(50 * i));
+	}
+	sc_ring_commit(&d.cpl, 10);
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 16), 4);
+	for (int i = 0; i < 4; i++)
+		EXPECT_TRUE(answer_is(ev[i], 40, (uint8_t)(50 * i))) << i;
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 16), 1);
+	EXPECT_TRUE(answer_is(ev[0], 40, 200));
+
+	// SEND_FAILED brings the context back.
+	struct sc_evt *v = evt_slot(&d, 0, SC_EVT_SEND_FAILED);
+	v->len = 1;
+	v->sid = 1;
+	v->mid = 0xc0ffee;
+	sc_ring_commit(&d.evt, 1);
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 16), 1);
+	EXPECT_EQ(ev[0].kind, DPSCTP_CLIENT_SEND_FAILED);
+	EXPECT_EQ(ev[0].send_failed.context, 0xc0ffeeu);
+
+	// An answer longer than what the daemon committed: the library says so.
+	cpl_slot(&d, 0, SC_OP_GETOPT, 40, 0)->value = 64;
+	sc_ring_commit(&d.cpl, 1);
+	EXPECT_EQ(dpsctp_client_poll(c, 0, ev, 16), -EPROTO);
+	dpsctp_client_detach(c);
+
+	// A success without an answer, and an answer to a SETOPT: -EPROTO each.
+	for (uint8_t op : { (uint8_t)SC_OP_GETOPT, (uint8_t)SC_OP_SETOPT }) {
+		int before = srv.attached_.load();
+		c = dpsctp_client_attach(srv.path(), &o, &err);
+		ASSERT_NE(c, nullptr) << err;
+		for (int i = 0; i < 500 && srv.attached_.load() == before; i++)
+			usleep(10000);
+		ASSERT_GT(srv.attached_.load(), before);
+		a = app.load();
+		ASSERT_EQ(sc_region_thread(a->base, &a->layout, 0, true, &d), 0);
+		cpl_slot(&d, 0, op, 50, 0)->value = op == SC_OP_GETOPT ? 0 : 12;
+		sc_ring_commit(&d.cpl, 1);
+		EXPECT_EQ(dpsctp_client_poll(c, 0, ev, 16), -EPROTO) << (int)op;
+		dpsctp_client_detach(c);
+	}
 }
 
 } // namespace

@@ -226,9 +226,12 @@ client_pump(struct conn *c)
 		}
 		uint32_t len = interop_size(seq, o->max, o->big);
 		interop_fill(seq, sendbuf, len);
-		struct dpsctp_sndinfo si = { (uint16_t)(seq % c->streams), seq,
+		struct dpsctp_sndinfo si = { (uint16_t)(seq % c->streams),
+					     seq,
 					     interop_unordered(seq) ? DPSCTP_SEND_UNORDERED : 0,
-					     o->pr_policy, o->pr_value };
+					     o->pr_policy,
+					     o->pr_value,
+					     0 };
 		int rc = dpsctp_send_bytes(c->a, &si, sendbuf, len);
 		if (rc == -EAGAIN || rc == -ENOMEM || rc == -ENOBUFS)
 			return;
@@ -337,10 +340,10 @@ server_take(struct conn *c, const struct dpsctp_msg *m, uint32_t ppid, const uin
 	memcpy(copy, b, len);
 	e->bytes = copy;
 	e->len = len;
-	e->si = (struct dpsctp_sndinfo){ m->sid, ppid,
-					 (m->flags & DPSCTP_MSG_UNORDERED) ? DPSCTP_SEND_UNORDERED
-									   : 0,
-					 DPSCTP_PR_NONE, 0 };
+	e->si = (struct dpsctp_sndinfo){
+		m->sid,		ppid, (m->flags & DPSCTP_MSG_UNORDERED) ? DPSCTP_SEND_UNORDERED : 0,
+		DPSCTP_PR_NONE, 0,    0
+	};
 	e->next = NULL;
 	if (c->q_tail != NULL)
 		c->q_tail->next = e;

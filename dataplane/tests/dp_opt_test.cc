@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+// [dp] Per-association options (dpsctp_opt.h, docs/OPTIONS.md) through the
+// embedded runtime, two instances over a net_ring pair polled by the test
+// thread. The configuration's keys set the instance's defaults (--maxseg,
+// --sack-freq) and a combination the profile refuses fails the instance
+// with a message; two associations to one server, options set on one of
+// them: it fragments at its MAXSEG and runs its RTOINFO while the other
+// keeps the defaults, and holds a small message behind unacknowledged data
+// with NODELAY off; STATUS and PEER_ADDR_INFO read back what the
+// associations are; dpsctp_setopt() changes the defaults of associations
+// made afterwards only; a DEFAULT_SNDINFO serves dpsctp_send_bytes() with
+// no sndinfo; an EVENTS mask leaves out what it does not name but never
+// the end of the association; a path MTU setting says it is not wired;
+// bad values are refused with the option's name.
+#include <gtest/gtest.h>
+
+#include <rte_mempool.h>
+
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "dataplane/tests/dp_env.h"
+
+namespace {
+
+constexpr uint16_t kPort = 7107;
+
+struct App {
+	dpsctp_assoc *a = nullptr;
+	std::atomic<bool> up{ false }, ended{ false };
+	size_t msgs = 0, bytes = 0;
+	uint16_t last_sid = 0;
+	uint32_t last_ppid = 0;
+	unsigned events = 0; // events other than COMM_UP and the end
+	unsigned ends = 0;
+};
+
+void
+on_event(dpsctp_assoc *a, const dpsctp_event *ev, void *arg)
+{
+	App *p = static_cast<App *>(arg);
+	switch (ev->type) {
+	case DPSCTP_EV_COMM_UP:
+		p->a = a;
+		p->up = true;
+		break;
+	case DPSCTP_EV_COMM_LOST:
+	case DPSCTP_EV_SHUTDOWN_COMPLETE:
+	case DPSCTP_EV_CANT_START:
+		p->ends++;
+		p->ended = true;
+		break;
+	default:
+		p->events++;
+		break;
+	}
+}
+
+void
+on_recv(dpsctp_assoc *, const dpsctp_msg *m, void *arg)
+{
+	App *p = static_cast<App *>(arg);
+	p->msgs++;
+	p->bytes += m->len;
+	p->last_sid = m->sid;
+	p->last_ppid = m->ppid;
+}
+
+const dpsctp_callbacks kCb = { on_recv, on_event, nullptr };
+
+class DpOpt : public ::testing::Test {
+      protected:
+	void start(const char *client_maxseg = "")
+	{
+		link_ = std::make_unique<RingLink>("op" + std::to_string(serial_++), 1);
+		ASSERT_GE(link_->a, 0);
+		ASSERT_GE(link_->b, 0);
+		char err[256];
+		dpsctp_config cc = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
+		dpsctp_config sc = dp_test_config(link_->name_b, "10.0.0.2/24", 1, 0);
+		if (client_maxseg[0] != '\0') {
+			ASSERT_EQ(dpsctp_config_set(&cc, "maxseg", client_maxseg, err, sizeof(err)),
+				  0)
+				<< err;
+		}
+		ASSERT_EQ(dpsctp_config_set(&sc, "sack-freq", "1", err, sizeof(err)), 0) << err;
+		c_ = dpsctp_create(&cc, err, sizeof(err));
+		ASSERT_NE(c_, nullptr) << err;
+		s_ = dpsctp_create(&sc, err, sizeof(err));
+		ASSERT_NE(s_, nullptr) << err;
+		ASSERT_EQ(dpsctp_listen(s_, kPort, &kCb, &server_), 0);
+	}
+	dpsctp_assoc *connect(App &app, const dpsctp_initmsg *init = nullptr)
+	{
+		sctp_addr peer = { 4, { 10, 0, 0, 2 } };
+		int rc = 0;
+		dpsctp_assoc *a =
+			dpsctp_connect_opts(c_, 0, &peer, 1, kPort, 0, init, &kCb, &app, &rc);
+		EXPECT_NE(a, nullptr) << rc;
+		EXPECT_TRUE(until([&] { return app.up.load(); })) << dp_test_counters(c_);
+		return a;
+	}
+	void TearDown() override
+	{
+		if (c_ != nullptr) {
+			EXPECT_EQ(dpsctp_stop(c_, 100), 0);
+		}
+		if (s_ != nullptr) {
+			EXPECT_EQ(dpsctp_stop(s_, 100), 0);
+		}
+		dpsctp_destroy(c_);
+		dpsctp_destroy(s_);
+		link_.reset();
+	}
+	void poll()
+	{
+		dpsctp_poll(c_, 0);
+		dpsctp_poll(s_, 0);
+	}
+	template <typename F> bool until(F f, uint64_t max = 5000000)
+	{
+		for (uint64_t i = 0; i < max && !f(); i++)
+			poll();
+		return f();
+	}
+	void send(dpsctp_assoc *a, size_t len)
+	{
+		std::string b(len, 'x');
+		dpsctp_sndinfo si = {};
+		ASSERT_EQ(dpsctp_send_bytes(a, &si, b.data(), b.size()), 0);
+		size_t want = server_.bytes + len;
+		ASSERT_TRUE(until([&] { return server_.bytes >= want; }));
+	}
+	uint64_t chunks_out(dpsctp_assoc *a)
+	{
+		dpsctp_assoc_stats st;
+		EXPECT_EQ(dpsctp_assoc_get_stats(a, &st), 0);
+		return st.data_chunks_out;
+	}
+	template <typename T> T get(dpsctp_assoc *a, enum dpsctp_opt opt, T v = T())
+	{
+		size_t len = sizeof(v);
+		EXPECT_EQ(dpsctp_assoc_getopt(a, opt, &v, &len), 0) << dpsctp_opt_name(opt);
+		EXPECT_EQ(len, sizeof(v));
+		return v;
+	}
+	std::unique_ptr<RingLink> link_;
+	dpsctp *c_ = nullptr, *s_ = nullptr;
+	App server_;
+	static inline unsigned serial_ = 0;
+};
+
+TEST_F(DpOpt, ConfigurationErrorsNameTheKey)
+{
+	dpsctp_config c;
+	char err[256] = "";
+	dpsctp_config_defaults(&c);
+	EXPECT_NE(dpsctp_config_set(&c, "sack-delay", "600000", err, sizeof(err)), 0);
+	EXPECT_NE(std::string(err).find("sack-delay"), std::string::npos) << err;
+	EXPECT_NE(dpsctp_config_set(&c, "maxseg", "100", err, sizeof(err)), 0);
+	EXPECT_NE(std::string(err).find("maxseg"), std::string::npos) << err;
+	EXPECT_EQ(c.pf_threshold, DPSCTP_CONFIG_PF_PROFILE);
+	EXPECT_EQ(dpsctp_config_set(&c, "pf-threshold", "off", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(c.pf_threshold, DPSCTP_CONFIG_PF_OFF);
+	EXPECT_EQ(dpsctp_config_set(&c, "pf-threshold", "2", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(c.pf_threshold, 2u);
+	EXPECT_NE(dpsctp_config_set(&c, "pf-threshold", "65535", err, sizeof(err)), 0);
+	EXPECT_NE(std::string(err).find("pf-threshold '65535'"), std::string::npos) << err;
+	// PFMR at Path.Max.Retrans or above: the instance is refused (RFC 7829).
+	{
+		RingLink l("op" + std::to_string(serial_++), 1);
+		dpsctp_config pf = dp_test_config(l.name_a, "10.0.0.1/24", 1, 0);
+		ASSERT_EQ(dpsctp_config_set(&pf, "pf-threshold", "3", err, sizeof(err)), 0) << err;
+		EXPECT_EQ(dpsctp_create(&pf, err, sizeof(err)), nullptr)
+			<< "dc: Path.Max.Retrans 3";
+		EXPECT_NE(std::string(err).find("pf_max_retrans"), std::string::npos) << err;
+	}
+	// A combination the profile refuses: RTO.Min above RTO.Max.
+	link_ = std::make_unique<RingLink>("op" + std::to_string(serial_++), 1);
+	dpsctp_config bad = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
+	ASSERT_EQ(dpsctp_config_set(&bad, "rto-min", "300000", err, sizeof(err)), 0) << err;
+	ASSERT_EQ(dpsctp_config_set(&bad, "rto-max", "200000", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(dpsctp_create(&bad, err, sizeof(err)), nullptr);
+	EXPECT_NE(std::string(err).find("--rto-"), std::string::npos) << err;
+}
+
+TEST_F(DpOpt, OneAssociationsOptionsLeaveTheOtherAlone)
+{
+	start();
+	App one, two;
+	dpsctp_assoc *a1 = connect(one), *a2 = connect(two);
+	ASSERT_NE(a1, nullptr);
+	ASSERT_NE(a2, nullptr);
+	char err[256] = "";
+	dpsctp_assoc_value seg = { 500 };
+	ASSERT_EQ(dpsctp_assoc_setopt(a1, DPSCTP_OPT_MAXSEG, &seg, sizeof(seg), err, sizeof(err)),
+		  0)
+		<< err;
+	dpsctp_rtoinfo rto = { 0, 20000, 0 }; // RTO.Min 20 ms (RTO.Initial is 10 ms: refused)
+	EXPECT_EQ(dpsctp_assoc_setopt(a1, DPSCTP_OPT_RTOINFO, &rto, sizeof(rto), err, sizeof(err)),
+		  -EINVAL);
+	EXPECT_NE(std::string(err).find("RTOINFO"), std::string::npos) << err;
+	rto = { 20000, 20000, 0 };
+	ASSERT_EQ(dpsctp_assoc_setopt(a1, DPSCTP_OPT_RTOINFO, &rto, sizeof(rto), err, sizeof(err)),
+		  0)
+		<< err;
+
+	uint64_t before1 = chunks_out(a1), before2 = chunks_out(a2);
+	send(a1, 2000);
+	send(a2, 2000);
+	EXPECT_EQ(chunks_out(a1) - before1, 4u) << "500-byte fragments";
+	EXPECT_EQ(chunks_out(a2) - before2, 2u) << "1448-byte fragments";
+
+	EXPECT_EQ(get<dpsctp_assoc_value>(a1, DPSCTP_OPT_MAXSEG).value, 500u);
+	EXPECT_EQ(get<dpsctp_assoc_value>(a2, DPSCTP_OPT_MAXSEG).value, 0u);
+	EXPECT_EQ(get<dpsctp_rtoinfo>(a1, DPSCTP_OPT_RTOINFO).min_us, 20000u);
+	EXPECT_EQ(get<dpsctp_rtoinfo>(a2, DPSCTP_OPT_RTOINFO).min_us, 500u) << "the dc profile's";
+
+	// Until the SACKs are in (the server acknowledges every packet, --sack-freq 1).
+	ASSERT_TRUE(until([&] {
+		return get<dpsctp_status>(a1, DPSCTP_OPT_STATUS).unacked == 0 &&
+		       get<dpsctp_status>(a2, DPSCTP_OPT_STATUS).unacked == 0;
+	}));
+	dpsctp_status s1 = get<dpsctp_status>(a1, DPSCTP_OPT_STATUS);
+	dpsctp_status s2 = get<dpsctp_status>(a2, DPSCTP_OPT_STATUS);
+	EXPECT_EQ(s1.state, (uint32_t)DPSCTP_ASSOC_ESTABLISHED);
+	EXPECT_EQ(s1.fragmentation_point, 500u);
+	EXPECT_EQ(s2.fragmentation_point, 1448u) << "1500 - IPv4 20 - common 12 - I-DATA 20";
+	EXPECT_EQ(s2.outstrms, 64u);
+	EXPECT_EQ(s2.instrms, 64u);
+	EXPECT_EQ(s2.unacked, 0u);
+	EXPECT_GT(s2.rwnd, 0u);
+	EXPECT_EQ(s1.primary.addr.family, 4u);
+	EXPECT_EQ(s1.primary.addr.bytes[3], 2u);
+	EXPECT_GE(s1.primary.rto_us, 20000u) << "RTO.Min in force";
+	EXPECT_LT(s2.primary.rto_us, 20000u);
+
+	dpsctp_paddrinfo want = {};
+	want.addr = { 4, { 10, 0, 0, 2 } };
+	dpsctp_paddrinfo pi = get<dpsctp_paddrinfo>(a2, DPSCTP_OPT_PEER_ADDR_INFO, want);
+	EXPECT_EQ(pi.state, (uint32_t)DPSCTP_PATH_ACTIVE);
+	EXPECT_EQ(pi.mtu, 1500u);
+	EXPECT_GT(pi.cwnd, 0u);
+	EXPECT_GT(pi.srtt_us, 0u);
+	EXPECT_GT(pi.rto_us, 0u);
+	want.addr = { 4, { 10, 0, 0, 9 } };
+	size_t len = sizeof(want);
+	EXPECT_EQ(dpsctp_assoc_getopt(a2, DPSCTP_OPT_PEER_ADDR_INFO, &want, &len), -ENOENT);
+
+	// NODELAY off on a1 (Nagle): a small message waits while data is unacknowledged,
+	// and leaves with the acknowledgement; a2 (the default, on) sends it at once.
+	dpsctp_assoc_value nodelay = { 0 };
+	ASSERT_EQ(dpsctp_assoc_setopt(a1, DPSCTP_OPT_NODELAY, &nodelay, sizeof(nodelay), err,
+				      sizeof(err)),
+		  0)
+		<< err;
+	for (dpsctp_assoc *a : { a1, a2 }) {
+		std::string big(400, 'b'), small(100, 's');
+		dpsctp_sndinfo si = {};
+		uint64_t before = chunks_out(a);
+		size_t want = server_.msgs + 2;
+		ASSERT_EQ(dpsctp_send_bytes(a, &si, big.data(), big.size()), 0);
+		ASSERT_EQ(dpsctp_send_bytes(a, &si, small.data(), small.size()), 0);
+		EXPECT_EQ(chunks_out(a) - before, a == a1 ? 1u : 2u)
+			<< (a == a1 ? "held behind the unacknowledged one" : "sent at once");
+		ASSERT_TRUE(until([&] { return server_.msgs >= want; }));
+		EXPECT_EQ(chunks_out(a) - before, 2u);
+	}
+
+	// A path MTU setting: validated, then refused as not wired.
+	dpsctp_paddrparams pp = {};
+	pp.flags = DPSCTP_SPP_PMTUD_DISABLE;
+	pp.pathmtu = 1400;
+	EXPECT_EQ(dpsctp_assoc_setopt(a2, DPSCTP_OPT_PEER_ADDR_PARAMS, &pp, sizeof(pp), err,
+				      sizeof(err)),
+		  -EOPNOTSUPP);
+	EXPECT_NE(std::string(err).find("not wired"), std::string::npos) << err;
+
+	ASSERT_EQ(dpsctp_shutdown(a1), 0);
+	ASSERT_EQ(dpsctp_shutdown(a2), 0);
+	ASSERT_TRUE(until([&] { return one.ended && two.ended; }));
+}
+
+TEST_F(DpOpt, InstanceDefaultsApplyToAssociationsMadeAfterwards)
+{
+	start("600");
+	App one, two;
+	dpsctp_assoc *a1 = connect(one);
+	ASSERT_NE(a1, nullptr);
+	EXPECT_EQ(get<dpsctp_assoc_value>(a1, DPSCTP_OPT_MAXSEG).value, 600u) << "--maxseg";
+	char err[256] = "";
+	dpsctp_sack_info sack = { 0, 3 };
+	ASSERT_EQ(dpsctp_setopt(c_, DPSCTP_OPT_DELAYED_SACK, &sack, sizeof(sack), err, sizeof(err)),
+		  0)
+		<< err;
+	dpsctp_initmsg init = { 8, 8, 0, 0, 0 };
+	dpsctp_assoc *a2 = connect(two, &init);
+	ASSERT_NE(a2, nullptr);
+	EXPECT_EQ(get<dpsctp_sack_info>(a1, DPSCTP_OPT_DELAYED_SACK).freq, 4u) << "kept";
+	EXPECT_EQ(get<dpsctp_sack_info>(a2, DPSCTP_OPT_DELAYED_SACK).freq, 3u);
+	dpsctp_status s2 = get<dpsctp_status>(a2, DPSCTP_OPT_STATUS);
+	EXPECT_EQ(s2.outstrms, 8u) << "the INITMSG of dpsctp_connect_opts()";
+	EXPECT_EQ(s2.instrms, 8u);
+	EXPECT_EQ(get<dpsctp_status>(a1, DPSCTP_OPT_STATUS).outstrms, 64u);
+
+	// The instance's PRIMARY_ADDR and a read-only option are refused.
+	dpsctp_primary_addr pa = {};
+	pa.addr = { 4, { 10, 0, 0, 2 } };
+	EXPECT_EQ(dpsctp_setopt(c_, DPSCTP_OPT_PRIMARY_ADDR, &pa, sizeof(pa), err, sizeof(err)),
+		  -ENOPROTOOPT);
+	EXPECT_EQ(
+		dpsctp_assoc_setopt(a1, DPSCTP_OPT_PRIMARY_ADDR, &pa, sizeof(pa), err, sizeof(err)),
+		0)
+		<< err;
+
+	// DEFAULT_SNDINFO serves a send without sndinfo.
+	dpsctp_default_sndinfo ds = {};
+	ds.sid = 5;
+	ds.ppid = 46;
+	ASSERT_EQ(dpsctp_assoc_setopt(a2, DPSCTP_OPT_DEFAULT_SNDINFO, &ds, sizeof(ds), err,
+				      sizeof(err)),
+		  0)
+		<< err;
+	size_t want = server_.msgs + 1;
+	ASSERT_EQ(dpsctp_send_bytes(a2, nullptr, "hello", 5), 0);
+	ASSERT_TRUE(until([&] { return server_.msgs >= want; }));
+	EXPECT_EQ(server_.last_sid, 5u);
+	EXPECT_EQ(server_.last_ppid, 46u);
+
+	// EVENTS: none named; the end still comes.
+	dpsctp_events ev = { 0 };
+	ASSERT_EQ(dpsctp_assoc_setopt(a2, DPSCTP_OPT_EVENTS, &ev, sizeof(ev), err, sizeof(err)), 0)
+		<< err;
+	EXPECT_EQ(get<dpsctp_events>(a2, DPSCTP_OPT_EVENTS).mask, 0u);
+	// PRIMARY_ADDR on a1 made a MADE_PRIMARY event; a2 masks the same one.
+	EXPECT_EQ(
+		dpsctp_assoc_setopt(a2, DPSCTP_OPT_PRIMARY_ADDR, &pa, sizeof(pa), err, sizeof(err)),
+		0)
+		<< err;
+	ASSERT_EQ(dpsctp_shutdown(a1), 0);
+	ASSERT_EQ(dpsctp_shutdown(a2), 0);
+	ASSERT_TRUE(until([&] { return one.ended && two.ended; }));
+	EXPECT_GE(one.events, 1u) << "PEER_ADDR_CHANGE (made primary)";
+	EXPECT_EQ(two.events, 0u) << "masked";
+	EXPECT_EQ(two.ends, 1u) << "the end is always delivered";
+}
+
+} // namespace
+
+int
+main(int argc, char **argv)
+{
+	::testing::InitGoogleTest(&argc, argv);
+	::testing::AddGlobalTestEnvironment(new DpEal);
+	return RUN_ALL_TESTS();
+}
