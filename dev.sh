@@ -32,6 +32,8 @@ PACKAGES=(
 	libdpdk-dev dpdk-dev libisal-dev libssl-dev libpcap-dev
 	libgtest-dev libbenchmark-dev libusrsctp-dev tshark iproute2 iputils-ping ethtool
 	iperf3 python3-matplotlib
+	# the ICMP filter of the path MTU namespace test (dataplane/tests/interop/pmtu_ns.py)
+	nftables
 	# the Linux kernel's SCTP as an interop peer, in a QEMU guest (docs/INTEROP.md)
 	libsctp-dev qemu-system-x86 busybox-static
 	# instruction counts of two revisions (./dev.sh bench-compare REV --instructions)
@@ -168,6 +170,9 @@ cmd_bench() {
 	log "running the sidecar against embedded mode (bench/sidecar/run.py)"
 	"$py" bench/sidecar/run.py --build "$BUILD_DIR" --out bench/results/sidecar.json \
 		--md docs/PERFORMANCE.md || die "the sidecar benchmark failed"
+	log "path MTU in namespaces: drop to first full message, goodput (pmtu_ns.py --bench)"
+	"$py" dataplane/tests/interop/pmtu_ns.py "$BUILD_DIR" --bench \
+		--json bench/results/pmtu_ns.json || die "the path MTU benchmark failed"
 	log "results in bench/results/*.json; docs/PERFORMANCE.md regenerated"
 }
 

@@ -75,6 +75,7 @@ enum kind {
 	K_IMPAIR_RX,
 	K_LOG,
 	K_ICMP_UNREACH,
+	K_ONOFF, /* a bool field at off: "on" or "off" */
 	K_EXTENSIONS,
 	K_SCHED,
 	K_CONFIG,
@@ -174,7 +175,25 @@ static const struct opt options[] = {
 		 "our UDP encapsulation port, and the peer's when we connect over UDP"),
 	UINT_OPT("queues", "N", queues, 1, QUEUES_MAX, "one per worker lcore",
 		 "rx/tx queue pairs per port, one worker lcore each"),
-	UINT_OPT("mtu", "N", mtu, MTU_MIN, MTU_MAX, NULL, "the IP MTU of the ports"),
+	UINT_OPT("mtu", "N", mtu, MTU_MIN, MTU_MAX, NULL,
+		 "the IP MTU of the ports: where every path's MTU starts (docs/PMTU.md)"),
+	{ .name = "pmtud",
+	  .arg = "on|off",
+	  .kind = K_ONOFF,
+	  .value = V_REQUIRED,
+	  .off = offsetof(struct dpsctp_config, pmtud),
+	  .help = "ICMP Fragmentation Needed / Packet Too Big lowers the path's MTU (RFC 9260 "
+		  "appendix C, validated)" },
+	{ .name = "plpmtud",
+	  .arg = "on|off",
+	  .kind = K_ONOFF,
+	  .value = V_REQUIRED,
+	  .off = offsetof(struct dpsctp_config, plpmtud),
+	  .help = "RFC 8899 path MTU probing with HEARTBEAT and PAD chunks: finds the MTU when "
+		  "ICMP is filtered, raises it when the path grows" },
+	UINT_OPT("pmtu-raise", "SECONDS", pmtu_raise, 1, 86400, NULL,
+		 "PLPMTUD's PMTU_RAISE_TIMER: how long a found MTU stands before probing for "
+		 "more; without PLPMTUD, how long an MTU an ICMP lowered stands"),
 	UINT_OPT("max-assocs", "N", max_assocs, 1, ASSOCS_MAX, NULL,
 		 "associations per lcore (preallocated)"),
 	UINT_OPT("max-handshakes", "N", max_handshakes, 1, HANDSHAKES_MAX, NULL,
@@ -279,6 +298,7 @@ static const char *const profile_names[] = {
 };
 
 static const char *const icmp_unreach_names[] = { "profile", "abort", "ignore" };
+static const char *const onoff_names[] = { "off", "on" };
 
 /*
  * --extensions: the names of the DPSCTP_EXT_* bits this build implements
@@ -729,6 +749,7 @@ set_named(struct parse *p, const struct opt *o, const char *v, const char *const
 	       o->kind == K_PROFILE	   ? "rfc or dc"
 	       : o->kind == K_ICMP_UNREACH ? "profile, abort or ignore"
 	       : o->kind == K_SCHED	   ? SCHED_LIST
+	       : o->kind == K_ONOFF	   ? "on or off"
 					   : "error, warning, info or debug");
 	return -EINVAL;
 }
@@ -865,6 +886,11 @@ apply(struct parse *p, const struct opt *o, const char *v, char *err, size_t err
 		if (rc == 0)
 			c->icmp_unreach = (enum dpsctp_config_icmp_unreach)idx;
 		return rc;
+	case K_ONOFF:
+		rc = set_named(p, o, v, onoff_names, 2, &idx, err, errlen);
+		if (rc == 0)
+			*(bool *)(void *)((char *)c + o->off) = idx == 1;
+		return rc;
 	case K_LOG:
 		rc = set_named(p, o, v, log_names, 4, &idx, err, errlen);
 		if (rc == 0)
@@ -952,6 +978,8 @@ dpsctp_config_defaults(struct dpsctp_config *c)
 	c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
 	c->pf_threshold = DPSCTP_CONFIG_PF_PROFILE;
 	c->telemetry = true;
+	c->pmtud = true;
+	c->pmtu_raise = 600;
 	c->extensions = DEFAULT_EXTENSIONS;
 	c->sched = DPSCTP_SCHED_RR;
 	c->log_level = DPSCTP_CONFIG_LOG_INFO;
@@ -1312,6 +1340,10 @@ format_value(const struct dpsctp_config *c, const struct opt *o, char *buf, size
 	case K_ICMP_UNREACH:
 		snprintf(buf, len, "%s", icmp_unreach_names[(unsigned)c->icmp_unreach % 3u]);
 		break;
+	case K_ONOFF:
+		snprintf(buf, len, "%s",
+			 *(const bool *)(const void *)((const char *)c + o->off) ? "on" : "off");
+		break;
 	case K_LOG:
 		snprintf(buf, len, "%s", dpsctp_config_log_level_name(c->log_level));
 		break;
@@ -1409,6 +1441,7 @@ dpsctp_config_print(const struct dpsctp_config *c, FILE *f)
 		case K_PF:
 		case K_PROFILE:
 		case K_ICMP_UNREACH:
+		case K_ONOFF:
 		case K_LOG:
 		case K_EXTENSIONS:
 		case K_SCHED:

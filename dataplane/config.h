@@ -127,6 +127,12 @@ struct dpsctp_config {
 	char impair[DPSCTP_CONFIG_IMPAIR_LEN];	  /**< --impair spec, "" = none */
 	char impair_rx[DPSCTP_CONFIG_IMPAIR_LEN]; /**< --impair-rx spec, "" = none */
 	bool telemetry;				  /**< --telemetry / --no-telemetry, on */
+
+	/* Path MTU discovery (docs/PMTU.md). */
+	bool pmtud;	     /**< --pmtud on|off, on: ICMP lowers a path's MTU */
+	bool plpmtud;	     /**< --plpmtud on|off, off: RFC 8899 probing */
+	uint32_t pmtu_raise; /**< --pmtu-raise SECONDS, 600: PLPMTUD's PMTU_RAISE_TIMER */
+
 	/** --extensions, DPSCTP_EXT_*; default all three: DPSCTP_EXT_PR_SCTP | DPSCTP_EXT_I_DATA |
 	 * DPSCTP_EXT_RECONFIG */
 	uint32_t extensions;

@@ -347,6 +347,11 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	if (d->cfg.icmp_unreach != DPSCTP_CONFIG_ICMP_UNREACH_PROFILE)
 		d->profile.proto_unreach_aborts =
 			d->cfg.icmp_unreach == DPSCTP_CONFIG_ICMP_UNREACH_ABORT;
+	/* Path MTU discovery (docs/PMTU.md): --mtu is where every path starts. */
+	d->profile.pmtud = cfg->pmtud;
+	d->profile.plpmtud = cfg->plpmtud;
+	if (cfg->pmtu_raise != 0)
+		d->profile.plpmtud_raise_ns = SCTP_S(cfg->pmtu_raise);
 	/* --max-streams is the stream count both ways (asked for unless
 	 * --out-streams asks for fewer, and the most accepted; the data blocks
 	 * are made for it, so RE-CONFIG adds streams up to it): the profile's

@@ -127,7 +127,7 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 	ev.outbound_streams = n->outbound_streams;
 	ev.inbound_streams = n->inbound_streams;
 	ev.addr_state = dp_public_addr_state(n->addr_state);
-	if (n->type == SCTP_NOTIFY_PEER_ADDR_CHANGE) {
+	if (n->type == SCTP_NOTIFY_PEER_ADDR_CHANGE || n->type == SCTP_NOTIFY_PATH_MTU) {
 		ev.addr = n->addr;
 	} else if (c->a.paths.n != 0) {
 		/* Who the association is with: after a close only path 0 is left. */
@@ -148,6 +148,7 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 	ev.streams = n->streams;
 	ev.local_tsn = n->local_tsn;
 	ev.remote_tsn = n->remote_tsn;
+	ev.mtu = n->mtu;
 	if (n->type == SCTP_NOTIFY_COMM_LOST || n->type == SCTP_NOTIFY_SHUTDOWN_COMPLETE ||
 	    n->type == SCTP_NOTIFY_CANT_START)
 		c->notified_end = true;
@@ -167,6 +168,7 @@ _Static_assert((int)DPSCTP_EV_COMM_UP == (int)SCTP_NOTIFY_COMM_UP &&
 		       (int)DPSCTP_EV_STREAM_RESET == (int)SCTP_NOTIFY_STREAM_RESET &&
 		       (int)DPSCTP_EV_ASSOC_RESET == (int)SCTP_NOTIFY_ASSOC_RESET &&
 		       (int)DPSCTP_EV_STREAM_CHANGE == (int)SCTP_NOTIFY_STREAM_CHANGE &&
+		       (int)DPSCTP_EV_PATH_MTU == (int)SCTP_NOTIFY_PATH_MTU &&
 		       DPSCTP_RESET_INCOMING_SSN == SCTP_RESET_INCOMING_SSN &&
 		       DPSCTP_RESET_OUTGOING_SSN == SCTP_RESET_OUTGOING_SSN &&
 		       DPSCTP_RESET_DENIED == SCTP_RESET_DENIED &&

@@ -121,13 +121,44 @@ dp_opt_free(struct dpsctp_assoc *c)
 int
 dp_opt_path_mtu(struct dpsctp_assoc *c, unsigned path, uint32_t mtu, char *err, size_t errlen)
 {
-	(void)c;
-	(void)path;
-	(void)mtu;
-	return opt_err(err, errlen, -EOPNOTSUPP, "%s%s",
-		       "PEER_ADDR_PARAMS.pathmtu / SPP_PMTUD_*: setting the path MTU is not wired "
-		       "in this build",
-		       "");
+	if (mtu > UINT16_MAX)
+		return opt_err(err, errlen, -EINVAL, "%s%s",
+			       "PEER_ADDR_PARAMS.pathmtu: above 65535", "");
+	int rc = sctp_assoc_set_path_mtu(&c->a, path, (uint16_t)mtu);
+	if (rc == -ENOTCONN)
+		return opt_err(err, errlen, rc, "%s%s",
+			       "PEER_ADDR_PARAMS.pathmtu / SPP_PMTUD_*: the association is not "
+			       "established",
+			       "");
+	if (rc == -EINVAL)
+		return opt_err(err, errlen, rc, "%s%s",
+			       "PEER_ADDR_PARAMS.pathmtu: below the family's floor (576 IPv4, "
+			       "1280 IPv6) or above the interface MTU (--mtu)",
+			       "");
+	return rc;
+}
+
+/*
+ * PEER_ADDR_PARAMS' SPP_PMTUD_* at the instance level: discovery on or
+ * off for the associations made afterwards (their paths start at the
+ * interface MTU, --mtu; a different fixed MTU is an association's setting).
+ */
+static int
+opt_pmtud_default(struct sctp_profile *p, const struct dpsctp_paddrparams *o, uint16_t if_mtu,
+		  char *err, size_t errlen)
+{
+	if (o->flags & DPSCTP_SPP_PMTUD_ENABLE) {
+		p->pmtud = true;
+		return 0;
+	}
+	if (o->pathmtu != 0 && o->pathmtu != if_mtu)
+		return opt_err(err, errlen, -EINVAL, "%s%s",
+			       "PEER_ADDR_PARAMS.pathmtu: the instance's paths start at the "
+			       "interface MTU (--mtu); fix another per association",
+			       "");
+	p->pmtud = false;
+	p->plpmtud = false;
+	return 0;
 }
 
 /*
@@ -280,12 +311,18 @@ dpsctp_setopt(struct dpsctp *d, enum dpsctp_opt opt, const void *val, size_t len
 			return opt_err(err, errlen, -EINVAL, "%s%s",
 				       "PEER_ADDR_PARAMS.addr: the instance's names no address",
 				       "");
-		if (o->flags & (DPSCTP_SPP_PMTUD_ENABLE | DPSCTP_SPP_PMTUD_DISABLE))
-			return dp_opt_path_mtu(NULL, 0, o->pathmtu, err, errlen);
 	}
 	struct sctp_profile p = d->profile;
 	struct dp_optvals v = d->optv;
 	opt_to_profile(&p, &v, opt, val);
+	if (opt == DPSCTP_OPT_PEER_ADDR_PARAMS) {
+		const struct dpsctp_paddrparams *o = val;
+		if (o->flags & (DPSCTP_SPP_PMTUD_ENABLE | DPSCTP_SPP_PMTUD_DISABLE)) {
+			rc = opt_pmtud_default(&p, o, d->cfg.mtu, err, errlen);
+			if (rc != 0)
+				return rc;
+		}
+	}
 	rc = opt_check_limits(d, &p, opt, err, errlen);
 	if (rc != 0)
 		return rc;
@@ -408,10 +445,8 @@ opt_path(const struct dpsctp_assoc *c, const struct sctp_addr *addr)
 static uint32_t
 opt_path_mtu_now(const struct dpsctp_assoc *c, unsigned i)
 {
-	(void)i;
-	if (c->a.tx != NULL)
-		return c->a.tx->mtu;
-	return c->w->d->cfg.mtu;
+	int mtu = sctp_assoc_path_mtu(&c->a, i, NULL);
+	return mtu > 0 ? (uint32_t)mtu : c->w->d->cfg.mtu;
 }
 
 static void
@@ -512,6 +547,10 @@ dpsctp_assoc_getopt(const struct dpsctp_assoc *c, enum dpsctp_opt opt, void *val
 			o->flags |= (pa->flags & SCTP_PATH_F_HB_ENABLED) ? DPSCTP_SPP_HB_ENABLE
 									 : DPSCTP_SPP_HB_DISABLE;
 			o->pathmtu = opt_path_mtu_now(c, (unsigned)i);
+			bool fixed = false;
+			(void)sctp_assoc_path_mtu(&c->a, (unsigned)i, &fixed);
+			o->flags &= ~(DPSCTP_SPP_PMTUD_ENABLE | DPSCTP_SPP_PMTUD_DISABLE);
+			o->flags |= fixed ? DPSCTP_SPP_PMTUD_DISABLE : DPSCTP_SPP_PMTUD_ENABLE;
 		}
 		return rc;
 	}

@@ -267,6 +267,28 @@ dp_rx_icmp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_icmp_
 	dp_conn_after(c);
 }
 
+/*
+ * A datagram the L3 layer put together from IP fragments (drivers/net/l3.h,
+ * DPSCTP_L3_IN_REASSEMBLED): into an mbuf of its own, then taken as any
+ * frame (it is no fragment, so this recurses once). Longer than one mbuf
+ * holds: rx_no_mbuf, as dp_rx_linearize().
+ */
+static void
+dp_rx_reassembled(struct dp_worker *w, const struct dpsctp_l3_in *in, bool handed)
+{
+	struct rte_mbuf *n = rte_pktmbuf_alloc(w->d->port.pool);
+	char *p = n != NULL && in->reasm_len <= rte_pktmbuf_tailroom(n)
+			  ? rte_pktmbuf_append(n, (uint16_t)in->reasm_len)
+			  : NULL;
+	if (p == NULL) {
+		rte_pktmbuf_free(n);
+		w->ctr.rx_no_mbuf++;
+		return;
+	}
+	memcpy(p, in->reasm, in->reasm_len);
+	dp_rx_frame(w, n, handed);
+}
+
 void
 dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed)
 {
@@ -289,6 +311,9 @@ dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed)
 		break;
 	case DPSCTP_L3_IN_ICMP_ERROR:
 		dp_rx_icmp(w, m, &in.icmp);
+		break;
+	case DPSCTP_L3_IN_REASSEMBLED:
+		dp_rx_reassembled(w, &in, handed);
 		break;
 	case DPSCTP_L3_IN_DROP:
 	case DPSCTP_L3_IN_CONSUMED:

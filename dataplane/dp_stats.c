@@ -244,5 +244,6 @@ dpsctp_path_get_stats(const struct dpsctp_assoc *a, unsigned i, struct dpsctp_pa
 		st->flight = a->a.tx->rtxq.path_flight[i];
 	}
 	st->primary = i == a->a.paths.primary;
+	st->mtu = p->mtu;
 	return 0;
 }

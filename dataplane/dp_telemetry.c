@@ -410,6 +410,7 @@ dp_tel_assocs(const char *cmd, const char *params, struct rte_tel_data *t)
 			{ "srtt_us", r->p0.srtt_us },
 			{ "rto_us", r->p0.rto_us },
 			{ "cwnd", r->p0.cwnd },
+			{ "mtu", r->p0.mtu },
 			{ "abandoned_msgs", r->st.abandoned_msgs },
 			{ "abandoned_bytes", r->st.abandoned_bytes },
 			{ "fwd_tsn_out", r->st.fwd_tsn_out },

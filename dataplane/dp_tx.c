@@ -27,6 +27,14 @@
  * CRC32c: the NIC fills it when the port offers SCTP checksum offload and
  * the packet is not UDP-encapsulated; otherwise drivers/crc32c over the
  * chain before the L2/L3 headers are prepended in the headroom.
+ *
+ * Source fragmentation (struct dpsctp_l3_tx frag_mtu, docs/NET.md): a packet
+ * the core lets IP fragment and that is longer than frag_mtu leaves as IP
+ * fragments, each copied into an mbuf of its own behind the headers
+ * dpsctp_l3_fragment() writes. Copied, not chained: it happens only to
+ * DATA retransmitted after the path MTU fell (RFC 9260 §7.3), and a
+ * fragment is at most one MTU. Checksums a NIC would fill are computed
+ * first: it cannot fill them across fragments.
  */
 #include <string.h>
 
@@ -36,6 +44,7 @@
 #include "dataplane/dp_buf.h"
 #include "dataplane/dp_tx.h"
 #include "drivers/crc32c/crc32c_mbuf.h"
+#include "sctp/byteorder.h"
 
 /*
  * The batch through the transmit impairment stage (--impair): what is due
@@ -102,6 +111,93 @@ dp_tx_raw(struct dp_worker *w, const uint8_t *frame, uint32_t len)
 	dp_tx_frame(w, m);
 }
 
+/* The frame limit: the port's MTU plus the Ethernet header. */
+static uint32_t
+dp_tx_frame_max(const struct dp_worker *w, uint32_t l2_len)
+{
+	return (uint32_t)(w->d->port.mtu != 0 ? w->d->port.mtu : 1500u) + l2_len;
+}
+
+/*
+ * RFC 768 checksum of the UDP datagram at [off, pkt_len) of m (its header in
+ * the first segment), whose checksum field holds the folded pseudo-header
+ * sum (the offload convention, DPSCTP_L3_UDP_CSUM_PSEUDO): summing the
+ * datagram as it stands therefore sums the pseudo-header too. Over the
+ * chain, an odd byte carried across segment boundaries.
+ */
+static void
+dp_tx_udp_csum(struct rte_mbuf *m, uint32_t off)
+{
+	uint32_t sum = 0;
+	uint8_t pair[2];
+	bool odd = false;
+	uint32_t pos = 0;
+	for (const struct rte_mbuf *s = m; s != NULL; s = s->next) {
+		const uint8_t *p = rte_pktmbuf_mtod(s, const uint8_t *);
+		uint32_t n = s->data_len;
+		uint32_t skip = pos >= off ? 0 : (off - pos < n ? off - pos : n);
+		pos += n;
+		p += skip;
+		n -= skip;
+		if (odd && n != 0) {
+			pair[1] = p[0];
+			sum = dpsctp_l3_csum_add(sum, pair, 2);
+			p++;
+			n--;
+			odd = false;
+		}
+		sum = dpsctp_l3_csum_add(sum, p, n & ~1u);
+		if ((n & 1u) != 0) {
+			pair[0] = p[n - 1u];
+			odd = true;
+		}
+	}
+	if (odd)
+		sum = dpsctp_l3_csum_add(sum, pair, 1);
+	uint16_t c = dpsctp_l3_csum_fold(sum);
+	/* RFC 768: a computed zero is sent as all ones. */
+	sctp_store_be16(rte_pktmbuf_mtod_offset(m, uint8_t *, off + 6u), c == 0 ? 0xFFFFu : c);
+}
+
+/*
+ * m (headers prepended) as out->frag_count IP fragments: each an mbuf of its
+ * own with the fragment's headers and its slice of the IP payload. m is
+ * freed; fragments built before a failure still go (the receiver's
+ * reassembly times out), the rest counts tx_no_mbuf.
+ */
+static void
+dp_tx_fragments(struct dp_worker *w, struct rte_mbuf *m, const uint8_t *hdr,
+		const struct dpsctp_l3_out *out)
+{
+	uint32_t base = out->l2_len + out->l3_len;
+	for (uint32_t off = 0; off < out->ip_payload; off += out->frag_size) {
+		uint32_t len = out->ip_payload - off;
+		if (len > out->frag_size)
+			len = out->frag_size;
+		uint8_t fh[DPSCTP_L3_FRAG_HDR_MAX];
+		uint32_t flen = dpsctp_l3_fragment(&w->l3, hdr, out, off, len, fh, sizeof(fh));
+		if (flen == 0 || flen + len > dp_tx_frame_max(w, out->l2_len)) {
+			w->ctr.tx_too_big++;
+			break;
+		}
+		struct rte_mbuf *f = rte_pktmbuf_alloc(w->d->port.pool);
+		uint8_t *p = f != NULL && flen + len <= rte_pktmbuf_tailroom(f)
+				     ? (uint8_t *)rte_pktmbuf_append(f, (uint16_t)(flen + len))
+				     : NULL;
+		if (p == NULL) {
+			rte_pktmbuf_free(f);
+			w->ctr.tx_no_mbuf++;
+			break;
+		}
+		memcpy(p, fh, flen);
+		const uint8_t *src = rte_pktmbuf_read(m, base + off, len, p + flen);
+		if (src != p + flen)
+			memcpy(p + flen, src, len);
+		dp_tx_frame(w, f);
+	}
+	rte_pktmbuf_free(m);
+}
+
 /* L2/L3 headers for an SCTP packet already in m (checksum done or offloaded). */
 static void
 dp_tx_finish(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_tx *tx, bool offload)
@@ -127,10 +223,18 @@ dp_tx_finish(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_tx 
 		return;
 	}
 	memcpy(p, hdr, out.hdr_len);
+	if (out.frag_size != 0) {
+		if (offload)
+			(void)crc32c_mbuf_sctp_fill(m, out.hdr_len, m->pkt_len - out.hdr_len);
+		if (out.udp_csum == DPSCTP_L3_UDP_CSUM_PSEUDO)
+			dp_tx_udp_csum(m, out.l2_len + out.l3_len);
+		dp_tx_fragments(w, m, hdr, &out);
+		return;
+	}
 	/* The core sizes packets to the port's MTU (less the UDP header when
 	 * encapsulating): a longer frame is a bug here, and a NIC or a veth would
 	 * drop it without a word. */
-	if (m->pkt_len > (uint32_t)(w->d->port.mtu != 0 ? w->d->port.mtu : 1500u) + out.l2_len) {
+	if (m->pkt_len > dp_tx_frame_max(w, out.l2_len)) {
 		w->ctr.tx_too_big++;
 		rte_pktmbuf_free(m);
 		return;
@@ -159,10 +263,14 @@ dp_tx_offload(const struct dp_worker *w, uint16_t udp_port)
 	return udp_port == 0 && w->d->port.offloads.crc.tx == CRC32C_WHERE_NIC;
 }
 
-/* Checksum (or its offload mark), then L2/L3: m holds the SCTP packet from offset 0. */
+/*
+ * Checksum (or its offload mark), then L2/L3: m holds the SCTP packet from
+ * offset 0. frag_mtu: 0, DF set; else IP may fragment it to that size, never
+ * beyond the port's MTU.
+ */
 static void
-dp_tx_sctp(struct dp_worker *w, struct rte_mbuf *m, uint16_t udp_port, const struct sctp_addr *src,
-	   const struct sctp_addr *dst)
+dp_tx_sctp(struct dp_worker *w, struct rte_mbuf *m, uint16_t udp_port, uint16_t frag_mtu,
+	   const struct sctp_addr *src, const struct sctp_addr *dst)
 {
 	bool offload = dp_tx_offload(w, udp_port);
 	if (offload) {
@@ -177,15 +285,18 @@ dp_tx_sctp(struct dp_worker *w, struct rte_mbuf *m, uint16_t udp_port, const str
 	tx.src = *src;
 	tx.dst = *dst;
 	tx.udp_dst_port = udp_port;
+	uint16_t port_mtu = w->d->port.mtu != 0 ? w->d->port.mtu : 1500u;
+	tx.frag_mtu = frag_mtu < port_mtu ? frag_mtu : port_mtu;
 	tx.sctp = m->nb_segs == 1 ? rte_pktmbuf_mtod(m, const uint8_t *) : NULL;
 	tx.sctp_len = m->pkt_len;
 	tx.handle = (uintptr_t)m;
 	dp_tx_finish(w, m, &tx, offload);
 }
 
-void
-dp_tx_bytes(struct dp_worker *w, uint16_t udp_port, const uint8_t *bytes, size_t len,
-	    const struct sctp_addr *src, const struct sctp_addr *dst)
+/* An SCTP packet in bytes, copied into one mbuf. */
+static void
+dp_tx_copy(struct dp_worker *w, uint16_t udp_port, uint16_t frag_mtu, const uint8_t *bytes,
+	   size_t len, const struct sctp_addr *src, const struct sctp_addr *dst)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->port.pool);
 	char *p = m != NULL && len <= rte_pktmbuf_tailroom(m) ? rte_pktmbuf_append(m, (uint16_t)len)
@@ -196,7 +307,14 @@ dp_tx_bytes(struct dp_worker *w, uint16_t udp_port, const uint8_t *bytes, size_t
 		return;
 	}
 	memcpy(p, bytes, len);
-	dp_tx_sctp(w, m, udp_port, src, dst);
+	dp_tx_sctp(w, m, udp_port, frag_mtu, src, dst);
+}
+
+void
+dp_tx_bytes(struct dp_worker *w, uint16_t udp_port, const uint8_t *bytes, size_t len,
+	    const struct sctp_addr *src, const struct sctp_addr *dst)
+{
+	dp_tx_copy(w, udp_port, 0, bytes, len, src, dst);
 }
 
 void
@@ -204,7 +322,7 @@ dp_tx_send(void *ctx, const uint8_t *bytes, size_t len, const struct sctp_addr *
 	   const struct sctp_addr *dst)
 {
 	struct dpsctp_assoc *c = ctx;
-	dp_tx_bytes(c->w, c->udp_port, bytes, len, src, dst);
+	dp_tx_copy(c->w, c->udp_port, sctp_assoc_frag_mtu(&c->a), bytes, len, src, dst);
 }
 
 /* A chain under construction: bytes go to the tail's tailroom, new direct mbufs as needed. */
@@ -319,5 +437,5 @@ dp_tx_send_data(void *ctx, const uint8_t *head, size_t head_len, const struct sc
 	}
 	ch.head->nb_segs = ch.segs;
 	ch.head->pkt_len = ch.len;
-	dp_tx_sctp(w, ch.head, c->udp_port, src, dst);
+	dp_tx_sctp(w, ch.head, c->udp_port, sctp_assoc_frag_mtu(&c->a), src, dst);
 }

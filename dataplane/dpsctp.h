@@ -216,6 +216,7 @@ enum dpsctp_event_type {
 	DPSCTP_EV_STREAM_RESET,	    /**< RFC 6525: streams reset (reset_flags, streams) */
 	DPSCTP_EV_ASSOC_RESET,	    /**< RFC 6525: SSNs and TSNs reset (local_tsn, remote_tsn) */
 	DPSCTP_EV_STREAM_CHANGE,    /**< RFC 6525: streams added (inbound/outbound_streams) */
+	DPSCTP_EV_PATH_MTU,	    /**< a path's MTU changed (addr, mtu; docs/PMTU.md) */
 };
 
 /** dpsctp_event.reset_flags (RFC 6525 §6.1, the socket API's values). */
@@ -305,6 +306,7 @@ struct dpsctp_event {
 	const uint16_t *streams; /**< STREAM_RESET: the streams, valid during the callback */
 	uint32_t local_tsn;	 /**< ASSOC_RESET: our next TSN */
 	uint32_t remote_tsn;	 /**< ASSOC_RESET: the peer's next TSN */
+	uint16_t mtu;		 /**< PATH_MTU: the path's new MTU, IP header included */
 };
 
 /** Receive callback: one message (or a partial delivery of one). */
@@ -361,6 +363,7 @@ struct dpsctp_path_stats {
 	uint32_t ssthresh;     /**< slow-start threshold, bytes */
 	uint32_t flight;       /**< bytes outstanding on this path */
 	int primary;	       /**< 1 for the primary path */
+	uint32_t mtu;	       /**< path MTU, IP header included (docs/PMTU.md) */
 };
 
 /**
@@ -820,8 +823,8 @@ DPSCTP_EXPORT int dpsctp_reset_assoc(struct dpsctp_assoc *a);
  *         err says which), -ENOPROTOOPT (not an option one sets),
  *         -ENOENT (DPSCTP_OPT_PRIMARY_ADDR or _PEER_ADDR_PARAMS: not one of
  *         the peer's addresses), -ENOTCONN (closed, or DPSCTP_OPT_PRIMARY_ADDR
- *         before COMM_UP), -EOPNOTSUPP (a path MTU setting the build cannot
- *         apply: err says so), -EAGAIN (request ring full, another thread).
+ *         before COMM_UP, or a path MTU set before ESTABLISHED), -EAGAIN
+ *         (request ring full, another thread).
  */
 DPSCTP_EXPORT int dpsctp_assoc_setopt(struct dpsctp_assoc *a, enum dpsctp_opt opt, const void *val,
 				      size_t len, char *err, size_t errlen);
@@ -857,8 +860,7 @@ DPSCTP_EXPORT int dpsctp_assoc_getopt(const struct dpsctp_assoc *a, enum dpsctp_
  * @param err     room for a one-line reason on failure; may be NULL.
  * @param errlen  bytes at @p err.
  * @return 0, -EINVAL (bad value: err says which), -ENOPROTOOPT (not an
- *         option of the instance), -EBUSY (the instance is started),
- *         -EOPNOTSUPP (a path MTU setting the build cannot apply).
+ *         option of the instance), -EBUSY (the instance is started).
  */
 DPSCTP_EXPORT int dpsctp_setopt(struct dpsctp *d, enum dpsctp_opt opt, const void *val, size_t len,
 				char *err, size_t errlen);

@@ -120,8 +120,9 @@ sctp_assoc_timeout(struct sctp_assoc *a, uint64_t now_ns)
 		SCTP_ASSOC_T5_GUARD,	SCTP_ASSOC_T1_INIT, SCTP_ASSOC_T1_COOKIE,
 		SCTP_ASSOC_T2_SHUTDOWN, SCTP_ASSOC_T3_RTX,  SCTP_ASSOC_T_RECONF,
 		SCTP_ASSOC_T_HEARTBEAT, SCTP_ASSOC_T_SACK,  SCTP_ASSOC_T_BUNDLE,
+		SCTP_ASSOC_T_PMTU,
 	};
-	_Static_assert(SCTP_ASSOC_TIMER_COUNT == 9, "every timer has its place in order[]");
+	_Static_assert(SCTP_ASSOC_TIMER_COUNT == 10, "every timer has its place in order[]");
 	struct assoc_run run = { .rx = NULL, .now_ns = now_ns, .stop = false };
 
 	for (unsigned i = 0; i < SCTP_ASSOC_TIMER_COUNT; i++) {

@@ -57,6 +57,7 @@
 #include "sctp/ireasm.h"
 #include "sctp/outq.h"
 #include "sctp/path.h"
+#include "sctp/plpmtud.h"
 #include "sctp/reasm.h"
 #include "sctp/rtxq.h"
 #include "sctp/rto.h"
@@ -101,6 +102,12 @@ enum sctp_assoc_timer {
 	 * again after the data path's RTO (sctp/assoc_reconf.c).
 	 */
 	SCTP_ASSOC_T_RECONF,
+	/*
+	 * PLPMTUD (RFC 8899, sctp/assoc_pmtu.c): the earliest probe deadline
+	 * or raise timer of the paths. Runs from ESTABLISHED while the send
+	 * side does (ESTABLISHED, SHUTDOWN-PENDING, SHUTDOWN-RECEIVED).
+	 */
+	SCTP_ASSOC_T_PMTU,
 	SCTP_ASSOC_TIMER_COUNT
 };
 
@@ -220,8 +227,22 @@ struct sctp_assoc_counters {
 	/* ICMP errors quoting our packets (sctp/assoc_icmp.c, RFC 9260 appendix C). */
 	uint64_t icmp_bad_tag; /* ICMP6: the quoted tag is not the peer's: discarded */
 	uint64_t icmp_aborts;  /* ICMP8: protocol (or UDP port) unreachable taken as ABORT */
-	uint64_t icmp_ignored; /* ICMP7 (PMTU, not applied yet), ICMP9, an INIT quoted late, ICMP8
-				  when the profile does not abort */
+	uint64_t icmp_ignored; /* ICMP7 with PMTUD off, no MTU given, a path fixed by the user or
+				  an address not a path; ICMP9, an INIT quoted late, ICMP8 when
+				  the profile does not abort */
+	/* Path MTU (sctp/assoc_pmtu.c, docs/PMTU.md). */
+	uint64_t icmp_pmtu_applied;   /* ICMP7 that lowered a path's MTU */
+	uint64_t icmp_pmtu_bad_tsn;   /* ICMP7 quoting a DATA TSN not outstanding: discarded */
+	uint64_t icmp_pmtu_not_lower; /* ICMP7 with an MTU at or above the path's: ignored */
+	uint64_t icmp_pmtu_too_small; /* ICMP7 with an MTU below the floor: the floor used */
+	uint64_t pmtu_decreases;      /* a path's MTU lowered (ICMP, PLPMTUD, the user) */
+	uint64_t pmtu_increases;      /* a path's MTU raised (PLPMTUD, the user) */
+	uint64_t pmtu_rtx_marked;     /* DATA chunks sent too large for a lowered MTU: resent */
+	uint64_t pmtu_frag_rtx;	      /* packets with one such chunk, IP-fragmented at the source */
+	uint64_t plpmtud_probes_sent; /* RFC 8899 probes: HEARTBEAT + PAD */
+	uint64_t plpmtud_probes_acked; /* ... answered */
+	uint64_t plpmtud_probes_lost;  /* ... unanswered within the probe timer (never an error) */
+	uint64_t plpmtud_black_holes;  /* the PLPMTU itself stopped carrying: back to BASE_PLPMTU */
 };
 
 /*
@@ -264,7 +285,11 @@ struct sctp_data_config {
 	uint32_t rtxq_max_chunks;	  /* per association: chunks unacked; 0: the pool */
 	/* NULL: sctp_cc_params_dc for sctp_profile_dc, sctp_cc_params_rfc otherwise. */
 	const struct sctp_cc_params *cc;
-	/* Path MTU for every path, IP header included; 0: 1500 (SCTP_ASSOC_TX_MAX). */
+	/*
+	 * The interface MTU, IP header included; 0: 1500 (SCTP_ASSOC_TX_MAX).
+	 * Every path starts there; PMTUD lowers a path's, PLPMTUD never raises
+	 * one above it (docs/PMTU.md).
+	 */
 	uint16_t mtu;
 	/*
 	 * Stream scheduler of every association's send queue (enum
@@ -349,7 +374,9 @@ struct sctp_assoc_tx {
 	uint64_t t3_at[SCTP_MAX_PATHS];		     /* T3-rtx deadlines; SCTP_TIME_NEVER: off */
 	struct sctp_cc_recovery fr;		     /* §7.2.4: one per association */
 	uint32_t next_tsn;			     /* TSN of the next new chunk */
-	uint16_t mtu;				     /* IP packet size */
+	uint16_t mtu;				     /* interface MTU: where paths start */
+	/* While ops->send / send_data runs: sctp_assoc_frag_mtu(). */
+	uint16_t frag_mtu;
 	bool fast_rtx; /* one fast-retransmit packet owed, cwnd ignored */
 	/*
 	 * A SACK (or a SHUTDOWN's Cumulative TSN Ack) was accepted since DATA
@@ -387,6 +414,8 @@ struct sctp_assoc_tx {
 	 */
 	uint64_t hold_since;
 	struct sctp_assoc_reconf reconf; /* RFC 6525 (sctp/assoc_reconf.c) */
+	/* RFC 8899 per path (sctp/plpmtud.h); DISABLED when off for the path. */
+	struct sctp_plpmtud plp[SCTP_MAX_PATHS];
 };
 
 /* RFC 6458 sac_state, with names of our own (docs/ARCHITECTURE.md decision 9). */
@@ -405,6 +434,8 @@ enum sctp_notify_type {
 					  remote_tsn */
 	SCTP_NOTIFY_STREAM_CHANGE,     /* §6.1.3 SCTP_STREAM_CHANGE_EVENT: reset_flags, the new
 					  inbound_streams and outbound_streams */
+	SCTP_NOTIFY_PATH_MTU,	       /* a path's MTU changed (docs/PMTU.md): addr, mtu (no RFC
+					  6458 equivalent; Linux says nothing) */
 };
 
 /* RFC 6525 §6.1 flags of the three reconfiguration notifications (the socket API's values). */
@@ -484,6 +515,8 @@ struct sctp_notification {
 	const uint16_t *streams;
 	uint32_t local_tsn;
 	uint32_t remote_tsn;
+	/* PATH_MTU: the path's new MTU, IP header included (addr names the path). */
+	uint16_t mtu;
 };
 
 struct sctp_assoc_handshake;
@@ -591,7 +624,8 @@ struct sctp_assoc_handshake {
 };
 
 /*
- * 400 bytes on LP64 (the send side's state is in data_mem, behind tx),
+ * 416 bytes on LP64 (the send side's state is in data_mem, behind tx;
+ * 392 before the per-association options pointer and path MTU discovery),
  * laid out by how often a field is read (docs/ARCHITECTURE.md
  * decision 6; static_asserts in sctp/assoc.c, sizes printed by
  * bench_endpoint and AssocSize.ReportSizes):
@@ -905,9 +939,15 @@ struct sctp_icmp {
  * is discarded (icmp_bad_tag, -EINVAL). ICMP8: protocol unreachable (and,
  * over UDP encapsulation, port unreachable, RFC 6951 §5.5) ends the
  * association as an ABORT from the peer would — during the handshake only
- * while in COOKIE-WAIT when the quote is our INIT. ICMP7 (PMTU) and ICMP9
- * (other unreachables) are optional and counted, not acted on (icmp_ignored).
- * Returns 0, -EINVAL (tag) or -ENOTCONN (CLOSED).
+ * while in COOKIE-WAIT when the quote is our INIT. ICMP7 (Fragmentation
+ * Needed, Packet Too Big), with profile.pmtud on and a send side: when the
+ * quote's first chunk is DATA or I-DATA its TSN must be outstanding (after
+ * the Cumulative TSN Ack Point, at most the highest TSN sent), else it is
+ * discarded (icmp_pmtu_bad_tsn, -EINVAL); an MTU at or above the quoted
+ * path's is ignored (icmp_pmtu_not_lower); otherwise the path's MTU falls
+ * to it, never below the family's floor (icmp_pmtu_applied, docs/PMTU.md).
+ * ICMP9 (other unreachables) is counted, not acted on (icmp_ignored).
+ * Returns 0, -EINVAL (tag, TSN) or -ENOTCONN (CLOSED).
  */
 int sctp_assoc_icmp(struct sctp_assoc *a, const struct sctp_icmp *e, uint64_t now_ns);
 
@@ -935,6 +975,42 @@ size_t sctp_assoc_data_bytes(const struct sctp_data_config *d, uint16_t inbound_
  * chunk, so the data plane's build never calls it.
  */
 const char *sctp_assoc_check(const struct sctp_assoc *a);
+
+/*
+ * Path MTU per path (docs/PMTU.md), for RFC 6458 SCTP_PEER_ADDR_PARAMS
+ * (spp_pathmtu, SPP_PMTUD_ENABLE / SPP_PMTUD_DISABLE). Stable: the option
+ * API is built on these two calls.
+ *
+ * sctp_assoc_set_path_mtu(): mtu 0 hands path `path` back to discovery
+ * (ICMP PMTUD and PLPMTUD as the profile says, starting again from the
+ * interface MTU); any other value fixes its MTU (IP header included) and
+ * turns discovery off for it, as SPP_PMTUD_DISABLE with spp_pathmtu does.
+ * Takes effect for the next packet; DATA already sent larger is resent
+ * IP-fragmented (as for an ICMP) at the association's next wake-up, which
+ * the call makes due at once (sctp_assoc_next_wakeup()). 0; -ENOTCONN without a send side (before
+ * ESTABLISHED, after CLOSED); -EINVAL for a path not in use, or an MTU
+ * below the family's floor (576 IPv4 or profile.pmtu_min_v4, 1280 IPv6) or
+ * above the interface MTU.
+ *
+ * sctp_assoc_path_mtu(): path `path`'s MTU, > 0; -EINVAL for a path not in
+ * use; -ENOTCONN as above. *fixed (if not NULL) says whether the user
+ * fixed it.
+ */
+int sctp_assoc_set_path_mtu(struct sctp_assoc *a, unsigned path, uint16_t mtu);
+int sctp_assoc_path_mtu(const struct sctp_assoc *a, unsigned path, bool *fixed);
+
+/*
+ * During ops->send or ops->send_data only: 0 for an ordinary packet (set
+ * DF, never fragment); else the packet is larger than its path's MTU and
+ * must be IP-fragmented at the source into packets of at most this many
+ * bytes (struct dpsctp_l3_tx.frag_mtu). Only a packet retransmitting one
+ * DATA chunk cut before the path's MTU fell is (docs/PMTU.md).
+ */
+static inline uint16_t
+sctp_assoc_frag_mtu(const struct sctp_assoc *a)
+{
+	return a->tx != NULL ? a->tx->frag_mtu : 0;
+}
 
 /* The path new data goes to, and the primary. */
 static inline const struct sctp_path *

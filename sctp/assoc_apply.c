@@ -668,6 +668,8 @@ assoc_apply_hb_ack(struct sctp_assoc *a, struct assoc_run *run, const struct ass
 	unsigned path;
 	uint64_t ev = 0;
 
+	if (assoc_pmtu_hb_ack(a, run, s->view, s->view_len))
+		return; /* a PLPMTUD probe's: the path set never sent it */
 	if (sctp_paths_on_hb_ack(&a->paths, assoc_profile(a), s->view, s->view_len, run->now_ns,
 				 &path, &ev) != SCTP_HB_ACK_OK) {
 		assoc_count_drop(a, SCTP_ASSOC_DROP_HB_ACK_REFUSED);
@@ -786,6 +788,9 @@ assoc_apply_one(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_
 	case OP_RECONF_TIMER:
 		assoc_reconf_timeout(a, run, q);
 		break;
+	case OP_PMTU_TIMER:
+		assoc_pmtu_timeout(a, run);
+		break;
 	case OP_BUNDLE_DUE:
 		run->bundle_due = true;
 		break;
@@ -879,6 +884,7 @@ assoc_apply_end(struct sctp_assoc *a, struct assoc_run *run)
 		assoc_apply_follow_ups(a, run, &q, &q);
 		followed = true;
 	}
+	assoc_pmtu_flush(a, run);
 	if (followed)
 		assoc_apply_finish(a);
 }

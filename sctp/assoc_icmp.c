@@ -12,9 +12,10 @@
  * After the handshake, only when the profile says so
  * (sctp_profile.proto_unreach_aborts: yes in "rfc", no in "dc").
  *
- * Not acted on, counted in icmp_ignored: ICMP7 (Fragmentation Needed /
- * Packet Too Big: the data path has one MTU for all paths so far,
- * docs/DATAPATH.md) and ICMP9 (other unreachables: MAY mark the path; the
+ * ICMP7 (Fragmentation Needed / Packet Too Big) lowers the quoted path's
+ * MTU once its TSN checks out too: sctp/assoc_pmtu.c, docs/PMTU.md; the
+ * flush that follows resends what no longer fits. Not acted on, counted in
+ * icmp_ignored: ICMP9 (other unreachables: MAY mark the path; the
  * heartbeats and T3-rtx find a dead path anyway).
  */
 #include <errno.h>
@@ -56,6 +57,16 @@ sctp_assoc_icmp(struct sctp_assoc *a, const struct sctp_icmp *e, uint64_t now_ns
 	if (!icmp_tag_ok(a, e, &init)) {
 		a->counters->icmp_bad_tag++;
 		return -EINVAL;
+	}
+	if (e->kind == SCTP_ICMP_FRAG_NEEDED) {
+		uint64_t applied = a->counters->icmp_pmtu_applied;
+		int r = assoc_pmtu_icmp(a, e, now_ns);
+		if (a->counters->icmp_pmtu_applied != applied) {
+			/* What was sent too large goes again now, not at its T3-rtx. */
+			struct assoc_run run = { .rx = NULL, .now_ns = now_ns };
+			assoc_apply_end(a, &run);
+		}
+		return r;
 	}
 	bool unreachable = e->kind == SCTP_ICMP_PROTO_UNREACH ||
 			   (e->kind == SCTP_ICMP_PORT_UNREACH && e->udp_encap);

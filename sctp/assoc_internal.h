@@ -97,6 +97,7 @@ enum assoc_op {
 	OP_RECONF,	  /* u.chunk: a RE-CONFIG chunk (assoc_reconf.c) */
 	OP_RECONF_USER,	  /* u.user: the user's reconfiguration request; run->result */
 	OP_RECONF_TIMER,  /* our request's timer expired (RFC 6525 §5.1.1) */
+	OP_PMTU_TIMER,	  /* a PLPMTUD deadline passed (assoc_pmtu.c) */
 };
 
 /* The packets an association sends. */
@@ -428,6 +429,9 @@ void assoc_uf_shutdown_data(const struct sctp_assoc *a, const struct assoc_in *i
 void assoc_tf_bundle(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_uf_flush(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 
+/* assoc_pmtu.c: handlers */
+void assoc_tf_pmtu(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
+
 /* assoc_reconf.c: handlers */
 void assoc_sf_reconfig(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
 void assoc_tf_reconf(const struct sctp_assoc *a, const struct assoc_in *in, struct assoc_cmds *o);
@@ -514,6 +518,26 @@ void assoc_add_peer_addrs(struct sctp_assoc *a, const struct sctp_addr *addrs, u
  * next; they never call assoc_apply().
  */
 void assoc_tx_start(struct sctp_assoc *a, void *mem);
+/* PMDCS of path i (§1.3): its MTU less the IP and common headers. */
+uint16_t assoc_tx_pmdcs(const struct sctp_assoc *a, unsigned i);
+
+/*
+ * ---- Path MTU (assoc_pmtu.c, docs/PMTU.md) ----------------------------
+ *
+ * start: from assoc_tx_start(), every path at the interface MTU and
+ * PLPMTUD on each as the profile says. flush: at the end of every input,
+ * the probes wanted go out and SCTP_ASSOC_T_PMTU follows the deadlines.
+ * t3: T3-rtx expired on path i (a black hole may have opened). hb_ack: a
+ * HEARTBEAT ACK whose info is a probe's (true: it was, handled).
+ */
+void assoc_pmtu_start(struct sctp_assoc *a);
+void assoc_pmtu_flush(struct sctp_assoc *a, struct assoc_run *run);
+void assoc_pmtu_timeout(struct sctp_assoc *a, struct assoc_run *run);
+void assoc_pmtu_t3(struct sctp_assoc *a, unsigned i);
+bool assoc_pmtu_hb_ack(struct sctp_assoc *a, struct assoc_run *run, const uint8_t *info,
+		       size_t info_len);
+/* ICMP7 after the tag check (assoc_icmp.c): 0 or -EINVAL. */
+int assoc_pmtu_icmp(struct sctp_assoc *a, const struct sctp_icmp *e, uint64_t now_ns);
 void assoc_tx_stop(struct sctp_assoc *a);
 bool assoc_tx_outstanding(const struct sctp_assoc *a);
 void assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in *in);

@@ -87,13 +87,22 @@ tx_cfg(const struct sctp_assoc *a)
 	return a->ep->cfg.data;
 }
 
-/* PMDCS (§1.3) for the association's address family at tx->mtu. */
-static uint16_t
-tx_pmdcs(const struct sctp_assoc *a)
+/*
+ * PMDCS (§1.3) of path i: its MTU (one load, struct sctp_path.mtu) less
+ * the IP header of the association's family and the common header.
+ */
+static inline uint16_t
+tx_pmdcs(const struct sctp_assoc *a, unsigned i)
 {
 	unsigned ip = a->local_addr.family == SCTP_ADDR_V6 ? 40u : 20u;
 
-	return (uint16_t)(a->tx->mtu - ip - SCTP_COMMON_HDR_LEN);
+	return (uint16_t)(sctp_paths_get_const(&a->paths, i)->mtu - ip - SCTP_COMMON_HDR_LEN);
+}
+
+uint16_t
+assoc_tx_pmdcs(const struct sctp_assoc *a, unsigned i)
+{
+	return tx_pmdcs(a, i);
 }
 
 void
@@ -132,8 +141,11 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 	tx->next_tsn = a->local_initial_tsn;
 	sctp_cc_recovery_init(&tx->fr);
 	a->tx = tx;
+	assoc_pmtu_start(a);
 	for (unsigned i = 0; i < SCTP_MAX_PATHS; i++) {
-		sctp_cc_init(&tx->path_cc[i], tx->cc, tx_pmdcs(a), a->local_addr.family);
+		/* Paths not in use yet start at the interface MTU too (mtu_start). */
+		uint16_t pmdcs = i < a->paths.n ? tx_pmdcs(a, i) : tx_pmdcs(a, 0);
+		sctp_cc_init(&tx->path_cc[i], tx->cc, pmdcs, a->local_addr.family);
 		tx->t3_at[i] = SCTP_TIME_NEVER;
 	}
 	assoc_reconf_start(a);
@@ -319,7 +331,8 @@ tx_fwd_tsn(struct sctp_assoc *a, struct assoc_run *run)
 		return;
 	bool idata = tx->env.idata;
 	struct sctp_forward_tsn_ientry ent[ASSOC_FWD_MAX_ENTRIES];
-	uint16_t max = sctp_rtxq_fwd_max_entries(tx_pmdcs(a), idata);
+	unsigned dp = sctp_paths_data_path(&a->paths);
+	uint16_t max = sctp_rtxq_fwd_max_entries(tx_pmdcs(a, dp), idata);
 	struct sctp_rtxq_fwd f;
 	if (max > ASSOC_FWD_MAX_ENTRIES)
 		max = ASSOC_FWD_MAX_ENTRIES;
@@ -341,7 +354,6 @@ tx_fwd_tsn(struct sctp_assoc *a, struct assoc_run *run)
 		assoc_count_drop(a, SCTP_ASSOC_DROP_TX_TOO_BIG);
 		return;
 	}
-	unsigned dp = sctp_paths_data_path(&a->paths);
 	struct sctp_addr dst = sctp_path_addr(sctp_paths_get(&a->paths, dp));
 	a->ops->send(a->ctx, buf, w.off, assoc_src_for(a, &dst), &dst);
 	a->counters->fwd_tsn_sent++;
@@ -613,7 +625,7 @@ tx_pkt_begin(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p, unsi
 	p->w = sctp_writer_make(p->head, sizeof(p->head));
 	p->n = 0;
 	sctp_packet_build_header(&p->w, a->local_port, a->peer_port, a->peer_vtag);
-	p->room = tx_pmdcs(a);
+	p->room = tx_pmdcs(a, i);
 	if (tx_sack_rides(a, run, i)) {
 		size_t before = p->w.off;
 		assoc_tx_sack(a, &p->w);
@@ -678,8 +690,15 @@ tx_chunk_hdr(const struct sctp_assoc *a)
 	return assoc_idata(a) ? SCTP_OUTQ_IDATA_HDR : SCTP_OUTQ_DATA_HDR;
 }
 
+/*
+ * frag_mtu: 0, or the path MTU a packet larger than it may be IP-fragmented
+ * to (a DATA chunk sent before the path's MTU fell, which RFC 9260 §6.9
+ * does not let us cut again: docs/PMTU.md); the callee reads it with
+ * sctp_assoc_frag_mtu() during the call.
+ */
 static void
-tx_pkt_send(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p, unsigned path)
+tx_pkt_send(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p, unsigned path,
+	    uint16_t frag_mtu)
 {
 	struct sctp_addr dst = sctp_path_addr(sctp_paths_get(&a->paths, path));
 	const struct sctp_addr *src = assoc_src_for(a, &dst);
@@ -693,23 +712,34 @@ tx_pkt_send(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p, unsig
 	}
 	a->counters->data_packets++;
 	a->tx->sack_since_data = false;
+	a->tx->frag_mtu = frag_mtu;
 	if (a->ops->send_data != NULL) {
 		a->ops->send_data(a->ctx, p->head, p->w.off, p->segs, p->n, src, &dst);
+		a->tx->frag_mtu = 0;
 		return;
 	}
 	_Alignas(8) uint8_t flat[ASSOC_TX_MTU_MAX];
 	size_t len = sctp_tx_flatten(flat, sizeof(flat), p->head, p->w.off, p->segs, p->n);
 	if (len == 0) {
+		a->tx->frag_mtu = 0;
 		assoc_count_drop(a, SCTP_ASSOC_DROP_TX_TOO_BIG);
 		return;
 	}
 	a->ops->send(a->ctx, flat, len, src, &dst);
+	a->tx->frag_mtu = 0;
 }
 
 /*
  * Retransmissions to path rp (§6.3.3 E3, §7.2.4 rule 3): packets of the
  * earliest marked chunks while cwnd allows, or one packet regardless of it
  * when a fast retransmit is owed.
+ *
+ * A chunk larger than the path's PMDCS (cut before its MTU fell, or for a
+ * path with a larger one) cannot be cut again: its TSN is fixed (RFC 9260
+ * §6.9). It goes alone, and the data plane may IP-fragment that packet at
+ * the source to the path's MTU (tx_pkt_send()'s frag_mtu), as RFC 9260
+ * §7.3 allows and FreeBSD does: one oversized packet per such chunk, until
+ * they are all acknowledged.
  */
 static bool
 tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx_pkt *p)
@@ -724,20 +754,34 @@ tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx
 	       (tx->fast_rtx || sctp_cc_window_allows(&w, sent, pkts))) {
 		struct sctp_rtxq_rtx r[ASSOC_TX_MAX_SEGS];
 		uint32_t bytes = 0;
+		uint16_t frag_mtu = 0;
 		tx_pkt_begin(a, run, p, rp, 0);
 		unsigned n = sctp_rtxq_take_rtx(&tx->rtxq, &tx->env, rp, p->room, r,
 						ASSOC_TX_MAX_SEGS, &bytes);
-		if (n == 0) {
-			/* A whole packet's room and nothing taken: every chunk still
-			 * marked has its retransmissions used up (sctp_rtxq_take_rtx()). */
-			spent = p->w.off == SCTP_COMMON_HDR_LEN;
-			break;
+		if (n == 0 && p->w.off == SCTP_COMMON_HDR_LEN) {
+			/*
+			 * A whole packet's room and nothing taken: every chunk still
+			 * marked has its retransmissions used up
+			 * (sctp_rtxq_take_rtx()), or the first is larger than the
+			 * path's PMDCS: alone, IP-fragmented.
+			 */
+			uint32_t need = sctp_rtxq_next_rtx_bytes(&tx->rtxq, &tx->env);
+			if (need == 0) {
+				spent = true;
+				break;
+			}
+			frag_mtu = sctp_paths_get(&a->paths, rp)->mtu;
+			n = sctp_rtxq_take_rtx(&tx->rtxq, &tx->env, rp, need, r, 1, &bytes);
 		}
+		if (n == 0)
+			break; /* a SACK took the room: the chunk goes in the next flush */
 		for (unsigned k = 0; k < n; k++)
 			tx_seg(a, p, r[k].tsn, r[k].sid, r[k].ssn, r[k].mid_hi, r[k].ppid,
 			       r[k].flags, &r[k].payload);
 		a->counters->data_rtx += n;
-		tx_pkt_send(a, run, p, rp);
+		if (frag_mtu != 0)
+			a->counters->pmtu_frag_rtx++;
+		tx_pkt_send(a, run, p, rp, frag_mtu);
 		tx_t3_start(a, rp, run->now_ns, false);
 		tx->fast_rtx = false;
 		sent += bytes;
@@ -775,7 +819,8 @@ tx_hold(const struct sctp_assoc *a, const struct assoc_run *run)
 
 	return tx->bundle_delay_ns != 0 && !tx->no_hold && !run->bundle_due &&
 	       a->state == SCTP_ASSOC_ESTABLISHED &&
-	       sctp_outq_wire_bytes(&tx->outq) < tx_pmdcs(a) && tx->hold_since != SCTP_TIME_NEVER &&
+	       sctp_outq_wire_bytes(&tx->outq) < tx_pmdcs(a, sctp_paths_data_path(&a->paths)) &&
+	       tx->hold_since != SCTP_TIME_NEVER &&
 	       run->now_ns - tx->hold_since < tx->bundle_delay_ns;
 }
 
@@ -810,7 +855,8 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 	struct sctp_assoc_tx *tx = a->tx;
 	unsigned dp = sctp_paths_data_path(&a->paths);
 	uint32_t hdr = tx_chunk_hdr(a);
-	uint32_t max_payload = (uint32_t)tx_pmdcs(a) - hdr;
+	/* New messages are cut to the data path's MTU (docs/PMTU.md "Fragmentation"). */
+	uint32_t max_payload = (uint32_t)tx_pmdcs(a, dp) - hdr;
 	uint32_t max_seg = assoc_profile(a)->max_seg; /* RFC 6458 SCTP_MAXSEG */
 	if (max_seg != 0 && max_seg < max_payload)
 		max_payload = max_seg;
@@ -876,7 +922,7 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 		if (p->n == 0)
 			break;
 		a->counters->data_sent += p->n;
-		tx_pkt_send(a, run, p, dp);
+		tx_pkt_send(a, run, p, dp, 0);
 		sctp_paths_on_data_sent(&a->paths, dp, run->now_ns);
 		tx_t3_start(a, dp, run->now_ns, false);
 		sent += used;
@@ -1136,6 +1182,7 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 			continue;
 		}
 		sctp_cc_on_t3_expiry(&tx->path_cc[i], tx->cc);
+		assoc_pmtu_t3(a, i);
 		uint64_t ev = sctp_paths_on_t3_expiry(&a->paths, assoc_profile(a), i, run->now_ns);
 		tx_t3_sync(a);
 		if (ev != 0)

@@ -349,6 +349,20 @@ const struct assoc_cell assoc_timer_table[SCTP_ASSOC_TIMER_COUNT][SCTP_ASSOC_STA
 		S(SHUTDOWN_RECEIVED) = DO(tf_reconf, ANY),
 		S(SHUTDOWN_ACK_SENT) = DO(tf_reconf, ANY),
 	},
+	/*
+	 * RFC 8899 probes go while the send side runs; the flush that ends
+	 * every input stops the timer in any other state (assoc_pmtu_flush()).
+	 */
+	[SCTP_ASSOC_T_PMTU] = {
+		S(CLOSED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(COOKIE_WAIT) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(COOKIE_ECHOED) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(ESTABLISHED) = DO(tf_pmtu, ANY),
+		S(SHUTDOWN_PENDING) = DO(tf_pmtu, ANY),
+		S(SHUTDOWN_SENT) = DISCARD(TIMER_UNEXPECTED, ANY),
+		S(SHUTDOWN_RECEIVED) = DO(tf_pmtu, ANY),
+		S(SHUTDOWN_ACK_SENT) = DISCARD(TIMER_UNEXPECTED, ANY),
+	},
 };
 
 /* User call x state. */
@@ -571,6 +585,7 @@ static const char *const assoc_timer_names[SCTP_ASSOC_TIMER_COUNT] = {
 	[SCTP_ASSOC_T3_RTX] = "T3-rtx",
 	[SCTP_ASSOC_T_BUNDLE] = "bundling-delay",
 	[SCTP_ASSOC_T_RECONF] = "reconfiguration",
+	[SCTP_ASSOC_T_PMTU] = "pmtu-probe",
 };
 
 static const char *const assoc_row_names[SCTP_ASSOC_ROW_COUNT] = {

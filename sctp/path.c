@@ -18,14 +18,14 @@ _Static_assert(SCTP_MAX_PATHS <= 32, "heartbeat masks are 32 bits");
 /*
  * Sizes on LP64 (every DPDK target this builds for): a path is 56 bytes of
  * 64-bit fields (the RTO estimator's 24, four times 8 more), 16 of address,
- * 8 of state, flags, error counter and jitter value: 80, no padding (88
- * while the address was a 17-byte struct sctp_addr). The set is 8 bytes of
- * small fields, the block pointer (8), path 0 (80), the probe window (8)
- * and the probe and refusal counters (2 + 2 padding + 4): 112. With eight
- * paths inline, 88 bytes each, it was 728.
+ * 8 of state, flags, error counter and jitter value, then the path MTU
+ * and its flags (3 bytes, 5 of padding): 88 (80 before the MTU moved from
+ * the association into the path). The set is 8 bytes of small fields, the
+ * block pointer (8), path 0 (88), the probe window (8) and the probe
+ * counter, the start MTU and the refusal counter (2 + 2 + 4): 120.
  */
-_Static_assert(sizeof(struct sctp_path) == 80, "struct sctp_path grew: see its comment");
-_Static_assert(sizeof(void *) != 8 || sizeof(struct sctp_paths) == 112,
+_Static_assert(sizeof(struct sctp_path) == 88, "struct sctp_path grew: see its comment");
+_Static_assert(sizeof(void *) != 8 || sizeof(struct sctp_paths) == 120,
 	       "struct sctp_paths grew: see its comment");
 _Static_assert(SCTP_MAX_PATHS <= UINT8_MAX, "n and cap are 8 bits");
 
@@ -307,6 +307,8 @@ sctp_paths_init(struct sctp_paths *ps, const struct sctp_profile *p,
 {
 	memset(ps, 0, sizeof(*ps));
 	path_init(&ps->first, p, primary, true);
+	ps->mtu_start = SCTP_PATH_MTU_DEFAULT;
+	ps->first.mtu = ps->mtu_start;
 	ps->n = 1;
 	ps->cap = 1;
 	ps->more = NULL;
@@ -379,8 +381,21 @@ sctp_paths_add(struct sctp_paths *ps, const struct sctp_profile *p, const struct
 	unsigned i = ps->n++;
 
 	path_init(sctp_paths_get(ps, i), p, addr, is_confirmed);
+	sctp_paths_get(ps, i)->mtu = ps->mtu_start;
 	path_start(ps, p, i, now_ns, rnd);
 	return (int)i;
+}
+
+void
+sctp_paths_set_mtu_start(struct sctp_paths *ps, uint16_t mtu)
+{
+	ps->mtu_start = mtu;
+	for (unsigned i = 0; i < ps->n; i++) {
+		struct sctp_path *pa = sctp_paths_get(ps, i);
+
+		if (!(pa->pmtu_flags & SCTP_PATH_PMTU_FIXED))
+			pa->mtu = mtu;
+	}
 }
 
 void

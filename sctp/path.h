@@ -99,12 +99,13 @@ enum sctp_path_state {
 #define SCTP_PATH_F_V6		   0x20u
 
 /*
- * One destination transport address, 80 bytes (static_assert in path.c).
+ * One destination transport address, 88 bytes (static_assert in path.c).
  * Hot fields first: what choosing a path, a SACK and a T3 expiry read fits
  * in the first 40 bytes; next the heartbeat deadline, which every
  * sctp_paths_next_wakeup() scans; then the rest of the heartbeat fields,
- * touched at heartbeat pace; last the address, read when a packet is built
- * (sctp_path_addr()).
+ * touched at heartbeat pace; last the address and the path MTU, read when
+ * a packet is built (sctp_path_addr(); the MTU is one load beside it). The
+ * MTU grew the path from 80 to 88 bytes: 2 bytes and their padding.
  */
 struct sctp_path {
 	uint8_t state;	    /* enum sctp_path_state */
@@ -118,7 +119,25 @@ struct sctp_path {
 	uint64_t hb_sent_ns; /* when the last HEARTBEAT was sent (its info carries the same) */
 	uint64_t hb_nonce;   /* that HEARTBEAT's nonce (caller's random value) */
 	uint8_t addr_bytes[16]; /* network order; IPv4 in [0..3], the rest zero */
+	/*
+	 * Path MTU, IP header included (docs/PMTU.md): every packet the
+	 * association builds for this path fits it. Starts at the paths'
+	 * mtu_start; lowered by ICMP PMTUD, moved both ways by PLPMTUD, or
+	 * fixed by the user (SCTP_PATH_PMTU_FIXED).
+	 */
+	uint16_t mtu;
+	uint8_t pmtu_flags; /* SCTP_PATH_PMTU_* */
 };
+
+/*
+ * struct sctp_path.pmtu_flags. FIXED: the user set the MTU
+ * (sctp_assoc_set_path_mtu(), RFC 6458 SPP_PMTUD_DISABLE): neither ICMP
+ * nor PLPMTUD changes it.
+ */
+#define SCTP_PATH_PMTU_FIXED 0x01u
+
+/* MTU of a path before anyone says otherwise: Ethernet's. */
+#define SCTP_PATH_MTU_DEFAULT 1500u
 
 /*
  * The peer's destination addresses: paths 0 .. n-1 are in use, path i is
@@ -130,9 +149,10 @@ struct sctp_path {
  * new data goes to: the primary while it is active, else an alternate
  * (sctp_paths_data_path()).
  *
- * 112 bytes on LP64 (static_assert in path.c): 8 bytes read by every call,
+ * 120 bytes on LP64 (static_assert in path.c): 8 bytes read by every call,
  * the block pointer, path 0, then the §5.4 probe window and the refusal
- * counter, which only probing and refused ACKs touch.
+ * counter, which only probing and refused ACKs touch, and the MTU new
+ * paths start with (in what was padding).
  */
 struct sctp_paths {
 	uint8_t n;   /* paths in use, 1 .. cap */
@@ -145,7 +165,8 @@ struct sctp_paths {
 	struct sctp_path *more; /* paths 1 .. cap-1; NULL while cap is 1 */
 	struct sctp_path first; /* path 0 */
 	uint64_t probe_window_end_ns;
-	uint16_t probes;	 /* §5.4 probes in the window ending at probe_window_end_ns */
+	uint16_t probes;    /* §5.4 probes in the window ending at probe_window_end_ns */
+	uint16_t mtu_start; /* struct sctp_path.mtu of a path added (sctp_paths_set_mtu_start()) */
 	uint32_t hb_ack_rejects; /* HEARTBEAT ACKs refused by sctp_paths_on_hb_ack() */
 };
 
@@ -294,6 +315,13 @@ sctp_paths_block(const struct sctp_paths *ps)
  */
 int sctp_paths_add(struct sctp_paths *ps, const struct sctp_profile *p,
 		   const struct sctp_addr *addr, bool confirmed, uint64_t now_ns, uint32_t rnd);
+
+/*
+ * The MTU every path starts with (the interface MTU, docs/PMTU.md): paths
+ * in use that the user did not fix take it now, paths added later take it
+ * too. SCTP_PATH_MTU_DEFAULT until set.
+ */
+void sctp_paths_set_mtu_start(struct sctp_paths *ps, uint16_t mtu);
 
 /* Index of the path to addr, or -1. */
 int sctp_paths_find(const struct sctp_paths *ps, const struct sctp_addr *addr);

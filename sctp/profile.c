@@ -28,6 +28,11 @@ const struct sctp_profile sctp_profile_rfc = {
 	.proto_unreach_aborts = true,
 	.out_streams = 10,
 	.max_in_streams = 65535,
+	.pmtud = true,
+	.plpmtud = false,
+	.pmtu_min_v4 = SCTP_PMTU_MIN_V4,
+	.plpmtud_probe_ns = SCTP_S(1),
+	.plpmtud_raise_ns = SCTP_S(600),
 };
 
 const struct sctp_profile sctp_profile_dc = {
@@ -54,6 +59,11 @@ const struct sctp_profile sctp_profile_dc = {
 	.proto_unreach_aborts = false,
 	.out_streams = 16,
 	.max_in_streams = 65535,
+	.pmtud = true,
+	.plpmtud = false,
+	.pmtu_min_v4 = SCTP_PMTU_MIN_V4,
+	.plpmtud_probe_ns = SCTP_MS(10),
+	.plpmtud_raise_ns = SCTP_S(600),
 };
 
 static const struct {
@@ -131,5 +141,9 @@ sctp_profile_check(const struct sctp_profile *p)
 		return "max_seg below 256";
 	if (p->out_streams == 0 || p->max_in_streams == 0)
 		return "out_streams / max_in_streams is 0 (RFC 9260 §3.3.2)";
+	if (p->pmtu_min_v4 != 0 && (p->pmtu_min_v4 < SCTP_PMTU_MIN_V4 || p->pmtu_min_v4 > 9000))
+		return "pmtu_min_v4 outside 576..9000 (0: 576)";
+	if (p->plpmtud && (p->plpmtud_probe_ns == 0 || p->plpmtud_raise_ns == 0))
+		return "plpmtud_probe_ns / plpmtud_raise_ns is 0";
 	return NULL;
 }

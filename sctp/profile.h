@@ -79,7 +79,29 @@ struct sctp_profile {
 	 * "Denied"), whatever memory the association could find.
 	 */
 	uint16_t max_out_streams;
+
+	/*
+	 * Path MTU discovery, per path (docs/PMTU.md). pmtud: ICMP
+	 * Fragmentation Needed / Packet Too Big quoting our packet, validated
+	 * (RFC 9260 appendix C), lowers the path's MTU. plpmtud: RFC 8899
+	 * probing with HEARTBEAT and PAD chunks, which needs no ICMP and
+	 * raises the MTU again after plpmtud_raise_ns (without PLPMTUD, an MTU
+	 * an ICMP lowered goes back to the interface MTU after it, RFC 8201
+	 * §4). pmtu_min_v4: the lowest
+	 * MTU either may set on an IPv4 path (576 at least, RFC 791; 0 is 576); IPv6
+	 * paths never go below 1280 (RFC 8200 §5). plpmtud_probe_ns: the least
+	 * time a probe is waited for (PROBE_TIMER; SRTT + 4 RTTVAR when longer).
+	 */
+	bool pmtud;
+	bool plpmtud;
+	uint16_t pmtu_min_v4;
+	uint64_t plpmtud_probe_ns;
+	uint64_t plpmtud_raise_ns;
 };
+
+/* RFC 791 §3.1: every IPv4 host takes 576-byte datagrams; RFC 8200 §5: IPv6 links 1280. */
+#define SCTP_PMTU_MIN_V4 576u
+#define SCTP_PMTU_MIN_V6 1280u
 
 extern const struct sctp_profile sctp_profile_rfc;
 extern const struct sctp_profile sctp_profile_dc;

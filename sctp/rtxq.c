@@ -654,6 +654,55 @@ rtx_used_up(const struct sctp_rtxq_pool *pool, uint32_t x)
 	       pool->pr[x].rtx >= pool->pr[x].value;
 }
 
+uint32_t
+sctp_rtxq_mark_oversize(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigned path,
+			uint32_t room, uint32_t from_tsn, uint32_t *bytes)
+{
+	struct sctp_rtxq_node *nodes = env->pool->nodes;
+	uint32_t count = 0;
+	uint32_t total = 0;
+	uint32_t extra = env->idata ? 4u : 0u;
+
+	if (path < SCTP_MAX_PATHS && q->path_flight[path] > 0) {
+		for (uint32_t x = q->head; x != NIL; x = nodes[x].next) {
+			struct sctp_rtxq_node *n = &nodes[x];
+			uint32_t cb = sctp_rtxq_chunk_bytes(n->len);
+
+			if (n->path != path || !(n->state & S_IN_FLIGHT) || cb + extra <= room ||
+			    sctp_tsn_lt(n->tsn, from_tsn))
+				continue;
+			n->state = (uint8_t)((n->state & ~S_PHASE) | S_MARKED);
+			total += cb;
+			q->data_flight -= n->len;
+			count++;
+		}
+		q->path_flight[path] -= total;
+		q->n_marked += count;
+	}
+	if (bytes != NULL)
+		*bytes = total;
+	return count;
+}
+
+uint32_t
+sctp_rtxq_next_rtx_bytes(const struct sctp_rtxq *q, const struct sctp_rtxq_env *env)
+{
+	const struct sctp_rtxq_node *nodes = env->pool->nodes;
+	uint32_t left = q->n_marked;
+
+	for (uint32_t x = q->head; x != NIL && left > 0; x = nodes[x].next) {
+		const struct sctp_rtxq_node *n = &nodes[x];
+
+		if (!(n->state & S_MARKED))
+			continue;
+		left--;
+		if (rtx_used_up(env->pool, x))
+			continue; /* used up: sctp_rtxq_take_rtx() passes it over */
+		return sctp_rtxq_chunk_bytes(n->len) + (env->idata ? 4u : 0u);
+	}
+	return 0;
+}
+
 /* The highest TSN sent when it is the one chunk in flight and nothing is marked; else NULL. */
 static struct sctp_rtxq_node *
 alone_in_flight(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool)

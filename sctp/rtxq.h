@@ -444,6 +444,22 @@ int sctp_rtxq_window_probe(const struct sctp_rtxq *q, const struct sctp_rtxq_poo
  */
 int sctp_rtxq_window_reopened(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint32_t tsn);
 
+/*
+ * The path's MTU fell (docs/PMTU.md): every IN_FLIGHT chunk last sent to
+ * `path`, from TSN `from_tsn` on, that takes more than `room` bytes on the
+ * wire (its PMDCS now) becomes MARKED, as T3-rtx would make it (flight and rwnd as there), so
+ * the flush sends it again at once, alone and IP-fragmented. Returns the
+ * chunks marked; *bytes (if not NULL) their chunk bytes. O(queue).
+ */
+uint32_t sctp_rtxq_mark_oversize(struct sctp_rtxq *q, const struct sctp_rtxq_env *env,
+				 unsigned path, uint32_t room, uint32_t from_tsn, uint32_t *bytes);
+
+/*
+ * Wire bytes of the chunk sctp_rtxq_take_rtx() would take first (the
+ * earliest MARKED one whose retransmissions are not used up), 0 when none.
+ */
+uint32_t sctp_rtxq_next_rtx_bytes(const struct sctp_rtxq *q, const struct sctp_rtxq_env *env);
+
 /* One chunk to retransmit. */
 struct sctp_rtxq_rtx {
 	struct sctp_slice payload; /* lent: the queue keeps its reference (see below) */

@@ -28,6 +28,7 @@ struct App {
 	std::vector<rte_mbuf *> kept; // messages kept without copying
 	std::vector<std::string> kept_want;
 	dpsctp_event up_ev{}, end_ev{}; // COMM_UP, and COMM_LOST or CANT_START
+	dpsctp_event mtu_ev{};		// the last PATH_MTU
 };
 
 void
@@ -41,6 +42,8 @@ on_event(dpsctp_assoc *a, const dpsctp_event *ev, void *arg)
 	}
 	if (ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE)
 		p->done = true;
+	if (ev->type == DPSCTP_EV_PATH_MTU)
+		p->mtu_ev = *ev;
 	if (ev->type == DPSCTP_EV_COMM_LOST || ev->type == DPSCTP_EV_CANT_START) {
 		p->lost = true;
 		p->end_ev = *ev;
@@ -434,6 +437,79 @@ TEST_F(DpApi, IcmpProtocolUnreachableEndsTheAssociation)
 	ASSERT_EQ(dpsctp_abort(server_.a), 0);
 	ASSERT_TRUE(until([&] { return server_.lost && dpsctp_assoc_count(s_) == 0; }));
 	poll(100); // the server's ABORT reaches the client (and its mbuf the pool)
+}
+
+// ICMP 3/4 (Fragmentation Needed, RFC 1191 next-hop MTU 1280) quoting the
+// client's DATA packet: the core lowers the path's MTU (docs/PMTU.md), the
+// application hears DPSCTP_EV_PATH_MTU and the path's statistics say 1280.
+TEST_F(DpApi, IcmpFragNeededLowersThePathMtu)
+{
+	connect_both();
+	dpsctp_path_stats ps{};
+	ASSERT_EQ(dpsctp_path_get_stats(client_.a, 0, &ps), 0);
+	EXPECT_EQ(ps.mtu, 1500u);
+	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
+	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "quoted", 6), 0);
+	dpsctp_poll(c_, 0);
+	void *p = nullptr;
+	ASSERT_EQ(rte_ring_dequeue(link_->ab[0], &p), 0);
+	rte_mbuf *sent = (rte_mbuf *)p;
+	std::vector<uint8_t> orig(sent->pkt_len);
+	const void *d = rte_pktmbuf_read(sent, 0, sent->pkt_len, orig.data());
+	if (d != orig.data())
+		memcpy(orig.data(), d, sent->pkt_len);
+	rte_pktmbuf_free(sent);
+	ASSERT_GE(orig.size(), 14u + 20u + 12u);
+	std::vector<uint8_t> f(14 + 20 + 8 + 20 + 8, 0);
+	uint8_t cmac[6], smac[6];
+	dpsctp_mac(c_, cmac);
+	dpsctp_mac(s_, smac);
+	memcpy(f.data(), cmac, 6);
+	memcpy(f.data() + 6, smac, 6);
+	f[12] = 0x08;
+	uint8_t *ip = f.data() + 14;
+	ip[0] = 0x45;
+	ip[3] = (uint8_t)(f.size() - 14);
+	ip[8] = 64;
+	ip[9] = 1;
+	const uint8_t src[4] = { 10, 0, 0, 2 }, dst[4] = { 10, 0, 0, 1 };
+	memcpy(ip + 12, src, 4);
+	memcpy(ip + 16, dst, 4);
+	auto csum = [](const uint8_t *b, size_t n) {
+		uint32_t sum = 0;
+		for (size_t i = 0; i + 1 < n; i += 2)
+			sum += (uint32_t)(b[i] << 8 | b[i + 1]);
+		while (sum >> 16)
+			sum = (sum & 0xffff) + (sum >> 16);
+		return (uint16_t)~sum;
+	};
+	uint16_t c = csum(ip, 20);
+	ip[10] = (uint8_t)(c >> 8);
+	ip[11] = (uint8_t)c;
+	uint8_t *icmp = ip + 20;
+	icmp[0] = 3; // destination unreachable
+	icmp[1] = 4; // fragmentation needed and DF set
+	icmp[6] = 1280 >> 8;
+	icmp[7] = 1280 & 0xff;
+	memcpy(icmp + 8, orig.data() + 14, 20 + 8);
+	c = csum(icmp, 8 + 28);
+	icmp[2] = (uint8_t)(c >> 8);
+	icmp[3] = (uint8_t)c;
+	rte_mbuf *m = rte_pktmbuf_alloc(dpsctp_pktmbuf_pool(c_));
+	ASSERT_NE(m, nullptr);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)f.size()), f.data(), f.size());
+	ASSERT_EQ(rte_ring_enqueue(link_->ba[0], m), 0);
+	ASSERT_TRUE(until([&] { return client_.mtu_ev.type == DPSCTP_EV_PATH_MTU; }))
+		<< "no PATH_MTU event: " << dp_test_counters(c_);
+	EXPECT_EQ(client_.mtu_ev.mtu, 1280u);
+	EXPECT_EQ(client_.mtu_ev.addr.bytes[3], 2u) << "the path to the server";
+	ASSERT_EQ(dpsctp_path_get_stats(client_.a, 0, &ps), 0);
+	EXPECT_EQ(ps.mtu, 1280u);
+	EXPECT_FALSE(client_.lost);
+	// The message still arrives (retransmitted after its loss), then a clean end.
+	ASSERT_TRUE(until([&] { return server_.recv_default >= 1; }));
+	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
 }
 
 // The receiving side of dpsctp_rx_flow_control(): bytes it has been given

@@ -199,12 +199,14 @@ TEST_F(DpBadInput, BrokenFramesAreCountedUnderTheirNames)
 	bad_sum[14 + 10] ^= 0x55;
 	cases.push_back({ "IPv4 header checksum", "l3.ipv4_checksum", bad_sum });
 	Bytes frag = good;
-	frag[14 + 6] = 0x20; // more fragments
+	// More fragments, at offset 9216: past what reassembly takes (DPSCTP_L3_REASM_MAX).
+	frag[14 + 6] = 0x20 | (9216 / 8) >> 8;
+	frag[14 + 7] = (uint8_t)(9216 / 8);
 	frag[14 + 10] = frag[14 + 11] = 0;
 	c = ip_csum(frag.data() + 14, 20);
 	frag[14 + 10] = (uint8_t)(c >> 8);
 	frag[14 + 11] = (uint8_t)c;
-	cases.push_back({ "IPv4 fragment", "l3.ip_fragment", frag });
+	cases.push_back({ "IPv4 fragment past the reassembly limit", "l3.frag_invalid", frag });
 	Bytes bad_crc = good;
 	bad_crc[14 + 20 + 8] ^= 1;
 	cases.push_back({ "SCTP CRC32c", "drop_bad_crc", bad_crc });

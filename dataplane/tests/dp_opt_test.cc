@@ -10,7 +10,7 @@
 // associations are; dpsctp_setopt() changes the defaults of associations
 // made afterwards only; a DEFAULT_SNDINFO serves dpsctp_send_bytes() with
 // no sndinfo; an EVENTS mask leaves out what it does not name but never
-// the end of the association; a path MTU setting says it is not wired;
+// the end of the association; a fixed path MTU on one association only;
 // bad values are refused with the option's name.
 #include <gtest/gtest.h>
 
@@ -268,14 +268,40 @@ TEST_F(DpOpt, OneAssociationsOptionsLeaveTheOtherAlone)
 		EXPECT_EQ(chunks_out(a) - before, 2u);
 	}
 
-	// A path MTU setting: validated, then refused as not wired.
+	// A fixed path MTU on one association (SPP_PMTUD_DISABLE + pathmtu), read
+	// back, refused past the interface MTU, then handed back to discovery.
 	dpsctp_paddrparams pp = {};
 	pp.flags = DPSCTP_SPP_PMTUD_DISABLE;
 	pp.pathmtu = 1400;
+	ASSERT_EQ(dpsctp_assoc_setopt(a2, DPSCTP_OPT_PEER_ADDR_PARAMS, &pp, sizeof(pp), err,
+				      sizeof(err)),
+		  0)
+		<< err;
+	dpsctp_path_stats ps{};
+	ASSERT_EQ(dpsctp_path_get_stats(a2, 0, &ps), 0);
+	dpsctp_paddrparams got = {};
+	got.addr = ps.addr;
+	size_t glen = sizeof(got);
+	ASSERT_EQ(dpsctp_assoc_getopt(a2, DPSCTP_OPT_PEER_ADDR_PARAMS, &got, &glen), 0);
+	EXPECT_EQ(got.pathmtu, 1400u);
+	EXPECT_NE(got.flags & DPSCTP_SPP_PMTUD_DISABLE, 0u);
+	ASSERT_EQ(dpsctp_path_get_stats(a2, 0, &ps), 0);
+	EXPECT_EQ(ps.mtu, 1400u);
+	ASSERT_EQ(dpsctp_path_get_stats(a1, 0, &ps), 0);
+	EXPECT_EQ(ps.mtu, 1500u) << "the other association keeps the interface MTU";
+	pp.pathmtu = 9000;
 	EXPECT_EQ(dpsctp_assoc_setopt(a2, DPSCTP_OPT_PEER_ADDR_PARAMS, &pp, sizeof(pp), err,
 				      sizeof(err)),
-		  -EOPNOTSUPP);
-	EXPECT_NE(std::string(err).find("not wired"), std::string::npos) << err;
+		  -EINVAL);
+	EXPECT_NE(std::string(err).find("pathmtu"), std::string::npos) << err;
+	pp.flags = DPSCTP_SPP_PMTUD_ENABLE;
+	pp.pathmtu = 0;
+	ASSERT_EQ(dpsctp_assoc_setopt(a2, DPSCTP_OPT_PEER_ADDR_PARAMS, &pp, sizeof(pp), err,
+				      sizeof(err)),
+		  0)
+		<< err;
+	ASSERT_EQ(dpsctp_path_get_stats(a2, 0, &ps), 0);
+	EXPECT_EQ(ps.mtu, 1500u);
 
 	ASSERT_EQ(dpsctp_shutdown(a1), 0);
 	ASSERT_EQ(dpsctp_shutdown(a2), 0);

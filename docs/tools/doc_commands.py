@@ -85,6 +85,11 @@ MAPPED = {
         "interop_usrsctp_reconf_client",
     "sudo python3 dataplane/tests/interop/replay.py build --variants "
     "--keep build/interop-artifacts/replay   # the corpus replay": "interop_corpus_replay",
+    # docs/PMTU.md
+    "sudo python3 dataplane/tests/interop/pmtu_ns.py build    # the matrix, one line per run":
+        "pmtu_ns",
+    "sudo python3 dataplane/tests/interop/pmtu_ns.py build --cases drop --peers dpsctp   "
+    "# the MTU lowered between batches": "pmtu_ns_drop",
     # docs/NET.md
     "meson test -C build --suite dp net_l3_veth_test -v": "net_l3_veth_test",
     "build/drivers/port/tests/net_l3_veth_test        # directly, with its output":

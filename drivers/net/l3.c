@@ -60,6 +60,9 @@
 #define NA_FLAG_O	0x20u
 #define ND_HOP_LIMIT	255u
 #define IPV4_DF		0x4000u
+#define IPV4_MF		0x2000u
+#define IPV6_FRAGH_LEN	8u
+#define PROTO_IPV6_FRAG 44u
 #define IPV4_FRAG_MASK	0x3FFFu /* MF and the offset */
 
 #define PROTO_ICMP   1u
@@ -89,6 +92,7 @@
 #define DEFAULT_STALE_NS     (600ull * 1000000000ull)
 #define DEFAULT_MAX_PROBES   3u
 #define DEFAULT_TTL	     64u
+#define DEFAULT_REASM_NS     (3ull * 1000000000ull)
 
 #define NBR_NONE  UINT32_MAX
 #define NBR_LIMIT (1u << 30) /* entries: indices and the bucket count stay in 32 bits */
@@ -146,6 +150,12 @@ static const struct {
 	{ "nbr_mac_kept", offsetof(struct dpsctp_l3_counters, nbr_mac_kept) },
 	{ "nbr_auth_other_mac", offsetof(struct dpsctp_l3_counters, nbr_auth_other_mac) },
 	{ "nbr_pin_failed", offsetof(struct dpsctp_l3_counters, nbr_pin_failed) },
+	{ "tx_fragmented", offsetof(struct dpsctp_l3_counters, tx_fragmented) },
+	{ "tx_fragments", offsetof(struct dpsctp_l3_counters, tx_fragments) },
+	{ "frags_held", offsetof(struct dpsctp_l3_counters, frags_held) },
+	{ "reasm_done", offsetof(struct dpsctp_l3_counters, reasm_done) },
+	{ "reasm_timeout", offsetof(struct dpsctp_l3_counters, reasm_timeout) },
+	{ "reasm_evicted", offsetof(struct dpsctp_l3_counters, reasm_evicted) },
 };
 #define EVENT_COUNTERS (sizeof(event_counters) / sizeof(event_counters[0]))
 
@@ -417,6 +427,8 @@ dpsctp_l3_init(struct dpsctp_l3 *l3, const struct dpsctp_l3_config *cfg,
 		rmax = nmax;
 	if (nmax > NBR_LIMIT || rmax > DPSCTP_L3_RESOLVING_LIMIT)
 		return -EINVAL;
+	if (cfg->reasm_slots > DPSCTP_L3_REASM_SLOTS)
+		return -EINVAL;
 	if (cfg->nbr_mem == NULL
 		    ? nmax > DPSCTP_L3_NBR_BUILTIN || rmax > DPSCTP_L3_RESOLVING_BUILTIN
 		    : cfg->nbr_mem_len < dpsctp_l3_nbr_mem_size(nmax, rmax) ||
@@ -457,8 +469,14 @@ dpsctp_l3_init(struct dpsctp_l3 *l3, const struct dpsctp_l3_config *cfg,
 		c->stale_ns = DEFAULT_STALE_NS;
 	if (c->max_probes == 0)
 		c->max_probes = DEFAULT_MAX_PROBES;
+	if (c->reasm_slots == 0)
+		c->reasm_slots = DPSCTP_L3_REASM_SLOTS;
+	if (c->reasm_ns == 0)
+		c->reasm_ns = DEFAULT_REASM_NS;
 	l3->release = release;
 	l3->release_ctx = release_ctx;
+	/* Not guessable from outside when the seed is random (RFC 7739 §5). */
+	l3->frag_id = (uint32_t)((c->hash_seed ^ 0x5bd1e995u) * 0x9E3779B1u);
 	return 0;
 }
 
@@ -1452,6 +1470,209 @@ icmp6_input(struct dpsctp_l3 *l3, const struct ipview *v, uint64_t now, uint8_t 
 	}
 }
 
+/* Reassembly -------------------------------------------------------------- */
+
+static bool
+units_any(const uint8_t *u, uint32_t a, uint32_t b)
+{
+	for (uint32_t i = a; i < b; i++)
+		if ((u[i / 8u] >> (i % 8u)) & 1u)
+			return true;
+	return false;
+}
+
+static bool
+units_all(const uint8_t *u, uint32_t a, uint32_t b)
+{
+	for (uint32_t i = a; i < b; i++)
+		if (!((u[i / 8u] >> (i % 8u)) & 1u))
+			return false;
+	return true;
+}
+
+static void
+reasm_free(struct dpsctp_l3_reasm *r)
+{
+	r->started = 0;
+}
+
+/*
+ * The slot of (family, src, dst, proto, id), or a new one: free, expired
+ * (reasm_timeout), else the oldest partial datagram's (reasm_evicted). A
+ * flood of fragments from strangers can push out a peer's, whose sender
+ * then retransmits: the pool is bounded, the cost a lost datagram.
+ */
+static struct dpsctp_l3_reasm *
+reasm_slot(struct dpsctp_l3 *l3, uint8_t family, const uint8_t *src, const uint8_t *dst,
+	   uint8_t proto, uint32_t id, uint64_t now)
+{
+	size_t n = addr_len(family);
+	struct dpsctp_l3_reasm *pick = NULL;
+	for (unsigned i = 0; i < l3->cfg.reasm_slots; i++) {
+		struct dpsctp_l3_reasm *r = &l3->reasm[i];
+		if (r->started != 0 && now - r->started >= l3->cfg.reasm_ns) {
+			reasm_free(r);
+			l3->ctr.reasm_timeout++;
+		}
+		if (r->started != 0 && r->family == family && r->proto == proto && r->id == id &&
+		    memcmp(r->src, src, n) == 0 && memcmp(r->dst, dst, n) == 0)
+			return r;
+		if (pick == NULL || (pick->started != 0 && r->started < pick->started))
+			pick = r;
+	}
+	if (pick->started != 0)
+		l3->ctr.reasm_evicted++;
+	memset(pick, 0, offsetof(struct dpsctp_l3_reasm, hdr));
+	pick->started = now != 0 ? now : 1;
+	pick->family = family;
+	pick->proto = proto;
+	pick->id = id;
+	memcpy(pick->src, src, n);
+	memcpy(pick->dst, dst, n);
+	return pick;
+}
+
+/*
+ * One fragment addressed to us (RFC 791 §3.2, RFC 8200 §4.5): its payload
+ * into its datagram's slot at its offset, and the datagram out as a whole
+ * frame when every byte up to the last fragment's end is there. hl is the
+ * IP header's length up to the payload (IPv6: 40 + the Fragment header).
+ */
+static enum dpsctp_l3_verdict
+reasm_input(struct dpsctp_l3 *l3, const struct ipview *v, uint32_t hl, uint64_t now,
+	    struct dpsctp_l3_in *in)
+{
+	const uint8_t *ip = v->frame + v->l3;
+	uint32_t off, id;
+	bool more;
+	uint8_t proto;
+	if (v->family == 4) {
+		uint16_t fr = sctp_load_be16(ip + 6);
+		off = (uint32_t)(fr & 0x1FFFu) * 8u;
+		more = (fr & IPV4_MF) != 0;
+		id = sctp_load_be16(ip + 4);
+		proto = ip[9];
+	} else {
+		const uint8_t *fh = ip + IPV6_HDR_LEN;
+		uint16_t fo = sctp_load_be16(fh + 2);
+		off = fo & 0xFFF8u;
+		more = (fo & 1u) != 0;
+		id = sctp_load_be32(fh + 4);
+		proto = fh[0];
+	}
+	if (proto != PROTO_SCTP && proto != PROTO_UDP)
+		return drop(l3, in, DPSCTP_L3_DROP_IP_FRAGMENT);
+	uint32_t data = v->l3 + hl;
+	uint32_t len = v->end - data;
+	struct dpsctp_l3_reasm *r = reasm_slot(l3, v->family, v->src, v->dst, proto, id, now);
+	uint32_t end = off + len;
+	if (len == 0 || (more && len % 8u != 0) || end > DPSCTP_L3_REASM_MAX ||
+	    (r->total != 0 && (end > r->total || (!more && end != r->total))) ||
+	    (!more && units_any(r->units, (end + 7u) / 8u, DPSCTP_L3_REASM_MAX / 8u))) {
+		reasm_free(r);
+		return drop(l3, in, DPSCTP_L3_DROP_FRAG_INVALID);
+	}
+	uint32_t u0 = off / 8u, u1 = (end + 7u) / 8u;
+	if (units_any(r->units, u0, u1)) {
+		/* RFC 5722 §4: an exact duplicate may be dropped alone; any other overlap ends it
+		 * all. */
+		if (units_all(r->units, u0, u1) &&
+		    memcmp(r->buf + DPSCTP_L3_REASM_HDR_MAX + off, v->frame + data, len) == 0)
+			return drop(l3, in, DPSCTP_L3_DROP_FRAG_DUPLICATE);
+		reasm_free(r);
+		return drop(l3, in, DPSCTP_L3_DROP_FRAG_OVERLAP);
+	}
+	memcpy(r->buf + DPSCTP_L3_REASM_HDR_MAX + off, v->frame + data, len);
+	for (uint32_t i = u0; i < u1; i++)
+		r->units[i / 8u] |= (uint8_t)(1u << (i % 8u));
+	r->have += len;
+	if (!more)
+		r->total = end;
+	/* The link header and the IP header without fragmentation: the first
+	 * fragment's when it comes (IPv4 options are copied only there). */
+	uint32_t iphl = v->family == 4 ? hl : IPV6_HDR_LEN;
+	if (r->hdr_len == 0 || (off == 0 && !r->hdr_first)) {
+		r->hdr_len = (uint16_t)(v->l3 + iphl);
+		memcpy(r->hdr, v->frame, r->hdr_len);
+		r->hdr_first = off == 0;
+	}
+	l3->ctr.frags_held++;
+	if (r->total == 0 || r->have != r->total) {
+		in->verdict = DPSCTP_L3_IN_CONSUMED;
+		return in->verdict;
+	}
+	uint8_t *f = r->buf + DPSCTP_L3_REASM_HDR_MAX - r->hdr_len;
+	memcpy(f, r->hdr, r->hdr_len);
+	uint8_t *nip = f + v->l3;
+	if (v->family == 4) {
+		sctp_store_be16(nip + 2, (uint16_t)(iphl + r->total));
+		sctp_store_be16(nip + 6, 0);
+		sctp_store_be16(nip + 10, 0);
+		sctp_store_be16(nip + 10, dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, nip, iphl)));
+	} else {
+		sctp_store_be16(nip + 4, (uint16_t)r->total);
+		nip[6] = proto;
+	}
+	in->reasm = f;
+	in->reasm_len = r->hdr_len + r->total;
+	reasm_free(r); /* the bytes stay until the next input */
+	l3->ctr.reasm_done++;
+	in->verdict = DPSCTP_L3_IN_REASSEMBLED;
+	return in->verdict;
+}
+
+/*
+ * A fragment the parser met: IPv4 (any protocol), or IPv6 whose Fragment
+ * header comes first. Checked as any datagram to us is, then reassembled.
+ */
+static enum dpsctp_l3_verdict
+fragment_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, const struct net_frame *f,
+	       uint32_t l2_len, uint64_t now, struct dpsctp_l3_in *in)
+{
+	struct ipview v = {
+		.frame = frame,
+		.l2_len = l2_len,
+		.l3 = f->l3_offset,
+		.end = f->l3_offset + f->ip_len,
+		.family = f->ip_version,
+		.src = frame + f->l3_offset + (f->ip_version == 4 ? 12u : 8u),
+		.dst = frame + f->l3_offset + (f->ip_version == 4 ? 16u : 24u),
+	};
+	if (v.end > len)
+		return drop(l3, in, DPSCTP_L3_DROP_IP_FRAME_SHORT);
+	uint32_t hl;
+	if (v.family == 4) {
+		hl = (uint32_t)(frame[v.l3] & 0x0Fu) * 4u;
+		if (dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, frame + v.l3, hl)) != 0)
+			return drop(l3, in, DPSCTP_L3_DROP_IPV4_CHECKSUM);
+	} else {
+		hl = IPV6_HDR_LEN + IPV6_FRAGH_LEN;
+		if (frame[v.l3 + 6] != PROTO_IPV6_FRAG || v.end - v.l3 < hl)
+			return drop(l3, in, DPSCTP_L3_DROP_IP_FRAGMENT);
+	}
+	if (v.l3 + hl > v.end)
+		return drop(l3, in, DPSCTP_L3_DROP_IP_FRAME_SHORT);
+	if (ours(l3, v.family, v.dst) < 0)
+		return drop(l3, in, DPSCTP_L3_DROP_IP_NOT_OURS);
+	if (!source_ok(v.family, v.src))
+		return drop(l3, in, DPSCTP_L3_DROP_IP_BAD_SOURCE);
+	return reasm_input(l3, &v, hl, now, in);
+}
+
+/* An IPv4 fragment (MF or an offset), or an IPv6 datagram with a Fragment header first. */
+static bool
+is_fragment(const uint8_t *frame, size_t len, const struct net_frame *f)
+{
+	const uint8_t *ip = frame + f->l3_offset;
+	if (f->ip_version == 4)
+		return f->l3_offset + 8u <= len && (sctp_load_be16(ip + 6) & IPV4_FRAG_MASK) != 0;
+	if (f->ip_version != 6 || f->l3_offset + IPV6_HDR_LEN + IPV6_FRAGH_LEN > len ||
+	    ip[6] != PROTO_IPV6_FRAG)
+		return false;
+	uint16_t fo = sctp_load_be16(ip + IPV6_HDR_LEN + 2);
+	return (fo & 0xFFF9u) != 0; /* an offset or M: not an atomic fragment */
+}
+
 static enum dpsctp_l3_drop
 frame_drop(enum net_frame_err e)
 {
@@ -1503,6 +1724,9 @@ dpsctp_l3_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len, uint64_t
 			return arp_input(l3, frame, len, l2_len, now_ns, reply, reply_cap, in);
 		return drop(l3, in, DPSCTP_L3_DROP_ETHERTYPE);
 	}
+	if ((e == NET_FRAME_ERR_IP_FRAGMENT || e == NET_FRAME_ERR_NOT_SCTP) &&
+	    is_fragment(frame, len, &f))
+		return fragment_input(l3, frame, len, &f, l2_len, now_ns, in);
 	if (e != NET_FRAME_OK && e != NET_FRAME_ERR_NOT_SCTP)
 		return drop(l3, in, frame_drop(e));
 
@@ -1569,6 +1793,74 @@ tx_drop(struct dpsctp_l3 *l3, struct dpsctp_l3_out *out, enum dpsctp_l3_drop why
 	return out->verdict;
 }
 
+/*
+ * Source fragmentation on request (tx->frag_mtu, RFC 9260 §6.9 and §7.3):
+ * an identification for every IPv4 packet with DF clear, and for a packet
+ * longer than frag_mtu the fragment size. IPv6 gets no Fragment header
+ * when the packet fits (RFC 8021: no atomic fragments).
+ */
+static void
+frag_plan(struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, struct dpsctp_l3_out *out)
+{
+	bool v4 = tx->src.family == 4;
+	uint32_t iphl = v4 ? IPV4_HDR_LEN : IPV6_HDR_LEN;
+	out->ip_payload = tx->sctp_len + (tx->udp_dst_port != 0 ? UDP_HDR_LEN : 0u);
+	if (tx->frag_mtu == 0)
+		return;
+	uint32_t mtu = tx->frag_mtu;
+	uint32_t min = v4 ? DPSCTP_L3_FRAG_MTU_MIN4 : DPSCTP_L3_FRAG_MTU_MIN6;
+	if (mtu < min)
+		mtu = min;
+	bool split = iphl + out->ip_payload > mtu;
+	if (!v4 && !split)
+		return;
+	out->frag_id = v4 ? (uint16_t)l3->frag_id : l3->frag_id;
+	l3->frag_id++;
+	if (!split)
+		return;
+	/* RFC 791 / RFC 8200 §4.5: offsets count 8-byte units. */
+	out->frag_size = (mtu - iphl - (v4 ? 0u : IPV6_FRAGH_LEN)) & ~7u;
+	out->frag_count = (out->ip_payload + out->frag_size - 1u) / out->frag_size;
+	l3->ctr.tx_fragmented++;
+}
+
+uint32_t
+dpsctp_l3_fragment(struct dpsctp_l3 *l3, const uint8_t *hdr, const struct dpsctp_l3_out *out,
+		   uint32_t offset, uint32_t len, uint8_t *frag, size_t frag_cap)
+{
+	if (out->verdict != DPSCTP_L3_TX_READY || out->frag_size == 0 || len == 0 ||
+	    len > out->frag_size || offset % 8u != 0 || offset >= out->ip_payload ||
+	    len > out->ip_payload - offset)
+		return 0;
+	bool more = offset + len < out->ip_payload;
+	if (more && len != out->frag_size)
+		return 0; /* only the last fragment may be shorter */
+	bool v4 = out->l3_len == IPV4_HDR_LEN;
+	uint32_t flen = out->l2_len + out->l3_len + (v4 ? 0u : IPV6_FRAGH_LEN);
+	if (frag == NULL || frag_cap < flen)
+		return 0;
+	memcpy(frag, hdr, out->l2_len + out->l3_len);
+	uint8_t *ip = frag + out->l2_len;
+	if (v4) {
+		/* The same header as the whole packet's (DF already clear), resized. */
+		sctp_store_be16(ip + 2, (uint16_t)(IPV4_HDR_LEN + len));
+		sctp_store_be16(ip + 6, (uint16_t)((more ? IPV4_MF : 0u) | (offset / 8u)));
+		sctp_store_be16(ip + 10, 0);
+		sctp_store_be16(ip + 10,
+				dpsctp_l3_csum_fold(dpsctp_l3_csum_add(0, ip, IPV4_HDR_LEN)));
+	} else {
+		uint8_t *fh = ip + IPV6_HDR_LEN;
+		fh[0] = ip[6]; /* the Fragment header's next header: UDP or SCTP */
+		fh[1] = 0;
+		sctp_store_be16(fh + 2, (uint16_t)(offset | (more ? 1u : 0u)));
+		sctp_store_be32(fh + 4, out->frag_id);
+		ip[6] = PROTO_IPV6_FRAG;
+		sctp_store_be16(ip + 4, (uint16_t)(IPV6_FRAGH_LEN + len));
+	}
+	l3->ctr.tx_fragments++;
+	return flen;
+}
+
 static void
 write_headers(const struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, const uint8_t *mac,
 	      uint8_t *hdr, struct dpsctp_l3_out *out)
@@ -1579,10 +1871,15 @@ write_headers(const struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, const u
 	uint32_t l4len = tx->sctp_len + (udp ? UDP_HDR_LEN : 0u);
 	uint8_t proto = udp ? PROTO_UDP : PROTO_SCTP;
 	uint8_t *ip = put_eth(hdr, mac, l3->cfg.mac, v4 ? ETHERTYPE_IPV4 : ETHERTYPE_IPV6);
-	if (v4)
+	if (v4 && tx->frag_mtu == 0)
 		/* RFC 6864 §4.1: DF set, so the identification may be 0 (PMTUD, RFC 8899). */
 		put_ipv4(ip, tx->tclass, (uint16_t)(iphl + l4len), 0, IPV4_DF, l3->cfg.ttl, proto,
 			 tx->src.bytes, tx->dst.bytes);
+	else if (v4)
+		/* DF clear: routers may fragment it too, so it needs an identification
+		 * of its own (RFC 6864 §4.2), whether or not we fragment it here. */
+		put_ipv4(ip, tx->tclass, (uint16_t)(iphl + l4len), (uint16_t)out->frag_id, 0,
+			 l3->cfg.ttl, proto, tx->src.bytes, tx->dst.bytes);
 	else
 		put_ipv6(ip, tx->tclass, (uint16_t)l4len, proto, l3->cfg.ttl, tx->src.bytes,
 			 tx->dst.bytes);
@@ -1666,6 +1963,7 @@ dpsctp_l3_output(struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, uint64_t n
 			tbl_due(l3, n->probed + l3->cfg.retrans_ns);
 	}
 	n->used = now_ns;
+	frag_plan(l3, tx, out);
 	write_headers(l3, tx, n->mac, hdr, out);
 	l3->ctr.tx_ready++;
 	out->verdict = DPSCTP_L3_TX_READY;

@@ -80,6 +80,28 @@ extern "C" {
 #define DPSCTP_L3_PARK_MAX 4
 /* Bytes dpsctp_l3_output() prepends at most: Ethernet 14 + IPv6 40 + UDP 8. */
 #define DPSCTP_L3_HDR_MAX 62
+/* Bytes dpsctp_l3_fragment() writes at most: Ethernet 14 + IPv6 40 + Fragment header 8. */
+#define DPSCTP_L3_FRAG_HDR_MAX 62
+/*
+ * Smallest frag_mtu honoured, per family: IPv4's 68 (RFC 791, a 20-byte
+ * header and 48 bytes of payload, a multiple of 8) and IPv6's 1280
+ * (RFC 8200 §5); a smaller one is raised to it.
+ */
+#define DPSCTP_L3_FRAG_MTU_MIN4 68
+#define DPSCTP_L3_FRAG_MTU_MIN6 1280
+/*
+ * Reassembly of IP fragments addressed to us (SCTP, or UDP for RFC 6951):
+ * a peer that IP-fragments at the source a DATA chunk cut for a larger path
+ * MTU (RFC 9260 §7.3) must still be heard. Datagrams under way at once:
+ * DPSCTP_L3_REASM_SLOTS (a new one takes a free slot, an expired one, else
+ * the oldest, counted reasm_evicted), each at most DPSCTP_L3_REASM_MAX
+ * bytes of IP payload (the largest MTU the data plane takes: a fragmented
+ * SCTP packet was sized for some path's MTU), held at most reasm_ns.
+ */
+#define DPSCTP_L3_REASM_SLOTS 4
+#define DPSCTP_L3_REASM_MAX   9216
+/* Ethernet, two VLAN tags and an IPv4 header with options: 14 + 8 + 60, rounded up. */
+#define DPSCTP_L3_REASM_HDR_MAX 88
 /* Bytes of an ARP request (padded to the 60-byte Ethernet minimum) or NS (86). */
 #define DPSCTP_L3_PROBE_MAX 86
 /* Default RFC 6951 encapsulation port (IANA). */
@@ -119,6 +141,12 @@ struct dpsctp_l3_counters {
 	uint64_t nbr_mac_kept; /* ARP/ND refused: would change a MAC an association confirmed */
 	uint64_t nbr_auth_other_mac; /* an authenticated packet from another MAC: verify */
 	uint64_t nbr_pin_failed;     /* dpsctp_l3_pin() found every entry pinned */
+	uint64_t tx_fragmented;	     /* packets sent as IP fragments (tx->frag_mtu) */
+	uint64_t tx_fragments;	     /* fragments dpsctp_l3_fragment() wrote */
+	uint64_t frags_held;	     /* fragments kept for reassembly */
+	uint64_t reasm_done;	     /* datagrams reassembled (REASSEMBLED verdicts) */
+	uint64_t reasm_timeout;	     /* partial datagrams dropped after reasm_ns */
+	uint64_t reasm_evicted;	     /* partial datagrams pushed out by a new one */
 };
 
 /* Counters as name/value pairs, for telemetry: i in [0, dpsctp_l3_counter_count()). */
@@ -134,6 +162,14 @@ struct dpsctp_l3_tx {
 	/* Remote UDP port for RFC 6951 encapsulation; 0 sends SCTP over IP. */
 	uint16_t udp_dst_port;
 	uint8_t tclass; /* IPv4 TOS / IPv6 traffic class (DSCP and ECN) */
+	/*
+	 * 0: DF set, never fragment; else the packet may be IP-fragmented to this size.
+	 * RFC 9260 §6.9/§7.3: DATA once sent is never re-fragmented by SCTP, so
+	 * after a path MTU decrease the core retransmits it in one packet that
+	 * IP fragments at the source (IPv4 with DF clear, RFC 791; IPv6 with a
+	 * Fragment header, RFC 8200 §4.5). Frames of at most frag_mtu IP bytes.
+	 */
+	uint16_t frag_mtu;
 	/*
 	 * The SCTP packet's bytes when contiguous, for the UDP checksum; NULL
 	 * when only sctp_len is known (headers prepended in mbuf headroom).
@@ -171,6 +207,23 @@ struct dpsctp_l3_nbr {
 	uint64_t probed;    /* last probe sent */
 	uint64_t used;	    /* last output through this entry (eviction order) */
 	uint64_t auth;	    /* last dpsctp_l3_confirm() (0: never) */
+};
+
+/* A datagram being reassembled (private: dpsctp_l3_input() keeps them). */
+struct dpsctp_l3_reasm {
+	uint64_t started; /* now_ns of its first fragment; 0: free */
+	uint8_t src[16], dst[16];
+	uint32_t id;
+	uint8_t family, proto;
+	uint16_t hdr_len; /* bytes of hdr: link header and IP header (IPv6: without the Fragment
+			     header) */
+	bool hdr_first;	  /* hdr is the offset-0 fragment's (IPv4 options: RFC 791) */
+	uint32_t total;	  /* payload bytes, known once the last fragment came; else 0 */
+	uint32_t have;	  /* payload bytes held */
+	uint8_t units[DPSCTP_L3_REASM_MAX / 64]; /* one bit per 8 bytes held */
+	uint8_t hdr[DPSCTP_L3_REASM_HDR_MAX];
+	uint8_t buf[DPSCTP_L3_REASM_HDR_MAX +
+		    DPSCTP_L3_REASM_MAX]; /* header placed before the payload */
 };
 
 /* A resolution under way: the packets parked for one INCOMPLETE entry. */
@@ -215,6 +268,14 @@ struct dpsctp_l3_config {
 	size_t nbr_mem_len;
 	/* Keys the table's hash, so that a peer cannot pick addresses that share a chain. */
 	uint32_t hash_seed;
+	/*
+	 * Reassembly: datagrams at once (0 -> DPSCTP_L3_REASM_SLOTS, at most
+	 * that) and how long a partial one is kept (0 -> 3 s: a lost fragment
+	 * is not sent again, the SCTP retransmission is a new datagram, so a
+	 * partial one older than a few round trips only holds a slot).
+	 */
+	unsigned reasm_slots;
+	uint64_t reasm_ns;
 };
 
 /* The layer's state, one per lcore. Fields are private: use the functions. */
@@ -230,6 +291,12 @@ struct dpsctp_l3 {
 	unsigned res_max;
 	unsigned res_used;
 	unsigned evict_cursor; /* where the next search for an eviction victim starts */
+	/*
+	 * Identification of the next fragmentable packet (IPv4: its low 16
+	 * bits): starts at a value derived from hash_seed, one per packet
+	 * (RFC 6864 §4.1, RFC 7739 §5).
+	 */
+	uint32_t frag_id;
 	/* dpsctp_l3_tick() has no work before these: resolutions, resolved entries. */
 	uint64_t res_due, tbl_due;
 	/* Gives parked packets back on timeout or flush; may be NULL (leak is the caller's). */
@@ -238,6 +305,7 @@ struct dpsctp_l3 {
 	struct dpsctp_l3_nbr nbr_builtin[DPSCTP_L3_NBR_BUILTIN];
 	uint32_t bucket_builtin[DPSCTP_L3_NBR_BUILTIN];
 	struct dpsctp_l3_resolving res_builtin[DPSCTP_L3_RESOLVING_BUILTIN];
+	struct dpsctp_l3_reasm reasm[DPSCTP_L3_REASM_SLOTS];
 };
 
 /* Bytes of cfg.nbr_mem a table of nbr_max entries and resolving_max resolutions needs. */
@@ -261,7 +329,15 @@ enum dpsctp_l3_verdict {
 	DPSCTP_L3_IN_SCTP,	 /* in->sctp describes the packet: to the core */
 	DPSCTP_L3_IN_ICMP_ERROR, /* in->icmp describes the error: to the core */
 	DPSCTP_L3_IN_REPLY,	 /* in->reply_len bytes of reply to transmit; free the frame */
-	DPSCTP_L3_IN_CONSUMED,	 /* the cache learnt from it; free the frame */
+	DPSCTP_L3_IN_CONSUMED,	 /* the cache learnt from it, or a fragment was kept; free the frame
+				  */
+	/*
+	 * The frame completed a datagram: in->reasm_len bytes at in->reasm,
+	 * a whole frame (the link header, the IP header without fragmentation,
+	 * the payload), valid until the next dpsctp_l3_input(). Free the frame,
+	 * and give the datagram to dpsctp_l3_input() as a frame of its own.
+	 */
+	DPSCTP_L3_IN_REASSEMBLED,
 };
 
 /* ICMP errors the core acts on (RFC 9260 appendix C, RFC 8899 §4.6). */
@@ -303,6 +379,8 @@ struct dpsctp_l3_in {
 	enum dpsctp_l3_verdict verdict;
 	enum dpsctp_l3_drop drop; /* set when verdict is DROP */
 	uint32_t reply_len;	  /* for REPLY */
+	const uint8_t *reasm;	  /* for REASSEMBLED */
+	uint32_t reasm_len;
 	struct dpsctp_l3_sctp_in sctp;
 	struct dpsctp_l3_icmp_in icmp;
 	/*
@@ -318,7 +396,10 @@ struct dpsctp_l3_in {
  * Answers are written into reply (reply_cap bytes; the request's length plus
  * 64 always suffices: an echo reply is never longer than its request, an NA
  * is at most 8 bytes longer than the NS, an ARP reply is padded to 60 bytes
- * plus the VLAN tags). Returns in->verdict.
+ * plus the VLAN tags). A fragment addressed to us (IPv4, or IPv6 with the
+ * Fragment header first) of SCTP or UDP is kept (CONSUMED, frags_held)
+ * until its datagram is whole (REASSEMBLED); overlaps abandon the datagram
+ * (RFC 5722). Returns in->verdict.
  */
 enum dpsctp_l3_verdict dpsctp_l3_input(struct dpsctp_l3 *l3, const uint8_t *frame, size_t len,
 				       uint64_t now_ns, uint8_t *reply, size_t reply_cap,
@@ -346,6 +427,18 @@ struct dpsctp_l3_out {
 	enum dpsctp_l3_udp_csum udp_csum;
 	/* A probe (ARP request or NS) written into the probe buffer: send it too. */
 	uint32_t probe_len;
+	/*
+	 * READY with tx->frag_mtu set and an IP packet longer than frag_mtu:
+	 * the IP payload (ip_payload bytes: the UDP header, if any, and the
+	 * SCTP packet) goes out in frag_count fragments of frag_size bytes (a
+	 * multiple of 8; the last one shorter), each behind the headers
+	 * dpsctp_l3_fragment() writes; hdr then serves only as their template.
+	 * frag_size 0: send hdr and the packet as one frame.
+	 */
+	uint32_t ip_payload;
+	uint32_t frag_size;
+	uint32_t frag_count;
+	uint32_t frag_id; /* the packet's identification (IPv4: 16 bits; 0 with DF set) */
 };
 
 /*
@@ -365,6 +458,22 @@ enum dpsctp_l3_tx_verdict dpsctp_l3_output(struct dpsctp_l3 *l3, const struct dp
 					   uint64_t now_ns, uint8_t *hdr, size_t hdr_cap,
 					   uint8_t *probe, size_t probe_cap,
 					   struct dpsctp_l3_out *out);
+
+/*
+ * The headers of one fragment of a packet dpsctp_l3_output() gave a
+ * frag_size: hdr and out as output wrote them, offset the fragment's place
+ * in the IP payload (a multiple of 8) and len its bytes (frag_size, or what
+ * is left for the last one). Writes Ethernet and IPv4 (total length, MF,
+ * fragment offset, checksum: RFC 791) or Ethernet, IPv6 and a Fragment
+ * header (RFC 8200 §4.5) into frag (frag_cap bytes, DPSCTP_L3_FRAG_HDR_MAX
+ * suffices); the payload bytes [offset, offset + len) follow them. Returns
+ * the header length, counted in tx_fragments, or 0 when out has no
+ * fragmentation, offset or len do not describe a fragment of it, or frag_cap
+ * is short.
+ */
+uint32_t dpsctp_l3_fragment(struct dpsctp_l3 *l3, const uint8_t *hdr,
+			    const struct dpsctp_l3_out *out, uint32_t offset, uint32_t len,
+			    uint8_t *frag, size_t frag_cap);
 
 /*
  * Expire neighbours at now_ns: an INCOMPLETE entry that sent max_probes

@@ -4,7 +4,8 @@
 // ends the association like an ABORT (ICMP8) when the profile says so and
 // is only counted otherwise (proto_unreach_aborts), an INIT quoted in COOKIE-WAIT
 // fails the handshake, UDP port unreachable counts only over UDP
-// encapsulation, PMTU and other unreachables are counted and left alone.
+// encapsulation, other unreachables are counted and left alone, and PMTU
+// (ICMP7) lowers the path's MTU once the send side runs (docs/PMTU.md).
 #include <gtest/gtest.h>
 
 #include "sctp/tests/assoc_harness.h"
@@ -119,6 +120,56 @@ TEST_P(Icmp, PmtuOtherUnreachablesAndPlainPortUnreachableAreOnlyCounted)
 	EXPECT_EQ(sctp_assoc_icmp(&c.a, &e, sim.now), 0);
 	EXPECT_EQ(c.a.state, SCTP_ASSOC_CLOSED);
 	EXPECT_TRUE(lost(c, SCTP_NOTIFY_COMM_LOST));
+}
+
+// ICMP7 with a send side (docs/PMTU.md): the quoted path's MTU falls, the
+// user hears of it, and a quote of a DATA chunk must name a TSN in flight.
+TEST_P(Icmp, FragNeededLowersThePathMtu)
+{
+	Sim sim(prof(), prof(), one_way_delay(prof()));
+	sim.enable_data();
+	sim.handshake();
+	auto &c = sim.c;
+	ASSERT_NE(c.a.tx, nullptr);
+	EXPECT_EQ(sctp_assoc_path_mtu(&c.a, 0, nullptr), 1500);
+	// A quote of a DATA chunk whose TSN was never sent: discarded.
+	uint32_t tag = c.a.peer_vtag;
+	uint8_t q[20] = {
+		0, 0, 0, 0, uint8_t(tag >> 24), uint8_t(tag >> 16), uint8_t(tag >> 8), uint8_t(tag)
+	};
+	q[12] = SCTP_CHUNK_DATA;
+	uint32_t tsn = c.a.tx->next_tsn + 100;
+	q[16] = uint8_t(tsn >> 24);
+	q[17] = uint8_t(tsn >> 16);
+	q[18] = uint8_t(tsn >> 8);
+	q[19] = uint8_t(tsn);
+	struct sctp_icmp e = icmp(SCTP_ICMP_FRAG_NEEDED, tag, sim.s);
+	e.mtu = 1280;
+	e.quote = q;
+	e.quote_len = sizeof(q);
+	EXPECT_EQ(sctp_assoc_icmp(&c.a, &e, sim.now), -EINVAL);
+	EXPECT_EQ(c.counters.icmp_pmtu_bad_tsn, 1u);
+	EXPECT_EQ(sctp_assoc_path_mtu(&c.a, 0, nullptr), 1500);
+	// No DATA quoted: the tag suffices.
+	e.quote = nullptr;
+	e.quote_len = 0;
+	EXPECT_EQ(sctp_assoc_icmp(&c.a, &e, sim.now), 0);
+	EXPECT_EQ(c.counters.icmp_pmtu_applied, 1u);
+	EXPECT_EQ(c.counters.pmtu_decreases, 1u);
+	EXPECT_EQ(sctp_assoc_path_mtu(&c.a, 0, nullptr), 1280);
+	EXPECT_TRUE(lost(c, SCTP_NOTIFY_PATH_MTU));
+	EXPECT_EQ(c.notes.back().n.mtu, 1280);
+	// With discovery off in the profile: counted, ignored.
+	own_ = *prof();
+	own_.pmtud = false;
+	Sim off(&own_, &own_, one_way_delay(prof()));
+	off.enable_data();
+	off.handshake();
+	e = icmp(SCTP_ICMP_FRAG_NEEDED, off.c.a.peer_vtag, off.s);
+	e.mtu = 1280;
+	EXPECT_EQ(sctp_assoc_icmp(&off.c.a, &e, off.now), 0);
+	EXPECT_EQ(off.c.counters.icmp_ignored, 1u);
+	EXPECT_EQ(sctp_assoc_path_mtu(&off.c.a, 0, nullptr), 1500);
 }
 
 TEST_P(Icmp, QuotedInitInCookieWaitFailsTheHandshake)

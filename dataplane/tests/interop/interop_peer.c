@@ -59,6 +59,13 @@
  * streams past that, by its own request or its peer's). With --echo,
  * echoes on an ordered stream must come back in the order sent.
  *
+ * --pmtu BYTES: every path's MTU fixed at BYTES (the IP packet size),
+ * path MTU discovery off (SCTP_PEER_ADDR_PARAMS spp_pathmtu with
+ * SPP_PMTUD_DISABLE, RFC 6458 §8.1.12): usrsctp in user space has neither
+ * ICMP PMTUD (its ICMP input is compiled out) nor PLPMTUD, so on a path
+ * narrower than 1,500 bytes this is how its application keeps it sending
+ * (docs/INTEROP.md, "The programs"; docs/PMTU.md).
+ *
  * -6: IPv6 addresses and sockets (the family of every address given).
  * --expect abort: the run passes only when the peer aborted. --hb MS sets
  * the heartbeat interval, --rto-min / --rto-initial MS the timers (usrsctp's
@@ -91,7 +98,7 @@ struct opts {
 	uint16_t init_streams;
 	uint16_t pr_policy; /* the stack's SCTP_PR_SCTP_TTL or _RTX (their numbers differ) */
 	uint32_t pr_value;
-	uint32_t n, max, big, streams, batches, close_after, abort_after, hb_ms;
+	uint32_t n, max, big, streams, batches, close_after, abort_after, hb_ms, pmtu;
 	int rcvbuf;
 	double hold_s;
 	uint16_t port, lport;
@@ -106,7 +113,8 @@ usage(FILE *f)
 		   "  [--abort-after N] [--expect shutdown|abort] [--hb MS]\n"
 		   "  [--rto-min MS] [--rto-initial MS] [--check] [--pr ttl:MS|rtx:N]\n"
 		   "  [--idata] [--big BYTES] [--rcvbuf BYTES] [--reconfig]\n"
-		   "  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N|assoc@N] [--init-streams N]\n");
+		   "  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N|assoc@N] [--init-streams N]\n"
+		   "  [--pmtu BYTES]\n");
 }
 
 static void
@@ -271,6 +279,28 @@ make_socket(const struct opts *o)
 		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &ue,
 				     sizeof(ue)) < 0)
 			fprintf(stderr, PEER_NAME ": UDP encapsulation: %s\n", strerror(errno));
+	}
+	if (o->pmtu != 0) {
+		struct sctp_paddrparams pp;
+		memset(&pp, 0, sizeof(pp));
+		pp.spp_assoc_id = SCTP_FUTURE_ASSOC;
+		pp.spp_address.ss_family = o->v6 ? AF_INET6 : AF_INET;
+#ifdef INTEROP_LINUX_SCTP
+		pp.spp_pathmtu = o->pmtu;
+#else
+		/* usrsctp adds the IP and SCTP common headers (32 bytes over IPv4,
+		 * 52 over IPv6) to an endpoint's default before using it as a
+		 * path's MTU (sctp_pcb.c, sctp_add_remote_addr()): subtracted here,
+		 * so that BYTES is the IP packet size RFC 6458 means. */
+		pp.spp_pathmtu = o->pmtu - (o->v6 ? 52u : 32u);
+#endif
+		pp.spp_flags = SPP_PMTUD_DISABLE;
+		if (psock_setsockopt(so, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp)) <
+		    0) {
+			fprintf(stderr, PEER_NAME ": path MTU: %s\n", strerror(errno));
+			psock_close(so);
+			return PSOCK_NONE;
+		}
 	}
 	if (o->hb_ms != 0) {
 		struct sctp_paddrparams pp;
@@ -1004,6 +1034,7 @@ main(int argc, char **argv)
 					    { "reconfig", no_argument, NULL, 'Q' },
 					    { "reconf", required_argument, NULL, 'q' },
 					    { "init-streams", required_argument, NULL, 'T' },
+					    { "pmtu", required_argument, NULL, 'M' },
 					    { "help", no_argument, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
 	const char *peer = NULL, *local = NULL, *expect = "shutdown";
@@ -1061,6 +1092,13 @@ main(int argc, char **argv)
 			break;
 		case 'b':
 			o.hb_ms = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'M':
+			o.pmtu = (uint32_t)strtoul(optarg, NULL, 0);
+			if (o.pmtu < 576 || o.pmtu > 65535) {
+				fprintf(stderr, PEER_NAME ": --pmtu %s: 576..65535\n", optarg);
+				return 2;
+			}
 			break;
 		case 'm':
 			rto_min = (uint32_t)strtoul(optarg, NULL, 0);

@@ -742,8 +742,10 @@ TEST_F(L3, SctpOverIpAndUdp)
 	Bytes bc = { 255, 255, 255, 255 };
 	expect_drop(eth(kOurMac, kPeerMac, 0x0800, ipv4(bc, kOur4, 132, s)),
 		    DPSCTP_L3_DROP_IP_BAD_SOURCE);
-	expect_drop(eth(kOurMac, kPeerMac, 0x0800, ipv4(kPeer4, kOur4, 132, s, 64, 0x2000)),
-		    DPSCTP_L3_DROP_IP_FRAGMENT);
+	// A first fragment (MF) of SCTP is kept for reassembly (L3Frag tests).
+	EXPECT_EQ(input(eth(kOurMac, kPeerMac, 0x0800, ipv4(kPeer4, kOur4, 132, s, 64, 0x2000))),
+		  DPSCTP_L3_IN_CONSUMED);
+	EXPECT_EQ(l3_.ctr.frags_held, 1u);
 }
 
 TEST_F(L3, UdpOnAnotherPort)
@@ -1015,6 +1017,510 @@ TEST_F(L3, OutputHeaders)
 	EXPECT_EQ(dpsctp_l3_output(&l3_, &small, 0, tiny, sizeof(tiny), nullptr, 0, &out),
 		  DPSCTP_L3_TX_DROP);
 	EXPECT_EQ(out.drop, DPSCTP_L3_DROP_TX_NO_ROOM);
+}
+
+// An SCTP packet of n bytes: common header, one DATA chunk, a counting payload.
+Bytes
+sctp_data(size_t n)
+{
+	Bytes s = sctp(80, 5000);
+	size_t chunk = n - s.size();
+	append(s, { 0x00, 0x03 });
+	put16(s, static_cast<uint16_t>(chunk));
+	append(s, { 0, 0, 0, 7, 0, 1, 0, 0, 0, 0, 0, 51 });
+	for (size_t i = 16; i < chunk; i++)
+		s.push_back(static_cast<uint8_t>(i * 7));
+	return s;
+}
+
+// The fragments output and dpsctp_l3_fragment() write for t, parsed back by
+// the test's own reading of RFC 791 / RFC 8200 §4.5: each frame's header
+// fields checked, the IP payload put back together by offset.
+struct Fragmented {
+	dpsctp_l3_out out{};
+	Bytes hdr;
+	std::vector<Bytes> frames;
+	Bytes payload; // reassembled IP payload
+	std::vector<uint32_t> ids;
+};
+
+class L3Frag : public L3 {
+      protected:
+	void SetUp() override
+	{
+		L3::SetUp();
+		resolve(kPeer4, kPeerMac);
+		resolve(kPeer6, kPeerMac);
+	}
+
+	Fragmented fragment(const dpsctp_l3_tx &t)
+	{
+		Fragmented r;
+		uint8_t hdr[DPSCTP_L3_HDR_MAX];
+		EXPECT_EQ(dpsctp_l3_output(&l3_, &t, 2000, hdr, sizeof(hdr), nullptr, 0, &r.out),
+			  DPSCTP_L3_TX_READY);
+		r.hdr.assign(hdr, hdr + r.out.hdr_len);
+		Bytes ip_payload(r.hdr.begin() + r.out.l2_len + r.out.l3_len, r.hdr.end());
+		ip_payload.insert(ip_payload.end(), t.sctp, t.sctp + t.sctp_len);
+		EXPECT_EQ(r.out.ip_payload, ip_payload.size());
+		if (r.out.frag_size == 0)
+			return r;
+		std::vector<bool> have(ip_payload.size(), false);
+		r.payload.assign(ip_payload.size(), 0);
+		bool v4 = t.src.family == 4;
+		for (uint32_t off = 0; off < r.out.ip_payload; off += r.out.frag_size) {
+			uint32_t len = std::min(r.out.frag_size, r.out.ip_payload - off);
+			uint8_t fh[DPSCTP_L3_FRAG_HDR_MAX];
+			uint32_t flen =
+				dpsctp_l3_fragment(&l3_, hdr, &r.out, off, len, fh, sizeof(fh));
+			EXPECT_EQ(flen, v4 ? 34u : 62u);
+			if (flen == 0)
+				return r;
+			Bytes f(fh, fh + flen);
+			f.insert(f.end(), ip_payload.begin() + off, ip_payload.begin() + off + len);
+			EXPECT_EQ(Bytes(f.begin(), f.begin() + 14), Bytes(hdr, hdr + 14));
+			const uint8_t *ip = &f[14];
+			uint32_t foff;
+			bool more;
+			const uint8_t *data;
+			uint32_t dlen;
+			if (v4) {
+				EXPECT_EQ(inet_csum({ Bytes(ip, ip + 20) }), 0);
+				EXPECT_EQ(get16(ip + 2), f.size() - 14);
+				uint16_t fl = get16(ip + 6);
+				EXPECT_EQ(fl & 0x4000, 0) << "DF set on a fragment";
+				more = (fl & 0x2000) != 0;
+				foff = (fl & 0x1FFFu) * 8u;
+				r.ids.push_back(get16(ip + 4));
+				EXPECT_EQ(ip[9], hdr[14 + 9]);
+				data = ip + 20;
+				dlen = get16(ip + 2) - 20u;
+			} else {
+				EXPECT_EQ(get16(ip + 4), f.size() - 54);
+				EXPECT_EQ(ip[6], 44) << "next header: Fragment";
+				const uint8_t *x = ip + 40;
+				EXPECT_EQ(x[0], hdr[14 + 6]) << "Fragment header's next header";
+				EXPECT_EQ(x[1], 0);
+				uint16_t fl = get16(x + 2);
+				EXPECT_EQ(fl & 6u, 0u) << "reserved bits";
+				more = (fl & 1u) != 0;
+				foff = fl & 0xFFF8u;
+				r.ids.push_back(static_cast<uint32_t>(get16(x + 4)) << 16 |
+						get16(x + 6));
+				data = x + 8;
+				dlen = get16(ip + 4) - 8u;
+			}
+			EXPECT_EQ(foff, off);
+			EXPECT_EQ(dlen, len);
+			EXPECT_EQ(more, off + len < r.out.ip_payload);
+			EXPECT_LE(f.size() - 14,
+				  t.frag_mtu < (v4 ? 68u : 1280u) ? (v4 ? 68u : 1280u) : t.frag_mtu)
+				<< "fragment over frag_mtu";
+			for (uint32_t i = 0; i < dlen && foff + i < have.size(); i++) {
+				EXPECT_FALSE(have[foff + i]) << "overlap at " << foff + i;
+				have[foff + i] = true;
+				r.payload[foff + i] = data[i];
+			}
+			r.frames.push_back(f);
+			written().push_back(f);
+		}
+		EXPECT_EQ(r.frames.size(), r.out.frag_count);
+		EXPECT_TRUE(std::all_of(have.begin(), have.end(), [](bool b) { return b; }))
+			<< "a hole in the fragments";
+		EXPECT_EQ(r.payload, ip_payload);
+		return r;
+	}
+};
+
+TEST_F(L3Frag, DontFragmentUnlessAsked)
+{
+	Bytes s = sctp_data(1400);
+	Bytes h;
+	dpsctp_l3_out out;
+	// frag_mtu 0: DF set, identification 0, never split (the caller's MTU check stands).
+	auto t = tx(kOur4, kPeer4, 1, 0, &s);
+	ASSERT_EQ(output(t, 2000, &out, &h), DPSCTP_L3_TX_READY);
+	EXPECT_EQ(get16(&h[20]), 0x4000);
+	EXPECT_EQ(get16(&h[18]), 0);
+	EXPECT_EQ(out.frag_size, 0u);
+	// frag_mtu set, packet fits: DF clear with an identification of its own,
+	// a new one per packet; one frame.
+	t.frag_mtu = 1500;
+	ASSERT_EQ(output(t, 2000, &out, &h), DPSCTP_L3_TX_READY);
+	EXPECT_EQ(get16(&h[20]), 0);
+	uint16_t id1 = get16(&h[18]);
+	EXPECT_EQ(out.frag_size, 0u);
+	EXPECT_EQ(out.frag_id, id1);
+	ASSERT_EQ(output(t, 2000, &out, &h), DPSCTP_L3_TX_READY);
+	EXPECT_NE(get16(&h[18]), id1);
+	EXPECT_EQ(inet_csum({ Bytes(h.begin() + 14, h.begin() + 34) }), 0);
+	// IPv6 that fits: no Fragment header (RFC 8021: no atomic fragments).
+	auto t6 = tx(kOur6, kPeer6, 2, 0, &s);
+	t6.frag_mtu = 1500;
+	ASSERT_EQ(output(t6, 2000, &out, &h), DPSCTP_L3_TX_READY);
+	EXPECT_EQ(out.hdr_len, 54u);
+	EXPECT_EQ(h[20], 132);
+	EXPECT_EQ(out.frag_size, 0u);
+	EXPECT_EQ(l3_.ctr.tx_fragmented, 0u);
+	EXPECT_EQ(l3_.ctr.tx_fragments, 0u);
+	// Nothing to fragment: dpsctp_l3_fragment() writes nothing.
+	uint8_t fh[DPSCTP_L3_FRAG_HDR_MAX];
+	EXPECT_EQ(dpsctp_l3_fragment(&l3_, h.data(), &out, 0, 8, fh, sizeof(fh)), 0u);
+}
+
+TEST_F(L3Frag, Ipv4FragmentsAtTheSource)
+{
+	// A 4000-byte packet to 1280: 1256-byte fragments (1260 rounded down to 8s).
+	Bytes s = sctp_data(4000);
+	auto t = tx(kOur4, kPeer4, 1, 0, &s);
+	t.frag_mtu = 1280;
+	t.tclass = 0x02;
+	Fragmented r = fragment(t);
+	ASSERT_EQ(r.out.frag_size, 1256u);
+	ASSERT_EQ(r.out.frag_count, 4u);
+	ASSERT_EQ(r.frames.size(), 4u);
+	EXPECT_EQ(r.frames[3].size(), 14u + 20u + (4000u - 3u * 1256u));
+	for (const Bytes &f : r.frames) {
+		EXPECT_EQ(f[15], 0x02) << "TOS kept";
+		EXPECT_EQ(f[22], 64) << "TTL kept";
+	}
+	for (uint32_t id : r.ids)
+		EXPECT_EQ(id, r.out.frag_id);
+	EXPECT_EQ(l3_.ctr.tx_fragmented, 1u);
+	EXPECT_EQ(l3_.ctr.tx_fragments, 4u);
+	// The next packet has another identification.
+	Fragmented r2 = fragment(t);
+	EXPECT_NE(r2.out.frag_id, r.out.frag_id);
+	// Over UDP (RFC 6951): the UDP header travels in the first fragment, and
+	// its checksum covers the whole datagram.
+	auto tu = tx(kOur4, kPeer4, 2, 40000, &s);
+	tu.frag_mtu = 1000;
+	Fragmented ru = fragment(tu);
+	ASSERT_EQ(ru.out.frag_size, 976u);
+	ASSERT_EQ(ru.out.frag_count, 5u); // 4008 bytes
+	EXPECT_EQ(get16(&ru.payload[0]), 9899);
+	EXPECT_EQ(get16(&ru.payload[4]), 4008);
+	EXPECT_EQ(inet_csum({ pseudo4(kOur4, kPeer4, 17, ru.payload.size()), ru.payload }), 0);
+	// A frag_mtu under RFC 791's 68 counts as 68: 48-byte fragments.
+	Bytes small = sctp_data(200);
+	auto tm = tx(kOur4, kPeer4, 3, 0, &small);
+	tm.frag_mtu = 20;
+	Fragmented rm = fragment(tm);
+	EXPECT_EQ(rm.out.frag_size, 48u);
+	EXPECT_EQ(rm.out.frag_count, 5u);
+}
+
+TEST_F(L3Frag, Ipv6FragmentHeader)
+{
+	Bytes s = sctp_data(3000);
+	auto t = tx(kOur6, kPeer6, 1, 0, &s);
+	t.frag_mtu = 1280;
+	Fragmented r = fragment(t);
+	// 1280 - 40 - 8 = 1232, a multiple of 8.
+	ASSERT_EQ(r.out.frag_size, 1232u);
+	ASSERT_EQ(r.out.frag_count, 3u);
+	EXPECT_EQ(r.frames[0].size(), 14u + 1280u);
+	for (uint32_t id : r.ids)
+		EXPECT_EQ(id, r.out.frag_id);
+	// Below IPv6's minimum MTU the fragments stay at 1280 (RFC 8200 §5).
+	t.frag_mtu = 600;
+	Fragmented r2 = fragment(t);
+	EXPECT_EQ(r2.out.frag_size, 1232u);
+	EXPECT_NE(r2.out.frag_id, r.out.frag_id);
+	// Over UDP, from an odd size: the last fragment is short.
+	Bytes odd = sctp_data(2999);
+	auto tu = tx(kOur6, kPeer6, 2, 9899, &odd);
+	tu.frag_mtu = 1400;
+	Fragmented ru = fragment(tu);
+	EXPECT_EQ(ru.out.frag_size, 1352u);
+	EXPECT_EQ(ru.out.frag_count, 3u);
+	EXPECT_EQ(ru.frames.back()[14 + 40 + 1], 0);
+	EXPECT_EQ(inet_csum({ pseudo6(kOur6, kPeer6, 17, ru.payload.size()), ru.payload }), 0);
+	EXPECT_EQ(l3_.ctr.tx_fragmented, 3u);
+	EXPECT_EQ(l3_.ctr.tx_fragments, 9u);
+}
+
+TEST_F(L3Frag, FragmentRefusesWhatIsNotAFragment)
+{
+	Bytes s = sctp_data(3000);
+	auto t = tx(kOur4, kPeer4, 1, 0, &s);
+	t.frag_mtu = 1280;
+	dpsctp_l3_out out;
+	Bytes h;
+	ASSERT_EQ(output(t, 2000, &out, &h), DPSCTP_L3_TX_READY);
+	ASSERT_EQ(out.frag_size, 1256u);
+	uint8_t fh[DPSCTP_L3_FRAG_HDR_MAX];
+	auto frag = [&](uint32_t off, uint32_t len, size_t cap = DPSCTP_L3_FRAG_HDR_MAX) {
+		return dpsctp_l3_fragment(&l3_, h.data(), &out, off, len, fh, cap);
+	};
+	EXPECT_EQ(frag(4, 1256), 0u) << "offset not a multiple of 8";
+	EXPECT_EQ(frag(0, 1264), 0u) << "longer than frag_size";
+	EXPECT_EQ(frag(0, 1000), 0u) << "a short fragment that is not the last";
+	EXPECT_EQ(frag(3000, 8), 0u) << "offset past the end";
+	EXPECT_EQ(frag(2512, 496), 0u) << "past the end";
+	EXPECT_EQ(frag(0, 0), 0u);
+	EXPECT_EQ(frag(0, 1256, 33), 0u) << "header room";
+	EXPECT_EQ(l3_.ctr.tx_fragments, 0u);
+	EXPECT_EQ(frag(2512, 488), 34u) << "the last one";
+	EXPECT_EQ(l3_.ctr.tx_fragments, 1u);
+}
+
+// A reference reassembler: tshark (Wireshark's IP defragmentation) reads the
+// fragments and must find the whole SCTP packet in them, every one of its
+// DATA chunk's bytes.
+TEST_F(L3Frag, TsharkReassembles)
+{
+	const char *tshark = getenv("TSHARK");
+	DPSCTP_PREREQ(tshark != nullptr && *tshark != '\0',
+		      "tshark not found at configure time: reassembly not cross-checked");
+	Bytes s4 = sctp_data(3000), s6 = sctp_data(2777);
+	auto t4 = tx(kOur4, kPeer4, 1, 0, &s4);
+	t4.frag_mtu = 1280;
+	auto t6 = tx(kOur6, kPeer6, 2, 9899, &s6);
+	t6.frag_mtu = 1280;
+	std::vector<Bytes> frames = fragment(t4).frames;
+	for (const Bytes &f : fragment(t6).frames)
+		frames.push_back(f);
+	ASSERT_EQ(frames.size(), 6u);
+	char path[] = "/tmp/dpsctp_l3_frag_XXXXXX.pcap";
+	int fd = mkstemps(path, 5);
+	ASSERT_GE(fd, 0);
+	FILE *fp = fdopen(fd, "wb");
+	ASSERT_NE(fp, nullptr);
+	auto w32 = [&](uint32_t v) { fwrite(&v, 4, 1, fp); };
+	auto w16 = [&](uint16_t v) { fwrite(&v, 2, 1, fp); };
+	w32(0xa1b2c3d4);
+	w16(2);
+	w16(4);
+	w32(0);
+	w32(0);
+	w32(65535);
+	w32(1);
+	uint32_t n = 0;
+	for (const Bytes &f : frames) {
+		w32(++n);
+		w32(0);
+		w32(static_cast<uint32_t>(f.size()));
+		w32(static_cast<uint32_t>(f.size()));
+		fwrite(f.data(), 1, f.size(), fp);
+	}
+	fclose(fp);
+	std::string cmd =
+		std::string(tshark) + " -n -r " + path +
+		" -o ip.defragment:TRUE -o ipv6.defragment:TRUE -o udp.check_checksum:TRUE"
+		" -Y sctp -T fields -e frame.number"
+		" -e sctp.chunk_length -e sctp.data_payload_proto_id -e udp.checksum.status"
+		" 2>&1";
+	FILE *p = popen(cmd.c_str(), "r");
+	ASSERT_NE(p, nullptr);
+	std::string got;
+	char buf[512];
+	while (fgets(buf, sizeof(buf), p) != nullptr)
+		if (strstr(buf, "Running as user") == nullptr)
+			got += buf;
+	int rc = pclose(p);
+	unlink(path);
+	EXPECT_EQ(rc, 0) << got;
+	// One SCTP packet per datagram, dissected at its last fragment: its
+	// COOKIE ACK (4) and its whole DATA chunk; the UDP checksum over the
+	// reassembled datagram is good (status 1).
+	EXPECT_EQ(got, "3\t4," + std::to_string(3000 - 16) + "\t51\t\n6\t4," +
+			       std::to_string(2777 - 16) + "\t51\t1\n")
+		<< cmd;
+}
+
+// Receive: fragments from a peer to us, assembled by hand (RFC 791 fields;
+// RFC 8200 §4.5 Fragment header), reassembled by the layer into one frame
+// that it then takes as any other.
+Bytes
+frag4(const Bytes &payload, uint32_t off, uint32_t len, bool more, uint16_t id = 0x4242,
+      uint8_t proto = 132, const Bytes &src = kPeer4)
+{
+	Bytes h = { 0x45, 0 };
+	put16(h, static_cast<uint16_t>(20 + len));
+	put16(h, id);
+	put16(h, static_cast<uint16_t>((more ? 0x2000 : 0) | off / 8));
+	append(h, { 64, proto, 0, 0 });
+	append(h, src);
+	append(h, kOur4);
+	uint16_t c = inet_csum({ h });
+	h[10] = static_cast<uint8_t>(c >> 8);
+	h[11] = static_cast<uint8_t>(c);
+	h.insert(h.end(), payload.begin() + off, payload.begin() + off + len);
+	return eth(kOurMac, kPeerMac, 0x0800, h);
+}
+
+Bytes
+frag6(const Bytes &payload, uint32_t off, uint32_t len, bool more, uint32_t id = 0x01020304,
+      uint8_t nh = 132)
+{
+	Bytes fh = { nh, 0 };
+	put16(fh, static_cast<uint16_t>(off | (more ? 1 : 0)));
+	put32(fh, id);
+	fh.insert(fh.end(), payload.begin() + off, payload.begin() + off + len);
+	return eth(kOurMac, kPeerMac, 0x86DD, ipv6(kPeer6, kOur6, 44, fh));
+}
+
+class L3Reasm : public L3 {
+      protected:
+	// The reassembled frame, given back to the layer: what it must now be.
+	void expect_whole(const Bytes &sctp_bytes, uint8_t family)
+	{
+		ASSERT_EQ(in_.verdict, DPSCTP_L3_IN_REASSEMBLED);
+		Bytes whole(in_.reasm, in_.reasm + in_.reasm_len);
+		written().push_back(whole);
+		ASSERT_EQ(input(whole), DPSCTP_L3_IN_SCTP) << dpsctp_l3_drop_name(in_.drop);
+		EXPECT_EQ(in_.sctp.len, sctp_bytes.size());
+		EXPECT_EQ(Bytes(whole.begin() + in_.sctp.offset,
+				whole.begin() + in_.sctp.offset + in_.sctp.len),
+			  sctp_bytes);
+		EXPECT_EQ(in_.sctp.src.family, family);
+		if (family == 4) {
+			EXPECT_EQ(get16(&whole[20]), 0) << "no MF, no offset";
+			EXPECT_EQ(get16(&whole[16]), 20 + sctp_bytes.size());
+		} else {
+			EXPECT_EQ(whole[20], 132) << "no Fragment header";
+			EXPECT_EQ(get16(&whole[18]), sctp_bytes.size());
+		}
+	}
+};
+
+TEST_F(L3Reasm, Ipv4OutOfOrder)
+{
+	Bytes s = sctp_data(3000);
+	// Last, middle, first: each held until the datagram is whole.
+	EXPECT_EQ(input(frag4(s, 2400, 600, false)), DPSCTP_L3_IN_CONSUMED);
+	EXPECT_EQ(input(frag4(s, 1200, 1200, true)), DPSCTP_L3_IN_CONSUMED);
+	EXPECT_EQ(l3_.ctr.frags_held, 2u);
+	input(frag4(s, 0, 1200, true));
+	expect_whole(s, 4);
+	EXPECT_EQ(l3_.ctr.reasm_done, 1u);
+	// The slot is free again: the same identification starts a new datagram.
+	EXPECT_EQ(input(frag4(s, 0, 1200, true)), DPSCTP_L3_IN_CONSUMED);
+}
+
+TEST_F(L3Reasm, Ipv6AndUdp)
+{
+	Bytes s = sctp_data(2000);
+	input(frag6(s, 0, 1232, true));
+	EXPECT_EQ(in_.verdict, DPSCTP_L3_IN_CONSUMED);
+	input(frag6(s, 1232, 768, false));
+	expect_whole(s, 6);
+	// SCTP over UDP (RFC 6951) fragmented: the UDP header in the first
+	// fragment, its checksum over the whole datagram.
+	Bytes u = udp(kPeer6, kOur6, 9899, 9899, s);
+	input(frag6(u, 1232, static_cast<uint32_t>(u.size()) - 1232, false, 7, 17));
+	input(frag6(u, 0, 1232, true, 7, 17));
+	ASSERT_EQ(in_.verdict, DPSCTP_L3_IN_REASSEMBLED);
+	Bytes whole(in_.reasm, in_.reasm + in_.reasm_len);
+	ASSERT_EQ(input(whole), DPSCTP_L3_IN_SCTP) << dpsctp_l3_drop_name(in_.drop);
+	EXPECT_TRUE(in_.sctp.udp_encap);
+	EXPECT_EQ(in_.sctp.len, s.size());
+}
+
+TEST_F(L3Reasm, OverlapsDuplicatesAndNonsense)
+{
+	Bytes s = sctp_data(3000);
+	// An overlap abandons the datagram (RFC 5722): its completion is no completion.
+	EXPECT_EQ(input(frag4(s, 0, 1200, true)), DPSCTP_L3_IN_CONSUMED);
+	expect_drop(frag4(s, 1192, 1208, true), DPSCTP_L3_DROP_FRAG_OVERLAP);
+	EXPECT_EQ(input(frag4(s, 1200, 1800, false)), DPSCTP_L3_IN_CONSUMED);
+	EXPECT_EQ(l3_.ctr.reasm_done, 0u);
+	// An exact duplicate is dropped alone; the datagram completes.
+	EXPECT_EQ(input(frag4(s, 0, 1200, true, 9)), DPSCTP_L3_IN_CONSUMED);
+	expect_drop(frag4(s, 0, 1200, true, 9), DPSCTP_L3_DROP_FRAG_DUPLICATE);
+	input(frag4(s, 1200, 1800, false, 9));
+	expect_whole(s, 4);
+	// A non-last fragment not a multiple of 8, one past DPSCTP_L3_REASM_MAX,
+	// a last one that ends before data already held.
+	expect_drop(frag4(s, 0, 1201, true, 10), DPSCTP_L3_DROP_FRAG_INVALID);
+	Bytes big(DPSCTP_L3_REASM_MAX + 8, 0);
+	expect_drop(frag4(big, DPSCTP_L3_REASM_MAX - 8, 16, true, 11), DPSCTP_L3_DROP_FRAG_INVALID);
+	EXPECT_EQ(input(frag4(s, 1200, 1200, true, 12)), DPSCTP_L3_IN_CONSUMED);
+	expect_drop(frag4(s, 8, 992, false, 12), DPSCTP_L3_DROP_FRAG_INVALID);
+	// Not ours, not SCTP or UDP: dropped as before.
+	Bytes far = frag4(s, 0, 1200, true, 13);
+	far[14 + 19] ^= 1; // destination 10.0.0.0 (header checksum fixed below)
+	far[14 + 10] = far[14 + 11] = 0;
+	uint16_t c = inet_csum({ Bytes(far.begin() + 14, far.begin() + 34) });
+	far[24] = static_cast<uint8_t>(c >> 8);
+	far[25] = static_cast<uint8_t>(c);
+	expect_drop(far, DPSCTP_L3_DROP_IP_NOT_OURS);
+	expect_drop(frag4(s, 0, 1200, true, 14, 6), DPSCTP_L3_DROP_IP_FRAGMENT);
+}
+
+TEST_F(L3Reasm, SlotsAreBoundedAndExpire)
+{
+	Bytes s = sctp_data(3000);
+	// One more datagram than there are slots: the oldest goes.
+	for (uint16_t id = 1; id <= DPSCTP_L3_REASM_SLOTS + 1; id++)
+		EXPECT_EQ(input(frag4(s, 0, 1200, true, id), 1000 + id), DPSCTP_L3_IN_CONSUMED);
+	EXPECT_EQ(l3_.ctr.reasm_evicted, 1u);
+	EXPECT_EQ(input(frag4(s, 1200, 1800, false, 1), 2000), DPSCTP_L3_IN_CONSUMED)
+		<< "datagram 1 was evicted: this starts another";
+	EXPECT_EQ(l3_.ctr.reasm_evicted, 2u);
+	input(frag4(s, 1200, 1800, false, DPSCTP_L3_REASM_SLOTS + 1), 3000);
+	expect_whole(s, 4);
+	// Partial datagrams older than reasm_ns (3 s by default) are dropped.
+	uint64_t later = 3000 + 3000000000ull;
+	EXPECT_EQ(input(frag4(s, 1200, 1800, false, 3), later), DPSCTP_L3_IN_CONSUMED);
+	EXPECT_GE(l3_.ctr.reasm_timeout, 3u);
+	EXPECT_EQ(l3_.ctr.reasm_done, 1u);
+	// Fewer slots by configuration; more than built in is refused.
+	cfg_.reasm_slots = DPSCTP_L3_REASM_SLOTS + 1;
+	EXPECT_EQ(dpsctp_l3_init(&l3_, &cfg_, Released::cb, &rel_), -EINVAL);
+	cfg_.reasm_slots = 1;
+	ASSERT_EQ(dpsctp_l3_init(&l3_, &cfg_, Released::cb, &rel_), 0);
+	EXPECT_EQ(input(frag4(s, 0, 1200, true, 1)), DPSCTP_L3_IN_CONSUMED);
+	EXPECT_EQ(input(frag4(s, 0, 1200, true, 2)), DPSCTP_L3_IN_CONSUMED);
+	EXPECT_EQ(l3_.ctr.reasm_evicted, 1u);
+}
+
+// What dpsctp_l3_fragment() writes, a dpsctp peer reassembles: the
+// fragments of L3Frag's packets into a second layer that has the peer's
+// addresses.
+TEST_F(L3Frag, ReassembledByAPeer)
+{
+	dpsctp_l3_config pc{};
+	memcpy(pc.mac, kPeerMac.data(), 6);
+	pc.addr[0] = ip_of(kPeer4);
+	pc.prefix[0] = 24;
+	pc.addr[1] = ip_of(kPeer6);
+	pc.prefix[1] = 64;
+	pc.addr_count = 2;
+	auto *peer = new dpsctp_l3{};
+	ASSERT_EQ(dpsctp_l3_init(peer, &pc, nullptr, nullptr), 0);
+	uint8_t reply[2048];
+	for (int udp = 0; udp < 2; udp++)
+		for (const Bytes *src : { &kOur4, &kOur6 }) {
+			Bytes s = sctp_data(4000 - udp * 3);
+			auto t = tx(*src, src->size() == 4 ? kPeer4 : kPeer6, 1,
+				    static_cast<uint16_t>(udp ? 9899 : 0), &s);
+			t.frag_mtu = 1280;
+			Fragmented r = fragment(t);
+			ASSERT_GT(r.frames.size(), 2u);
+			dpsctp_l3_in pin;
+			// Last first, to be sure order does not matter.
+			std::vector<Bytes> order(r.frames.rbegin(), r.frames.rend());
+			for (size_t i = 0; i < order.size(); i++) {
+				auto v = dpsctp_l3_input(peer, order[i].data(), order[i].size(),
+							 5000, reply, sizeof(reply), &pin);
+				ASSERT_EQ(v, i + 1 < order.size() ? DPSCTP_L3_IN_CONSUMED
+								  : DPSCTP_L3_IN_REASSEMBLED)
+					<< dpsctp_l3_drop_name(pin.drop);
+			}
+			Bytes whole(pin.reasm, pin.reasm + pin.reasm_len);
+			ASSERT_EQ(dpsctp_l3_input(peer, whole.data(), whole.size(), 5000, reply,
+						  sizeof(reply), &pin),
+				  DPSCTP_L3_IN_SCTP)
+				<< dpsctp_l3_drop_name(pin.drop);
+			EXPECT_EQ(Bytes(whole.begin() + pin.sctp.offset,
+					whole.begin() + pin.sctp.offset + pin.sctp.len),
+				  s);
+			EXPECT_EQ(pin.sctp.udp_encap, udp == 1);
+		}
+	EXPECT_EQ(peer->ctr.reasm_done, 4u);
+	delete peer;
 }
 
 TEST_F(L3, ParkBoundsAndTimeout)
