@@ -56,6 +56,10 @@
 #define DEFAULT_LISTEN	64u
 #define DEFAULT_BUF	(256u * 1024u)
 #define ADDR_TEXT_MAX	64u /* longer than any IPv6 text form (45) */
+/* --stream-mem: ~2.5 MiB an association of 65,535 streams both ways takes (I-DATA) */
+#define DEFAULT_STREAM_MEM (64u << 20)
+#define STREAM_MEM_MIN	   4096u      /* one page */
+#define STREAM_MEM_MAX	   (1u << 31) /* 2 GiB per lcore, within the uint32_t field */
 
 enum kind {
 	K_PORT,
@@ -204,6 +208,17 @@ static const struct opt options[] = {
 	UINT_OPT("out-streams", "N", out_streams, 1, STREAMS_MAX, "max-streams",
 		 "outbound streams asked for when an association starts (INIT's OS, at most "
 		 "--max-streams): below it, RE-CONFIG can add streams up to --max-streams"),
+	{ .name = "stream-mem",
+	  .arg = "BYTES",
+	  .kind = K_SIZE,
+	  .value = V_REQUIRED,
+	  .off = offsetof(struct dpsctp_config, stream_mem),
+	  .width = sizeof(((struct dpsctp_config *)0)->stream_mem),
+	  .min = STREAM_MEM_MIN,
+	  .max = STREAM_MEM_MAX,
+	  .zero = "none: associations negotiate at most 64 streams a way",
+	  .help = "bytes per lcore for the data blocks of associations with more than 64 "
+		  "streams a way (the pool holds those up to 64; docs/DATAPATH.md)" },
 	UINT_OPT("rto-initial", "US", rto_initial_us, 1u, 3600000000u, "the profile's",
 		 "RFC 6458 RTOINFO srto_initial: RTO.Initial in microseconds (docs/OPTIONS.md)"),
 	UINT_OPT("rto-min", "US", rto_min_us, 1u, 3600000000u, "the profile's",
@@ -971,6 +986,7 @@ dpsctp_config_defaults(struct dpsctp_config *c)
 	c->max_assocs = DEFAULT_ASSOCS;
 	c->max_handshakes = DEFAULT_HS;
 	c->max_streams = DEFAULT_STREAMS;
+	c->stream_mem = DEFAULT_STREAM_MEM;
 	c->max_paths = DEFAULT_PATHS;
 	c->listeners = DEFAULT_LISTEN;
 	c->rcvbuf = DEFAULT_BUF;

@@ -117,6 +117,7 @@ struct dpsctp_config {
 	uint32_t max_handshakes;		      /**< --max-handshakes, per lcore, 256 */
 	uint32_t max_streams;			      /**< --max-streams, 64 */
 	uint32_t out_streams; /**< --out-streams asked for at the start, 0 = --max-streams */
+	uint32_t stream_mem;  /**< --stream-mem bytes per lcore, 64 MiB */
 	uint32_t max_paths;   /**< --max-paths, per association, 4 */
 	uint32_t neighbours;  /**< --neighbours per lcore, 0 = derived */
 	uint32_t listeners;   /**< --listeners, ports per instance, 64 */

@@ -102,8 +102,8 @@ dp_settings(struct dpsctp *d, const struct dpsctp_config *c)
 }
 
 /*
- * Bytes ops->data_get() asks for at most: the core's own size
- * (sctp_assoc_data_bytes()) for --max-streams both ways, under the fields of
+ * Bytes of a pool data block: the core's own size
+ * (sctp_assoc_data_bytes()) for that many streams both ways, under the fields of
  * a worker's data config (dp_worker.c) the layout depends on: the TSN map's
  * words, the duplicates listed, the send side on (its pools set) and, with
  * I-DATA configured, I-DATA's reassembly (its pool set; its per-stream
@@ -353,8 +353,8 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	if (cfg->pmtu_raise != 0)
 		d->profile.plpmtud_raise_ns = SCTP_S(cfg->pmtu_raise);
 	/* --max-streams is the stream count both ways (asked for unless
-	 * --out-streams asks for fewer, and the most accepted; the data blocks
-	 * are made for it, so RE-CONFIG adds streams up to it): the profile's
+	 * --out-streams asks for fewer, and the most accepted; RE-CONFIG adds
+	 * streams up to it; blocks past the pool's come from --stream-mem): the profile's
 	 * own numbers are the sans-I/O core's defaults for callers that set
 	 * none, and cutting --max-streams down to them would be a silent clamp. */
 	d->profile.out_streams =
@@ -366,8 +366,10 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 		rte_free(d);
 		return NULL;
 	}
-	d->data_bytes =
-		dp_data_bytes(d->set.max_streams, (cfg->extensions & DPSCTP_EXT_I_DATA) != 0);
+	/* The pool's blocks hold the common case; larger ones are counted heap
+	 * blocks (dp_conn.c), so memory follows the streams negotiated. */
+	d->data_bytes = dp_data_bytes(RTE_MIN(d->set.max_streams, (uint16_t)DP_DATA_POOL_STREAMS),
+				      (cfg->extensions & DPSCTP_EXT_I_DATA) != 0);
 	d->n_workers = cfg->queues != 0 ? cfg->queues : 1;
 	if (d->n_workers > DP_MAX_WORKERS) {
 		dp_err(err, errlen, "%s (%d)", "--queues above the workers an instance runs",

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 
 #include "dataplane/dp_buf.h"
@@ -83,22 +84,52 @@ dp_paths_put(void *ctx, struct sctp_path *block)
 	rte_mempool_put(c->w->paths_pool, block);
 }
 
+/*
+ * A block larger than the pool's (more than DP_DATA_POOL_STREAMS streams a
+ * way negotiated, or added by RE-CONFIG) from the heap, on the worker's
+ * own lcore at ESTABLISHED (never for a peer's INIT alone: the core asks
+ * once the cookie is back), within --stream-mem bytes per worker. Refused
+ * (counted) past the budget or when the heap has no room: the core's
+ * -ENOMEM, an ABORT with Out of Resource for a new association, "Denied"
+ * for streams being added.
+ */
+static void *
+dp_data_heap_get(struct dpsctp_assoc *c, size_t bytes)
+{
+	struct dp_worker *w = c->w;
+	unsigned slot = c->heap_block[0] == NULL ? 0u : 1u;
+	if (c->heap_block[slot] != NULL ||
+	    w->data_heap_in_use + bytes > (uint64_t)w->d->cfg.stream_mem) {
+		w->ctr.data_heap_refused++;
+		return NULL;
+	}
+	void *p = rte_zmalloc("dp_data", bytes, RTE_CACHE_LINE_SIZE);
+	if (p == NULL) {
+		w->ctr.data_heap_refused++;
+		return NULL;
+	}
+	c->heap_block[slot] = p;
+	c->heap_bytes[slot] = bytes;
+	w->data_heap_in_use += bytes;
+	w->ctr.data_heap_blocks++;
+	w->ctr.data_heap_bytes += bytes;
+	return p;
+}
+
 static void *
 dp_data_get(void *ctx, size_t bytes)
 {
 	struct dpsctp_assoc *c = ctx;
 	void *p;
 	/*
-	 * Blocks are sized for --max-streams both ways (dp_api.c), and the core
-	 * refuses RFC 6525's added streams past it (struct sctp_profile's
-	 * max_out_streams, max_in_streams), so a larger block is never asked
-	 * for: counted if it is. An empty pool is the core's -ENOMEM, which it
-	 * answers "Denied" (sctp/assoc_reconf.c).
+	 * The pool's blocks hold DP_DATA_POOL_STREAMS streams each way (at most
+	 * --max-streams); the core refuses RFC 6525's added streams past
+	 * --max-streams (struct sctp_profile's max_out_streams,
+	 * max_in_streams), so any larger block is within it. An empty pool is
+	 * the core's -ENOMEM, which it answers "Denied" (sctp/assoc_reconf.c).
 	 */
-	if (bytes > c->w->d->data_bytes) {
-		c->w->ctr.data_block_too_big++;
-		return NULL;
-	}
+	if (bytes > c->w->d->data_bytes)
+		return dp_data_heap_get(c, bytes);
 	if (rte_mempool_get(c->w->data_pool, &p) != 0) {
 		c->w->ctr.data_block_empty++;
 		return NULL;
@@ -111,7 +142,18 @@ static void
 dp_data_put(void *ctx, void *mem)
 {
 	struct dpsctp_assoc *c = ctx;
-	rte_mempool_put(c->w->data_pool, mem);
+	struct dp_worker *w = c->w;
+	for (unsigned i = 0; i < 2; i++) {
+		if (c->heap_block[i] == mem) {
+			rte_free(mem);
+			w->data_heap_in_use -= c->heap_bytes[i];
+			w->ctr.data_heap_freed += c->heap_bytes[i];
+			c->heap_block[i] = NULL;
+			c->heap_bytes[i] = 0;
+			return;
+		}
+	}
+	rte_mempool_put(w->data_pool, mem);
 }
 
 static void

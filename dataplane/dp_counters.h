@@ -61,9 +61,14 @@
 	X(data_block_empty,                                                                        \
 	  "no per-association data block left (--max-assocs plus the RE-CONFIG spares): a new "    \
 	  "association, or streams being added (answered Denied), refused")                        \
-	X(data_block_too_big,                                                                      \
-	  "a data block larger than the pool's asked for, refused: never expected, as streams "    \
-	  "past --max-streams are refused before (RFC 6525 calls -EINVAL, the peer's Denied)")     \
+	X(data_heap_blocks,                                                                        \
+	  "data blocks larger than the pool's (more than 64 streams a way) taken from the heap")   \
+	X(data_heap_bytes,                                                                         \
+	  "bytes of those blocks taken (in use: data_heap_bytes - data_heap_freed)")               \
+	X(data_heap_freed, "bytes of those blocks given back")                                     \
+	X(data_heap_refused,                                                                       \
+	  "larger data blocks refused: past --stream-mem or no heap left (a new association "      \
+	  "aborted with Out of Resource, streams being added answered Denied)")                    \
 	X(requests, "API requests executed from other threads")                                    \
 	X(requests_full, "API requests refused: the worker's request ring was full")               \
 	X(timers_fired, "association timer wheel expiries")                                        \

@@ -74,6 +74,13 @@ struct dp_opts {
  * A refusal is counted (data_block_empty) and answered "Denied".
  */
 #define DP_DATA_SPARE 4u
+/*
+ * The most streams each way a pool data block holds (fewer when
+ * --max-streams is lower): the default --max-streams, so the pool does not
+ * grow with --max-streams. An association that negotiates more gets its
+ * block from the heap, within --stream-mem bytes per worker (dp_conn.c).
+ */
+#define DP_DATA_POOL_STREAMS 64u
 /* The data block's layout (dp_worker.c sets them, dp_api.c sizes the pool by them). */
 #define DP_TSN_MAP_WORDS 64u /* 4,096 TSNs of receive window in the bitmap */
 #define DP_MAX_DUPS	 16u /* duplicate TSNs listed in one SACK */
@@ -121,6 +128,13 @@ struct dpsctp_assoc {
 	void *const *stream_args;
 	uint16_t n_stream_cb;
 	uint32_t space_threshold;
+	/*
+	 * Data blocks larger than the pool's, from the heap (dp_conn.c): at most
+	 * two at once, the old and the new one while RE-CONFIG moves the
+	 * association to more streams; their bytes count against --stream-mem.
+	 */
+	void *heap_block[2];
+	size_t heap_bytes[2];
 	struct dpsctp_assoc_stats st;
 	struct sctp_assoc_counters ctr;
 	/*
@@ -176,7 +190,8 @@ struct dp_worker {
 	struct rte_mempool *conn_pool;	/* struct dpsctp_assoc */
 	struct rte_mempool *hs_pool;	/* struct sctp_assoc_handshake */
 	struct rte_mempool *paths_pool; /* DP_PATHS_PER_BLOCK struct sctp_path */
-	struct rte_mempool *data_pool;	/* ops->data_get() blocks */
+	struct rte_mempool *data_pool;	/* ops->data_get() blocks up to d->data_bytes */
+	uint64_t data_heap_in_use;	/* bytes of larger blocks held, at most --stream-mem */
 	struct rte_hash *by_tag;
 	struct rte_hash *by_peer;
 	struct rte_ring *handoff;
@@ -234,7 +249,7 @@ struct dpsctp {
 	bool flow_hw;			   /* rte_flow steers our tags to their owners' queues */
 	volatile bool running;		   /* dpsctp_start()ed loops keep going while true */
 	bool started;
-	uint32_t data_bytes; /* data_pool element size */
+	uint32_t data_bytes; /* data_pool element size: DP_DATA_POOL_STREAMS both ways at most */
 	uint64_t next_id;
 	struct sctp_assoc_ops ops;
 };

@@ -364,6 +364,10 @@ dp_worker_destroy(struct dp_worker *w)
 	rte_hash_free(w->by_peer);
 	rte_ring_free(w->handoff);
 	dp_req_destroy(w);
+	/* Heap data blocks of associations a stop did not end (the pools go whole). */
+	for (struct dpsctp_assoc *c = w->conns; c != NULL; c = c->next)
+		for (unsigned i = 0; i < 2; i++)
+			rte_free(c->heap_block[i]);
 	rte_mempool_free(w->conn_pool);
 	rte_mempool_free(w->hs_pool);
 	rte_mempool_free(w->paths_pool);

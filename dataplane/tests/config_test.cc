@@ -137,6 +137,7 @@ expect_same(const struct dpsctp_config &a, const struct dpsctp_config &b)
 	EXPECT_EQ(a.max_assocs, b.max_assocs);
 	EXPECT_EQ(a.max_handshakes, b.max_handshakes);
 	EXPECT_EQ(a.max_streams, b.max_streams);
+	EXPECT_EQ(a.stream_mem, b.stream_mem);
 	EXPECT_EQ(a.max_paths, b.max_paths);
 	EXPECT_EQ(a.rcvbuf, b.rcvbuf);
 	EXPECT_EQ(a.sndbuf, b.sndbuf);
@@ -340,6 +341,7 @@ TEST(ConfigTest, RangeEdges)
 		{ "max-assocs", "1", "1048576", "0", "1048577" },
 		{ "max-handshakes", "1", "65536", "0", "65537" },
 		{ "max-streams", "1", "65535", "0", "65536" },
+		{ "stream-mem", "0", "2g", "4095", "2049m" },
 		{ "max-paths", "1", "8", "0", "9" },
 		{ "rcvbuf", "4k", "1g", "4095", "1073741825" },
 		{ "sndbuf", "4096", "1024m", "3k", "2g" },

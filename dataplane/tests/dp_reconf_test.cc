@@ -434,7 +434,7 @@ TEST_F(DpReconf, AddStreams)
 		<< server_.reconf.back().flags;
 	EXPECT_EQ(server_.reconf.back().out, 7u) << "unchanged";
 	EXPECT_EQ(stats(client_.a).reconf_denied, 1u);
-	EXPECT_EQ(counter(c_, "data_block_too_big") + counter(s_, "data_block_too_big"), 0u);
+	EXPECT_EQ(counter(c_, "data_heap_refused") + counter(s_, "data_heap_refused"), 0u);
 	EXPECT_EQ(counter(c_, "data_block_empty") + counter(s_, "data_block_empty"), 0u);
 	send(client_, 5);
 	all_in_order(client_, server_);
