@@ -73,6 +73,15 @@ EAL = ["--no-huge", "--no-pci", "--no-shconf", "-l", "0", "-m", "512",
 IMPAIR = "loss=1%,reorder=1%,reorder_gap=3,reorder_delay=2ms"
 PR_LOSS = "loss=5%"  # the PR-SCTP cases: enough that messages are always abandoned
 PR_MSGS = 1500
+# The other peer's --linger in the cases with loss: its stack runs on after
+# the close, so that when dpsctp's --impair-rx drops the last SHUTDOWN
+# COMPLETE, dpsctp's retransmitted SHUTDOWN ACK is answered by the stack
+# (RFC 9260 §8.4 rule 5) rather than by the kernel's ICMP protocol or port
+# unreachable, which the DC profile ignores: T2-shutdown would run out and
+# dpsctp report the association lost. 2 s: T2 at the DC profile's RTO.max
+# (200 ms) retransmits ten times in it, and dpsctp lingers 3 s anyway, so the
+# run takes no longer.
+PEER_LINGER = ["--linger", "2"]
 # The I-DATA cases. The other peer's receive buffer: usrsctp hands a message
 # on in parts only once half its receive buffer of it has come, so a sender
 # interleaving several streams' large messages chunk by chunk fills the
@@ -1328,10 +1337,10 @@ def pr_case(policy, title, dp_extra=(), idata=False, lmax=9000, name=None):
     msgs = ["-n", str(PR_MSGS), "-l", str(lmax), "-S", "8"]
     return {"name": name or "pr-" + policy.split(":")[0], "title": title,
             "extra": True, "idata": idata,
-            # --linger: as in loss-reorder, the last SHUTDOWN COMPLETE may be lost.
+            # --linger (both): as in loss-reorder, the last SHUTDOWN COMPLETE may be lost.
             "dp_opts": ["--impair", PR_LOSS + ",seed=21", "--impair-rx", PR_LOSS + ",seed=22",
                         "--linger", "3", *dp_extra],
-            "peer_opts": ["--rto-min", "200", "--rto-initial", "500"] +
+            "peer_opts": ["--rto-min", "200", "--rto-initial", "500"] + PEER_LINGER +
             (IDATA_PEER if idata else []),
             "play": play_simple(lambda p: msgs + ["--pr", policy],
                                 lambda p: msgs + ["--check"] +
@@ -1374,10 +1383,11 @@ CASES = [
      "--impair and --impair-rx): nothing lost or duplicated",
      # --linger: the impairment may drop the last SHUTDOWN COMPLETE; usrsctp
      # then retransmits its SHUTDOWN ACK, which must meet a live dpsctp
-     # (§8.4 rule 5 answers it) rather than an exited one.
+     # (§8.4 rule 5 answers it) rather than an exited one. The same the
+     # other way (PEER_LINGER).
      "dp_opts": ["--impair", IMPAIR + ",seed=11", "--impair-rx", IMPAIR + ",seed=12",
                  "--linger", "3"],
-     "peer_opts": ["--rto-min", "200", "--rto-initial", "500"],
+     "peer_opts": ["--rto-min", "200", "--rto-initial", "500"] + PEER_LINGER,
      "play": play_simple(lambda p: ["-n", "2000", "-l", "65536", "--echo"], server_once(),
                          timeout=300),
      "wire": wire_impair},

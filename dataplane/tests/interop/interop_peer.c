@@ -71,6 +71,13 @@
  * the heartbeat interval, --rto-min / --rto-initial MS the timers (usrsctp's
  * defaults are 1 s and 3 s, Linux's 1 s and 3 s too). Exit status 0 as
  * expected, 1 not, 2 bad usage, 3 set-up.
+ *
+ * --linger S: the stack runs on S seconds after the sockets are closed
+ * (default 0), as a host's stack outlives its associations: when the last
+ * SHUTDOWN COMPLETE is lost, the peer's retransmitted SHUTDOWN ACK then
+ * meets a stack that answers it (SHUTDOWN COMPLETE with the T bit, RFC 9260
+ * §8.4 rule 5), not a host without SCTP (usrsctp's stack lives and dies
+ * with this process; linux_vm.py's guest powers off once it exits).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -101,6 +108,7 @@ struct opts {
 	uint32_t n, max, big, streams, batches, close_after, abort_after, hb_ms, pmtu;
 	int rcvbuf;
 	double hold_s;
+	double linger_s; /* the stack runs on after the close (--linger) */
 	uint16_t port, lport;
 };
 
@@ -114,7 +122,7 @@ usage(FILE *f)
 		   "  [--rto-min MS] [--rto-initial MS] [--check] [--pr ttl:MS|rtx:N]\n"
 		   "  [--idata] [--big BYTES] [--rcvbuf BYTES] [--reconfig]\n"
 		   "  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N|assoc@N] [--init-streams N]\n"
-		   "  [--pmtu BYTES]\n");
+		   "  [--pmtu BYTES] [--linger SECS]\n");
 }
 
 static void
@@ -1035,6 +1043,7 @@ main(int argc, char **argv)
 					    { "reconf", required_argument, NULL, 'q' },
 					    { "init-streams", required_argument, NULL, 'T' },
 					    { "pmtu", required_argument, NULL, 'M' },
+					    { "linger", required_argument, NULL, 'g' },
 					    { "help", no_argument, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
 	const char *peer = NULL, *local = NULL, *expect = "shutdown";
@@ -1143,6 +1152,9 @@ main(int argc, char **argv)
 		case 'T':
 			o.init_streams = (uint16_t)strtoul(optarg, NULL, 0);
 			break;
+		case 'g':
+			o.linger_s = strtod(optarg, NULL);
+			break;
 		case 'n':
 			o.n = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
@@ -1193,6 +1205,8 @@ main(int argc, char **argv)
 		rc = rc != 0 ? rc : 1;
 	}
 	psock_close(so);
+	/* A retransmission of the peer's may still come (--linger). */
+	sleep_s(o.linger_s);
 	psock_stack_finish();
 	free(buf);
 	rx_free(&rx);
