@@ -335,12 +335,50 @@ dp_conn_alloc(struct dp_worker *w, const struct dpsctp_callbacks *cb, void *arg)
 	return c;
 }
 
+static void dp_peer_key(struct dp_peer_key *k, const struct sctp_addr *peer, uint16_t lport,
+			uint16_t pport);
+
+/*
+ * A further address of the peer (a path after the first) in the by-peer
+ * table, so that what is found by (peer address, ports) rather than by tag
+ * finds the association from any of them: an ICMP error quoting a packet
+ * sent to that address (dp_rx_icmp()), an INIT or a T-bit chunk it sends,
+ * an ephemeral port choice. Two associations never share a peer transport
+ * address with the same local port (RFC 9260: the transport addresses
+ * identify the association): an address another association of the worker
+ * has is left to it (counted in peer_addr_taken), never taken from it; a
+ * full table counts peer_table_full. Either way ICMP about that address
+ * counts icmp_no_assoc.
+ */
+static void
+dp_conn_index_peer_addr(struct dpsctp_assoc *c, const struct sctp_addr *a)
+{
+	struct dp_worker *w = c->w;
+	struct dp_peer_key k;
+	void *data;
+
+	if (!c->in_peer_table || c->n_peer_addrs >= SCTP_MAX_PATHS - 1)
+		return;
+	dp_peer_key(&k, a, c->peer_key.local_port, c->peer_key.peer_port);
+	if (rte_hash_lookup_data(w->by_peer, &k, &data) >= 0) {
+		if (data != c)
+			w->ctr.peer_addr_taken++;
+		return;
+	}
+	if (rte_hash_add_key_data(w->by_peer, &k, c) != 0) {
+		w->ctr.peer_table_full++;
+		return;
+	}
+	c->peer_addrs[c->n_peer_addrs++] = *a;
+}
+
 /*
  * The next hops of the association's paths stay in the worker's neighbour
  * table while it lives (pinned, docs/NET.md "The neighbour cache"): what a
  * stranger makes us resolve cannot evict them. Paths only grow; those added
  * since the last call are pinned now (a table too small for them counts
- * l3.nbr_pin_failed, and the path's packets resolve as any other's).
+ * l3.nbr_pin_failed, and the path's packets resolve as any other's), and
+ * the addresses after the first go in the by-peer table.
  */
 static void
 dp_conn_pin_paths(struct dpsctp_assoc *c)
@@ -350,10 +388,22 @@ dp_conn_pin_paths(struct dpsctp_assoc *c)
 			sctp_path_addr(sctp_paths_get_const(&c->a.paths, c->nbr_paths));
 		if (a.family == SCTP_ADDR_NONE)
 			continue;
+		if (c->nbr_paths != 0)
+			dp_conn_index_peer_addr(c, &a);
 		struct sctp_addr ip = a;
 		if (dpsctp_l3_pin(&c->w->l3, &ip, c->w->now_ns) == 0)
 			c->nbr_pins[c->n_nbr_pins++] = ip;
 	}
+}
+
+/* A key of the by-peer table out, if it is still this association's. */
+static void
+dp_conn_unindex_peer(struct dpsctp_assoc *c, const struct dp_peer_key *k)
+{
+	void *data;
+
+	if (rte_hash_lookup_data(c->w->by_peer, k, &data) >= 0 && data == c)
+		(void)rte_hash_del_key(c->w->by_peer, k);
 }
 
 void
@@ -365,7 +415,12 @@ dp_conn_free(struct dpsctp_assoc *c)
 	if (c->in_tag_table)
 		(void)rte_hash_del_key(w->by_tag, &c->tag_key);
 	if (c->in_peer_table)
-		(void)rte_hash_del_key(w->by_peer, &c->peer_key);
+		dp_conn_unindex_peer(c, &c->peer_key);
+	for (unsigned i = 0; i < c->n_peer_addrs; i++) {
+		struct dp_peer_key k;
+		dp_peer_key(&k, &c->peer_addrs[i], c->peer_key.local_port, c->peer_key.peer_port);
+		dp_conn_unindex_peer(c, &k);
+	}
 	dpsctp_timer_cancel(&w->wheel, &c->timer);
 	if (c->prev != NULL)
 		c->prev->next = c->next;
@@ -409,10 +464,15 @@ dp_peer_key(struct dp_peer_key *k, const struct sctp_addr *peer, uint16_t lport,
 int
 dp_conn_index_peer(struct dpsctp_assoc *c)
 {
+	void *data;
+
 	if (c->in_peer_table)
 		return 0;
 	struct sctp_addr peer = sctp_path_addr(sctp_paths_get_const(&c->a.paths, 0));
 	dp_peer_key(&c->peer_key, &peer, c->a.local_port, c->a.peer_port);
+	/* Another association's (rte_hash_add_key_data() would hand it over). */
+	if (rte_hash_lookup_data(c->w->by_peer, &c->peer_key, &data) >= 0 && data != c)
+		return -EADDRINUSE;
 	if (rte_hash_add_key_data(c->w->by_peer, &c->peer_key, c) != 0)
 		return -ENOSPC;
 	c->in_peer_table = true;
@@ -573,9 +633,9 @@ dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct sctp_a
 				     w->now_ns);
 	if (rc != 0)
 		return rc;
-	if (dp_conn_index_tag(c) != 0 || dp_conn_index_peer(c) != 0) {
+	if (dp_conn_index_tag(c) != 0 || (rc = dp_conn_index_peer(c)) != 0) {
 		(void)sctp_assoc_abort(&c->a, w->now_ns, NULL, 0);
-		return -ENOSPC;
+		return rc == -EADDRINUSE ? rc : -ENOSPC;
 	}
 	return 0;
 }

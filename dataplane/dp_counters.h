@@ -39,6 +39,10 @@
 	X(icmp_errors,                                                                             \
 	  "ICMP errors quoting our SCTP packets, handed to the association (appendix C)")          \
 	X(icmp_no_assoc, "ICMP errors quoting a packet of no association on this worker: dropped") \
+	X(peer_addr_taken,                                                                         \
+	  "a peer address another association has with the same ports: not indexed (a cookie "     \
+	  "from it as the first is aborted)")                                                      \
+	X(peer_table_full, "a peer's further address not indexed: the by-peer table is full")      \
 	X(ootb, "packets for no association, answered or dropped by the endpoint (§8.4)")          \
 	X(tx_packets, "frames handed to the port")                                                 \
 	X(tx_full, "frames the port did not take after retries: dropped (the core retransmits)")   \

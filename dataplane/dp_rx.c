@@ -30,6 +30,7 @@
  * bytes. NICs deliver one segment per frame up to the 2 KB data room, so
  * this is counted (rx_linearized) and absent on real ports at MTU 1500.
  */
+#include <errno.h>
 #include <stdalign.h>
 #include <string.h>
 
@@ -110,8 +111,14 @@ dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
 		dp_conn_after(c);
 		return;
 	}
-	if (dp_conn_index_tag(c) != 0 || dp_conn_index_peer(c) != 0) {
-		w->ctr.drop_table_full++;
+	int rc = dp_conn_index_tag(c);
+	if (rc == 0)
+		rc = dp_conn_index_peer(c);
+	if (rc != 0) {
+		if (rc == -EADDRINUSE)
+			w->ctr.peer_addr_taken++;
+		else
+			w->ctr.drop_table_full++;
 		(void)sctp_assoc_abort(&c->a, w->now_ns, NULL, 0);
 		dp_conn_after(c);
 		return;
@@ -233,10 +240,11 @@ done:
 /*
  * An ICMP error quoting one of our packets (RFC 9260 appendix C): the
  * association is found by the quoted (peer address, ports) on this worker
- * and decides (sctp_assoc_icmp(): tag check, protocol unreachable as ABORT).
- * Only the peer's first address is in the table; an error about another of
- * its addresses, or one that reached another worker's queue, is counted in
- * icmp_no_assoc.
+ * and decides (sctp_assoc_icmp(): tag check, protocol unreachable as ABORT;
+ * the path is the quoted address's). Every address of the peer is in the
+ * table (dp_conn_pin_paths()) unless another association has it or the
+ * table is full; an error about such an address, or one that reached
+ * another worker's queue, is counted in icmp_no_assoc.
  */
 static void
 dp_rx_icmp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_icmp_in *ic)

@@ -146,6 +146,13 @@ struct dpsctp_assoc {
 	 */
 	uint8_t nbr_paths, n_nbr_pins;
 	struct sctp_addr nbr_pins[SCTP_MAX_PATHS];
+	/*
+	 * The peer's addresses beyond path 0's (whose key is peer_key) this
+	 * association put in its worker's by-peer table as its paths were
+	 * added (dp_conn_pin_paths()), deleted when the block is freed.
+	 */
+	uint8_t n_peer_addrs;
+	struct sctp_addr peer_addrs[SCTP_MAX_PATHS - 1];
 	/* The last neighbour confirmation (dp_rx.c): its path and time. */
 	uint8_t nbr_confirmed_path;
 	uint64_t nbr_confirmed_ns;

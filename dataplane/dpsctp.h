@@ -522,7 +522,9 @@ DPSCTP_EXPORT int dpsctp_unlisten(struct dpsctp *d, uint16_t port);
  * @return the association handle, or NULL with *rc set: -EINVAL (no peer,
  *         bad worker, port 0), -ENOMEM (no association or handshake block),
  *         -EAGAIN (request ring full), -EADDRINUSE (local_port 0 and every
- *         port of the worker's slice already used towards that peer).
+ *         port of the worker's slice already used towards that peer; or
+ *         another association of the worker has local_port towards the
+ *         first peer address and port).
  */
 DPSCTP_EXPORT struct dpsctp_assoc *dpsctp_connect(struct dpsctp *d, unsigned worker,
 						  const struct sctp_addr *peers, unsigned n_peers,

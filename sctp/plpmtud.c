@@ -86,6 +86,8 @@ sctp_plpmtud_start(struct sctp_plpmtud *s, const struct sctp_plpmtud_params *p, 
 	s->nonce = 0;
 	s->raise_at = SCTP_TIME_NEVER;
 	s->confirming = true;
+	s->confirm_next = false;
+	s->search_lost = 0;
 	plp_want(s, s->plpmtu);
 }
 
@@ -94,6 +96,8 @@ sctp_plpmtud_stop(struct sctp_plpmtud *s)
 {
 	s->state = SCTP_PLPMTUD_DISABLED;
 	s->confirming = false;
+	s->confirm_next = false;
+	s->search_lost = 0;
 	plp_want(s, 0);
 	s->raise_at = SCTP_TIME_NEVER;
 }
@@ -133,10 +137,15 @@ sctp_plpmtud_on_ack(struct sctp_plpmtud *s, const struct sctp_plpmtud_params *p,
 	if (s->confirming) {
 		/* The PLPMTU carries: no black hole. */
 		s->confirming = false;
-		if (s->state == SCTP_PLPMTUD_SEARCHING)
+		if (s->state == SCTP_PLPMTUD_SEARCHING) {
+			/* The same size again, its lost probes still counted. */
 			plp_search_next(s, p, now_ns);
-		else
+			if (s->state == SCTP_PLPMTUD_SEARCHING)
+				s->probe_count = s->search_lost;
+		} else {
 			plp_want(s, 0);
+		}
+		s->search_lost = 0;
 		return 0;
 	}
 	switch (s->state) {
@@ -159,6 +168,8 @@ sctp_plpmtud_on_ack(struct sctp_plpmtud *s, const struct sctp_plpmtud_params *p,
 		plp_search_next(s, p, now_ns);
 		break;
 	case SCTP_PLPMTUD_SEARCHING:
+		/* A size above the PLPMTU carried: so does the PLPMTU. */
+		s->confirm_next = false;
 		if (size > s->plpmtu)
 			*change = plp_set(s, size);
 		plp_search_next(s, p, now_ns);
@@ -181,6 +192,8 @@ plp_black_hole(struct sctp_plpmtud *s, const struct sctp_plpmtud_params *p)
 	uint16_t failed = s->plpmtu;
 
 	s->confirming = false;
+	s->confirm_next = false;
+	s->search_lost = 0;
 	s->phase = 1;
 	s->raise_at = SCTP_TIME_NEVER;
 	s->high = failed >= base + 4u ? (uint16_t)(failed - 4u) : base;
@@ -222,6 +235,16 @@ plp_size_failed(struct sctp_plpmtud *s, const struct sctp_plpmtud_params *p, uin
 	}
 }
 
+/* Probe the PLPMTU itself now; a search resumes after it (sctp_plpmtud_on_loss()). */
+static void
+plp_confirm(struct sctp_plpmtud *s)
+{
+	s->confirm_next = false;
+	s->search_lost = s->state == SCTP_PLPMTUD_SEARCHING ? s->probe_count : 0;
+	s->confirming = true;
+	plp_want(s, s->plpmtu);
+}
+
 enum sctp_plpmtud_change
 sctp_plpmtud_on_timer(struct sctp_plpmtud *s, const struct sctp_plpmtud_params *p, uint64_t now_ns,
 		      unsigned *lost)
@@ -238,6 +261,11 @@ sctp_plpmtud_on_timer(struct sctp_plpmtud *s, const struct sctp_plpmtud_params *
 		/* Wanted again at once, unless that was the last of MAX_PROBES. */
 		if (++s->probe_count >= SCTP_PLPMTUD_MAX_PROBES)
 			ch = plp_size_failed(s, p, now_ns);
+		if (s->confirm_next && !s->confirming &&
+		    (s->state == SCTP_PLPMTUD_SEARCHING ||
+		     s->state == SCTP_PLPMTUD_SEARCH_COMPLETE))
+			plp_confirm(s);
+		s->confirm_next = false;
 	}
 	if (s->state == SCTP_PLPMTUD_SEARCH_COMPLETE && s->raise_at <= now_ns && !s->confirming &&
 	    !s->out) {
@@ -257,8 +285,11 @@ sctp_plpmtud_on_loss(struct sctp_plpmtud *s)
 	if ((s->state != SCTP_PLPMTUD_SEARCHING && s->state != SCTP_PLPMTUD_SEARCH_COMPLETE) ||
 	    s->confirming)
 		return;
-	s->confirming = true;
-	plp_want(s, s->plpmtu);
+	if (s->out) {
+		s->confirm_next = true; /* after the search probe out */
+		return;
+	}
+	plp_confirm(s);
 }
 
 enum sctp_plpmtud_change
@@ -275,6 +306,8 @@ sctp_plpmtud_on_ptb(struct sctp_plpmtud *s, const struct sctp_plpmtud_params *p,
 	s->high = size;
 	s->raise_at = plp_after(now_ns, p->raise_ns);
 	s->confirming = true;
+	s->confirm_next = false;
+	s->search_lost = 0;
 	plp_want(s, size);
 	return plp_set(s, size);
 }

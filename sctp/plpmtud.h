@@ -79,6 +79,8 @@ struct sctp_plpmtud {
 	uint8_t phase;	     /* search: 0 the top size, 1 big steps, 2 small steps */
 	bool confirming;     /* probing the PLPMTU itself (black hole check) */
 	bool out;	     /* the probe of probe_size is outstanding */
+	bool confirm_next;   /* a loss signal came while a search probe was out */
+	uint8_t search_lost; /* the search size's lost probes, kept across a confirmation */
 	uint16_t plpmtu;     /* the size in use: the path's MTU follows it */
 	uint16_t probe_size; /* 0: no probe wanted or outstanding */
 	uint16_t high;	     /* largest size not known to fail */
@@ -142,7 +144,12 @@ enum sctp_plpmtud_change sctp_plpmtud_on_timer(struct sctp_plpmtud *s,
 /*
  * A sign that packets of the PLPMTU may be disappearing (T3-rtx expired on
  * the path, RFC 8899 §4.3): the PLPMTU itself is probed, unless it is
- * being already or the state has nothing to confirm.
+ * being already or the state has nothing to confirm. A search probe out
+ * is not abandoned: the confirmation follows once it is answered or lost
+ * (answered, a larger size carried: nothing to confirm). The search then
+ * goes on where it was: the probes its size lost still count towards
+ * MAX_PROBES, so T3-rtx expiring every few round trips (a loaded path)
+ * cannot keep a failing size probed forever.
  */
 void sctp_plpmtud_on_loss(struct sctp_plpmtud *s);
 

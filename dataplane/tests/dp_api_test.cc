@@ -184,6 +184,73 @@ class DpApi : public ::testing::Test {
 			poll();
 		return f();
 	}
+	// Send a message from the client, take its packet off the wire and
+	// answer it with an ICMP Fragmentation Needed (mtu) from the server's
+	// side, quoting it as sent to quoted_dst (NULL: where it went).
+	void frag_needed(const uint8_t *quoted_dst, uint16_t mtu, bool send = true)
+	{
+		if (send) {
+			dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
+			ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "quoted", 6), 0);
+			dpsctp_poll(c_, 0);
+			void *p = nullptr;
+			ASSERT_EQ(rte_ring_dequeue(link_->ab[0], &p), 0);
+			rte_mbuf *sent = (rte_mbuf *)p;
+			quoted_.resize(sent->pkt_len);
+			const void *d = rte_pktmbuf_read(sent, 0, sent->pkt_len, quoted_.data());
+			if (d != quoted_.data())
+				memcpy(quoted_.data(), d, sent->pkt_len);
+			rte_pktmbuf_free(sent);
+		}
+		ASSERT_GE(quoted_.size(), 14u + 20u + 12u);
+		auto csum = [](const uint8_t *b, size_t n) {
+			uint32_t sum = 0;
+			for (size_t i = 0; i + 1 < n; i += 2)
+				sum += (uint32_t)(b[i] << 8 | b[i + 1]);
+			while (sum >> 16)
+				sum = (sum & 0xffff) + (sum >> 16);
+			return (uint16_t)~sum;
+		};
+		std::vector<uint8_t> f(14 + 20 + 8 + 20 + 8, 0);
+		uint8_t cmac[6], smac[6];
+		dpsctp_mac(c_, cmac);
+		dpsctp_mac(s_, smac);
+		memcpy(f.data(), cmac, 6);
+		memcpy(f.data() + 6, smac, 6);
+		f[12] = 0x08;
+		uint8_t *ip = f.data() + 14;
+		ip[0] = 0x45;
+		ip[3] = (uint8_t)(f.size() - 14);
+		ip[8] = 64;
+		ip[9] = 1;
+		const uint8_t src[4] = { 10, 0, 0, 2 }, dst[4] = { 10, 0, 0, 1 };
+		memcpy(ip + 12, src, 4);
+		memcpy(ip + 16, dst, 4);
+		uint16_t c = csum(ip, 20);
+		ip[10] = (uint8_t)(c >> 8);
+		ip[11] = (uint8_t)c;
+		uint8_t *icmp = ip + 20;
+		icmp[0] = 3; // destination unreachable
+		icmp[1] = 4; // fragmentation needed and DF set
+		icmp[6] = (uint8_t)(mtu >> 8);
+		icmp[7] = (uint8_t)mtu;
+		memcpy(icmp + 8, quoted_.data() + 14, 20 + 8);
+		if (quoted_dst != nullptr) {
+			uint8_t *q = icmp + 8;
+			memcpy(q + 16, quoted_dst, 4);
+			q[10] = q[11] = 0;
+			c = csum(q, 20);
+			q[10] = (uint8_t)(c >> 8);
+			q[11] = (uint8_t)c;
+		}
+		c = csum(icmp, 8 + 28);
+		icmp[2] = (uint8_t)(c >> 8);
+		icmp[3] = (uint8_t)c;
+		rte_mbuf *m = rte_pktmbuf_alloc(dpsctp_pktmbuf_pool(c_));
+		ASSERT_NE(m, nullptr);
+		memcpy(rte_pktmbuf_append(m, (uint16_t)f.size()), f.data(), f.size());
+		ASSERT_EQ(rte_ring_enqueue(link_->ba[0], m), 0);
+	}
 	void connect_both()
 	{
 		sctp_addr peers[2] = { { 4, { 10, 0, 0, 2 } }, { 4, { 10, 0, 1, 2 } } };
@@ -198,6 +265,7 @@ class DpApi : public ::testing::Test {
 	dpsctp *c_ = nullptr, *s_ = nullptr;
 	unsigned cfree_ = 0, sfree_ = 0;
 	App client_, server_;
+	std::vector<uint8_t> quoted_; // the client's packet frag_needed() quoted
 	static unsigned serial_;
 };
 
@@ -442,63 +510,27 @@ TEST_F(DpApi, IcmpProtocolUnreachableEndsTheAssociation)
 // ICMP 3/4 (Fragmentation Needed, RFC 1191 next-hop MTU 1280) quoting the
 // client's DATA packet: the core lowers the path's MTU (docs/PMTU.md), the
 // application hears DPSCTP_EV_PATH_MTU and the path's statistics say 1280.
+// Worker 0's counter of that name; UINT64_MAX when there is none.
+uint64_t
+worker_counter(dpsctp *d, const char *want)
+{
+	const char *name;
+	for (unsigned i = 0;; i++) {
+		uint64_t v = dpsctp_worker_counter(d, 0, i, &name);
+		if (name == nullptr)
+			return UINT64_MAX;
+		if (strcmp(name, want) == 0)
+			return v;
+	}
+}
+
 TEST_F(DpApi, IcmpFragNeededLowersThePathMtu)
 {
 	connect_both();
 	dpsctp_path_stats ps{};
 	ASSERT_EQ(dpsctp_path_get_stats(client_.a, 0, &ps), 0);
 	EXPECT_EQ(ps.mtu, 1500u);
-	dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
-	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, "quoted", 6), 0);
-	dpsctp_poll(c_, 0);
-	void *p = nullptr;
-	ASSERT_EQ(rte_ring_dequeue(link_->ab[0], &p), 0);
-	rte_mbuf *sent = (rte_mbuf *)p;
-	std::vector<uint8_t> orig(sent->pkt_len);
-	const void *d = rte_pktmbuf_read(sent, 0, sent->pkt_len, orig.data());
-	if (d != orig.data())
-		memcpy(orig.data(), d, sent->pkt_len);
-	rte_pktmbuf_free(sent);
-	ASSERT_GE(orig.size(), 14u + 20u + 12u);
-	std::vector<uint8_t> f(14 + 20 + 8 + 20 + 8, 0);
-	uint8_t cmac[6], smac[6];
-	dpsctp_mac(c_, cmac);
-	dpsctp_mac(s_, smac);
-	memcpy(f.data(), cmac, 6);
-	memcpy(f.data() + 6, smac, 6);
-	f[12] = 0x08;
-	uint8_t *ip = f.data() + 14;
-	ip[0] = 0x45;
-	ip[3] = (uint8_t)(f.size() - 14);
-	ip[8] = 64;
-	ip[9] = 1;
-	const uint8_t src[4] = { 10, 0, 0, 2 }, dst[4] = { 10, 0, 0, 1 };
-	memcpy(ip + 12, src, 4);
-	memcpy(ip + 16, dst, 4);
-	auto csum = [](const uint8_t *b, size_t n) {
-		uint32_t sum = 0;
-		for (size_t i = 0; i + 1 < n; i += 2)
-			sum += (uint32_t)(b[i] << 8 | b[i + 1]);
-		while (sum >> 16)
-			sum = (sum & 0xffff) + (sum >> 16);
-		return (uint16_t)~sum;
-	};
-	uint16_t c = csum(ip, 20);
-	ip[10] = (uint8_t)(c >> 8);
-	ip[11] = (uint8_t)c;
-	uint8_t *icmp = ip + 20;
-	icmp[0] = 3; // destination unreachable
-	icmp[1] = 4; // fragmentation needed and DF set
-	icmp[6] = 1280 >> 8;
-	icmp[7] = 1280 & 0xff;
-	memcpy(icmp + 8, orig.data() + 14, 20 + 8);
-	c = csum(icmp, 8 + 28);
-	icmp[2] = (uint8_t)(c >> 8);
-	icmp[3] = (uint8_t)c;
-	rte_mbuf *m = rte_pktmbuf_alloc(dpsctp_pktmbuf_pool(c_));
-	ASSERT_NE(m, nullptr);
-	memcpy(rte_pktmbuf_append(m, (uint16_t)f.size()), f.data(), f.size());
-	ASSERT_EQ(rte_ring_enqueue(link_->ba[0], m), 0);
+	ASSERT_NO_FATAL_FAILURE(frag_needed(nullptr, 1280));
 	ASSERT_TRUE(until([&] { return client_.mtu_ev.type == DPSCTP_EV_PATH_MTU; }))
 		<< "no PATH_MTU event: " << dp_test_counters(c_);
 	EXPECT_EQ(client_.mtu_ev.mtu, 1280u);
@@ -508,6 +540,77 @@ TEST_F(DpApi, IcmpFragNeededLowersThePathMtu)
 	EXPECT_FALSE(client_.lost);
 	// The message still arrives (retransmitted after its loss), then a clean end.
 	ASSERT_TRUE(until([&] { return server_.recv_default >= 1; }));
+	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
+}
+
+// The same about the server's second address: the worker finds the
+// association by any of the peer's addresses (docs/DEMUX.md), and only
+// that path's MTU goes down.
+TEST_F(DpApi, IcmpFragNeededAboutTheSecondAddress)
+{
+	connect_both();
+	const uint8_t second[4] = { 10, 0, 1, 2 };
+	uint64_t no_assoc = worker_counter(c_, "icmp_no_assoc");
+	ASSERT_NO_FATAL_FAILURE(frag_needed(second, 1280));
+	ASSERT_TRUE(until([&] { return client_.mtu_ev.type == DPSCTP_EV_PATH_MTU; }))
+		<< "no PATH_MTU event: " << dp_test_counters(c_);
+	EXPECT_EQ(client_.mtu_ev.mtu, 1280u);
+	EXPECT_EQ(memcmp(client_.mtu_ev.addr.bytes, second, 4), 0);
+	dpsctp_path_stats p0{}, p1{};
+	ASSERT_EQ(dpsctp_path_get_stats(client_.a, 0, &p0), 0);
+	ASSERT_EQ(dpsctp_path_get_stats(client_.a, 1, &p1), 0);
+	ASSERT_EQ(memcmp(p1.addr.bytes, second, 4), 0);
+	EXPECT_EQ(p0.mtu, 1500u);
+	EXPECT_EQ(p1.mtu, 1280u);
+	EXPECT_EQ(worker_counter(c_, "icmp_no_assoc"), no_assoc);
+	EXPECT_EQ(worker_counter(c_, "peer_addr_taken"), 0u);
+	EXPECT_FALSE(client_.lost);
+	ASSERT_TRUE(until([&] { return server_.recv_default >= 1; }));
+	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
+	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
+	// Freed: neither address finds an association any more.
+	ASSERT_NO_FATAL_FAILURE(frag_needed(second, 1280, false));
+	ASSERT_TRUE(until([&] { return worker_counter(c_, "icmp_no_assoc") == no_assoc + 1; }));
+}
+
+// A peer address is one association's (RFC 9260): one that another
+// association of the worker has with the same ports is not taken from it.
+// As the first address of a connect with that local port: -EADDRINUSE; as a
+// further one: left out of the by-peer table (peer_addr_taken), so the
+// association that has it still gets the ICMP about it, also after the
+// newcomer is gone.
+TEST_F(DpApi, PeerAddressOfAnotherAssociationIsNotTaken)
+{
+	sctp_addr second[1] = { { 4, { 10, 0, 1, 2 } } };
+	int rc = 0;
+	client_.a = dpsctp_connect(c_, 0, second, 1, kPort, 5000, &kCb, &client_, &rc);
+	ASSERT_NE(client_.a, nullptr) << rc;
+	ASSERT_TRUE(until([&] { return client_.up && server_.up; }));
+	App other;
+	EXPECT_EQ(dpsctp_connect(c_, 0, second, 1, kPort, 5000, &kCb, &other, &rc), nullptr);
+	EXPECT_EQ(rc, -EADDRINUSE);
+	// The server's first address came in its INIT ACK: taken as well.
+	sctp_addr first[1] = { { 4, { 10, 0, 0, 2 } } };
+	EXPECT_EQ(dpsctp_connect(c_, 0, first, 1, kPort, 5000, &kCb, &other, &rc), nullptr);
+	EXPECT_EQ(rc, -EADDRINUSE);
+	// A free first address (nobody has 10.0.0.3), a taken second one.
+	sctp_addr both[2] = { { 4, { 10, 0, 0, 3 } }, { 4, { 10, 0, 1, 2 } } };
+	uint64_t taken = worker_counter(c_, "peer_addr_taken");
+	dpsctp_assoc *b = dpsctp_connect(c_, 0, both, 2, kPort, 5000, &kCb, &other, &rc);
+	ASSERT_NE(b, nullptr) << rc;
+	EXPECT_EQ(worker_counter(c_, "peer_addr_taken"), taken + 1);
+	// The server never hears of it (its INIT would restart the first one).
+	link_->drain();
+	ASSERT_EQ(dpsctp_abort(b), 0);
+	for (unsigned i = 0; i < 10; i++)
+		dpsctp_poll(c_, 0);
+	link_->drain();
+	ASSERT_NO_FATAL_FAILURE(frag_needed(nullptr, 1280));
+	ASSERT_TRUE(until([&] { return client_.mtu_ev.type == DPSCTP_EV_PATH_MTU; }))
+		<< "no PATH_MTU event: " << dp_test_counters(c_);
+	EXPECT_EQ(memcmp(client_.mtu_ev.addr.bytes, second[0].bytes, 4), 0);
+	EXPECT_FALSE(client_.lost);
 	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
 	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
 }
@@ -789,19 +892,6 @@ TEST_F(DpApi, CantStartSaysWhy)
 }
 
 // Listening could not be undone, so ports leaked for good.
-uint64_t
-worker_counter(dpsctp *d, const char *want)
-{
-	const char *name;
-	for (unsigned i = 0;; i++) {
-		uint64_t v = dpsctp_worker_counter(d, 0, i, &name);
-		if (name == nullptr)
-			return UINT64_MAX;
-		if (strcmp(name, want) == 0)
-			return v;
-	}
-}
-
 TEST_F(DpApi, UnlistenFreesThePortAndKeepsItsAssociations)
 {
 	// --listeners 2: kPort (SetUp) and one more; a third is -ENOMEM.

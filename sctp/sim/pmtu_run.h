@@ -77,6 +77,10 @@ struct Result {
 	unsigned errors_after_done = 0;
 	uint64_t probes_lost_after_done = 0;
 	uint64_t t3_after_done = 0;
+	// Once side i's PLPMTU first reached the hop's MTU (within the 4-byte step)
+	// after the last step: when, and its probes the hop refused from then on.
+	uint64_t t_found[2] = { 0, 0 };
+	uint64_t over_probes_after_found[2] = { 0, 0 };
 };
 
 class Run {
@@ -170,6 +174,13 @@ class Run {
 				for (unsigned i = 0; i < 2; i++) {
 					lost_at_done_[i] = end_[i].counters.plpmtud_probes_lost;
 					t3_at_done_[i] = end_[i].counters.t3_expiries;
+				}
+			}
+			for (unsigned i = 0; i < 2 && step >= cfg_.steps.size(); i++) {
+				uint16_t m = sctp_paths_get(&end_[i].a.paths, 0)->mtu;
+				if (found_at_[i] == SCTP_TIME_NEVER && m <= mtu_ && m + 4u > mtu_) {
+					found_at_[i] = now_;
+					res.t_found[i] = now_ - t0;
 				}
 			}
 			if (done_at != SCTP_TIME_NEVER && !shut) {
@@ -272,6 +283,7 @@ class Run {
 			res.counters[i] = e.counters;
 			res.mtu_notes[i] = e.mtu_notes;
 			res.lost_notes += e.notes_lost;
+			res.over_probes_after_found[i] = over_probes_[i];
 		}
 		res.bytes_after = res.bytes[0] + res.bytes[1] - res.bytes_before;
 		if (t_step != SCTP_TIME_NEVER) {
@@ -507,6 +519,10 @@ class Run {
 				fragmented_++; // fragments fit: reassembled by the receiver's IP
 			} else {
 				refused_[from.id] = b;
+				if (b.size() > SCTP_COMMON_HDR_LEN &&
+				    b[SCTP_COMMON_HDR_LEN] == SCTP_CHUNK_HEARTBEAT &&
+				    found_at_[from.id] != SCTP_TIME_NEVER)
+					over_probes_[from.id]++;
 				if (icmp_) {
 					// RFC 1812 §4.3.2.3: as much of the packet as fits 576
 					// bytes.
@@ -615,6 +631,8 @@ class Run {
 	Config cfg_;
 	struct sctp_profile prof_;
 	uint64_t lost_at_done_[2] = { 0, 0 }, t3_at_done_[2] = { 0, 0 };
+	uint64_t found_at_[2] = { SCTP_TIME_NEVER, SCTP_TIME_NEVER };
+	uint64_t over_probes_[2] = { 0, 0 };
 	bool setup_ok_ = true;
 	uint16_t mtu_;
 	bool icmp_;

@@ -181,6 +181,39 @@ TEST(Plpmtud, LossSignalConfirmsOnce)
 	EXPECT_EQ(s.plpmtu, 1500);
 }
 
+TEST(Plpmtud, LossSignalsDoNotRestartAFailingSize)
+{
+	// A path of 1280 whose T3-rtx expires at every search probe too large
+	// for it (a loaded path): each loss signal confirms the PLPMTU, but the
+	// search size keeps its lost probes, so each size above 1280 costs
+	// MAX_PROBES probes (1500, 1312, 1284: nine) and the search ends.
+	struct sctp_plpmtud s;
+	uint64_t now = 0;
+	const uint16_t path = 1280;
+	unsigned over = 0, rounds = 0;
+	sctp_plpmtud_start(&s, &kP, path);
+	while (s.state != SCTP_PLPMTUD_SEARCH_COMPLETE && rounds++ < 100) {
+		uint16_t size = sctp_plpmtud_want(&s);
+		ASSERT_NE(size, 0);
+		send(&s, now);
+		if (size <= path) {
+			now += SCTP_MS(50);
+			ack(&s, now);
+			continue;
+		}
+		over++;
+		sctp_plpmtud_on_loss(&s); // T3-rtx while the probe is out
+		EXPECT_TRUE(s.out);
+		now += SCTP_S(1);
+		unsigned lost = 0;
+		sctp_plpmtud_on_timer(&s, &kP, now, &lost);
+		EXPECT_EQ(lost, 1u);
+	}
+	EXPECT_EQ(s.state, SCTP_PLPMTUD_SEARCH_COMPLETE);
+	EXPECT_EQ(s.plpmtu, path);
+	EXPECT_EQ(over, 3 * SCTP_PLPMTUD_MAX_PROBES);
+}
+
 TEST(Plpmtud, StopAndNames)
 {
 	struct sctp_plpmtud s;
