@@ -185,6 +185,7 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 	ev.length = n->length;
 	ev.sent = n->sent;
 	ev.pr_policy = n->pr_policy;
+	ev.context = n->context;
 	ev.reset_flags = n->reset_flags;
 	ev.n_streams = n->n_streams;
 	ev.streams = n->streams;
@@ -652,8 +653,8 @@ dp_conn_send_pr(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, uint8_t
 {
 	uint32_t value = si->pr_policy == DPSCTP_PR_NONE ? 0 : si->pr_value;
 
-	return sctp_assoc_send_pr(&c->a, si->sid, si->ppid, flags, s, (uint8_t)si->pr_policy, value,
-				  c->w->now_ns);
+	return sctp_assoc_send_ctx(&c->a, si->sid, si->ppid, flags, s, (uint8_t)si->pr_policy,
+				   value, si->context, c->w->now_ns);
 }
 
 /*

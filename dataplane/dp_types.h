@@ -191,6 +191,8 @@ struct dp_worker {
 	/* PR-SCTP slots beside outq_nodes and rtxq_nodes; NULL without PR-SCTP (--extensions). */
 	struct sctp_outq_pr *outq_pr;
 	struct sctp_rtxq_pr_slot *rtxq_pr;
+	uint32_t *outq_ctx; /* message contexts beside the send queue nodes */
+	uint32_t *rtxq_ctx; /* and beside the retransmission queue's */
 	/* I-DATA's reassembly (sctp/ireasm.h); NULL without I-DATA (--extensions). */
 	struct sctp_ireasm_pool ireasm_pool;
 	union sctp_ireasm_node *ireasm_nodes;

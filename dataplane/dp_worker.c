@@ -225,6 +225,13 @@ dp_worker_data(struct dp_worker *w, int socket)
 		if (w->outq_pr == NULL || w->rtxq_pr == NULL)
 			return -ENOMEM;
 	}
+	/* The messages' contexts for SEND FAILED (dpsctp_sndinfo.context): 4 bytes a node. */
+	w->outq_ctx = rte_zmalloc_socket("dp_outq_ctx", (size_t)outq_n * sizeof(*w->outq_ctx),
+					 RTE_CACHE_LINE_SIZE, socket);
+	w->rtxq_ctx = rte_zmalloc_socket("dp_rtxq_ctx", (size_t)rtxq_n * sizeof(*w->rtxq_ctx),
+					 RTE_CACHE_LINE_SIZE, socket);
+	if (w->outq_ctx == NULL || w->rtxq_ctx == NULL)
+		return -ENOMEM;
 	bool idata = (d->cfg.extensions & DPSCTP_EXT_I_DATA) != 0;
 	if (idata) {
 		w->ireasm_nodes =
@@ -242,6 +249,9 @@ dp_worker_data(struct dp_worker *w, int socket)
 		return -EINVAL;
 	if (pr && (sctp_outq_pool_attach_pr(&w->outq_pool, w->outq_pr, outq_n) != 0 ||
 		   sctp_rtxq_pool_attach_pr(&w->rtxq_pool, w->rtxq_pr, rtxq_n) != 0))
+		return -EINVAL;
+	if (sctp_outq_pool_attach_ctx(&w->outq_pool, w->outq_ctx, outq_n) != 0 ||
+	    sctp_rtxq_pool_attach_ctx(&w->rtxq_pool, w->rtxq_ctx, rtxq_n) != 0)
 		return -EINVAL;
 	if (idata && sctp_ireasm_pool_init(&w->ireasm_pool, w->ireasm_nodes, ireasm_n) != 0)
 		return -EINVAL;
@@ -377,6 +387,8 @@ dp_worker_destroy(struct dp_worker *w)
 	rte_free(w->rtxq_nodes);
 	rte_free(w->outq_pr);
 	rte_free(w->rtxq_pr);
+	rte_free(w->outq_ctx);
+	rte_free(w->rtxq_ctx);
 	rte_free(w->ireasm_nodes);
 	rte_free(w->l3_mem);
 	dp_impair_fini(&w->impair_tx);

@@ -298,7 +298,7 @@ struct dpsctp_event {
 	int sent;	     /**< SEND_FAILED: some of it went on the wire */
 	uint32_t pr_policy;  /**< SEND_FAILED: the PR-SCTP policy that abandoned the message, 0 when
 				the association closed */
-	uint32_t context;    /**< SEND_FAILED: 0 (the send queue does not keep the context) */
+	uint32_t context;    /**< SEND_FAILED: the message's dpsctp_sndinfo.context */
 	uint16_t local_port; /**< every event: our SCTP port */
 	uint16_t peer_port;  /**< every event: the peer's SCTP port */
 	uint32_t reset_flags;	 /**< STREAM_RESET, ASSOC_RESET, STREAM_CHANGE: DPSCTP_RESET_* */

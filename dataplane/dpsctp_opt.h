@@ -70,7 +70,11 @@ struct dpsctp_rtoinfo {
 
 /**
  * DPSCTP_OPT_ASSOCINFO. Set: max_retrans and cookie_life_ms (0 keeps
- * them); the other fields are read only (ignored in a set).
+ * them); the other fields are read only (ignored in a set). The cookie
+ * life of the instance (dpsctp_setopt(), --cookie-life) is that of the
+ * cookies a listener's INIT ACK gives new associations; an association's
+ * own is that of the INIT ACKs it sends itself (an INIT collision or a
+ * peer's restart, RFC 9260 §5.2).
  */
 struct dpsctp_associnfo {
 	uint16_t max_retrans;	    /**< sasoc_asocmaxrxt: Association.Max.Retrans (§8.1) */

@@ -205,6 +205,14 @@ sctp_assoc_send_pr(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t fl
 		   const struct sctp_slice *msg, uint8_t pr_policy, uint32_t pr_value,
 		   uint64_t now_ns)
 {
+	return sctp_assoc_send_ctx(a, sid, ppid, flags, msg, pr_policy, pr_value, 0, now_ns);
+}
+
+int
+sctp_assoc_send_ctx(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
+		    const struct sctp_slice *msg, uint8_t pr_policy, uint32_t pr_value,
+		    uint32_t context, uint64_t now_ns)
+{
 	struct assoc_in in = {
 		.msg = msg,
 		.ppid = ppid,
@@ -212,6 +220,7 @@ sctp_assoc_send_pr(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t fl
 		.flags = flags,
 		.pr_policy = pr_policy,
 		.pr_value = pr_value,
+		.context = context,
 		.now_ns = now_ns,
 	};
 	int r = assoc_user_run(a, SCTP_ASSOC_USER_SEND, &in);

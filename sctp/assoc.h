@@ -504,6 +504,7 @@ struct sctp_notification {
 	uint8_t pr_policy; /* SEND_FAILED: the PR-SCTP policy that abandoned it; 0: closed */
 	uint32_t ppid;
 	uint32_t length;
+	uint32_t context; /* SEND_FAILED: the message's (sctp_assoc_send_ctx()); 0 without */
 	/*
 	 * STREAM_RESET, ASSOC_RESET, STREAM_CHANGE (RFC 6525 §6.1): the
 	 * SCTP_RESET_* flags; the streams reset (host order, valid during the
@@ -839,6 +840,17 @@ int sctp_assoc_send(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t f
 int sctp_assoc_send_pr(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
 		       const struct sctp_slice *msg, uint8_t pr_policy, uint32_t pr_value,
 		       uint64_t now_ns);
+
+/*
+ * sctp_assoc_send_pr() with the application's context for the message (RFC
+ * 6458 snd_context): every SEND_FAILED notification about the message
+ * carries it (struct sctp_notification context). A context other than 0
+ * needs context slots in the data config's pools (sctp_outq_pool_attach_ctx(),
+ * sctp_rtxq_pool_attach_ctx()): -EINVAL without; otherwise send_pr's values.
+ */
+int sctp_assoc_send_ctx(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint8_t flags,
+			const struct sctp_slice *msg, uint8_t pr_policy, uint32_t pr_value,
+			uint32_t context, uint64_t now_ns);
 
 /*
  * The stream scheduler of this association's send queue (enum

@@ -296,11 +296,13 @@ assoc_tx_init_ack(struct sctp_assoc *a, const struct assoc_run *run, const struc
 {
 	struct sctp_init init;
 	struct sctp_init_params p;
+	struct sctp_init_ack_tags tags = cmds->init_ack;
 
+	/* The cookie lives as long as this association says (RFC 6458 ASSOCINFO). */
+	tags.cookie_life_ns = assoc_profile(a)->valid_cookie_life_ns;
 	if (run->rx == NULL || cmds->init_chunk == NULL ||
 	    sctp_endpoint_check_init(cmds->init_chunk, &init, &p) != SCTP_EP_DROP_COUNT ||
-	    !sctp_endpoint_write_init_ack(a->ep, run->rx, &init, &p, &cmds->init_ack, run->now_ns,
-					  w))
+	    !sctp_endpoint_write_init_ack(a->ep, run->rx, &init, &p, &tags, run->now_ns, w))
 		w->err = true;
 }
 

@@ -218,6 +218,7 @@ struct assoc_in {
 			uint8_t flags;
 			uint8_t pr_policy; /* user SEND: SCTP_PR_*, pr_value its value */
 			uint32_t pr_value;
+			uint32_t context; /* user SEND: given back with SEND FAILED */
 		};
 		struct {
 			/* user RECONF: what (ASSOC_RECONF_*), SCTP_STREAM_RESET_* flags and

@@ -153,7 +153,7 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 
 static void
 tx_notify_failed(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint32_t len, bool sent,
-		 uint8_t pr_policy)
+		 uint8_t pr_policy, uint32_t context)
 {
 	struct sctp_notification n = {
 		.assoc = a,
@@ -166,6 +166,7 @@ tx_notify_failed(struct sctp_assoc *a, uint16_t sid, uint32_t ppid, uint32_t len
 		.pr_policy = pr_policy,
 		.ppid = ppid,
 		.length = len,
+		.context = context,
 	};
 	a->counters->send_failed++;
 	a->ops->notify(a->ctx, &n);
@@ -176,13 +177,13 @@ static void
 tx_rtxq_failed(void *arg, const struct sctp_rtxq_msg *m)
 {
 	if (m->has_last)
-		tx_notify_failed(arg, m->sid, m->ppid, m->len, true, SCTP_PR_NONE);
+		tx_notify_failed(arg, m->sid, m->ppid, m->len, true, SCTP_PR_NONE, m->context);
 }
 
 static void
 tx_outq_failed(void *arg, const struct sctp_outq_unsent *u)
 {
-	tx_notify_failed(arg, u->sid, u->ppid, u->msg.len, u->taken != 0, SCTP_PR_NONE);
+	tx_notify_failed(arg, u->sid, u->ppid, u->msg.len, u->taken != 0, SCTP_PR_NONE, u->context);
 }
 
 /*
@@ -234,7 +235,7 @@ tx_pr_sent_abandoned(void *arg, const struct sctp_rtxq_msg *m, enum sctp_rtxq_pr
 		tx->skip_ssn = m->ssn;
 		tx->skip_policy = (uint8_t)policy;
 	}
-	tx_notify_failed(a, m->sid, m->ppid, len, true, (uint8_t)policy);
+	tx_notify_failed(a, m->sid, m->ppid, len, true, (uint8_t)policy, m->context);
 }
 
 struct tx_pr_unsent {
@@ -250,7 +251,7 @@ tx_pr_unsent_abandoned(void *arg, const struct sctp_outq_unsent *u)
 
 	c->a->counters->pr_abandoned.msgs[c->policy]++;
 	c->a->counters->pr_abandoned.bytes[c->policy] += u->msg.len;
-	tx_notify_failed(c->a, u->sid, u->ppid, u->msg.len, false, c->policy);
+	tx_notify_failed(c->a, u->sid, u->ppid, u->msg.len, false, c->policy, u->context);
 }
 
 /*
@@ -483,7 +484,7 @@ assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in
 		run->result = -EOPNOTSUPP;
 		return;
 	}
-	if (in->msg == NULL) {
+	if (in->msg == NULL || (in->context != 0 && tx->env.pool->ctx == NULL)) {
 		run->result = -EINVAL;
 		return;
 	}
@@ -495,7 +496,8 @@ assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in
 	}
 	int r = tx_pr_policy(a, run, in, &pr);
 	if (r == 0)
-		r = sctp_outq_push_pr(&tx->outq, in->sid, in->ppid, flags, in->msg, &pr);
+		r = sctp_outq_push_ctx(&tx->outq, in->sid, in->ppid, flags, in->msg, &pr,
+				       in->context);
 	if (r == -ENOBUFS && pr.policy == SCTP_PR_PRIO) {
 		/*
 		 * RFC 7496 §4: room made by abandoning queued messages of lower
@@ -507,7 +509,8 @@ assoc_tx_push(struct sctp_assoc *a, struct assoc_run *run, const struct assoc_in
 		uint32_t need = in->msg->len > free ? in->msg->len - free : 1u;
 		if (sctp_outq_pr_evict(&tx->outq, pr.value, need, tx_pr_unsent_abandoned, &ctx) !=
 		    0)
-			r = sctp_outq_push_pr(&tx->outq, in->sid, in->ppid, flags, in->msg, &pr);
+			r = sctp_outq_push_ctx(&tx->outq, in->sid, in->ppid, flags, in->msg, &pr,
+					       in->context);
 	}
 	run->result = r;
 	if (r != 0)
@@ -897,6 +900,7 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 				.flags = ch[k].flags,
 				.path = (uint8_t)dp,
 				.payload = ch[k].slice,
+				.context = ch[k].context,
 			};
 			/*
 			 * Room was checked first, so only a bug fails here; the

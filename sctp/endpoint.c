@@ -251,6 +251,11 @@ sctp_endpoint_write_init_ack(struct sctp_endpoint *ep, const struct sctp_rx *rx,
 	if (tags != NULL) {
 		st.local_tie_tag = tags->local_tie_tag;
 		st.peer_tie_tag = tags->peer_tie_tag;
+		if (tags->cookie_life_ns != 0)
+			st.lifespan_ns = sctp_cookie_lifespan(
+				tags->cookie_life_ns,
+				p->has_cookie_preservative ? p->cookie_preservative_ms : 0,
+				ep->cfg.profile->cookie_preservative_cap_ns);
 	}
 	size_t cookie_len = sctp_cookie_encode(&ep->keys, &st, cookie, sizeof(cookie));
 	if (cookie_len == 0)

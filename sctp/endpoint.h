@@ -156,6 +156,11 @@ struct sctp_init_ack_tags {
 	uint32_t local_initial_tsn;
 	uint32_t local_tie_tag;
 	uint32_t peer_tie_tag;
+	/*
+	 * Valid.Cookie.Life of the association answering (RFC 6458
+	 * sasoc_cookie_life, set on it); 0: the endpoint's profile's.
+	 */
+	uint64_t cookie_life_ns;
 };
 
 /*

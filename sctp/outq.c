@@ -708,6 +708,7 @@ sctp_outq_pool_init(struct sctp_outq_pool *p, struct sctp_outq_msg *nodes, uint3
 	p->nodes = nodes;
 	p->ops = ops;
 	p->pr = NULL;
+	p->ctx = NULL;
 	p->pr_seq = 0;
 	p->n = n;
 	p->free = 1;
@@ -721,6 +722,15 @@ sctp_outq_pool_attach_pr(struct sctp_outq_pool *p, struct sctp_outq_pr *slots, u
 	if (p == NULL || slots == NULL || n != p->n)
 		return -1;
 	p->pr = slots;
+	return 0;
+}
+
+int
+sctp_outq_pool_attach_ctx(struct sctp_outq_pool *p, uint32_t *slots, uint32_t n)
+{
+	if (p == NULL || slots == NULL || n != p->n)
+		return -1;
+	p->ctx = slots;
 	return 0;
 }
 
@@ -798,10 +808,13 @@ sctp_outq_set_idata(struct sctp_outq *q, bool on)
 	return 0;
 }
 
-/* sctp_outq_push() and sctp_outq_push_pr(); pr NULL for a reliable message. */
+/*
+ * The push calls; pr NULL for a reliable message. context is 0 when the
+ * pool has no context slots (sctp_outq_push_ctx() checked).
+ */
 static inline int
 push(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags, const struct sctp_slice *msg,
-     const struct sctp_outq_pr *pr)
+     const struct sctp_outq_pr *pr, uint32_t context)
 {
 	struct sctp_outq_pool *p = q->pool;
 	struct sctp_outq_msg *m;
@@ -834,6 +847,8 @@ push(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags, const stru
 	m->flags = flags;
 	m->pr_policy = SCTP_OUTQ_PR_NONE;
 	m->credit = 0;
+	if (p->ctx != NULL)
+		p->ctx[ref - 1u] = context;
 	if (pr != NULL) {
 		struct sctp_outq_pr *slot = &p->pr[ref - 1u];
 
@@ -858,18 +873,27 @@ int
 sctp_outq_push(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
 	       const struct sctp_slice *msg)
 {
-	return push(q, sid, ppid, flags, msg, NULL);
+	return push(q, sid, ppid, flags, msg, NULL, 0);
+}
+
+int
+sctp_outq_push_ctx(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
+		   const struct sctp_slice *msg, const struct sctp_outq_pr *pr, uint32_t context)
+{
+	if (context != 0 && q->pool->ctx == NULL)
+		return -EINVAL;
+	if (pr == NULL || pr->policy == SCTP_OUTQ_PR_NONE)
+		return push(q, sid, ppid, flags, msg, NULL, context);
+	if (pr->policy > SCTP_OUTQ_PR_PRIO || q->pool->pr == NULL)
+		return -EINVAL;
+	return push(q, sid, ppid, flags, msg, pr, context);
 }
 
 int
 sctp_outq_push_pr(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
 		  const struct sctp_slice *msg, const struct sctp_outq_pr *pr)
 {
-	if (pr == NULL || pr->policy == SCTP_OUTQ_PR_NONE)
-		return push(q, sid, ppid, flags, msg, NULL);
-	if (pr->policy > SCTP_OUTQ_PR_PRIO || q->pool->pr == NULL)
-		return -EINVAL;
-	return push(q, sid, ppid, flags, msg, pr);
+	return sctp_outq_push_ctx(q, sid, ppid, flags, msg, pr, 0);
 }
 
 /*
@@ -916,6 +940,7 @@ take(struct sctp_outq *q, uint32_t ref, uint32_t f, struct sctp_outq_chunk *c)
 	c->flags = flags;
 	c->pr_policy = m->pr_policy;
 	c->pr_value = m->pr_policy != SCTP_OUTQ_PR_NONE ? p->pr[ref - 1u].value : 0;
+	c->context = p->ctx != NULL ? p->ctx[ref - 1u] : 0;
 
 	q->queued_bytes -= f;
 	q->wire_bytes -= wire_len(q, rem);
@@ -1020,6 +1045,7 @@ sctp_outq_abandon(struct sctp_outq *q, sctp_outq_unsent_fn fn, void *arg)
 				.sid = m->sid,
 				.flags = m->flags,
 				.pr_policy = m->pr_policy,
+				.context = p->ctx != NULL ? p->ctx[ref - 1u] : 0,
 			};
 
 			fn(arg, &u);
@@ -1159,6 +1185,7 @@ drop_unsent(struct sctp_outq *q, const struct loc *l, sctp_outq_unsent_fn fn, vo
 			.sid = m->sid,
 			.flags = m->flags,
 			.pr_policy = m->pr_policy,
+			.context = q->pool->ctx != NULL ? q->pool->ctx[l->ref - 1u] : 0,
 		};
 
 		fn(arg, &u);

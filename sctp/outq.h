@@ -106,7 +106,9 @@
  * lives in a 16-byte slot per pool node beside the array
  * (sctp_outq_pool_attach_pr()), so the 48-byte node does not grow, a
  * reliable message costs nothing more and a pool without PR-SCTP has no
- * slots.
+ * slots. The application's context value for a message (RFC 6458
+ * snd_context, returned with SEND FAILED) lives the same way in a 4-byte
+ * slot per node (sctp_outq_pool_attach_ctx()).
  *
  * Costs: push, next and peek are O(1) (a handful of loads and stores, two
  * indirect calls to the scheduler per chunk, one ops->hold() per fragment
@@ -234,6 +236,7 @@ struct sctp_outq_pool {
 	struct sctp_outq_msg *nodes;
 	const struct sctp_buf_ops *ops; /* hold/release of every queued buffer */
 	struct sctp_outq_pr *pr;	/* n slots, slot i node i's policy; NULL: no PR-SCTP */
+	uint32_t *ctx;			/* n slots, slot i node i's context; NULL: none kept */
 	uint64_t pr_seq;		/* SCTP_OUTQ_PR_PRIO messages pushed (their push order) */
 	uint32_t n;
 	uint32_t free; /* 1 + index of the first free node; 0: none */
@@ -297,6 +300,7 @@ struct sctp_outq_chunk {
 	uint8_t flags;	   /* SCTP_DATA_FLAG_{B,E,U,I} */
 	uint8_t pr_policy; /* the message's SCTP_OUTQ_PR_*, NONE if pushed without one */
 	uint64_t pr_value; /* its struct sctp_outq_pr value; 0 for NONE */
+	uint32_t context;  /* the message's context (sctp_outq_push_ctx()); 0 without */
 };
 
 /* What sctp_outq_abandon() and the PR-SCTP calls report for each message they drop. */
@@ -307,6 +311,7 @@ struct sctp_outq_unsent {
 	uint16_t sid;
 	uint8_t flags;	   /* SCTP_OUTQ_* as pushed */
 	uint8_t pr_policy; /* SCTP_OUTQ_PR_* as pushed */
+	uint32_t context;  /* as pushed (sctp_outq_push_ctx()); 0 without */
 };
 
 /*
@@ -332,6 +337,14 @@ int sctp_outq_pool_init(struct sctp_outq_pool *p, struct sctp_outq_msg *nodes, u
  * is NULL.
  */
 int sctp_outq_pool_attach_pr(struct sctp_outq_pool *p, struct sctp_outq_pr *slots, uint32_t n);
+
+/*
+ * Context slots for a pool, as the PR slots: slots[i] holds node i's
+ * message context (caller storage, 4 bytes each, written by every push).
+ * Without them a message can only be pushed with context 0. -1 (nothing
+ * changed) if n != p->n or slots is NULL.
+ */
+int sctp_outq_pool_attach_ctx(struct sctp_outq_pool *p, uint32_t *slots, uint32_t n);
 
 static inline uint32_t
 sctp_outq_pool_free(const struct sctp_outq_pool *p)
@@ -434,6 +447,17 @@ int sctp_outq_push(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t fla
  */
 int sctp_outq_push_pr(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
 		      const struct sctp_slice *msg, const struct sctp_outq_pr *pr);
+
+/*
+ * sctp_outq_push_pr() with the application's context for the message (RFC
+ * 6458 snd_context), carried by its chunks (struct sctp_outq_chunk) and
+ * reported if the message is dropped (struct sctp_outq_unsent). -EINVAL
+ * for a context other than 0 while the pool has no context slots;
+ * otherwise push_pr's errors. O(1).
+ */
+int sctp_outq_push_ctx(struct sctp_outq *q, uint16_t sid, uint32_t ppid, uint8_t flags,
+		       const struct sctp_slice *msg, const struct sctp_outq_pr *pr,
+		       uint32_t context);
 
 /*
  * Take the next chunk the scheduler picks: at most max_payload bytes of user

@@ -138,6 +138,7 @@ sctp_rtxq_pool_init(struct sctp_rtxq_pool *p, struct sctp_rtxq_node *nodes, uint
 	}
 	p->nodes = nodes;
 	p->pr = NULL;
+	p->ctx = NULL;
 	p->n = n;
 	p->free = 0;
 	p->n_free = n;
@@ -151,6 +152,16 @@ sctp_rtxq_pool_attach_pr(struct sctp_rtxq_pool *p, struct sctp_rtxq_pr_slot *slo
 		return -1;
 	memset(slots, 0, sizeof(*slots) * n);
 	p->pr = slots;
+	return 0;
+}
+
+int
+sctp_rtxq_pool_attach_ctx(struct sctp_rtxq_pool *p, uint32_t *slots, uint32_t n)
+{
+	if (slots == NULL || n != p->n)
+		return -1;
+	memset(slots, 0, sizeof(*slots) * n);
+	p->ctx = slots;
 	return 0;
 }
 
@@ -223,6 +234,8 @@ sctp_rtxq_add(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, const struct
 	n->state = S_IN_FLIGHT;
 	n->path = c->path;
 	n->misses = 0;
+	if (pool->ctx != NULL)
+		pool->ctx[x] = c->context;
 
 	if (q->tail == NIL)
 		q->head = x;
@@ -809,9 +822,12 @@ sctp_rtxq_take_rtx(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigne
 }
 
 static void
-msg_start(struct sctp_rtxq_msg *m, const struct sctp_rtxq_node *n)
+msg_start(struct sctp_rtxq_msg *m, const struct sctp_rtxq_pool *pool, uint32_t x)
 {
+	const struct sctp_rtxq_node *n = &pool->nodes[x];
+
 	memset(m, 0, sizeof(*m));
+	m->context = pool->ctx != NULL ? pool->ctx[x] : 0;
 	m->first_tsn = n->tsn;
 	m->ppid = n->ppid;
 	m->sid = n->sid;
@@ -853,7 +869,7 @@ imsg_scan(struct sctp_rtxq_pool *pool, uint32_t x, struct imsg *im)
 	struct sctp_rtxq_node *nodes = pool->nodes;
 	const struct sctp_rtxq_node *first = &nodes[x];
 
-	msg_start(&im->m, first);
+	msg_start(&im->m, pool, x);
 	if (!(first->flags & SCTP_DATA_FLAG_B))
 		im->m.ppid = (first->state & S_PR) ? pool->pr[x].ppid : 0; /* not an FSN */
 	im->all_gap_acked = true;
@@ -919,7 +935,7 @@ sctp_rtxq_abandon(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, sctp_rtx
 			open = false;
 		}
 		if (!open) {
-			msg_start(&m, n);
+			msg_start(&m, pool, x);
 			open = true;
 		}
 		m.len += n->len;
@@ -1032,7 +1048,7 @@ abandon_msg(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uint32_t x, ui
 	struct sctp_rtxq_msg m;
 	uint32_t y = x;
 
-	msg_start(&m, &nodes[x]);
+	msg_start(&m, env->pool, x);
 	for (uint32_t i = 0; i < k; i++, y = nodes[y].next) {
 		m.len += nodes[y].len;
 		m.chunks++;

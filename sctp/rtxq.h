@@ -73,8 +73,10 @@
  * eight per-path flight sizes (SCTP_MAX_PATHS * 4), the rest head, tail,
  * the Cumulative TSN Ack Point, the last a_rwnd, payload bytes in flight,
  * the Karn fence and two counters. With PR-SCTP the pool has a 16-byte
- * slot per node beside the array (struct sctp_rtxq_pr_slot); the node and
- * the header do not grow. Nothing here allocates.
+ * slot per node beside the array (struct sctp_rtxq_pr_slot), and with
+ * context slots (sctp_rtxq_pool_attach_ctx()) a 4-byte one holding the
+ * chunk's message context; the node and the header do not grow. Nothing
+ * here allocates.
  *
  * Costs, Q being the chunks queued, A those a SACK acknowledges
  * cumulatively, G its gap blocks, W the chunks from the new cum point to
@@ -177,6 +179,7 @@ struct sctp_rtxq_pr_slot {
 struct sctp_rtxq_pool {
 	struct sctp_rtxq_node *nodes;
 	struct sctp_rtxq_pr_slot *pr; /* n slots, or NULL: no PR-SCTP chunk can be added */
+	uint32_t *ctx;		      /* n slots, node i's message context; NULL: none kept */
 	uint32_t n;		      /* nodes in the array */
 	uint32_t free;		      /* first free node, SCTP_RTXQ_NIL when none */
 	uint32_t n_free;	      /* free nodes */
@@ -227,6 +230,14 @@ int sctp_rtxq_pool_init(struct sctp_rtxq_pool *p, struct sctp_rtxq_node *nodes, 
 int sctp_rtxq_pool_attach_pr(struct sctp_rtxq_pool *p, struct sctp_rtxq_pr_slot *slots, uint32_t n);
 
 /*
+ * Context slots for a pool: slots[i] keeps node i's message context
+ * (struct sctp_rtxq_chunk context, given back in struct sctp_rtxq_msg);
+ * caller storage, 4 bytes each, written by every add. Without them every
+ * context reads 0. -1 if slots is NULL or n is not p->n.
+ */
+int sctp_rtxq_pool_attach_ctx(struct sctp_rtxq_pool *p, uint32_t *slots, uint32_t n);
+
+/*
  * An empty queue whose first TSN will be initial_tsn (ours, from the INIT or
  * INIT ACK we sent): the Cumulative TSN Ack Point starts at initial_tsn - 1,
  * which is what the peer's first SACK acknowledges when it has nothing
@@ -245,6 +256,7 @@ struct sctp_rtxq_chunk {
 	uint8_t flags;		   /* DATA chunk flags */
 	uint8_t path;		   /* the path it is sent to */
 	struct sctp_slice payload; /* the caller's reference passes to the queue on OK */
+	uint32_t context;	   /* its message's context, kept if the pool has slots */
 };
 
 enum sctp_rtxq_add_verdict {
@@ -506,9 +518,10 @@ struct sctp_rtxq_msg {
 	uint32_t chunks;	/* its chunks in the queue */
 	uint16_t sid;
 	uint16_t ssn;
-	uint8_t flags;	/* DATA flags of the first chunk (U tells unordered) */
-	bool has_first; /* its B fragment is in the queue (none of it was acked) */
-	bool has_last;	/* its E fragment is in the queue (else the rest was never sent) */
+	uint8_t flags;	  /* DATA flags of the first chunk (U tells unordered) */
+	bool has_first;	  /* its B fragment is in the queue (none of it was acked) */
+	bool has_last;	  /* its E fragment is in the queue (else the rest was never sent) */
+	uint32_t context; /* its first chunk's (every chunk of a message has the same) */
 };
 
 typedef void (*sctp_rtxq_msg_fn)(void *arg, const struct sctp_rtxq_msg *m);

@@ -165,6 +165,19 @@ class DpPrSctp : public ::testing::Test {
 			{ DPSCTP_PR_RTX, 5 },	 { DPSCTP_PR_PRIO, 0 },	   { DPSCTP_PR_PRIO, 7 },
 			{ DPSCTP_PR_NONE, 123 }, // the value of NONE is ignored
 		};
+		// A lossless link abandons nothing, but with the profile's RTO of a
+		// millisecond a polling thread descheduled that long (a loaded
+		// machine) lets T3-rtx expire and abandon the RTX 0 message: a
+		// second's RTO keeps the question to the link.
+		dpsctp_rtoinfo rto{};
+		rto.initial_us = 1000000;
+		rto.min_us = 1000000;
+		rto.max_us = 2000000;
+		char err[200];
+		ASSERT_EQ(dpsctp_assoc_setopt(from.a, DPSCTP_OPT_RTOINFO, &rto, sizeof(rto), err,
+					      sizeof(err)),
+			  0)
+			<< err;
 		std::vector<std::string> want;
 		size_t before = to.got.size();
 		for (const auto &x : sends) {
@@ -327,7 +340,8 @@ TEST_F(DpPrSctp, RtxZeroOverALossyLinkAbandons)
 		if (sent < kMsgs) {
 			dpsctp_sndinfo si{};
 			si.sid = 1;
-			si.ppid = sent; // names the message in its SEND_FAILED
+			si.ppid = sent;		     // names the message in its SEND_FAILED
+			si.context = 0x5000u + sent; // comes back with it too
 			si.pr_policy = DPSCTP_PR_RTX;
 			si.pr_value = 0;
 			memset(buf, 0, sizeof(buf));
@@ -361,6 +375,7 @@ TEST_F(DpPrSctp, RtxZeroOverALossyLinkAbandons)
 		EXPECT_EQ(ev.sid, 1);
 		EXPECT_EQ(ev.length, sizeof(buf));
 		ASSERT_LT(ev.ppid, kMsgs);
+		EXPECT_EQ(ev.context, 0x5000u + ev.ppid) << "the message's own context";
 		EXPECT_FALSE(failed[ev.ppid]) << "message " << ev.ppid << " abandoned twice";
 		failed[ev.ppid] = true;
 	}
@@ -394,6 +409,37 @@ TEST_F(DpPrSctp, SendFailedOfAnAbortHasNoPolicy)
 	for (const dpsctp_event &ev : client_.failed) {
 		EXPECT_EQ(ev.pr_policy, 0u);
 		EXPECT_EQ(ev.length, sizeof(msg));
+	}
+}
+
+// RFC 6458 snd_context: each message's SEND_FAILED carries the context it
+// was sent with, whether the abort found it sent and unacknowledged (the
+// retransmission queue's) or still queued (the send queue's), with and
+// without a policy.
+TEST_F(DpPrSctp, SendFailedCarriesEachMessagesContext)
+{
+	start({ "", "" });
+	const char msg[] = "ctx";
+	dpsctp_sndinfo si{};
+	si.context = 0xc0de0001u; // sent at once, reliable
+	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, msg, sizeof(msg)), 0);
+	si.context = 0xc0de0002u; // sent at once, with a policy
+	si.pr_policy = DPSCTP_PR_RTX;
+	si.pr_value = 3;
+	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, msg, sizeof(msg)), 0);
+	si.flags = DPSCTP_SEND_MORE; // these two wait in the send queue
+	si.context = 0xc0de0003u;
+	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, msg, sizeof(msg)), 0);
+	si.pr_policy = DPSCTP_PR_NONE;
+	si.pr_value = 0;
+	si.context = 0xc0de0004u;
+	ASSERT_EQ(dpsctp_send_bytes(client_.a, &si, msg, sizeof(msg)), 0);
+	ASSERT_EQ(dpsctp_abort(client_.a), 0); // before the peer's SACK can arrive
+	ASSERT_TRUE(until([&] { return client_.ended && server_.ended; }));
+	ASSERT_EQ(client_.failed.size(), 4u);
+	for (uint32_t i = 0; i < 4; i++) {
+		EXPECT_EQ(client_.failed[i].context, 0xc0de0001u + i) << i;
+		EXPECT_EQ(client_.failed[i].sent != 0, i < 2) << i;
 	}
 }
 

@@ -8,6 +8,7 @@
 #include "assoc_harness.h"
 
 extern "C" {
+#include "sctp/assoc_opt.h"
 #include "sctp/endpoint.h"
 }
 
@@ -226,6 +227,29 @@ TEST_F(Collision, UnexpectedInitGetsANewTagAndTieTagsAndChangesNothing)
 		EXPECT_TRUE(sctp_addr_eq(&last().dst, &peer_addr_));
 		EXPECT_EQ(std::memcmp(&before, &a_, sizeof(a_)), 0);
 	}
+}
+
+// RFC 6458 ASSOCINFO sasoc_cookie_life set on the association: the cookie
+// its own INIT ACK carries lives that long; without its own value, the
+// endpoint's.
+TEST_F(Collision, AnAssociationsInitAckCookieHasItsOwnLife)
+{
+	to_state(SCTP_ASSOC_ESTABLISHED);
+	next_tag_ = kNewLocalTag;
+	input(0, init_chunk(kNewPeerTag));
+	InitAck ia = open_init_ack(last().bytes, &ep_, now_);
+	EXPECT_EQ(ia.st.lifespan_ns, ep_.cfg.profile->valid_cookie_life_ns);
+	EXPECT_NE(ep_.cfg.profile->valid_cookie_life_ns, SCTP_S(5));
+
+	struct sctp_assoc_opts o;
+	sctp_assoc_opts_init(&o, &a_);
+	o.profile.valid_cookie_life_ns = SCTP_S(5);
+	const char *why = nullptr;
+	ASSERT_EQ(sctp_assoc_set_opts(&a_, &o, now_, &why), 0) << why;
+	input(0, init_chunk(kNewPeerTag));
+	ia = open_init_ack(last().bytes, &ep_, now_);
+	EXPECT_EQ(ia.st.lifespan_ns, SCTP_S(5));
+	sctp_assoc_clear_opts(&a_);
 }
 
 TEST_F(Collision, InvalidInitsAreRefusedAsInClosed)

@@ -257,6 +257,51 @@ TEST(OutqPr, ChunksCarryThePolicy)
 	}
 }
 
+// The application's context (RFC 6458 snd_context) rides with the message:
+// every chunk cut from it carries it, a dropped message reports it, with or
+// without a policy; a pool without context slots takes only context 0.
+TEST(OutqPr, ContextTravelsWithTheMessage)
+{
+	Env e(2, SCTP_OUTQ_SCHED_FCFS, false);
+	std::vector<uint32_t> ctx(e.pool.n);
+	EXPECT_EQ(-1, sctp_outq_pool_attach_ctx(&e.pool, ctx.data(), e.pool.n - 1));
+	EXPECT_EQ(-1, sctp_outq_pool_attach_ctx(&e.pool, nullptr, e.pool.n));
+	e.bufs.emplace_back();
+	FakeBuf *b = &e.bufs.back();
+	b->bytes.resize(2500);
+	struct sctp_slice s = { b, b->bytes.data(), 2500 };
+	EXPECT_EQ(-EINVAL, sctp_outq_push_ctx(&e.q, 0, 1, 0, &s, nullptr, 7)) << "no slots";
+	EXPECT_EQ(e.led.holds, 0u);
+	EXPECT_EQ(0, sctp_outq_push_ctx(&e.q, 0, 1, 0, &s, nullptr, 0)) << "0 needs none";
+	ASSERT_EQ(0, sctp_outq_pool_attach_ctx(&e.pool, ctx.data(), e.pool.n));
+	struct sctp_outq_pr ttl = {};
+	ttl.policy = SCTP_OUTQ_PR_TTL;
+	ttl.value = 100;
+	EXPECT_EQ(0, sctp_outq_push_ctx(&e.q, 1, 2, 0, &s, nullptr, 0xdeadbeef));
+	EXPECT_EQ(0, sctp_outq_push_ctx(&e.q, 0, 3, 0, &s, &ttl, 42));
+	EXPECT_EQ(0, sctp_outq_push_ctx(&e.q, 1, 4, 0, &s, nullptr, 43));
+	b->refs--;
+	// Message 1 (context 0) and message 2, three chunks each.
+	struct sctp_outq_chunk c;
+	for (int i = 0; i < 6; i++) {
+		ASSERT_TRUE(e.next(1000, &c));
+		EXPECT_EQ(c.context, i < 3 ? 0u : 0xdeadbeefu) << i;
+	}
+	// Message 3 half sent, then expired; message 4 dropped at close.
+	ASSERT_TRUE(e.next(1000, &c));
+	EXPECT_EQ(c.context, 42u);
+	std::vector<uint32_t> seen;
+	auto cb = [](void *arg, const struct sctp_outq_unsent *u) {
+		static_cast<std::vector<uint32_t> *>(arg)->push_back(u->context);
+	};
+	EXPECT_EQ(2500u - 1000u, sctp_outq_abandon_partial(&e.q, 0));
+	EXPECT_EQ(0, sctp_outq_push_ctx(&e.q, 0, 5, 0, &s, &ttl, 44));
+	uint64_t nd = 0;
+	EXPECT_EQ(1u, sctp_outq_pr_expire(&e.q, 101, cb, &seen, &nd));
+	EXPECT_EQ(1u, sctp_outq_abandon(&e.q, cb, &seen));
+	EXPECT_EQ(seen, (std::vector<uint32_t>{ 44u, 43u }));
+}
+
 TEST(OutqPr, UnorderedPriorityMessageGetsSsnZero)
 {
 	// Unordered DATA: no SSN is given, the chunk's SSN and MID are 0 even though

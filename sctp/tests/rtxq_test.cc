@@ -153,6 +153,7 @@ struct Harness {
 	struct sctp_rtxq q;
 	struct sctp_rtxq_sack_result res;
 	uint32_t next_tsn;
+	uint32_t context = 0; // the next chunks' message context
 
 	explicit Harness(uint32_t initial_tsn = 1, uint32_t a_rwnd = 100000,
 			 uint32_t n_nodes = 4096, uint32_t max_chunks = 0)
@@ -181,6 +182,7 @@ struct Harness {
 		c.payload.handle = b;
 		c.payload.data = b->bytes;
 		c.payload.len = len;
+		c.context = context;
 		enum sctp_rtxq_add_verdict v = sctp_rtxq_add(&q, &env, &c, now);
 		if (v == SCTP_RTXQ_ADD_OK) {
 			next_tsn++;
@@ -1104,6 +1106,38 @@ TEST(RtxqAbandon, ReportsEachMessageAndReleasesAll)
 	h.send(10, 0); // TSN 7 continues the sequence
 	EXPECT_EQ(7u, sctp_rtxq_highest_sent(&h.q, &h.pool));
 	h.finish();
+}
+
+// Each message's context comes back with it (RFC 6458 SEND FAILED's
+// snd_context), from the pool's context slots; without slots it reads 0.
+TEST(RtxqAbandon, ReportsEachMessagesContext)
+{
+	for (bool slots : { false, true }) {
+		SCOPED_TRACE(slots ? "slots" : "no slots");
+		Harness h(1, 100000);
+		std::vector<uint32_t> ctx(h.pool.n, 0xa5a5a5a5u);
+		EXPECT_EQ(-1, sctp_rtxq_pool_attach_ctx(&h.pool, ctx.data(), h.pool.n + 1));
+		if (slots) {
+			ASSERT_EQ(0, sctp_rtxq_pool_attach_ctx(&h.pool, ctx.data(), h.pool.n));
+		}
+		h.context = 11;
+		h.send(100, 0, 0, SCTP_DATA_FLAG_B, 1, 7); // 1  message A
+		h.send(50, 0, 0, SCTP_DATA_FLAG_E, 1, 7);  // 2
+		h.context = 22;
+		h.send(10, 1, 0, BE, 2, 8); // 3  message B
+		h.context = 33;
+		h.send(30, 0, 0, SCTP_DATA_FLAG_B, 3, 9);	 // 4  message C, rest not sent
+		EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(1, 100000)); // A's first chunk acked
+		Reported r;
+		h.bufs.any = true;
+		sctp_rtxq_abandon(&h.q, &h.env, &Reported::fn, &r);
+		h.bufs.any = false;
+		ASSERT_EQ(3u, r.msgs.size());
+		EXPECT_EQ(r.msgs[0].context, slots ? 11u : 0u);
+		EXPECT_EQ(r.msgs[1].context, slots ? 22u : 0u);
+		EXPECT_EQ(r.msgs[2].context, slots ? 33u : 0u);
+		h.finish();
+	}
 }
 
 TEST(RtxqAbandon, EmptyAndNullCallback)

@@ -1700,10 +1700,50 @@ opts(const char *sock, const char *peer, uint16_t port)
 		       strstr(why, "INITMSG.reserved") != NULL,
 	       "connect_opts with a bad INITMSG: \"%s\"", why);
 
-	/* The handles end: their options are gone with them. */
+	/* The handles end: their options are gone with them. Messages still queued or
+	 * unacknowledged at the abort (far more than one round trip's window was posted
+	 * right before it) fail with SEND_FAILED, each carrying its send's context. */
+	static char big[16384];
+	uint32_t n_big = 12;
+	for (uint32_t i = 0; i < n_big; i++) {
+		struct dpsctp_client_sndinfo bsi = { h2, 1, htonl(i),	    DPSCTP_CLIENT_QUIET,
+						     0,	 0, 0xc0de0000u + i };
+		EXPECT(dpsctp_client_send(c, 0, &bsi, big, sizeof(big), 900 + i) == 0,
+		       "big send %u posted", i);
+	}
 	EXPECT(dpsctp_client_abort(c, 0, h2, ++opt_ck) == 0, "abort posted");
 	/* (Its COMM_LOST came inside the abort: the handle is gone with the completion.) */
-	EXPECT(sched_cpl(c, opt_ck, DPSCTP_CLIENT_OP_ABORT, NULL) == 0, "abort completed");
+	unsigned n_failed = 0, bad_ctx = 0;
+	uint32_t seen_ctx = 0;
+	bool aborted = false;
+	for (double end = now_s() + 10; !aborted && now_s() < end;) {
+		struct dpsctp_client_event fev[16];
+		int n = dpsctp_client_poll(c, 0, fev, 16);
+		for (int i = 0; i < n; i++) {
+			if (fev[i].kind == DPSCTP_CLIENT_SEND_FAILED && fev[i].assoc == h2) {
+				/* Each message once, with its own context; the PPID names
+				 * it too, but an I-DATA message whose first fragment was
+				 * acknowledged reports PPID 0 (its other fragments carry
+				 * an FSN there). */
+				uint32_t k = fev[i].send_failed.context - 0xc0de0000u;
+				uint32_t ppid = ntohl(fev[i].send_failed.ppid);
+				bool ok = k < n_big && !(seen_ctx >> k & 1u) &&
+					  (ppid == k || ppid == 0);
+				seen_ctx |= 1u << (k & 31u);
+				n_failed++;
+				bad_ctx += !ok;
+			}
+			aborted |= fev[i].kind == DPSCTP_CLIENT_COMPLETION &&
+				   fev[i].completion.cookie == opt_ck &&
+				   fev[i].completion.op == DPSCTP_CLIENT_OP_ABORT;
+		}
+		if (n <= 0)
+			(void)dpsctp_client_wait(c, 0, 10);
+	}
+	EXPECT(aborted, "abort completed");
+	EXPECT(n_failed > 0 && bad_ctx == 0,
+	       "SEND_FAILED at the abort: %u, %u with a context not their send's", n_failed,
+	       bad_ctx);
 	rc = opt_get(c, h2, DPSCTP_OPT_STATUS, NULL, 0, &st, sizeof(st));
 	EXPECT(rc == -ENOENT, "GETOPT on an ended association: %d, want -ENOENT", rc);
 	dpsctp_client_detach(other);
