@@ -162,11 +162,68 @@ opt_pmtud_default(struct sctp_profile *p, const struct dpsctp_paddrparams *o, ui
 }
 
 /*
- * The profile and dp-side fields of a value dpsctp_opt_check() accepted
- * (the per-path parts, PRIMARY_ADDR and the path MTU, are the caller's).
+ * PEER_ADDR_PARAMS' heartbeat interval and failure thresholds: on path
+ * `path` only (its own values in the profile, RFC 6458 §8.1.12 with
+ * spp_address), or, for -1, on the association and on every path, which
+ * drop their own values of the fields the set names (Linux writes the
+ * association's value into every transport).
  */
 static void
-opt_to_profile(struct sctp_profile *p, struct dp_optvals *v, enum dpsctp_opt opt, const void *val)
+opt_paddr_to_profile(struct sctp_profile *p, const struct dpsctp_paddrparams *o, int path)
+{
+	if (path >= 0) {
+		unsigned i = (unsigned)path;
+		if (o->hb_interval_us != 0)
+			sctp_profile_path_set_hb_interval(p, i,
+							  (uint64_t)o->hb_interval_us * NS_PER_US);
+		if (o->path_max_retrans != 0)
+			sctp_profile_path_set_max_retrans(p, i, o->path_max_retrans);
+		if (o->flags & (DPSCTP_SPP_PF_ENABLE | DPSCTP_SPP_PF_DISABLE))
+			sctp_profile_path_set_pf(p, i, (o->flags & DPSCTP_SPP_PF_ENABLE) != 0,
+						 o->pf_threshold);
+		return;
+	}
+	unsigned named = 0;
+	if (o->hb_interval_us != 0) {
+		p->hb_interval_ns = (uint64_t)o->hb_interval_us * NS_PER_US;
+		named |= SCTP_PROFILE_OWN_HB_INTERVAL;
+	}
+	if (o->path_max_retrans != 0) {
+		p->path_max_retrans = o->path_max_retrans;
+		named |= SCTP_PROFILE_OWN_MAX_RETRANS;
+	}
+	if (o->flags & DPSCTP_SPP_PF_ENABLE) {
+		p->pf_enabled = true;
+		p->pf_max_retrans = o->pf_threshold;
+		named |= SCTP_PROFILE_OWN_PF;
+	}
+	if (o->flags & DPSCTP_SPP_PF_DISABLE) {
+		p->pf_enabled = false;
+		named |= SCTP_PROFILE_OWN_PF;
+	}
+	if (o->flags & DPSCTP_SPP_HB_ENABLE)
+		p->hb_off = false;
+	if (o->flags & DPSCTP_SPP_HB_DISABLE)
+		p->hb_off = true;
+	sctp_profile_paths_follow(p, named);
+}
+
+/* A PEER_ADDR_PARAMS set that changes the profile (not only path flags and MTUs). */
+static bool
+opt_paddr_in_profile(const struct dpsctp_paddrparams *o)
+{
+	return o->hb_interval_us != 0 || o->path_max_retrans != 0 ||
+	       (o->flags & (DPSCTP_SPP_PF_ENABLE | DPSCTP_SPP_PF_DISABLE)) != 0;
+}
+
+/*
+ * The profile and dp-side fields of a value dpsctp_opt_check() accepted
+ * (PRIMARY_ADDR and the path MTU and heartbeat flags of PEER_ADDR_PARAMS
+ * are the caller's). path: the path a PEER_ADDR_PARAMS names, else -1.
+ */
+static void
+opt_to_profile(struct sctp_profile *p, struct dp_optvals *v, enum dpsctp_opt opt, const void *val,
+	       int path)
 {
 	switch (opt) {
 	case DPSCTP_OPT_RTOINFO: {
@@ -199,26 +256,9 @@ opt_to_profile(struct sctp_profile *p, struct dp_optvals *v, enum dpsctp_opt opt
 			p->max_init_timeo_ns = (uint64_t)o->max_init_timeo_us * NS_PER_US;
 		break;
 	}
-	case DPSCTP_OPT_PEER_ADDR_PARAMS: {
-		const struct dpsctp_paddrparams *o = val;
-		if (o->addr.family != SCTP_ADDR_NONE)
-			break; /* one path: the caller's */
-		if (o->hb_interval_us != 0)
-			p->hb_interval_ns = (uint64_t)o->hb_interval_us * NS_PER_US;
-		if (o->path_max_retrans != 0)
-			p->path_max_retrans = o->path_max_retrans;
-		if (o->flags & DPSCTP_SPP_PF_ENABLE) {
-			p->pf_enabled = true;
-			p->pf_max_retrans = o->pf_threshold;
-		}
-		if (o->flags & DPSCTP_SPP_PF_DISABLE)
-			p->pf_enabled = false;
-		if (o->flags & DPSCTP_SPP_HB_ENABLE)
-			p->hb_off = false;
-		if (o->flags & DPSCTP_SPP_HB_DISABLE)
-			p->hb_off = true;
+	case DPSCTP_OPT_PEER_ADDR_PARAMS:
+		opt_paddr_to_profile(p, val, path);
 		break;
-	}
 	case DPSCTP_OPT_DELAYED_SACK: {
 		const struct dpsctp_sack_info *o = val;
 		if (o->delay_us != 0)
@@ -314,7 +354,7 @@ dpsctp_setopt(struct dpsctp *d, enum dpsctp_opt opt, const void *val, size_t len
 	}
 	struct sctp_profile p = d->profile;
 	struct dp_optvals v = d->optv;
-	opt_to_profile(&p, &v, opt, val);
+	opt_to_profile(&p, &v, opt, val, -1);
 	if (opt == DPSCTP_OPT_PEER_ADDR_PARAMS) {
 		const struct dpsctp_paddrparams *o = val;
 		if (o->flags & (DPSCTP_SPP_PMTUD_ENABLE | DPSCTP_SPP_PMTUD_DISABLE)) {
@@ -542,6 +582,15 @@ dpsctp_assoc_getopt(const struct dpsctp_assoc *c, enum dpsctp_opt opt, void *val
 		struct dpsctp_paddrparams *o = val;
 		o->addr = want;
 		if (i >= 0) {
+			/* The path's own values, else the association's. */
+			uint16_t pfmr = 0;
+			bool pf = sctp_profile_pf(p, (unsigned)i, &pfmr);
+			o->hb_interval_us =
+				(uint32_t)(sctp_profile_hb_interval(p, (unsigned)i) / NS_PER_US);
+			o->path_max_retrans = sctp_profile_path_max_retrans(p, (unsigned)i);
+			o->pf_threshold = pf ? pfmr : 0;
+			o->flags &= ~(DPSCTP_SPP_PF_ENABLE | DPSCTP_SPP_PF_DISABLE);
+			o->flags |= pf ? DPSCTP_SPP_PF_ENABLE : DPSCTP_SPP_PF_DISABLE;
 			const struct sctp_path *pa = sctp_paths_get_const(&c->a.paths, (unsigned)i);
 			o->flags &= ~(DPSCTP_SPP_HB_ENABLE | DPSCTP_SPP_HB_DISABLE);
 			o->flags |= (pa->flags & SCTP_PATH_F_HB_ENABLED) ? DPSCTP_SPP_HB_ENABLE
@@ -608,10 +657,18 @@ dp_opt_assoc_apply(struct dpsctp_assoc *c, enum dpsctp_opt opt, const void *val,
 				       "PRIMARY_ADDR.addr: the path is not confirmed yet", "");
 		return rc;
 	}
+	int path = -1;
 	if (opt == DPSCTP_OPT_PEER_ADDR_PARAMS &&
 	    ((const struct dpsctp_paddrparams *)val)->addr.family != SCTP_ADDR_NONE) {
-		int rc = opt_paths_apply(c, val, err, errlen);
-		return rc;
+		const struct dpsctp_paddrparams *pp = val;
+		path = opt_path(c, &pp->addr);
+		if (path < 0)
+			return opt_err(err, errlen, -ENOENT, "%s%s",
+				       "PEER_ADDR_PARAMS.addr: not one of the peer's addresses",
+				       "");
+		/* Heartbeats on or off and the MTU are the path's own state: no block. */
+		if (!opt_paddr_in_profile(pp))
+			return opt_paths_apply(c, pp, err, errlen);
 	}
 	struct dp_opts *o = c->opts, tmp;
 	if (o != NULL) {
@@ -624,7 +681,7 @@ dp_opt_assoc_apply(struct dpsctp_assoc *c, enum dpsctp_opt opt, const void *val,
 		sctp_assoc_opts_init(&tmp.core, &c->a);
 		tmp.v = d->optv;
 	}
-	opt_to_profile(&tmp.core.profile, &tmp.v, opt, val);
+	opt_to_profile(&tmp.core.profile, &tmp.v, opt, val, path);
 	int rc = opt_check_limits(d, &tmp.core.profile, opt, err, errlen);
 	if (rc != 0)
 		return rc;

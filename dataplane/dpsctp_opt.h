@@ -111,10 +111,15 @@ struct dpsctp_initmsg {
  * folded in): heartbeats, path failure thresholds and path MTU. addr
  * SCTP_ADDR_NONE: the association (every path, and those added later);
  * on the instance, addr must be SCTP_ADDR_NONE. A peer address: that path
- * only, for the heartbeat on/off and MTU flags (the interval and the
- * thresholds are the association's: a set naming a path with them is
- * refused). A set changes the fields its flags name, and hb_interval_us
- * and path_max_retrans when not 0. A get fills every field and flag.
+ * only (-ENOENT for an address that is not the peer's): its heartbeats on
+ * or off, HB.interval, Path.Max.Retrans, PF state and threshold, MTU. A
+ * set changes the fields its flags name, and hb_interval_us and
+ * path_max_retrans when not 0; a set on the association also gives every
+ * path the association's value of each field it changes (a path's own
+ * value of it is dropped, as Linux does). The PF threshold must stay
+ * below the Path.Max.Retrans of each path it applies to. A get fills
+ * every field and flag: with addr, that path's values (its own, else the
+ * association's); without, the association's.
  */
 struct dpsctp_paddrparams {
 	uint32_t flags;		   /**< DPSCTP_SPP_*: at most one of each ENABLE/DISABLE pair */

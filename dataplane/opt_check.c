@@ -139,13 +139,6 @@ check_paddrparams(const struct dpsctp_paddrparams *v, char *err, size_t errlen)
 	if (!(v->flags & DPSCTP_SPP_PF_ENABLE) && v->pf_threshold != 0)
 		return bad(err, errlen, "%s.pf_threshold %u: set only with DPSCTP_SPP_PF_ENABLE", o,
 			   v->pf_threshold);
-	if (v->addr.family != SCTP_ADDR_NONE &&
-	    (v->hb_interval_us != 0 || v->path_max_retrans != 0 ||
-	     (v->flags & (DPSCTP_SPP_PF_ENABLE | DPSCTP_SPP_PF_DISABLE))))
-		return bad(err, errlen,
-			   "%s: hb_interval_us, path_max_retrans and the PF flags are the "
-			   "association's: set them with no addr",
-			   o);
 	rc = check_addr(o, &v->addr, 1, err, errlen);
 	return rc != 0 ? rc : check_reserved(o, v->reserved, sizeof(v->reserved), err, errlen);
 }

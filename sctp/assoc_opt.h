@@ -12,7 +12,8 @@
  *
  * What a set changes at once: every path's RTO is clamped to the new
  * bounds (RTO.Initial for paths without an RTT sample), heartbeats are
- * rescheduled with the new interval, the send side's Max.Burst is the
+ * rescheduled with the new interval (each path's own, when the block's
+ * profile gives it one: struct sctp_profile.path), the send side's Max.Burst is the
  * block's. The rest (SACK delay and frequency, failure thresholds, MAXSEG,
  * the handshake's retries and back-off cap) is read where it is used.
  */

@@ -28,6 +28,9 @@ _Static_assert(sizeof(struct sctp_path) == 88, "struct sctp_path grew: see its c
 _Static_assert(sizeof(void *) != 8 || sizeof(struct sctp_paths) == 120,
 	       "struct sctp_paths grew: see its comment");
 _Static_assert(SCTP_MAX_PATHS <= UINT8_MAX, "n and cap are 8 bits");
+/* Per-path values live in the profile (sctp/profile.h), one entry and one bit per path. */
+_Static_assert(SCTP_PROFILE_PATHS == SCTP_MAX_PATHS, "a per-path value for every path");
+_Static_assert(SCTP_MAX_PATHS <= 8, "struct sctp_profile.path_own is 8 bits");
 
 /* How a path is probed (docs/PATHS.md "Heartbeats"). */
 enum hb_mode {
@@ -81,23 +84,31 @@ hb_anchor(const struct sctp_path *pa)
 }
 
 uint64_t
-sctp_path_hb_period(const struct sctp_path *pa, const struct sctp_profile *p, uint32_t rnd)
+sctp_path_hb_period(const struct sctp_path *pa, uint64_t hb_interval_ns, uint32_t rnd)
 {
 	uint64_t rto = pa->rto.rto_ns;
 	/* rto * rnd / 2^32 in 64 bits: split rto so neither product overflows. */
 	uint64_t j = (rto >> 32) * rnd + (((rto & 0xffffffffu) * rnd) >> 32);
 
-	return sat_add(sat_add(rto - rto / 2, p->hb_interval_ns), j);
+	return sat_add(sat_add(rto - rto / 2, hb_interval_ns), j);
+}
+
+/* Path i's period with its own HB.interval, or the association's. */
+static uint64_t
+hb_period(const struct sctp_path *pa, const struct sctp_profile *p, unsigned i, uint32_t rnd)
+{
+	return sctp_path_hb_period(pa, sctp_profile_hb_interval(p, i), rnd);
 }
 
 /*
- * Next heartbeat deadline of a path with nothing outstanding. A normal-rate
+ * Next heartbeat deadline of path i with nothing outstanding. A normal-rate
  * deadline may already be past (a long-idle path): that means "now".
  */
 static void
-hb_schedule(const struct sctp_paths *ps, const struct sctp_profile *p, struct sctp_path *pa,
-	    uint64_t now_ns)
+hb_schedule(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, uint64_t now_ns)
 {
+	struct sctp_path *pa = sctp_paths_get(ps, i);
+
 	if (pa->flags & SCTP_PATH_F_HB_OUTSTANDING)
 		return;
 	if (!ps->running) {
@@ -109,7 +120,7 @@ hb_schedule(const struct sctp_paths *ps, const struct sctp_profile *p, struct sc
 		pa->hb_due_ns = now_ns;
 		break;
 	case HB_NORMAL:
-		pa->hb_due_ns = sat_add(hb_anchor(pa), sctp_path_hb_period(pa, p, pa->hb_jitter));
+		pa->hb_due_ns = sat_add(hb_anchor(pa), hb_period(pa, p, i, pa->hb_jitter));
 		break;
 	case HB_NONE:
 		pa->hb_due_ns = SCTP_TIME_NEVER;
@@ -131,7 +142,7 @@ set_state(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, enum 
 	if (pa->state == s)
 		return 0;
 	pa->state = (uint8_t)s;
-	hb_schedule(ps, p, pa, now_ns);
+	hb_schedule(ps, p, i, now_ns);
 	return SCTP_PATH_EV(i, ev_of[s]);
 }
 
@@ -229,8 +240,9 @@ reselect(struct sctp_paths *ps, const struct sctp_profile *p)
  * One error on path i (§8.2, §8.3) and, when count_assoc, on the association
  * (§8.1). An inactive path's counter stays put (§8.3 "SHOULD NOT increment
  * the error counter any more"). Thresholds are "exceeds": a path is PF at
- * PFMR + 1 errors, inactive at Path.Max.Retrans + 1, and the association is
- * lost at Association.Max.Retrans + 1.
+ * PFMR + 1 errors, inactive at Path.Max.Retrans + 1 (both path i's own when
+ * it has them, RFC 6458 §8.1.12), and the association is lost at
+ * Association.Max.Retrans + 1.
  */
 static uint64_t
 count_error(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, bool count_assoc,
@@ -248,9 +260,12 @@ count_error(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, boo
 	if (pa->state == SCTP_PATH_INACTIVE)
 		return ev;
 	pa->errors++;
-	if (pa->errors > p->path_max_retrans)
+	uint16_t pfmr = 0;
+	bool pf = sctp_profile_pf(p, i, &pfmr);
+
+	if (pa->errors > sctp_profile_path_max_retrans(p, i))
 		ev |= set_state(ps, p, i, SCTP_PATH_INACTIVE, now_ns);
-	else if (p->pf_enabled && pa->errors > p->pf_max_retrans)
+	else if (pf && pa->errors > pfmr)
 		ev |= set_state(ps, p, i, SCTP_PATH_PF, now_ns);
 	return ev;
 }
@@ -365,7 +380,7 @@ path_start(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, uint
 
 	pa->last_tx_ns = now_ns;
 	pa->hb_jitter = rotate(rnd, i);
-	hb_schedule(ps, p, pa, now_ns);
+	hb_schedule(ps, p, i, now_ns);
 }
 
 int
@@ -431,7 +446,7 @@ sctp_paths_set_hb_enabled(struct sctp_paths *ps, const struct sctp_profile *p, u
 		pa->flags |= SCTP_PATH_F_HB_ENABLED;
 	else
 		pa->flags &= (uint8_t)~SCTP_PATH_F_HB_ENABLED;
-	hb_schedule(ps, p, pa, now_ns);
+	hb_schedule(ps, p, i, now_ns);
 	return 0;
 }
 
@@ -542,15 +557,14 @@ sctp_paths_on_wakeup(struct sctp_paths *ps, const struct sctp_profile *p, uint64
 			pa->flags &= (uint8_t)~SCTP_PATH_F_HB_OUTSTANDING;
 			sctp_rto_backoff(&pa->rto, p);
 			ev |= count_error(ps, p, i, confirmed(pa), now_ns);
-			hb_schedule(ps, p, pa, now_ns);
+			hb_schedule(ps, p, i, now_ns);
 			if (pa->hb_due_ns > now_ns)
 				continue;
 		}
 		switch (hb_mode(pa)) {
 		case HB_NORMAL:
 			/* Lazy idle test: new data since the anchor moves the deadline. */
-			pa->hb_due_ns =
-				sat_add(hb_anchor(pa), sctp_path_hb_period(pa, p, pa->hb_jitter));
+			pa->hb_due_ns = sat_add(hb_anchor(pa), hb_period(pa, p, i, pa->hb_jitter));
 			if (pa->hb_due_ns <= now_ns)
 				mask |= 1u << i;
 			break;
@@ -652,7 +666,7 @@ sctp_paths_on_hb_ack(struct sctp_paths *ps, const struct sctp_profile *p, const 
 	}
 	ev |= path_alive(ps, p, i, now_ns);
 	/* The answered heartbeat ends this period: plan the next from its send time. */
-	hb_schedule(ps, p, pa, now_ns);
+	hb_schedule(ps, p, i, now_ns);
 	*events = ev | reselect(ps, p);
 	return SCTP_HB_ACK_OK;
 }

@@ -439,9 +439,10 @@ uint64_t sctp_paths_next_wakeup(const struct sctp_paths *ps);
 /*
  * One heartbeat period of an idle path (§8.3): RTO + HB.interval + j, with
  * j = RTO * rnd / 2^32 - RTO / 2, so j runs from -RTO/2 (rnd 0) to just
- * under +RTO/2 (rnd UINT32_MAX). Saturates at SCTP_TIME_NEVER.
+ * under +RTO/2 (rnd UINT32_MAX). Saturates at SCTP_TIME_NEVER. Path i's
+ * HB.interval is sctp_profile_hb_interval(p, i): its own, else the
+ * association's.
  */
-uint64_t sctp_path_hb_period(const struct sctp_path *pa, const struct sctp_profile *p,
-			     uint32_t rnd);
+uint64_t sctp_path_hb_period(const struct sctp_path *pa, uint64_t hb_interval_ns, uint32_t rnd);
 
 #endif /* SCTP_PATH_H */

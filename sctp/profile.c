@@ -100,6 +100,78 @@ sctp_profile_from_name(const char *name, enum sctp_profile_id *id)
 	return -1;
 }
 
+static void
+path_own(struct sctp_profile *p, unsigned i, unsigned own)
+{
+	p->path[i].own |= (uint8_t)own;
+	p->path_own |= (uint8_t)(1u << i);
+}
+
+void
+sctp_profile_path_set_hb_interval(struct sctp_profile *p, unsigned i, uint64_t ns)
+{
+	if (i >= SCTP_PROFILE_PATHS)
+		return;
+	p->path[i].hb_interval_ns = ns;
+	path_own(p, i, SCTP_PROFILE_OWN_HB_INTERVAL);
+}
+
+void
+sctp_profile_path_set_max_retrans(struct sctp_profile *p, unsigned i, uint16_t n)
+{
+	if (i >= SCTP_PROFILE_PATHS)
+		return;
+	p->path[i].path_max_retrans = n;
+	path_own(p, i, SCTP_PROFILE_OWN_MAX_RETRANS);
+}
+
+void
+sctp_profile_path_set_pf(struct sctp_profile *p, unsigned i, bool on, uint16_t pfmr)
+{
+	if (i >= SCTP_PROFILE_PATHS)
+		return;
+	p->path[i].pf_enabled = on;
+	p->path[i].pf_max_retrans = on ? pfmr : 0;
+	path_own(p, i, SCTP_PROFILE_OWN_PF);
+}
+
+void
+sctp_profile_paths_follow(struct sctp_profile *p, unsigned own)
+{
+	for (unsigned i = 0; i < SCTP_PROFILE_PATHS; i++) {
+		p->path[i].own &= (uint8_t)~own;
+		if (p->path[i].own == 0) {
+			memset(&p->path[i], 0, sizeof(p->path[i]));
+			p->path_own &= (uint8_t) ~(1u << i);
+		}
+	}
+}
+
+/* The per-path values, as the association's are checked below. */
+static const char *
+profile_check_paths(const struct sctp_profile *p)
+{
+	for (unsigned i = 0; i < SCTP_PROFILE_PATHS; i++) {
+		bool own = p->path[i].own != 0;
+		uint16_t pfmr = 0;
+
+		if (own != (((p->path_own >> i) & 1u) != 0) ||
+		    (p->path[i].own &
+		     ~(unsigned)(SCTP_PROFILE_OWN_HB_INTERVAL | SCTP_PROFILE_OWN_MAX_RETRANS |
+				 SCTP_PROFILE_OWN_PF)))
+			return "path_own does not match the per-path values";
+		if (!own)
+			continue;
+		if (sctp_profile_path_max_retrans(p, i) == 0)
+			return "a path's path_max_retrans is 0";
+		if (sctp_profile_pf(p, i, &pfmr) && pfmr >= sctp_profile_path_max_retrans(p, i))
+			return "a path's pf_max_retrans >= its path_max_retrans (RFC 7829)";
+		if (sctp_profile_hb_interval(p, i) == 0)
+			return "a path's hb_interval_ns is 0";
+	}
+	return NULL;
+}
+
 const char *
 sctp_profile_check(const struct sctp_profile *p)
 {
@@ -145,5 +217,5 @@ sctp_profile_check(const struct sctp_profile *p)
 		return "pmtu_min_v4 outside 576..9000 (0: 576)";
 	if (p->plpmtud && (p->plpmtud_probe_ns == 0 || p->plpmtud_raise_ns == 0))
 		return "plpmtud_probe_ns / plpmtud_raise_ns is 0";
-	return NULL;
+	return profile_check_paths(p);
 }

@@ -13,9 +13,30 @@
 #define SCTP_PROFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sctp/time.h"
+
+/*
+ * Paths an association may have per-path values for: SCTP_MAX_PATHS
+ * (sctp/path.h, which checks that the two agree; it includes this file).
+ */
+#define SCTP_PROFILE_PATHS 8
+
+/* struct sctp_path_params.own: the fields a path has its own value of. */
+#define SCTP_PROFILE_OWN_HB_INTERVAL 0x1u /* hb_interval_ns */
+#define SCTP_PROFILE_OWN_MAX_RETRANS 0x2u /* path_max_retrans */
+#define SCTP_PROFILE_OWN_PF	     0x4u /* pf_enabled and pf_max_retrans */
+
+/* One path's own failure detection and heartbeat values (struct sctp_profile.path). */
+struct sctp_path_params {
+	uint64_t hb_interval_ns;
+	uint16_t path_max_retrans;
+	uint16_t pf_max_retrans;
+	bool pf_enabled;
+	uint8_t own; /* SCTP_PROFILE_OWN_*: the fields that are the path's */
+};
 
 enum sctp_profile_id {
 	SCTP_PROFILE_RFC = 0, /* RFC 9260 §16 defaults */
@@ -97,6 +118,22 @@ struct sctp_profile {
 	uint16_t pmtu_min_v4;
 	uint64_t plpmtud_probe_ns;
 	uint64_t plpmtud_raise_ns;
+
+	/*
+	 * Per-path values (RFC 6458 §8.1.12 with spp_address naming one
+	 * path, RFC 7829 SCTP_PEER_ADDR_THLDS): path[i] holds what path i
+	 * (sctp_paths_get()) uses instead of the fields above, for the
+	 * fields its own bits name. Paths are only ever appended while an
+	 * association lives, so an index keeps naming one address. Zero in
+	 * every endpoint profile: only an association's own block
+	 * (sctp/assoc_opt.h) has any, so an association without one pays
+	 * nothing, and struct sctp_path does not grow. path_own has bit i set
+	 * while path[i].own is not 0: the one byte every read tests first.
+	 * Read through sctp_profile_hb_interval() and its siblings; written
+	 * through sctp_profile_path_set_*().
+	 */
+	uint8_t path_own;
+	struct sctp_path_params path[SCTP_PROFILE_PATHS];
 };
 
 /* RFC 791 §3.1: every IPv4 host takes 576-byte datagrams; RFC 8200 §5: IPv6 links 1280. */
@@ -112,6 +149,60 @@ const struct sctp_profile *sctp_profile_get(enum sctp_profile_id id);
 const char *sctp_profile_name(enum sctp_profile_id id);
 /* Look a profile up by name ("rfc", "dc"); -1 when unknown. */
 int sctp_profile_from_name(const char *name, enum sctp_profile_id *id);
+
+/* Path i's own values of the fields in `own` (0: none), else the association's. */
+static inline const struct sctp_path_params *
+sctp_profile_path(const struct sctp_profile *p, unsigned i, unsigned own)
+{
+	if (i < SCTP_PROFILE_PATHS && ((p->path_own >> i) & 1u) && (p->path[i].own & own))
+		return &p->path[i];
+	return NULL;
+}
+
+/* HB.interval of path i (§8.3). */
+static inline uint64_t
+sctp_profile_hb_interval(const struct sctp_profile *p, unsigned i)
+{
+	const struct sctp_path_params *o = sctp_profile_path(p, i, SCTP_PROFILE_OWN_HB_INTERVAL);
+
+	return o != NULL ? o->hb_interval_ns : p->hb_interval_ns;
+}
+
+/* Path.Max.Retrans of path i (§8.2). */
+static inline uint16_t
+sctp_profile_path_max_retrans(const struct sctp_profile *p, unsigned i)
+{
+	const struct sctp_path_params *o = sctp_profile_path(p, i, SCTP_PROFILE_OWN_MAX_RETRANS);
+
+	return o != NULL ? o->path_max_retrans : p->path_max_retrans;
+}
+
+/* RFC 7829 on path i: true with *pfmr its threshold, or false (PF off there). */
+static inline bool
+sctp_profile_pf(const struct sctp_profile *p, unsigned i, uint16_t *pfmr)
+{
+	const struct sctp_path_params *o = sctp_profile_path(p, i, SCTP_PROFILE_OWN_PF);
+	bool on = o != NULL ? o->pf_enabled : p->pf_enabled;
+
+	*pfmr = o != NULL ? o->pf_max_retrans : p->pf_max_retrans;
+	return on;
+}
+
+/*
+ * Path i's own value of one field (i < SCTP_PROFILE_PATHS; a bad index
+ * changes nothing). The other fields keep following the association's.
+ */
+void sctp_profile_path_set_hb_interval(struct sctp_profile *p, unsigned i, uint64_t ns);
+void sctp_profile_path_set_max_retrans(struct sctp_profile *p, unsigned i, uint16_t n);
+void sctp_profile_path_set_pf(struct sctp_profile *p, unsigned i, bool on, uint16_t pfmr);
+
+/*
+ * Every path back to the association's values of the fields in `own`
+ * (SCTP_PROFILE_OWN_*): what a set of those fields for the whole
+ * association does (RFC 6458 §8.1.12, no spp_address; Linux writes the
+ * association's value into every transport).
+ */
+void sctp_profile_paths_follow(struct sctp_profile *p, unsigned own);
 
 /*
  * NULL when the values can be used; otherwise a static string naming the

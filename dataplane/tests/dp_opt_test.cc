@@ -11,7 +11,8 @@
 // made afterwards only; a DEFAULT_SNDINFO serves dpsctp_send_bytes() with
 // no sndinfo; an EVENTS mask leaves out what it does not name but never
 // the end of the association; a fixed path MTU on one association only;
-// bad values are refused with the option's name.
+// PEER_ADDR_PARAMS' heartbeat interval and thresholds on one path; bad
+// values are refused with the option's name.
 #include <gtest/gtest.h>
 
 #include <rte_mempool.h>
@@ -306,6 +307,122 @@ TEST_F(DpOpt, OneAssociationsOptionsLeaveTheOtherAlone)
 	ASSERT_EQ(dpsctp_shutdown(a1), 0);
 	ASSERT_EQ(dpsctp_shutdown(a2), 0);
 	ASSERT_TRUE(until([&] { return one.ended && two.ended; }));
+}
+
+// PEER_ADDR_PARAMS naming a path (RFC 6458 §8.1.12 spp_address, RFC 7829
+// SCTP_PEER_ADDR_THLDS): HB.interval, Path.Max.Retrans and the PF threshold
+// become that path's own; a get with the address reads them, a get without
+// reads the association's (the dc profile's); a set for the whole
+// association replaces the paths' values of the fields it names; refusals
+// name the option and the field, change nothing, and an address that is
+// not the peer's is -ENOENT.
+TEST_F(DpOpt, PeerAddrParamsPerPath)
+{
+	start();
+	App one;
+	dpsctp_assoc *a = connect(one);
+	ASSERT_NE(a, nullptr);
+	char err[256] = "";
+	const struct sctp_addr peer = { 4, { 10, 0, 0, 2 } }, other = { 4, { 10, 0, 0, 9 } };
+	auto set = [&](const dpsctp_paddrparams &pp) {
+		err[0] = 0;
+		return dpsctp_assoc_setopt(a, DPSCTP_OPT_PEER_ADDR_PARAMS, &pp, sizeof(pp), err,
+					   sizeof(err));
+	};
+	auto path_get = [&](const struct sctp_addr &addr) {
+		dpsctp_paddrparams want = {};
+		want.addr = addr;
+		return get<dpsctp_paddrparams>(a, DPSCTP_OPT_PEER_ADDR_PARAMS, want);
+	};
+	const dpsctp_paddrparams assoc = get<dpsctp_paddrparams>(a, DPSCTP_OPT_PEER_ADDR_PARAMS);
+	ASSERT_EQ(assoc.path_max_retrans, 3u) << "the dc profile's";
+	ASSERT_EQ(assoc.hb_interval_us, 50000u);
+	ASSERT_EQ(assoc.flags & DPSCTP_SPP_PF_ENABLE, DPSCTP_SPP_PF_ENABLE);
+	ASSERT_EQ(assoc.pf_threshold, 0u);
+
+	dpsctp_paddrparams pp = {};
+	pp.addr = peer;
+	pp.hb_interval_us = 200000;
+	pp.path_max_retrans = 2;
+	pp.flags = DPSCTP_SPP_PF_ENABLE;
+	pp.pf_threshold = 1;
+	ASSERT_EQ(set(pp), 0) << err;
+	dpsctp_paddrparams got = path_get(peer);
+	EXPECT_EQ(got.hb_interval_us, 200000u);
+	EXPECT_EQ(got.path_max_retrans, 2u);
+	EXPECT_EQ(got.pf_threshold, 1u);
+	EXPECT_EQ(got.flags & (DPSCTP_SPP_PF_ENABLE | DPSCTP_SPP_PF_DISABLE), DPSCTP_SPP_PF_ENABLE);
+	EXPECT_TRUE(sctp_addr_eq(&got.addr, &peer));
+	got = get<dpsctp_paddrparams>(a, DPSCTP_OPT_PEER_ADDR_PARAMS);
+	EXPECT_EQ(got.hb_interval_us, assoc.hb_interval_us) << "the association's stay";
+	EXPECT_EQ(got.path_max_retrans, assoc.path_max_retrans);
+	EXPECT_EQ(got.pf_threshold, assoc.pf_threshold);
+
+	// PF off on the path alone.
+	pp = {};
+	pp.addr = peer;
+	pp.flags = DPSCTP_SPP_PF_DISABLE;
+	ASSERT_EQ(set(pp), 0) << err;
+	got = path_get(peer);
+	EXPECT_EQ(got.flags & (DPSCTP_SPP_PF_ENABLE | DPSCTP_SPP_PF_DISABLE),
+		  DPSCTP_SPP_PF_DISABLE);
+	EXPECT_EQ(got.pf_threshold, 0u);
+	EXPECT_EQ(got.path_max_retrans, 2u) << "the other fields stay the path's";
+	EXPECT_NE(get<dpsctp_paddrparams>(a, DPSCTP_OPT_PEER_ADDR_PARAMS).flags &
+			  DPSCTP_SPP_PF_ENABLE,
+		  0u);
+
+	// Refused: the threshold at the path's Path.Max.Retrans, an interval out of range.
+	pp.flags = DPSCTP_SPP_PF_ENABLE;
+	pp.pf_threshold = 2;
+	EXPECT_EQ(set(pp), -EINVAL);
+	EXPECT_NE(std::string(err).find("PEER_ADDR_PARAMS"), std::string::npos) << err;
+	EXPECT_NE(std::string(err).find("pf_max_retrans >= its path_max_retrans"),
+		  std::string::npos)
+		<< err;
+	pp = {};
+	pp.addr = peer;
+	pp.hb_interval_us = 999;
+	EXPECT_EQ(set(pp), -EINVAL);
+	EXPECT_NE(std::string(err).find("PEER_ADDR_PARAMS.hb_interval_us 999: outside 1000 us"),
+		  std::string::npos)
+		<< err;
+	got = path_get(peer);
+	EXPECT_EQ(got.hb_interval_us, 200000u) << "nothing changed";
+	EXPECT_EQ(got.flags & DPSCTP_SPP_PF_DISABLE, DPSCTP_SPP_PF_DISABLE);
+
+	// Not one of the peer's addresses: set and get.
+	pp = {};
+	pp.addr = other;
+	pp.path_max_retrans = 4;
+	EXPECT_EQ(set(pp), -ENOENT);
+	EXPECT_NE(std::string(err).find("PEER_ADDR_PARAMS.addr"), std::string::npos) << err;
+	dpsctp_paddrparams want = {};
+	want.addr = other;
+	size_t len = sizeof(want);
+	EXPECT_EQ(dpsctp_assoc_getopt(a, DPSCTP_OPT_PEER_ADDR_PARAMS, &want, &len), -ENOENT);
+
+	// The whole association: Path.Max.Retrans 5 on every path; the path keeps
+	// its own interval and PF setting, which the set did not name.
+	pp = {};
+	pp.path_max_retrans = 5;
+	ASSERT_EQ(set(pp), 0) << err;
+	got = path_get(peer);
+	EXPECT_EQ(got.path_max_retrans, 5u);
+	EXPECT_EQ(got.hb_interval_us, 200000u);
+	EXPECT_EQ(got.flags & DPSCTP_SPP_PF_DISABLE, DPSCTP_SPP_PF_DISABLE);
+	pp = {};
+	pp.hb_interval_us = 60000;
+	pp.flags = DPSCTP_SPP_PF_ENABLE;
+	pp.pf_threshold = 1;
+	ASSERT_EQ(set(pp), 0) << err;
+	got = path_get(peer);
+	EXPECT_EQ(got.hb_interval_us, 60000u);
+	EXPECT_EQ(got.pf_threshold, 1u);
+	EXPECT_EQ(got.flags & DPSCTP_SPP_PF_ENABLE, DPSCTP_SPP_PF_ENABLE);
+
+	ASSERT_EQ(dpsctp_shutdown(a), 0);
+	ASSERT_TRUE(until([&] { return one.ended.load(); }));
 }
 
 TEST_F(DpOpt, InstanceDefaultsApplyToAssociationsMadeAfterwards)

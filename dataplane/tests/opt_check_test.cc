@@ -109,10 +109,17 @@ TEST(OptCheck, PeerAddrParams)
 	p.pf_threshold = 2;
 	EXPECT_REFUSED(check(DPSCTP_OPT_PEER_ADDR_PARAMS, p), "PEER_ADDR_PARAMS.pf_threshold 2");
 	p.pf_threshold = 0;
-	p.addr.family = 4;
+	// One path's interval and thresholds (RFC 6458 §8.1.12 spp_address).
+	p.addr = { 4, { 10, 0, 0, 2 } };
 	p.path_max_retrans = 3;
-	EXPECT_REFUSED(check(DPSCTP_OPT_PEER_ADDR_PARAMS, p), "association's");
-	p.path_max_retrans = 0;
+	p.hb_interval_us = 2000;
+	p.flags = DPSCTP_SPP_PF_ENABLE;
+	p.pf_threshold = 1;
+	EXPECT_EQ(check(DPSCTP_OPT_PEER_ADDR_PARAMS, p).rc, 0);
+	p.hb_interval_us = 999;
+	EXPECT_REFUSED(check(DPSCTP_OPT_PEER_ADDR_PARAMS, p),
+		       "PEER_ADDR_PARAMS.hb_interval_us 999");
+	p = {};
 	p.addr.family = 5;
 	EXPECT_REFUSED(check(DPSCTP_OPT_PEER_ADDR_PARAMS, p), "PEER_ADDR_PARAMS.addr");
 }

@@ -1192,7 +1192,7 @@ TEST_P(PathsByProfile, UnconfirmedInactivePathSlowsToTheHeartbeatRate)
 	EXPECT_EQ(ps.assoc_errors, 0);
 	EXPECT_EQ(sctp_paths_next_wakeup(&ps),
 		  sctp_paths_get(&ps, 1)->hb_sent_ns +
-			  sctp_path_hb_period(sctp_paths_get(&ps, 1), p, 0));
+			  sctp_path_hb_period(sctp_paths_get(&ps, 1), p->hb_interval_ns, 0));
 }
 
 // ---- Heartbeat Info ---------------------------------------------------------
@@ -1322,19 +1322,19 @@ TEST_P(PathsByProfile, JitterBoundsAtBothExtremes)
 	const struct sctp_path *pa = sctp_paths_get(&ps, 0);
 	uint64_t rto = pa->rto.rto_ns, hbi = p->hb_interval_ns;
 	ASSERT_EQ(rto % 2, 0u);
-	EXPECT_EQ(sctp_path_hb_period(pa, p, 0), rto + hbi - rto / 2);
+	EXPECT_EQ(sctp_path_hb_period(pa, p->hb_interval_ns, 0), rto + hbi - rto / 2);
 	// rto * (2^32 - 1) / 2^32 rounds down to rto - 1 for any rto below 2^32 ns...
 	ASSERT_LT(rto, 1ull << 32);
-	uint64_t top = sctp_path_hb_period(pa, p, UINT32_MAX);
+	uint64_t top = sctp_path_hb_period(pa, p->hb_interval_ns, UINT32_MAX);
 	EXPECT_EQ(top, rto + hbi + rto / 2 - 1);
-	EXPECT_EQ(sctp_path_hb_period(pa, p, 1u << 31), rto + hbi);
+	EXPECT_EQ(sctp_path_hb_period(pa, p->hb_interval_ns, 1u << 31), rto + hbi);
 
 	// ...and for a large RTO (split multiplication).
 	struct sctp_path big = *pa;
 	big.rto.rto_ns = SCTP_S(3600); // 3.6e12 ns, above 2^32
-	EXPECT_EQ(sctp_path_hb_period(&big, p, 0), SCTP_S(1800) + hbi);
-	EXPECT_EQ(sctp_path_hb_period(&big, p, 1u << 31), SCTP_S(3600) + hbi);
-	uint64_t bigtop = sctp_path_hb_period(&big, p, UINT32_MAX);
+	EXPECT_EQ(sctp_path_hb_period(&big, p->hb_interval_ns, 0), SCTP_S(1800) + hbi);
+	EXPECT_EQ(sctp_path_hb_period(&big, p->hb_interval_ns, 1u << 31), SCTP_S(3600) + hbi);
+	uint64_t bigtop = sctp_path_hb_period(&big, p->hb_interval_ns, UINT32_MAX);
 	// 3.6e12 * (2^32 - 1) / 2^32 = 3.6e12 - 838.19 -> floor
 	EXPECT_EQ(bigtop, SCTP_S(1800) + hbi + (SCTP_S(3600) - 839));
 
@@ -1345,12 +1345,120 @@ TEST_P(PathsByProfile, JitterBoundsAtBothExtremes)
 	EXPECT_EQ(sctp_paths_get(&hi, 0)->hb_due_ns, top);
 }
 
+// RFC 6458 §8.1.12 with spp_address: Path.Max.Retrans of one path. Path 1
+// (its own PMR 1, PF off there) is inactive at its 2nd error; path 0 takes
+// the same two errors under the association's PMR and stays usable.
+TEST_P(PathsByProfile, PerPathMaxRetrans)
+{
+	struct sctp_profile q = *p;
+	sctp_profile_path_set_max_retrans(&q, 1, 1);
+	sctp_profile_path_set_pf(&q, 1, false, 0);
+	ASSERT_EQ(sctp_profile_check(&q), nullptr);
+	ASSERT_GT(p->path_max_retrans, 2u);
+	make_set(&ps, &q, 2, SCTP_US(10));
+	for (unsigned i : { 0u, 1u })
+		sctp_paths_on_t3_expiry(&ps, &q, i, 1);
+	EXPECT_EQ(sctp_paths_get(&ps, 1)->state, SCTP_PATH_ACTIVE) << "1 error: PMR 1 not exceeded";
+	uint64_t ev = 0;
+	for (unsigned i : { 0u, 1u })
+		ev |= sctp_paths_on_t3_expiry(&ps, &q, i, 2);
+	EXPECT_EQ(sctp_paths_get(&ps, 1)->state, SCTP_PATH_INACTIVE);
+	EXPECT_TRUE(sctp_path_events(ev, 1) & SCTP_PATH_EV_INACTIVE);
+	EXPECT_EQ(sctp_paths_get(&ps, 0)->errors, 2u);
+	EXPECT_EQ(sctp_paths_get(&ps, 0)->state, p->pf_enabled ? SCTP_PATH_PF : SCTP_PATH_ACTIVE);
+	EXPECT_FALSE(sctp_path_events(ev, 0) & SCTP_PATH_EV_INACTIVE);
+}
+
+// RFC 7829 SCTP_PEER_ADDR_THLDS on one path: path 1 has PF on with PFMR 1
+// (PF at its 2nd error), path 2 PF off (never PF); path 0 keeps the
+// association's (RFC: off; DC: on, PFMR 0).
+TEST_P(PathsByProfile, PerPathPfThreshold)
+{
+	struct sctp_profile q = *p;
+	sctp_profile_path_set_pf(&q, 1, true, 1);
+	sctp_profile_path_set_pf(&q, 2, false, 0);
+	ASSERT_EQ(sctp_profile_check(&q), nullptr);
+	make_set(&ps, &q, 3, SCTP_US(10));
+	for (unsigned i = 0; i < 3; i++)
+		sctp_paths_on_t3_expiry(&ps, &q, i, 1);
+	EXPECT_EQ(sctp_paths_get(&ps, 0)->state, p->pf_enabled ? SCTP_PATH_PF : SCTP_PATH_ACTIVE);
+	EXPECT_EQ(sctp_paths_get(&ps, 1)->state, SCTP_PATH_ACTIVE) << "PFMR 1 not exceeded";
+	EXPECT_EQ(sctp_paths_get(&ps, 2)->state, SCTP_PATH_ACTIVE);
+	for (unsigned i = 0; i < 3; i++)
+		sctp_paths_on_t3_expiry(&ps, &q, i, 2);
+	EXPECT_EQ(sctp_paths_get(&ps, 1)->state, SCTP_PATH_PF);
+	EXPECT_EQ(sctp_paths_get(&ps, 2)->state, SCTP_PATH_ACTIVE) << "PF off on path 2";
+	// Still inactive past Path.Max.Retrans, PF or not.
+	for (unsigned k = 2; k <= p->path_max_retrans; k++)
+		sctp_paths_on_t3_expiry(&ps, &q, 2, 3);
+	EXPECT_EQ(sctp_paths_get(&ps, 2)->state, SCTP_PATH_INACTIVE);
+}
+
+// §8.3 B: HB.interval of one path. Path 1 (its own, 3 times the
+// association's) is heartbeated at its interval, path 0 at the
+// association's, from the start and after each heartbeat.
+TEST_P(PathsByProfile, PerPathHeartbeatInterval)
+{
+	struct sctp_profile q = *p;
+	const uint64_t hbi = p->hb_interval_ns, own = 3 * p->hb_interval_ns;
+	sctp_profile_path_set_hb_interval(&q, 1, own);
+	ASSERT_EQ(sctp_profile_check(&q), nullptr);
+	EXPECT_EQ(sctp_profile_hb_interval(&q, 0), hbi);
+	EXPECT_EQ(sctp_profile_hb_interval(&q, 1), own);
+	make_set(&ps, &q, 2, SCTP_US(10));
+	const struct sctp_path *p0 = sctp_paths_get(&ps, 0), *p1 = sctp_paths_get(&ps, 1);
+	EXPECT_EQ(p0->hb_due_ns, sctp_path_hb_period(p0, hbi, 0));
+	EXPECT_EQ(p1->hb_due_ns, sctp_path_hb_period(p1, own, 0));
+	// Each answered heartbeat plans the next with the path's interval.
+	for (unsigned i : { 0u, 1u }) {
+		uint64_t t = sctp_paths_get(&ps, i)->hb_due_ns;
+		uint32_t mask = 0;
+		sctp_paths_on_wakeup(&ps, &q, t, &mask);
+		ASSERT_TRUE(mask & (1u << i));
+		ack_hb(&ps, &q, send_hb(&ps, i, t, 10 + i), t + SCTP_US(10), i);
+		EXPECT_EQ(sctp_paths_get(&ps, i)->hb_due_ns,
+			  t + sctp_path_hb_period(sctp_paths_get(&ps, i), i ? own : hbi, 0))
+			<< i;
+	}
+	// A change in force reschedules (what sctp_assoc_set_opts() does for each path).
+	sctp_profile_path_set_hb_interval(&q, 1, 2 * own);
+	uint64_t sent = p1->hb_sent_ns;
+	ASSERT_EQ(sctp_paths_set_hb_enabled(&ps, &q, 1, true, sent + 1), 0);
+	EXPECT_EQ(p1->hb_due_ns, sent + sctp_path_hb_period(p1, 2 * own, 0));
+}
+
+// A set for the whole association (RFC 6458 §8.1.12 without spp_address)
+// gives every path the association's value of each field it names; the
+// paths keep their own values of the others. With none left, the profile
+// is the association's again, byte for byte.
+TEST_P(PathsByProfile, AssociationWideSetReplacesThePathsValues)
+{
+	struct sctp_profile q = *p;
+	sctp_profile_path_set_max_retrans(&q, 1, 1);
+	sctp_profile_path_set_pf(&q, 1, false, 0);
+	sctp_profile_path_set_hb_interval(&q, 1, 3 * p->hb_interval_ns);
+	ASSERT_EQ(q.path_own, 2u);
+	q.path_max_retrans = (uint16_t)(p->path_max_retrans + 1);
+	sctp_profile_paths_follow(&q, SCTP_PROFILE_OWN_MAX_RETRANS);
+	EXPECT_EQ(sctp_profile_path_max_retrans(&q, 1), q.path_max_retrans);
+	EXPECT_EQ(sctp_profile_hb_interval(&q, 1), 3 * p->hb_interval_ns) << "not named: kept";
+	make_set(&ps, &q, 2, SCTP_US(10));
+	for (unsigned k = 0; k < 2; k++)
+		sctp_paths_on_t3_expiry(&ps, &q, 1, 1);
+	EXPECT_NE(sctp_paths_get(&ps, 1)->state, SCTP_PATH_INACTIVE) << "PMR 1 gone";
+	sctp_profile_paths_follow(&q, SCTP_PROFILE_OWN_HB_INTERVAL | SCTP_PROFILE_OWN_PF);
+	EXPECT_EQ(q.path_own, 0u);
+	q.path_max_retrans = p->path_max_retrans;
+	EXPECT_EQ(memcmp(&q, p, sizeof(q)), 0);
+	EXPECT_EQ(sctp_profile_check(&q), nullptr);
+}
+
 // §8.3 "idle": new data pushes the next heartbeat out (checked lazily).
 TEST_P(PathsByProfile, BusyPathsAreNotHeartbeated)
 {
 	make_set(&ps, p, 2, SCTP_US(10));
 	uint64_t due = sctp_paths_get(&ps, 0)->hb_due_ns;
-	uint64_t period = sctp_path_hb_period(sctp_paths_get(&ps, 0), p, 0);
+	uint64_t period = sctp_path_hb_period(sctp_paths_get(&ps, 0), p->hb_interval_ns, 0);
 	ASSERT_EQ(due, period);
 	sctp_paths_on_data_sent(&ps, 0, due - 10);
 	sctp_paths_on_data_sent(&ps, 5, due - 10);   // not in use: ignored
@@ -1383,7 +1491,7 @@ TEST_P(PathsByProfile, NextHeartbeatAfterTimeoutUsesTheBackedOffRto)
 	} else {
 		EXPECT_FALSE(mask & 2u);
 		EXPECT_EQ(sctp_paths_get(&ps, 1)->hb_due_ns,
-			  t + sctp_path_hb_period(sctp_paths_get(&ps, 1), p, 0));
+			  t + sctp_path_hb_period(sctp_paths_get(&ps, 1), p->hb_interval_ns, 0));
 		EXPECT_EQ(sctp_paths_get(&ps, 1)->rto.rto_ns, 2 * rto);
 	}
 }
@@ -1404,7 +1512,7 @@ TEST(Paths, HeartbeatsDisabledButPfStillProbed)
 	EXPECT_EQ(sctp_paths_get(&ps, 0)->hb_due_ns, SCTP_TIME_NEVER);
 	EXPECT_EQ(sctp_paths_set_hb_enabled(&ps, p, 0, true, 9), 0);
 	EXPECT_EQ(sctp_paths_get(&ps, 0)->hb_due_ns,
-		  7 + sctp_path_hb_period(sctp_paths_get(&ps, 0), p, 0));
+		  7 + sctp_path_hb_period(sctp_paths_get(&ps, 0), p->hb_interval_ns, 0));
 }
 
 // §8.3: an inactive path is still heartbeated; its timeouts count on the
@@ -1457,8 +1565,10 @@ TEST(Paths, NoOverflowNearTheEndOfTime)
 	ASSERT_EQ(sctp_profile_check(&p), nullptr);
 	PathSet ps;
 	make_set(&ps, &p, 2, SCTP_MS(10));
-	EXPECT_EQ(sctp_path_hb_period(sctp_paths_get(&ps, 0), &p, 0), SCTP_TIME_NEVER);
-	EXPECT_EQ(sctp_path_hb_period(sctp_paths_get(&ps, 0), &p, UINT32_MAX), SCTP_TIME_NEVER);
+	EXPECT_EQ(sctp_path_hb_period(sctp_paths_get(&ps, 0), p.hb_interval_ns, 0),
+		  SCTP_TIME_NEVER);
+	EXPECT_EQ(sctp_path_hb_period(sctp_paths_get(&ps, 0), p.hb_interval_ns, UINT32_MAX),
+		  SCTP_TIME_NEVER);
 	EXPECT_EQ(sctp_paths_get(&ps, 0)->hb_due_ns, SCTP_TIME_NEVER);
 	EXPECT_EQ(sctp_paths_next_wakeup(&ps), SCTP_TIME_NEVER);
 

@@ -95,6 +95,22 @@ TEST(Profile, CheckRefusesEachBrokenRule)
 			{ "hb_interval_ns is 0", [](auto &p) { p.hb_interval_ns = 0; } },
 			{ "out_streams / max_in_streams is 0 (RFC 9260 §3.3.2)",
 			  [](auto &p) { p.out_streams = 0; } },
+			{ "a path's path_max_retrans is 0",
+			  [](auto &p) { sctp_profile_path_set_max_retrans(&p, 3, 0); } },
+			{ "a path's hb_interval_ns is 0",
+			  [](auto &p) { sctp_profile_path_set_hb_interval(&p, 7, 0); } },
+			{ "a path's pf_max_retrans >= its path_max_retrans (RFC 7829)",
+			  [](auto &p) {
+				  sctp_profile_path_set_pf(&p, 1, true, 2);
+				  sctp_profile_path_set_max_retrans(&p, 1, 2);
+			  } },
+			// The path's own threshold against the association's PMR, too.
+			{ "a path's pf_max_retrans >= its path_max_retrans (RFC 7829)",
+			  [](auto &p) {
+				  sctp_profile_path_set_pf(&p, 0, true, p.path_max_retrans);
+			  } },
+			{ "path_own does not match the per-path values",
+			  [](auto &p) { p.path_own = 1; } },
 		};
 	for (const auto &c : cases) {
 		for (const struct sctp_profile *base : { &sctp_profile_rfc, &sctp_profile_dc }) {
