@@ -1720,11 +1720,13 @@ opts(const char *sock, const char *peer, uint16_t port)
 		struct dpsctp_client_event fev[16];
 		int n = dpsctp_client_poll(c, 0, fev, 16);
 		for (int i = 0; i < n; i++) {
-			if (fev[i].kind == DPSCTP_CLIENT_SEND_FAILED && fev[i].assoc == h2) {
+			if (fev[i].kind == DPSCTP_CLIENT_SEND_FAILED && fev[i].assoc == h2 &&
+			    fev[i].send_failed.context != 0) {
 				/* Each message once, with its own context; the PPID names
 				 * it too, but an I-DATA message whose first fragment was
 				 * acknowledged reports PPID 0 (its other fragments carry
-				 * an FSN there). */
+				 * an FSN there). Context 0: an echo sent earlier without
+				 * one, its SACK not in yet. */
 				uint32_t k = fev[i].send_failed.context - 0xc0de0000u;
 				uint32_t ppid = ntohl(fev[i].send_failed.ppid);
 				bool ok = k < n_big && !(seen_ctx >> k & 1u) &&

@@ -482,7 +482,8 @@ def case_opts(rig):
     r = subprocess.run(perf + ["--sack-freq", "1", "--max-burst", "8"], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, timeout=60)
     rig.check(r.returncode == 0, "dpsctp-perf --sidecar --sack-freq 1 --max-burst 8: the run "
-              "completes (exit %d)" % r.returncode)
+              "completes (exit %d%s)" % (r.returncode, "" if r.returncode == 0 else
+                                          ": " + " | ".join(r.stdout.splitlines()[-4:])))
     # An RTO.Min above the daemon's RTO.Initial (the data-center profile's 10 ms): fine for
     # the library alone, refused by dpsctpd, which the run says.
     r = subprocess.run(perf + ["--rto-min", "100000"], stdout=subprocess.PIPE,

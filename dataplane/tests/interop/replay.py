@@ -758,19 +758,43 @@ def stats_or_death(rig):
         raise
 
 
+# How long a packet may take to reach dpsctp-echo's counters on a loaded
+# machine before it counts as never received: the wait ends as soon as it
+# is seen, so this bounds only a packet that is truly lost.
+PATIENCE = 10.0
+
+
 def inject(rig, shot, gap, drops):
     """Send one packet, collect its replies and the counters that rose.
-    False when dpsctp-echo is dead (shot.sent says whether this packet left)."""
+    Replies are collected for `gap` after dpsctp-echo counted the packet
+    (rx_sctp), not after it was sent: a loaded machine may run the echo's
+    poll loop late, and a wall-clock gap alone would then judge a packet
+    not yet read. False when dpsctp-echo is dead (shot.sent says whether
+    this packet left)."""
     before = stats_or_death(rig)
     if before is None or not rig.echo_alive():
         return False
     rig.sock.sendto(shot.pkt, (ADDR_A, 0))
     shot.sent = True
+    give_up = time.monotonic() + PATIENCE
     deadline = time.monotonic() + gap
+    seen = False
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            break
+            if seen:
+                break
+            now_stats = stats_or_death(rig)
+            if now_stats is None:
+                break
+            if now_stats.get("rx_sctp", 0) != before.get("rx_sctp", 0):
+                seen = True  # counted: its replies have `gap` from now
+                deadline = time.monotonic() + gap
+            elif time.monotonic() >= give_up:
+                break
+            else:
+                deadline = time.monotonic() + min(gap, 0.05)
+            continue
         r, _, _ = select.select([rig.sock], [], [], left)
         if r:
             while True:
