@@ -4,7 +4,9 @@
 Seeds are the SCTP packets found in the capture corpus (classic pcap files
 with Ethernet, VLAN or Linux cooked framing, IPv4 or IPv6, SCTP directly or
 over UDP port 9899), written to a temporary directory, plus the target's kept
-regression inputs (sctp/fuzz/regress/<target>/).
+regression inputs (sctp/fuzz/regress/<target>/, drivers/net/fuzz/regress/
+for fuzz_l3). With --seed-format l3 a seed is whole frames of every kind
+(ARP, ND, ICMP, fragments too), in fuzz_l3.c's format.
 
   run_fuzz.py --libfuzzer EXE ...   libFuzzer for --seconds under ASan+UBSan;
                                     a crash is copied into the regression
@@ -97,8 +99,61 @@ def framed(sctp, start):
     return bytes([start]) + struct.pack("!H", len(sctp)) + sctp + b"\x01"
 
 
+L3_MAC = bytes.fromhex("020000000001")
+L3_V4 = bytes([10, 0, 0, 1])
+L3_V6 = bytes.fromhex("20010db8000000000000000000000001")
+
+
+def ethernet(linktype, frame):
+    """The frame as Ethernet (raw IP and Linux cooked get a header to L3_MAC), or None."""
+    if linktype == 1:
+        return frame if len(frame) >= 14 else None
+    ip = l3(linktype, frame)
+    if not ip:
+        return None
+    etype = b"\x86\xdd" if ip[0] >> 4 == 6 else b"\x08\x00"
+    return L3_MAC + bytes.fromhex("020000000002") + etype + ip
+
+
+def l3_identity(eth):
+    """fuzz_l3.c's header for a frame: we are its destination (MAC and IP)."""
+    mac, v4, v6 = eth[0:6], L3_V4, L3_V6
+    ip = l3(1, eth)
+    if ip and ip[0] >> 4 == 4 and len(ip) >= 20:
+        v4 = ip[16:20]
+    elif ip and ip[0] >> 4 == 6 and len(ip) >= 40:
+        v6 = ip[24:40]
+    if mac[0] & 1:  # a broadcast or multicast frame (ARP, ND): keep a unicast MAC
+        mac = L3_MAC
+    return mac + v4 + v6 + bytes([1])
+
+
+def l3_record(op, body):
+    return bytes([op]) + struct.pack("!H", len(body)) + body
+
+
+def l3_seeds(path):
+    """fuzz_l3.c seeds of one capture: each frame alone, then the capture's
+    first 64 frames in order with a millisecond between them (fragments,
+    resolutions), addressed as its first frame is."""
+    eths = [e for e in (ethernet(lt, f) for lt, f in frames(path)) if e]
+    seeds = [l3_identity(e) + l3_record(0, e) for e in eths]
+    if len(eths) > 1:
+        seq = b"".join(l3_record(0, e) + l3_record(2, struct.pack("!I", 1000))
+                       for e in eths[:32])
+        seeds.append(l3_identity(eths[0]) + seq)
+    return seeds
+
+
 def extract_seeds(corpus_dir, out_dir, seed_format="raw"):
     n = 0
+    if seed_format == "l3":
+        for path in sorted(glob.glob(os.path.join(corpus_dir, "*.*"))):
+            for seed in l3_seeds(path):
+                with open(os.path.join(out_dir, f"seed-{n:05d}"), "wb") as f:
+                    f.write(seed)
+                n += 1
+        return n
     for path in sorted(glob.glob(os.path.join(corpus_dir, "*.*"))):
         for linktype, frame in frames(path):
             ip = l3(linktype, frame)
@@ -125,8 +180,9 @@ def main():
     ap.add_argument("--corpus", required=True, help="directory of captures for seeds")
     ap.add_argument("--regress", required=True, help="kept regression inputs")
     ap.add_argument("--seconds", type=int, default=30)
-    ap.add_argument("--seed-format", choices=["raw", "framed"], default="raw",
-                    help="raw: each seed one SCTP packet; framed: see fuzz_assoc.c")
+    ap.add_argument("--seed-format", choices=["raw", "framed", "l3"], default="raw",
+                    help="raw: each seed one SCTP packet; framed: see fuzz_assoc.c; "
+                    "l3: link-layer frames, see drivers/net/fuzz/fuzz_l3.c")
     args = ap.parse_args()
     # FUZZ_SECONDS in the environment wins, so a longer run needs no reconfigure.
     args.seconds = int(os.environ.get("FUZZ_SECONDS", args.seconds))
@@ -144,6 +200,8 @@ def main():
         if n == 0:
             print(f"FAIL: no SCTP packets in {args.corpus}")
             return 1
+        # A target with no finding kept yet has no directory in the repository.
+        os.makedirs(args.regress, exist_ok=True)
         if args.replay:
             return subprocess.call([args.replay, seeds, args.regress])
 
