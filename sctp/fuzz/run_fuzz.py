@@ -147,6 +147,12 @@ def l3_seeds(path):
 
 def extract_seeds(corpus_dir, out_dir, seed_format="raw"):
     n = 0
+    if seed_format == "files":  # the seeds themselves, kept in the repository
+        for path in sorted(glob.glob(os.path.join(corpus_dir, "*"))):
+            if os.path.isfile(path):
+                shutil.copy(path, os.path.join(out_dir, f"seed-{n:05d}"))
+                n += 1
+        return n
     if seed_format == "l3":
         for path in sorted(glob.glob(os.path.join(corpus_dir, "*.*"))):
             for seed in l3_seeds(path):
@@ -180,9 +186,10 @@ def main():
     ap.add_argument("--corpus", required=True, help="directory of captures for seeds")
     ap.add_argument("--regress", required=True, help="kept regression inputs")
     ap.add_argument("--seconds", type=int, default=30)
-    ap.add_argument("--seed-format", choices=["raw", "framed", "l3"], default="raw",
+    ap.add_argument("--seed-format", choices=["raw", "framed", "l3", "files"], default="raw",
                     help="raw: each seed one SCTP packet; framed: see fuzz_assoc.c; "
-                    "l3: link-layer frames, see drivers/net/fuzz/fuzz_l3.c")
+                    "l3: link-layer frames, see drivers/net/fuzz/fuzz_l3.c; "
+                    "files: --corpus holds the seeds themselves")
     args = ap.parse_args()
     # FUZZ_SECONDS in the environment wins, so a longer run needs no reconfigure.
     args.seconds = int(os.environ.get("FUZZ_SECONDS", args.seconds))
