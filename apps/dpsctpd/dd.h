@@ -10,16 +10,23 @@
  *   dd_opt.c        an application's option defaults (RFC 6458 assoc id 0)
  *   dd_telemetry.c  /dpsctpd/stats and /dpsctpd/apps over DPDK telemetry
  *
- * One thread does everything, run to completion: it polls the data plane
- * (dpsctp_poll()), then every application's request rings, and looks at
- * the control socket every millisecond. Callbacks of the data plane run
- * inside dpsctp_poll() and inside the calls the request handlers make
- * (an ABORT's COMM_LOST arrives before dpsctp_abort() returns): every
- * handler expects that.
+ * One thread per data-plane worker (--queues N), run to completion: worker
+ * w polls its worker of the data plane (dpsctp_poll(dp, w)), then the ring
+ * set (thread, w) of every application (sc_region.h). The main thread is
+ * worker 0 and also the control: it looks at the control socket every
+ * millisecond and serves what is the instance's rather than a worker's
+ * (attach, departure, listening ports, an application's option defaults)
+ * with the other workers parked at a loop boundary (dd_world_stop()):
+ * nothing on the data path takes a lock. With one worker there is one
+ * thread, as there always was. Callbacks of the data plane run inside
+ * dpsctp_poll() and inside the calls the request handlers make (an
+ * ABORT's COMM_LOST arrives before dpsctp_abort() returns): every handler
+ * expects that.
  *
- * Associations are named to applications by handles: a table index and a
- * generation, so a handle of an association that ended (or of another
- * application) is -ENOENT, never another association.
+ * Associations are named to applications by handles: a table index, the
+ * owning worker and a generation (sc_proto.h), so a handle of an
+ * association that ended (or of another application) is -ENOENT, never
+ * another association.
  */
 #ifndef DPSCTP_DD_H
 #define DPSCTP_DD_H
@@ -60,6 +67,7 @@ struct dd_assoc {
 	uint32_t gen;		/* bumped when the slot is freed */
 	uint16_t thread;	/* the application thread that hears about it */
 	uint16_t port;		/* ours */
+	uint8_t worker;		/* the data-plane worker that owns it (its handle says so) */
 	uint32_t rx_unconsumed; /* delivered, not yet read by the application */
 	bool up;
 };
@@ -147,28 +155,50 @@ struct dd_app_opts {
 struct dd_app {
 	struct sc_app *sa;
 	struct dd_app_opts opts;
-	struct dd_thread t[SC_MAX_THREADS];
-	uint32_t assocs; /* associations it owns now */
+	/* A ring set per worker and application thread: t[w][thread], touched by worker w only. */
+	struct dd_thread t[SC_MAX_WORKERS][SC_MAX_THREADS];
+	uint32_t assocs; /* associations it owns now, all workers: __atomic, on open and end only */
 	uint32_t listens;
 	uint64_t heap_bytes; /* what the daemon allocated for it */
-	bool broken;	     /* detach at the next round (attach failed half way) */
-	struct dd_counters ctr;
+	bool broken;	     /* detach at the next round (attach failed half way, or a worker
+				found its rings broken): __atomic */
+	struct dd_counters ctr[SC_MAX_WORKERS]; /* by the worker that counted */
 };
+
+/* The worker whose state the calling code touches (its set of each application, its
+ * counters, its slice of the handle table): set by each worker's loop, and by the
+ * callbacks to the association's own worker. */
+extern _Thread_local unsigned dd_w;
 
 struct dd {
 	struct dpsctp *dp;
 	struct sc_server srv;
 	struct dd_limits lim;
-	struct dd_assoc *assocs; /* the handle table */
+	struct dd_assoc *assocs; /* the handle table: a slice of per_worker slots per worker */
 	uint32_t n_assocs;
-	uint32_t assocs_used;
+	uint32_t per_worker;
+	unsigned n_workers;
+	uint32_t assocs_used[SC_MAX_WORKERS];
 	struct dd_listener *listeners; /* the data plane's --listeners */
 	uint32_t n_listeners;
+	/* Rare events, counted by any worker: __atomic. */
 	uint64_t orphan_events;	 /* callbacks for associations whose application left */
 	uint64_t orphan_accepts; /* accepted over their application's limit: aborted */
 	uint64_t apps_dropped;	 /* applications detached for breaking their rings */
+	/* What the workers other than 0 serve: the main thread publishes an
+	 * application here once attached and removes it with them parked. */
+	struct dd_app *_Atomic live[SC_SERVER_MAX_APPS];
+	/* Parking (dd_world_stop()): the main thread asks (stop_seq), each other
+	 * worker says it stopped (parked[w] = stop_seq) and waits for go_seq. */
+	_Atomic uint64_t stop_seq, go_seq;
+	struct {
+		_Alignas(64) _Atomic uint64_t parked;
+		_Atomic uint64_t iterations; /* its loop's, for telemetry */
+	} wk[SC_MAX_WORKERS];
+	_Atomic bool quit;	 /* the other workers stop; once set, none runs again */
 	uint64_t heap_bytes;	 /* allocated for applications now */
 	struct dd_counters gone; /* the counters of departed applications, summed */
+	struct dd_counters gone_wk[SC_MAX_WORKERS]; /* the same, by worker */
 	/* Zero copy (--zero-copy): the packet-buffer memfd, mapped here read-write. */
 	const uint8_t *zc_base;
 	uint64_t zc_bytes;
@@ -180,11 +210,15 @@ void dd_app_init(struct dd *d);
 extern const struct dpsctp_callbacks dd_callbacks;
 void dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg);
 void dd_on_detach(struct sc_server *s, struct sc_app *sa, void *arg);
-/* Serve one application's rings: held events first, then requests. Work done. */
+/* Serve one application's rings of worker dd_w: held events first, then requests. Work
+ * done. A broken application is dropped on worker 0, marked broken on the others. */
 unsigned dd_app_serve(struct dd *d, struct dd_app *app);
-/* Publish what this round posted to its rings, then write the eventfds of
+/* Publish what this round posted to its rings of worker dd_w, then write the eventfds of
  * its threads that asked to be woken. Once per loop iteration. */
 void dd_app_wake(struct dd_app *app);
+/* Park every worker but the main thread's (0) at a loop boundary, and let them go. */
+void dd_world_stop(struct dd *d);
+void dd_world_go(struct dd *d);
 /* Tell every application the daemon is stopping (SC_EVT_DAEMON_STOPPING). */
 void dd_app_say_stopping(struct dd *d);
 void dd_counters_add(struct dd_counters *sum, const struct dd_counters *c);

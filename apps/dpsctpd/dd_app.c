@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <rte_mbuf.h>
+#include <rte_pause.h>
 
 #include "apps/dpsctpd/dd.h"
 #include "dataplane/sidecar/dpsctp_client.h"
@@ -85,6 +86,14 @@ _Static_assert(DPSCTP_CLIENT_EVENT_RESTART == DPSCTP_EV_BIT(DPSCTP_EV_RESTART) &
 	       "event bits");
 
 static struct dd *dd_g; /* the callbacks' way back to the daemon (one per process) */
+_Thread_local unsigned dd_w;
+
+/* A rare event's counter, which any worker may count. */
+static void
+dd_count(uint64_t *c)
+{
+	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
 
 void
 dd_app_init(struct dd *d)
@@ -103,63 +112,89 @@ dd_counters_add(struct dd_counters *sum, const struct dd_counters *c)
 
 /* ------------------------------------------------------------ handles */
 
+/* sc_proto.h's format: generation, the owning worker, slot + 1. */
 static uint64_t
 dd_handle(const struct dd *d, const struct dd_assoc *as)
 {
-	return ((uint64_t)as->gen << 32) | (uint64_t)(as - d->assocs + 1);
+	return ((uint64_t)as->gen << 32) | ((uint64_t)as->worker << 24) |
+	       (uint64_t)(as - d->assocs + 1);
+}
+
+/* The table slot a handle names (may be out of range: the caller checks). */
+static uint32_t
+dd_handle_slot(uint64_t h)
+{
+	return (uint32_t)(h & (SC_HANDLE_SLOTS - 1u)) - 1u;
 }
 
 /* The live association `h` names, if it belongs to app; NULL otherwise. */
 static struct dd_assoc *
 dd_lookup(struct dd *d, const struct dd_app *app, uint64_t h)
 {
-	uint64_t slot = (h & 0xffffffffu) - 1;
-	if (slot >= d->n_assocs)
+	uint32_t slot = dd_handle_slot(h);
+	/* Another worker's slot is not ours to read: that worker's requests name it. */
+	if (slot >= d->n_assocs || SC_HANDLE_WORKER(h) != dd_w)
 		return NULL;
 	struct dd_assoc *as = &d->assocs[slot];
-	if (as->gen != (uint32_t)(h >> 32) || as->a == NULL || as->app != app)
+	if (as->gen != (uint32_t)(h >> 32) || as->worker != SC_HANDLE_WORKER(h) || as->a == NULL ||
+	    as->app != app)
 		return NULL;
 	return as;
 }
 
+/*
+ * A handle for an association of worker dd_w, from its slice of the table.
+ * The application's limit is shared by the workers: one atomic add per
+ * association opened (and one per association ended), none per message.
+ */
 static struct dd_assoc *
 dd_assoc_new(struct dd *d, struct dd_app *app, unsigned thread, uint16_t port, int *rc)
 {
-	if (app->assocs >= d->lim.app_assocs) {
+	if (__atomic_add_fetch(&app->assocs, 1, __ATOMIC_RELAXED) > d->lim.app_assocs) {
+		__atomic_sub_fetch(&app->assocs, 1, __ATOMIC_RELAXED);
 		*rc = -ENOBUFS; /* the per-application limit */
 		return NULL;
 	}
-	for (uint32_t i = 0; i < d->n_assocs; i++) {
+	uint32_t lo = dd_w * d->per_worker, hi = lo + d->per_worker;
+	for (uint32_t i = lo; i < hi; i++) {
 		struct dd_assoc *as = &d->assocs[i];
 		if (as->a == NULL && as->app == NULL && as->tag == 0) {
 			as->tag = DD_TAG_ASSOC;
 			as->app = app;
 			as->thread = (uint16_t)thread;
 			as->port = port;
+			as->worker = (uint8_t)dd_w;
 			as->up = false;
 			as->rx_unconsumed = 0;
-			app->assocs++;
-			app->ctr.assocs_opened++;
-			d->assocs_used++;
+			app->ctr[dd_w].assocs_opened++;
+			d->assocs_used[dd_w]++;
 			return as;
 		}
 	}
+	__atomic_sub_fetch(&app->assocs, 1, __ATOMIC_RELAXED);
 	*rc = -ENOMEM;
 	return NULL;
+}
+
+/* The application no longer counts the association against its limit. */
+static void
+dd_assoc_unown(struct dd_app *app)
+{
+	__atomic_sub_fetch(&app->assocs, 1, __ATOMIC_RELAXED);
 }
 
 static void
 dd_assoc_free(struct dd *d, struct dd_assoc *as)
 {
 	if (as->app != NULL)
-		as->app->assocs--;
+		dd_assoc_unown(as->app);
 	as->a = NULL;
 	as->app = NULL;
 	as->tag = 0;
 	as->gen++;
 	if (as->gen == 0)
 		as->gen = 1;
-	d->assocs_used--;
+	d->assocs_used[as->worker]--;
 }
 
 /* ------------------------------------------------------------- events */
@@ -221,7 +256,7 @@ static void
 dd_commit(struct dd_app *app, struct dd_thread *t)
 {
 	t->evt_pending++; /* published with the round's others: dd_app_wake() */
-	app->ctr.events++;
+	app->ctr[dd_w].events++;
 }
 
 /*
@@ -267,7 +302,7 @@ static bool
 dd_post_zc(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd_src *src,
 	   uint32_t *done)
 {
-	struct dd_thread *t = &app->t[ti];
+	struct dd_thread *t = &app->t[dd_w][ti];
 	uint32_t pos = 0;
 	for (struct rte_mbuf *seg = src->m; seg != NULL; seg = seg->next) {
 		uint32_t sl = seg->data_len;
@@ -290,9 +325,8 @@ dd_post_zc(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct
 		z->pad = 0;
 		t->rx_dirty = true;
 		bool last = seg->next == NULL;
-		*u = (struct dd_unread){ (uint32_t)((e->assoc & 0xffffffffu) - 1),
-					 (uint32_t)(e->assoc >> 32), z->len,
-					 sc_arena_head(&t->th.rx), last ? src->m : NULL };
+		*u = (struct dd_unread){ dd_handle_slot(e->assoc), (uint32_t)(e->assoc >> 32),
+					 z->len, sc_arena_head(&t->th.rx), last ? src->m : NULL };
 		t->unread_n++;
 		struct sc_evt *slot = sc_ring_reserve(&t->th.evt, t->evt_pending);
 		*slot = *e;
@@ -307,9 +341,9 @@ dd_post_zc(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct
 		pos += sl;
 		dd_commit(app, t);
 	}
-	app->ctr.recv_msgs++;
-	app->ctr.recv_bytes += e->len;
-	app->ctr.recv_zero_copy++;
+	app->ctr[dd_w].recv_msgs++;
+	app->ctr[dd_w].recv_bytes += e->len;
+	app->ctr[dd_w].recv_zero_copy++;
 	return true;
 }
 
@@ -324,7 +358,7 @@ static bool
 dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd_src *src,
 	uint32_t *done)
 {
-	struct dd_thread *t = &app->t[ti];
+	struct dd_thread *t = &app->t[dd_w][ti];
 	if (e->type == SC_EVT_RECV && src->zc)
 		return dd_post_zc(app, ti, e, src, done);
 	if (e->type == SC_EVT_RECV && !dd_recv_aborted(e)) {
@@ -345,7 +379,7 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 			else
 				dd_copy_from_mbuf(p, src->m, *done, k);
 			t->rx_dirty = true;
-			*u = (struct dd_unread){ (uint32_t)((e->assoc & 0xffffffffu) - 1),
+			*u = (struct dd_unread){ dd_handle_slot(e->assoc),
 						 (uint32_t)(e->assoc >> 32), k,
 						 sc_arena_head(&t->th.rx), NULL };
 			t->unread_n++;
@@ -360,8 +394,8 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 			*done += k;
 			dd_commit(app, t);
 		}
-		app->ctr.recv_msgs++;
-		app->ctr.recv_bytes += e->len;
+		app->ctr[dd_w].recv_msgs++;
+		app->ctr[dd_w].recv_bytes += e->len;
 		return true;
 	}
 	if (!dd_evt_room(t))
@@ -410,7 +444,7 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 static void
 dd_backlog_full(struct dd_app *app, struct dd_assoc *as)
 {
-	app->ctr.backlog_aborts++;
+	app->ctr[dd_w].backlog_aborts++;
 	if (as != NULL && as->a != NULL)
 		(void)dpsctp_abort(as->a);
 }
@@ -420,7 +454,7 @@ static void
 dd_emit(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_evt *e,
 	const struct dd_src *src, struct dd_assoc *as)
 {
-	struct dd_thread *t = &app->t[ti];
+	struct dd_thread *t = &app->t[dd_w][ti];
 	uint32_t done = 0;
 	struct dd_src zsrc;
 	if (e->type == SC_EVT_RECV && app->sa->zero_copy && !dd_recv_aborted(e)) {
@@ -467,14 +501,14 @@ dd_emit(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_evt *e,
 		memcpy(h->sids, src->streams, e->len); /* at most SC_RECONF_MAX_STREAMS */
 	}
 	t->held_n++;
-	app->ctr.held++;
+	app->ctr[dd_w].held++;
 }
 
 /* Thread t's backlog into its rings, oldest first, as far as they have room. */
 static unsigned
 dd_drain_held(struct dd *d, struct dd_app *app, unsigned ti)
 {
-	struct dd_thread *t = &app->t[ti];
+	struct dd_thread *t = &app->t[dd_w][ti];
 	unsigned n = 0;
 	while (t->held_n != 0) {
 		struct dd_held *h = &t->held[t->held_head];
@@ -517,12 +551,12 @@ dd_reap_unread(struct dd *d, struct dd_thread *t)
 /* ---------------------------------------------------------- callbacks */
 
 static void
-dd_on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
+dd_on_recv_here(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 {
 	struct dd_assoc *as = arg;
 	(void)a;
 	if (as->tag != DD_TAG_ASSOC || as->app == NULL) {
-		dd_g->orphan_events++;
+		dd_count(&dd_g->orphan_events);
 		return;
 	}
 	struct sc_evt e;
@@ -568,11 +602,12 @@ dd_adopt(struct dd *d, struct dd_listener *l, struct dpsctp_assoc *a)
 		as = NULL;
 	}
 	if (as == NULL) {
-		d->orphan_accepts++;
+		dd_count(&d->orphan_accepts);
 		(void)dpsctp_abort(a);
 		return NULL;
 	}
 	as->a = a;
+	as->worker = (uint8_t)dpsctp_assoc_worker(a);
 	dpsctp_assoc_set_callbacks(a, &dd_callbacks, as);
 	return as;
 }
@@ -624,13 +659,13 @@ dd_stream_reset(struct dd *d, struct dd_assoc *as, const struct dpsctp_event *ev
 }
 
 static void
-dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
+dd_on_event_here(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 {
 	struct dd *d = dd_g;
 	struct dd_assoc *as = arg;
 	if (as->tag == DD_TAG_LISTENER) {
 		if (ev->type != DPSCTP_EV_COMM_UP) {
-			d->orphan_events++; /* the end of one we aborted at once */
+			dd_count(&d->orphan_events); /* the end of one we aborted at once */
 			return;
 		}
 		as = dd_adopt(d, arg, a);
@@ -640,7 +675,7 @@ dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 	bool final = ev->type == DPSCTP_EV_COMM_LOST || ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE ||
 		     ev->type == DPSCTP_EV_CANT_START;
 	if (as->app == NULL) { /* its application left: we aborted it */
-		d->orphan_events++;
+		dd_count(&d->orphan_events);
 		if (final)
 			dd_assoc_free(d, as);
 		return;
@@ -725,7 +760,54 @@ dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		dd_assoc_free(d, as);
 }
 
+/*
+ * A callback touches its association's worker's state: on that worker's
+ * thread, or on the main thread with the others parked (a departure's
+ * ABORTs) or stopped (the end).
+ */
+static void
+dd_on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
+{
+	unsigned saved = dd_w;
+	dd_w = dpsctp_assoc_worker(a);
+	dd_on_recv_here(a, m, arg);
+	dd_w = saved;
+}
+
+static void
+dd_on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
+{
+	unsigned saved = dd_w;
+	dd_w = dpsctp_assoc_worker(a);
+	dd_on_event_here(a, ev, arg);
+	dd_w = saved;
+}
+
 const struct dpsctp_callbacks dd_callbacks = { dd_on_recv, dd_on_event, NULL };
+
+/* ------------------------------------------------------------ parking */
+
+void
+dd_world_stop(struct dd *d)
+{
+	if (d->n_workers < 2 || atomic_load_explicit(&d->quit, memory_order_relaxed))
+		return; /* nobody else runs (after dd_run(), this thread runs them all) */
+	uint64_t seq = atomic_load_explicit(&d->stop_seq, memory_order_relaxed) + 1;
+	atomic_store_explicit(&d->stop_seq, seq, memory_order_release);
+	/* Each of them is at most one loop iteration away (nothing in it waits). */
+	for (unsigned w = 1; w < d->n_workers; w++)
+		while (atomic_load_explicit(&d->wk[w].parked, memory_order_acquire) != seq)
+			rte_pause();
+}
+
+void
+dd_world_go(struct dd *d)
+{
+	if (d->n_workers < 2 || atomic_load_explicit(&d->quit, memory_order_relaxed))
+		return; /* nobody else runs (after dd_run(), this thread runs them all) */
+	atomic_store_explicit(&d->go_seq, atomic_load_explicit(&d->stop_seq, memory_order_relaxed),
+			      memory_order_release);
+}
 
 /* ----------------------------------------------------------- requests */
 
@@ -787,7 +869,7 @@ dd_unlisten(struct dd *d, struct dd_app *app, uint16_t port)
 static enum dd_verdict
 dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, struct sc_cpl *c)
 {
-	struct sc_thread *th = &app->t[ti].th;
+	struct sc_thread *th = &app->t[dd_w][ti].th;
 	int err;
 	/* The addresses, then the INITMSG (value bytes, sc_req_check() bounded them),
 	 * copied out first: the application could change them meanwhile. */
@@ -820,20 +902,22 @@ dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 		c->status = rc;
 		return DD_DONE;
 	}
-	struct dpsctp_assoc *a =
-		dpsctp_connect_opts(d->dp, 0, peers, n, r->port, 0, init, &dd_callbacks, as, &rc);
+	/* On this worker: its tag is this worker's, so the association stays here. */
+	struct dpsctp_assoc *a = dpsctp_connect_opts(d->dp, dd_w, peers, n, r->port, 0, init,
+						     &dd_callbacks, as, &rc);
 	if (a == NULL) {
 		dd_assoc_free(d, as);
 		c->status = rc;
 		return DD_DONE;
 	}
 	as->a = a;
+	as->worker = (uint8_t)dpsctp_assoc_worker(a);
 	/* The application's other defaults, before the INIT is answered; an association
 	 * that cannot have them is not made (aborted as an orphan: no event of it). */
 	rc = dd_opt_apply_defaults(app, a);
 	if (rc != 0) {
 		as->app = NULL;
-		app->assocs--;
+		dd_assoc_unown(app);
 		(void)dpsctp_abort(a);
 		c->status = rc;
 		return DD_DONE;
@@ -856,7 +940,7 @@ static enum dd_verdict
 dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, bool more,
 	bool *held, struct sc_cpl *c)
 {
-	struct sc_thread *th = &app->t[ti].th;
+	struct sc_thread *th = &app->t[dd_w][ti].th;
 	int err;
 	/* Looked at, not taken: a full send buffer leaves the request where it is. */
 	const void *bytes = sc_arena_peek(&th->tx, r->off, r->len, &err);
@@ -904,8 +988,8 @@ dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, b
 		c->status = rc;
 		*held = rc == 0 && more;
 		if (rc == 0) {
-			app->ctr.sends++;
-			app->ctr.send_bytes += r->len;
+			app->ctr[dd_w].sends++;
+			app->ctr[dd_w].send_bytes += r->len;
 		}
 	}
 	(void)sc_arena_take(&th->tx, r->off, r->len, &err); /* given back per batch */
@@ -962,7 +1046,7 @@ dd_reconf(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r,
 	uint16_t n = (uint16_t)(r->len / sizeof(uint16_t)); /* sc_req_check(): at most 32 */
 	if (r->op == SC_OP_RESET_STREAMS && n != 0) {
 		int err;
-		const void *p = sc_arena_take(&app->t[ti].th.tx, r->off, r->len, &err);
+		const void *p = sc_arena_take(&app->t[dd_w][ti].th.tx, r->off, r->len, &err);
 		if (p == NULL)
 			return DD_BROKEN;
 		memcpy(sids, p, r->len);
@@ -1018,7 +1102,7 @@ dd_opt(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, st
 	memset(&v, 0, sizeof(v));
 	if (r->len != 0) { /* at most SC_OPT_MAX_BYTES: sc_req_check() */
 		int err;
-		const void *p = sc_arena_take(&app->t[ti].th.tx, r->off, r->len, &err);
+		const void *p = sc_arena_take(&app->t[dd_w][ti].th.tx, r->off, r->len, &err);
 		if (p == NULL)
 			return DD_BROKEN;
 		memcpy(v.bytes, p, r->len);
@@ -1073,20 +1157,34 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 		if ((r->op == SC_OP_SETOPT || r->op == SC_OP_GETOPT) && r->len != 0) {
 			int err;
 			if (r->len > SC_OPT_MAX_BYTES || r->off >= app->sa->layout.arena_bytes ||
-			    sc_arena_take(&app->t[ti].th.tx, r->off, r->len, &err) == NULL)
+			    sc_arena_take(&app->t[dd_w][ti].th.tx, r->off, r->len, &err) == NULL)
 				return DD_BROKEN;
 		}
-		app->ctr.bad_requests++;
+		app->ctr[dd_w].bad_requests++;
 		c->status = -EPROTO;
+		return DD_DONE;
+	}
+	/* What is the instance's rather than a worker's (a port, the defaults every worker's
+	 * associations start with) is worker 0's to change, with the others parked: the
+	 * library posts it to worker 0's set. */
+	bool global = r->op == SC_OP_LISTEN || r->op == SC_OP_UNLISTEN ||
+		      (r->op == SC_OP_SETOPT && r->assoc == 0);
+	if (global && dd_w != 0) {
+		app->ctr[dd_w].bad_requests++;
+		c->status = -EXDEV;
 		return DD_DONE;
 	}
 	struct dd_assoc *as;
 	switch ((enum sc_op)r->op) {
 	case SC_OP_LISTEN:
+		dd_world_stop(d);
 		c->status = dd_listen(d, app, ti, r->port);
+		dd_world_go(d);
 		return DD_DONE;
 	case SC_OP_UNLISTEN:
+		dd_world_stop(d);
 		c->status = dd_unlisten(d, app, r->port);
+		dd_world_go(d);
 		return DD_DONE;
 	case SC_OP_CONNECT:
 		return dd_connect(d, app, ti, r, c);
@@ -1116,8 +1214,14 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 	case SC_OP_RESET_ASSOC:
 		return dd_reconf(d, app, ti, r, c);
 	case SC_OP_SETOPT:
-	case SC_OP_GETOPT:
-		return dd_opt(d, app, ti, r, c, ans);
+	case SC_OP_GETOPT: {
+		if (!global)
+			return dd_opt(d, app, ti, r, c, ans);
+		dd_world_stop(d);
+		enum dd_verdict v = dd_opt(d, app, ti, r, c, ans);
+		dd_world_go(d);
+		return v;
+	}
 	case SC_OP_RELEASE: /* a barrier: its completion, in ring order, is all it asks */
 	case SC_OP_COUNT:
 		break;
@@ -1135,7 +1239,7 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 static void
 dd_abort_ahead(struct dd *d, struct dd_app *app, unsigned ti, uint32_t from, uint32_t have)
 {
-	struct dd_thread *t = &app->t[ti];
+	struct dd_thread *t = &app->t[dd_w][ti];
 	/* Each slot is looked at once while the head waits, not every round. */
 	int32_t seen = (int32_t)(t->ahead_scan - t->th.req.mine);
 	if (seen > (int32_t)from)
@@ -1198,7 +1302,7 @@ dd_ahead_done(struct dd_thread *t, uint32_t pos, const struct sc_req *r, struct 
 static int
 dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 {
-	struct sc_thread *th = &app->t[ti].th;
+	struct sc_thread *th = &app->t[dd_w][ti].th;
 	int have = sc_ring_count(&th->req);
 	if (have < 0)
 		return -EPROTO;
@@ -1214,7 +1318,7 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 	struct dd_answer ans;
 	bool next_read = false; /* next holds the request at position n */
 	uint64_t unsent = 0;	/* an association with data held back by MORE */
-	struct dd_thread *t = &app->t[ti];
+	struct dd_thread *t = &app->t[dd_w][ti];
 	for (; n < have && k < room; n++) {
 		if (next_read)
 			r = next;
@@ -1256,11 +1360,11 @@ dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 			dd_abort_ahead(d, app, ti, (uint32_t)n + 1, (uint32_t)have);
 			break;
 		}
-		app->ctr.requests++;
+		app->ctr[dd_w].requests++;
 		/* A quiet send that succeeded has no completion: its slot is reused. */
 		if (!(r.op == SC_OP_SEND && (r.flags & SC_SEND_QUIET) && c->status == 0)) {
 			k += 1 + (int)SC_OPT_SLOTS(ans.len);
-			app->ctr.completions++;
+			app->ctr[dd_w].completions++;
 		}
 	}
 	if (unsent != 0)
@@ -1282,12 +1386,18 @@ dd_app_serve(struct dd *d, struct dd_app *app)
 {
 	unsigned work = 0;
 	for (unsigned ti = 0; ti < app->sa->layout.n_threads; ti++) {
-		struct dd_thread *t = &app->t[ti];
+		struct dd_thread *t = &app->t[dd_w][ti];
 		if (dd_reap_unread(d, t) != 0 || dd_serve_requests(d, app, ti, &work) != 0) {
 			fprintf(stderr, "dpsctpd: application %u (%s) broke its rings: detached\n",
 				app->sa->id, app->sa->name);
-			d->apps_dropped++;
-			sc_server_drop(&d->srv, app->sa); /* frees app */
+			dd_count(&d->apps_dropped);
+			if (dd_w == 0) {
+				sc_server_drop(&d->srv, app->sa); /* frees app */
+			} else {
+				/* The main thread detaches it (with us parked): not served
+				 * meanwhile. */
+				__atomic_store_n(&app->broken, true, __ATOMIC_RELEASE);
+			}
 			return work + 1;
 		}
 		work += dd_drain_held(d, app, ti);
@@ -1302,7 +1412,7 @@ dd_app_wake(struct dd_app *app)
 	/* What this round posted, published at once: the arena's bytes before
 	 * the events that name them, one index store each. */
 	for (unsigned ti = 0; ti < app->sa->layout.n_threads; ti++) {
-		struct dd_thread *t = &app->t[ti];
+		struct dd_thread *t = &app->t[dd_w][ti];
 		if (t->rx_dirty) {
 			sc_arena_publish(&t->th.rx);
 			t->rx_dirty = false;
@@ -1315,10 +1425,10 @@ dd_app_wake(struct dd_app *app)
 		}
 	}
 	for (unsigned ti = 0; ti < app->sa->layout.n_threads; ti++)
-		if (app->t[ti].wake) {
+		if (app->t[dd_w][ti].wake) {
 			uint64_t one = 1;
-			app->t[ti].wake = false;
-			app->ctr.wakeups++;
+			app->t[dd_w][ti].wake = false;
+			app->ctr[dd_w].wakeups++;
 			if (write(app->sa->efd[ti], &one, sizeof(one)) < 0) {
 				/* EAGAIN: the counter is already huge, the app is awake anyway */
 			}
@@ -1336,16 +1446,33 @@ dd_app_say_stopping(struct dd *d)
 		struct sc_evt e;
 		memset(&e, 0, sizeof(e));
 		e.type = SC_EVT_DAEMON_STOPPING;
+		/* Worker 0's set of each thread: one such event per thread (the workers are
+		 * stopped: this thread may post into any set). */
 		for (unsigned ti = 0; ti < sa->layout.n_threads; ti++) {
 			struct dd_src src = { NULL, NULL, NULL, false, NULL };
 			dd_emit(d, app, ti, &e, &src, NULL);
-			app->t[ti].wake = true; /* whether it sleeps or not */
+			app->t[dd_w][ti].wake = true; /* whether it sleeps or not */
 		}
-		dd_app_wake(app);
+		for (unsigned w = 0; w < d->n_workers; w++) {
+			unsigned saved = dd_w;
+			dd_w = w;
+			dd_app_wake(app);
+			dd_w = saved;
+		}
 	}
 }
 
 /* ------------------------------------------------- attach and detach */
+
+/* Where sa sits in the server's table: its place in d->live too. */
+static int
+dd_app_index(const struct dd *d, const struct sc_app *sa)
+{
+	for (unsigned i = 0; i < SC_SERVER_MAX_APPS; i++)
+		if (d->srv.apps[i] == sa)
+			return (int)i;
+	return -1;
+}
 
 void
 dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg)
@@ -1355,18 +1482,20 @@ dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg)
 	size_t bytes = sizeof(struct dd_app);
 	struct dd_app *app = calloc(1, sizeof(*app));
 	bool ok = app != NULL, rings_ok = true;
-	for (unsigned ti = 0; ok && ti < sa->layout.n_threads; ti++) {
-		struct dd_thread *t = &app->t[ti];
-		t->unread_cap = 2u * sa->layout.ring_slots;
-		t->held = calloc(d->lim.backlog, sizeof(*t->held));
-		t->unread = calloc(t->unread_cap, sizeof(*t->unread));
-		bytes += d->lim.backlog * sizeof(*t->held) + t->unread_cap * sizeof(*t->unread);
-		ok = t->held != NULL && t->unread != NULL;
-		/* Before the welcome (sc_server.c): only the daemon has written
-		 * the region, so rings it cannot take are a fault of ours. */
-		if (ok && sc_region_thread(sa->base, &sa->layout, ti, true, &t->th) != 0)
-			ok = rings_ok = false;
-	}
+	for (unsigned w = 0; ok && w < d->n_workers; w++)
+		for (unsigned ti = 0; ok && ti < sa->layout.n_threads; ti++) {
+			struct dd_thread *t = &app->t[w][ti];
+			t->unread_cap = 2u * sa->layout.ring_slots;
+			t->held = calloc(d->lim.backlog, sizeof(*t->held));
+			t->unread = calloc(t->unread_cap, sizeof(*t->unread));
+			bytes += d->lim.backlog * sizeof(*t->held) +
+				 t->unread_cap * sizeof(*t->unread);
+			ok = t->held != NULL && t->unread != NULL;
+			/* Before the welcome (sc_server.c): only the daemon has written
+			 * the region, so rings it cannot take are a fault of ours. */
+			if (ok && sc_region_set(sa->base, &sa->layout, ti, w, true, &t->th) != 0)
+				ok = rings_ok = false;
+		}
 	if (app != NULL) {
 		app->sa = sa;
 		app->heap_bytes = bytes;
@@ -1384,12 +1513,16 @@ dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg)
 				"dpsctpd: application %u (%s): its new rings do not check out: "
 				"detached\n",
 				sa->id, sa->name);
-			d->apps_dropped++;
+			dd_count(&d->apps_dropped);
 		}
 		if (app != NULL)
 			app->broken = true;
 		return;
 	}
+	/* The other workers serve it from now on (their sets were made above). */
+	int i = dd_app_index(d, sa);
+	if (i >= 0)
+		atomic_store_explicit(&d->live[i], app, memory_order_release);
 	printf("dpsctpd: application %u (%s) attached, %u threads\n", sa->id, sa->name,
 	       sa->layout.n_threads);
 	fflush(stdout);
@@ -1403,16 +1536,24 @@ dd_on_detach(struct sc_server *s, struct sc_app *sa, void *arg)
 	struct dd_app *app = sa->user;
 	if (app == NULL)
 		return;
+	/* The other workers parked: this thread may touch every worker's
+	 * associations and sets, and none of them sees the application after. */
+	dd_world_stop(d);
+	int idx = dd_app_index(d, sa);
+	if (idx >= 0)
+		atomic_store_explicit(&d->live[idx], NULL, memory_order_relaxed);
 	/* Its associations end now: ABORT to each peer (RFC 9260 §9.1); the
 	 * data plane's COMM_LOST finds them orphaned and frees their slots. */
+	uint64_t aborted = 0;
 	for (uint32_t i = 0; i < d->n_assocs; i++) {
 		struct dd_assoc *as = &d->assocs[i];
 		if (as->app != app)
 			continue;
 		as->app = NULL;
-		app->assocs--;
+		dd_assoc_unown(app);
 		if (as->a != NULL) {
-			app->ctr.assocs_aborted_at_exit++;
+			app->ctr[as->worker].assocs_aborted_at_exit++;
+			aborted++;
 			(void)dpsctp_abort(as->a);
 		} else {
 			dd_assoc_free(d, as);
@@ -1422,20 +1563,25 @@ dd_on_detach(struct sc_server *s, struct sc_app *sa, void *arg)
 	for (uint32_t i = 0; i < d->n_listeners; i++)
 		if (d->listeners[i].port != 0 && d->listeners[i].app == app)
 			dd_listener_close(d, &d->listeners[i]);
-	for (unsigned ti = 0; ti < sa->layout.n_threads; ti++) {
-		struct dd_thread *t = &app->t[ti];
-		for (; t->held_n != 0;
-		     t->held_n--, t->held_head = (t->held_head + 1) % d->lim.backlog)
-			rte_pktmbuf_free(t->held[t->held_head].m);
-		for (; t->unread_n != 0;
-		     t->unread_n--, t->unread_head = (t->unread_head + 1) % t->unread_cap)
-			rte_pktmbuf_free(t->unread[t->unread_head].m);
-		free(t->held);
-		free(t->unread);
+	for (unsigned w = 0; w < d->n_workers; w++)
+		for (unsigned ti = 0; ti < sa->layout.n_threads; ti++) {
+			struct dd_thread *t = &app->t[w][ti];
+			for (; t->held_n != 0;
+			     t->held_n--, t->held_head = (t->held_head + 1) % d->lim.backlog)
+				rte_pktmbuf_free(t->held[t->held_head].m);
+			for (; t->unread_n != 0;
+			     t->unread_n--, t->unread_head = (t->unread_head + 1) % t->unread_cap)
+				rte_pktmbuf_free(t->unread[t->unread_head].m);
+			free(t->held);
+			free(t->unread);
+		}
+	dd_world_go(d);
+	for (unsigned w = 0; w < d->n_workers; w++) {
+		dd_counters_add(&d->gone, &app->ctr[w]);
+		dd_counters_add(&d->gone_wk[w], &app->ctr[w]);
 	}
-	dd_counters_add(&d->gone, &app->ctr);
 	printf("dpsctpd: application %u (%s) detached; %llu associations aborted\n", sa->id,
-	       sa->name, (unsigned long long)app->ctr.assocs_aborted_at_exit);
+	       sa->name, (unsigned long long)aborted);
 	fflush(stdout);
 	d->heap_bytes -= app->heap_bytes;
 	free(app);

@@ -23,7 +23,10 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_log.h>
+#include <rte_pause.h>
 #include <rte_mempool.h>
 
 #include "apps/common/app_common.h"
@@ -361,6 +364,78 @@ dd_stdio_nonblocking(void)
 }
 
 /*
+ * Worker w > 0 (--queues N) on an EAL worker lcore: its worker of the data
+ * plane, then its ring set of every application the main thread
+ * published, until the main thread says quit. At each loop boundary it
+ * parks when the main thread asks (dd_world_stop()): nothing else it does
+ * waits, and nothing it touches is another worker's.
+ */
+struct dd_worker_arg {
+	struct dd *d;
+	unsigned w;
+	uint32_t idle_sleep_us;
+};
+
+static int
+dd_worker_main(void *arg)
+{
+	const struct dd_worker_arg *wa = arg;
+	struct dd *d = wa->d;
+	unsigned w = wa->w;
+	uint64_t seen = 0, iterations = 0;
+	dd_w = w;
+	while (!atomic_load_explicit(&d->quit, memory_order_relaxed)) {
+		uint64_t stop = atomic_load_explicit(&d->stop_seq, memory_order_acquire);
+		if (stop != seen) {
+			atomic_store_explicit(&d->wk[w].parked, stop, memory_order_release);
+			while (atomic_load_explicit(&d->go_seq, memory_order_acquire) != stop)
+				rte_pause();
+			seen = stop;
+			continue;
+		}
+		atomic_store_explicit(&d->wk[w].iterations, ++iterations, memory_order_relaxed);
+		int polled = dpsctp_poll(d->dp, w);
+		unsigned work = polled > 0 ? (unsigned)polled : 0;
+		struct dd_app *apps[SC_SERVER_MAX_APPS];
+		unsigned n = 0;
+		for (unsigned i = 0; i < SC_SERVER_MAX_APPS; i++) {
+			struct dd_app *app =
+				atomic_load_explicit(&d->live[i], memory_order_acquire);
+			if (app != NULL && !__atomic_load_n(&app->broken, __ATOMIC_ACQUIRE))
+				apps[n++] = app;
+		}
+		/* Those seen above stay until we park: a departure waits for it. */
+		for (unsigned i = 0; i < n; i++)
+			work += dd_app_serve(d, apps[i]);
+		for (unsigned i = 0; i < n; i++)
+			dd_app_wake(apps[i]);
+		if (work == 0 && wa->idle_sleep_us != 0)
+			usleep(wa->idle_sleep_us);
+	}
+	return 0;
+}
+
+/* Workers 1 .. N-1 on the EAL's worker lcores, in order. 0, or -1 said why. */
+static int
+dd_launch_workers(struct dd *d, uint32_t idle_sleep_us)
+{
+	static struct dd_worker_arg args[SC_MAX_WORKERS];
+	unsigned w = 1, lcore;
+	RTE_LCORE_FOREACH_WORKER(lcore)
+	{
+		if (w == d->n_workers)
+			break;
+		args[w] = (struct dd_worker_arg){ d, w, idle_sleep_us };
+		if (rte_eal_remote_launch(dd_worker_main, &args[w], lcore) != 0) {
+			fprintf(stderr, "dpsctpd: worker %u: lcore %u would not start\n", w, lcore);
+			return -1;
+		}
+		w++;
+	}
+	return w == d->n_workers ? 0 : -1;
+}
+
+/*
  * The loop: data plane, applications, control socket; until a signal.
  * Nothing in it may wait for an application or a peer (docs/SIDECAR.md,
  * "What the loop thread may wait on").
@@ -371,6 +446,12 @@ dd_run(struct dd *d, uint32_t idle_sleep_us)
 	uint64_t hz = rte_get_tsc_hz(), ctl_at = 0, tel_at = 0;
 	uint64_t iterations = 0, longest = 0, prev = rte_get_tsc_cycles();
 	dd_stdio_nonblocking();
+	dd_w = 0;
+	if (d->n_workers > 1 && dd_launch_workers(d, idle_sleep_us) != 0) {
+		fprintf(stderr, "dpsctpd: %u workers need %u lcores (-l)\n", d->n_workers,
+			d->n_workers);
+		dd_stop = 1;
+	}
 	while (!dd_stop) {
 		/* The heartbeat, read by the telemetry thread itself (not from the
 		 * 100 ms copy): a loop stuck inside an iteration shows there as an
@@ -386,14 +467,16 @@ dd_run(struct dd *d, uint32_t idle_sleep_us)
 
 		int polled = dpsctp_poll(d->dp, 0);
 		unsigned work = polled > 0 ? (unsigned)polled : 0;
-		if (d->peer != NULL && (polled = dpsctp_poll(d->peer, 0)) > 0)
-			work += (unsigned)polled;
+		/* The loopback peer has as many workers as we do, all on this thread. */
+		for (unsigned w = 0; d->peer != NULL && w < d->n_workers; w++)
+			if ((polled = dpsctp_poll(d->peer, w)) > 0)
+				work += (unsigned)polled;
 		for (unsigned i = 0; i < SC_SERVER_MAX_APPS; i++) {
 			struct sc_app *sa = d->srv.apps[i];
 			if (sa == NULL)
 				continue;
 			struct dd_app *app = sa->user;
-			if (app == NULL || app->broken) {
+			if (app == NULL || __atomic_load_n(&app->broken, __ATOMIC_ACQUIRE)) {
 				sc_server_drop(&d->srv, sa);
 				continue;
 			}
@@ -421,6 +504,11 @@ dd_run(struct dd *d, uint32_t idle_sleep_us)
 		if (work == 0 && idle_sleep_us != 0)
 			usleep(idle_sleep_us);
 	}
+	/* The other workers stop at their next loop boundary; from here this
+	 * thread alone runs every worker (dd_stop_all()). */
+	atomic_store_explicit(&d->quit, true, memory_order_relaxed);
+	if (d->n_workers > 1)
+		rte_eal_mp_wait_lcore();
 }
 
 /* Why the control socket cannot be ours; exit status 3. */
@@ -494,7 +582,14 @@ dd_start_dataplane(struct dd *d, const struct dd_opts *o, struct dpsctp_config *
 {
 	char err[256];
 	if (cfg->queues == 0)
-		cfg->queues = 1; /* one worker: docs/SIDECAR.md */
+		cfg->queues = 1; /* one worker unless asked: docs/SIDECAR.md */
+	if (cfg->queues > SC_MAX_WORKERS || cfg->queues > rte_lcore_count()) {
+		fprintf(stderr,
+			"dpsctpd: --queues %u: one lcore per worker (-l gives %u), at most %u "
+			"workers\n",
+			cfg->queues, rte_lcore_count(), SC_MAX_WORKERS);
+		return 2;
+	}
 	if (o->loopback_peer != 0) {
 		void *hold = app_hold_half(); /* the daemon's instance gets the rest */
 		d->peer = dd_peer_create(cfg, o->loopback_peer == 2);
@@ -515,11 +610,7 @@ dd_start_dataplane(struct dd *d, const struct dd_opts *o, struct dpsctp_config *
 		fprintf(stderr, "dpsctpd: %s\n", err);
 		return 3;
 	}
-	if (dpsctp_workers(d->dp) != 1) {
-		fprintf(stderr, "dpsctpd: one worker (--queues 1) for now; docs/SIDECAR.md\n");
-		dpsctp_destroy(d->dp);
-		return 2;
-	}
+	d->n_workers = dpsctp_workers(d->dp);
 	(void)dpsctp_rx_flow_control(d->dp, 1);
 	return -1;
 }
@@ -528,9 +619,15 @@ dd_start_dataplane(struct dd *d, const struct dd_opts *o, struct dpsctp_config *
 static int
 dd_handles(struct dd *d, const struct dd_opts *o, const struct dpsctp_config *cfg)
 {
-	d->n_assocs = o->lim.app_assocs * o->srv.max_apps;
-	if (d->n_assocs > 1u << 20)
-		d->n_assocs = 1u << 20;
+	/* A slice per worker, each as large as the whole was with one: an application's
+	 * associations may all land on one worker (accepted ones go where their tag
+	 * says). Slot + 1 must fit the handle's 24 bits (sc_proto.h). */
+	d->per_worker = o->lim.app_assocs * o->srv.max_apps;
+	if (d->per_worker > (SC_HANDLE_SLOTS - 1u) / d->n_workers)
+		d->per_worker = (SC_HANDLE_SLOTS - 1u) / d->n_workers;
+	if (d->per_worker > 1u << 20)
+		d->per_worker = 1u << 20;
+	d->n_assocs = d->per_worker * d->n_workers;
 	d->assocs = calloc(d->n_assocs, sizeof(*d->assocs));
 	d->n_listeners = cfg->listeners;
 	d->listeners = calloc(d->n_listeners, sizeof(*d->listeners));
@@ -550,7 +647,10 @@ static int
 dd_open(struct dd *d, const struct dd_opts *o, int zc_fd)
 {
 	dd_app_init(d);
-	int rc = sc_server_open(&d->srv, o->socket, &o->srv, dd_generation());
+	/* A ring set per application thread and worker (sc_region.h). */
+	struct sc_server_limits lim = o->srv;
+	lim.workers = dpsctp_workers(d->dp);
+	int rc = sc_server_open(&d->srv, o->socket, &lim, dd_generation());
 	if (rc != 0) {
 		dpsctp_destroy(d->dp);
 		return dd_socket_error(o->socket, rc);

@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_eth_ring.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "apps/common/app_common.h"
 #include "apps/dpsctpd/dd.h"
@@ -360,11 +362,41 @@ dd_peer_space(struct dpsctp_assoc *a, uint32_t free_bytes, void *arg)
 
 static const struct dpsctp_callbacks dd_peer_cb = { dd_peer_recv, dd_peer_event, dd_peer_space };
 
+/*
+ * The net_ring pair, a queue pair per worker (--queues): what the peer's
+ * worker q sends arrives on the daemon's queue q, whichever worker owns
+ * the association, so with several workers the daemon hands packets over
+ * by tag (docs/DEMUX.md) as it would behind a NIC's RSS.
+ */
+static int
+dd_peer_ring_pair(const char *prefix, unsigned queues)
+{
+	if (queues == 1)
+		return app_ring_pair(prefix);
+	struct rte_ring *ab[RTE_MAX_QUEUES_PER_PORT], *ba[RTE_MAX_QUEUES_PER_PORT];
+	char name[RTE_RING_NAMESIZE];
+	for (unsigned q = 0; q < queues; q++) {
+		snprintf(name, sizeof(name), "%s_ab%u", prefix, q);
+		ab[q] = rte_ring_create(name, 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "%s_ba%u", prefix, q);
+		ba[q] = rte_ring_create(name, 4096, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (ab[q] == NULL || ba[q] == NULL)
+			return -1;
+	}
+	char a[64], b[64];
+	snprintf(a, sizeof(a), "%s_a", prefix);
+	snprintf(b, sizeof(b), "%s_b", prefix);
+	if (rte_eth_from_rings(a, ba, queues, ab, queues, SOCKET_ID_ANY) < 0 ||
+	    rte_eth_from_rings(b, ab, queues, ba, queues, SOCKET_ID_ANY) < 0)
+		return -1;
+	return 0;
+}
+
 struct dpsctp *
 dd_peer_create(struct dpsctp_config *cfg, bool echo)
 {
 	char err[256];
-	if (app_ring_pair("ddlo") != 0) {
+	if (dd_peer_ring_pair("ddlo", cfg->queues) != 0) {
 		fprintf(stderr, "dpsctpd: --loopback-peer: cannot make the net_ring pair\n");
 		return NULL;
 	}

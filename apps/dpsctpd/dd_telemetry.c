@@ -11,6 +11,10 @@
  *                    loop's heartbeat (docs/COUNTERS.md)
  *   /dpsctpd/apps    one entry per attached application: id, name,
  *                    threads, associations, its counters
+ *   /dpsctpd/workers one entry per worker (--queues): its loop's
+ *                    iterations, the associations it owns, events held,
+ *                    the applications' counters for the traffic it served
+ *                    (present and departed ones)
  *
  * The loop owns the tables; the telemetry thread reads a copy the loop
  * refreshes every 100 ms (dd_telemetry_refresh()) under a mutex, so a
@@ -37,6 +41,11 @@ struct dd_tel_app {
 	struct dd_counters ctr;
 };
 
+struct dd_tel_worker {
+	uint64_t iterations, assocs, held;
+	struct dd_counters ctr;
+};
+
 static struct {
 	pthread_mutex_t mu;
 	bool valid;
@@ -46,6 +55,8 @@ static struct {
 	struct dd_counters sum;
 	unsigned n;
 	struct dd_tel_app app[SC_SERVER_MAX_APPS];
+	unsigned n_workers;
+	struct dd_tel_worker wk[SC_MAX_WORKERS];
 } dd_tel = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
 struct dd_loop_beat dd_loop;
@@ -68,6 +79,20 @@ dd_telemetry_refresh(struct dd *d)
 	dd_tel.n = 0;
 	dd_tel.held = dd_tel.region_bytes = 0;
 	dd_tel.sum = d->gone;
+	/* The other workers' counters are read as they are being counted: each a
+	 * 64-bit word written by its one worker, so a value is at most a round old. */
+	dd_tel.n_workers = d->n_workers;
+	dd_tel.assocs = 0;
+	for (unsigned w = 0; w < d->n_workers; w++) {
+		struct dd_tel_worker *k = &dd_tel.wk[w];
+		memset(k, 0, sizeof(*k));
+		k->ctr = d->gone_wk[w];
+		k->iterations =
+			w == 0 ? atomic_load_explicit(&dd_loop.iterations, memory_order_relaxed)
+			       : atomic_load_explicit(&d->wk[w].iterations, memory_order_relaxed);
+		k->assocs = d->assocs_used[w];
+		dd_tel.assocs += d->assocs_used[w];
+	}
 	for (unsigned i = 0; i < SC_SERVER_MAX_APPS; i++) {
 		struct sc_app *sa = d->srv.apps[i];
 		if (sa == NULL || sa->user == NULL)
@@ -80,15 +105,21 @@ dd_telemetry_refresh(struct dd *d)
 		t->listens = app->listens;
 		snprintf(t->name, sizeof(t->name), "%s", sa->name);
 		t->held = 0;
-		for (unsigned k = 0; k < sa->layout.n_threads; k++)
-			t->held += app->t[k].held_n;
-		t->ctr = app->ctr;
+		memset(&t->ctr, 0, sizeof(t->ctr));
+		for (unsigned w = 0; w < d->n_workers; w++) {
+			uint64_t held = 0;
+			for (unsigned k = 0; k < sa->layout.n_threads; k++)
+				held += app->t[w][k].held_n;
+			t->held += held;
+			dd_tel.wk[w].held += held;
+			dd_counters_add(&t->ctr, &app->ctr[w]);
+			dd_counters_add(&dd_tel.wk[w].ctr, &app->ctr[w]);
+		}
 		dd_tel.held += t->held;
 		dd_tel.region_bytes += sa->layout.region_bytes;
-		dd_counters_add(&dd_tel.sum, &app->ctr);
+		dd_counters_add(&dd_tel.sum, &t->ctr);
 	}
 	dd_tel.apps = dd_tel.n;
-	dd_tel.assocs = d->assocs_used;
 	dd_tel.heap_bytes = d->heap_bytes;
 	dd_tel.mbufs_in_use = rte_mempool_in_use_count(dpsctp_pktmbuf_pool(d->dp));
 	dd_tel.attached = d->srv.ctr.attached;
@@ -99,9 +130,9 @@ dd_telemetry_refresh(struct dd *d)
 	dd_tel.hello_timeouts = d->srv.ctr.hello_timeouts;
 	dd_tel.pending_evicted = d->srv.ctr.pending_evicted;
 	dd_tel.welcome_unsent = d->srv.ctr.welcome_unsent;
-	dd_tel.apps_dropped = d->apps_dropped;
-	dd_tel.orphan_events = d->orphan_events;
-	dd_tel.orphan_accepts = d->orphan_accepts;
+	dd_tel.apps_dropped = __atomic_load_n(&d->apps_dropped, __ATOMIC_RELAXED);
+	dd_tel.orphan_events = __atomic_load_n(&d->orphan_events, __ATOMIC_RELAXED);
+	dd_tel.orphan_accepts = __atomic_load_n(&d->orphan_accepts, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&dd_tel.mu);
 }
 
@@ -194,6 +225,31 @@ dd_tel_apps(const char *cmd, const char *params, struct rte_tel_data *t)
 	return 0;
 }
 
+static int
+dd_tel_workers(const char *cmd, const char *params, struct rte_tel_data *t)
+{
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(t);
+	pthread_mutex_lock(&dd_tel.mu);
+	for (unsigned w = 0; w < dd_tel.n_workers; w++) {
+		const struct dd_tel_worker *k = &dd_tel.wk[w];
+		struct rte_tel_data *e = rte_tel_data_alloc();
+		if (e == NULL)
+			break;
+		rte_tel_data_start_dict(e);
+		rte_tel_data_add_dict_u64(e, "iterations", k->iterations);
+		rte_tel_data_add_dict_u64(e, "assocs", k->assocs);
+		rte_tel_data_add_dict_u64(e, "held_now", k->held);
+		dd_tel_counters(e, &k->ctr);
+		char key[16];
+		snprintf(key, sizeof(key), "%u", w);
+		rte_tel_data_add_dict_container(t, key, e, 0);
+	}
+	pthread_mutex_unlock(&dd_tel.mu);
+	return 0;
+}
+
 void
 dd_telemetry_register(struct dd *d)
 {
@@ -205,4 +261,6 @@ dd_telemetry_register(struct dd *d)
 				   "mbufs, counters");
 	rte_telemetry_register_cmd("/dpsctpd/apps", dd_tel_apps,
 				   "Attached applications and their counters");
+	rte_telemetry_register_cmd("/dpsctpd/workers", dd_tel_workers,
+				   "The daemon's workers: loops, associations, counters");
 }

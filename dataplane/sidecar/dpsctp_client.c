@@ -89,7 +89,14 @@ struct dpsctp_client {
 	bool gone; /* any thread may set it: __atomic accesses */
 	/* Per thread: empty polls since the last look at the control socket. */
 	uint32_t empty_polls[SC_MAX_THREADS];
-	struct sc_thread th[SC_MAX_THREADS];
+	/* Per thread, a ring set per daemon worker (sc_region.h): a request
+	 * goes to the set of the worker that owns its association. */
+	struct sc_thread th[SC_MAX_THREADS][SC_MAX_WORKERS];
+	/* Per thread: the worker its next connect goes to (round robin). */
+	uint32_t next_worker[SC_MAX_THREADS];
+	/* Per thread and worker: barrier completions seen (one barrier is a
+	 * RELEASE in every set; it completes when the last set answers). */
+	uint64_t barriers[SC_MAX_THREADS][SC_MAX_WORKERS];
 	const uint8_t *zc_base; /* the daemon's packet buffers, read-only; NULL: one copy */
 	uint64_t zc_bytes;
 	uint16_t reset_sids[SC_MAX_THREADS][CLIENT_RESETS_PER_POLL][SC_RECONF_MAX_STREAMS];
@@ -152,7 +159,8 @@ dpsctp_client_attach(const char *socket_path, const struct dpsctp_client_opts *o
 	if (w.status != 0)
 		return client_fail(c, err, w.status);
 	unsigned want = 1 + threads + (w.zc_bytes != 0);
-	if (w.n_fds != want || w.layout.n_threads != threads ||
+	if (w.n_fds != want || w.layout.n_threads != threads || w.layout.n_workers == 0 ||
+	    w.layout.n_workers > SC_MAX_WORKERS ||
 	    (w.zc_bytes != 0 && !(h.flags & SC_HELLO_ZERO_COPY)))
 		return client_fail(c, err, -EPROTO);
 	if (w.zc_bytes != 0) {
@@ -168,7 +176,8 @@ dpsctp_client_attach(const char *socket_path, const struct dpsctp_client_opts *o
 	c->layout = w.layout;
 	rc = sc_region_map(c->fds[0], &c->layout, c->generation, &c->base);
 	for (unsigned t = 0; rc == 0 && t < threads; t++)
-		rc = sc_region_thread(c->base, &c->layout, t, false, &c->th[t]);
+		for (unsigned k = 0; rc == 0 && k < c->layout.n_workers; k++)
+			rc = sc_region_set(c->base, &c->layout, t, k, false, &c->th[t][k]);
 	if (rc != 0)
 		return client_fail(c, err, rc);
 	if (err != NULL)
@@ -207,9 +216,21 @@ dpsctp_client_check(struct dpsctp_client *c)
 	return __atomic_load_n(&c->gone, __ATOMIC_RELAXED) ? -ECONNRESET : 0;
 }
 
-/* A request slot of thread t to fill, or NULL (*rc: -EINVAL, -EAGAIN, -ECONNRESET). */
+/*
+ * The worker whose ring set carries a request about assoc (sc_proto.h's
+ * handle): a handle naming a worker the daemon does not have goes to
+ * worker 0, which answers -ENOENT as for any handle it does not know.
+ */
+static unsigned
+client_worker(const struct dpsctp_client *c, uint64_t assoc)
+{
+	uint32_t w = SC_HANDLE_WORKER(assoc);
+	return w < c->layout.n_workers ? w : 0;
+}
+
+/* A request slot of thread t's set w to fill, or NULL (*rc: -EINVAL, -EAGAIN, -ECONNRESET). */
 static struct sc_req *
-client_req(struct dpsctp_client *c, unsigned t, int *rc)
+client_req(struct dpsctp_client *c, unsigned t, unsigned w, int *rc)
 {
 	if (t >= c->layout.n_threads) {
 		*rc = -EINVAL;
@@ -219,13 +240,13 @@ client_req(struct dpsctp_client *c, unsigned t, int *rc)
 		*rc = -ECONNRESET;
 		return NULL;
 	}
-	int room = sc_ring_free(&c->th[t].req);
+	int room = sc_ring_free(&c->th[t][w].req);
 	if (room <= 0) {
 		/* The daemon alone moves our request ring's tail: a bad one means it broke. */
 		*rc = room < 0 ? -EPROTO : -EAGAIN;
 		return NULL;
 	}
-	struct sc_req *r = sc_ring_reserve(&c->th[t].req, 0);
+	struct sc_req *r = sc_ring_reserve(&c->th[t][w].req, 0);
 	memset(r, 0, sizeof(*r));
 	*rc = 0;
 	return r;
@@ -233,9 +254,9 @@ client_req(struct dpsctp_client *c, unsigned t, int *rc)
 
 /* The daemon's lcores poll the request rings: no wake-up to send. */
 static int
-client_post(struct dpsctp_client *c, unsigned t)
+client_post(struct dpsctp_client *c, unsigned t, unsigned w)
 {
-	(void)sc_ring_commit(&c->th[t].req, 1);
+	(void)sc_ring_commit(&c->th[t][w].req, 1);
 	return 0;
 }
 
@@ -246,13 +267,14 @@ client_port_req(struct dpsctp_client *c, unsigned t, uint8_t op, uint16_t port, 
 	int rc;
 	if (port == 0)
 		return -EINVAL;
-	struct sc_req *r = client_req(c, t, &rc);
+	/* A port is the instance's, not a worker's: worker 0 serves it for all. */
+	struct sc_req *r = client_req(c, t, 0, &rc);
 	if (r == NULL)
 		return rc;
 	r->op = op;
 	r->port = port;
 	r->cookie = cookie;
-	return client_post(c, t);
+	return client_post(c, t, 0);
 }
 
 int
@@ -278,13 +300,16 @@ client_connect(struct dpsctp_client *c, unsigned t, const struct sctp_addr *addr
 	for (unsigned i = 0; i < n; i++)
 		if (addrs[i].family != 4 && addrs[i].family != 6)
 			return -EINVAL;
-	struct sc_req *r = client_req(c, t, &rc);
+	/* The workers take the thread's connects in turn: the one that gets it
+	 * owns the association (its tag), and its handle says so. */
+	unsigned w = t < c->layout.n_threads ? c->next_worker[t] % c->layout.n_workers : 0;
+	struct sc_req *r = client_req(c, t, w, &rc);
 	if (r == NULL)
 		return rc;
 	uint32_t init_len = init != NULL ? (uint32_t)sizeof(*init) : 0;
 	uint32_t len = (uint32_t)(n * sizeof(struct sc_addr)) + init_len;
 	uint64_t off;
-	uint8_t *p = sc_arena_alloc(&c->th[t].tx, len, &off, &rc);
+	uint8_t *p = sc_arena_alloc(&c->th[t][w].tx, len, &off, &rc);
 	if (p == NULL)
 		return rc == -EPROTO ? -EPROTO : -EAGAIN;
 	/* The addresses as the wire has them, the INITMSG (if any) right after. */
@@ -297,14 +322,15 @@ client_connect(struct dpsctp_client *c, unsigned t, const struct sctp_addr *addr
 	}
 	if (init != NULL)
 		memcpy(p + n * sizeof(struct sc_addr), init, init_len);
-	sc_arena_publish(&c->th[t].tx);
+	sc_arena_publish(&c->th[t][w].tx);
 	r->op = SC_OP_CONNECT;
 	r->port = port;
 	r->off = off;
 	r->len = len;
 	r->value = init_len;
 	r->cookie = cookie;
-	return client_post(c, t);
+	c->next_worker[t] = (w + 1) % c->layout.n_workers;
+	return client_post(c, t, w);
 }
 
 int
@@ -346,15 +372,16 @@ dpsctp_client_send(struct dpsctp_client *c, unsigned t, const struct dpsctp_clie
 		return -EINVAL;
 	if (len > c->layout.arena_bytes)
 		return -EMSGSIZE;
-	struct sc_req *r = client_req(c, t, &rc);
+	unsigned w = client_worker(c, si->assoc);
+	struct sc_req *r = client_req(c, t, w, &rc);
 	if (r == NULL)
 		return rc;
 	uint64_t off;
-	void *d = sc_arena_alloc(&c->th[t].tx, len, &off, &rc);
+	void *d = sc_arena_alloc(&c->th[t][w].tx, len, &off, &rc);
 	if (d == NULL)
 		return rc;
 	memcpy(d, buf, len);
-	sc_arena_publish(&c->th[t].tx);
+	sc_arena_publish(&c->th[t][w].tx);
 	r->op = SC_OP_SEND;
 	r->assoc = si->assoc;
 	r->off = off;
@@ -371,7 +398,7 @@ dpsctp_client_send(struct dpsctp_client *c, unsigned t, const struct dpsctp_clie
 		r->context = si->context;
 	}
 	r->cookie = cookie;
-	return client_post(c, t);
+	return client_post(c, t, w);
 }
 
 static int
@@ -380,13 +407,14 @@ client_assoc_op(struct dpsctp_client *c, unsigned t, uint8_t op, uint64_t assoc,
 	int rc;
 	if (assoc == 0)
 		return -EINVAL;
-	struct sc_req *r = client_req(c, t, &rc);
+	unsigned w = client_worker(c, assoc);
+	struct sc_req *r = client_req(c, t, w, &rc);
 	if (r == NULL)
 		return rc;
 	r->op = op;
 	r->assoc = assoc;
 	r->cookie = cookie;
-	return client_post(c, t);
+	return client_post(c, t, w);
 }
 
 /* The scheduler requests: an association, a stream and a value. */
@@ -397,7 +425,8 @@ client_sched_req(struct dpsctp_client *c, unsigned t, uint8_t op, uint64_t assoc
 	int rc;
 	if (assoc == 0)
 		return -EINVAL;
-	struct sc_req *r = client_req(c, t, &rc);
+	unsigned w = client_worker(c, assoc);
+	struct sc_req *r = client_req(c, t, w, &rc);
 	if (r == NULL)
 		return rc;
 	r->op = op;
@@ -405,7 +434,7 @@ client_sched_req(struct dpsctp_client *c, unsigned t, uint8_t op, uint64_t assoc
 	r->sid = sid;
 	r->value = value;
 	r->cookie = cookie;
-	return client_post(c, t);
+	return client_post(c, t, w);
 }
 
 int
@@ -449,18 +478,19 @@ dpsctp_client_reset_streams(struct dpsctp_client *c, unsigned t, uint64_t assoc,
 	    (flags & ~(DPSCTP_CLIENT_RESET_INCOMING | DPSCTP_CLIENT_RESET_OUTGOING)) != 0 ||
 	    n > SC_RECONF_MAX_STREAMS || (n != 0 && sids == NULL))
 		return -EINVAL;
-	struct sc_req *r = client_req(c, t, &rc);
+	unsigned w = client_worker(c, assoc);
+	struct sc_req *r = client_req(c, t, w, &rc);
 	if (r == NULL)
 		return rc;
 	if (n != 0) {
 		/* The list travels in the tx arena, as a message's bytes do. */
 		uint64_t off;
 		uint32_t len = (uint32_t)n * (uint32_t)sizeof(*sids);
-		void *d = sc_arena_alloc(&c->th[t].tx, len, &off, &rc);
+		void *d = sc_arena_alloc(&c->th[t][w].tx, len, &off, &rc);
 		if (d == NULL)
 			return rc == -EPROTO ? -EPROTO : -EAGAIN;
 		memcpy(d, sids, len);
-		sc_arena_publish(&c->th[t].tx);
+		sc_arena_publish(&c->th[t][w].tx);
 		r->off = off;
 		r->len = len;
 	}
@@ -468,7 +498,7 @@ dpsctp_client_reset_streams(struct dpsctp_client *c, unsigned t, uint64_t assoc,
 	r->assoc = assoc;
 	r->value = flags;
 	r->cookie = cookie;
-	return client_post(c, t);
+	return client_post(c, t, w);
 }
 
 int
@@ -494,16 +524,18 @@ client_opt_req(struct dpsctp_client *c, unsigned t, uint8_t op, uint64_t assoc, 
 	       const void *val, uint32_t len, uint64_t cookie)
 {
 	int rc;
-	struct sc_req *r = client_req(c, t, &rc);
+	/* assoc 0, the application's defaults: worker 0 keeps them for all. */
+	unsigned w = client_worker(c, assoc);
+	struct sc_req *r = client_req(c, t, w, &rc);
 	if (r == NULL)
 		return rc;
 	if (len != 0) {
 		uint64_t off;
-		void *d = sc_arena_alloc(&c->th[t].tx, len, &off, &rc);
+		void *d = sc_arena_alloc(&c->th[t][w].tx, len, &off, &rc);
 		if (d == NULL)
 			return rc == -EPROTO ? -EPROTO : -EAGAIN;
 		memcpy(d, val, len);
-		sc_arena_publish(&c->th[t].tx);
+		sc_arena_publish(&c->th[t][w].tx);
 		r->off = off;
 		r->len = len;
 	}
@@ -511,7 +543,7 @@ client_opt_req(struct dpsctp_client *c, unsigned t, uint8_t op, uint64_t assoc, 
 	r->assoc = assoc;
 	r->value = (uint32_t)opt;
 	r->cookie = cookie;
-	return client_post(c, t);
+	return client_post(c, t, w);
 }
 
 /* An option's id as the wire carries it: one the options header knows. */
@@ -561,16 +593,37 @@ dpsctp_client_getopt(struct dpsctp_client *c, unsigned t, uint64_t assoc, int op
 	return client_opt_req(c, t, SC_OP_GETOPT, assoc, opt, in, len, cookie);
 }
 
+/*
+ * A barrier is a RELEASE in every ring set of the thread (each worker
+ * completes it in its own ring order), posted only when every set has
+ * room; the poll hands out one completion, when the last set answered.
+ */
 int
 dpsctp_client_barrier(struct dpsctp_client *c, unsigned t, uint64_t cookie)
 {
 	int rc;
-	struct sc_req *r = client_req(c, t, &rc);
-	if (r == NULL)
-		return rc;
-	r->op = SC_OP_RELEASE;
-	r->cookie = cookie;
-	return client_post(c, t);
+	unsigned nw = c->layout.n_workers;
+	for (unsigned w = 0; w < nw; w++)
+		if (client_req(c, t, w, &rc) == NULL)
+			return rc;
+	for (unsigned w = 0; w < nw; w++) {
+		struct sc_req *r = client_req(c, t, w, &rc);
+		r->op = SC_OP_RELEASE;
+		r->cookie = cookie;
+		(void)client_post(c, t, w);
+	}
+	return 0;
+}
+
+/* Set w answered a barrier: whether it was the last set to (the barrier is complete). */
+static bool
+client_barrier_done(struct dpsctp_client *c, unsigned t, unsigned w)
+{
+	uint64_t mine = ++c->barriers[t][w];
+	for (unsigned v = 0; v < c->layout.n_workers; v++)
+		if (c->barriers[t][v] < mine)
+			return false;
+	return true;
 }
 
 int
@@ -676,7 +729,7 @@ client_addr(const struct sc_addr *a)
 
 /* One event's own fields from its slot (and the rx arena): 0 or -EPROTO. */
 static int
-client_event(struct dpsctp_client *c, struct sc_thread *th, const struct sc_evt *e,
+client_event(struct dpsctp_client *c, unsigned ti, struct sc_thread *th, const struct sc_evt *e,
 	     struct dpsctp_client_event *ev)
 {
 	int rc;
@@ -746,7 +799,6 @@ client_event(struct dpsctp_client *c, struct sc_thread *th, const struct sc_evt 
 		if (e->len != 0) {
 			/* The list travels in the rx arena (at most 32, checked). */
 			const void *p = sc_arena_take(&th->rx, e->off, e->len, &rc);
-			unsigned ti = (unsigned)(th - c->th);
 			if (p == NULL)
 				return -EPROTO;
 			uint16_t *sids = c->reset_sids[ti][c->n_resets[ti]++];
@@ -769,21 +821,17 @@ client_event(struct dpsctp_client *c, struct sc_thread *th, const struct sc_evt 
 	}
 }
 
-int
-dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_event *ev,
-		   unsigned max)
+/* Set (t, w)'s completions into ev from *n on, up to max. 0 or -EPROTO. */
+static int
+client_poll_cpl(struct dpsctp_client *c, unsigned t, unsigned w, struct dpsctp_client_event *ev,
+		unsigned max, unsigned *n)
 {
-	if (t >= c->layout.n_threads)
-		return -EINVAL;
-	struct sc_thread *th = &c->th[t];
-	/* What the last poll handed out is no longer the application's. */
-	sc_arena_release(&th->rx);
-	unsigned n = 0, k = 0; /* handed out; completion slots read */
+	struct sc_thread *th = &c->th[t][w];
+	unsigned k = 0; /* completion slots read */
 	int have = sc_ring_count(&th->cpl);
 	if (have < 0)
 		return -EPROTO;
-	c->n_answers[t] = 0;
-	while (n < max && (int)k < have) {
+	while (*n < max && (int)k < have) {
 		const struct sc_cpl *p = sc_ring_peek(&th->cpl, k);
 		/* An answer to a request nobody can make, or one longer than the ring holds. */
 		int extra = sc_cpl_check(p);
@@ -791,49 +839,88 @@ dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_eve
 			return -EPROTO;
 		if (extra != 0 && c->n_answers[t] == CLIENT_ANSWERS_PER_POLL)
 			break; /* no room for its answer this time: the next poll's first */
-		memset(&ev[n], 0, sizeof(ev[n]));
-		ev[n].kind = DPSCTP_CLIENT_COMPLETION;
-		ev[n].assoc = p->assoc;
-		ev[n].completion.cookie = p->cookie;
-		ev[n].completion.status = p->status;
-		ev[n].completion.op = client_op(p->op);
+		k += 1u + (unsigned)extra;
+		/* A barrier's RELEASE in one set of several: only the last one completes it. */
+		if (p->op == SC_OP_RELEASE && !client_barrier_done(c, t, w))
+			continue;
+		struct dpsctp_client_event *e = &ev[(*n)++];
+		memset(e, 0, sizeof(*e));
+		e->kind = DPSCTP_CLIENT_COMPLETION;
+		e->assoc = p->assoc;
+		e->completion.cookie = p->cookie;
+		e->completion.status = p->status;
+		e->completion.op = client_op(p->op);
 		if (extra != 0) {
 			/* A GETOPT's answer: the raw slots after it, copied out whole. */
 			uint8_t *a = c->answers[t][c->n_answers[t]++].bytes;
+			unsigned at0 = k - (unsigned)extra;
 			for (int i = 0; i < extra; i++) {
 				uint32_t at = (uint32_t)i * SC_SLOT_BYTES;
 				uint32_t left = p->value - at;
-				memcpy(a + at, sc_ring_peek(&th->cpl, k + 1 + (unsigned)i),
+				memcpy(a + at, sc_ring_peek(&th->cpl, at0 + (unsigned)i),
 				       left < SC_SLOT_BYTES ? left : SC_SLOT_BYTES);
 			}
-			ev[n].completion.data = a;
-			ev[n].completion.len = p->value;
+			e->completion.data = a;
+			e->completion.len = p->value;
 		} else {
-			ev[n].completion.value = p->value;
+			e->completion.value = p->value;
 		}
-		k += 1u + (unsigned)extra;
-		n++;
 	}
 	sc_ring_release(&th->cpl, k);
-	have = sc_ring_count(&th->evt);
+	return 0;
+}
+
+/* Set (t, w)'s events into ev from *n on, up to max. 0 or -EPROTO. */
+static int
+client_poll_evt(struct dpsctp_client *c, unsigned t, unsigned w, struct dpsctp_client_event *ev,
+		unsigned max, unsigned *n)
+{
+	struct sc_thread *th = &c->th[t][w];
+	int have = sc_ring_count(&th->evt);
 	if (have < 0)
 		return -EPROTO;
-	k = 0;
-	c->n_resets[t] = 0;
-	for (; n < max && (int)k < have; n++, k++) {
+	unsigned k = 0;
+	for (; *n < max && (int)k < have; (*n)++, k++) {
 		const struct sc_evt *e = sc_ring_peek(&th->evt, k);
 		if (sc_evt_check(e, c->layout.arena_bytes) != 0)
 			return -EPROTO;
 		if (e->type == SC_EVT_STREAM_RESET && e->len != 0 &&
 		    c->n_resets[t] == CLIENT_RESETS_PER_POLL)
 			break; /* no room for its list this time: the next poll's first */
-		memset(&ev[n], 0, sizeof(ev[n]));
-		ev[n].kind = client_kind(e->type);
-		ev[n].assoc = e->assoc;
-		if (client_event(c, th, e, &ev[n]) != 0)
+		memset(&ev[*n], 0, sizeof(ev[*n]));
+		ev[*n].kind = client_kind(e->type);
+		ev[*n].assoc = e->assoc;
+		if (client_event(c, t, th, e, &ev[*n]) != 0)
 			return -EPROTO;
 	}
 	sc_ring_release(&th->evt, k);
+	return 0;
+}
+
+/*
+ * Every ring set of the thread, one per daemon worker: the completions of
+ * all, then the events of all (an association's events come from one set,
+ * in order; between associations of different workers there was never an
+ * order). With N workers an empty poll reads 2 x N ring indices.
+ */
+int
+dpsctp_client_poll(struct dpsctp_client *c, unsigned t, struct dpsctp_client_event *ev,
+		   unsigned max)
+{
+	if (t >= c->layout.n_threads)
+		return -EINVAL;
+	unsigned nw = c->layout.n_workers, n = 0;
+	/* What the last poll handed out is no longer the application's. */
+	for (unsigned w = 0; w < nw; w++)
+		sc_arena_release(&c->th[t][w].rx);
+	c->n_answers[t] = 0;
+	c->n_resets[t] = 0;
+	for (unsigned w = 0; w < nw; w++)
+		if (client_poll_cpl(c, t, w, ev, max, &n) != 0)
+			return -EPROTO;
+	for (unsigned w = 0; w < nw; w++)
+		if (client_poll_evt(c, t, w, ev, max, &n) != 0)
+			return -EPROTO;
 	/* A busy-polling thread must not pay a system call per empty poll: the
 	 * control socket (the daemon's departure) is looked at every 1,024th. */
 	if (n != 0)
@@ -848,13 +935,14 @@ dpsctp_client_wait(struct dpsctp_client *c, unsigned t, int timeout_ms)
 {
 	if (t >= c->layout.n_threads)
 		return -EINVAL;
-	struct sc_thread *th = &c->th[t];
-	/* Both rings must be empty with their flags up before blocking, or a
-	 * commit between the check and the poll would be missed. */
-	bool sleep_cpl = sc_ring_prepare_sleep(&th->cpl);
-	bool sleep_evt = sleep_cpl && sc_ring_prepare_sleep(&th->evt);
-	if (!sleep_cpl || !sleep_evt)
-		return 1;
+	/* Every ring must be empty with its flag up before blocking, or a commit
+	 * between the check and the poll would be missed. The workers share the
+	 * thread's eventfd. */
+	for (unsigned w = 0; w < c->layout.n_workers; w++) {
+		struct sc_thread *th = &c->th[t][w];
+		if (!sc_ring_prepare_sleep(&th->cpl) || !sc_ring_prepare_sleep(&th->evt))
+			return 1;
+	}
 	struct pollfd pf[2] = { { c->fds[1 + t], POLLIN, 0 }, { c->sock, POLLIN, 0 } };
 	int rc = poll(pf, 2, timeout_ms);
 	if (rc < 0)

@@ -16,6 +16,14 @@
  * result comes later as a completion with the request's cookie
  * (dpsctp_client_poll()). Events (a message, an association up or gone)
  * come the same way; struct dpsctp_client_event has one member per kind.
+ *
+ * A daemon with several workers (dpsctpd --queues N) gives each thread a
+ * set of rings per worker; the library posts a request about an
+ * association to the set of the worker that owns it (its handle says
+ * which), spreads a thread's connects over the workers in turn, and a
+ * poll reads every set: an association's events keep their order, those
+ * of associations on different workers have none between them
+ * (docs/SIDECAR.md, "Several workers").
  */
 #ifndef DPSCTP_CLIENT_H
 #define DPSCTP_CLIENT_H

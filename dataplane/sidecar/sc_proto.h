@@ -91,6 +91,17 @@ enum sc_op {
 
 #define SC_MAX_ADDRS 4u
 
+/*
+ * An association's handle, the daemon's name for it: its generation in
+ * the high 32 bits, then the worker that owns it (bits 24..31) and its
+ * slot + 1 in that worker's table (bits 0..23); 0 names none. The
+ * application routes a request by the worker (the ring set (thread,
+ * worker), sc_region.h); a handle whose worker the daemon does not have
+ * goes to worker 0, which answers -ENOENT as for any stale handle.
+ */
+#define SC_HANDLE_WORKER(h) ((uint32_t)((h) >> 24) & 0xffu)
+#define SC_HANDLE_SLOTS	    (1u << 24)
+
 /* An address in an arena: family 4 or 6, bytes in network order. */
 struct sc_addr {
 	uint8_t family;

@@ -28,18 +28,26 @@ int
 sc_layout_compute(struct sc_layout *l, uint32_t n_threads, uint32_t ring_slots,
 		  uint64_t arena_bytes)
 {
-	if (n_threads == 0 || n_threads > SC_MAX_THREADS || !sc_pow2(ring_slots) ||
-	    ring_slots < SC_RING_SLOTS_MIN || ring_slots > SC_RING_SLOTS_MAX ||
-	    !sc_pow2(arena_bytes) || arena_bytes < SC_ARENA_BYTES_MIN ||
-	    arena_bytes > SC_ARENA_BYTES_MAX)
+	return sc_layout_compute_workers(l, n_threads, 1, ring_slots, arena_bytes);
+}
+
+int
+sc_layout_compute_workers(struct sc_layout *l, uint32_t n_threads, uint32_t n_workers,
+			  uint32_t ring_slots, uint64_t arena_bytes)
+{
+	if (n_threads == 0 || n_threads > SC_MAX_THREADS || n_workers == 0 ||
+	    n_workers > SC_MAX_WORKERS || !sc_pow2(ring_slots) || ring_slots < SC_RING_SLOTS_MIN ||
+	    ring_slots > SC_RING_SLOTS_MAX || !sc_pow2(arena_bytes) ||
+	    arena_bytes < SC_ARENA_BYTES_MIN || arena_bytes > SC_ARENA_BYTES_MAX)
 		return -EINVAL;
 	memset(l, 0, sizeof(*l));
 	l->n_threads = n_threads;
+	l->n_workers = n_workers;
 	l->ring_slots = ring_slots;
 	l->arena_bytes = arena_bytes;
 	uint64_t ring = sc_align(sc_ring_bytes(ring_slots, SC_SLOT_BYTES));
 	uint64_t off = sc_align(sizeof(struct sc_region_hdr));
-	for (uint32_t t = 0; t < n_threads; t++) {
+	for (uint32_t t = 0; t < n_threads * n_workers; t++) {
 		struct sc_layout_thread *lt = &l->t[t];
 		lt->req_off = off;
 		lt->cpl_off = off + ring;
@@ -57,7 +65,8 @@ sc_layout_check(const struct sc_layout *l, uint64_t region_bytes)
 {
 	/* The only acceptable layout is the one its own parameters give. */
 	struct sc_layout want;
-	if (sc_layout_compute(&want, l->n_threads, l->ring_slots, l->arena_bytes) != 0 ||
+	if (sc_layout_compute_workers(&want, l->n_threads, l->n_workers, l->ring_slots,
+				      l->arena_bytes) != 0 ||
 	    memcmp(&want, l, sizeof(want)) != 0 || l->region_bytes != region_bytes)
 		return -EPROTO;
 	return 0;
@@ -89,7 +98,7 @@ sc_region_create(const struct sc_layout *l, uint64_t generation, int *fd, void *
 	h->version = SC_VERSION;
 	h->generation = generation;
 	h->layout = *l;
-	for (uint32_t t = 0; t < l->n_threads; t++) {
+	for (uint32_t t = 0; t < l->n_threads * l->n_workers; t++) {
 		const struct sc_layout_thread *lt = &l->t[t];
 		if (sc_ring_create(b, l->region_bytes, lt->req_off, l->ring_slots, SC_SLOT_BYTES) ||
 		    sc_ring_create(b, l->region_bytes, lt->cpl_off, l->ring_slots, SC_SLOT_BYTES) ||
@@ -126,13 +135,13 @@ sc_region_map(int fd, const struct sc_layout *l, uint64_t generation, void **bas
 	return 0;
 }
 
-int
-sc_region_rings(void *base, const struct sc_layout *l, uint32_t t, bool daemon, struct sc_ring *req,
-		struct sc_ring *cpl, struct sc_ring *evt)
+static int
+sc_region_set_rings(void *base, const struct sc_layout *l, uint32_t t, uint32_t w, bool daemon,
+		    struct sc_ring *req, struct sc_ring *cpl, struct sc_ring *evt)
 {
-	if (t >= l->n_threads)
+	if (t >= l->n_threads || w >= l->n_workers || l->n_workers > SC_MAX_WORKERS)
 		return -EINVAL;
-	const struct sc_layout_thread *lt = &l->t[t];
+	const struct sc_layout_thread *lt = &l->t[sc_layout_set(l, t, w)];
 	int rc = sc_ring_attach(req, base, l->region_bytes, lt->req_off, l->ring_slots,
 				SC_SLOT_BYTES, !daemon);
 	if (rc == 0)
@@ -145,17 +154,32 @@ sc_region_rings(void *base, const struct sc_layout *l, uint32_t t, bool daemon, 
 }
 
 int
+sc_region_rings(void *base, const struct sc_layout *l, uint32_t t, bool daemon, struct sc_ring *req,
+		struct sc_ring *cpl, struct sc_ring *evt)
+{
+	return sc_region_set_rings(base, l, t, 0, daemon, req, cpl, evt);
+}
+
+int
+sc_region_set(void *base, const struct sc_layout *l, uint32_t t, uint32_t w, bool daemon,
+	      struct sc_thread *th)
+{
+	int rc = sc_region_set_rings(base, l, t, w, daemon, &th->req, &th->cpl, &th->evt);
+	const struct sc_layout_thread *lt = rc == 0 ? &l->t[sc_layout_set(l, t, w)] : NULL;
+	if (rc == 0)
+		rc = sc_arena_attach(&th->tx, base, l->region_bytes, lt->tx_off, l->arena_bytes,
+				     !daemon);
+	if (rc == 0)
+		rc = sc_arena_attach(&th->rx, base, l->region_bytes, lt->rx_off, l->arena_bytes,
+				     daemon);
+	return rc;
+}
+
+int
 sc_region_thread(void *base, const struct sc_layout *l, uint32_t t, bool daemon,
 		 struct sc_thread *th)
 {
-	int rc = sc_region_rings(base, l, t, daemon, &th->req, &th->cpl, &th->evt);
-	if (rc == 0)
-		rc = sc_arena_attach(&th->tx, base, l->region_bytes, l->t[t].tx_off, l->arena_bytes,
-				     !daemon);
-	if (rc == 0)
-		rc = sc_arena_attach(&th->rx, base, l->region_bytes, l->t[t].rx_off, l->arena_bytes,
-				     daemon);
-	return rc;
+	return sc_region_set(base, l, t, 0, daemon, th);
 }
 
 /* One whole datagram of exactly `len` bytes, or -EPROTO / -errno (0 bytes: the peer left). */

@@ -14,12 +14,21 @@
  *
  * The region, by offset (sc_layout_compute()):
  *
- *   0                    struct sc_region_hdr (one page): magic, version,
+ *   0                    struct sc_region_hdr (three pages): magic, version,
  *                        the daemon's generation, the layout again
- *   per thread t:        request ring (app -> daemon), completion ring and
+ *   per thread t, per worker w (a ring set, sc_layout_set()):
+ *                        request ring (app -> daemon), completion ring and
  *                        event ring (daemon -> app): SC_SLOT_BYTES slots;
  *                        tx arena (app writes payloads), rx arena (the
  *                        daemon writes payloads)
+ *
+ * A ring set joins one application thread to one of the daemon's workers
+ * (its data-plane worker and the thread that runs it): every ring has one
+ * producer and one consumer, so neither side takes a lock. An association
+ * lives on one worker (its tag names it, docs/LCORE.md) and its handle says
+ * which (SC_HANDLE_WORKER()): the application posts its requests to, and
+ * hears its events from, the set (thread, that worker). With one worker
+ * the region is what it was before workers: one set per thread.
  *
  * What one side sends the other is input: the welcome is checked against
  * the memfd's size, the hello's fields against the daemon's limits; a bad
@@ -46,12 +55,16 @@ extern "C" {
  * ADD_STREAMS, RESET_ASSOC; the STREAM_RESET, ASSOC_RESET and STREAM_CHANGE
  * events) and a RECV's SC_RECV_ABORTED; 7, per-association options
  * (SETOPT, GETOPT and its answer in the completion slots after it, a
- * CONNECT's INITMSG) and a SEND's and a SEND_FAILED's context.
+ * CONNECT's INITMSG) and a SEND's and a SEND_FAILED's context; 8, a ring
+ * set per (thread, worker) (the layout's n_workers) and the worker in
+ * an association's handle.
  */
 #define SC_MAGIC	   0x4450534354505343ull /* "DPSCTPSC" */
-#define SC_VERSION	   7u
+#define SC_VERSION	   8u
 #define SC_SLOT_BYTES	   64u
 #define SC_MAX_THREADS	   16u
+#define SC_MAX_WORKERS	   16u
+#define SC_MAX_SETS	   (SC_MAX_THREADS * SC_MAX_WORKERS)
 #define SC_NAME_LEN	   32u
 #define SC_REGION_ALIGN	   4096u
 #define SC_RING_SLOTS_MIN  64u
@@ -69,10 +82,19 @@ struct sc_layout {
 	uint32_t ring_slots;
 	uint64_t arena_bytes;
 	uint64_t region_bytes;
-	struct sc_layout_thread t[SC_MAX_THREADS];
+	uint32_t n_workers; /* the daemon's, 1 .. SC_MAX_WORKERS */
+	uint32_t pad;
+	struct sc_layout_thread t[SC_MAX_SETS]; /* by sc_layout_set() */
 };
 
-/* Page 0 of the region. */
+/* The ring set of thread t and worker w: index into sc_layout.t. */
+static inline uint32_t
+sc_layout_set(const struct sc_layout *l, uint32_t t, uint32_t w)
+{
+	return t * l->n_workers + w;
+}
+
+/* The region's first pages (sc_layout_compute() rounds it up). */
 struct sc_region_hdr {
 	uint64_t magic;
 	uint32_t version;
@@ -112,10 +134,13 @@ struct sc_welcome {
 /*
  * Offsets for n_threads threads, rings of ring_slots slots and arenas of
  * arena_bytes (powers of two, within the SC_* bounds); everything aligned
- * to SC_REGION_ALIGN. 0 or -EINVAL.
+ * to SC_REGION_ALIGN. One worker. 0 or -EINVAL.
  */
 int sc_layout_compute(struct sc_layout *l, uint32_t n_threads, uint32_t ring_slots,
 		      uint64_t arena_bytes);
+/* The same with a ring set per (thread, worker), n_workers 1 .. SC_MAX_WORKERS. */
+int sc_layout_compute_workers(struct sc_layout *l, uint32_t n_threads, uint32_t n_workers,
+			      uint32_t ring_slots, uint64_t arena_bytes);
 
 /* A layout that came from elsewhere: inside region_bytes, not overlapping. 0 or -EPROTO. */
 int sc_layout_check(const struct sc_layout *l, uint64_t region_bytes);
@@ -140,14 +165,18 @@ struct sc_thread {
 };
 
 /*
- * Views of thread t's rings and arenas for the daemon (daemon true: it
- * consumes requests and the tx arena, produces completions, events and the
- * rx arena) or for the application. 0, -EINVAL or -EPROTO.
+ * Views of the rings and arenas of thread t and worker w for the daemon
+ * (daemon true: it consumes requests and the tx arena, produces
+ * completions, events and the rx arena) or for the application. 0,
+ * -EINVAL or -EPROTO.
  */
+int sc_region_set(void *base, const struct sc_layout *l, uint32_t t, uint32_t w, bool daemon,
+		  struct sc_thread *th);
+/* Thread t's set of worker 0 (the only one with one worker). */
 int sc_region_thread(void *base, const struct sc_layout *l, uint32_t t, bool daemon,
 		     struct sc_thread *th);
 
-/* Attach the three rings of thread t, from the side given (daemon or application). */
+/* Attach the three rings of thread t (worker 0), from the side given (daemon or application). */
 int sc_region_rings(void *base, const struct sc_layout *l, uint32_t t, bool daemon,
 		    struct sc_ring *req, struct sc_ring *cpl, struct sc_ring *evt);
 

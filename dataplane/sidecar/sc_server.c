@@ -80,7 +80,7 @@ sc_server_open(struct sc_server *s, const char *path, const struct sc_server_lim
 	if (strlen(path) >= sizeof(sa.sun_path) || lim->max_apps == 0 ||
 	    lim->max_apps > SC_SERVER_MAX_APPS || lim->max_threads == 0 ||
 	    lim->max_threads > SC_MAX_THREADS || lim->max_pending > SC_SERVER_MAX_PENDING ||
-	    lim->hello_timeout_ms > SC_SERVER_HELLO_MS_MAX)
+	    lim->hello_timeout_ms > SC_SERVER_HELLO_MS_MAX || lim->workers > SC_MAX_WORKERS)
 		return -EINVAL;
 	struct sc_layout probe;
 	if (sc_layout_compute(&probe, 1, lim->ring_slots, lim->arena_bytes) != 0)
@@ -93,6 +93,8 @@ sc_server_open(struct sc_server *s, const char *path, const struct sc_server_lim
 		s->lim.max_pending = SC_SERVER_PENDING_DEFAULT;
 	if (s->lim.hello_timeout_ms == 0)
 		s->lim.hello_timeout_ms = SC_SERVER_HELLO_MS_DEFAULT;
+	if (s->lim.workers == 0)
+		s->lim.workers = 1;
 	s->generation = generation;
 	s->next_id = 1;
 	strcpy(sa.sun_path, path);
@@ -214,7 +216,8 @@ sc_hello_take(struct sc_server *s, int sock)
 	memcpy(a->name, h.name, sizeof(a->name));
 	struct sc_welcome w;
 	memset(&w, 0, sizeof(w));
-	rc = sc_layout_compute(&w.layout, h.n_threads, slots, arena);
+	rc = sc_layout_compute_workers(&w.layout, h.n_threads,
+				       s->lim.workers != 0 ? s->lim.workers : 1, slots, arena);
 	if (rc == 0)
 		rc = sc_region_create(&w.layout, s->generation, &a->memfd, &a->base);
 	a->layout = w.layout;
@@ -250,7 +253,7 @@ sc_hello_take(struct sc_server *s, int sock)
 	s->apps[slot] = a;
 	if (s->on_attach != NULL)
 		s->on_attach(s, a, s->arg);
-	/* One record of ~1 KB into a socket buffer of ~200 KB that holds
+	/* One record of ~10 KB into a socket buffer of ~200 KB that holds
 	 * nothing else: it fits unless something is wrong, and then waiting
 	 * would be for the client (EAGAIN: refused, counted). */
 	rc = sc_welcome_send(sock, &w, fds);

@@ -50,6 +50,7 @@ struct sc_server_limits {
 	/* 0: the defaults above */
 	uint32_t max_pending;	   /* not yet said hello, <= SC_SERVER_MAX_PENDING */
 	uint32_t hello_timeout_ms; /* to say it, <= SC_SERVER_HELLO_MS_MAX */
+	uint32_t workers;	   /* ring sets per thread (the daemon's workers), 0: one */
 };
 
 /* One attached application, as the daemon holds it. */

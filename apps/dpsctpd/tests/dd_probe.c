@@ -113,6 +113,18 @@
  *       "listening"): the association a peer opens has them, and its N
  *       messages are echoed.
  *
+ *   dd_probe SOCKET workers PEER PORT NAME N M W
+ *       A multi-worker daemon (--queues W): application NAME opens N
+ *       associations with the echo server at PEER:PORT from one thread
+ *       (each COMM_UP), which land on all W workers (their handles say
+ *       which: SC_HANDLE_WORKER()), all up for half a second; M messages
+ *       of 8 .. 1407 bytes on each,
+ *       every one named by (association, sequence), 8 in flight per
+ *       association; every echo comes back on its association, in order,
+ *       intact, exactly once; a barrier completes once, after them; a
+ *       GETOPT STATUS on each association answers on its worker; each
+ *       association shuts down gracefully (SHUTDOWN_COMPLETE).
+ *
  * Each failed expectation prints one line naming it; exit 1.
  */
 #include <arpa/inet.h>
@@ -1908,6 +1920,188 @@ opts_accept(const char *sock, uint16_t port, unsigned n)
 	return failures == 0 ? 0 : 1;
 }
 
+/* ------------------------------------------------------------ workers */
+
+#define WK_MAX	    256u
+#define WK_INFLIGHT 8u
+#define WK_MSG_MAX  1407u
+
+static uint32_t
+wk_len(uint32_t a, uint32_t seq)
+{
+	return 8u + (seq * 37u + a * 11u) % (WK_MSG_MAX - 7u);
+}
+
+static void
+wk_fill(uint8_t *p, uint32_t a, uint32_t seq, uint32_t len)
+{
+	memcpy(p, &a, 4);
+	memcpy(p + 4, &seq, 4);
+	for (uint32_t i = 8; i < len; i++)
+		p[i] = (uint8_t)(a * 7u + seq * 13u + i);
+}
+
+static int
+workers(const char *sock, const char *peer, uint16_t port, const char *name, unsigned n, unsigned m,
+	unsigned nw)
+{
+	if (n == 0 || n > WK_MAX || nw == 0 || nw > SC_MAX_WORKERS) {
+		fprintf(stderr, "dd_probe: workers: 1..%u associations, 1..%u workers\n", WK_MAX,
+			SC_MAX_WORKERS);
+		return 2;
+	}
+	struct dpsctp_client *c = attach_named(sock, name);
+	if (c == NULL)
+		return 3;
+	struct sctp_addr pa = { 4, { 0 } };
+	inet_pton(AF_INET, peer, pa.bytes);
+	static uint64_t h[WK_MAX];
+	static uint32_t sent[WK_MAX], echoed[WK_MAX];
+	static bool closed[WK_MAX], answered[WK_MAX];
+	unsigned per_worker[SC_MAX_WORKERS] = { 0 };
+	for (unsigned a = 0; a < n; a++) {
+		int32_t st = connect_up(c, &pa, port, 1000 + a, &h[a]);
+		EXPECT(st == 0 && h[a] != 0, "association %u: connect %d", a, st);
+		if (h[a] == 0)
+			break;
+		per_worker[SC_HANDLE_WORKER(h[a]) % SC_MAX_WORKERS]++;
+	}
+	unsigned used = 0;
+	for (unsigned w = 0; w < SC_MAX_WORKERS; w++) {
+		used += per_worker[w] != 0;
+		EXPECT(w < nw || per_worker[w] == 0, "%u associations on worker %u of %u",
+		       per_worker[w], w, nw);
+	}
+	EXPECT(used == (n < nw ? n : nw), "associations on %u workers, not %u", used,
+	       n < nw ? n : nw);
+	/* All up at once for a moment: long enough for the daemon's telemetry (refreshed every
+	 * 100 ms) to show them. */
+	printf("dd_probe: workers: %s: %u associations up\n", name, n);
+	fflush(stdout);
+	usleep(500000);
+	uint64_t total = (uint64_t)n * m, got = 0, bad = 0, foreign = 0;
+	uint8_t buf[WK_MSG_MAX], want[WK_MSG_MAX];
+	double end = now_s() + 120;
+	while (failures == 0 && got < total && now_s() < end) {
+		for (unsigned a = 0; a < n; a++)
+			while (sent[a] < m && sent[a] - echoed[a] < WK_INFLIGHT) {
+				uint32_t len = wk_len(a, sent[a]);
+				wk_fill(buf, a, sent[a], len);
+				struct dpsctp_client_sndinfo si = { .assoc = h[a],
+								    .sid = (uint16_t)(sent[a] % 4),
+								    .ppid = htonl(a),
+								    .flags = DPSCTP_CLIENT_QUIET };
+				int rc = dpsctp_client_send(c, 0, &si, buf, len, 0);
+				if (rc == -EAGAIN)
+					break;
+				EXPECT(rc == 0, "association %u: send %u: %s", a, sent[a],
+				       strerror(-rc));
+				if (rc != 0)
+					break;
+				sent[a]++;
+			}
+		struct dpsctp_client_event ev[64];
+		int k = dpsctp_client_poll(c, 0, ev, 64);
+		EXPECT(k >= 0, "poll: %s", strerror(k < 0 ? -k : 0));
+		if (k < 0)
+			break;
+		for (int i = 0; i < k; i++) {
+			const struct dpsctp_client_event *e = &ev[i];
+			if (e->kind == DPSCTP_CLIENT_COMPLETION) {
+				EXPECT(false, "a completion of a quiet send: %d",
+				       e->completion.status);
+				continue;
+			}
+			if (e->kind != DPSCTP_CLIENT_RECV)
+				continue;
+			unsigned a = 0;
+			while (a < n && h[a] != e->assoc)
+				a++;
+			if (a == n) {
+				foreign++;
+				continue;
+			}
+			uint32_t seq = echoed[a];
+			uint32_t len = wk_len(a, seq);
+			wk_fill(want, a, seq, len);
+			bool ok = e->recv.len == len && e->recv.flags == 0 &&
+				  e->recv.ppid == htonl(a) && memcmp(e->recv.data, want, len) == 0;
+			EXPECT(ok, "association %u: echo %u not the message sent (len %u of %u)", a,
+			       seq, e->recv.len, len);
+			bad += !ok;
+			echoed[a]++;
+			got++;
+		}
+		if (k == 0 && got < total)
+			(void)dpsctp_client_wait(c, 0, 1);
+	}
+	EXPECT(got == total, "%llu of %llu echoes", (unsigned long long)got,
+	       (unsigned long long)total);
+	EXPECT(foreign == 0, "%llu events of associations not ours", (unsigned long long)foreign);
+	/* A barrier: one completion, though it went to every worker's ring. */
+	EXPECT(dpsctp_client_barrier(c, 0, 77) == 0, "barrier posted");
+	struct dpsctp_client_event ev;
+	EXPECT(wait_for(c, DPSCTP_CLIENT_COMPLETION, 77, &ev, 5, NULL, 0), "the barrier completed");
+	/* Requests about an association go to its worker: each answered, with its state. */
+	for (unsigned a = 0; a < n && h[a] != 0; a++) {
+		int rc = dpsctp_client_getopt(c, 0, h[a], DPSCTP_OPT_STATUS, NULL, 0, 2000 + a);
+		EXPECT(rc == 0, "association %u: GETOPT STATUS posted: %d", a, rc);
+	}
+	unsigned answers = 0, barriers = 0, done = 0;
+	end = now_s() + 10;
+	for (unsigned a = 0; a < n && h[a] != 0; a++)
+		EXPECT(dpsctp_client_shutdown(c, 0, h[a], 3000 + a) == 0, "shutdown %u posted", a);
+	while (now_s() < end && (answers < n || done < n)) {
+		struct dpsctp_client_event evs[64];
+		int k = dpsctp_client_poll(c, 0, evs, 64);
+		if (k < 0)
+			break;
+		for (int i = 0; i < k; i++) {
+			const struct dpsctp_client_event *e = &evs[i];
+			if (e->kind == DPSCTP_CLIENT_COMPLETION && e->completion.cookie == 77)
+				barriers++;
+			if (e->kind == DPSCTP_CLIENT_COMPLETION &&
+			    e->completion.op == DPSCTP_CLIENT_OP_GETOPT) {
+				uint64_t a = e->completion.cookie - 2000;
+				struct dpsctp_status st;
+				bool ok = a < n && !answered[a] && e->completion.status == 0 &&
+					  e->completion.len == sizeof(st);
+				if (ok) {
+					memcpy(&st, e->completion.data, sizeof(st));
+					ok = st.state == DPSCTP_CLIENT_STATE_ESTABLISHED;
+					answered[a] = true;
+				}
+				EXPECT(ok, "GETOPT STATUS of association %llu: %d",
+				       (unsigned long long)a, e->completion.status);
+				answers++;
+			}
+			if (e->kind == DPSCTP_CLIENT_SHUTDOWN_COMPLETE) {
+				unsigned a = 0;
+				while (a < n && h[a] != e->assoc)
+					a++;
+				EXPECT(a < n && !closed[a],
+				       "SHUTDOWN_COMPLETE of an unknown or closed "
+				       "association");
+				if (a < n)
+					closed[a] = true;
+				done++;
+			}
+		}
+		if (k == 0)
+			(void)dpsctp_client_wait(c, 0, 5);
+	}
+	EXPECT(barriers == 0, "the barrier completed %u more times", barriers);
+	EXPECT(answers == n, "%u of %u GETOPTs answered", answers, n);
+	EXPECT(done == n, "%u of %u associations shut down", done, n);
+	dpsctp_client_detach(c);
+	printf("dd_probe: workers: %s: %u associations on %u workers (", name, n, used);
+	for (unsigned w = 0; w < nw; w++)
+		printf("%s%u", w ? " " : "", per_worker[w]);
+	printf("), %llu of %llu echoed intact, %llu bad: %s\n", (unsigned long long)(got - bad),
+	       (unsigned long long)total, (unsigned long long)bad, failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1941,12 +2135,17 @@ main(int argc, char **argv)
 		return opts(argv[1], argv[3], (uint16_t)atoi(argv[4]));
 	if (argc == 5 && strcmp(argv[2], "opts-accept") == 0)
 		return opts_accept(argv[1], (uint16_t)atoi(argv[3]), (unsigned)atoi(argv[4]));
+	if (argc == 9 && strcmp(argv[2], "workers") == 0)
+		return workers(argv[1], argv[3], (uint16_t)atoi(argv[4]), argv[5],
+			       (unsigned)atoi(argv[6]), (unsigned)atoi(argv[7]),
+			       (unsigned)atoi(argv[8]));
 	fprintf(stderr,
 		"usage: dd_probe SOCKET isolation PEER PORT | SOCKET zerocopy PEER PORT N | "
 		"SOCKET garbage | SOCKET cplring PEER PORT | SOCKET listen FIRST N [hold] | "
 		"SOCKET unlisten PORT APP_LISTENS | SOCKET limits PEER PORT N | "
 		"SOCKET accept PEER PORT N SECONDS | SOCKET prsctp PEER PORT EXT | "
 		"SOCKET sched PEER PORT SCHED | SOCKET reconf PEER PORT on|off | "
-		"SOCKET opts PEER PORT | SOCKET opts-accept PORT N\n");
+		"SOCKET opts PEER PORT | SOCKET opts-accept PORT N | "
+		"SOCKET workers PEER PORT NAME N M W\n");
 	return 2;
 }

@@ -78,6 +78,16 @@ do. Each case starts its own daemon and peer and always stops them.
   quiet-stdout  dpsctpd's stdout is a pipe nobody reads; 200
               attach/detach cycles (its log lines fill the pipe) and an echo
               run go on, dropped lines are counted (log_lost), SIGTERM stops it
+  workers     dpsctpd --queues 2 (two worker lcores) --loopback-peer echo:
+              two applications (dd_probe workers) open 32 associations each
+              from one thread, spread over both workers by their handles;
+              200 messages on each, every echo checked (association,
+              sequence, bytes), a barrier completed once, a GETOPT answered
+              per association, each shut down; /dpsctpd/workers shows both
+              workers' loops running and each one's share of the
+              associations and messages, /dpsctpd/apps each application's;
+              an echo client after them is intact; SIGTERM stops all workers;
+              --queues 3 with two lcores is refused, saying why
   restart     dpsctp-sidecar-echo -s --reattach serves the peer's echo client;
               dpsctpd is stopped and started again; the application sees it
               go, attaches to the new one, listens again, and a second peer
@@ -891,6 +901,79 @@ def case_quiet_stdout(rig):
     rig.check(d.wait(20) == 0, "SIGTERM stops it all the same (%s)" % d.p.returncode)
 
 
+def telemetry(path, cmd):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.connect(path)
+    s.recv(16384)
+    s.send(cmd.encode())
+    d = json.loads(s.recv(65536))[cmd]
+    s.close()
+    return d
+
+
+def case_workers(rig):
+    """The sidecar with two workers: 64 associations from two applications."""
+    prefix = f"{rig.tag}w"
+    eal = ["-l", "0,1", *EAL[2:], "-m", "1024"]
+    d = Proc("dpsctpd", [rig.exe("apps/dpsctpd/dpsctpd"), *eal, f"--file-prefix={prefix}",
+                         "--", "--loopback-peer", "echo", "--queues", "2", "--socket", rig.sock,
+                         "--idle-sleep-us", "20"])
+    rig.procs.append(d)
+    if d.wait_line(r"dpsctpd: serving", 30) is None:
+        raise RuntimeError("dpsctpd did not start:\n" + d.text())
+    rig.telemetry = f"/var/run/dpdk/{prefix}/dpdk_telemetry.v2"
+    probes = [Proc(n, [rig.exe("apps/dpsctpd/dd_probe"), rig.sock, "workers", "10.255.0.2",
+                       "5001", n, "32", "200", "2"]) for n in ("wk-A", "wk-B")]
+    rig.procs.extend(probes)
+    # Both attached, with their associations up, before either leaves: the
+    # per-application view is read while they run.
+    apps = {}
+    end = time.time() + 60
+    while time.time() < end and any(p.p.poll() is None for p in probes):
+        a = telemetry(rig.telemetry, "/dpsctpd/apps")
+        if len(a) == 2 and all(v.get("assocs") == 32 for v in a.values()):
+            apps = a
+            break
+        time.sleep(0.05)
+    for p in probes:
+        rc = p.wait(120)
+        rig.check(rc == 0 and p.wait_line(r"32 associations on 2 workers \(\d+ \d+\), "
+                                          r"6400 of 6400 echoed intact, 0 bad: PASS", 1),
+                  "%s: 32 associations over both workers, 6400 echoes intact (%s)" %
+                  (p.name, p.wait_line(r"echoed intact", 0.1)))
+    rig.check(sorted(v.get("name") for v in apps.values()) == ["wk-A", "wk-B"],
+              "/dpsctpd/apps showed both applications with 32 associations each (%s)" %
+              {k: (v.get("name"), v.get("assocs")) for k, v in apps.items()})
+    st = rig.settle({"apps": 0, "assocs": 0})
+    wk = telemetry(rig.telemetry, "/dpsctpd/workers")
+    rig.check(sorted(wk) == ["0", "1"], "/dpsctpd/workers lists workers 0 and 1 (%s)" % list(wk))
+    opened = [wk.get(w, {}).get("assocs_opened", 0) for w in ("0", "1")]
+    recv = [wk.get(w, {}).get("recv_msgs", 0) for w in ("0", "1")]
+    rig.check(sum(opened) == 64 and min(opened) > 0,
+              "both workers opened associations, 64 in all (%s)" % opened)
+    rig.check(sum(recv) == 12800 and min(recv) > 0,
+              "both workers delivered echoes, 12800 in all (%s)" % recv)
+    rig.check(all(wk.get(w, {}).get("iterations", 0) > 0 for w in ("0", "1")),
+              "both workers' loops ran")
+    rig.check(st.get("recv_msgs") == 12800 and st.get("assocs_opened") == 64,
+              "/dpsctpd/stats sums them (%s, %s)" % (st.get("recv_msgs"),
+                                                     st.get("assocs_opened")))
+    a = rig.app("after", ["-c", "10.255.0.2", "-n", "2000", "-l", "300"])
+    rig.check(a.wait(60) == 0 and echoed_all(a, 2000), "an echo client after them: intact")
+    rig.check(d.stop() == 0, "SIGTERM stops both workers (%s)" % d.p.returncode)
+    rig.check(d.wait_line(r"loopback peer received 14800 messages, \d+ bytes; 0 echoes "
+                          r"dropped", 1) is not None,
+              "the loopback peer received every message once (%s)" %
+              d.wait_line(r"loopback peer received", 0.1))
+    r = subprocess.run([rig.exe("apps/dpsctpd/dpsctpd"), *eal, f"--file-prefix={prefix}3",
+                        "--", "--loopback-peer", "echo", "--queues", "3", "--socket",
+                        rig.sock + "3"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=60)
+    rig.check(r.returncode == 2 and "one lcore per worker" in r.stdout,
+              "--queues 3 on two lcores: exit 2, saying why (%s: %s)" %
+              (r.returncode, r.stdout.strip().splitlines()[-1:]))
+
+
 CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "garbage": case_garbage, "restart": case_restart, "zero-copy": case_zero_copy,
          "loopback-peer": case_loopback_peer, "loopback-parts": case_loopback_parts,
@@ -899,7 +982,7 @@ CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "opts": case_opts,
          "listeners": case_listeners, "app-limits": case_app_limits}
 CASES.update({"silent-clients": case_silent_clients, "second-daemon": case_second_daemon,
-              "quiet-stdout": case_quiet_stdout})
+              "quiet-stdout": case_quiet_stdout, "workers": case_workers})
 
 
 def main():

@@ -45,7 +45,7 @@ cpl(uint8_t op, int32_t status, uint32_t value)
 
 TEST(ScProtoOpts, VersionAndBounds)
 {
-	EXPECT_EQ(SC_VERSION, 7u) << "a new wire format needs a new version";
+	EXPECT_EQ(SC_VERSION, 8u) << "a new wire format needs a new version";
 	EXPECT_EQ(offsetof(struct sc_req, context), 52u);
 	EXPECT_EQ(offsetof(struct sc_req, reserved) + sizeof(((struct sc_req *)0)->reserved),
 		  (size_t)SC_SLOT_BYTES);

@@ -46,6 +46,60 @@ TEST(ScRegion, LayoutsFitAndAreChecked)
 	EXPECT_EQ(sc_layout_check(&bad, bad.region_bytes), -EPROTO);
 }
 
+// Protocol 8: a ring set per (thread, worker). Every set has its own rings and
+// arenas, none overlapping; each side attaches exactly the sets that exist;
+// what one side writes into set (t, w) the other reads from (t, w) alone.
+TEST(ScRegion, RingSetPerThreadAndWorker)
+{
+	struct sc_layout l;
+	EXPECT_EQ(sc_layout_compute_workers(&l, 2, 0, 256, 1 << 16), -EINVAL);
+	EXPECT_EQ(sc_layout_compute_workers(&l, 2, SC_MAX_WORKERS + 1, 256, 1 << 16), -EINVAL);
+	ASSERT_EQ(sc_layout_compute_workers(&l, 3, 2, 256, 1 << 16), 0);
+	EXPECT_EQ(l.n_workers, 2u);
+	// The header (and its layout) no longer fits a page: the first set starts after it.
+	EXPECT_GE(l.t[0].req_off, sizeof(struct sc_region_hdr));
+	uint64_t end = 0;
+	for (uint32_t i = 0; i < 3u * 2u; i++) {
+		EXPECT_GE(l.t[i].req_off, end) << "set " << i;
+		end = l.t[i].rx_off + SC_ARENA_HDR + (1u << 16);
+	}
+	EXPECT_EQ(l.region_bytes, end);
+	EXPECT_EQ(sc_layout_set(&l, 2, 1), 5u);
+	EXPECT_EQ(sc_layout_check(&l, l.region_bytes), 0);
+	struct sc_layout bad = l;
+	bad.n_workers = 1; // the same offsets under another worker count
+	EXPECT_EQ(sc_layout_check(&bad, bad.region_bytes), -EPROTO);
+	// One worker is the layout of before: sc_layout_compute()'s.
+	struct sc_layout one, plain;
+	ASSERT_EQ(sc_layout_compute_workers(&one, 3, 1, 256, 1 << 16), 0);
+	ASSERT_EQ(sc_layout_compute(&plain, 3, 256, 1 << 16), 0);
+	EXPECT_EQ(memcmp(&one, &plain, sizeof(one)), 0);
+
+	int fd;
+	void *base;
+	ASSERT_EQ(sc_region_create(&l, 42, &fd, &base), 0);
+	struct sc_thread d[3][2], a[3][2];
+	for (uint32_t t = 0; t < 3; t++)
+		for (uint32_t w = 0; w < 2; w++) {
+			ASSERT_EQ(sc_region_set(base, &l, t, w, true, &d[t][w]), 0);
+			ASSERT_EQ(sc_region_set(base, &l, t, w, false, &a[t][w]), 0);
+		}
+	struct sc_thread x;
+	EXPECT_EQ(sc_region_set(base, &l, 0, 2, true, &x), -EINVAL);
+	EXPECT_EQ(sc_region_set(base, &l, 3, 0, true, &x), -EINVAL);
+	// A request into set (1, 1) reaches the daemon's (1, 1) and no other.
+	uint8_t *slot = static_cast<uint8_t *>(sc_ring_reserve(&a[1][1].req, 0));
+	memset(slot, 0x5a, SC_SLOT_BYTES);
+	(void)sc_ring_commit(&a[1][1].req, 1);
+	for (uint32_t t = 0; t < 3; t++)
+		for (uint32_t w = 0; w < 2; w++)
+			EXPECT_EQ(sc_ring_count(&d[t][w].req), t == 1 && w == 1 ? 1 : 0)
+				<< "set " << t << "," << w;
+	EXPECT_EQ(static_cast<const uint8_t *>(sc_ring_peek(&d[1][1].req, 0))[7], 0x5a);
+	munmap(base, l.region_bytes);
+	close(fd);
+}
+
 struct Pair {
 	int s[2];
 	Pair()

@@ -38,10 +38,10 @@ namespace {
 class Server {
       public:
 	explicit Server(uint64_t generation, uint32_t max_apps = 4, uint32_t max_pending = 0,
-			uint32_t hello_timeout_ms = 0)
+			uint32_t hello_timeout_ms = 0, uint32_t workers = 0)
 	{
 		path_ = "/tmp/dpsctp-sc-test-" + std::to_string(getpid()) + ".sock";
-		struct sc_server_limits lim = { max_apps, 4, 256, 1 << 16, 0, 0 };
+		struct sc_server_limits lim = { max_apps, 4, 256, 1 << 16, 0, 0, workers };
 		lim.max_pending = max_pending; // 0: the defaults
 		lim.hello_timeout_ms = hello_timeout_ms;
 		EXPECT_EQ(sc_server_open(&s_, path_.c_str(), &lim, generation), 0);
@@ -211,6 +211,131 @@ TEST(ScServer, WhenTheDaemonGoesTheClientSeesItAndAttachesAgain)
 } // namespace
 
 namespace {
+
+// Protocol 8, a daemon with two workers (this test in its place): the library
+// takes a ring set per worker; connects go to the workers in turn; a request
+// about an association goes to the set its handle names (a worker the daemon
+// lacks: worker 0's); LISTEN and the defaults go to worker 0's; a barrier is a
+// RELEASE in each set and completes once, when the last set answered; a poll
+// returns the completions, then the events, of both sets.
+TEST(ScClient, RingSetPerWorker)
+{
+	Server srv(8, 4, 0, 0, 2);
+	static std::atomic<struct sc_app *> app{ nullptr };
+	srv.s_.on_attach = [](struct sc_server *, struct sc_app *a, void *arg) {
+		((Server *)arg)->attached_.fetch_add(1);
+		app.store(a);
+	};
+	int err;
+	struct dpsctp_client_opts o = { 1, 64, 1 << 16, "sets", 0 };
+	struct dpsctp_client *c = dpsctp_client_attach(srv.path(), &o, &err);
+	ASSERT_NE(c, nullptr) << err;
+	ASSERT_TRUE(srv.wait_apps(1));
+	struct sc_app *a = app.load();
+	ASSERT_EQ(a->layout.n_workers, 2u);
+	struct sc_thread d[2];
+	for (uint32_t w = 0; w < 2; w++)
+		ASSERT_EQ(sc_region_set(a->base, &a->layout, 0, w, true, &d[w]), 0);
+	auto take = [&](uint32_t w, uint8_t *op, uint64_t *assoc, uint64_t *cookie) {
+		if (sc_ring_count(&d[w].req) != 1)
+			return false;
+		const struct sc_req *r = (const struct sc_req *)sc_ring_peek(&d[w].req, 0);
+		*op = r->op;
+		*assoc = r->assoc;
+		*cookie = r->cookie;
+		if (r->len != 0)
+			(void)sc_arena_take(&d[w].tx, r->off, r->len, &err);
+		sc_arena_release(&d[w].tx);
+		sc_ring_release(&d[w].req, 1);
+		return true;
+	};
+	uint8_t op;
+	uint64_t assoc, cookie;
+	struct sctp_addr peer = { 4, { 192, 0, 2, 2 } };
+	// Connects alternate: worker 0, worker 1, worker 0.
+	for (uint32_t i = 0; i < 3; i++) {
+		ASSERT_EQ(dpsctp_client_connect(c, 0, &peer, 1, 5001, 20 + i), 0);
+		EXPECT_TRUE(take(i % 2, &op, &assoc, &cookie)) << "connect " << i;
+		EXPECT_EQ(op, SC_OP_CONNECT);
+		EXPECT_EQ(cookie, 20u + i);
+		EXPECT_EQ(sc_ring_count(&d[(i + 1) % 2].req), 0);
+	}
+	// By the handle's worker; one the daemon lacks goes to worker 0.
+	const uint64_t h0 = (5ull << 32) | 1u, h1 = (5ull << 32) | (1u << 24) | 1u,
+		       h9 = (5ull << 32) | (9u << 24) | 1u;
+	ASSERT_EQ(dpsctp_client_abort(c, 0, h1, 30), 0);
+	EXPECT_TRUE(take(1, &op, &assoc, &cookie));
+	EXPECT_EQ(assoc, h1);
+	static const char msg[] = "to worker 0";
+	struct dpsctp_client_sndinfo si = { h0, 0, 0, 0, 0, 0, 0 };
+	ASSERT_EQ(dpsctp_client_send(c, 0, &si, msg, sizeof(msg), 31), 0);
+	EXPECT_TRUE(take(0, &op, &assoc, &cookie));
+	EXPECT_EQ(op, SC_OP_SEND);
+	ASSERT_EQ(dpsctp_client_shutdown(c, 0, h9, 32), 0);
+	EXPECT_TRUE(take(0, &op, &assoc, &cookie));
+	EXPECT_EQ(assoc, h9);
+	// Instance-wide: worker 0's set.
+	ASSERT_EQ(dpsctp_client_listen(c, 0, 5001, 33), 0);
+	EXPECT_TRUE(take(0, &op, &assoc, &cookie));
+	EXPECT_EQ(op, SC_OP_LISTEN);
+	uint32_t burst = 4;
+	ASSERT_EQ(dpsctp_client_setopt(c, 0, 0, DPSCTP_OPT_MAX_BURST, &burst, sizeof(burst), 34,
+				       nullptr, 0),
+		  0);
+	EXPECT_TRUE(take(0, &op, &assoc, &cookie));
+	EXPECT_EQ(op, SC_OP_SETOPT);
+	EXPECT_EQ(sc_ring_count(&d[1].req), 0);
+
+	// A barrier: a RELEASE in each set, one completion after both.
+	ASSERT_EQ(dpsctp_client_barrier(c, 0, 40), 0);
+	for (uint32_t w = 0; w < 2; w++) {
+		EXPECT_TRUE(take(w, &op, &assoc, &cookie)) << "worker " << w;
+		EXPECT_EQ(op, SC_OP_RELEASE);
+		EXPECT_EQ(cookie, 40u);
+	}
+	auto complete = [&](uint32_t w, uint8_t cop, uint64_t ccookie) {
+		struct sc_cpl *p = (struct sc_cpl *)sc_ring_reserve(&d[w].cpl, 0);
+		memset(p, 0, sizeof(*p));
+		p->op = cop;
+		p->cookie = ccookie;
+		(void)sc_ring_commit(&d[w].cpl, 1);
+	};
+	auto event = [&](uint32_t w, uint64_t h) {
+		struct sc_evt *v = (struct sc_evt *)sc_ring_reserve(&d[w].evt, 0);
+		memset(v, 0, sizeof(*v));
+		v->type = SC_EVT_SHUTDOWN_COMPLETE;
+		v->assoc = h;
+		(void)sc_ring_commit(&d[w].evt, 1);
+	};
+	struct dpsctp_client_event ev[8];
+	complete(1, SC_OP_RELEASE, 40);
+	EXPECT_EQ(dpsctp_client_poll(c, 0, ev, 8), 0) << "worker 0 has not answered yet";
+	event(1, h1);
+	complete(0, SC_OP_RELEASE, 40);
+	event(0, h0);
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 8), 3);
+	EXPECT_EQ(ev[0].kind, DPSCTP_CLIENT_COMPLETION);
+	EXPECT_EQ(ev[0].completion.op, DPSCTP_CLIENT_OP_BARRIER);
+	EXPECT_EQ(ev[0].completion.cookie, 40u);
+	// Then the events of both sets, worker 0's first.
+	EXPECT_EQ(ev[1].kind, DPSCTP_CLIENT_SHUTDOWN_COMPLETE);
+	EXPECT_EQ(ev[1].assoc, h0);
+	EXPECT_EQ(ev[2].assoc, h1);
+	// Two barriers in flight, answered out of step by the workers: two completions, in order.
+	ASSERT_EQ(dpsctp_client_barrier(c, 0, 41), 0);
+	ASSERT_EQ(dpsctp_client_barrier(c, 0, 42), 0);
+	for (uint32_t w = 0; w < 2; w++)
+		sc_ring_release(&d[w].req, (uint32_t)sc_ring_count(&d[w].req));
+	complete(0, SC_OP_RELEASE, 41);
+	complete(0, SC_OP_RELEASE, 42);
+	complete(1, SC_OP_RELEASE, 41);
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 8), 1);
+	EXPECT_EQ(ev[0].completion.cookie, 41u);
+	complete(1, SC_OP_RELEASE, 42);
+	ASSERT_EQ(dpsctp_client_poll(c, 0, ev, 8), 1);
+	EXPECT_EQ(ev[0].completion.cookie, 42u);
+	dpsctp_client_detach(c);
+}
 
 // The requests and events through the rings and arenas, with this test in
 // the daemon's place: it reads the application's requests as the daemon's
@@ -1305,7 +1430,7 @@ TEST(ScServerNoWait, TheDaemonAttachesBeforeTheWelcomeGoesOut)
 
 namespace {
 
-const struct sc_server_limits kLim = { 4, 4, 256, 1 << 16, 0, 0 };
+const struct sc_server_limits kLim = { 4, 4, 256, 1 << 16, 0, 0, 0 };
 
 std::string
 test_path(const char *what)
