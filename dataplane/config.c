@@ -65,6 +65,7 @@ enum kind {
 	K_PORT,
 	K_IP,
 	K_GW,
+	K_ROUTE,
 	K_MAC,
 	K_UINT,
 	K_SIZE,
@@ -128,13 +129,20 @@ static const struct opt options[] = {
 	  .arg = "ADDR/PREFIX",
 	  .kind = K_IP,
 	  .value = V_REQUIRED,
-	  .help = "a local IPv4 or IPv6 address and its on-link prefix (repeatable, up to 8: "
-		  "multi-homing)" },
+	  .help = "a local IPv4 or IPv6 address and its on-link prefix; ADDR/PREFIX,port=N puts it "
+		  "on the N-th --port (0-based, default 0) (repeatable, up to 8: multi-homing)" },
 	{ .name = "gw",
 	  .arg = "ADDR",
 	  .kind = K_GW,
 	  .value = V_REQUIRED,
-	  .help = "the gateway for off-link destinations, one per family" },
+	  .help = "the gateway for off-link destinations, one per family; ADDR,port=N: the "
+		  "N-th --port's (default 0)" },
+	{ .name = "route",
+	  .arg = "PREFIX/LEN,via=ADDR",
+	  .kind = K_ROUTE,
+	  .value = V_REQUIRED,
+	  .help = "a route: PREFIX/LEN through the gateway ADDR, out of the port ADDR is on-link "
+		  "for (repeatable, up to 16)" },
 	{ .name = "mac",
 	  .arg = "MAC",
 	  .kind = K_MAC,
@@ -363,7 +371,7 @@ static const char *const log_names[] = {
 struct parse {
 	struct dpsctp_config *c;
 	unsigned src, next_src;
-	unsigned ports_src, ips_src;
+	unsigned ports_src, ips_src, routes_src;
 	unsigned depth;
 };
 
@@ -601,6 +609,31 @@ list_replaced(const struct parse *p, unsigned list_src)
 	return p->src != 0 && list_src != p->src;
 }
 
+/*
+ * An optional ",port=N" at the end of v (--ip, --gw): *len is the length of
+ * what comes before it, *port N (0 without one). 0, or -EINVAL with err.
+ */
+static int
+port_suffix(const struct parse *p, const char *name, const char *v, size_t *len, uint8_t *port,
+	    char *err, size_t errlen)
+{
+	const char *s = strstr(v, ",port=");
+	uint64_t n;
+
+	*len = strlen(v);
+	*port = 0;
+	if (s == NULL)
+		return 0;
+	if (parse_number(s + 6, false, &n) != 0 || n >= DPSCTP_CONFIG_MAX_PORTS) {
+		seterr(err, errlen, "%s%s '%s': port= must be 0..%u (a --port, in the order given)",
+		       dashes(p), name, v, DPSCTP_CONFIG_MAX_PORTS - 1);
+		return -EINVAL;
+	}
+	*len = (size_t)(s - v);
+	*port = (uint8_t)n;
+	return 0;
+}
+
 static int
 set_port(struct parse *p, const char *v, char *err, size_t errlen)
 {
@@ -647,7 +680,10 @@ set_ip(struct parse *p, const char *v, char *err, size_t errlen)
 	unsigned max;
 
 	memset(&ip, 0, sizeof(ip));
-	if (slash == NULL) {
+	size_t vlen;
+	if (port_suffix(p, "ip", v, &vlen, &ip.port, err, errlen) != 0)
+		return -EINVAL;
+	if (slash == NULL || (size_t)(slash - v) >= vlen) {
 		seterr(err, errlen,
 		       "%sip '%s': missing /PREFIX (ADDR/PREFIX, prefix 0..32 for IPv4, 0..128 for "
 		       "IPv6)",
@@ -660,7 +696,10 @@ set_ip(struct parse *p, const char *v, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	max = ip.addr.family == 4 ? 32u : 128u;
-	if (parse_number(slash + 1, false, &prefix) != 0 || prefix > max) {
+	char plen[8];
+	size_t plen_n = vlen - (size_t)(slash + 1 - v);
+	snprintf(plen, sizeof(plen), "%.*s", (int)(plen_n < sizeof(plen) ? plen_n : 0), slash + 1);
+	if (parse_number(plen, false, &prefix) != 0 || prefix > max) {
 		seterr(err, errlen, "%sip '%s': bad prefix length (0..%u for IPv%u)", dashes(p), v,
 		       max, ip.addr.family);
 		return -EINVAL;
@@ -695,15 +734,93 @@ set_gw(struct parse *p, const char *v, char *err, size_t errlen)
 {
 	struct dpsctp_config *c = p->c;
 	struct sctp_addr a;
+	size_t vlen;
+	uint8_t port;
 
-	if (parse_addr(v, strlen(v), &a) != 0 || !addr_usable(&a)) {
+	if (port_suffix(p, "gw", v, &vlen, &port, err, errlen) != 0)
+		return -EINVAL;
+	if (parse_addr(v, vlen, &a) != 0 || !addr_usable(&a)) {
 		seterr(err, errlen, "%sgw '%s': not a unicast IPv4 or IPv6 address", dashes(p), v);
 		return -EINVAL;
 	}
-	if (a.family == 4)
-		c->gw4 = a;
+	if (port == 0)
+		*(a.family == 4 ? &c->gw4 : &c->gw6) = a;
 	else
-		c->gw6 = a;
+		*(a.family == 4 ? &c->port_gw4[port - 1] : &c->port_gw6[port - 1]) = a;
+	return 0;
+}
+
+/* Whether bits past the first len of a are zero (a network address). */
+static bool
+host_bits_zero(const struct sctp_addr *a, unsigned len)
+{
+	unsigned total = a->family == 4 ? 32u : 128u;
+	for (unsigned b = len; b < total; b++)
+		if ((a->bytes[b / 8u] & (0x80u >> (b % 8u))) != 0)
+			return false;
+	return true;
+}
+
+/* --route PREFIX/LEN,via=ADDR. */
+static int
+set_route(struct parse *p, const char *v, char *err, size_t errlen)
+{
+	struct dpsctp_config *c = p->c;
+	bool replace = list_replaced(p, p->routes_src);
+	unsigned n = replace ? 0 : c->n_routes;
+	const char *slash = strchr(v, '/');
+	const char *via = strstr(v, ",via=");
+	struct dpsctp_config_route r;
+	char plen[8];
+	uint64_t len;
+
+	memset(&r, 0, sizeof(r));
+	if (slash == NULL || via == NULL || slash > via) {
+		seterr(err, errlen, "%sroute '%s': not PREFIX/LEN,via=ADDR", dashes(p), v);
+		return -EINVAL;
+	}
+	if (parse_addr(v, (size_t)(slash - v), &r.prefix) != 0) {
+		seterr(err, errlen, "%sroute '%s': the prefix is not an IPv4 or IPv6 address",
+		       dashes(p), v);
+		return -EINVAL;
+	}
+	unsigned max = r.prefix.family == 4 ? 32u : 128u;
+	size_t plen_n = (size_t)(via - slash - 1);
+	snprintf(plen, sizeof(plen), "%.*s", (int)(plen_n < sizeof(plen) ? plen_n : 0), slash + 1);
+	if (parse_number(plen, false, &len) != 0 || len > max) {
+		seterr(err, errlen, "%sroute '%s': bad prefix length (0..%u for IPv%u)", dashes(p),
+		       v, max, r.prefix.family);
+		return -EINVAL;
+	}
+	r.len = (uint8_t)len;
+	if (!host_bits_zero(&r.prefix, r.len)) {
+		seterr(err, errlen, "%sroute '%s': host bits set past /%u (give the network)",
+		       dashes(p), v, r.len);
+		return -EINVAL;
+	}
+	const char *gw = via + 5;
+	if (parse_addr(gw, strlen(gw), &r.via) != 0 || !addr_usable(&r.via) ||
+	    r.via.family != r.prefix.family) {
+		seterr(err, errlen,
+		       "%sroute '%s': via= is not a unicast address of the prefix's family",
+		       dashes(p), v);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (c->routes[i].len == r.len && c->routes[i].prefix.family == r.prefix.family &&
+		    memcmp(c->routes[i].prefix.bytes, r.prefix.bytes, 16) == 0) {
+			seterr(err, errlen, "%sroute '%s': prefix given twice", dashes(p), v);
+			return -EINVAL;
+		}
+	}
+	if (n == DPSCTP_CONFIG_MAX_ROUTES) {
+		seterr(err, errlen, "%sroute '%s': at most %u routes", dashes(p), v,
+		       DPSCTP_CONFIG_MAX_ROUTES);
+		return -EINVAL;
+	}
+	c->routes[n] = r;
+	c->n_routes = n + 1;
+	p->routes_src = p->src;
 	return 0;
 }
 
@@ -861,6 +978,8 @@ apply(struct parse *p, const struct opt *o, const char *v, char *err, size_t err
 		return set_ip(p, v, err, errlen);
 	case K_GW:
 		return set_gw(p, v, err, errlen);
+	case K_ROUTE:
+		return set_route(p, v, err, errlen);
 	case K_MAC:
 		return set_mac(p, v, err, errlen);
 	case K_UINT:
@@ -1217,6 +1336,109 @@ dpsctp_config_parse_file(struct dpsctp_config *c, const char *path, char *err, s
 	return parse_file(&ps, path, NULL, err, errlen);
 }
 
+/* Two connected prefixes overlap: one holds the other's network. */
+static bool
+prefixes_overlap(const struct dpsctp_config_ip *a, const struct dpsctp_config_ip *b)
+{
+	return on_link(a->prefix <= b->prefix ? a : b, &(a->prefix <= b->prefix ? b : a)->addr);
+}
+
+/*
+ * The port list's cross checks (config.h, dpsctp_config_validate()): every
+ * --ip and --gw of an existing port, each port with an address, no
+ * connected prefix on two ports (a destination in both would have no one
+ * port), every gateway on-link on its own port, every --route's gateway
+ * on-link on some port.
+ */
+static int
+validate_ports(const struct dpsctp_config *c, char *err, size_t errlen)
+{
+	char text[ADDR_TEXT_MAX];
+	unsigned ports = c->n_ports > 0 ? c->n_ports : 1u;
+
+	for (unsigned i = 0; i < c->n_ips; i++) {
+		addr_text(&c->ips[i].addr, text, sizeof(text));
+		if (c->ips[i].port >= ports) {
+			seterr(err, errlen, "--ip %s/%u,port=%u: there %s only %u --port", text,
+			       c->ips[i].prefix, c->ips[i].port, ports == 1 ? "is" : "are", ports);
+			return -EINVAL;
+		}
+		for (unsigned j = 0; j < i; j++) {
+			if (c->ips[j].port == c->ips[i].port ||
+			    !prefixes_overlap(&c->ips[i], &c->ips[j]))
+				continue;
+			char other[ADDR_TEXT_MAX];
+			addr_text(&c->ips[j].addr, other, sizeof(other));
+			seterr(err, errlen,
+			       "--ip %s/%u,port=%u: its prefix overlaps %s/%u of port %u (a "
+			       "destination would be on-link on two ports)",
+			       text, c->ips[i].prefix, c->ips[i].port, other, c->ips[j].prefix,
+			       c->ips[j].port);
+			return -EINVAL;
+		}
+	}
+	for (unsigned port = 0; port < c->n_ports; port++) {
+		bool has_ip = false;
+		for (unsigned i = 0; i < c->n_ips; i++)
+			has_ip |= c->ips[i].port == port;
+		if (!has_ip) {
+			seterr(err, errlen,
+			       "--port %s: needs at least one --ip ADDR/PREFIX,port=%u",
+			       c->ports[port], port);
+			return -EINVAL;
+		}
+	}
+	for (unsigned port = 1; port < DPSCTP_CONFIG_MAX_PORTS; port++) {
+		const struct sctp_addr *g[2] = { &c->port_gw4[port - 1], &c->port_gw6[port - 1] };
+		for (unsigned k = 0; k < 2; k++) {
+			bool found = false;
+			if (g[k]->family == 0)
+				continue;
+			addr_text(g[k], text, sizeof(text));
+			if (port >= ports) {
+				seterr(err, errlen, "--gw %s,port=%u: there %s only %u --port",
+				       text, port, ports == 1 ? "is" : "are", ports);
+				return -EINVAL;
+			}
+			for (unsigned i = 0; i < c->n_ips && !found; i++)
+				found = c->ips[i].port == port && on_link(&c->ips[i], g[k]);
+			if (!found) {
+				seterr(err, errlen,
+				       "--gw %s,port=%u: not on-link for any --ip of its family on "
+				       "port %u",
+				       text, port, port);
+				return -EINVAL;
+			}
+		}
+	}
+	for (unsigned r = 0; r < c->n_routes; r++) {
+		const struct dpsctp_config_route *rt = &c->routes[r];
+		char via[ADDR_TEXT_MAX];
+		bool found = false;
+		addr_text(&rt->prefix, text, sizeof(text));
+		addr_text(&rt->via, via, sizeof(via));
+		for (unsigned i = 0; i < c->n_ips && !found; i++)
+			found = on_link(&c->ips[i], &rt->via);
+		if (!found || rt->via.family != rt->prefix.family ||
+		    rt->len > (rt->prefix.family == 4 ? 32u : 128u) ||
+		    !host_bits_zero(&rt->prefix, rt->len)) {
+			seterr(err, errlen, "--route %s/%u,via=%s: %s", text, rt->len, via,
+			       found ? "not a network of the gateway's family"
+				     : "the gateway is on-link for no --ip of any port");
+			return -EINVAL;
+		}
+		for (unsigned q = 0; q < r; q++)
+			if (c->routes[q].len == rt->len &&
+			    c->routes[q].prefix.family == rt->prefix.family &&
+			    memcmp(c->routes[q].prefix.bytes, rt->prefix.bytes, 16) == 0) {
+				seterr(err, errlen, "--route %s/%u,via=%s: prefix given twice",
+				       text, rt->len, via);
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
 int
 dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen)
 {
@@ -1283,17 +1505,19 @@ dpsctp_config_validate(const struct dpsctp_config *c, char *err, size_t errlen)
 	}
 	for (unsigned i = 0; i < c->n_ips; i++)
 		has6 |= c->ips[i].addr.family == 6;
+	if (validate_ports(c, err, errlen) != 0)
+		return -EINVAL;
 	for (unsigned g = 0; g < 2; g++) {
 		bool found = false;
 
 		if (gws[g]->family == 0)
 			continue;
 		for (unsigned i = 0; i < c->n_ips && !found; i++)
-			found = on_link(&c->ips[i], gws[g]);
+			found = c->ips[i].port == 0 && on_link(&c->ips[i], gws[g]);
 		if (!found) {
 			addr_text(gws[g], text, sizeof(text));
-			seterr(err, errlen, "--gw %s: not on-link for any --ip of its family",
-			       text);
+			seterr(err, errlen, "--gw %s: not on-link for any --ip of its family%s",
+			       text, c->n_ports > 1 ? " on port 0" : "");
 			return -EINVAL;
 		}
 	}
@@ -1387,6 +1611,7 @@ format_value(const struct dpsctp_config *c, const struct opt *o, char *buf, size
 	case K_PORT:
 	case K_IP:
 	case K_GW:
+	case K_ROUTE:
 	case K_IMPAIR:
 	case K_IMPAIR_RX:
 	case K_CONFIG:
@@ -1414,17 +1639,36 @@ dpsctp_config_print(const struct dpsctp_config *c, FILE *f)
 		case K_IP:
 			for (unsigned i = 0; i < c->n_ips; i++) {
 				addr_text(&c->ips[i].addr, text, sizeof(text));
-				fprintf(f, "ip = %s/%u\n", text, c->ips[i].prefix);
+				if (c->ips[i].port != 0)
+					fprintf(f, "ip = %s/%u,port=%u\n", text, c->ips[i].prefix,
+						c->ips[i].port);
+				else
+					fprintf(f, "ip = %s/%u\n", text, c->ips[i].prefix);
 			}
 			break;
 		case K_GW:
-			if (c->gw4.family != 0) {
-				addr_text(&c->gw4, text, sizeof(text));
-				fprintf(f, "gw = %s\n", text);
+			for (unsigned port = 0; port < DPSCTP_CONFIG_MAX_PORTS; port++) {
+				const struct sctp_addr *g[2] = {
+					port == 0 ? &c->gw4 : &c->port_gw4[port - 1],
+					port == 0 ? &c->gw6 : &c->port_gw6[port - 1],
+				};
+				for (unsigned j = 0; j < 2; j++) {
+					if (g[j]->family == 0)
+						continue;
+					addr_text(g[j], text, sizeof(text));
+					if (port != 0)
+						fprintf(f, "gw = %s,port=%u\n", text, port);
+					else
+						fprintf(f, "gw = %s\n", text);
+				}
 			}
-			if (c->gw6.family != 0) {
-				addr_text(&c->gw6, text, sizeof(text));
-				fprintf(f, "gw = %s\n", text);
+			break;
+		case K_ROUTE:
+			for (unsigned i = 0; i < c->n_routes; i++) {
+				char via[ADDR_TEXT_MAX];
+				addr_text(&c->routes[i].prefix, text, sizeof(text));
+				addr_text(&c->routes[i].via, via, sizeof(via));
+				fprintf(f, "route = %s/%u,via=%s\n", text, c->routes[i].len, via);
 			}
 			break;
 		case K_MAC:

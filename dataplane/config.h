@@ -9,7 +9,7 @@
  * range, the file syntax and the precedence rules.
  *
  * Pure C11 and libc (inet_pton, stdio for files): no DPDK, no allocation.
- * Everything lives in struct dpsctp_config, about 1.5 KB of fixed arrays,
+ * Everything lives in struct dpsctp_config, about 2.5 KB of fixed arrays,
  * so a configuration is copied with "=" and compared field by field. A
  * program starts from dpsctp_config_defaults() and changes it with the
  * parsers or dpsctp_config_set() (which check every value); it may read
@@ -21,8 +21,8 @@
  * Sources and precedence. Options apply in the order they are read; a later
  * value of a single-valued option replaces an earlier one. "config FILE"
  * applies the file where it appears, so command-line options after it
- * override the file and options before it are overridden by it. The two
- * lists (port, ip) are per source: the first entry a source gives (the
+ * override the file and options before it are overridden by it. The three
+ * lists (port, ip, route) are per source: the first entry a source gives (the
  * command line, or one file) replaces the list the sources before it built;
  * further entries of the same source append. Calls to dpsctp_config_set()
  * outside a parse always append.
@@ -48,8 +48,9 @@
 extern "C" {
 #endif
 
-#define DPSCTP_CONFIG_MAX_PORTS	    4u	       /**< --port, repeatable */
-#define DPSCTP_CONFIG_MAX_IPS	    8u	       /**< --ip, repeatable (multi-homing) */
+#define DPSCTP_CONFIG_MAX_PORTS	    4u	       /**< --port, repeatable: ports of one instance */
+#define DPSCTP_CONFIG_MAX_IPS	    8u	       /**< --ip, repeatable (multi-homing), all ports */
+#define DPSCTP_CONFIG_MAX_ROUTES    16u	       /**< --route, repeatable */
 #define DPSCTP_CONFIG_DEVARGS_LEN   256u       /**< bytes of one --port string, NUL included */
 #define DPSCTP_CONFIG_IMPAIR_LEN    256u       /**< bytes of an --impair(-rx) spec, NUL included */
 #define DPSCTP_CONFIG_LINE_MAX	    1024u      /**< bytes of one configuration file line */
@@ -83,10 +84,18 @@ enum dpsctp_config_log_level {
 	DPSCTP_CONFIG_LOG_DEBUG,
 };
 
-/** A local address with its on-link prefix length (--ip ADDR/PREFIX). */
+/** A local address with its on-link prefix length (--ip ADDR/PREFIX[,port=N]). */
 struct dpsctp_config_ip {
 	struct sctp_addr addr;
 	uint8_t prefix; /**< 0..32 (IPv4), 0..128 (IPv6) */
+	uint8_t port;	/**< the --port (0-based, in the order given) it is on; default 0 */
+};
+
+/** A route (--route PREFIX/LEN,via=ADDR): its port is the one @p via is on-link for. */
+struct dpsctp_config_route {
+	struct sctp_addr prefix; /**< the destination network, host bits zero */
+	uint8_t len;		 /**< 0..32 (IPv4), 0..128 (IPv6) */
+	struct sctp_addr via;	 /**< the gateway, same family */
 };
 
 /**
@@ -100,8 +109,14 @@ struct dpsctp_config {
 	/** --ip ADDR/PREFIX, in the order given; distinct addresses. */
 	unsigned n_ips;
 	struct dpsctp_config_ip ips[DPSCTP_CONFIG_MAX_IPS];
-	/** --gw ADDR: at most one per family; family 0 = none. */
+	/** --gw ADDR: port 0's default gateways, at most one per family; family 0 = none. */
 	struct sctp_addr gw4, gw6;
+	/** --gw ADDR,port=N: port N's (N >= 1) are port_gw4[N - 1], port_gw6[N - 1]. */
+	struct sctp_addr port_gw4[DPSCTP_CONFIG_MAX_PORTS - 1],
+		port_gw6[DPSCTP_CONFIG_MAX_PORTS - 1];
+	/** --route PREFIX/LEN,via=ADDR, in the order given; distinct prefixes. */
+	unsigned n_routes;
+	struct dpsctp_config_route routes[DPSCTP_CONFIG_MAX_ROUTES];
 	/** --mac: replaces the port's own address when has_mac. */
 	bool has_mac;
 	uint8_t mac[6];
@@ -233,6 +248,11 @@ DPSCTP_EXPORT int dpsctp_config_parse_file(struct dpsctp_config *c, const char *
 
 /**
  * Cross checks a single option cannot make: a port needs at least one --ip;
+ * an --ip or --gw names a port that exists (port=N below n_ports); the
+ * connected prefixes of two ports do not overlap; a gateway is on-link for
+ * an --ip of its own port; a --route's gateway is on-link for an --ip of
+ * some port (which the route then leaves by) and its prefix has no host
+ * bits set;
  * extensions holds only DPSCTP_CONFIG_EXTENSIONS bits; sched is a
  * DPSCTP_SCHED_* value;
  * a gateway must be on-link for a local address of its family (inside

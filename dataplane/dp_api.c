@@ -81,14 +81,19 @@ dp_settings(struct dpsctp *d, const struct dpsctp_config *c)
 {
 	struct dp_settings *s = &d->set;
 	for (unsigned i = 0; i < c->n_ips && i < DPSCTP_L3_ADDR_MAX; i++) {
+		struct dp_port_settings *ps = &s->port[c->ips[i].port];
 		s->addrs[i] = c->ips[i].addr;
 		s->prefix[i] = c->ips[i].prefix;
 		s->n_addrs++;
+		ps->addrs[ps->n_addrs] = c->ips[i].addr;
+		ps->prefix[ps->n_addrs++] = c->ips[i].prefix;
 	}
-	if (c->gw4.family != 0)
-		s->gw4 = c->gw4;
-	if (c->gw6.family != 0)
-		s->gw6 = c->gw6;
+	s->port[0].gw4 = c->gw4;
+	s->port[0].gw6 = c->gw6;
+	for (unsigned p = 1; p < DPSCTP_CONFIG_MAX_PORTS; p++) {
+		s->port[p].gw4 = c->port_gw4[p - 1];
+		s->port[p].gw6 = c->port_gw6[p - 1];
+	}
 	s->udp_encap = c->udp_encap;
 	s->udp_port = c->udp_port;
 	s->max_assocs = c->max_assocs;
@@ -324,8 +329,8 @@ dp_create_check(const struct dpsctp_config *cfg, char *err, size_t errlen)
 		dp_err(err, errlen, "%s", why, 0);
 		return -EINVAL;
 	}
-	if (cfg->n_ports != 1) {
-		dp_err(err, errlen, "%s (got %d)", "an instance drives exactly one --port",
+	if (cfg->n_ports < 1 || cfg->n_ports > DPSCTP_CONFIG_MAX_PORTS) {
+		dp_err(err, errlen, "%s (got %d)", "an instance drives 1 to 4 --port",
 		       (int)cfg->n_ports);
 		return -EINVAL;
 	}
@@ -371,6 +376,8 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	d->data_bytes = dp_data_bytes(RTE_MIN(d->set.max_streams, (uint16_t)DP_DATA_POOL_STREAMS),
 				      (cfg->extensions & DPSCTP_EXT_I_DATA) != 0);
 	d->n_workers = cfg->queues != 0 ? cfg->queues : 1;
+	d->n_ports = cfg->n_ports;
+	d->routed = cfg->n_ports > 1 || cfg->n_routes > 0;
 	if (d->n_workers > DP_MAX_WORKERS) {
 		dp_err(err, errlen, "%s (%d)", "--queues above the workers an instance runs",
 		       DP_MAX_WORKERS);
@@ -405,59 +412,86 @@ dp_pool_size(const struct dpsctp *d, const struct rte_mempool *pool, uint32_t *n
 		uint32_t full =
 			d->set.max_assocs < DP_FULL_WINDOWS ? d->set.max_assocs : DP_FULL_WINDOWS;
 		uint64_t m =
-			dpsctp_port_pool_size((uint16_t)d->n_workers, DPSCTP_PORT_RING_DEFAULT,
-					      DPSCTP_PORT_RING_DEFAULT, 256) +
+			(uint64_t)d->n_ports * dpsctp_port_pool_size((uint16_t)d->n_workers,
+								     DPSCTP_PORT_RING_DEFAULT,
+								     DPSCTP_PORT_RING_DEFAULT,
+								     256) +
 			(uint64_t)d->n_workers * full * ((d->set.rcvbuf + d->set.sndbuf) / 1024u);
 		*n = m > (1u << 22) ? (1u << 22) : (uint32_t)m;
 	}
 	/* Without hugepages the EAL's memory is its -m and no more: fit in it. */
 	if (pool == NULL && !rte_eal_has_hugepages()) {
-		uint32_t least =
-			dpsctp_port_pool_size((uint16_t)d->n_workers, DPSCTP_PORT_RING_DEFAULT,
-					      DPSCTP_PORT_RING_DEFAULT, 256);
+		uint32_t least = d->n_ports * dpsctp_port_pool_size((uint16_t)d->n_workers,
+								    DPSCTP_PORT_RING_DEFAULT,
+								    DPSCTP_PORT_RING_DEFAULT, 256);
 		if (dp_fit_pool(d, n, least, d->cfg.mbufs == 0, err, errlen) != 0)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-/* The port (drivers/port) with its queues, pool and MAC: 0, or an error with err. */
+/*
+ * Port i (drivers/port) with its queues, pool and MAC: 0, or an error with
+ * err. Port 0 makes the pool (or takes the application's); the others
+ * share it (one pool per NUMA socket, drivers/port/port.h), so an mbuf
+ * received on one port may leave by another. --mac is port 0's.
+ */
 static int
-dp_open_port(struct dpsctp *d, struct rte_mempool *pool, char *err, size_t errlen)
+dp_open_port(struct dpsctp *d, unsigned i, struct rte_mempool *pool, char *err, size_t errlen)
 {
+	struct dpsctp_port *port = &d->ports[i];
+	const char *name = d->cfg.ports[i];
 	struct dpsctp_port_conf pc;
 	memset(&pc, 0, sizeof(pc));
 	/* "ethdev:NAME": a port the application created itself (rte_eth_from_rings()). */
-	if (strncmp(d->cfg.ports[0], "ethdev:", 7) == 0) {
-		if (rte_eth_dev_get_port_by_name(d->cfg.ports[0] + 7, &pc.port_id) != 0) {
-			dp_err(err, errlen, "port: no ethdev named \"%s\" (%d)",
-			       d->cfg.ports[0] + 7, -ENODEV);
+	if (strncmp(name, "ethdev:", 7) == 0) {
+		if (rte_eth_dev_get_port_by_name(name + 7, &pc.port_id) != 0) {
+			dp_err(err, errlen, "port: no ethdev named \"%s\" (%d)", name + 7, -ENODEV);
 			return -ENODEV;
 		}
 	} else {
-		pc.devargs = d->cfg.ports[0];
+		pc.devargs = name;
 	}
 	pc.nb_queues = (uint16_t)d->n_workers;
 	pc.mtu = d->cfg.mtu;
 	/* A per-lcore cache: without one every mbuf alloc and free is a CAS on the
 	 * pool's ring (drivers/port only picks a cache when it sizes the pool). */
 	pc.pool_cache = 256;
-	if (dp_pool_size(d, pool, &pc.pool_size, err, errlen) != 0)
+	if (i == 0 && dp_pool_size(d, pool, &pc.pool_size, err, errlen) != 0)
 		return -ENOMEM;
-	pc.pool = pool; /* NULL: the port makes its own of pool_size */
-	int rc = dpsctp_port_open(&pc, &d->port);
+	pc.pool = i == 0 ? pool : d->ports[0].pool; /* NULL: the port makes its own of pool_size */
+	int rc = dpsctp_port_open(&pc, port);
 	if (rc != 0) {
-		dp_err(err, errlen, "port: %s (%d)", d->port.error, rc);
+		if (err != NULL && errlen != 0)
+			snprintf(err, errlen, "port%s%s: %s (%d)", d->n_ports > 1 ? " " : "",
+				 d->n_ports > 1 ? name : "", port->error, rc);
 		return rc;
 	}
-	if (d->cfg.has_mac) {
-		memcpy(d->port.mac.addr_bytes, d->cfg.mac, 6);
-	} else if (rte_is_zero_ether_addr(&d->port.mac)) {
+	if (i == 0 && d->cfg.has_mac) {
+		memcpy(port->mac.addr_bytes, d->cfg.mac, 6);
+	} else if (rte_is_zero_ether_addr(&port->mac)) {
 		/* net_ring ports have no address: a random locally administered one. */
-		rte_eth_random_addr(d->port.mac.addr_bytes);
+		rte_eth_random_addr(port->mac.addr_bytes);
 	}
-	(void)rte_eth_dev_default_mac_addr_set(d->port.port_id, &d->port.mac);
+	(void)rte_eth_dev_default_mac_addr_set(port->port_id, &port->mac);
 	return 0;
+}
+
+/* Every port, and the routing table when packets need it (several ports, --route). */
+static int
+dp_open_ports(struct dpsctp *d, struct rte_mempool *pool, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < d->n_ports; i++) {
+		int rc = dp_open_port(d, i, pool, err, errlen);
+		if (rc != 0)
+			return rc;
+	}
+	if (!d->routed)
+		return 0;
+	char name[24];
+	snprintf(name, sizeof(name), "dp%pr", (void *)d);
+	int socket = d->ports[0].socket_id < 0 ? 0 : d->ports[0].socket_id;
+	return dp_routes_build(&d->routes, &d->cfg, name, socket, err, errlen);
 }
 
 /* Mbufs without data room, as many as the port's, for zero-copy payloads. */
@@ -466,8 +500,9 @@ dp_indirect_pool(struct dpsctp *d, char *err, size_t errlen)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
 	snprintf(name, sizeof(name), "dp%pi", (void *)d);
-	d->indirect_pool = rte_pktmbuf_pool_create(name, d->port.pool->size, 64, 0, 0,
-						   d->port.socket_id < 0 ? 0 : d->port.socket_id);
+	d->indirect_pool =
+		rte_pktmbuf_pool_create(name, d->ports[0].pool->size, 64, 0, 0,
+					d->ports[0].socket_id < 0 ? 0 : d->ports[0].socket_id);
 	if (d->indirect_pool == NULL) {
 		dp_err(err, errlen, "indirect mbuf pool: %s (%d)",
 		       "no memory (more -m, or hugepages; or lower --mbufs)", -ENOMEM);
@@ -500,11 +535,14 @@ dp_tags(struct dpsctp *d, char *err, size_t errlen)
 	if (d->n_workers > 1) {
 		uint32_t mask = ((1u << bits) - 1u) << (32u - bits);
 		bool ok = true;
-		for (unsigned i = 0; i < d->n_workers && ok; i++)
-			ok = dpsctp_port_flow_vtag(&d->port, mask, (uint32_t)i << (32u - bits),
-						   (uint16_t)i, NULL) == 0;
+		for (unsigned p = 0; p < d->n_ports && ok; p++)
+			for (unsigned i = 0; i < d->n_workers && ok; i++)
+				ok = dpsctp_port_flow_vtag(&d->ports[p], mask,
+							   (uint32_t)i << (32u - bits), (uint16_t)i,
+							   NULL) == 0;
 		if (!ok)
-			(void)dpsctp_port_flow_flush(&d->port);
+			for (unsigned p = 0; p < d->n_ports; p++)
+				(void)dpsctp_port_flow_flush(&d->ports[p]);
 		d->flow_hw = ok;
 	}
 	if (dpsctp_vtag_scheme_init(&d->vtag, bits, d->n_workers, d->flow_hw ? NULL : key) != 0) {
@@ -568,7 +606,11 @@ dp_create(const struct dpsctp_config *cfg, struct rte_mempool *pool, char *err, 
 	struct dpsctp *d = dp_instance_new(cfg, err, errlen);
 	if (d == NULL)
 		return NULL;
-	if (dp_open_port(d, pool, err, errlen) != 0) {
+	if (dp_open_ports(d, pool, err, errlen) != 0) {
+		/* What opened closes in port order: the pool (port 0's) last. */
+		for (unsigned i = d->n_ports; i-- > 0;)
+			if (d->ports[i].open)
+				(void)dpsctp_port_close(&d->ports[i]);
 		rte_free(d);
 		return NULL;
 	}
@@ -608,13 +650,13 @@ dpsctp_workers(const struct dpsctp *d)
 void
 dpsctp_mac(const struct dpsctp *d, uint8_t out[6])
 {
-	memcpy(out, d->port.mac.addr_bytes, 6);
+	memcpy(out, d->ports[0].mac.addr_bytes, 6);
 }
 
 struct rte_mempool *
 dpsctp_pktmbuf_pool(const struct dpsctp *d)
 {
-	return d->port.pool;
+	return d->ports[0].pool;
 }
 
 int
@@ -752,7 +794,8 @@ dpsctp_stop(struct dpsctp *d, unsigned timeout_ms)
 		rte_pktmbuf_free(w->pack); /* its slices were given back with their associations */
 		w->pack = NULL;
 		dp_req_drain(w);
-		dpsctp_l3_flush(&w->l3);
+		for (unsigned k = 0; k < d->n_ports; k++)
+			dpsctp_l3_flush(w->l3[k]);
 	}
 	return aborted;
 }
@@ -769,10 +812,14 @@ dpsctp_destroy(struct dpsctp *d)
 		dp_worker_destroy(d->w[i]);
 		d->w[i] = NULL;
 	}
-	if (d->flow_hw)
-		(void)dpsctp_port_flow_flush(&d->port);
-	if (d->port.open)
-		(void)dpsctp_port_close(&d->port);
+	for (unsigned i = d->n_ports; i-- > 0;) {
+		if (d->flow_hw)
+			(void)dpsctp_port_flow_flush(&d->ports[i]);
+		/* Port 0's pool is every port's: the others close first. */
+		if (d->ports[i].open)
+			(void)dpsctp_port_close(&d->ports[i]);
+	}
+	dp_routes_free(&d->routes);
 	rte_mempool_free(d->indirect_pool);
 	rte_free(d->listeners);
 	rte_free(d);
@@ -1088,7 +1135,7 @@ dpsctp_send_bytes(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, const
 			dp_tx_flush(w);
 		return rc;
 	}
-	struct rte_mempool *pool = w->d->port.pool;
+	struct rte_mempool *pool = w->d->ports[0].pool;
 	struct rte_mbuf *head = NULL, *tail = NULL;
 	const uint8_t *p = buf;
 	size_t left = len;

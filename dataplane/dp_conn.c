@@ -373,6 +373,59 @@ dp_conn_index_peer_addr(struct dpsctp_assoc *c, const struct sctp_addr *a)
 	c->peer_addrs[c->n_peer_addrs++] = *a;
 }
 
+/* Bits a and b share from the start; 0 across families. */
+static unsigned
+dp_conn_common_prefix(const struct sctp_addr *a, const struct sctp_addr *b)
+{
+	unsigned n = a->family == 4 ? 4u : 16u, bits = 0;
+	if (a->family != b->family)
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t x = (uint8_t)(a->bytes[i] ^ b->bytes[i]);
+		if (x == 0) {
+			bits += 8;
+			continue;
+		}
+		while ((x & 0x80u) == 0) {
+			bits++;
+			x = (uint8_t)(x << 1);
+		}
+		break;
+	}
+	return bits;
+}
+
+/*
+ * With several ports or --route entries: the port a path to *ip leaves by
+ * and, when the route goes through a gateway, *ip replaced by it (its
+ * entry is the one to pin). The source is the one the core picks
+ * (sctp/assoc_internal.h assoc_src_for(): the association's local address,
+ * or an address sharing a longer prefix with ip), which decides between
+ * the ports' default gateways as it does for the path's packets (dp_tx.c).
+ */
+static unsigned
+dp_conn_next_hop(const struct dpsctp_assoc *c, struct sctp_addr *ip)
+{
+	const struct dpsctp *d = c->w->d;
+	if (!d->routed)
+		return 0;
+	const struct sctp_addr *src = &c->a.local_addr;
+	unsigned best = dp_conn_common_prefix(src, ip);
+	for (unsigned i = 0; d->set.n_addrs > 1 && i < d->set.n_addrs; i++) {
+		unsigned l = dp_conn_common_prefix(&d->set.addrs[i], ip);
+		if (l > best) {
+			best = l;
+			src = &d->set.addrs[i];
+		}
+	}
+	struct dp_route_hop hop;
+	if (dp_route_lookup(&d->routes, ip, src, &hop) != 0)
+		return 0; /* the pin fails: no route (its packets count tx_no_route) */
+	if (hop.via.family != 0)
+		*ip = hop.via;
+	return hop.port;
+}
+
 /*
  * The next hops of the association's paths stay in the worker's neighbour
  * table while it lives (pinned, docs/NET.md "The neighbour cache"): what a
@@ -392,8 +445,11 @@ dp_conn_pin_paths(struct dpsctp_assoc *c)
 		if (c->nbr_paths != 0)
 			dp_conn_index_peer_addr(c, &a);
 		struct sctp_addr ip = a;
-		if (dpsctp_l3_pin(&c->w->l3, &ip, c->w->now_ns) == 0)
+		unsigned port = dp_conn_next_hop(c, &ip);
+		if (dpsctp_l3_pin(c->w->l3[port], &ip, c->w->now_ns) == 0) {
+			c->nbr_pin_port[c->n_nbr_pins] = (uint8_t)port;
 			c->nbr_pins[c->n_nbr_pins++] = ip;
+		}
 	}
 }
 
@@ -412,7 +468,7 @@ dp_conn_free(struct dpsctp_assoc *c)
 {
 	struct dp_worker *w = c->w;
 	for (unsigned i = 0; i < c->n_nbr_pins; i++)
-		dpsctp_l3_unpin(&w->l3, &c->nbr_pins[i]);
+		dpsctp_l3_unpin(w->l3[c->nbr_pin_port[i]], &c->nbr_pins[i]);
 	if (c->in_tag_table)
 		(void)rte_hash_del_key(w->by_tag, &c->tag_key);
 	if (c->in_peer_table)
@@ -622,6 +678,10 @@ dp_conn_connect(struct dp_worker *w, struct dpsctp_assoc *c, const struct sctp_a
 			local = d->set.addrs[i];
 			found = true;
 		}
+	/* Several ports: an address of the port the first peer address is reached by. */
+	struct dp_route_hop hop;
+	if (found && d->routed && dp_route_lookup(&d->routes, &peers[0], NULL, &hop) == 0)
+		(void)dp_route_src(&d->routes, hop.port, &peers[0], NULL, &local);
 	if (!found)
 		return -EINVAL;
 	uint16_t lport = local_port;
@@ -712,9 +772,10 @@ dp_conn_send(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, struct rte
 			c->want_space = true;
 			return -ENOBUFS;
 		}
-		if ((one = dp_buf_flatten(w->d->port.pool,
-					  w->d->port.socket_id < 0 ? 0 : w->d->port.socket_id, m,
-					  &data)) == NULL)
+		if ((one = dp_buf_flatten(w->d->ports[0].pool,
+					  w->d->ports[0].socket_id < 0 ? 0
+								       : w->d->ports[0].socket_id,
+					  m, &data)) == NULL)
 			return -ENOMEM;
 		w->ctr.send_copied++;
 	}
@@ -759,7 +820,7 @@ dp_conn_send_small(struct dpsctp_assoc *c, const struct dpsctp_sndinfo *si, cons
 
 	if (p == NULL || rte_pktmbuf_tailroom(p) < len) {
 		rte_pktmbuf_free(p); /* the worker's own reference; slices keep theirs */
-		p = w->pack = rte_pktmbuf_alloc(w->d->port.pool);
+		p = w->pack = rte_pktmbuf_alloc(w->d->ports[0].pool);
 		if (p == NULL) {
 			w->ctr.send_refused++;
 			c->want_space = true;

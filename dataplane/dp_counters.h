@@ -49,6 +49,9 @@
 	X(tx_no_mbuf, "no mbuf to build a packet: dropped (the core retransmits)")                 \
 	X(tx_l3_drop, "no route or neighbour for a packet: dropped (l3 counters say why)")         \
 	X(tx_too_big, "frames longer than the port's MTU: dropped, as a NIC or veth would")        \
+	X(tx_src_port,                                                                             \
+	  "packets whose source the core chose on another port than the route's: sent from the "   \
+	  "egress port's address instead (several ports)")                                         \
 	X(tx_payload_copied, "payload bytes copied into a bundle (below the copy threshold)")      \
 	X(tx_payload_zero_copy, "payload bytes sent by reference (indirect mbufs)")                \
 	X(send_copied, "messages copied at send: mbuf chains and byte sends (one copy)")           \

@@ -46,7 +46,7 @@
 static struct rte_mbuf *
 dp_rx_linearize(struct dp_worker *w, struct rte_mbuf *m)
 {
-	struct rte_mbuf *n = rte_pktmbuf_alloc(w->d->port.pool);
+	struct rte_mbuf *n = rte_pktmbuf_alloc(w->d->ports[0].pool);
 	if (n == NULL || m->pkt_len > rte_pktmbuf_tailroom(n)) {
 		rte_pktmbuf_free(n);
 		rte_pktmbuf_free(m);
@@ -58,6 +58,7 @@ dp_rx_linearize(struct dp_worker *w, struct rte_mbuf *m)
 	if (src != NULL && src != dst)
 		memcpy(dst, src, m->pkt_len);
 	n->ol_flags = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	n->port = m->port;
 	rte_pktmbuf_free(m);
 	w->ctr.rx_linearized++;
 	return n;
@@ -138,9 +139,9 @@ dp_rx_confirm(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_addr *s
 {
 	struct dpsctp_l3_tx released[DPSCTP_L3_PARK_MAX];
 	const uint8_t *src_mac = rte_pktmbuf_mtod(m, const uint8_t *) + 6;
-	unsigned n = dpsctp_l3_confirm(&w->l3, src, src_mac, w->now_ns, released);
+	unsigned n = dpsctp_l3_confirm(w->l3[m->port], src, src_mac, w->now_ns, released);
 	if (n != 0)
-		dp_tx_l3_released(w, released, n);
+		dp_tx_l3_released(w, m->port, released, n);
 }
 
 static bool
@@ -282,9 +283,9 @@ dp_rx_icmp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_icmp_
  * holds: rx_no_mbuf, as dp_rx_linearize().
  */
 static void
-dp_rx_reassembled(struct dp_worker *w, const struct dpsctp_l3_in *in, bool handed)
+dp_rx_reassembled(struct dp_worker *w, unsigned port, const struct dpsctp_l3_in *in, bool handed)
 {
-	struct rte_mbuf *n = rte_pktmbuf_alloc(w->d->port.pool);
+	struct rte_mbuf *n = rte_pktmbuf_alloc(w->d->ports[0].pool);
 	char *p = n != NULL && in->reasm_len <= rte_pktmbuf_tailroom(n)
 			  ? rte_pktmbuf_append(n, (uint16_t)in->reasm_len)
 			  : NULL;
@@ -294,6 +295,7 @@ dp_rx_reassembled(struct dp_worker *w, const struct dpsctp_l3_in *in, bool hande
 		return;
 	}
 	memcpy(p, in->reasm, in->reasm_len);
+	n->port = (uint16_t)port;
 	dp_rx_frame(w, n, handed);
 }
 
@@ -305,23 +307,26 @@ dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed)
 
 	if (m->nb_segs > 1 && (m = dp_rx_linearize(w, m)) == NULL)
 		return;
+	/* The port it came in by (dp_worker_poll() set m->port): that port's L3 answers it. */
+	unsigned port = m->port < w->d->n_ports ? m->port : 0u;
+	m->port = (uint16_t)port;
 	enum dpsctp_l3_verdict v =
-		dpsctp_l3_input(&w->l3, rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
+		dpsctp_l3_input(w->l3[port], rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
 				w->now_ns, reply, sizeof(reply), &in);
 	if (in.released_count != 0)
-		dp_tx_l3_released(w, in.released, in.released_count);
+		dp_tx_l3_released(w, port, in.released, in.released_count);
 	switch (v) {
 	case DPSCTP_L3_IN_SCTP:
 		dp_rx_sctp(w, m, &in.sctp, handed);
 		return;
 	case DPSCTP_L3_IN_REPLY:
-		dp_tx_raw(w, reply, in.reply_len);
+		dp_tx_raw(w, port, reply, in.reply_len);
 		break;
 	case DPSCTP_L3_IN_ICMP_ERROR:
 		dp_rx_icmp(w, m, &in.icmp);
 		break;
 	case DPSCTP_L3_IN_REASSEMBLED:
-		dp_rx_reassembled(w, &in, handed);
+		dp_rx_reassembled(w, port, &in, handed);
 		break;
 	case DPSCTP_L3_IN_DROP:
 	case DPSCTP_L3_IN_CONSUMED:

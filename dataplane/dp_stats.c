@@ -72,12 +72,15 @@ dp_l3_count(void)
 	return n < DPSCTP_L3_COUNTERS_MAX ? n : DPSCTP_L3_COUNTERS_MAX;
 }
 
+/* Summed over the worker's ports (each has its own L3 state). */
 static uint64_t
 dp_l3_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live)
 {
-	(void)d;
 	(void)live;
-	return dpsctp_l3_counter_value(&w->l3.ctr, i);
+	uint64_t v = 0;
+	for (unsigned p = 0; p < d->n_ports; p++)
+		v += dpsctp_l3_counter_value(&w->l3[p]->ctr, i);
+	return v;
 }
 
 static unsigned

@@ -188,7 +188,13 @@ dp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 	rte_tel_data_add_dict_u64(t, "workers", d->n_workers);
 	rte_tel_data_add_dict_u64(t, "associations", dpsctp_assoc_count(d));
 	rte_tel_data_add_dict_string(t, "steering", d->flow_hw ? "rte_flow" : "software");
-	rte_tel_data_add_dict_string(t, "port", d->port.name);
+	rte_tel_data_add_dict_string(t, "port", d->ports[0].name);
+	/* Several ports: the others by number ("port1" ...), as --port numbers them. */
+	for (unsigned p = 1; p < d->n_ports; p++) {
+		char key[16];
+		snprintf(key, sizeof(key), "port%u", p);
+		rte_tel_data_add_dict_string(t, key, d->ports[p].name);
+	}
 	rte_tel_data_add_dict_string(t, "pdump", dp_pdump_on ? "on" : "off (no hugepages)");
 	struct dp_tel_groups g = { { NULL, NULL, NULL } };
 	for (unsigned i = 0;; i++) {

@@ -42,6 +42,7 @@
 #include <rte_mbuf.h>
 
 #include "dataplane/dp_buf.h"
+#include "dataplane/dp_route.h"
 #include "dataplane/dp_tx.h"
 #include "drivers/crc32c/crc32c_mbuf.h"
 #include "sctp/byteorder.h"
@@ -65,28 +66,49 @@ dp_tx_impair(struct dp_worker *w)
  * more tries in this call; what it still refuses is dropped and counted:
  * SCTP retransmits, and holding packets here would make the batch unbounded.
  */
+static void
+dp_tx_burst(struct dp_worker *w, uint16_t port_id, struct rte_mbuf **pkts, unsigned n)
+{
+	unsigned done = 0;
+	for (int tries = 0; done < n && tries < 8; tries++)
+		done += rte_eth_tx_burst(port_id, (uint16_t)w->index, pkts + done,
+					 (uint16_t)(n - done));
+	w->ctr.tx_packets += done;
+	if (done < n) {
+		w->ctr.tx_full += n - done;
+		rte_pktmbuf_free_bulk(pkts + done, n - done);
+	}
+}
+
 void
 dp_tx_flush(struct dp_worker *w)
 {
-	unsigned done = 0;
+	const struct dpsctp *d = w->d;
 	if (w->impair_tx.on)
 		dp_tx_impair(w);
-	for (int tries = 0; done < w->n_tx && tries < 8; tries++)
-		done += rte_eth_tx_burst(w->d->port.port_id, (uint16_t)w->index, w->tx + done,
-					 (uint16_t)(w->n_tx - done));
-	w->ctr.tx_packets += done;
-	if (done < w->n_tx) {
-		w->ctr.tx_full += w->n_tx - done;
-		rte_pktmbuf_free_bulk(w->tx + done, w->n_tx - done);
+	if (d->n_ports == 1) {
+		dp_tx_burst(w, d->ports[0].port_id, w->tx, w->n_tx);
+	} else {
+		/* Each port's frames in batch order: a stable split by m->port. */
+		struct rte_mbuf *one[DP_TX_MAX];
+		for (unsigned p = 0; p < d->n_ports; p++) {
+			unsigned k = 0;
+			for (unsigned i = 0; i < w->n_tx; i++)
+				if (w->tx[i]->port == p)
+					one[k++] = w->tx[i];
+			if (k != 0)
+				dp_tx_burst(w, d->ports[p].port_id, one, k);
+		}
 	}
 	w->n_tx = 0;
 }
 
 void
-dp_tx_frame(struct dp_worker *w, struct rte_mbuf *m)
+dp_tx_frame(struct dp_worker *w, unsigned port, struct rte_mbuf *m)
 {
 	if (w->n_tx == DP_TX_MAX)
 		dp_tx_flush(w);
+	m->port = (uint16_t)port;
 	w->tx[w->n_tx++] = m;
 }
 
@@ -98,9 +120,9 @@ dp_tx_l3_release(void *ctx, uintptr_t handle)
 }
 
 void
-dp_tx_raw(struct dp_worker *w, const uint8_t *frame, uint32_t len)
+dp_tx_raw(struct dp_worker *w, unsigned port, const uint8_t *frame, uint32_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->port.pool);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->ports[0].pool);
 	char *p = m != NULL ? rte_pktmbuf_append(m, (uint16_t)len) : NULL;
 	if (p == NULL) {
 		rte_pktmbuf_free(m);
@@ -108,14 +130,21 @@ dp_tx_raw(struct dp_worker *w, const uint8_t *frame, uint32_t len)
 		return;
 	}
 	memcpy(p, frame, len);
-	dp_tx_frame(w, m);
+	dp_tx_frame(w, port, m);
+}
+
+/* The port's MTU (a PMD that reports none: 1500). */
+static uint32_t
+dp_tx_mtu(const struct dp_worker *w, unsigned port)
+{
+	return w->d->ports[port].mtu != 0 ? w->d->ports[port].mtu : 1500u;
 }
 
 /* The frame limit: the port's MTU plus the Ethernet header. */
 static uint32_t
-dp_tx_frame_max(const struct dp_worker *w, uint32_t l2_len)
+dp_tx_frame_max(const struct dp_worker *w, unsigned port, uint32_t l2_len)
 {
-	return (uint32_t)(w->d->port.mtu != 0 ? w->d->port.mtu : 1500u) + l2_len;
+	return dp_tx_mtu(w, port) + l2_len;
 }
 
 /*
@@ -166,7 +195,7 @@ dp_tx_udp_csum(struct rte_mbuf *m, uint32_t off)
  * reassembly times out), the rest counts tx_no_mbuf.
  */
 static void
-dp_tx_fragments(struct dp_worker *w, struct rte_mbuf *m, const uint8_t *hdr,
+dp_tx_fragments(struct dp_worker *w, unsigned port, struct rte_mbuf *m, const uint8_t *hdr,
 		const struct dpsctp_l3_out *out)
 {
 	uint32_t base = out->l2_len + out->l3_len;
@@ -175,12 +204,12 @@ dp_tx_fragments(struct dp_worker *w, struct rte_mbuf *m, const uint8_t *hdr,
 		if (len > out->frag_size)
 			len = out->frag_size;
 		uint8_t fh[DPSCTP_L3_FRAG_HDR_MAX];
-		uint32_t flen = dpsctp_l3_fragment(&w->l3, hdr, out, off, len, fh, sizeof(fh));
-		if (flen == 0 || flen + len > dp_tx_frame_max(w, out->l2_len)) {
+		uint32_t flen = dpsctp_l3_fragment(w->l3[port], hdr, out, off, len, fh, sizeof(fh));
+		if (flen == 0 || flen + len > dp_tx_frame_max(w, port, out->l2_len)) {
 			w->ctr.tx_too_big++;
 			break;
 		}
-		struct rte_mbuf *f = rte_pktmbuf_alloc(w->d->port.pool);
+		struct rte_mbuf *f = rte_pktmbuf_alloc(w->d->ports[0].pool);
 		uint8_t *p = f != NULL && flen + len <= rte_pktmbuf_tailroom(f)
 				     ? (uint8_t *)rte_pktmbuf_append(f, (uint16_t)(flen + len))
 				     : NULL;
@@ -193,22 +222,23 @@ dp_tx_fragments(struct dp_worker *w, struct rte_mbuf *m, const uint8_t *hdr,
 		const uint8_t *src = rte_pktmbuf_read(m, base + off, len, p + flen);
 		if (src != p + flen)
 			memcpy(p + flen, src, len);
-		dp_tx_frame(w, f);
+		dp_tx_frame(w, port, f);
 	}
 	rte_pktmbuf_free(m);
 }
 
 /* L2/L3 headers for an SCTP packet already in m (checksum done or offloaded). */
 static void
-dp_tx_finish(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_tx *tx, bool offload)
+dp_tx_finish(struct dp_worker *w, unsigned port, struct rte_mbuf *m, const struct dpsctp_l3_tx *tx,
+	     bool offload)
 {
 	uint8_t hdr[DPSCTP_L3_HDR_MAX], probe[DPSCTP_L3_PROBE_MAX];
 	struct dpsctp_l3_out out;
 
-	enum dpsctp_l3_tx_verdict v = dpsctp_l3_output(&w->l3, tx, w->now_ns, hdr, sizeof(hdr),
+	enum dpsctp_l3_tx_verdict v = dpsctp_l3_output(w->l3[port], tx, w->now_ns, hdr, sizeof(hdr),
 						       probe, sizeof(probe), &out);
 	if (out.probe_len != 0)
-		dp_tx_raw(w, probe, out.probe_len);
+		dp_tx_raw(w, port, probe, out.probe_len);
 	if (v == DPSCTP_L3_TX_PARKED)
 		return; /* the layer holds m until the neighbour answers or it gives up */
 	if (v != DPSCTP_L3_TX_READY) {
@@ -228,13 +258,13 @@ dp_tx_finish(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_tx 
 			(void)crc32c_mbuf_sctp_fill(m, out.hdr_len, m->pkt_len - out.hdr_len);
 		if (out.udp_csum == DPSCTP_L3_UDP_CSUM_PSEUDO)
 			dp_tx_udp_csum(m, out.l2_len + out.l3_len);
-		dp_tx_fragments(w, m, hdr, &out);
+		dp_tx_fragments(w, port, m, hdr, &out);
 		return;
 	}
 	/* The core sizes packets to the port's MTU (less the UDP header when
 	 * encapsulating): a longer frame is a bug here, and a NIC or a veth would
 	 * drop it without a word. */
-	if (m->pkt_len > dp_tx_frame_max(w, out.l2_len)) {
+	if (m->pkt_len > dp_tx_frame_max(w, port, out.l2_len)) {
 		w->ctr.tx_too_big++;
 		rte_pktmbuf_free(m);
 		return;
@@ -245,22 +275,57 @@ dp_tx_finish(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_tx 
 		m->ol_flags |= RTE_MBUF_F_TX_SCTP_CKSUM |
 			       (tx->dst.family == 6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4);
 	}
-	dp_tx_frame(w, m);
+	dp_tx_frame(w, port, m);
 }
 
 void
-dp_tx_l3_released(struct dp_worker *w, const struct dpsctp_l3_tx *released, unsigned n)
+dp_tx_l3_released(struct dp_worker *w, unsigned port, const struct dpsctp_l3_tx *released,
+		  unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = (struct rte_mbuf *)released[i].handle;
-		dp_tx_finish(w, m, &released[i], (m->ol_flags & RTE_MBUF_F_TX_SCTP_CKSUM) != 0);
+		dp_tx_finish(w, port, m, &released[i],
+			     (m->ol_flags & RTE_MBUF_F_TX_SCTP_CKSUM) != 0);
 	}
 }
 
+/* The egress port's own decision (drivers/crc32c/crc32c_offload.h): ports may differ. */
 static bool
-dp_tx_offload(const struct dp_worker *w, uint16_t udp_port)
+dp_tx_offload(const struct dp_worker *w, unsigned port, uint16_t udp_port)
 {
-	return udp_port == 0 && w->d->port.offloads.crc.tx == CRC32C_WHERE_NIC;
+	return udp_port == 0 && w->d->ports[port].offloads.crc.tx == CRC32C_WHERE_NIC;
+}
+
+static bool
+dp_tx_addr_eq(const struct sctp_addr *a, const struct sctp_addr *b)
+{
+	return a->family == b->family && memcmp(a->bytes, b->bytes, 16) == 0;
+}
+
+/*
+ * With several ports or --route entries (d->routed): the packet's port and
+ * next hop from the routing table (dp_route.h), and its source one of that
+ * port's addresses (RFC 9260 §6.4): the core's when it is the port's, else
+ * the port's address of the family sharing the longest prefix with dst
+ * (counted tx_src_port). No route: the source's port (else port 0), whose
+ * L3 drops it as tx_no_route. Returns the port; tx->src, tx->via set.
+ */
+static unsigned
+dp_tx_route(struct dp_worker *w, struct dpsctp_l3_tx *tx)
+{
+	const struct dp_routes *r = &w->d->routes;
+	struct dp_route_hop hop;
+	if (dp_route_lookup(r, &tx->dst, &tx->src, &hop) != 0) {
+		int p = dp_route_port_of(r, &tx->src);
+		return p >= 0 ? (unsigned)p : 0u;
+	}
+	tx->via = hop.via;
+	struct sctp_addr src;
+	if (dp_route_src(r, hop.port, &tx->dst, &tx->src, &src) && !dp_tx_addr_eq(&src, &tx->src)) {
+		tx->src = src;
+		w->ctr.tx_src_port++;
+	}
+	return hop.port;
 }
 
 /*
@@ -272,7 +337,12 @@ static void
 dp_tx_sctp(struct dp_worker *w, struct rte_mbuf *m, uint16_t udp_port, uint16_t frag_mtu,
 	   const struct sctp_addr *src, const struct sctp_addr *dst)
 {
-	bool offload = dp_tx_offload(w, udp_port);
+	struct dpsctp_l3_tx tx;
+	memset(&tx, 0, sizeof(tx));
+	tx.src = *src;
+	tx.dst = *dst;
+	unsigned port = w->d->routed ? dp_tx_route(w, &tx) : 0u;
+	bool offload = dp_tx_offload(w, port, udp_port);
 	if (offload) {
 		w->ctr.tx_crc_offload++;
 		m->ol_flags |= RTE_MBUF_F_TX_SCTP_CKSUM; /* remembered while parked */
@@ -280,17 +350,13 @@ dp_tx_sctp(struct dp_worker *w, struct rte_mbuf *m, uint16_t udp_port, uint16_t 
 		w->ctr.tx_crc_software++;
 		(void)crc32c_mbuf_sctp_fill(m, 0, m->pkt_len);
 	}
-	struct dpsctp_l3_tx tx;
-	memset(&tx, 0, sizeof(tx));
-	tx.src = *src;
-	tx.dst = *dst;
 	tx.udp_dst_port = udp_port;
-	uint16_t port_mtu = w->d->port.mtu != 0 ? w->d->port.mtu : 1500u;
+	uint16_t port_mtu = (uint16_t)dp_tx_mtu(w, port);
 	tx.frag_mtu = frag_mtu < port_mtu ? frag_mtu : port_mtu;
 	tx.sctp = m->nb_segs == 1 ? rte_pktmbuf_mtod(m, const uint8_t *) : NULL;
 	tx.sctp_len = m->pkt_len;
 	tx.handle = (uintptr_t)m;
-	dp_tx_finish(w, m, &tx, offload);
+	dp_tx_finish(w, port, m, &tx, offload);
 }
 
 /* An SCTP packet in bytes, copied into one mbuf. */
@@ -298,7 +364,7 @@ static void
 dp_tx_copy(struct dp_worker *w, uint16_t udp_port, uint16_t frag_mtu, const uint8_t *bytes,
 	   size_t len, const struct sctp_addr *src, const struct sctp_addr *dst)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->port.pool);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->ports[0].pool);
 	char *p = m != NULL && len <= rte_pktmbuf_tailroom(m) ? rte_pktmbuf_append(m, (uint16_t)len)
 							      : NULL;
 	if (p == NULL) {
@@ -348,7 +414,7 @@ dp_chain_put(struct dp_worker *w, struct dp_chain *ch, const void *src, uint32_t
 	while (n != 0 && !ch->failed) {
 		uint16_t room = rte_pktmbuf_tailroom(ch->tail);
 		if (room == 0 || RTE_MBUF_HAS_EXTBUF(ch->tail) || RTE_MBUF_CLONED(ch->tail)) {
-			struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->port.pool);
+			struct rte_mbuf *m = rte_pktmbuf_alloc(w->d->ports[0].pool);
 			if (m == NULL) {
 				ch->failed = true;
 				w->ctr.tx_no_mbuf++;
@@ -412,7 +478,7 @@ dp_tx_send_data(void *ctx, const uint8_t *head, size_t head_len, const struct sc
 	uint32_t copy_max = c->udp_port != 0 ? UINT32_MAX : w->d->set.copy_max;
 	struct dp_chain ch = { 0 };
 
-	ch.head = ch.tail = rte_pktmbuf_alloc(w->d->port.pool);
+	ch.head = ch.tail = rte_pktmbuf_alloc(w->d->ports[0].pool);
 	if (ch.head == NULL) {
 		w->ctr.tx_no_mbuf++;
 		return;

@@ -17,11 +17,11 @@
 
 #include "dataplane/dp_types.h"
 
-/* A frame into the batch (flushed first when the batch is full). */
-void dp_tx_frame(struct dp_worker *w, struct rte_mbuf *m);
+/* A frame for port (its index in d->ports) into the batch (flushed first when full). */
+void dp_tx_frame(struct dp_worker *w, unsigned port, struct rte_mbuf *m);
 /* A whole L2 frame (an ARP/ND probe or an L3 reply) copied into an mbuf and batched. */
-void dp_tx_raw(struct dp_worker *w, const uint8_t *frame, uint32_t len);
-/* The batch to the port; what it refuses after retries is dropped (tx_full). */
+void dp_tx_raw(struct dp_worker *w, unsigned port, const uint8_t *frame, uint32_t len);
+/* The batch to the ports; what one refuses after retries is dropped (tx_full). */
 void dp_tx_flush(struct dp_worker *w);
 
 /* Whether the loop has something to flush: a batch, or a frame the --impair stage holds due. */
@@ -42,7 +42,8 @@ void dp_tx_send_data(void *ctx, const uint8_t *head, size_t head_len,
 		     const struct sctp_addr *dst);
 /* The L3 layer gives back a packet it parked (struct dpsctp_l3_config release). */
 void dp_tx_l3_release(void *ctx, uintptr_t handle);
-/* Packets the L3 layer parked, released now that their neighbour answered. */
-void dp_tx_l3_released(struct dp_worker *w, const struct dpsctp_l3_tx *released, unsigned n);
+/* Packets port's L3 layer parked, released now that their neighbour answered. */
+void dp_tx_l3_released(struct dp_worker *w, unsigned port, const struct dpsctp_l3_tx *released,
+		       unsigned n);
 
 #endif /* DPSCTP_DATAPLANE_DP_TX_H */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The runtime's shared structures (docs/LCORE.md): an instance (struct
- * dpsctp) owns one port and N workers; a worker (struct dp_worker) owns one
- * rx/tx queue pair of that port and everything a packet of its
- * associations touches — L3 state, endpoints, association tables, pools,
+ * dpsctp) owns its ports (one to DPSCTP_CONFIG_MAX_PORTS) and N workers; a
+ * worker (struct dp_worker) owns one rx/tx queue pair of every port, one L3
+ * state per port, and everything a packet of its associations touches —
+ * endpoints, association tables, pools,
  * timer wheel, tx batch, counters; an association (struct dpsctp_assoc)
  * is the core's state plus what the runtime needs to find and wake it.
  * A worker runs on one thread at a time (an EAL lcore launched by
@@ -35,6 +36,7 @@
 #include "dataplane/config.h"
 #include "dataplane/dp_counters.h"
 #include "dataplane/dp_impair.h"
+#include "dataplane/dp_route.h"
 #include "dataplane/dpsctp.h"
 #include "dataplane/timer_wheel.h"
 #include "dataplane/vtag.h"
@@ -146,6 +148,7 @@ struct dpsctp_assoc {
 	 */
 	uint8_t nbr_paths, n_nbr_pins;
 	struct sctp_addr nbr_pins[SCTP_MAX_PATHS];
+	uint8_t nbr_pin_port[SCTP_MAX_PATHS]; /* the port whose table holds each pin */
 	/*
 	 * The peer's addresses beyond path 0's (whose key is peer_key) this
 	 * association put in its worker's by-peer table as its paths were
@@ -176,8 +179,13 @@ struct dp_worker {
 	struct dpsctp *d;
 	unsigned index; /* queue id and the owner index in our tags */
 	uint64_t now_ns;
-	struct dpsctp_l3 l3;
-	void *l3_mem; /* its neighbour table (--neighbours entries), rte_malloc'd */
+	/*
+	 * One L3 state per port of the instance (d->n_ports): that port's
+	 * addresses, MAC and neighbour table (--neighbours entries in l3_mem),
+	 * each rte_malloc'd.
+	 */
+	struct dpsctp_l3 *l3[DPSCTP_CONFIG_MAX_PORTS];
+	void *l3_mem[DPSCTP_CONFIG_MAX_PORTS];
 	/* Ports nobody listens on (§8.4 answers), and every association's endpoint. */
 	struct sctp_endpoint closed_ep;
 	struct sctp_endpoint *ep; /* d->max_listeners, by the slot of d->listeners */
@@ -212,6 +220,7 @@ struct dp_worker {
 	uint32_t rnd;
 	bool stopping;
 	struct rte_mbuf *pack; /* small byte sends are copied here, one slice each */
+	/* The tx batch, every port's: each mbuf's m->port is its port's index in d->ports. */
 	unsigned n_tx;
 	struct rte_mbuf *tx[DP_TX_MAX];
 	struct dp_impair impair_tx; /* --impair: between the tx batch and the port */
@@ -222,12 +231,21 @@ struct dp_worker {
 	struct dpsctp_seg segs[DP_MSG_SEGS];
 };
 
-/* What the runtime takes from the configuration, resolved (dp_api.c). */
-struct dp_settings {
+/* One port's addresses (its --ip) and default gateways (its --gw). */
+struct dp_port_settings {
 	struct sctp_addr addrs[DPSCTP_L3_ADDR_MAX];
 	uint8_t prefix[DPSCTP_L3_ADDR_MAX];
 	unsigned n_addrs;
 	struct sctp_addr gw4, gw6;
+};
+
+/* What the runtime takes from the configuration, resolved (dp_api.c). */
+struct dp_settings {
+	/* Every address of every port: the endpoints' (what INIT and INIT ACK list). */
+	struct sctp_addr addrs[DPSCTP_L3_ADDR_MAX];
+	uint8_t prefix[DPSCTP_L3_ADDR_MAX];
+	unsigned n_addrs;
+	struct dp_port_settings port[DPSCTP_CONFIG_MAX_PORTS];
 	bool udp_encap;		 /* send over UDP (RFC 6951) to peers we connect to */
 	uint16_t udp_port;	 /* our UDP port, and the peer's when we connect over UDP */
 	uint32_t max_assocs;	 /* per worker */
@@ -242,7 +260,16 @@ struct dp_settings {
 struct dpsctp {
 	struct dpsctp_config cfg;
 	struct dp_settings set;
-	struct dpsctp_port port;
+	/* The ports, in --port order; ports[0] holds the mbuf pool every port uses. */
+	unsigned n_ports;
+	struct dpsctp_port ports[DPSCTP_CONFIG_MAX_PORTS];
+	/*
+	 * The routing table (dp_route.h), read-only once built. routed: packets
+	 * look it up (several ports, or --route entries); else port 0's L3
+	 * decides alone, as with one port and no routes it always did.
+	 */
+	struct dp_routes routes;
+	bool routed;
 	struct rte_mempool *indirect_pool; /* mbufs without data room, for zero-copy payloads */
 	struct sctp_profile profile;	   /* the chosen profile, streams capped at --max-streams */
 	struct sctp_cc_params cc;	   /* every worker's send side (max_burst: profile's) */

@@ -93,7 +93,7 @@ dp_hash(const char *what, struct dpsctp *d, unsigned index, uint32_t entries, ui
 		.entries = entries < 8 ? 8 : entries,
 		.key_len = key_len,
 		.hash_func = rte_hash_crc,
-		.socket_id = d->port.socket_id < 0 ? 0 : d->port.socket_id,
+		.socket_id = d->ports[0].socket_id < 0 ? 0 : d->ports[0].socket_id,
 	};
 	return rte_hash_create(&p);
 }
@@ -106,7 +106,7 @@ dp_pool(const char *what, struct dpsctp *d, unsigned index, unsigned n, unsigned
 	/* Multi-producer and -consumer: dpsctp_connect() from another thread takes
 	 * an association block; no cache, so a block freed is at once visible. */
 	return rte_mempool_create(name, n < 2 ? 2 : n, size, 0, 0, NULL, NULL, NULL, NULL,
-				  d->port.socket_id < 0 ? 0 : d->port.socket_id, 0);
+				  d->ports[0].socket_id < 0 ? 0 : d->ports[0].socket_id, 0);
 }
 
 static struct rte_ring *
@@ -115,7 +115,8 @@ dp_ring(const char *what, struct dpsctp *d, unsigned index, unsigned n)
 	char name[RTE_RING_NAMESIZE];
 	snprintf(name, sizeof(name), "dp%p%s%u", (void *)d, what, index);
 	return rte_ring_create(name, rte_align32pow2(n),
-			       d->port.socket_id < 0 ? 0 : d->port.socket_id, RING_F_SC_DEQ);
+			       d->ports[0].socket_id < 0 ? 0 : d->ports[0].socket_id,
+			       RING_F_SC_DEQ);
 }
 
 /* The public extension bits are the core's: the configuration's set goes in as is. */
@@ -146,32 +147,38 @@ dp_endpoint(struct dp_worker *w, struct sctp_endpoint *ep, uint16_t port, bool l
 	return sctp_endpoint_init(ep, &c, d->cookie_key, dp_now_ns());
 }
 
-/* L3: our addresses and MAC, and the neighbour table; parked packets given back through dp_tx. */
+/*
+ * L3 of port p: its addresses and MAC, and its neighbour table; parked
+ * packets given back through dp_tx. Each port has a table of --neighbours
+ * entries: a port's next hops are its own network's.
+ */
 static int
-dp_worker_l3(struct dp_worker *w, int socket)
+dp_worker_l3(struct dp_worker *w, unsigned p, int socket)
 {
 	struct dpsctp *d = w->d;
+	const struct dp_port_settings *ps = &d->set.port[p];
 	struct dpsctp_l3_config l3c;
 	memset(&l3c, 0, sizeof(l3c));
-	memcpy(l3c.mac, d->port.mac.addr_bytes, 6);
-	for (unsigned i = 0; i < d->set.n_addrs && i < DPSCTP_L3_ADDR_MAX; i++) {
-		l3c.addr[i] = d->set.addrs[i];
-		l3c.prefix[i] = d->set.prefix[i];
+	memcpy(l3c.mac, d->ports[p].mac.addr_bytes, 6);
+	for (unsigned i = 0; i < ps->n_addrs && i < DPSCTP_L3_ADDR_MAX; i++) {
+		l3c.addr[i] = ps->addrs[i];
+		l3c.prefix[i] = ps->prefix[i];
 		l3c.addr_count++;
-		if (d->set.addrs[i].family == 6)
+		if (ps->addrs[i].family == 6)
 			l3c.ipv6_link_local = true;
 	}
-	l3c.gw4 = d->set.gw4;
-	l3c.gw6 = d->set.gw6;
+	l3c.gw4 = ps->gw4;
+	l3c.gw6 = ps->gw6;
 	l3c.udp_port = d->set.udp_port;
 	/* The neighbour table, sized for the associations (dp_api.c, --neighbours). */
 	l3c.nbr_max = d->set.neighbours;
 	l3c.nbr_mem_len = dpsctp_l3_nbr_mem_size(l3c.nbr_max, 0);
-	l3c.nbr_mem = w->l3_mem = rte_zmalloc_socket("dp_nbr", l3c.nbr_mem_len, 64, socket);
-	l3c.hash_seed = (uint32_t)rte_rdtsc() ^ w->rnd;
-	if (w->l3_mem == NULL)
+	l3c.nbr_mem = w->l3_mem[p] = rte_zmalloc_socket("dp_nbr", l3c.nbr_mem_len, 64, socket);
+	l3c.hash_seed = (uint32_t)rte_rdtsc() ^ w->rnd ^ (0x9e3779b9u * p);
+	w->l3[p] = rte_zmalloc_socket("dp_l3", sizeof(*w->l3[p]), RTE_CACHE_LINE_SIZE, socket);
+	if (w->l3_mem[p] == NULL || w->l3[p] == NULL)
 		return -ENOMEM;
-	if (dpsctp_l3_init(&w->l3, &l3c, dp_tx_l3_release, w) != 0)
+	if (dpsctp_l3_init(w->l3[p], &l3c, dp_tx_l3_release, w) != 0)
 		return -EINVAL;
 	return 0;
 }
@@ -273,7 +280,7 @@ dp_worker_data(struct dp_worker *w, int socket)
 	w->data.rtxq_max_chunks = d->set.sndbuf / 64u + 16u;
 	/* Every association's scheduler until dpsctp_set_sched() (--sched). */
 	w->data.sched = (uint8_t)d->cfg.sched;
-	w->data.mtu = d->port.mtu != 0 ? d->port.mtu : 1500;
+	w->data.mtu = d->ports[0].mtu != 0 ? d->ports[0].mtu : 1500;
 	if (w->data.mtu > SCTP_ASSOC_TX_MAX)
 		w->data.mtu = SCTP_ASSOC_TX_MAX;
 	/* RFC 6951 §5.6: over UDP the SCTP packet has 8 bytes less of the path MTU. */
@@ -311,7 +318,7 @@ dp_worker_blocks(struct dp_worker *w, int socket)
 int
 dp_worker_create(struct dpsctp *d, unsigned index)
 {
-	int socket = d->port.socket_id < 0 ? 0 : d->port.socket_id;
+	int socket = d->ports[0].socket_id < 0 ? 0 : d->ports[0].socket_id;
 	struct dp_worker *w =
 		rte_zmalloc_socket("dp_worker", sizeof(*w), RTE_CACHE_LINE_SIZE, socket);
 	if (w == NULL)
@@ -325,7 +332,9 @@ dp_worker_create(struct dpsctp *d, unsigned index)
 		w->rnd = 1;
 	w->now_ns = dp_now_ns();
 
-	int rc = dp_worker_l3(w, socket);
+	int rc = 0;
+	for (unsigned p = 0; p < d->n_ports && rc == 0; p++)
+		rc = dp_worker_l3(w, p, socket);
 	if (rc == 0)
 		rc = dp_worker_data(w, socket);
 	if (rc == 0)
@@ -390,7 +399,10 @@ dp_worker_destroy(struct dp_worker *w)
 	rte_free(w->outq_ctx);
 	rte_free(w->rtxq_ctx);
 	rte_free(w->ireasm_nodes);
-	rte_free(w->l3_mem);
+	for (unsigned p = 0; p < DPSCTP_CONFIG_MAX_PORTS; p++) {
+		rte_free(w->l3_mem[p]);
+		rte_free(w->l3[p]);
+	}
 	dp_impair_fini(&w->impair_tx);
 	dp_impair_fini(&w->impair_rx);
 	rte_pktmbuf_free(w->pack);
@@ -414,7 +426,7 @@ int
 dp_worker_impair_setup(struct dp_worker *w, char *err, size_t errlen)
 {
 	char why[200] = "";
-	struct rte_mempool *clones = w->d->indirect_pool, *copies = w->d->port.pool;
+	struct rte_mempool *clones = w->d->indirect_pool, *copies = w->d->ports[0].pool;
 	int rc = dp_impair_init(&w->impair_tx, w->d->cfg.impair, w->index, 0,
 				&w->ctr.impair_duplicated, clones, copies, err, errlen);
 	if (rc != 0)
@@ -467,14 +479,20 @@ dp_worker_poll(struct dp_worker *w)
 	w->now_ns = dp_now_ns();
 	w->ctr.polls++;
 
-	uint16_t n = rte_eth_rx_burst(w->d->port.port_id, (uint16_t)w->index, pkts, DP_BURST);
-	w->ctr.rx_packets += n;
-	if (w->impair_rx.on) {
-		work += dp_worker_impair_rx(w, pkts, n);
-	} else {
+	uint16_t n;
+	/* Every port's queue of this worker; a frame knows its port by m->port (dp_rx.c). */
+	for (unsigned p = 0; p < w->d->n_ports; p++) {
+		n = rte_eth_rx_burst(w->d->ports[p].port_id, (uint16_t)w->index, pkts, DP_BURST);
+		w->ctr.rx_packets += n;
 		for (uint16_t i = 0; i < n; i++)
-			dp_rx_frame(w, pkts[i], false);
-		work += n;
+			pkts[i]->port = (uint16_t)p;
+		if (w->impair_rx.on) {
+			work += dp_worker_impair_rx(w, pkts, n);
+		} else {
+			for (uint16_t i = 0; i < n; i++)
+				dp_rx_frame(w, pkts[i], false);
+			work += n;
+		}
 	}
 
 	/* Frames other workers received for us. */
@@ -491,11 +509,13 @@ dp_worker_poll(struct dp_worker *w)
 	w->ctr.timers_fired += fired;
 	work += fired;
 
-	uint8_t probe[DPSCTP_L3_PROBE_MAX];
-	uint32_t probe_len = 0;
-	(void)dpsctp_l3_tick(&w->l3, w->now_ns, probe, sizeof(probe), &probe_len);
-	if (probe_len != 0)
-		dp_tx_raw(w, probe, probe_len);
+	for (unsigned p = 0; p < w->d->n_ports; p++) {
+		uint8_t probe[DPSCTP_L3_PROBE_MAX];
+		uint32_t probe_len = 0;
+		(void)dpsctp_l3_tick(w->l3[p], w->now_ns, probe, sizeof(probe), &probe_len);
+		if (probe_len != 0)
+			dp_tx_raw(w, p, probe, probe_len);
+	}
 
 	if (dp_tx_due(w))
 		dp_tx_flush(w);

@@ -22,6 +22,7 @@ from pathlib import Path
 ORDER = [
     "dp_counters",   # the counter list (no includes of the runtime)
     "dp_impair",     # impairment stages on mbufs
+    "dp_route",      # the routing table of several ports (rte_lpm, rte_lpm6)
     "dp_public",     # the core's codes to the public API's
     "dp_types",      # the instance, worker and association structures
     "dp_buf",        # payload buffers on mbufs

@@ -1928,7 +1928,7 @@ dpsctp_l3_output(struct dpsctp_l3 *l3, const struct dpsctp_l3_tx *tx, uint64_t n
 	if (hdr == NULL || hdr_cap < need)
 		return tx_drop(l3, out, DPSCTP_L3_DROP_TX_NO_ROOM);
 
-	const struct sctp_addr *nh = next_hop(l3, &tx->dst);
+	const struct sctp_addr *nh = tx->via.family == fam ? &tx->via : next_hop(l3, &tx->dst);
 	if (nh == NULL)
 		return tx_drop(l3, out, DPSCTP_L3_DROP_TX_NO_ROUTE);
 	struct dpsctp_l3_nbr *n = nbr_find(l3, nh);

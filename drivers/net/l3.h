@@ -159,6 +159,12 @@ uint64_t dpsctp_l3_counter_value(const struct dpsctp_l3_counters *c, unsigned i)
 struct dpsctp_l3_tx {
 	struct sctp_addr src; /* one of ours */
 	struct sctp_addr dst;
+	/*
+	 * The next hop when the caller routed the packet itself (a route's
+	 * gateway, on-link); family 0: dst when on-link, else the family's
+	 * gateway (struct dpsctp_l3_config).
+	 */
+	struct sctp_addr via;
 	/* Remote UDP port for RFC 6951 encapsulation; 0 sends SCTP over IP. */
 	uint16_t udp_dst_port;
 	uint8_t tclass; /* IPv4 TOS / IPv6 traffic class (DSCP and ECN) */
@@ -443,8 +449,9 @@ struct dpsctp_l3_out {
 
 /*
  * Build the headers for tx into hdr (hdr_cap bytes, DPSCTP_L3_HDR_MAX
- * suffices): next hop = tx->dst when on-link (inside one of our prefixes,
- * or IPv6 link-local), else the family's gateway. An unresolved next hop
+ * suffices): next hop = tx->via when it has a family, else tx->dst when
+ * on-link (inside one of our prefixes, or IPv6 link-local), else the
+ * family's gateway. An unresolved next hop
  * parks tx (at most DPSCTP_L3_PARK_MAX per neighbour) and writes an ARP
  * request or NS into probe (probe_cap, DPSCTP_L3_PROBE_MAX suffices; NULL
  * means no probe is sent) when one is due; so may a STALE entry, whose

@@ -22,9 +22,9 @@ Namespaces and processes always go away; captures of failing runs are kept
              [--keep DIR] [--json FILE] [--doc docs/INTEROP.md] [-v]
 
 Modes: SCTP over IPv4 (raw), over UDP (udp), and the same over IPv6 (raw6,
-udp6); the default is raw,udp. The extension cases (pr-rtx, pr-ttl, no-ext,
-idata, idata-pr, idata-1chunk, idata-pr-1chunk, reconf-out, reconf-in,
-reconf-add, reconf-assoc) run when --only names them, or with --all.
+udp6); the default is raw,udp. The extension cases (multihome-ports, pr-rtx,
+pr-ttl, no-ext, idata, idata-pr, idata-1chunk, idata-pr-1chunk, reconf-out,
+reconf-in, reconf-add, reconf-assoc) run when --only names them, or with --all.
 
 Exit status: 0 every run passed, 1 a run failed, 77 skipped (only with DPSCTP_ALLOW_SKIP=1: not root, or
 the peer / tshark / ethtool / QEMU missing).
@@ -217,9 +217,12 @@ class Proc:
 class Net:
     """Namespaces A (dpsctp) and B (the other stack), joined by one or two veth pairs."""
 
-    def __init__(self, paths, mode):
+    def __init__(self, paths, mode, ports=1):
         tag = "%d-%d" % (os.getpid(), paths)
         self.mode = mode
+        # ports > 1: dpsctp drives one port per veth (a0, a1), each on its
+        # own network, instead of one port on a bridge over them.
+        self.ports = ports
         self.ns_a, self.ns_b = "dpiA-" + tag, "dpiB-" + tag
         self.paths = paths
         self.procs = []
@@ -237,6 +240,11 @@ class Net:
         # the wrong MAC for a path, which then dies with b0.
         for k, v in (("arp_ignore", "1"), ("arp_announce", "2")):
             sh("ip", "netns", "exec", b, "sysctl", "-qw", "net.ipv4.conf.all.%s=%s" % (k, v))
+        if self.ports > 1:
+            # Network A comes back in these cases: B's IPv6 addresses must
+            # survive the link going down (Linux drops them by default).
+            sh("ip", "netns", "exec", b, "sysctl", "-qw",
+               "net.ipv6.conf.all.keep_addr_on_down=1")
         for i in range(self.paths):
             sh("ip", "-n", a, "link", "add", "a%d" % i, "type", "veth", "peer", "name",
                "b%d" % i, "netns", b)
@@ -261,7 +269,7 @@ class Net:
             # (CHECKSUM_PARTIAL); have the kernel fill them, as a NIC would.
             sh("ip", "netns", "exec", b, "ethtool", "-K", "b%d" % i, "tx", "off")
             sh("ip", "-n", a, "link", "set", "a%d" % i, "up")
-        if self.paths == 1:
+        if self.paths == 1 or self.ports > 1:
             self.dp_iface = "a0"
         else:
             # dpsctp has one port: a bridge over the veths gives it both
@@ -450,10 +458,17 @@ class Run:
     # The argv of one side: dpsctp-peer or the other peer, client or server.
     def argv(self, prog, role, extra, net):
         if prog == "dpsctp":
-            dp = ["--port", "net_af_packet0,iface=%s" % net.dp_iface]
             ips, plen = addrs_of("a", self.mode)
-            for i in range(net.paths):
-                dp += ["--ip", "%s/%d" % (ips[i], plen)]
+            if net.ports > 1:
+                # One port per network: --ip ADDR/PREFIX,port=N (docs/PORTS.md).
+                dp = []
+                for i in range(net.paths):
+                    dp += ["--port", "net_af_packet%d,iface=a%d" % (i, i),
+                           "--ip", "%s/%d%s" % (ips[i], plen, ",port=%d" % i if i else "")]
+            else:
+                dp = ["--port", "net_af_packet0,iface=%s" % net.dp_iface]
+                for i in range(net.paths):
+                    dp += ["--ip", "%s/%d" % (ips[i], plen)]
             dp += opt_mode(prog, self.mode) + self.case.get("dp_opts", [])
             dp += ["--counters", self.counters]
             who = (["-s"] if role == "server" else
@@ -475,7 +490,7 @@ class Run:
 
     def go(self):
         c = self.case
-        net = Net(c.get("paths", 1), self.mode)
+        net = Net(c.get("paths", 1), self.mode, c.get("ports", 1))
         t0 = time.time()
         try:
             net.up()
@@ -723,6 +738,52 @@ def wire_multihome(run, net, pk):
                  "%s)" % (len(back2), len(fwd2), PEER))
     run.notes.append("DATA on path 2: %d from dpsctp, %d from %s" % (len(back2), len(fwd2),
                                                                     PEER))
+
+
+def play_multihome_ports(run, net):
+    """dpsctp with one port per network: network A (b0) down after the first
+    batch, back up after the second; dpsctp finds network A's path again."""
+    cp, sp = run.roles()
+    srv = run.start(net, sp, "server", server_once()(sp))
+    run.server_up(srv, sp)
+    cli = run.start(net, cp, "client", ["-n", "1000", "-l", "9000", "--echo", "--batches",
+                                        "3", "--hold", "2"])
+    if cli.wait_line(r"batch 0:", 60 * PEERS[PEER]["slow"]) is None:
+        run.fail("no first batch")
+    sh("ip", "-n", net.ns_b, "link", "set", "b0", "down")
+    if cli.wait_line(r"batch 1:", 120 * PEERS[PEER]["slow"]) is None:
+        run.fail("no second batch (failover to network B)")
+    # The client holds 2 s before the third batch: the heartbeats find network A again.
+    sh("ip", "-n", net.ns_b, "link", "set", "b0", "up")
+    run.expect_rc(cli, 0, 180, "the %s client" % cp)
+    run.expect_rc(srv, 0, 30, "the %s server" % sp)
+    # dpsctp's path to the peer's network A address: unreachable (2) after
+    # the cut, available (1) again after it came back (its PEER_ADDR_CHANGE
+    # events, printed by dpsctp-peer).
+    dp = srv if sp == "dpsctp" else cli
+    a_ip = addrs_of("b", run.mode)[0][0]
+    states = [int(m.group(1)) for m in (re.search(r"path %s state (\d+)" % re.escape(a_ip), ln)
+                                        for ln in dp.lines) if m]
+    down = states.index(2) if 2 in states else -1
+    if down < 0:
+        run.fail("dpsctp never marked %s unreachable" % a_ip)
+    elif 1 not in states[down:]:
+        run.fail("dpsctp never found %s again after network A came back" % a_ip)
+
+
+def wire_multihome_ports(run, net, pk):
+    # DATA on network B both ways after the cut; where each side's last DATA
+    # went is noted (usrsctp, having failed over, heartbeats an unreachable
+    # address rarely and stays on B; the DC profile's potentially-failed
+    # state moves dpsctp's data between the paths on a loaded machine).
+    wire_multihome(run, net, pk)
+    data = [p for p in pk if DATA in p["chunks"]]
+    for side, who in (("a", "dpsctp"), ("b", PEER)):
+        ips = addrs_of(side, run.mode)[0]
+        mine = [p for p in data if p["src"] in ips[:2]]
+        if mine:
+            run.notes.append("%s's last DATA on network %s" %
+                             (who, "AB"[ips.index(mine[-1]["src"])]))
 
 
 def wire_impair(run, net, pk):
@@ -1395,6 +1456,13 @@ CASES = [
      "down mid-transfer: failover, nothing lost", "paths": 2,
      "peer_opts": ["--rto-min", "200", "--rto-initial", "500"],
      "play": play_multihome, "wire": wire_multihome},
+    {"name": "multihome-ports", "extra": True, "title": "dpsctp with two ports on two "
+     "networks (one veth each, no bridge); network A taken down mid-transfer: failover to "
+     "B, nothing lost; A back: dpsctp finds it again", "paths": 2, "ports": 2,
+     # A heartbeat every 200 ms: usrsctp finds network A again within the
+     # client's hold (its default is 30 s).
+     "peer_opts": ["--rto-min", "200", "--rto-initial", "500", "--hb", "200"],
+     "play": play_multihome_ports, "wire": wire_multihome_ports},
     # The extension cases: run when --only names them, or with --all.
     pr_case("rtx:0", "PR-SCTP, RTX 0: 1,500 messages up to 9,000 bytes, 8 streams, 5% loss "
             "each way; the receiver only checks: what it missed the sender abandoned, "
