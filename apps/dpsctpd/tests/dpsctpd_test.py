@@ -88,6 +88,18 @@ do. Each case starts its own daemon and peer and always stops them.
               associations and messages, /dpsctpd/apps each application's;
               an echo client after them is intact; SIGTERM stops all workers;
               --queues 3 with two lcores is refused, saying why
+  workers-accept  dpsctpd --queues 2 over a two-queue memif link, an echo
+              server listening (dpsctp-sidecar-echo -s); the peer (dd_wpeer,
+              two workers) opens 16 associations, each on its worker i mod 2,
+              so its INITs arrive on both of the daemon's queues and each
+              worker answers those of its queue: the application accepts
+              associations owned by both workers (their handles say which),
+              /dpsctpd/workers counts 8 opened on each; 200 messages on
+              each, every echo checked by the peer (association, order,
+              bytes); once with copies, once with the server's --zero-copy
+              (every message received by reference on both workers, every
+              packet buffer back afterwards: as many in use at rest as after
+              the run with copies); each round on a daemon of its own
   restart     dpsctp-sidecar-echo -s --reattach serves the peer's echo client;
               dpsctpd is stopped and started again; the application sees it
               go, attaches to the new one, listens again, and a second peer
@@ -177,12 +189,12 @@ class Rig:
     def exe(self, rel):
         return os.path.join(self.build, rel)
 
-    def start_daemon(self, n=0, extra=()):
+    def start_daemon(self, n=0, extra=(), eal=EAL):
         for f in (self.memif, self.sock):
             if os.path.exists(f):
                 os.unlink(f)
         prefix = f"{self.tag}d{n}"
-        d = Proc("dpsctpd", [self.exe("apps/dpsctpd/dpsctpd"), *EAL, f"--file-prefix={prefix}",
+        d = Proc("dpsctpd", [self.exe("apps/dpsctpd/dpsctpd"), *eal, f"--file-prefix={prefix}",
                              "--", "--port", f"net_memif0,socket={self.memif},"
                              "socket-abstract=no,id=0,role=server",
                              "--ip", DAEMON_IP + "/24", "--socket", self.sock,
@@ -974,6 +986,80 @@ def case_workers(rig):
               (r.returncode, r.stdout.strip().splitlines()[-1:]))
 
 
+EAL2 = ["-l", "0,1", *EAL[2:], "-m", "1024"]  # two lcores: dpsctpd --queues 2
+WK_KEYS = ("assocs_opened", "recv_msgs", "recv_zero_copy")
+
+
+def wk_counts(rig):
+    """/dpsctpd/workers' counters by worker: {key: [worker 0, worker 1]}."""
+    wk = telemetry(rig.telemetry, "/dpsctpd/workers")
+    return {k: [wk.get(w, {}).get(k, 0) for w in ("0", "1")] for k in WK_KEYS}
+
+
+def case_workers_accept(rig):
+    """Accepted associations on both workers of a two-worker daemon,
+    delivered to the listening application: no test opened associations to a
+    multi-worker dpsctpd, and a peer that connects from one worker (as
+    dpsctp-perf and dpsctp-echo do) sends every INIT to its queue 0."""
+    # Each round on a daemon of its own (a memif client that came again
+    # found the link up late). The buffers in use at rest after the run
+    # with copies (neighbour entries and the like) are the zero-copy run's
+    # baseline: any more after it were not given back.
+    n, m, base = 16, 200, None
+    for rnd, (name, zc) in enumerate((("acc-copy", False), ("acc-zc", True))):
+        daemon = rig.start_daemon(rnd, ["--queues", "2", "--zero-copy"], eal=EAL2)
+        rig.settle({"apps": 0, "assocs": 0})
+        before = wk_counts(rig)
+        srv = rig.app(name, ["-s", *(["--zero-copy"] if zc else [])])
+        if srv.wait_line(r"listening on SCTP port 5001", 10) is None:
+            raise RuntimeError("%s does not listen:\n%s" % (name, srv.text()))
+        peer = Proc("wpeer", [rig.exe("apps/dpsctpd/dd_wpeer"), *EAL,
+                              f"--file-prefix={rig.tag}wp{rnd}", "--", "--port",
+                              f"net_memif0,socket={rig.memif},socket-abstract=no,id=0,"
+                              "role=client", "--ip", PEER_IP + "/24", "--queues", "2",
+                              # RFC timers: INITs parked behind the first ARP go
+                              # again after 1 s, not given up.
+                              "--profile", "rfc", DAEMON_IP, "5001", str(n), str(m)])
+        rig.procs.append(peer)
+        rc = peer.wait(120)
+        rig.check(rc == 0 and peer.wait_line(
+            r"%d associations on 2 workers \(8 8\), %d of %d echoed intact, 0 bad: PASS"
+            % (n, n * m, n * m), 1) is not None,
+            "%s: the peer's 16 associations from its two workers, %d echoes intact (%s)" %
+            (name, n * m, peer.wait_line(r"echoed intact", 0.1)))
+        handles = [int(h, 16) for h in re.findall(r"server: association (0x[0-9a-f]+) up",
+                                                  srv.text())]
+        owners = sorted((h >> 24) & 0xff for h in handles)
+        rig.check(owners.count(0) == 8 and owners.count(1) == 8,
+                  "%s: the application accepted 8 associations owned by each worker "
+                  "(handles' workers %s)" % (name, owners))
+        rig.check(srv.stop() == 0 and srv.wait_line(
+            r"server: %d associations, %d messages echoed, 0 not echoed" % (n, n * m), 1)
+            is not None, "%s: the application echoed every message (%s)" %
+            (name, srv.wait_line(r"messages echoed", 0.1)))
+        st = rig.settle({"apps": 0, "assocs": 0} if base is None else
+                        {"apps": 0, "assocs": 0, "mbufs_in_use": base})
+        after = wk_counts(rig)
+        d = {k: [after[k][w] - before[k][w] for w in (0, 1)] for k in WK_KEYS}
+        rig.check(d["assocs_opened"] == [8, 8],
+                  "%s: /dpsctpd/workers: 8 associations opened on each worker (%s)" %
+                  (name, d["assocs_opened"]))
+        rig.check(sum(d["recv_msgs"]) == n * m and min(d["recv_msgs"]) > 0,
+                  "%s: both workers delivered messages, %d in all (%s)" %
+                  (name, n * m, d["recv_msgs"]))
+        want_zc = d["recv_msgs"] if zc else [0, 0]
+        rig.check(d["recv_zero_copy"] == want_zc,
+                  "%s: by reference: %s (%s)" % (name, want_zc, d["recv_zero_copy"]))
+        if base is None:
+            base = st.get("mbufs_in_use")
+        else:
+            rig.check(st.get("mbufs_in_use") == base,
+                      "%s: every packet buffer back in the pool (%s in use at rest, as "
+                      "after the run with copies)" % (name, st.get("mbufs_in_use")))
+        rig.check(daemon.stop() == 0, "%s: SIGTERM stops both workers (%s)" %
+                  (name, daemon.p.returncode))
+
+
 CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "garbage": case_garbage, "restart": case_restart, "zero-copy": case_zero_copy,
          "loopback-peer": case_loopback_peer, "loopback-parts": case_loopback_parts,
@@ -982,7 +1068,8 @@ CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "opts": case_opts,
          "listeners": case_listeners, "app-limits": case_app_limits}
 CASES.update({"silent-clients": case_silent_clients, "second-daemon": case_second_daemon,
-              "quiet-stdout": case_quiet_stdout, "workers": case_workers})
+              "quiet-stdout": case_quiet_stdout, "workers": case_workers,
+              "workers-accept": case_workers_accept})
 
 
 def main():
