@@ -170,6 +170,9 @@ cmd_bench() {
 	log "running the sidecar against embedded mode (bench/sidecar/run.py)"
 	"$py" bench/sidecar/run.py --build "$BUILD_DIR" --out bench/results/sidecar.json \
 		--md docs/PERFORMANCE.md || die "the sidecar benchmark failed"
+	log "one worker against two, and against a peer process (bench/scale/run.py)"
+	"$py" bench/scale/run.py --build "$BUILD_DIR" --out bench/results/scale.json \
+		--md docs/PERFORMANCE.md || die "the scaling benchmark failed"
 	log "path MTU in namespaces: drop to first full message, goodput (pmtu_ns.py --bench)"
 	"$py" dataplane/tests/interop/pmtu_ns.py "$BUILD_DIR" --bench \
 		--json bench/results/pmtu_ns.json || die "the path MTU benchmark failed"
