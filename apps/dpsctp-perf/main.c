@@ -461,6 +461,10 @@ set_up_flows(struct perf_run *r)
 				r->port + i);
 			return 3;
 		}
+	/* A script starts its client on this line: an INIT that arrives
+	 * before the listen is answered with an ABORT (RFC 9260 8.4). */
+	if (r->ds != NULL && r->dc == NULL)
+		fprintf(stderr, "server: listening on SCTP port %u\n", r->port);
 	return set_up_targets(r, n_listen);
 }
 

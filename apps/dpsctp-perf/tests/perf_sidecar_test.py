@@ -32,6 +32,7 @@ usage: perf_sidecar_test.py PATH/TO/dpsctp-perf PATH/TO/dpsctpd
 """
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -128,6 +129,22 @@ class Rig:
         self.procs.append(p)
         return p
 
+    def listening(self, p, timeout=30):
+        """Wait for a server's "listening" line on its stderr (kept for
+        finish()): a client started before it would have its INIT answered
+        with an ABORT (RFC 9260 section 8.4)."""
+        p.early_err, end, fd = "", time.time() + timeout, p.stderr.fileno()
+        while time.time() < end and p.poll() is None:
+            # The descriptor itself, not the text wrapper: no line is left
+            # in a buffer that select() cannot see; communicate() reads on.
+            if select.select([fd], [], [], 0.1)[0]:
+                p.early_err += os.read(fd, 4096).decode(errors="replace")
+                if "listening on SCTP port" in p.early_err:
+                    time.sleep(0.2)  # its port's first polls
+                    return True
+        check("the server listens", False, p.early_err[-2000:])
+        return False
+
     def start_daemon(self):
         prefix = f"{self.tag}d"
         self.prefixes.append(prefix)
@@ -176,7 +193,7 @@ class Rig:
         except subprocess.TimeoutExpired:
             p.kill()
             out, err = p.communicate()
-        return p.returncode, out, err
+        return p.returncode, out, getattr(p, "early_err", "") + err
 
     def stop(self):
         for p in self.procs:
@@ -198,7 +215,7 @@ class Rig:
 def forward(rig):
     """The sidecar client against the embedded server."""
     peer = rig.popen(rig.embedded(0, ["-s", "--json"]))
-    time.sleep(1)  # its memif client connects to dpsctpd's socket
+    rig.listening(peer)
     rc, out, _ = rig.run(rig.sidecar(["-c", PEER_IP, "-t", "1", "-l", "700", "-S", "4", "-P", "2",
                                       "-i", "0.5", "--json"]))
     check("forward bulk: sidecar client exit 0", rc == 0, rc)
@@ -237,7 +254,7 @@ def forward(rig):
 def forward_pr(rig):
     """PR-SCTP through dpsctpd: a 1 ms lifetime on a lossy link abandons messages."""
     peer = rig.popen(rig.embedded(2, ["-s", "-1", "--json", "--impair-rx", "loss=5%,seed=7"]))
-    time.sleep(1)
+    rig.listening(peer)
     rc, out, err = rig.run(rig.sidecar(["-c", PEER_IP, "-t", "1", "-l", "1000", "--pr-policy",
                                         "ttl", "--pr-value", "1", "--json"]))
     check("pr-sctp: sidecar client exit 0 (the run completes)", rc == 0, err[-2000:])
@@ -271,7 +288,7 @@ def forward_pr(rig):
 def forward_resets(rig):
     """Stream resets asked through dpsctpd while data flows on the other streams."""
     peer = rig.popen(rig.embedded(3, ["-s", "-1", "--json"]))
-    time.sleep(1)
+    rig.listening(peer)
     rc, out, err = rig.run(rig.sidecar(["-c", PEER_IP, "-t", "1", "-l", "700", "-S", "4",
                                         "--reset-every", "20", "--json"]))
     check("resets: sidecar client exit 0", rc == 0, err[-2000:])
@@ -295,7 +312,7 @@ def forward_resets(rig):
 def reverse(rig):
     """The embedded client against the sidecar server (-1)."""
     srv = rig.popen(rig.sidecar(["-s", "-1", "--json"]))
-    time.sleep(0.5)  # attached and listening
+    rig.listening(srv)
     rc, out, err = rig.run(rig.embedded(1, ["-c", DAEMON_IP, "-t", "1", "-l", "1452", "-S", "4",
                                             "--reset-every", "20", "--json"]))
     check("reverse: embedded client exit 0", rc == 0, err[-2000:])

@@ -211,6 +211,10 @@ class Rig:
                           f"net_memif0,socket={self.memif},socket-abstract=no,id=0,role=client",
                           "--ip", PEER_IP + "/24", *args])
         self.procs.append(p)
+        # An INIT that reaches the peer before it listens is answered with an
+        # ABORT (RFC 9260 section 8.4), so clients start only after this line.
+        if "-s" in args and p.wait_line(r"server: listening", 30) is None:
+            raise RuntimeError("the peer did not start listening:\n" + p.text())
         return p
 
     def app(self, name, args):
