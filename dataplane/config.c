@@ -185,7 +185,7 @@ static const struct opt options[] = {
 	  .help = "SCTP directly over IP (protocol 132) to the peers we connect to" },
 	UINT_OPT("udp-port", "PORT", udp_port, 1, 65535, NULL,
 		 "our UDP encapsulation port, and the peer's when we connect over UDP"),
-	UINT_OPT("queues", "N", queues, 1, QUEUES_MAX, "one per worker lcore",
+	UINT_OPT("queues", "N", queues, 1, QUEUES_MAX, "one",
 		 "rx/tx queue pairs per port, one worker lcore each"),
 	UINT_OPT("mtu", "N", mtu, MTU_MIN, MTU_MAX, NULL,
 		 "the IP MTU of the ports: where every path's MTU starts (docs/PMTU.md)"),

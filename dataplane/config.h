@@ -126,7 +126,7 @@ struct dpsctp_config {
 	enum dpsctp_config_icmp_unreach icmp_unreach; /**< --icmp-unreach, default profile */
 	bool udp_encap;				      /**< --udp-encap: SCTP over UDP, RFC 6951 */
 	uint16_t udp_port;			      /**< --udp-port / --udp-encap=PORT, 9899 */
-	uint16_t queues;			      /**< --queues, 0 = one per worker lcore */
+	uint16_t queues;			      /**< --queues, 0 = one */
 	uint16_t mtu;				      /**< --mtu, 1500 */
 	uint32_t max_assocs;			      /**< --max-assocs, per lcore, 1024 */
 	uint32_t max_handshakes;		      /**< --max-handshakes, per lcore, 256 */

@@ -373,28 +373,6 @@ dp_conn_index_peer_addr(struct dpsctp_assoc *c, const struct sctp_addr *a)
 	c->peer_addrs[c->n_peer_addrs++] = *a;
 }
 
-/* Bits a and b share from the start; 0 across families. */
-static unsigned
-dp_conn_common_prefix(const struct sctp_addr *a, const struct sctp_addr *b)
-{
-	unsigned n = a->family == 4 ? 4u : 16u, bits = 0;
-	if (a->family != b->family)
-		return 0;
-	for (unsigned i = 0; i < n; i++) {
-		uint8_t x = (uint8_t)(a->bytes[i] ^ b->bytes[i]);
-		if (x == 0) {
-			bits += 8;
-			continue;
-		}
-		while ((x & 0x80u) == 0) {
-			bits++;
-			x = (uint8_t)(x << 1);
-		}
-		break;
-	}
-	return bits;
-}
-
 /*
  * With several ports or --route entries: the port a path to *ip leaves by
  * and, when the route goes through a gateway, *ip replaced by it (its
@@ -410,9 +388,9 @@ dp_conn_next_hop(const struct dpsctp_assoc *c, struct sctp_addr *ip)
 	if (!d->routed)
 		return 0;
 	const struct sctp_addr *src = &c->a.local_addr;
-	unsigned best = dp_conn_common_prefix(src, ip);
+	unsigned best = sctp_addr_common_prefix(src, ip);
 	for (unsigned i = 0; d->set.n_addrs > 1 && i < d->set.n_addrs; i++) {
-		unsigned l = dp_conn_common_prefix(&d->set.addrs[i], ip);
+		unsigned l = sctp_addr_common_prefix(&d->set.addrs[i], ip);
 		if (l > best) {
 			best = l;
 			src = &d->set.addrs[i];

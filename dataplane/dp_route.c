@@ -19,33 +19,8 @@
 #include <rte_lpm6.h>
 
 #include "dataplane/dp_route.h"
+#include "sctp/addr.h"
 #include "sctp/byteorder.h"
-
-static bool
-addr_eq(const struct sctp_addr *a, const struct sctp_addr *b)
-{
-	return a->family == b->family && memcmp(a->bytes, b->bytes, a->family == 4 ? 4u : 16u) == 0;
-}
-
-/* Bits a and b share from the start (same family). */
-static unsigned
-common_prefix(const struct sctp_addr *a, const struct sctp_addr *b)
-{
-	unsigned n = a->family == 4 ? 4u : 16u, bits = 0;
-	for (unsigned i = 0; i < n; i++) {
-		uint8_t x = (uint8_t)(a->bytes[i] ^ b->bytes[i]);
-		if (x == 0) {
-			bits += 8;
-			continue;
-		}
-		while ((x & 0x80u) == 0) {
-			bits++;
-			x = (uint8_t)(x << 1);
-		}
-		break;
-	}
-	return bits;
-}
 
 /* The network of a with len bits kept. */
 static void
@@ -154,7 +129,7 @@ dp_route_port_of(const struct dp_routes *r, const struct sctp_addr *src)
 {
 	for (unsigned p = 0; p < r->n_ports; p++)
 		for (unsigned i = 0; i < r->n_addrs[p]; i++)
-			if (addr_eq(&r->addrs[p][i], src))
+			if (sctp_addr_eq(&r->addrs[p][i], src))
 				return (int)p;
 	return -1;
 }
@@ -216,13 +191,13 @@ dp_route_src(const struct dp_routes *r, unsigned port, const struct sctp_addr *d
 	unsigned best_len = 0;
 	for (unsigned i = 0; i < r->n_addrs[port]; i++) {
 		const struct sctp_addr *a = &r->addrs[port][i];
-		if (src != NULL && addr_eq(a, src)) {
+		if (src != NULL && sctp_addr_eq(a, src)) {
 			*out = *a;
 			return true;
 		}
 		if (a->family != dst->family)
 			continue;
-		unsigned l = common_prefix(a, dst);
+		unsigned l = sctp_addr_common_prefix(a, dst);
 		if (best == NULL || l > best_len) {
 			best = a;
 			best_len = l;

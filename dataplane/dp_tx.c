@@ -296,12 +296,6 @@ dp_tx_offload(const struct dp_worker *w, unsigned port, uint16_t udp_port)
 	return udp_port == 0 && w->d->ports[port].offloads.crc.tx == CRC32C_WHERE_NIC;
 }
 
-static bool
-dp_tx_addr_eq(const struct sctp_addr *a, const struct sctp_addr *b)
-{
-	return a->family == b->family && memcmp(a->bytes, b->bytes, 16) == 0;
-}
-
 /*
  * With several ports or --route entries (d->routed): the packet's port and
  * next hop from the routing table (dp_route.h), and its source one of that
@@ -321,7 +315,7 @@ dp_tx_route(struct dp_worker *w, struct dpsctp_l3_tx *tx)
 	}
 	tx->via = hop.via;
 	struct sctp_addr src;
-	if (dp_route_src(r, hop.port, &tx->dst, &tx->src, &src) && !dp_tx_addr_eq(&src, &tx->src)) {
+	if (dp_route_src(r, hop.port, &tx->dst, &tx->src, &src) && !sctp_addr_eq(&src, &tx->src)) {
 		tx->src = src;
 		w->ctr.tx_src_port++;
 	}

@@ -44,6 +44,25 @@ sctp_addr_eq(const struct sctp_addr *a, const struct sctp_addr *b)
 	return a->family == b->family && memcmp(a->bytes, b->bytes, sctp_addr_len(a)) == 0;
 }
 
+/*
+ * Leading bits a and b share; 0 across families. Source selection picks the
+ * local address sharing the longest prefix with the destination (RFC 9260
+ * §6.4 leaves the choice to the implementation; RFC 6724 rule 8 is this).
+ */
+static inline unsigned
+sctp_addr_common_prefix(const struct sctp_addr *a, const struct sctp_addr *b)
+{
+	unsigned len = a->family == b->family ? sctp_addr_len(a) : 0u, bits = 0;
+
+	for (unsigned i = 0; i < len; i++) {
+		uint8_t d = (uint8_t)(a->bytes[i] ^ b->bytes[i]);
+		if (d != 0)
+			return bits + (unsigned)__builtin_clz((unsigned)d << 24);
+		bits += 8;
+	}
+	return bits;
+}
+
 /* From 4 bytes in network order (an IPv4 Address parameter's value). */
 static inline struct sctp_addr
 sctp_addr_v4(const uint8_t *be4)

@@ -618,21 +618,6 @@ assoc_count_drop(struct sctp_assoc *a, enum sctp_assoc_drop d)
 	a->counters->drops[d]++;
 }
 
-/* Leading bits two addresses of one family share. */
-static inline unsigned
-assoc_common_prefix(const struct sctp_addr *x, const struct sctp_addr *y)
-{
-	unsigned len = sctp_addr_len(x), bits = 0;
-
-	for (unsigned i = 0; i < len; i++) {
-		uint8_t d = x->bytes[i] ^ y->bytes[i];
-		if (d != 0)
-			return bits + (unsigned)__builtin_clz((unsigned)d << 24);
-		bits += 8;
-	}
-	return bits;
-}
-
 /*
  * Our source address toward dst. With one local address, that one. A
  * multi-homed endpoint (RFC 9260 §6.4) uses, of its addresses of dst's
@@ -648,13 +633,13 @@ assoc_src_for(const struct sctp_assoc *a, const struct sctp_addr *dst)
 {
 	const struct sctp_endpoint_config *cfg = &a->ep->cfg;
 	const struct sctp_addr *best = &a->local_addr;
-	unsigned best_len = dst->family == best->family ? assoc_common_prefix(best, dst) : 0;
+	unsigned best_len = dst->family == best->family ? sctp_addr_common_prefix(best, dst) : 0;
 
 	for (uint8_t i = 0; cfg->n_addrs > 1 && i < cfg->n_addrs; i++) {
 		const struct sctp_addr *x = &cfg->addrs[i];
 		if (x->family != dst->family)
 			continue;
-		unsigned l = assoc_common_prefix(x, dst);
+		unsigned l = sctp_addr_common_prefix(x, dst);
 		if (l > best_len) {
 			best = x;
 			best_len = l;

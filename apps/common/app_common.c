@@ -70,6 +70,18 @@ app_init(int *argc, char ***argv, struct dpsctp_config *cfg, const char *prog)
 	return 0;
 }
 
+int
+app_one_worker(const struct dpsctp_config *cfg, const char *prog)
+{
+	if (cfg->queues <= 1)
+		return 0;
+	fprintf(stderr,
+		"%s: --queues %u: this program polls one worker, the other queues would go "
+		"unread (dpsctpd serves several workers, dpsctp-scale measures them)\n",
+		prog, cfg->queues);
+	return 2;
+}
+
 void *
 app_hold_half(void)
 {

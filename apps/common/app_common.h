@@ -28,6 +28,14 @@ int app_ring_pair(const char *prefix);
 int app_init(int *argc, char ***argv, struct dpsctp_config *cfg, const char *prog);
 
 /*
+ * dpsctp-echo and dpsctp-perf poll one worker from their main thread:
+ * --queues above 1 would start workers whose queues nobody reads (RSS would
+ * steer part of the traffic there, to be dropped). 0, or 2 with the reason
+ * on stderr.
+ */
+int app_one_worker(const struct dpsctp_config *cfg, const char *prog);
+
+/*
  * dpsctp_create() from cfg; with port != NULL, the configuration's port
  * and addresses are replaced first by "port" (ethdev:NAME or devargs) and
  * "ip" (ADDR/PREFIX). NULL with "prog: why" on stderr.

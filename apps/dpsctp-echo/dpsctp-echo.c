@@ -697,6 +697,8 @@ main(int argc, char **argv)
 	}
 	bool assocs_given = app_option_given(argc, argv, "max-assocs");
 	int st = app_init(&argc, &argv, &cfg, "dpsctp-echo");
+	if (st == 0)
+		st = app_one_worker(&cfg, "dpsctp-echo");
 	if (st != 0)
 		return st;
 	if ((st = parse_options(&o, argc, argv)) != 0)

@@ -371,6 +371,8 @@ parse_options(struct perf_run *r, int argc, char **argv)
 	char err[256];
 	bool assocs_given = app_option_given(argc, argv, "max-assocs");
 	int st = app_init(&argc, &argv, &r->cfg, "dpsctp-perf");
+	if (st == 0)
+		st = app_one_worker(&r->cfg, "dpsctp-perf");
 	if (st != 0)
 		return st;
 	int prc = perf_opts_parse(&r->o, argc, argv, err, sizeof(err));
