@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/tests/dp_env.h"
+#include "dataplane/tests/dp_pair.h"
 
 namespace {
 
@@ -96,53 +96,31 @@ on_space(dpsctp_assoc *, uint32_t free_bytes, void *arg)
 
 const dpsctp_callbacks kCb = { on_recv, on_event, on_space };
 
-class DpApi : public ::testing::Test {
+class DpApi : public DpPair {
       protected:
 	void SetUp() override
 	{
-		link_ = std::make_unique<RingLink>("api" + std::to_string(serial_++), 1);
-		ASSERT_GE(link_->a, 0);
-		ASSERT_GE(link_->b, 0);
-		char err[256];
-		dpsctp_config cc = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
-		dpsctp_config sc = dp_test_config(link_->name_b, "10.0.0.2/24", 1, 0);
-		// A second address a side: two paths each way (multi-homing).
-		ASSERT_EQ(dpsctp_config_set(&cc, "ip", "10.0.1.1/24", err, sizeof(err)), 0) << err;
-		ASSERT_EQ(dpsctp_config_set(&sc, "ip", "10.0.1.2/24", err, sizeof(err)), 0) << err;
-		ASSERT_EQ(dpsctp_config_set(&cc, "sndbuf", "64k", err, sizeof(err)), 0) << err;
-		// The receive flow control tests want a small server window.
-		const char *test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-		if (strncmp(test, "RxFlowControl", strlen("RxFlowControl")) == 0) {
-			ASSERT_EQ(dpsctp_config_set(&sc, "rcvbuf", "64k", err, sizeof(err)), 0)
-				<< err;
-		}
+		const std::string test =
+			::testing::UnitTest::GetInstance()->current_test_info()->name();
+		auto named = [&](const char *prefix) { return test.rfind(prefix, 0) == 0; };
+		// EphemeralPortsNeverCollide opens 200 associations.
+		Opts both = { { "max-assocs", "256" }, { "max-handshakes", "256" } };
 		// --max-streams above the profile's 16 is what COMM_UP says.
-		if (strcmp(test, "StreamsAsConfigured") == 0) {
-			for (dpsctp_config *x : { &cc, &sc }) {
-				ASSERT_EQ(dpsctp_config_set(x, "max-streams", "100", err,
-							    sizeof(err)),
-					  0)
-					<< err;
-			}
-		}
-		// The listener tests: two ports at most on the server (--listeners).
-		if (strncmp(test, "Unlisten", strlen("Unlisten")) == 0) {
-			ASSERT_EQ(dpsctp_config_set(&sc, "listeners", "2", err, sizeof(err)), 0)
-				<< err;
-		}
-		// ICMP8 as the RFC words it (the DC profile only counts it).
-		ASSERT_EQ(dpsctp_config_set(&cc, "icmp-unreach", "abort", err, sizeof(err)), 0)
-			<< err;
-		for (dpsctp_config *x : { &cc, &sc }) // EphemeralPortsNeverCollide opens 200
-			for (const char *o : { "max-assocs", "max-handshakes" })
-				ASSERT_EQ(dpsctp_config_set(x, o, "256", err, sizeof(err)), 0)
-					<< err;
-		c_ = dpsctp_create(&cc, err, sizeof(err));
-		ASSERT_NE(c_, nullptr) << err;
-		s_ = dpsctp_create(&sc, err, sizeof(err));
-		ASSERT_NE(s_, nullptr) << err;
-		cfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_));
-		sfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_));
+		if (test == "StreamsAsConfigured")
+			both.push_back({ "max-streams", "100" });
+		// A second address a side: two paths each way (multi-homing). ICMP8
+		// as the RFC words it (the DC profile only counts it).
+		Opts client = { { "ip", "10.0.1.1/24" },
+				{ "sndbuf", "64k" },
+				{ "icmp-unreach", "abort" } };
+		Opts server = { { "ip", "10.0.1.2/24" },
+				// The receive flow control tests want a small window.
+				{ "rcvbuf", named("RxFlowControl") ? "64k" : "" },
+				// The listener tests: two ports at most (--listeners).
+				{ "listeners", named("Unlisten") ? "2" : "" } };
+		client.insert(client.end(), both.begin(), both.end());
+		server.insert(server.end(), both.begin(), both.end());
+		open_pair("api", client, server);
 		ASSERT_EQ(dpsctp_listen(s_, kPort, &kCb, &server_), 0);
 		EXPECT_EQ(dpsctp_listen(s_, kPort, &kCb, &server_), -EEXIST);
 		EXPECT_EQ(dpsctp_listen(s_, 0, &kCb, &server_), -EINVAL);
@@ -151,38 +129,12 @@ class DpApi : public ::testing::Test {
 	{
 		for (rte_mbuf *m : server_.kept)
 			rte_pktmbuf_free(m);
-		// Both stopped and the wire emptied before any pool is counted or
-		// freed, so a test that failed with an association open leaves
-		// nothing behind for the next one (RingLink::drain()).
-		for (dpsctp *d : { c_, s_ }) {
-			if (d != nullptr) {
-				EXPECT_EQ(dpsctp_stop(d, 100), 0);
-			}
-		}
-		if (link_ != nullptr)
-			link_->drain();
-		if (c_ != nullptr) {
-			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_)), cfree_);
-		}
-		if (s_ != nullptr) {
-			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_)), sfree_);
-		}
-		dpsctp_destroy(c_);
-		dpsctp_destroy(s_);
-		link_.reset();
+		DpPair::TearDown();
 	}
 	void poll(unsigned n = 1)
 	{
-		for (unsigned i = 0; i < n; i++) {
-			dpsctp_poll(c_, 0);
-			dpsctp_poll(s_, 0);
-		}
-	}
-	template <typename F> bool until(F f, uint64_t max = 20000000)
-	{
-		for (uint64_t i = 0; i < max && !f(); i++)
-			poll();
-		return f();
+		for (unsigned i = 0; i < n; i++)
+			DpPair::poll();
 	}
 	// Send a message from the client, take its packet off the wire and
 	// answer it with an ICMP Fragmentation Needed (mtu) from the server's
@@ -261,15 +213,9 @@ class DpApi : public ::testing::Test {
 			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
 	}
 
-	std::unique_ptr<RingLink> link_;
-	dpsctp *c_ = nullptr, *s_ = nullptr;
-	unsigned cfree_ = 0, sfree_ = 0;
 	App client_, server_;
 	std::vector<uint8_t> quoted_; // the client's packet frag_needed() quoted
-	static unsigned serial_;
 };
-
-unsigned DpApi::serial_ = 0;
 
 TEST_F(DpApi, StreamHandlersBundlingAndKeptMessages)
 {
@@ -298,15 +244,7 @@ TEST_F(DpApi, StreamHandlersBundlingAndKeptMessages)
 	EXPECT_EQ(server_.recv_s2, 10u);
 	EXPECT_EQ(server_.recv_default, 20u); // streams 0 and 3
 	// Bundled: far fewer DATA packets than messages (one per message without MORE).
-	const char *name;
-	uint64_t pkts = 0;
-	for (unsigned i = 0;; i++) {
-		uint64_t v = dpsctp_worker_counter(s_, 0, i, &name);
-		if (name == nullptr)
-			break;
-		if (strcmp(name, "rx_sctp") == 0)
-			pkts = v;
-	}
+	uint64_t pkts = counter(s_, "rx_sctp");
 	EXPECT_LT(pkts, 20u) << "the server received " << pkts << " SCTP packets in all";
 
 	// The kept stream-3 messages are intact after their callbacks returned.
@@ -491,16 +429,7 @@ TEST_F(DpApi, IcmpProtocolUnreachableEndsTheAssociation)
 	ASSERT_EQ(rte_ring_enqueue(link_->ba[0], m), 0);
 	ASSERT_TRUE(until([&] { return client_.lost; }))
 		<< "the client did not end: " << dp_test_counters(c_);
-	uint64_t icmp_errors = 0;
-	const char *name;
-	for (unsigned i = 0;; i++) {
-		uint64_t v = dpsctp_worker_counter(c_, 0, i, &name);
-		if (name == nullptr)
-			break;
-		if (strcmp(name, "icmp_errors") == 0)
-			icmp_errors = v;
-	}
-	EXPECT_EQ(icmp_errors, 1u);
+	EXPECT_EQ(counter(c_, "icmp_errors"), 1u);
 	// The server still holds its side: abort it so the pools can be checked.
 	ASSERT_EQ(dpsctp_abort(server_.a), 0);
 	ASSERT_TRUE(until([&] { return server_.lost && dpsctp_assoc_count(s_) == 0; }));
@@ -510,20 +439,6 @@ TEST_F(DpApi, IcmpProtocolUnreachableEndsTheAssociation)
 // ICMP 3/4 (Fragmentation Needed, RFC 1191 next-hop MTU 1280) quoting the
 // client's DATA packet: the core lowers the path's MTU (docs/PMTU.md), the
 // application hears DPSCTP_EV_PATH_MTU and the path's statistics say 1280.
-// Worker 0's counter of that name; UINT64_MAX when there is none.
-uint64_t
-worker_counter(dpsctp *d, const char *want)
-{
-	const char *name;
-	for (unsigned i = 0;; i++) {
-		uint64_t v = dpsctp_worker_counter(d, 0, i, &name);
-		if (name == nullptr)
-			return UINT64_MAX;
-		if (strcmp(name, want) == 0)
-			return v;
-	}
-}
-
 TEST_F(DpApi, IcmpFragNeededLowersThePathMtu)
 {
 	connect_both();
@@ -551,7 +466,7 @@ TEST_F(DpApi, IcmpFragNeededAboutTheSecondAddress)
 {
 	connect_both();
 	const uint8_t second[4] = { 10, 0, 1, 2 };
-	uint64_t no_assoc = worker_counter(c_, "icmp_no_assoc");
+	uint64_t no_assoc = counter(c_, "icmp_no_assoc");
 	ASSERT_NO_FATAL_FAILURE(frag_needed(second, 1280));
 	ASSERT_TRUE(until([&] { return client_.mtu_ev.type == DPSCTP_EV_PATH_MTU; }))
 		<< "no PATH_MTU event: " << dp_test_counters(c_);
@@ -563,15 +478,15 @@ TEST_F(DpApi, IcmpFragNeededAboutTheSecondAddress)
 	ASSERT_EQ(memcmp(p1.addr.bytes, second, 4), 0);
 	EXPECT_EQ(p0.mtu, 1500u);
 	EXPECT_EQ(p1.mtu, 1280u);
-	EXPECT_EQ(worker_counter(c_, "icmp_no_assoc"), no_assoc);
-	EXPECT_EQ(worker_counter(c_, "peer_addr_taken"), 0u);
+	EXPECT_EQ(counter(c_, "icmp_no_assoc"), no_assoc);
+	EXPECT_EQ(counter(c_, "peer_addr_taken"), 0u);
 	EXPECT_FALSE(client_.lost);
 	ASSERT_TRUE(until([&] { return server_.recv_default >= 1; }));
 	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
 	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
 	// Freed: neither address finds an association any more.
 	ASSERT_NO_FATAL_FAILURE(frag_needed(second, 1280, false));
-	ASSERT_TRUE(until([&] { return worker_counter(c_, "icmp_no_assoc") == no_assoc + 1; }));
+	ASSERT_TRUE(until([&] { return counter(c_, "icmp_no_assoc") == no_assoc + 1; }));
 }
 
 // A peer address is one association's (RFC 9260): one that another
@@ -596,10 +511,10 @@ TEST_F(DpApi, PeerAddressOfAnotherAssociationIsNotTaken)
 	EXPECT_EQ(rc, -EADDRINUSE);
 	// A free first address (nobody has 10.0.0.3), a taken second one.
 	sctp_addr both[2] = { { 4, { 10, 0, 0, 3 } }, { 4, { 10, 0, 1, 2 } } };
-	uint64_t taken = worker_counter(c_, "peer_addr_taken");
+	uint64_t taken = counter(c_, "peer_addr_taken");
 	dpsctp_assoc *b = dpsctp_connect(c_, 0, both, 2, kPort, 5000, &kCb, &other, &rc);
 	ASSERT_NE(b, nullptr) << rc;
-	EXPECT_EQ(worker_counter(c_, "peer_addr_taken"), taken + 1);
+	EXPECT_EQ(counter(c_, "peer_addr_taken"), taken + 1);
 	// The server never hears of it (its INIT would restart the first one).
 	link_->drain();
 	ASSERT_EQ(dpsctp_abort(b), 0);
@@ -929,7 +844,7 @@ TEST_F(DpApi, UnlistenFreesThePortAndKeepsItsAssociations)
 	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
 	ASSERT_EQ(dpsctp_shutdown(c2.a), 0);
 	ASSERT_TRUE(until([&] { return client_.done && server_.done && c2.done && again.done; }));
-	EXPECT_EQ(worker_counter(s_, "cookie_unlistened"), 0u);
+	EXPECT_EQ(counter(s_, "cookie_unlistened"), 0u);
 }
 
 // A port that stops listening between its INIT ACK and the COOKIE ECHO: the
@@ -940,17 +855,17 @@ TEST_F(DpApi, UnlistenBetweenInitAckAndCookieEcho)
 	App late;
 	sctp_addr peer[1] = { { 4, { 10, 0, 0, 2 } } };
 	int rc = 0;
-	uint64_t ootb = worker_counter(s_, "ootb");
+	uint64_t ootb = counter(s_, "ootb");
 	ASSERT_NE(dpsctp_connect(c_, 0, peer, 1, kPort, 0, &kCb, &late, &rc), nullptr) << rc;
 	// Until the server has taken the INIT (answered with an INIT ACK).
-	for (unsigned i = 0; i < 1000 && worker_counter(s_, "ootb") == ootb; i++) {
+	for (unsigned i = 0; i < 1000 && counter(s_, "ootb") == ootb; i++) {
 		dpsctp_poll(c_, 0);
 		dpsctp_poll(s_, 0);
 	}
-	ASSERT_GT(worker_counter(s_, "ootb"), ootb);
+	ASSERT_GT(counter(s_, "ootb"), ootb);
 	ASSERT_EQ(dpsctp_unlisten(s_, kPort), 0);
 	ASSERT_TRUE(until([&] { return late.lost; }));
-	EXPECT_EQ(worker_counter(s_, "cookie_unlistened"), 1u);
+	EXPECT_EQ(counter(s_, "cookie_unlistened"), 1u);
 	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
 	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
 }

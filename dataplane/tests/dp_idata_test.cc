@@ -24,7 +24,7 @@
 #include <tuple>
 #include <vector>
 
-#include "dataplane/tests/dp_env.h"
+#include "dataplane/tests/dp_pair.h"
 
 namespace {
 
@@ -139,99 +139,31 @@ struct Side {
 	const char *max_streams = ""; // room to add streams (RFC 6525)
 };
 
-class DpIData : public ::testing::Test {
+class DpIData : public DpPair {
       protected:
 	void start(Side client, Side server)
 	{
-		link_ = std::make_unique<RingLink>("id" + std::to_string(serial_++), 1);
-		ASSERT_GE(link_->a, 0);
-		ASSERT_GE(link_->b, 0);
-		char err[256];
-		dpsctp_config cc = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
-		dpsctp_config sc = dp_test_config(link_->name_b, "10.0.0.2/24", 1, 0);
-		EXPECT_EQ(cc.extensions, kBoth | DPSCTP_EXT_RECONFIG)
-			<< "the default offers PR-SCTP, I-DATA and RE-CONFIG";
-		EXPECT_EQ(cc.sched, DPSCTP_SCHED_RR) << "the default scheduler";
-		const std::pair<dpsctp_config *, Side> sides[] = { { &cc, client },
-								   { &sc, server } };
-		for (const auto &x : sides) {
-			// 300 KB messages need a send buffer above the 256 KiB default.
-			for (const char *o : { "sndbuf", "rcvbuf" }) {
-				ASSERT_EQ(dpsctp_config_set(x.first, o, "1m", err, sizeof(err)), 0)
-					<< err;
-			}
-			if (x.second.ext[0] != '\0') {
-				ASSERT_EQ(dpsctp_config_set(x.first, "extensions", x.second.ext,
-							    err, sizeof(err)),
-					  0)
-					<< err;
-			}
-			if (x.second.max_streams[0] != '\0') {
-				ASSERT_EQ(dpsctp_config_set(x.first, "max-streams",
-							    x.second.max_streams, err, sizeof(err)),
-					  0)
-					<< err;
-			}
-			if (x.second.sched[0] != '\0') {
-				ASSERT_EQ(dpsctp_config_set(x.first, "sched", x.second.sched, err,
-							    sizeof(err)),
-					  0)
-					<< err;
-			}
-		}
-		c_ = dpsctp_create(&cc, err, sizeof(err));
-		ASSERT_NE(c_, nullptr) << err;
-		s_ = dpsctp_create(&sc, err, sizeof(err));
-		ASSERT_NE(s_, nullptr) << err;
-		cfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_));
-		sfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_));
+		// 300 KB messages need a send buffer above the 256 KiB default.
+		auto opts = [](const Side &x) -> Opts {
+			return { { "sndbuf", "1m" },
+				 { "rcvbuf", "1m" },
+				 { "extensions", x.ext },
+				 { "max-streams", x.max_streams },
+				 { "sched", x.sched } };
+		};
+		open_pair("id", opts(client), opts(server), [](dpsctp_config &cc, dpsctp_config &) {
+			EXPECT_EQ(cc.extensions, kBoth | DPSCTP_EXT_RECONFIG)
+				<< "the default offers PR-SCTP, I-DATA and RE-CONFIG";
+			EXPECT_EQ(cc.sched, DPSCTP_SCHED_RR) << "the default scheduler";
+		});
 		ASSERT_EQ(dpsctp_listen(s_, kPort, &kCb, &server_), 0);
-		sctp_addr peer = { 4, { 10, 0, 0, 2 } };
-		int rc = 0;
-		ASSERT_NE(dpsctp_connect(c_, 0, &peer, 1, kPort, 0, &kCb, &client_, &rc), nullptr)
-			<< rc;
+		ASSERT_NE(connect_to(kPort, &kCb, &client_), nullptr);
 		ASSERT_TRUE(until([&] { return client_.up && server_.up; }))
 			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
 	}
-	void TearDown() override
-	{
-		// Both stopped and the wire emptied before any pool is counted or
-		// freed, so a test that failed with an association open leaves
-		// nothing behind for the next one (RingLink::drain()).
-		for (dpsctp *d : { c_, s_ }) {
-			if (d != nullptr) {
-				EXPECT_EQ(dpsctp_stop(d, 100), 0);
-			}
-		}
-		if (link_ != nullptr)
-			link_->drain();
-		if (c_ != nullptr) {
-			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_)), cfree_);
-		}
-		if (s_ != nullptr) {
-			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_)), sfree_);
-		}
-		dpsctp_destroy(c_);
-		dpsctp_destroy(s_);
-		link_.reset();
-	}
-	void poll()
-	{
-		dpsctp_poll(c_, 0);
-		dpsctp_poll(s_, 0);
-	}
-	template <typename F> bool until(F f, uint64_t max = 20000000)
-	{
-		for (uint64_t i = 0; i < max && !f(); i++)
-			poll();
-		return f();
-	}
 	void finish()
 	{
-		ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
-		ASSERT_TRUE(until([&] { return client_.ended && server_.ended; }))
-			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
-		EXPECT_EQ(dpsctp_assoc_count(c_) + dpsctp_assoc_count(s_), 0u);
+		close_pair(client_, server_);
 	}
 	uint32_t extensions(dpsctp_assoc *a)
 	{
@@ -320,14 +252,8 @@ class DpIData : public ::testing::Test {
 		to.order.clear();
 	}
 
-	std::unique_ptr<RingLink> link_;
-	dpsctp *c_ = nullptr, *s_ = nullptr;
-	unsigned cfree_ = 0, sfree_ = 0;
 	App client_, server_;
-	static unsigned serial_;
 };
-
-unsigned DpIData::serial_ = 0;
 
 TEST_F(DpIData, NegotiatedByDefaultAndCarriesEverything)
 {

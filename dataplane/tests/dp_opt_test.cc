@@ -21,7 +21,7 @@
 #include <cstring>
 #include <string>
 
-#include "dataplane/tests/dp_env.h"
+#include "dataplane/tests/dp_pair.h"
 
 namespace {
 
@@ -70,60 +70,18 @@ on_recv(dpsctp_assoc *, const dpsctp_msg *m, void *arg)
 
 const dpsctp_callbacks kCb = { on_recv, on_event, nullptr };
 
-class DpOpt : public ::testing::Test {
+class DpOpt : public DpPair {
       protected:
 	void start(const char *client_maxseg = "")
 	{
-		link_ = std::make_unique<RingLink>("op" + std::to_string(serial_++), 1);
-		ASSERT_GE(link_->a, 0);
-		ASSERT_GE(link_->b, 0);
-		char err[256];
-		dpsctp_config cc = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
-		dpsctp_config sc = dp_test_config(link_->name_b, "10.0.0.2/24", 1, 0);
-		if (client_maxseg[0] != '\0') {
-			ASSERT_EQ(dpsctp_config_set(&cc, "maxseg", client_maxseg, err, sizeof(err)),
-				  0)
-				<< err;
-		}
-		ASSERT_EQ(dpsctp_config_set(&sc, "sack-freq", "1", err, sizeof(err)), 0) << err;
-		c_ = dpsctp_create(&cc, err, sizeof(err));
-		ASSERT_NE(c_, nullptr) << err;
-		s_ = dpsctp_create(&sc, err, sizeof(err));
-		ASSERT_NE(s_, nullptr) << err;
+		open_pair("op", { { "maxseg", client_maxseg } }, { { "sack-freq", "1" } });
 		ASSERT_EQ(dpsctp_listen(s_, kPort, &kCb, &server_), 0);
 	}
 	dpsctp_assoc *connect(App &app, const dpsctp_initmsg *init = nullptr)
 	{
-		sctp_addr peer = { 4, { 10, 0, 0, 2 } };
-		int rc = 0;
-		dpsctp_assoc *a =
-			dpsctp_connect_opts(c_, 0, &peer, 1, kPort, 0, init, &kCb, &app, &rc);
-		EXPECT_NE(a, nullptr) << rc;
+		dpsctp_assoc *a = connect_to(kPort, &kCb, &app, init);
 		EXPECT_TRUE(until([&] { return app.up.load(); })) << dp_test_counters(c_);
 		return a;
-	}
-	void TearDown() override
-	{
-		if (c_ != nullptr) {
-			EXPECT_EQ(dpsctp_stop(c_, 100), 0);
-		}
-		if (s_ != nullptr) {
-			EXPECT_EQ(dpsctp_stop(s_, 100), 0);
-		}
-		dpsctp_destroy(c_);
-		dpsctp_destroy(s_);
-		link_.reset();
-	}
-	void poll()
-	{
-		dpsctp_poll(c_, 0);
-		dpsctp_poll(s_, 0);
-	}
-	template <typename F> bool until(F f, uint64_t max = 5000000)
-	{
-		for (uint64_t i = 0; i < max && !f(); i++)
-			poll();
-		return f();
 	}
 	void send(dpsctp_assoc *a, size_t len)
 	{
@@ -146,10 +104,7 @@ class DpOpt : public ::testing::Test {
 		EXPECT_EQ(len, sizeof(v));
 		return v;
 	}
-	std::unique_ptr<RingLink> link_;
-	dpsctp *c_ = nullptr, *s_ = nullptr;
 	App server_;
-	static inline unsigned serial_ = 0;
 };
 
 TEST_F(DpOpt, ConfigurationErrorsNameTheKey)

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/tests/dp_env.h"
+#include "dataplane/tests/dp_pair.h"
 
 namespace {
 
@@ -66,88 +66,24 @@ struct Sides {
 	const char *client_impair = "";
 };
 
-class DpPrSctp : public ::testing::Test {
+class DpPrSctp : public DpPair {
       protected:
 	void start(Sides ext)
 	{
-		link_ = std::make_unique<RingLink>("pr" + std::to_string(serial_++), 1);
-		ASSERT_GE(link_->a, 0);
-		ASSERT_GE(link_->b, 0);
-		char err[256];
-		dpsctp_config cc = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
-		dpsctp_config sc = dp_test_config(link_->name_b, "10.0.0.2/24", 1, 0);
-		EXPECT_EQ(cc.extensions & DPSCTP_EXT_PR_SCTP, DPSCTP_EXT_PR_SCTP)
-			<< "the default offers PR-SCTP";
-		const std::pair<dpsctp_config *, const char *> sides[] = { { &cc, ext.client },
-									   { &sc, ext.server } };
-		for (const auto &x : sides) {
-			if (x.second[0] != '\0') {
-				ASSERT_EQ(dpsctp_config_set(x.first, "extensions", x.second, err,
-							    sizeof(err)),
-					  0)
-					<< err;
-			}
-		}
-		if (ext.client_impair[0] != '\0') {
-			ASSERT_EQ(dpsctp_config_set(&cc, "impair", ext.client_impair, err,
-						    sizeof(err)),
-				  0)
-				<< err;
-		}
-		c_ = dpsctp_create(&cc, err, sizeof(err));
-		ASSERT_NE(c_, nullptr) << err;
-		s_ = dpsctp_create(&sc, err, sizeof(err));
-		ASSERT_NE(s_, nullptr) << err;
-		cfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_));
-		sfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_));
+		open_pair("pr", { { "extensions", ext.client }, { "impair", ext.client_impair } },
+			  { { "extensions", ext.server } }, [](dpsctp_config &cc, dpsctp_config &) {
+				  EXPECT_EQ(cc.extensions & DPSCTP_EXT_PR_SCTP, DPSCTP_EXT_PR_SCTP)
+					  << "the default offers PR-SCTP";
+			  });
 		ASSERT_EQ(dpsctp_listen(s_, kPort, &kCb, &server_), 0);
-		sctp_addr peer = { 4, { 10, 0, 0, 2 } };
-		int rc = 0;
-		ASSERT_NE(dpsctp_connect(c_, 0, &peer, 1, kPort, 0, &kCb, &client_, &rc), nullptr)
-			<< rc;
+		ASSERT_NE(connect_to(kPort, &kCb, &client_), nullptr);
 		ASSERT_TRUE(until([&] { return client_.up && server_.up; }))
 			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
-	}
-	void TearDown() override
-	{
-		// Both stopped and the wire emptied before any pool is counted or
-		// freed, so a test that failed with an association open leaves
-		// nothing behind for the next one (RingLink::drain()).
-		for (dpsctp *d : { c_, s_ }) {
-			if (d != nullptr) {
-				EXPECT_EQ(dpsctp_stop(d, 100), 0);
-			}
-		}
-		if (link_ != nullptr)
-			link_->drain();
-		if (c_ != nullptr) {
-			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_)), cfree_);
-		}
-		if (s_ != nullptr) {
-			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_)), sfree_);
-		}
-		dpsctp_destroy(c_);
-		dpsctp_destroy(s_);
-		link_.reset();
-	}
-	void poll()
-	{
-		dpsctp_poll(c_, 0);
-		dpsctp_poll(s_, 0);
-	}
-	template <typename F> bool until(F f, uint64_t max = 20000000)
-	{
-		for (uint64_t i = 0; i < max && !f(); i++)
-			poll();
-		return f();
 	}
 	// A graceful close: every message delivered or abandoned, every mbuf back.
 	void finish()
 	{
-		ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
-		ASSERT_TRUE(until([&] { return client_.ended && server_.ended; }))
-			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
-		EXPECT_EQ(dpsctp_assoc_count(c_) + dpsctp_assoc_count(s_), 0u);
+		close_pair(client_, server_);
 	}
 	uint32_t extensions(dpsctp_assoc *a)
 	{
@@ -216,14 +152,8 @@ class DpPrSctp : public ::testing::Test {
 		EXPECT_TRUE(from.failed.empty());
 	}
 
-	std::unique_ptr<RingLink> link_;
-	dpsctp *c_ = nullptr, *s_ = nullptr;
-	unsigned cfree_ = 0, sfree_ = 0;
 	App client_, server_;
-	static unsigned serial_;
 };
-
-unsigned DpPrSctp::serial_ = 0;
 
 TEST_F(DpPrSctp, NegotiatedWhenBothOffer)
 {

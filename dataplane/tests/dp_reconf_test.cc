@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/tests/dp_env.h"
+#include "dataplane/tests/dp_pair.h"
 
 namespace {
 
@@ -123,105 +123,26 @@ struct Side {
 	const char *max_streams = "";
 };
 
-class DpReconf : public ::testing::Test {
+class DpReconf : public DpPair {
       protected:
 	void start(Side client, Side server)
 	{
-		link_ = std::make_unique<RingLink>("rc" + std::to_string(serial_++), 1);
-		ASSERT_GE(link_->a, 0);
-		ASSERT_GE(link_->b, 0);
-		char err[256];
-		dpsctp_config cc = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
-		dpsctp_config sc = dp_test_config(link_->name_b, "10.0.0.2/24", 1, 0);
-		EXPECT_EQ(cc.extensions, kAll) << "RE-CONFIG offered by default";
-		const std::pair<dpsctp_config *, Side> sides[] = { { &cc, client },
-								   { &sc, server } };
-		for (const auto &x : sides) {
-			const std::pair<const char *, const char *> opts[] = {
-				{ "extensions", x.second.ext },
-				{ "out-streams", x.second.out_streams },
-				{ "max-streams", x.second.max_streams },
-			};
-			for (const auto &o : opts) {
-				if (o.second[0] == '\0')
-					continue;
-				ASSERT_EQ(dpsctp_config_set(x.first, o.first, o.second, err,
-							    sizeof(err)),
-					  0)
-					<< err;
-			}
-			ASSERT_EQ(dpsctp_config_validate(x.first, err, sizeof(err)), 0) << err;
-		}
-		c_ = dpsctp_create(&cc, err, sizeof(err));
-		ASSERT_NE(c_, nullptr) << err;
-		s_ = dpsctp_create(&sc, err, sizeof(err));
-		ASSERT_NE(s_, nullptr) << err;
-		cfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_));
-		sfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_));
+		auto opts = [](const Side &x) -> Opts {
+			return { { "extensions", x.ext },
+				 { "out-streams", x.out_streams },
+				 { "max-streams", x.max_streams } };
+		};
+		open_pair("rc", opts(client), opts(server), [](dpsctp_config &cc, dpsctp_config &) {
+			EXPECT_EQ(cc.extensions, kAll) << "RE-CONFIG offered by default";
+		});
 		ASSERT_EQ(dpsctp_listen(s_, kPort, &kCb, &server_), 0);
-		sctp_addr peer = { 4, { 10, 0, 0, 2 } };
-		int rc = 0;
-		ASSERT_NE(dpsctp_connect(c_, 0, &peer, 1, kPort, 0, &kCb, &client_, &rc), nullptr)
-			<< rc;
+		ASSERT_NE(connect_to(kPort, &kCb, &client_), nullptr);
 		ASSERT_TRUE(until([&] { return client_.up && server_.up; }))
 			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
 	}
-	void TearDown() override
-	{
-		// Both stopped and the wire emptied before any pool is counted or
-		// freed, so a test that failed with an association open leaves
-		// nothing behind for the next one (RingLink::drain()).
-		for (dpsctp *d : { c_, s_ }) {
-			if (d != nullptr) {
-				EXPECT_EQ(dpsctp_stop(d, 100), 0);
-			}
-		}
-		if (link_ != nullptr)
-			link_->drain();
-		if (c_ != nullptr) {
-			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_)), cfree_);
-		}
-		if (s_ != nullptr) {
-			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_)), sfree_);
-		}
-		dpsctp_destroy(c_);
-		dpsctp_destroy(s_);
-		link_.reset();
-	}
-	void poll()
-	{
-		dpsctp_poll(c_, 0);
-		dpsctp_poll(s_, 0);
-	}
-	template <typename F> bool until(F f, uint64_t max = 5000000)
-	{
-		for (uint64_t i = 0; i < max && !f(); i++)
-			poll();
-		return f();
-	}
 	void finish()
 	{
-		ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
-		ASSERT_TRUE(until([&] { return client_.ended && server_.ended; }))
-			<< dp_test_counters(c_) << " / " << dp_test_counters(s_);
-		EXPECT_EQ(dpsctp_assoc_count(c_) + dpsctp_assoc_count(s_), 0u);
-	}
-	dpsctp_assoc_stats stats(dpsctp_assoc *a)
-	{
-		dpsctp_assoc_stats st;
-		EXPECT_EQ(dpsctp_assoc_get_stats(a, &st), 0);
-		return st;
-	}
-	uint64_t counter(dpsctp *d, const char *want)
-	{
-		const char *name;
-		for (unsigned i = 0;; i++) {
-			uint64_t v = dpsctp_worker_counter(d, 0, i, &name);
-			if (name == nullptr)
-				return UINT64_MAX;
-			if (strcmp(name, want) == 0)
-				return v;
-		}
+		close_pair(client_, server_);
 	}
 	// The next message of stream sid from one side, retried (polling both
 	// ends) while refused for room or for the stream's reset in progress.
@@ -283,15 +204,9 @@ class DpReconf : public ::testing::Test {
 		return a;
 	}
 
-	std::unique_ptr<RingLink> link_;
-	dpsctp *c_ = nullptr, *s_ = nullptr;
-	unsigned cfree_ = 0, sfree_ = 0;
 	App client_, server_;
 	std::map<App *, std::map<uint16_t, uint32_t>> next_; // messages sent, by side and stream
-	static unsigned serial_;
 };
-
-unsigned DpReconf::serial_ = 0;
 
 // Our outgoing streams 1 and 2 reset while every stream carries messages
 // both ways: the streams being reset refuse a message until the answer,

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/tests/dp_env.h"
+#include "dataplane/tests/dp_pair.h"
 
 namespace {
 
@@ -97,73 +97,13 @@ on_accept_event(dpsctp_assoc *a, const dpsctp_event *ev, void *arg)
 	on_event(a, ev, s->apps.back().get());
 }
 
-class DpStreams : public ::testing::Test {
+class DpStreams : public DpPair {
       protected:
 	void start(const char *server_stream_mem)
 	{
-		link_ = std::make_unique<RingLink>("st" + std::to_string(serial_++), 1);
-		ASSERT_GE(link_->a, 0);
-		ASSERT_GE(link_->b, 0);
-		char err[256];
-		dpsctp_config cc = dp_test_config(link_->name_a, "10.0.0.1/24", 1, 0);
-		dpsctp_config sc = dp_test_config(link_->name_b, "10.0.0.2/24", 1, 0);
-		for (dpsctp_config *c : { &cc, &sc }) {
-			ASSERT_EQ(dpsctp_config_set(c, "max-streams", "65535", err, sizeof(err)), 0)
-				<< err;
-		}
-		ASSERT_EQ(dpsctp_config_set(&sc, "stream-mem", server_stream_mem, err, sizeof(err)),
-			  0)
-			<< err;
-		ASSERT_EQ(dpsctp_config_validate(&cc, err, sizeof(err)), 0) << err;
-		ASSERT_EQ(dpsctp_config_validate(&sc, err, sizeof(err)), 0) << err;
-		c_ = dpsctp_create(&cc, err, sizeof(err));
-		ASSERT_NE(c_, nullptr) << err;
-		s_ = dpsctp_create(&sc, err, sizeof(err));
-		ASSERT_NE(s_, nullptr) << err;
-		cfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_));
-		sfree_ = rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_));
+		open_pair("st", { { "max-streams", "65535" } },
+			  { { "max-streams", "65535" }, { "stream-mem", server_stream_mem } });
 		ASSERT_EQ(dpsctp_listen(s_, kPort, &kAcceptCb, &server_), 0);
-	}
-	void TearDown() override
-	{
-		for (dpsctp *d : { c_, s_ }) {
-			if (d != nullptr) {
-				EXPECT_EQ(dpsctp_stop(d, 100), 0);
-			}
-		}
-		if (link_ != nullptr)
-			link_->drain();
-		if (c_ != nullptr) {
-			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(c_)), cfree_);
-		}
-		if (s_ != nullptr) {
-			EXPECT_EQ(rte_mempool_avail_count(dpsctp_pktmbuf_pool(s_)), sfree_);
-		}
-		dpsctp_destroy(c_);
-		dpsctp_destroy(s_);
-		link_.reset();
-	}
-	void poll()
-	{
-		dpsctp_poll(c_, 0);
-		dpsctp_poll(s_, 0);
-	}
-	template <typename F> bool until(F f, uint64_t max = 5000000)
-	{
-		for (uint64_t i = 0; i < max && !f(); i++)
-			poll();
-		return f();
-	}
-	uint64_t counter(dpsctp *d, const char *want)
-	{
-		const char *name;
-		for (unsigned i = 0;; i++) {
-			uint64_t v = dpsctp_worker_counter(d, 0, i, &name);
-			if (name == nullptr)
-				return UINT64_MAX;
-			if (strcmp(name, want) == 0)
-				return v;
-		}
 	}
 	// Heap bytes the worker's data blocks hold now.
 	uint64_t heap_in_use(dpsctp *d)
@@ -220,15 +160,10 @@ class DpStreams : public ::testing::Test {
 	}
 
 	static const dpsctp_callbacks kAcceptCb;
-	std::unique_ptr<RingLink> link_;
-	dpsctp *c_ = nullptr, *s_ = nullptr;
-	unsigned cfree_ = 0, sfree_ = 0;
 	Server server_;
-	static unsigned serial_;
 };
 
 const dpsctp_callbacks DpStreams::kAcceptCb = { on_recv, on_accept_event, nullptr };
-unsigned DpStreams::serial_ = 0;
 
 // 8 streams each way: the pool's block, no heap; 65,535 each way: a heap
 // block of the size the streams need, stream 65534 carries messages both
