@@ -426,7 +426,9 @@ attach_failed(const struct echo_opts *o, int err)
 		strerror(-err),
 		err == -ENOENT || err == -ECONNREFUSED
 			? " (is dpsctpd running? --socket or DPSCTPD_SOCKET names its socket)"
-			: "");
+		: err == -EACCES ? " (the socket's mode and group, or dpsctpd's --allow-uid and "
+				   "--allow-gid, keep this user out)"
+				 : "");
 	return 3;
 }
 

@@ -8,6 +8,7 @@
  *   dd_app.c        one attached application: its rings served through the
  *                   embedded API, callbacks turned into events, departure
  *   dd_opt.c        an application's option defaults (RFC 6458 assoc id 0)
+ *   dd_access.c     who may attach: the socket's mode and group, allow lists
  *   dd_telemetry.c  /dpsctpd/stats and /dpsctpd/apps over DPDK telemetry
  *
  * One thread per data-plane worker (--queues N), run to completion: worker
@@ -34,6 +35,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dataplane/config.h"
 #include "dataplane/dpsctp.h"
@@ -240,6 +242,19 @@ int dd_opt_apply_defaults(const struct dd_app *app, struct dpsctp_assoc *a);
 struct rte_mempool;
 int dd_zc_pool(const struct dpsctp_config *cfg, int *fd, uint8_t **base, uint64_t *bytes,
 	       struct rte_mempool **pool);
+
+/* dd_access.c: who may attach, from the options' strings (empty: not given). */
+#define DD_ACCESS_LIST_LEN 512
+struct dd_access_opts {
+	char mode[8];		       /* --socket-mode, octal */
+	char group[64];		       /* --socket-group, name or number */
+	char uids[DD_ACCESS_LIST_LEN]; /* --allow-uid, names or numbers */
+	char gids[DD_ACCESS_LIST_LEN]; /* --allow-gid */
+};
+/* 0, or -EINVAL with the option and value said on stderr. */
+int dd_access_parse(const struct dd_access_opts *in, struct sc_server_access *out);
+/* One "# dpsctpd: socket mode ..." line (--check). */
+void dd_access_print(const struct sc_server_access *a, FILE *f);
 
 /* dd_peer.c: --loopback-peer, a peer in this process over a net_ring pair. */
 #define DD_PEER_IP	  "10.255.0.2"

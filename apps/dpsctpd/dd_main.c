@@ -47,6 +47,7 @@ dd_on_signal(int sig)
 struct dd_opts {
 	char socket[108];
 	struct sc_server_limits srv;
+	struct dd_access_opts access; /* into srv.access (dd_access.c) */
 	struct dd_limits lim;
 	uint32_t idle_sleep_us;
 	bool zero_copy;
@@ -75,6 +76,32 @@ static const struct app_opt dd_opt_table[] = {
 	  .arg = "PATH",
 	  .help = "the control socket",
 	  .dflt = "$DPSCTPD_SOCKET, else " DPSCTP_CLIENT_DEFAULT_SOCKET },
+	{ .kind = APP_OPT_BUF,
+	  .name = "socket-mode",
+	  DO(access.mode),
+	  .arg = "OCTAL",
+	  .help = "the control socket's permission bits (connecting needs write)",
+	  .dflt = "0660" },
+	{ .kind = APP_OPT_BUF,
+	  .name = "socket-group",
+	  DO(access.group),
+	  .arg = "GROUP",
+	  .help = "the control socket's group, by name or number",
+	  .dflt = "the daemon's" },
+	{ .kind = APP_OPT_BUF,
+	  .name = "allow-uid",
+	  DO(access.uids),
+	  .arg = "LIST",
+	  .help = "users (names or numbers, comma-separated) that may attach: given this "
+		  "or --allow-gid, a process neither names is refused EACCES (root and the "
+		  "daemon's user always may)",
+	  .dflt = "anyone the socket lets in" },
+	{ .kind = APP_OPT_BUF,
+	  .name = "allow-gid",
+	  DO(access.gids),
+	  .arg = "LIST",
+	  .help = "groups (the connecting process's primary group) that may attach",
+	  .dflt = "anyone the socket lets in" },
 	{ .kind = APP_OPT_SIZE,
 	  .name = "max-apps",
 	  DO(srv.max_apps),
@@ -550,7 +577,7 @@ dd_parse(int *argc, char ***argv, struct dd_opts *o, struct dpsctp_config *cfg)
 	int st = dd_options(*argc, *argv, o, cfg);
 	if (st != 0)
 		return st == 1 ? 0 : st;
-	if (dd_limits_check(o, cfg) != 0)
+	if (dd_limits_check(o, cfg) != 0 || dd_access_parse(&o->access, &o->srv.access) != 0)
 		return 2;
 	return -1;
 }
@@ -572,6 +599,7 @@ dd_check(const struct dd_opts *o, const struct dpsctp_config *cfg)
 	       (unsigned long long)o->srv.arena_bytes, o->lim.app_assocs, o->lim.app_listens,
 	       o->lim.backlog, o->srv.max_pending, o->srv.hello_timeout_ms,
 	       o->zero_copy ? ", zero copy" : "");
+	dd_access_print(&o->srv.access, stdout);
 	return 0;
 }
 

@@ -51,7 +51,7 @@ static struct {
 	bool valid;
 	uint64_t apps, assocs, held, heap_bytes, region_bytes, mbufs_in_use;
 	uint64_t attached, detached, refused, apps_dropped, orphan_events, orphan_accepts;
-	uint64_t pending, bad_hello, hello_timeouts, pending_evicted, welcome_unsent;
+	uint64_t pending, bad_hello, hello_timeouts, pending_evicted, welcome_unsent, refused_cred;
 	struct dd_counters sum;
 	unsigned n;
 	struct dd_tel_app app[SC_SERVER_MAX_APPS];
@@ -130,6 +130,7 @@ dd_telemetry_refresh(struct dd *d)
 	dd_tel.hello_timeouts = d->srv.ctr.hello_timeouts;
 	dd_tel.pending_evicted = d->srv.ctr.pending_evicted;
 	dd_tel.welcome_unsent = d->srv.ctr.welcome_unsent;
+	dd_tel.refused_cred = d->srv.ctr.refused_cred;
 	dd_tel.apps_dropped = __atomic_load_n(&d->apps_dropped, __ATOMIC_RELAXED);
 	dd_tel.orphan_events = __atomic_load_n(&d->orphan_events, __ATOMIC_RELAXED);
 	dd_tel.orphan_accepts = __atomic_load_n(&d->orphan_accepts, __ATOMIC_RELAXED);
@@ -189,6 +190,7 @@ dd_tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 	rte_tel_data_add_dict_u64(t, "hello_timeouts", dd_tel.hello_timeouts);
 	rte_tel_data_add_dict_u64(t, "pending_evicted", dd_tel.pending_evicted);
 	rte_tel_data_add_dict_u64(t, "welcome_unsent", dd_tel.welcome_unsent);
+	rte_tel_data_add_dict_u64(t, "refused_cred", dd_tel.refused_cred);
 	rte_tel_data_add_dict_u64(t, "apps_dropped", dd_tel.apps_dropped);
 	rte_tel_data_add_dict_u64(t, "orphan_events", dd_tel.orphan_events);
 	rte_tel_data_add_dict_u64(t, "orphan_accepts", dd_tel.orphan_accepts);

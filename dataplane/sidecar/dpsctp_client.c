@@ -149,12 +149,18 @@ dpsctp_client_attach(const char *socket_path, const struct dpsctp_client_opts *o
 			strcpy(h.name, opts->name);
 	}
 	int rc = sc_hello_send(c->sock, &h);
-	if (rc != 0)
+	/* A daemon that turns a user away as it accepts (its allow lists) has
+	 * sent its refusal and closed, perhaps before our hello went (the send
+	 * fails) or with it unread (Linux reports ECONNRESET once, ahead of
+	 * what is queued): the refusal still waits to be read, and says why. */
+	if (rc != 0 && rc != -EPIPE && rc != -ECONNRESET)
 		return client_fail(c, err, rc);
 	struct sc_welcome w;
-	rc = sc_welcome_recv(c->sock, &w, c->fds, 2 + threads);
-	if (rc != 0)
-		return client_fail(c, err, rc);
+	int wrc = sc_welcome_recv(c->sock, &w, c->fds, 2 + threads);
+	if (wrc == -ECONNRESET)
+		wrc = sc_welcome_recv(c->sock, &w, c->fds, 2 + threads);
+	if (wrc != 0)
+		return client_fail(c, err, rc != 0 ? rc : wrc);
 	c->n_fds = w.status == 0 ? w.n_fds : 0;
 	if (w.status != 0)
 		return client_fail(c, err, w.status);

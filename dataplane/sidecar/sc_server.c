@@ -80,7 +80,9 @@ sc_server_open(struct sc_server *s, const char *path, const struct sc_server_lim
 	if (strlen(path) >= sizeof(sa.sun_path) || lim->max_apps == 0 ||
 	    lim->max_apps > SC_SERVER_MAX_APPS || lim->max_threads == 0 ||
 	    lim->max_threads > SC_MAX_THREADS || lim->max_pending > SC_SERVER_MAX_PENDING ||
-	    lim->hello_timeout_ms > SC_SERVER_HELLO_MS_MAX || lim->workers > SC_MAX_WORKERS)
+	    lim->hello_timeout_ms > SC_SERVER_HELLO_MS_MAX || lim->workers > SC_MAX_WORKERS ||
+	    (lim->access.mode & ~07777u) != 0 || lim->access.n_uids > SC_SERVER_MAX_ALLOW ||
+	    lim->access.n_gids > SC_SERVER_MAX_ALLOW)
 		return -EINVAL;
 	struct sc_layout probe;
 	if (sc_layout_compute(&probe, 1, lim->ring_slots, lim->arena_bytes) != 0)
@@ -113,8 +115,14 @@ sc_server_open(struct sc_server *s, const char *path, const struct sc_server_lim
 		if (rc == 0)
 			rc = sc_bind_listen(fd, &sa, s->lim.max_pending);
 	}
+	/* The mode and group go on before the first accept: bind() made the
+	 * file with the umask's bits, and what connected in between is still
+	 * checked against the lists. */
 	struct stat st;
-	if (rc == 0 && (chmod(path, 0660) != 0 || stat(path, &st) != 0))
+	const struct sc_server_access *acc = &s->lim.access;
+	if (rc == 0 && (chmod(path, acc->mode != 0 ? acc->mode : 0660) != 0 ||
+			(acc->set_gid && chown(path, (uid_t)-1, (gid_t)acc->gid) != 0) ||
+			stat(path, &st) != 0))
 		rc = -errno;
 	if (rc != 0) {
 		close(fd);
@@ -296,6 +304,30 @@ sc_pending_add(struct sc_server *s, int sock, uint64_t now)
 	s->pending[s->n_pending++] = (struct sc_pending){ sock, now + s->lim.hello_timeout_ms };
 }
 
+static bool
+sc_listed(const uint32_t *v, uint32_t n, uint32_t x)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* The connecting process may attach (struct sc_server_access). */
+static bool
+sc_cred_allowed(const struct sc_server *s, int sock)
+{
+	const struct sc_server_access *acc = &s->lim.access;
+	if (acc->n_uids == 0 && acc->n_gids == 0)
+		return true;
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 || len != sizeof(cr))
+		return false;
+	return cr.uid == 0 || cr.uid == geteuid() || sc_listed(acc->uids, acc->n_uids, cr.uid) ||
+	       sc_listed(acc->gids, acc->n_gids, cr.gid);
+}
+
 /* Accept what is waiting (at most SC_ACCEPT_BURST); a hello already there
  * is taken at once. The number of applications attached. */
 static int
@@ -306,6 +338,11 @@ sc_accept(struct sc_server *s, uint64_t now)
 		int sock = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (sock < 0)
 			break; /* EAGAIN: none left; anything else: next time */
+		if (!sc_cred_allowed(s, sock)) {
+			s->ctr.refused_cred++;
+			sc_refuse(s, sock, -EACCES);
+			continue;
+		}
 		int rc = sc_hello_take(s, sock);
 		if (rc == -EAGAIN)
 			sc_pending_add(s, sock, now);

@@ -42,6 +42,25 @@ extern "C" {
 #define SC_SERVER_HELLO_MS_DEFAULT 1000u
 #define SC_SERVER_HELLO_MS_MAX	   60000u
 
+/*
+ * Who may attach. The socket file's mode and group are the first gate
+ * (connect() needs write permission on it); the lists are a second one the
+ * kernel vouches for: SO_PEERCRED gives the connecting process's user and
+ * primary group as they were at connect(). With both lists empty anyone the
+ * file lets in may attach; otherwise a connection whose user is not in
+ * uids and whose group is not in gids is refused -EACCES (counted
+ * refused_cred). Root and the daemon's own user are always let in: they
+ * can read the daemon's memory anyway.
+ */
+#define SC_SERVER_MAX_ALLOW 16u
+struct sc_server_access {
+	uint32_t mode; /* the socket file's permission bits; 0: 0660 */
+	bool set_gid;  /* chown the socket file to gid */
+	uint32_t gid;
+	uint32_t n_uids, n_gids;
+	uint32_t uids[SC_SERVER_MAX_ALLOW], gids[SC_SERVER_MAX_ALLOW];
+};
+
 struct sc_server_limits {
 	uint32_t max_apps;    /* attached at once, <= SC_SERVER_MAX_APPS */
 	uint32_t max_threads; /* per application, <= SC_MAX_THREADS */
@@ -51,6 +70,7 @@ struct sc_server_limits {
 	uint32_t max_pending;	   /* not yet said hello, <= SC_SERVER_MAX_PENDING */
 	uint32_t hello_timeout_ms; /* to say it, <= SC_SERVER_HELLO_MS_MAX */
 	uint32_t workers;	   /* ring sets per thread (the daemon's workers), 0: one */
+	struct sc_server_access access;
 };
 
 /* One attached application, as the daemon holds it. */
@@ -73,6 +93,7 @@ struct sc_server_counters {
 	uint64_t hello_timeouts;  /* no hello within hello_timeout_ms */
 	uint64_t pending_evicted; /* the oldest pending one, to make room for a newer */
 	uint64_t welcome_unsent;  /* the welcome did not fit in the socket at once */
+	uint64_t refused_cred;	  /* a user and group neither list allows (-EACCES) */
 };
 
 /* A connection whose hello has not arrived yet. */

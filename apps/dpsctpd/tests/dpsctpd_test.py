@@ -100,6 +100,9 @@ do. Each case starts its own daemon and peer and always stops them.
               (every message received by reference on both workers, every
               packet buffer back afterwards: as many in use at rest as after
               the run with copies); each round on a daemon of its own
+  access      --socket-mode 0666 --allow-uid 4242 --allow-gid 4343: a listed
+              user and a listed group attach and echo, anyone else is refused
+              EACCES with a hint, counted refused_cred
   restart     dpsctp-sidecar-echo -s --reattach serves the peer's echo client;
               dpsctpd is stopped and started again; the application sees it
               go, attaches to the new one, listens again, and a second peer
@@ -861,6 +864,50 @@ def case_second_daemon(rig):
               "stopped, it removes its own socket")
 
 
+def as_user(uid, gid):
+    """A preexec_fn: the child runs as uid:gid with no supplementary groups."""
+    def drop():
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
+    return drop
+
+
+def case_access(rig):
+    """--socket-mode and the allow lists: the socket file is 0666, so the
+    kernel lets anyone connect; the daemon lets in uid 4242 and gid 4343
+    (and root), and refuses anyone else -EACCES, counted refused_cred."""
+    prefix = f"{rig.tag}da"
+    d = Proc("dpsctpd", [rig.exe("apps/dpsctpd/dpsctpd"), *EAL, f"--file-prefix={prefix}",
+                         "--", "--loopback-peer", "echo", "--socket", rig.sock,
+                         "--idle-sleep-us", "20", "--socket-mode", "0666",
+                         "--allow-uid", "4242", "--allow-gid", "4343"])
+    rig.procs.append(d)
+    if d.wait_line(r"dpsctpd: serving", 20) is None:
+        raise RuntimeError("dpsctpd did not start:\n" + d.text())
+    rig.telemetry = f"/var/run/dpdk/{prefix}/dpdk_telemetry.v2"
+    rig.check(os.stat(rig.sock).st_mode & 0o7777 == 0o666, "the socket file is 0666")
+    echo = [rig.exe("apps/dpsctp-sidecar-echo/dpsctp-sidecar-echo"), "--socket", rig.sock,
+            "-c", "10.255.0.2", "-n", "100", "-l", "200"]
+    for uid, gid, what in ((4242, 5000, "a listed user"), (5002, 4343, "a listed group")):
+        r = subprocess.run(echo + ["--name", "uid%d" % uid], preexec_fn=as_user(uid, gid),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=60)
+        print(r.stdout, end="")
+        rig.check(r.returncode == 0 and "100 echoed intact, 0 bad" in r.stdout,
+                  "%s (%d:%d) attaches: 100 echoes intact" % (what, uid, gid))
+    r = subprocess.run(echo, preexec_fn=as_user(5002, 5002), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=60)
+    print(r.stdout, end="")
+    rig.check(r.returncode == 3 and "Permission denied" in r.stdout and
+              "--allow-uid" in r.stdout,
+              "anyone else (5002:5002) is refused, and told why (exit %s)" % r.returncode)
+    st = rig.settle({"apps": 0, "refused_cred": 1})
+    rig.check(st.get("refused_cred") == 1 and st.get("attached") == 2,
+              "dpsctpd counted one refused_cred and two attached (%s)" %
+              {k: st.get(k) for k in ("refused_cred", "refused", "attached")})
+
+
 class Unread:
     """A process whose output is read up to a line, then never again (a
     pipe nobody reads: a stuck log shipper, a pager left open)."""
@@ -1073,7 +1120,7 @@ CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "listeners": case_listeners, "app-limits": case_app_limits}
 CASES.update({"silent-clients": case_silent_clients, "second-daemon": case_second_daemon,
               "quiet-stdout": case_quiet_stdout, "workers": case_workers,
-              "workers-accept": case_workers_accept})
+              "workers-accept": case_workers_accept, "access": case_access})
 
 
 def main():

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <grp.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -38,10 +39,13 @@ namespace {
 class Server {
       public:
 	explicit Server(uint64_t generation, uint32_t max_apps = 4, uint32_t max_pending = 0,
-			uint32_t hello_timeout_ms = 0, uint32_t workers = 0)
+			uint32_t hello_timeout_ms = 0, uint32_t workers = 0,
+			const struct sc_server_access *access = nullptr)
 	{
 		path_ = "/tmp/dpsctp-sc-test-" + std::to_string(getpid()) + ".sock";
-		struct sc_server_limits lim = { max_apps, 4, 256, 1 << 16, 0, 0, workers };
+		struct sc_server_limits lim = { max_apps, 4, 256, 1 << 16, 0, 0, workers, {} };
+		if (access != nullptr)
+			lim.access = *access;
 		lim.max_pending = max_pending; // 0: the defaults
 		lim.hello_timeout_ms = hello_timeout_ms;
 		EXPECT_EQ(sc_server_open(&s_, path_.c_str(), &lim, generation), 0);
@@ -1426,11 +1430,92 @@ TEST(ScServerNoWait, TheDaemonAttachesBeforeTheWelcomeGoesOut)
 	EXPECT_EQ(sc_server_apps(&srv.s_), 0u);
 }
 
+// A child that becomes uid:gid (no supplementary groups) and attaches:
+// 0, the attach's negative errno, or -1000 when it could not become them.
+int
+attach_as(const char *path, uid_t uid, gid_t gid)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0)
+			_exit(255);
+		int err = 0;
+		struct dpsctp_client *c = dpsctp_client_attach(path, nullptr, &err);
+		dpsctp_client_detach(c);
+		_exit(c != nullptr ? 0 : -err & 0x7f);
+	}
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1000;
+	return WEXITSTATUS(st) == 255 ? -1000 : -WEXITSTATUS(st);
+}
+
+// The allow lists: a user in --allow-uid or a primary group in --allow-gid
+// attaches, anyone else is refused -EACCES and counted, though the socket
+// file (0666 here) lets everyone connect.
+TEST(ScServerAccess, TheListsDecideWhoAttaches)
+{
+	if (geteuid() != 0)
+		GTEST_SKIP() << "needs root (to attach as other users)";
+	struct sc_server_access acc = {};
+	acc.mode = 0666;
+	acc.n_uids = 1;
+	acc.uids[0] = 4242;
+	acc.n_gids = 1;
+	acc.gids[0] = 4343;
+	Server srv(40, 4, 0, 0, 0, &acc);
+	EXPECT_EQ(attach_as(srv.path(), 4242, 5000), 0) << "a listed user";
+	EXPECT_EQ(attach_as(srv.path(), 5001, 4343), 0) << "a listed group";
+	EXPECT_EQ(attach_as(srv.path(), 5002, 5002), -EACCES) << "neither";
+	int err = 0;
+	struct dpsctp_client *c = dpsctp_client_attach(srv.path(), nullptr, &err);
+	EXPECT_NE(c, nullptr) << "root, whatever the lists say: " << err;
+	dpsctp_client_detach(c);
+	ASSERT_TRUE(srv.wait_apps(0));
+	EXPECT_EQ(srv.attached_.load(), 3);
+	EXPECT_EQ(srv.s_.ctr.refused_cred, 1u);
+	EXPECT_EQ(srv.s_.ctr.refused, 1u);
+}
+
+// Without lists the socket file decides: its mode and group as asked, a
+// user it keeps out refused by the kernel (nothing for the server to
+// count), and with 0666 anyone attaches.
+TEST(ScServerAccess, TheSocketFilesModeAndGroup)
+{
+	if (geteuid() != 0)
+		GTEST_SKIP() << "needs root (to attach as other users)";
+	struct sc_server_access acc = {};
+	acc.mode = 0660;
+	acc.set_gid = true;
+	acc.gid = 4343;
+	{
+		Server srv(41, 4, 0, 0, 0, &acc);
+		struct stat st;
+		ASSERT_EQ(stat(srv.path(), &st), 0);
+		EXPECT_EQ(st.st_mode & 07777, 0660u);
+		EXPECT_EQ(st.st_gid, 4343u);
+		EXPECT_EQ(attach_as(srv.path(), 5002, 4343), 0) << "the socket's group";
+		EXPECT_EQ(attach_as(srv.path(), 5002, 5002), -EACCES) << "others";
+		ASSERT_TRUE(srv.wait_apps(0));
+		EXPECT_EQ(srv.attached_.load(), 1);
+		EXPECT_EQ(srv.s_.ctr.refused_cred, 0u);
+	}
+	acc = {};
+	acc.mode = 0666;
+	Server srv(42, 4, 0, 0, 0, &acc);
+	EXPECT_EQ(attach_as(srv.path(), 5002, 5002), 0) << "0666, no lists: anyone";
+	acc.mode = 010000; // not permission bits
+	struct sc_server bad;
+	struct sc_server_limits lim = { 4, 4, 256, 1 << 16, 0, 0, 0, {} };
+	lim.access = acc;
+	EXPECT_EQ(sc_server_open(&bad, "/tmp/dpsctp-sc-never.sock", &lim, 43), -EINVAL);
+}
+
 } // namespace
 
 namespace {
 
-const struct sc_server_limits kLim = { 4, 4, 256, 1 << 16, 0, 0, 0 };
+const struct sc_server_limits kLim = { 4, 4, 256, 1 << 16, 0, 0, 0, {} };
 
 std::string
 test_path(const char *what)
