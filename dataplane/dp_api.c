@@ -1009,6 +1009,16 @@ dp_assoc_call(struct dpsctp_assoc *a, enum dp_req_kind kind, uint32_t bytes)
 		 * that closed it frees the block once the callback returns. */
 		if (sctp_assoc_freeable(&a->a))
 			return -ENOTCONN;
+		/* From inside one of its callbacks the core is mid-run on it (a
+		 * packet half delivered, a timer): a close waits for that run to
+		 * end (dp_conn_after()); an abort overrides a shutdown. */
+		if (a->in_cb != 0 && (kind == DP_REQ_SHUTDOWN || kind == DP_REQ_ABORT)) {
+			if (kind == DP_REQ_ABORT)
+				a->deferred = DP_CLOSE_ABORT;
+			else if (a->deferred == DP_CLOSE_NONE)
+				a->deferred = DP_CLOSE_SHUTDOWN;
+			return 0;
+		}
 		int rc = 0;
 		if (kind == DP_REQ_SHUTDOWN)
 			rc = sctp_assoc_shutdown(&a->a, w->now_ns);

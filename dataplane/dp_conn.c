@@ -196,8 +196,11 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 	    n->type == SCTP_NOTIFY_CANT_START)
 		c->notified_end = true;
 	/* DPSCTP_OPT_EVENTS: what the application asked not to hear is not called. */
-	if (c->cb != NULL && c->cb->on_event != NULL && dp_opt_event_wanted(c, n->type))
+	if (c->cb != NULL && c->cb->on_event != NULL && dp_opt_event_wanted(c, n->type)) {
+		c->in_cb++;
 		c->cb->on_event(c, &ev, c->arg);
+		c->in_cb--;
+	}
 }
 
 _Static_assert((int)DPSCTP_EV_COMM_UP == (int)SCTP_NOTIFY_COMM_UP &&
@@ -232,8 +235,11 @@ dp_deliver_call(struct dpsctp_assoc *c, struct dpsctp_msg *msg)
 		fn = c->cb->on_recv;
 	}
 	dp_conn_count_delivered(c, msg->len);
-	if (fn != NULL)
+	if (fn != NULL) {
+		c->in_cb++;
 		fn(c, msg, arg);
+		c->in_cb--;
+	}
 	for (uint32_t i = 0; i < msg->nsegs; i++)
 		rte_pktmbuf_free_seg(msg->segs[i].m);
 }
@@ -564,6 +570,20 @@ dp_conn_after(struct dpsctp_assoc *c)
 {
 	struct dp_worker *w = c->w;
 
+	/* Called back and asked from there (dp_assoc_call()): the run that
+	 * called back is ours to finish and free, not a nested one's. */
+	if (c->in_cb != 0)
+		return;
+	if (c->deferred != DP_CLOSE_NONE) {
+		uint8_t kind = c->deferred;
+		c->deferred = DP_CLOSE_NONE;
+		if (!sctp_assoc_freeable(&c->a)) {
+			if (kind == DP_CLOSE_ABORT)
+				(void)sctp_assoc_abort(&c->a, w->now_ns, NULL, 0);
+			else
+				(void)sctp_assoc_shutdown(&c->a, w->now_ns);
+		}
+	}
 	if (sctp_assoc_freeable(&c->a)) {
 		dp_conn_free(c);
 		return;
@@ -585,8 +605,14 @@ dp_conn_after(struct dpsctp_assoc *c)
 			c->space_threshold != 0 ? c->space_threshold : w->d->set.sndbuf / 4u;
 		if (space >= want) {
 			c->want_space = false;
-			if (c->cb != NULL && c->cb->on_space != NULL)
+			if (c->cb != NULL && c->cb->on_space != NULL) {
+				c->in_cb++;
 				c->cb->on_space(c, space, c->arg);
+				c->in_cb--;
+				if (c->deferred != DP_CLOSE_NONE)
+					dp_conn_after(
+						c); /* closed from on_space: the block may go */
+			}
 		}
 	}
 }

@@ -106,6 +106,9 @@ struct dp_peer_key {
 struct dp_worker;
 struct dpsctp;
 
+/* A close the application asked for from inside a callback (dpsctp_assoc.deferred). */
+enum dp_close { DP_CLOSE_NONE, DP_CLOSE_SHUTDOWN, DP_CLOSE_ABORT };
+
 /*
  * An association as the runtime holds it: the core's state first, then what
  * the runtime needs to find it, wake it and call back its application.
@@ -122,6 +125,11 @@ struct dpsctp_assoc {
 	bool want_space;   /* a send was refused for room: call on_space when it frees */
 	bool in_send;	   /* inside dpsctp_send(): on_space waits for the next input */
 	bool app_closed;   /* the application called close or abort */
+	/* Inside one of its callbacks (a depth): the core is mid-run on this
+	 * association, so a close asked from there waits in `deferred`
+	 * (enum dp_close) for dp_conn_after(). */
+	uint8_t in_cb;
+	uint8_t deferred;
 	uint16_t udp_port; /* the peer's RFC 6951 port; 0 for SCTP over IP */
 	uint64_t id;	   /* stable identifier for statistics and telemetry */
 	const struct dpsctp_callbacks *cb;

@@ -612,7 +612,9 @@ DPSCTP_EXPORT int dpsctp_shutdown(struct dpsctp_assoc *a);
 
 /**
  * Abort (RFC 9260 §9.1): ABORT sent, queued data dropped with SEND_FAILED
- * events; COMM_LOST follows.
+ * events; COMM_LOST follows. From inside one of the association's own
+ * callbacks it takes effect when the core is done with the packet or timer
+ * that called back (as dpsctp_shutdown() then).
  *
  * @param a  the association.
  * @return 0, -ENOTCONN when already closed.

@@ -72,6 +72,7 @@ struct dd_assoc {
 	uint8_t worker;		/* the data-plane worker that owns it (its handle says so) */
 	uint32_t rx_unconsumed; /* delivered, not yet read by the application */
 	bool up;
+	bool backlog_aborted; /* dd_backlog_full() aborted it: counted once */
 };
 
 /*
@@ -119,7 +120,7 @@ struct dd_counters {
 
 struct dd_thread {
 	struct sc_thread th;
-	struct dd_held *held; /* FIFO of limits.backlog */
+	struct dd_held *held; /* FIFO of limits.backlog, + app_assocs end events */
 	uint32_t held_head, held_n;
 	struct dd_unread *unread; /* FIFO of 2 x ring slots */
 	uint32_t unread_head, unread_n, unread_cap;

@@ -165,6 +165,7 @@ dd_assoc_new(struct dd *d, struct dd_app *app, unsigned thread, uint16_t port, i
 			as->port = port;
 			as->worker = (uint8_t)dd_w;
 			as->up = false;
+			as->backlog_aborted = false;
 			as->rx_unconsumed = 0;
 			app->ctr[dd_w].assocs_opened++;
 			d->assocs_used[dd_w]++;
@@ -444,9 +445,37 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 static void
 dd_backlog_full(struct dd_app *app, struct dd_assoc *as)
 {
+	/* Called once per event that finds no room: the rest of the packet's
+	 * messages follow before the abort takes effect (dpsctp_abort() from
+	 * inside a callback waits for the run to end). One association, one
+	 * count. */
+	if (as != NULL && as->backlog_aborted)
+		return;
 	app->ctr[dd_w].backlog_aborts++;
-	if (as != NULL && as->a != NULL)
+	if (as != NULL && as->a != NULL) {
+		as->backlog_aborted = true;
 		(void)dpsctp_abort(as->a);
+	}
+}
+
+/*
+ * A thread's held events: --backlog of any kind, and room beyond for the
+ * end event (COMM_LOST, SHUTDOWN_COMPLETE, CANT_START) of each association
+ * its application may have (--app-assocs): an association aborted because
+ * the backlog was full is still heard to end, and its handle is not left
+ * dangling.
+ */
+static uint32_t
+dd_held_cap(const struct dd *d)
+{
+	return d->lim.backlog + d->lim.app_assocs;
+}
+
+static bool
+dd_evt_is_end(const struct sc_evt *e)
+{
+	return e->type == SC_EVT_COMM_LOST || e->type == SC_EVT_SHUTDOWN_COMPLETE ||
+	       e->type == SC_EVT_CANT_START;
 }
 
 /* An event for thread t: now, or after the ones already waiting. */
@@ -472,7 +501,7 @@ dd_emit(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_evt *e,
 	}
 	if (t->held_n == 0 && dd_post(app, ti, e, src, &done))
 		return;
-	if (t->held_n == d->lim.backlog) {
+	if (t->held_n >= d->lim.backlog && !(dd_evt_is_end(e) && t->held_n < dd_held_cap(d))) {
 		/* A message by reference that went in part: the application may
 		 * read those parts, so the chain goes with the last of them. */
 		if (src->zc && done != 0)
@@ -482,7 +511,7 @@ dd_emit(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_evt *e,
 		dd_backlog_full(app, as);
 		return;
 	}
-	struct dd_held *h = &t->held[(t->held_head + t->held_n) % d->lim.backlog];
+	struct dd_held *h = &t->held[(t->held_head + t->held_n) % dd_held_cap(d)];
 	memset(h, 0, sizeof(*h));
 	h->e = *e;
 	h->done = done;
@@ -517,7 +546,7 @@ dd_drain_held(struct dd *d, struct dd_app *app, unsigned ti)
 			break;
 		if (!h->zc)
 			rte_pktmbuf_free(h->m); /* copied; a reference is the last record's */
-		t->held_head = (t->held_head + 1) % d->lim.backlog;
+		t->held_head = (t->held_head + 1) % dd_held_cap(d);
 		t->held_n--;
 		n++;
 	}
@@ -1486,9 +1515,9 @@ dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg)
 		for (unsigned ti = 0; ok && ti < sa->layout.n_threads; ti++) {
 			struct dd_thread *t = &app->t[w][ti];
 			t->unread_cap = 2u * sa->layout.ring_slots;
-			t->held = calloc(d->lim.backlog, sizeof(*t->held));
+			t->held = calloc(dd_held_cap(d), sizeof(*t->held));
 			t->unread = calloc(t->unread_cap, sizeof(*t->unread));
-			bytes += d->lim.backlog * sizeof(*t->held) +
+			bytes += dd_held_cap(d) * sizeof(*t->held) +
 				 t->unread_cap * sizeof(*t->unread);
 			ok = t->held != NULL && t->unread != NULL;
 			/* Before the welcome (sc_server.c): only the daemon has written
@@ -1567,7 +1596,7 @@ dd_on_detach(struct sc_server *s, struct sc_app *sa, void *arg)
 		for (unsigned ti = 0; ti < sa->layout.n_threads; ti++) {
 			struct dd_thread *t = &app->t[w][ti];
 			for (; t->held_n != 0;
-			     t->held_n--, t->held_head = (t->held_head + 1) % d->lim.backlog)
+			     t->held_n--, t->held_head = (t->held_head + 1) % dd_held_cap(d))
 				rte_pktmbuf_free(t->held[t->held_head].m);
 			for (; t->unread_n != 0;
 			     t->unread_n--, t->unread_head = (t->unread_head + 1) % t->unread_cap)

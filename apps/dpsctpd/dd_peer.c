@@ -28,7 +28,9 @@
 #include "apps/dpsctpd/dd.h"
 
 /*
- * Echoes waiting for send space. The peer's receive window counts them
+ * Echoes waiting for send space, one queue for all; an association's go
+ * out in order, and only behind its own (one that stopped reading holds
+ * up nobody else: dpsctpd_slow_reader). The peer's receive window counts them
  * (dpsctp_rx_flow_control(): a message is "consumed" once its echo is
  * sent), so a sender faster than the echoes can go back is slowed by the
  * window, not answered with drops; the queue holds at most a window of
@@ -55,10 +57,10 @@
  * window given back, and counted (echo_dropped): an echo client on 4
  * streams (dpsctp-sidecar-echo) has at most 4.
  *
- * The window: a part is given back at once while no echo waits (else a
- * message longer than the window could never complete); while echoes
- * wait it stays counted (owed) until the queue is empty, as a whole
- * message stays counted until its echo is sent.
+ * The window: a part is given back at once while no echo of its
+ * association waits (else a message longer than the window could never
+ * complete); while some wait it stays counted (owed) until they are sent,
+ * as a whole message stays counted until its echo is sent.
  */
 #define DD_PEER_PARTS 16u
 
@@ -78,6 +80,7 @@ struct dd_peer_part {
 struct dd_peer_slot {
 	struct dpsctp_assoc *a; /* NULL: free */
 	struct dd_peer_part msg[DD_PEER_PARTS];
+	uint32_t queued; /* its echoes in the queue: a new one goes behind them */
 };
 
 static struct {
@@ -92,6 +95,7 @@ static struct {
 	/* Echoes the send buffer had no room for, oldest first (references). */
 	struct {
 		struct dpsctp_assoc *a;
+		struct dd_peer_slot *sl; /* its slot, or NULL */
 		struct rte_mbuf *m;
 		struct dpsctp_sndinfo si;
 		uint32_t len; /* bytes the window gets back once it is sent */
@@ -99,52 +103,79 @@ static struct {
 	uint32_t head, n;
 } dd_peer;
 
-/* No echo waits any more: the bytes parts held for that reopen the windows. */
+/* No echo of the slot's association waits any more: the bytes its parts
+ * held for that reopen its window. */
 static void
-dd_peer_pay_owed(void)
+dd_peer_pay_owed(struct dd_peer_slot *sl)
 {
-	for (uint32_t i = 0; dd_peer.owed != 0 && i < dd_peer.n_slots; i++) {
-		struct dd_peer_slot *sl = &dd_peer.slots[i];
-		for (uint32_t k = 0; sl->a != NULL && k < DD_PEER_PARTS; k++) {
-			struct dd_peer_part *p = &sl->msg[k];
-			if (p->owed == 0)
-				continue;
-			(void)dpsctp_consumed(sl->a, p->owed);
-			dd_peer.owed -= p->owed;
-			p->owed = 0;
-		}
+	for (uint32_t k = 0; sl->a != NULL && k < DD_PEER_PARTS; k++) {
+		struct dd_peer_part *p = &sl->msg[k];
+		if (p->owed == 0)
+			continue;
+		(void)dpsctp_consumed(sl->a, p->owed);
+		dd_peer.owed -= p->owed;
+		p->owed = 0;
 	}
 }
+
+/*
+ * Send what waits, oldest first. An association whose echo finds no room
+ * (its peer, an application that stopped reading, closed its window) has
+ * the rest of its echoes moved behind the others, in their order, so one
+ * slow reader holds up only itself: the queue is every association's.
+ * Up to DD_PEER_BLOCKED associations are passed over in one go; beyond,
+ * the rest waits for the next.
+ */
+#define DD_PEER_BLOCKED 64u
 
 static void
 dd_peer_drain(void)
 {
-	while (dd_peer.n != 0) {
+	struct dpsctp_assoc *blocked[DD_PEER_BLOCKED];
+	unsigned n_blocked = 0;
+	for (uint32_t left = dd_peer.n; left != 0; left--) {
 		typeof(dd_peer.q[0]) *e = &dd_peer.q[dd_peer.head];
-		int rc = e->a != NULL ? dpsctp_send(e->a, &e->si, e->m) : -ENOTCONN;
-		if (rc == -EAGAIN)
-			return;
+		bool pass = false;
+		for (unsigned k = 0; k < n_blocked && !pass; k++)
+			pass = blocked[k] == e->a;
+		int rc = pass		? -EAGAIN
+			 : e->a != NULL ? dpsctp_send(e->a, &e->si, e->m)
+					: -ENOTCONN;
+		if (rc == -EAGAIN) {
+			if (!pass && n_blocked == DD_PEER_BLOCKED)
+				return;
+			if (!pass)
+				blocked[n_blocked++] = e->a;
+			/* To the back (the slot after the last; itself when full). */
+			dd_peer.q[(dd_peer.head + dd_peer.n) % DD_PEER_QUEUE] = *e;
+			dd_peer.head = (dd_peer.head + 1) % DD_PEER_QUEUE;
+			continue;
+		}
 		if (rc != 0) {
 			rte_pktmbuf_free(e->m);
 			dd_peer.echo_dropped++;
 		}
 		if (e->a != NULL && e->len != 0)
 			(void)dpsctp_consumed(e->a, e->len); /* the window reopens by it */
+		if (e->sl != NULL && --e->sl->queued == 0)
+			dd_peer_pay_owed(e->sl);
 		dd_peer.head = (dd_peer.head + 1) % DD_PEER_QUEUE;
 		dd_peer.n--;
 	}
-	dd_peer_pay_owed();
 }
 
 /*
- * One whole message back by reference, after what already waits; `owed`
- * is what the window gets back once it is sent.
+ * One whole message back by reference, after what of its association
+ * already waits (after everything, for an association without a slot);
+ * `owed` is what the window gets back once it is sent. Another
+ * association's echoes waiting for room do not hold this one up.
  */
 static void
-dd_peer_echo(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, struct rte_mbuf *r,
-	     uint32_t owed)
+dd_peer_echo(struct dpsctp_assoc *a, struct dd_peer_slot *sl, const struct dpsctp_sndinfo *si,
+	     struct rte_mbuf *r, uint32_t owed)
 {
-	if (dd_peer.n == 0 && dpsctp_send(a, si, r) == 0) {
+	bool behind = sl != NULL ? sl->queued != 0 : dd_peer.n != 0;
+	if (!behind && dpsctp_send(a, si, r) == 0) {
 		if (owed != 0)
 			(void)dpsctp_consumed(a, owed);
 		return;
@@ -158,6 +189,9 @@ dd_peer_echo(struct dpsctp_assoc *a, const struct dpsctp_sndinfo *si, struct rte
 	}
 	typeof(dd_peer.q[0]) *e = &dd_peer.q[(dd_peer.head + dd_peer.n) % DD_PEER_QUEUE];
 	e->a = a;
+	e->sl = sl;
+	if (sl != NULL)
+		sl->queued++;
 	e->m = r;
 	e->si = *si;
 	e->len = owed;
@@ -251,7 +285,7 @@ dd_peer_part(struct dpsctp_assoc *a, const struct dpsctp_msg *m, struct dd_peer_
 			if (p->m == NULL)
 				p->m = r;
 			p->len += m->len;
-			if (dd_peer.n == 0) {
+			if (sl->queued == 0) {
 				(void)dpsctp_consumed(a, m->len);
 			} else {
 				p->owed += m->len;
@@ -268,7 +302,7 @@ dd_peer_part(struct dpsctp_assoc *a, const struct dpsctp_msg *m, struct dd_peer_
 		p->m = NULL;
 		p->owed = 0;
 		p->len = 0;
-		dd_peer_echo(a, &p->si, whole, owed);
+		dd_peer_echo(a, sl, &p->si, whole, owed);
 	}
 	*p = (struct dd_peer_part){ 0 }; /* the record is free again */
 }
@@ -297,7 +331,7 @@ dd_peer_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		(void)dpsctp_consumed(a, m->len);
 		return;
 	}
-	dd_peer_echo(a, &si, r, m->len);
+	dd_peer_echo(a, arg, &si, r, m->len);
 }
 
 static const struct dpsctp_callbacks dd_peer_cb;
@@ -339,8 +373,10 @@ dd_peer_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		return;
 	for (uint32_t i = 0; i < dd_peer.n; i++) {
 		typeof(dd_peer.q[0]) *e = &dd_peer.q[(dd_peer.head + i) % DD_PEER_QUEUE];
-		if (e->a == a)
-			e->a = NULL; /* dropped when its turn comes */
+		if (e->a == a) {
+			e->a = NULL;  /* dropped when its turn comes */
+			e->sl = NULL; /* the slot is freed below */
+		}
 	}
 	if (sl != NULL) { /* its messages in parts go with the association */
 		for (uint32_t k = 0; k < DD_PEER_PARTS; k++) {

@@ -125,11 +125,23 @@
  *       GETOPT STATUS on each association answers on its worker; each
  *       association shuts down gracefully (SHUTDOWN_COMPLETE).
  *
+ *   dd_probe SOCKET stall PEER PORT N LEN all|abort
+ *       An application that stops reading: connects to the echo server,
+ *       sends N messages of LEN bytes (numbered), says "not reading" and
+ *       reads nothing until SIGUSR1 (at most 120 s) while the echoes come
+ *       back to its rings and the daemon's backlog. Then it reads. all: every
+ *       echo arrives intact, in order, once (receive flow control held the
+ *       peer); abort: with rings of 64 slots, the association is lost
+ *       (COMM_LOST) because its backlog overflowed, and what arrived before
+ *       is intact and in order (it sends what the windows let it: fewer
+ *       than N when they close first).
+ *
  * Each failed expectation prints one line naming it; exit 1.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2102,9 +2114,117 @@ workers(const char *sock, const char *peer, uint16_t port, const char *name, uns
 	return failures == 0 ? 0 : 1;
 }
 
+static volatile sig_atomic_t stall_go;
+
+static void
+stall_on_usr1(int sig)
+{
+	(void)sig;
+	stall_go = 1;
+}
+
+static void
+stall_fill(uint8_t *p, uint32_t seq, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		p[i] = i < 4 ? (uint8_t)(seq >> (24 - 8 * i)) : (uint8_t)(seq * 13u + i);
+}
+
+static int
+stall(const char *sock, const char *peer, uint16_t port, unsigned n, uint32_t len, bool abort)
+{
+	struct sigaction sa = { .sa_handler = stall_on_usr1 };
+	sigaction(SIGUSR1, &sa, NULL);
+	/* abort: rings of 64 slots, so that with the daemon's small --backlog
+	 * its events overflow before the windows close. */
+	int err;
+	struct dpsctp_client_opts co = { .name = "staller", .ring_slots = abort ? 64 : 0 };
+	struct dpsctp_client *c = dpsctp_client_attach(sock, &co, &err);
+	if (c == NULL)
+		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
+	struct sctp_addr pa = { 4, { 0 } };
+	if (c == NULL || len < 4 || len > 9000 || inet_pton(AF_INET, peer, pa.bytes) != 1)
+		return 2;
+	uint64_t h = 0;
+	EXPECT(connect_up(c, &pa, port, 1, &h) == 0, "COMM_UP");
+	static uint8_t msg[9000], want[9000];
+	unsigned sent = 0;
+	/* Sends only: a full request ring is emptied by the daemon, not by us.
+	 * Reading nothing, the windows close at last (the peer's echoes wait
+	 * for ours): two seconds without progress end the sending. */
+	double idle_until = now_s() + 2;
+	for (double end = now_s() + 30;
+	     sent < n && now_s() < end && now_s() < idle_until && failures == 0;) {
+		stall_fill(msg, sent, len);
+		struct dpsctp_client_sndinfo si = { h, 0, 0, DPSCTP_CLIENT_QUIET, 0, 0, 0 };
+		int rc = dpsctp_client_send(c, 0, &si, msg, len, 0);
+		if (rc == 0) {
+			sent++;
+			idle_until = now_s() + 2;
+		} else if (rc == -EAGAIN || rc == -ENOBUFS)
+			usleep(200);
+		else
+			EXPECT(false, "send %u: %s", sent, strerror(-rc));
+	}
+	EXPECT(sent == n || abort, "%u of %u sent", sent, n);
+	printf("dd_probe: stall: %u sent, not reading\n", sent);
+	fflush(stdout);
+	for (double end = now_s() + 120; !stall_go && now_s() < end;)
+		usleep(10000);
+	unsigned got = 0, bad = 0;
+	bool lost = false;
+	uint32_t part = 0; /* bytes of the message being put together */
+	for (double end = now_s() + 60; got < sent && !lost && now_s() < end;) {
+		struct dpsctp_client_event ev[32];
+		int m = dpsctp_client_poll(c, 0, ev, 32);
+		if (m < 0) {
+			EXPECT(false, "poll: %s", strerror(-m));
+			break;
+		}
+		for (int i = 0; i < m; i++) {
+			if (ev[i].kind == DPSCTP_CLIENT_COMM_LOST)
+				lost = true;
+			if (ev[i].kind != DPSCTP_CLIENT_RECV)
+				continue;
+			stall_fill(want, got, len);
+			uint32_t k = ev[i].recv.len;
+			bad += part + k > len || memcmp(ev[i].recv.data, want + part, k) != 0;
+			part += k;
+			if (!(ev[i].recv.flags & DPSCTP_CLIENT_MORE)) {
+				bad += part != len;
+				part = 0;
+				got++;
+			}
+		}
+		if (m == 0)
+			(void)dpsctp_client_wait(c, 0, 10);
+	}
+	EXPECT(bad == 0, "%u echoes damaged or out of order", bad);
+	if (abort) {
+		EXPECT(lost && got < sent, "the association was lost (%u of %u echoes first)", got,
+		       sent);
+	} else {
+		EXPECT(!lost && got == sent, "%u of %u echoes%s", got, sent,
+		       lost ? ", then the association was lost" : "");
+		struct dpsctp_client_event ev;
+		EXPECT(dpsctp_client_shutdown(c, 0, h, 2) == 0, "shutdown request");
+		EXPECT(wait_for(c, DPSCTP_CLIENT_SHUTDOWN_COMPLETE, 0, &ev, 10, NULL, 0),
+		       "SHUTDOWN_COMPLETE");
+	}
+	dpsctp_client_detach(c);
+	printf("dd_probe: stall: %u of %u echoes intact after the stall, %u bad%s: %s\n",
+	       got - (bad < got ? bad : got), sent, bad, lost ? ", association lost" : "",
+	       failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc == 8 && strcmp(argv[2], "stall") == 0 &&
+	    (strcmp(argv[7], "all") == 0 || strcmp(argv[7], "abort") == 0))
+		return stall(argv[1], argv[3], (uint16_t)atoi(argv[4]), (unsigned)atoi(argv[5]),
+			     (uint32_t)atoi(argv[6]), strcmp(argv[7], "abort") == 0);
 	if (argc == 5 && strcmp(argv[2], "isolation") == 0)
 		return isolation(argv[1], argv[3], (uint16_t)atoi(argv[4]));
 	if (argc == 6 && strcmp(argv[2], "zerocopy") == 0)
@@ -2146,6 +2266,6 @@ main(int argc, char **argv)
 		"SOCKET accept PEER PORT N SECONDS | SOCKET prsctp PEER PORT EXT | "
 		"SOCKET sched PEER PORT SCHED | SOCKET reconf PEER PORT on|off | "
 		"SOCKET opts PEER PORT | SOCKET opts-accept PORT N | "
-		"SOCKET workers PEER PORT NAME N M W\n");
+		"SOCKET workers PEER PORT NAME N M W | SOCKET stall PEER PORT N LEN all|abort\n");
 	return 2;
 }

@@ -398,6 +398,7 @@ def start_loopback(rig, extra=()):
     rig.procs.append(d)
     if d.wait_line(r"dpsctpd: serving", 20) is None:
         raise RuntimeError("dpsctpd did not start:\n" + d.text())
+    rig.telemetry = f"/var/run/dpdk/{rig.tag}lo/dpdk_telemetry.v2"
     return d
 
 
@@ -877,15 +878,7 @@ def case_access(rig):
     """--socket-mode and the allow lists: the socket file is 0666, so the
     kernel lets anyone connect; the daemon lets in uid 4242 and gid 4343
     (and root), and refuses anyone else -EACCES, counted refused_cred."""
-    prefix = f"{rig.tag}da"
-    d = Proc("dpsctpd", [rig.exe("apps/dpsctpd/dpsctpd"), *EAL, f"--file-prefix={prefix}",
-                         "--", "--loopback-peer", "echo", "--socket", rig.sock,
-                         "--idle-sleep-us", "20", "--socket-mode", "0666",
-                         "--allow-uid", "4242", "--allow-gid", "4343"])
-    rig.procs.append(d)
-    if d.wait_line(r"dpsctpd: serving", 20) is None:
-        raise RuntimeError("dpsctpd did not start:\n" + d.text())
-    rig.telemetry = f"/var/run/dpdk/{prefix}/dpdk_telemetry.v2"
+    start_loopback(rig, ["--socket-mode", "0666", "--allow-uid", "4242", "--allow-gid", "4343"])
     rig.check(os.stat(rig.sock).st_mode & 0o7777 == 0o666, "the socket file is 0666")
     echo = [rig.exe("apps/dpsctp-sidecar-echo/dpsctp-sidecar-echo"), "--socket", rig.sock,
             "-c", "10.255.0.2", "-n", "100", "-l", "200"]
@@ -906,6 +899,50 @@ def case_access(rig):
     rig.check(st.get("refused_cred") == 1 and st.get("attached") == 2,
               "dpsctpd counted one refused_cred and two attached (%s)" %
               {k: st.get(k) for k in ("refused_cred", "refused", "attached")})
+
+
+def case_slow_reader(rig):
+    """An application stops reading while another works. With messages of
+    200 B the receive window closes before its rings and backlog fill: the
+    peer waits, and every echo arrives once it reads again. With 8-byte
+    messages, rings of 64 slots (the staller's) and --backlog 16 the
+    backlog overflows first: that association alone is aborted and counted
+    (backlog_aborts). Both times the other
+    application's 20,000 echoes come back intact meanwhile, and the
+    staller's held events stay within its rings and backlog."""
+    rounds = (("window", [], "4000", "200", "all", 4096),
+              ("backlog", ["--backlog", "16"], "3000", "8", "abort", 16))
+    for name, extra, n, size, expect, bound in rounds:
+        d = start_loopback(rig, extra)
+        staller = Proc("staller-" + name, [rig.exe("apps/dpsctpd/dd_probe"), rig.sock, "stall",
+                                           "10.255.0.2", "5001", n, size, expect])
+        rig.procs.append(staller)
+        rig.check(staller.wait_line(r"not reading", 60) is not None,
+                  "%s: the staller sent %s x %s B and stopped reading" % (name, n, size))
+        def staller_held():
+            apps = telemetry(rig.telemetry, "/dpsctpd/apps")
+            return [a.get("held_now", 0) for a in apps.values()
+                    if isinstance(a, dict) and a.get("name") == "staller"]
+        time.sleep(0.5)  # the echoes fill its rings, then its backlog
+        held = staller_held()
+        other = rig.app("other-" + name, ["-c", "10.255.0.2", "-n", "20000", "-l", "300"])
+        while other.p.poll() is None:
+            held += staller_held()
+            time.sleep(0.05)
+        held += staller_held()
+        rig.check(other.wait(120) == 0 and echoed_all(other, 20000),
+                  "%s: the other application's 20000 x 300 B echoed intact meanwhile" % name)
+        # --backlog, and room for its one association's end event
+        rig.check(held and 0 < max(held) <= bound + 1,
+                  "%s: the staller's held events stayed within its backlog "
+                  "(at most %s, --backlog %d)" % (name, max(held) if held else None, bound))
+        st = rig.settle({"backlog_aborts": 1 if expect == "abort" else 0})
+        rig.check(st.get("backlog_aborts") == (1 if expect == "abort" else 0),
+                  "%s: backlog_aborts %s" % (name, st.get("backlog_aborts")))
+        staller.p.send_signal(signal.SIGUSR1)
+        rig.check(staller.wait(90) == 0,
+                  "%s: the staller, reading again: %s" % (name, staller.lines[-1:]))
+        rig.check(d.stop() == 0, "%s: dpsctpd stopped cleanly" % name)
 
 
 class Unread:
@@ -1120,7 +1157,8 @@ CASES = {"two-apps": case_two_apps, "app-killed": case_app_killed,
          "listeners": case_listeners, "app-limits": case_app_limits}
 CASES.update({"silent-clients": case_silent_clients, "second-daemon": case_second_daemon,
               "quiet-stdout": case_quiet_stdout, "workers": case_workers,
-              "workers-accept": case_workers_accept, "access": case_access})
+              "workers-accept": case_workers_accept, "access": case_access,
+              "slow-reader": case_slow_reader})
 
 
 def main():
