@@ -182,6 +182,20 @@ dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const cha
 	return UINT64_MAX;
 }
 
+int
+dpsctp_port_frames(const struct dpsctp *d, unsigned port, struct dpsctp_port_frames *st)
+{
+	if (d == NULL || st == NULL || port >= d->n_ports)
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	for (unsigned i = 0; i < d->n_workers; i++)
+		if (d->w[i] != NULL) {
+			st->rx_packets += d->w[i]->port_rx[port];
+			st->tx_packets += d->w[i]->port_tx[port];
+		}
+	return 0;
+}
+
 unsigned
 dpsctp_assoc_count(const struct dpsctp *d)
 {

@@ -195,6 +195,27 @@ dp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 		snprintf(key, sizeof(key), "port%u", p);
 		rte_tel_data_add_dict_string(t, key, d->ports[p].name);
 	}
+	/* Frames by port ("ports": {"0": {name, rx_packets, tx_packets}, ...}). */
+	struct rte_tel_data *ports = rte_tel_data_alloc();
+	if (ports != NULL) {
+		rte_tel_data_start_dict(ports);
+		for (unsigned p = 0; p < d->n_ports; p++) {
+			struct dpsctp_port_frames ps;
+			struct rte_tel_data *e = rte_tel_data_alloc();
+			if (e == NULL || dpsctp_port_frames(d, p, &ps) != 0) {
+				rte_tel_data_free(e);
+				continue;
+			}
+			char key[16];
+			snprintf(key, sizeof(key), "%u", p);
+			rte_tel_data_start_dict(e);
+			rte_tel_data_add_dict_string(e, "name", d->ports[p].name);
+			rte_tel_data_add_dict_u64(e, "rx_packets", ps.rx_packets);
+			rte_tel_data_add_dict_u64(e, "tx_packets", ps.tx_packets);
+			rte_tel_data_add_dict_container(ports, key, e, 0);
+		}
+		rte_tel_data_add_dict_container(t, "ports", ports, 0);
+	}
 	rte_tel_data_add_dict_string(t, "pdump", dp_pdump_on ? "on" : "off (no hugepages)");
 	struct dp_tel_groups g = { { NULL, NULL, NULL } };
 	for (unsigned i = 0;; i++) {

@@ -67,13 +67,14 @@ dp_tx_impair(struct dp_worker *w)
  * SCTP retransmits, and holding packets here would make the batch unbounded.
  */
 static void
-dp_tx_burst(struct dp_worker *w, uint16_t port_id, struct rte_mbuf **pkts, unsigned n)
+dp_tx_burst(struct dp_worker *w, unsigned port, struct rte_mbuf **pkts, unsigned n)
 {
 	unsigned done = 0;
 	for (int tries = 0; done < n && tries < 8; tries++)
-		done += rte_eth_tx_burst(port_id, (uint16_t)w->index, pkts + done,
+		done += rte_eth_tx_burst(w->d->ports[port].port_id, (uint16_t)w->index, pkts + done,
 					 (uint16_t)(n - done));
 	w->ctr.tx_packets += done;
+	w->port_tx[port] += done;
 	if (done < n) {
 		w->ctr.tx_full += n - done;
 		rte_pktmbuf_free_bulk(pkts + done, n - done);
@@ -87,7 +88,7 @@ dp_tx_flush(struct dp_worker *w)
 	if (w->impair_tx.on)
 		dp_tx_impair(w);
 	if (d->n_ports == 1) {
-		dp_tx_burst(w, d->ports[0].port_id, w->tx, w->n_tx);
+		dp_tx_burst(w, 0, w->tx, w->n_tx);
 	} else {
 		/* Each port's frames in batch order: a stable split by m->port. */
 		struct rte_mbuf *one[DP_TX_MAX];
@@ -97,7 +98,7 @@ dp_tx_flush(struct dp_worker *w)
 				if (w->tx[i]->port == p)
 					one[k++] = w->tx[i];
 			if (k != 0)
-				dp_tx_burst(w, d->ports[p].port_id, one, k);
+				dp_tx_burst(w, p, one, k);
 		}
 	}
 	w->n_tx = 0;

@@ -234,6 +234,8 @@ struct dp_worker {
 	struct dp_impair impair_tx; /* --impair: between the tx batch and the port */
 	struct dp_impair impair_rx; /* --impair-rx: between the rx burst and dp_rx_frame() */
 	struct dp_worker_counters ctr;
+	/* Frames in and out by port of the instance (dpsctp_port_stats()). */
+	uint64_t port_rx[DPSCTP_CONFIG_MAX_PORTS], port_tx[DPSCTP_CONFIG_MAX_PORTS];
 	/* Associations' named discards (sctp/assoc_drop.def), summed as they close. */
 	uint64_t assoc_drops_closed[SCTP_ASSOC_DROP_COUNT];
 	struct dpsctp_seg segs[DP_MSG_SEGS];

@@ -484,6 +484,7 @@ dp_worker_poll(struct dp_worker *w)
 	for (unsigned p = 0; p < w->d->n_ports; p++) {
 		n = rte_eth_rx_burst(w->d->ports[p].port_id, (uint16_t)w->index, pkts, DP_BURST);
 		w->ctr.rx_packets += n;
+		w->port_rx[p] += n;
 		for (uint16_t i = 0; i < n; i++)
 			pkts[i]->port = (uint16_t)p;
 		if (w->impair_rx.on) {

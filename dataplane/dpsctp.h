@@ -966,6 +966,26 @@ DPSCTP_EXPORT void dpsctp_mac(const struct dpsctp *d, uint8_t out[6]);
  */
 DPSCTP_EXPORT struct rte_mempool *dpsctp_pktmbuf_pool(const struct dpsctp *d);
 
+/** Frames through one port of an instance, all workers (dpsctp_port_frames()). */
+struct dpsctp_port_frames {
+	uint64_t rx_packets; /**< frames received on it */
+	uint64_t tx_packets; /**< frames the port took for sending */
+};
+
+/**
+ * What went through port @p port (0 .. the ports configured - 1, as --port
+ * numbers them): with several ports, which network carries the traffic.
+ * Read without locks from another thread: a snapshot of counters the
+ * workers keep moving.
+ *
+ * @param d     the instance.
+ * @param port  the port.
+ * @param st    filled.
+ * @return 0, -EINVAL (no such port, or NULL).
+ */
+DPSCTP_EXPORT int dpsctp_port_frames(const struct dpsctp *d, unsigned port,
+				     struct dpsctp_port_frames *st);
+
 /**
  * Associations the instance holds now (all workers).
  *

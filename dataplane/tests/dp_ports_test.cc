@@ -235,12 +235,18 @@ on_event(dpsctp_assoc *a, const dpsctp_event *ev, void *arg)
 
 const dpsctp_callbacks kCb = { on_recv, on_event, nullptr };
 
+rte_eth_stats
+eth_stats(int port)
+{
+	rte_eth_stats st{};
+	EXPECT_EQ(rte_eth_stats_get((uint16_t)port, &st), 0);
+	return st;
+}
+
 uint64_t
 ipackets(int port)
 {
-	rte_eth_stats st;
-	EXPECT_EQ(rte_eth_stats_get((uint16_t)port, &st), 0);
-	return st.ipackets;
+	return eth_stats(port).ipackets;
 }
 
 // A name no earlier test's link has taken (ethdev and ring names live on).
@@ -406,6 +412,26 @@ TEST_F(DpPorts, FailoverToNetworkBAndBackWithEveryMessageOnce)
 	EXPECT_EQ(server.next, 900u);
 	ASSERT_EQ(dpsctp_shutdown(client.a), 0);
 	ASSERT_TRUE(run([&] { return client.done && server.done; }));
+	// Each instance's count of frames by port (dpsctp_port_frames()) is the
+	// ethdev's: the client's port 1 carried the failover, port 0 the rest.
+	const std::pair<dpsctp *, int> ports[2][2] = {
+		{ { client.d, net_a.a }, { client.d, net_b.a } },
+		{ { server.d, net_a.b }, { server.d, net_b.b } }
+	};
+	for (const auto &inst : ports)
+		for (unsigned p = 0; p < 2; p++) {
+			struct dpsctp_port_frames pf;
+			ASSERT_EQ(dpsctp_port_frames(inst[p].first, p, &pf), 0);
+			rte_eth_stats st = eth_stats(inst[p].second);
+			EXPECT_EQ(pf.tx_packets, st.opackets) << "port " << p;
+			EXPECT_EQ(pf.rx_packets, st.ipackets) << "port " << p;
+			if (inst[p].first == client.d) {
+				EXPECT_GE(pf.tx_packets, 300u)
+					<< "port " << p << " carried a third of it";
+			}
+		}
+	struct dpsctp_port_frames none;
+	EXPECT_EQ(dpsctp_port_frames(client.d, 2, &none), -EINVAL) << "two ports, not three";
 	// The packets the client sent left by the port the route gave, from that port's address.
 	const char *name;
 	for (unsigned i = 0;; i++) {
