@@ -3,7 +3,7 @@
  * dd_wpeer: a peer with several workers that opens associations to a
  * listening application of dpsctpd (dpsctpd_test.py, case workers-accept).
  *
- *   dd_wpeer [EAL args] -- [data-plane options, --queues W] PEER PORT N M
+ *   dd_wpeer [EAL args] -- [data-plane options, --queues W] PEER PORT N M [MAXLEN]
  *
  * An embedded instance (the data-plane options: --port, --ip, --queues)
  * whose W workers are all polled by the main thread. Association i is
@@ -15,7 +15,8 @@
  * dpsctp-echo connect and poll on worker 0 alone: every INIT of theirs
  * arrives on the daemon's queue 0.
  *
- * Once all N are up, M messages of 8 .. 1407 bytes on each, 8 in flight per
+ * Once all N are up, M messages of 8 .. MAXLEN bytes (1407 by default, one
+ * packet each; up to 65536, several packets each) on each, 8 in flight per
  * association, each named by (association, sequence) and filled from both;
  * every echo must come back on its association, on stream 0, in order,
  * intact, exactly once. Then each association shuts down gracefully. The
@@ -40,7 +41,7 @@
 #include "apps/common/app_common.h"
 
 #define WP_IN_FLIGHT 8u
-#define WP_MAX_LEN   1407u
+#define WP_MAX_LEN   65536u /* MAXLEN at most */
 #define WP_MAX_N     1024u
 
 struct wp_flow {
@@ -52,12 +53,13 @@ struct wp_flow {
 
 static struct wp_flow flows[WP_MAX_N];
 static uint32_t n_flows, n_msgs, n_up, n_ended, failures;
+static uint32_t max_len = 1407u;
 
 /* Message seq of association idx: its length and bytes. */
 static uint32_t
 wp_len(uint32_t idx, uint32_t seq)
 {
-	return 8u + (seq * 131u + idx * 17u) % (WP_MAX_LEN - 7u);
+	return 8u + (seq * 131u + idx * 17u) % (max_len - 7u);
 }
 
 static void
@@ -73,7 +75,7 @@ static void
 wp_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 {
 	struct wp_flow *f = arg;
-	uint8_t got[WP_MAX_LEN + 1], want[WP_MAX_LEN];
+	static uint8_t got[WP_MAX_LEN + 1], want[WP_MAX_LEN]; /* one thread */
 	(void)a;
 	uint32_t seq = f->echoed + f->bad;
 	uint32_t len = wp_len(f->idx, seq);
@@ -132,7 +134,7 @@ static const struct dpsctp_callbacks wp_cb = { wp_recv, wp_event, NULL };
 static void
 wp_pump(struct wp_flow *f)
 {
-	uint8_t b[WP_MAX_LEN];
+	static uint8_t b[WP_MAX_LEN];
 	while (!f->ended && f->sent < n_msgs && f->sent - f->echoed - f->bad < WP_IN_FLIGHT) {
 		uint32_t len = wp_len(f->idx, f->sent);
 		struct dpsctp_sndinfo si = { .sid = 0, .ppid = 0x5750 };
@@ -195,11 +197,14 @@ main(int argc, char **argv)
 	if (st != 0)
 		return st;
 	struct sctp_addr pa[1];
-	if (argc != 5 || app_parse_peers(argv[1], pa, 1) != 1 || atoi(argv[2]) <= 0 ||
-	    atoi(argv[2]) > 65535 || atoi(argv[3]) <= 0 || (uint32_t)atoi(argv[3]) > WP_MAX_N ||
-	    atoi(argv[4]) <= 0) {
+	if (argc == 6)
+		max_len = (uint32_t)atoi(argv[5]);
+	if ((argc != 5 && argc != 6) || app_parse_peers(argv[1], pa, 1) != 1 ||
+	    atoi(argv[2]) <= 0 || atoi(argv[2]) > 65535 || atoi(argv[3]) <= 0 ||
+	    (uint32_t)atoi(argv[3]) > WP_MAX_N || atoi(argv[4]) <= 0 || max_len < 8 ||
+	    max_len > WP_MAX_LEN) {
 		fprintf(stderr, "usage: dd_wpeer [EAL args] -- [data-plane options] PEER PORT N M "
-				"(N at most 1024)\n");
+				"[MAXLEN] (N at most 1024, MAXLEN 8 .. 65536)\n");
 		return 2;
 	}
 	uint16_t port = (uint16_t)atoi(argv[2]);

@@ -1107,7 +1107,9 @@ def case_workers_accept(rig):
                               "role=client", "--ip", PEER_IP + "/24", "--queues", "2",
                               # RFC timers: INITs parked behind the first ARP go
                               # again after 1 s, not given up.
-                              "--profile", "rfc", DAEMON_IP, "5001", str(n), str(m)])
+                              "--profile", "rfc", DAEMON_IP, "5001", str(n), str(m),
+                              # zero copy: messages of several packets too
+                              "20000" if zc else "1407"])
         rig.procs.append(peer)
         rc = peer.wait(120)
         rig.check(rc == 0 and peer.wait_line(
