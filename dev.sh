@@ -11,13 +11,22 @@
 #                    the data path's figures of REV (default 66be75b, the tree
 #                    before the seams refactoring) and of the working tree,
 #                    side by side (bench/compare_revs.py; about five minutes)
+#   ./dev.sh fuzz [MINUTES] [TARGET...]
+#                    a fuzzing campaign: every libFuzzer target of build-fuzz/
+#                    (or the TARGETs named) for MINUTES each (default 10;
+#                    fractions allowed) on a corpus kept across runs, a crash
+#                    kept in the target's regress/ directory (exit 1), a
+#                    ledger of CPU time and executions, then line coverage in
+#                    a coverage build (tools/fuzz/campaign.py, docs/TESTING.md)
 #   ./dev.sh format  reformat the C/C++ sources with the repo's .clang-format
 #
 # Warnings are errors in every build (CI's included). Environment:
 # BUILD_DIR / FUZZ_BUILD_DIR move the build trees; FUZZ_SECONDS sets how long
 # each libFuzzer target runs in the fuzz suite (default 30); BENCH_REPETITIONS
 # how often each benchmark repeats (default 5; the median is what we quote);
-# DEVSH_NO_INSTALL=1 makes a missing package an error instead of an install
+# FUZZ_CAMPAIGN_DIR holds ./dev.sh fuzz's corpora and ledger (default
+# build-fuzz/campaign) and FUZZ_COV_BUILD_DIR its coverage build (default
+# build-fuzz-cov); DEVSH_NO_INSTALL=1 makes a missing package an error instead of an install
 # (the test that runs ./dev.sh run as the README shows it sets it).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -25,6 +34,8 @@ cd "$(dirname "$0")"
 BUILD_DIR=${BUILD_DIR:-build}
 FUZZ_BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+FUZZ_CAMPAIGN_DIR=${FUZZ_CAMPAIGN_DIR:-$FUZZ_BUILD_DIR/campaign}
+FUZZ_COV_BUILD_DIR=${FUZZ_COV_BUILD_DIR:-build-fuzz-cov}
 
 # Debian 12 packages the build, the tests and the benchmarks need.
 PACKAGES=(
@@ -38,6 +49,8 @@ PACKAGES=(
 	libsctp-dev qemu-system-x86 busybox-static
 	# instruction counts of two revisions (./dev.sh bench-compare REV --instructions)
 	valgrind
+	# llvm-profdata and llvm-cov of clang 14: the coverage report of ./dev.sh fuzz
+	llvm-14
 )
 
 log() { printf '\033[1mdev.sh:\033[0m %s\n' "$*" >&2; }
@@ -89,14 +102,18 @@ build_main() {
 	ninja -C "$BUILD_DIR" >/dev/null || { ninja -C "$BUILD_DIR"; die "build failed"; }
 }
 
-cmd_build() {
-	build_main
-	# libFuzzer needs clang; the fuzz tree builds only the core and the CRC
-	# engines, under ASan+UBSan.
+# libFuzzer needs clang; the fuzz tree builds only the core and the CRC
+# engines, under ASan+UBSan.
+build_fuzz() {
 	CC=clang CXX=clang++ configure "$FUZZ_BUILD_DIR" -Dwerror=true -Dfuzz=true \
 		-Ddpdk=disabled -Dtests=disabled -Dbenchmarks=disabled \
 		-Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C "$FUZZ_BUILD_DIR" >/dev/null || { ninja -C "$FUZZ_BUILD_DIR"; die "fuzz build failed"; }
+}
+
+cmd_build() {
+	build_main
+	build_fuzz
 }
 
 cmd_run() {
@@ -186,6 +203,21 @@ cmd_bench_compare() {
 	"$py" bench/compare_revs.py "${1:-66be75b}" "${@:2}"
 }
 
+# The campaign: tools/fuzz/campaign.py finds the targets in the fuzz tree
+# (its tests of suite fuzz), fuzzes each on its kept corpus, adds the effort
+# to the ledger and measures coverage in FUZZ_COV_BUILD_DIR.
+cmd_fuzz() {
+	local minutes=${1:-10}
+	[ $# -eq 0 ] || shift
+	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] || die "fuzz: MINUTES is a number, not '$minutes'"
+	cmd_setup
+	build_fuzz
+	local py=python3
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	"$py" tools/fuzz/campaign.py --fuzz-build "$FUZZ_BUILD_DIR" --cov-build "$FUZZ_COV_BUILD_DIR" \
+		--state "$FUZZ_CAMPAIGN_DIR" --minutes "$minutes" "$@"
+}
+
 cmd_format() {
 	git ls-files -z '*.c' '*.h' '*.cc' | xargs -0 clang-format -i
 }
@@ -197,10 +229,11 @@ run) cmd_run ;;
 test) cmd_test ;;
 bench) cmd_bench ;;
 bench-compare) cmd_bench_compare "${@:2}" ;;
+fuzz) cmd_fuzz "${@:2}" ;;
 format) cmd_format ;;
 -h | --help | help | "")
 	awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"
 	[ -n "${1:-}" ] || exit 1
 	;;
-*) die "unknown command '$1' (try: setup build run test bench bench-compare format)" ;;
+*) die "unknown command '$1' (try: setup build run test bench bench-compare fuzz format)" ;;
 esac

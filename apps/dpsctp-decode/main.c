@@ -4,7 +4,8 @@
  *
  * Prints every SCTP packet of a pcap or pcapng capture (FILE, or - for
  * standard input): one line each, or one JSON object each with --json. The
- * decoding is decode.c's; this file reads the capture and keeps the counts.
+ * reading is capture.c's and the decoding decode.c's; this file parses the
+ * command line and prints the reasons and the counts.
  *
  * Exit status: 0 when the whole file was read (malformed packets included),
  * 1 when it could not be read, 2 on bad usage.
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "apps/common/app_opts.h"
+#include "apps/dpsctp-decode/capture.h"
 #include "apps/dpsctp-decode/decode.h"
 
 #ifndef DPSCTP_VERSION
@@ -81,42 +83,19 @@ static int
 decode_file(const char *path, const struct decode_options *opt, const struct decode_sink *sink,
 	    struct decode_stats *st)
 {
-	char errbuf[PCAP_ERRBUF_SIZE];
-	pcap_t *p = pcap_open_offline(path, errbuf);
+	char err[PCAP_ERRBUF_SIZE + 64];
+	enum decode_capture_result r = decode_capture_path(path, opt, sink, st, err, sizeof(err));
 
-	if (p == NULL) {
-		fprintf(stderr, "dpsctp-decode: %s: %s\n", path, errbuf);
+	if (r == DECODE_CAPTURE_UNREADABLE) {
+		fprintf(stderr, "dpsctp-decode: %s: %s\n", path, err);
 		return EXIT_READ_FAILED;
 	}
-	enum net_frame_link link;
-	int linktype = pcap_datalink(p);
-	if (!net_frame_link_from_linktype(linktype, &link)) {
-		fprintf(stderr, "dpsctp-decode: %s: link type %d (%s) is not supported\n", path,
-			linktype, pcap_datalink_val_to_name(linktype));
-		pcap_close(p);
-		return EXIT_READ_FAILED;
-	}
-
+	/* The file was opened: the summary is printed whatever happened. */
 	int rc = 0;
-	uint64_t frame_no = 0;
-	/* From here on the file is open: the summary is printed whatever happens. */
-	for (;;) {
-		struct pcap_pkthdr *hdr;
-		const u_char *data;
-		int r = pcap_next_ex(p, &hdr, &data);
-		if (r == PCAP_ERROR_BREAK)
-			break;
-		if (r != 1) {
-			/* A damaged record: what came before it has been printed. */
-			fprintf(stderr, "dpsctp-decode: %s: after frame %" PRIu64 ": %s\n", path,
-				frame_no, pcap_geterr(p));
-			rc = EXIT_READ_FAILED;
-			break;
-		}
-		frame_no++;
-		decode_frame(opt, sink, st, frame_no, link, data, hdr->caplen);
+	if (r == DECODE_CAPTURE_DAMAGED) {
+		fprintf(stderr, "dpsctp-decode: %s: %s\n", path, err);
+		rc = EXIT_READ_FAILED;
 	}
-	pcap_close(p);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "dpsctp-decode: writing the output failed\n");
 		rc = EXIT_READ_FAILED;

@@ -4,8 +4,9 @@
 Seeds are the SCTP packets found in the capture corpus (classic pcap files
 with Ethernet, VLAN or Linux cooked framing, IPv4 or IPv6, SCTP directly or
 over UDP port 9899), written to a temporary directory, plus the target's kept
-regression inputs (sctp/fuzz/regress/<target>/, drivers/net/fuzz/regress/
-for fuzz_l3). With --seed-format l3 a seed is whole frames of every kind
+regression inputs (--regress: regress/<target>/ beside the target, e.g.
+sctp/fuzz/regress/fuzz_packet/). tools/fuzz/campaign.py (./dev.sh fuzz)
+reads the same arguments from each target's test and calls extract_seeds(). With --seed-format l3 a seed is whole frames of every kind
 (ARP, ND, ICMP, fragments too), in fuzz_l3.c's format.
 
   run_fuzz.py --libfuzzer EXE ...   libFuzzer for --seconds under ASan+UBSan;
