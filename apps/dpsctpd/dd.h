@@ -40,6 +40,7 @@
 #include "dataplane/config.h"
 #include "dataplane/dpsctp.h"
 #include "dataplane/sidecar/sc_proto.h"
+#include "dataplane/sidecar/sc_serve.h"
 #include "dataplane/sidecar/sc_server.h"
 
 struct rte_mbuf;
@@ -116,23 +117,14 @@ struct dd_counters {
 	uint64_t recv_zero_copy; /* messages handed by reference */
 };
 
-#define DD_AHEAD_MAX 8u
-
 struct dd_thread {
 	struct sc_thread th;
 	struct dd_held *held; /* FIFO of limits.backlog, + app_assocs end events */
 	uint32_t held_head, held_n;
 	struct dd_unread *unread; /* FIFO of 2 x ring slots */
 	uint32_t unread_head, unread_n, unread_cap;
-	bool wake; /* the app asked for a wake-up: write its eventfd after this round */
-	/* ABORTs done ahead of a SEND waiting for space (dd_abort_ahead()). */
-	struct {
-		uint32_t pos; /* ring position */
-		int32_t status;
-		uint64_t cookie;
-	} ahead[DD_AHEAD_MAX];
-	uint32_t n_ahead;
-	uint32_t ahead_scan; /* ring position up to which slots were looked at */
+	bool wake;	     /* the app asked for a wake-up: write its eventfd after this round */
+	struct sc_reader rd; /* its requests between rounds (sc_serve.h) */
 	/* Events posted this round, committed (and the rx arena published) once,
 	 * in dd_app_wake(); evt_room: free event slots when last read. */
 	uint32_t evt_pending, evt_room;

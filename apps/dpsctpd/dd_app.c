@@ -4,10 +4,11 @@
  * API calls; the data plane's callbacks for its associations become events
  * in its rings.
  *
- * Nothing an application writes is trusted: each request slot is copied
- * out before it is checked (the application could change it meanwhile),
- * handles are looked up in the daemon's table and must belong to the
- * asking application, arena positions must be the next ones. A malformed
+ * Nothing an application writes is trusted (sc_serve.c, which reads its
+ * requests, holds to it): each request slot is copied out before it is
+ * checked (the application could change it meanwhile), handles are looked
+ * up in the daemon's table and must belong to the asking application,
+ * arena positions must be the next ones. A malformed
  * request is completed with -EPROTO; rings or arenas out of order mean the
  * application is broken and it is detached (its associations aborted),
  * alone.
@@ -840,12 +841,6 @@ dd_world_go(struct dd *d)
 
 /* ----------------------------------------------------------- requests */
 
-enum dd_verdict {
-	DD_DONE,   /* completed (status in the completion) */
-	DD_RETRY,  /* leave it in the ring: no room in the data plane now */
-	DD_BROKEN, /* the application broke its arena: detach it */
-};
-
 static int
 dd_listen(struct dd *d, struct dd_app *app, unsigned ti, uint16_t port)
 {
@@ -895,16 +890,12 @@ dd_unlisten(struct dd *d, struct dd_app *app, uint16_t port)
 	return -ENOENT; /* not a port this application listens on */
 }
 
-static enum dd_verdict
-dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, struct sc_cpl *c)
+static enum sc_verdict
+dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, const uint8_t *in,
+	   struct sc_cpl *c)
 {
-	struct sc_thread *th = &app->t[dd_w][ti].th;
-	int err;
 	/* The addresses, then the INITMSG (value bytes, sc_req_check() bounded them),
 	 * copied out first: the application could change them meanwhile. */
-	const uint8_t *in = sc_arena_take(&th->tx, r->off, r->len, &err);
-	if (in == NULL)
-		return DD_BROKEN;
 	struct sctp_addr peers[SC_MAX_ADDRS];
 	unsigned n = (r->len - r->value) / (uint32_t)sizeof(struct sc_addr);
 	for (unsigned i = 0; i < n; i++) {
@@ -920,16 +911,15 @@ dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 		c->status = -EINVAL; /* not an INITMSG of this version's */
 	else if (r->value != 0)
 		memcpy(&call, in + n * sizeof(struct sc_addr), sizeof(call));
-	sc_arena_release(&th->tx);
 	if (c->status != 0)
-		return DD_DONE;
+		return SC_DONE;
 	const struct dpsctp_initmsg *init =
 		dd_opt_initmsg(app, r->value != 0 ? &call : NULL, &merged);
 	int rc;
 	struct dd_assoc *as = dd_assoc_new(d, app, ti, 0, &rc);
 	if (as == NULL) {
 		c->status = rc;
-		return DD_DONE;
+		return SC_DONE;
 	}
 	/* On this worker: its tag is this worker's, so the association stays here. */
 	struct dpsctp_assoc *a = dpsctp_connect_opts(d->dp, dd_w, peers, n, r->port, 0, init,
@@ -937,7 +927,7 @@ dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 	if (a == NULL) {
 		dd_assoc_free(d, as);
 		c->status = rc;
-		return DD_DONE;
+		return SC_DONE;
 	}
 	as->a = a;
 	as->worker = (uint8_t)dpsctp_assoc_worker(a);
@@ -949,10 +939,10 @@ dd_connect(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 		dd_assoc_unown(app);
 		(void)dpsctp_abort(a);
 		c->status = rc;
-		return DD_DONE;
+		return SC_DONE;
 	}
 	c->assoc = dd_handle(d, as);
-	return DD_DONE;
+	return SC_DONE;
 }
 
 /* Send what DPSCTP_SEND_MORE held back on the association named h, if it still lives. */
@@ -964,17 +954,15 @@ dd_flush_handle(struct dd *d, struct dd_app *app, uint64_t h)
 		(void)dpsctp_flush(as->a);
 }
 
-/* *held: the message went with DPSCTP_SEND_MORE (the caller flushes if nothing follows). */
-static enum dd_verdict
-dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, bool more,
+/*
+ * bytes: the message, looked at, not taken (sc_serve.c): a full send buffer
+ * leaves the request where it is. *held: the message went with
+ * DPSCTP_SEND_MORE (the caller flushes if nothing follows).
+ */
+static enum sc_verdict
+dd_send(struct dd *d, struct dd_app *app, const struct sc_req *r, const void *bytes, bool more,
 	bool *held, struct sc_cpl *c)
 {
-	struct sc_thread *th = &app->t[dd_w][ti].th;
-	int err;
-	/* Looked at, not taken: a full send buffer leaves the request where it is. */
-	const void *bytes = sc_arena_peek(&th->tx, r->off, r->len, &err);
-	if (bytes == NULL)
-		return DD_BROKEN;
 	struct dd_assoc *as = dd_lookup(d, app, r->assoc);
 	if (as == NULL)
 		c->status = -ENOENT;
@@ -1012,7 +1000,7 @@ dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, b
 		if (rc == -EAGAIN) {
 			/* What earlier requests left queued with DPSCTP_SEND_MORE goes now. */
 			(void)dpsctp_flush(as->a);
-			return DD_RETRY;
+			return SC_RETRY;
 		}
 		c->status = rc;
 		*held = rc == 0 && more;
@@ -1021,8 +1009,7 @@ dd_send(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, b
 			app->ctr[dd_w].send_bytes += r->len;
 		}
 	}
-	(void)sc_arena_take(&th->tx, r->off, r->len, &err); /* given back per batch */
-	return DD_DONE;
+	return SC_DONE;
 }
 
 /*
@@ -1068,18 +1055,14 @@ dd_sched(struct dd *d, struct dd_app *app, const struct sc_req *r, struct sc_cpl
  * list is copied out of the tx arena first (the application could change
  * it meanwhile); its bytes go back with the batch's.
  */
-static enum dd_verdict
-dd_reconf(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, struct sc_cpl *c)
+static enum sc_verdict
+dd_reconf(struct dd *d, struct dd_app *app, const struct sc_req *r, const void *bytes,
+	  struct sc_cpl *c)
 {
 	uint16_t sids[SC_RECONF_MAX_STREAMS];
 	uint16_t n = (uint16_t)(r->len / sizeof(uint16_t)); /* sc_req_check(): at most 32 */
-	if (r->op == SC_OP_RESET_STREAMS && n != 0) {
-		int err;
-		const void *p = sc_arena_take(&app->t[dd_w][ti].th.tx, r->off, r->len, &err);
-		if (p == NULL)
-			return DD_BROKEN;
-		memcpy(sids, p, r->len);
-	}
+	if (r->op == SC_OP_RESET_STREAMS && n != 0)
+		memcpy(sids, bytes, r->len);
 	struct dd_assoc *as = dd_lookup(d, app, r->assoc);
 	if (as == NULL)
 		c->status = -ENOENT;
@@ -1090,17 +1073,8 @@ dd_reconf(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r,
 					       (uint16_t)(r->value >> 16));
 	else
 		c->status = dpsctp_reset_assoc(as->a);
-	return DD_DONE;
+	return SC_DONE;
 }
-
-/* A GETOPT's answer, bound for the completion slots after its completion. */
-struct dd_answer {
-	uint32_t len; /* 0: none */
-	union {
-		uint64_t align;
-		uint8_t bytes[SC_OPT_MAX_BYTES];
-	};
-};
 
 /* The completion slots a request's answer takes beyond its completion. */
 static uint32_t
@@ -1120,22 +1094,17 @@ dd_answer_slots(const struct sc_req *r)
  * plane checks it again (dpsctp_opt_check()): the client library's check
  * is the application's, not ours.
  */
-static enum dd_verdict
-dd_opt(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, struct sc_cpl *c,
-       struct dd_answer *ans)
+static enum sc_verdict
+dd_opt(struct dd *d, struct dd_app *app, const struct sc_req *r, const void *bytes,
+       struct sc_cpl *c, struct sc_answer *ans)
 {
 	union {
 		uint64_t align;
 		uint8_t bytes[SC_OPT_MAX_BYTES];
 	} v;
 	memset(&v, 0, sizeof(v));
-	if (r->len != 0) { /* at most SC_OPT_MAX_BYTES: sc_req_check() */
-		int err;
-		const void *p = sc_arena_take(&app->t[dd_w][ti].th.tx, r->off, r->len, &err);
-		if (p == NULL)
-			return DD_BROKEN;
-		memcpy(v.bytes, p, r->len);
-	}
+	if (r->len != 0) /* at most SC_OPT_MAX_BYTES: sc_req_check() */
+		memcpy(v.bytes, bytes, r->len);
 	enum dpsctp_opt opt = (enum dpsctp_opt)r->value;
 	size_t size = r->value < DPSCTP_OPT_END ? dpsctp_opt_size(opt) : 0;
 	struct dd_assoc *as = r->assoc != 0 ? dd_lookup(d, app, r->assoc) : NULL;
@@ -1146,11 +1115,11 @@ dd_opt(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, st
 	else if (r->assoc != 0 && as == NULL)
 		c->status = -ENOENT; /* ended, or another application's */
 	if (c->status != 0)
-		return DD_DONE;
+		return SC_DONE;
 	if (r->op == SC_OP_SETOPT) {
 		c->status = as == NULL ? dd_opt_set_default(d, app, opt, v.bytes, r->len)
 				       : dpsctp_assoc_setopt(as->a, opt, v.bytes, r->len, NULL, 0);
-		return DD_DONE;
+		return SC_DONE;
 	}
 	/* The question's input fields (a path's address) in the answer's place. */
 	size_t n = sizeof(ans->bytes);
@@ -1164,64 +1133,48 @@ dd_opt(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r, st
 		ans->len = (uint32_t)n;
 		c->value = (uint32_t)n;
 	}
-	return DD_DONE;
+	return SC_DONE;
 }
 
-static enum dd_verdict
-dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r,
-	   const struct sc_req *next, bool *held, struct sc_cpl *c, struct dd_answer *ans)
+/* What sc_serve_requests() hands back: the ring set it serves. */
+struct dd_serve_arg {
+	struct dd *d;
+	struct dd_app *app;
+	unsigned ti;
+};
+
+/* A well-formed request, its arena bytes taken (sc_serve.c): into the data plane. */
+static enum sc_verdict
+dd_request(void *arg, const struct sc_req *r, const void *bytes, const struct sc_req *next,
+	   bool *held, struct sc_cpl *c, struct sc_answer *ans)
 {
-	memset(c, 0, sizeof(*c));
-	c->cookie = r->cookie;
-	c->op = r->op;
-	ans->len = 0;
-	if (sc_req_check(r, app->sa->layout.arena_bytes) != 0) {
-		/* A SEND, CONNECT or RESET_STREAMS that names arena bytes we cannot
-		 * trust leaves the arena out of step: nothing after it could be read. */
-		if (r->op == SC_OP_SEND || r->op == SC_OP_CONNECT ||
-		    (r->op == SC_OP_RESET_STREAMS && r->len != 0))
-			return DD_BROKEN;
-		/* An option's bytes are few: taken when they are the arena's next (the
-		 * request is refused, the arena stays in step), else the same. */
-		if ((r->op == SC_OP_SETOPT || r->op == SC_OP_GETOPT) && r->len != 0) {
-			int err;
-			if (r->len > SC_OPT_MAX_BYTES || r->off >= app->sa->layout.arena_bytes ||
-			    sc_arena_take(&app->t[dd_w][ti].th.tx, r->off, r->len, &err) == NULL)
-				return DD_BROKEN;
-		}
-		app->ctr[dd_w].bad_requests++;
-		c->status = -EPROTO;
-		return DD_DONE;
-	}
-	/* What is the instance's rather than a worker's (a port, the defaults every worker's
-	 * associations start with) is worker 0's to change, with the others parked: the
-	 * library posts it to worker 0's set. */
+	const struct dd_serve_arg *sa = arg;
+	struct dd *d = sa->d;
+	struct dd_app *app = sa->app;
+	unsigned ti = sa->ti;
+	/* The instance's requests (sc_serve.c sent those of another worker back): with the
+	 * other workers parked. */
 	bool global = r->op == SC_OP_LISTEN || r->op == SC_OP_UNLISTEN ||
 		      (r->op == SC_OP_SETOPT && r->assoc == 0);
-	if (global && dd_w != 0) {
-		app->ctr[dd_w].bad_requests++;
-		c->status = -EXDEV;
-		return DD_DONE;
-	}
 	struct dd_assoc *as;
 	switch ((enum sc_op)r->op) {
 	case SC_OP_LISTEN:
 		dd_world_stop(d);
 		c->status = dd_listen(d, app, ti, r->port);
 		dd_world_go(d);
-		return DD_DONE;
+		return SC_DONE;
 	case SC_OP_UNLISTEN:
 		dd_world_stop(d);
 		c->status = dd_unlisten(d, app, r->port);
 		dd_world_go(d);
-		return DD_DONE;
+		return SC_DONE;
 	case SC_OP_CONNECT:
-		return dd_connect(d, app, ti, r, c);
+		return dd_connect(d, app, ti, r, bytes, c);
 	case SC_OP_SEND: {
 		/* The next request sends on the same association: let this one
 		 * wait to leave bundled with it (DPSCTP_SEND_MORE). */
 		bool more = next != NULL && next->op == SC_OP_SEND && next->assoc == r->assoc;
-		return dd_send(d, app, ti, r, more, held, c);
+		return dd_send(d, app, r, bytes, more, held, c);
 	}
 	case SC_OP_SHUTDOWN:
 	case SC_OP_ABORT:
@@ -1231,23 +1184,23 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 		else
 			c->status = r->op == SC_OP_SHUTDOWN ? dpsctp_shutdown(as->a)
 							    : dpsctp_abort(as->a);
-		return DD_DONE;
+		return SC_DONE;
 	case SC_OP_SET_SCHED:
 	case SC_OP_GET_SCHED:
 	case SC_OP_SET_STREAM_PARAM:
 	case SC_OP_GET_STREAM_PARAM:
 		dd_sched(d, app, r, c);
-		return DD_DONE;
+		return SC_DONE;
 	case SC_OP_RESET_STREAMS:
 	case SC_OP_ADD_STREAMS:
 	case SC_OP_RESET_ASSOC:
-		return dd_reconf(d, app, ti, r, c);
+		return dd_reconf(d, app, r, bytes, c);
 	case SC_OP_SETOPT:
 	case SC_OP_GETOPT: {
 		if (!global)
-			return dd_opt(d, app, ti, r, c, ans);
+			return dd_opt(d, app, r, bytes, c, ans);
 		dd_world_stop(d);
-		enum dd_verdict v = dd_opt(d, app, ti, r, c, ans);
+		enum sc_verdict v = dd_opt(d, app, r, bytes, c, ans);
 		dd_world_go(d);
 		return v;
 	}
@@ -1255,157 +1208,43 @@ dd_request(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_req *r
 	case SC_OP_COUNT:
 		break;
 	}
-	return DD_DONE;
+	return SC_DONE;
 }
 
-/*
- * A SEND waits at the head of the ring for send space: ABORTs behind it
- * go now (an application must be able to end an association whose peer
- * keeps its window shut — that one's SEND then completes -ENOTCONN and
- * the ring moves on). Each is remembered by its ring position and
- * completed in its turn with the status it got here.
- */
 static void
-dd_abort_ahead(struct dd *d, struct dd_app *app, unsigned ti, uint32_t from, uint32_t have)
+dd_serve_flush(void *arg, uint64_t h)
 {
-	struct dd_thread *t = &app->t[dd_w][ti];
-	/* Each slot is looked at once while the head waits, not every round. */
-	int32_t seen = (int32_t)(t->ahead_scan - t->th.req.mine);
-	if (seen > (int32_t)from)
-		from = (uint32_t)seen;
-	t->ahead_scan = t->th.req.mine + have;
-	for (uint32_t k = from; k < have && t->n_ahead < DD_AHEAD_MAX; k++) {
-		struct sc_req r;
-		memcpy(&r, sc_ring_peek(&t->th.req, k), sizeof(r));
-		uint32_t pos = t->th.req.mine + k;
-		if (r.op != SC_OP_ABORT || sc_req_check(&r, app->sa->layout.arena_bytes) != 0)
-			continue;
-		bool done = false;
-		for (uint32_t i = 0; i < t->n_ahead; i++)
-			done |= t->ahead[i].pos == pos;
-		if (done)
-			continue;
-		struct dd_assoc *as = dd_lookup(d, app, r.assoc);
-		t->ahead[t->n_ahead].pos = pos;
-		t->ahead[t->n_ahead].cookie = r.cookie;
-		t->ahead[t->n_ahead].status = as != NULL ? dpsctp_abort(as->a) : -ENOENT;
-		t->n_ahead++;
-	}
+	const struct dd_serve_arg *sa = arg;
+	dd_flush_handle(sa->d, sa->app, h);
 }
 
-/* The request at ring position pos was an ABORT done ahead: its completion. */
-static bool
-dd_ahead_done(struct dd_thread *t, uint32_t pos, const struct sc_req *r, struct sc_cpl *c)
+/* An ABORT done ahead of a SEND that waits for send space (sc_serve.c). */
+static int32_t
+dd_serve_abort(void *arg, uint64_t h)
 {
-	for (uint32_t i = 0; i < t->n_ahead; i++)
-		if (t->ahead[i].pos == pos && t->ahead[i].cookie == r->cookie &&
-		    r->op == SC_OP_ABORT) {
-			memset(c, 0, sizeof(*c));
-			c->cookie = r->cookie;
-			c->op = r->op;
-			c->status = t->ahead[i].status;
-			t->ahead[i] = t->ahead[--t->n_ahead];
-			return true;
-		}
-	return false;
+	const struct dd_serve_arg *sa = arg;
+	struct dd_assoc *as = dd_lookup(sa->d, sa->app, h);
+	return as != NULL ? dpsctp_abort(as->a) : -ENOENT;
 }
 
-/*
- * Thread ti's requests, while there is room for their completions.
- *
- * The request served at step n is always the one at ring position n,
- * copied from the ring once (then checked): a quiet send that succeeds
- * writes no completion, so how many requests one round serves is known
- * only as they are served. `next` is a copy of the request at n + 1, read
- * for DPSCTP_SEND_MORE only when it will be served this round whatever
- * the request at n does (room for a completion of each); it becomes the
- * request served at n + 1, else that one is read then. The loop
- * used to go on with `next` even when it had not been read (a quiet send
- * served with one completion slot free), serving a stale request.
- *
- * Data left queued with DPSCTP_SEND_MORE is flushed when the request that
- * was to follow it does not send on that association (it failed, or the
- * application rewrote the slot since we looked ahead) and at the end of
- * the round: MORE never outlives the round that set it.
- */
+static const struct sc_serve_ops dd_serve_ops = { dd_request, dd_serve_flush, dd_serve_abort,
+						  dd_answer_slots };
+
+/* Thread ti's requests, while there is room for their completions (sc_serve.c reads the
+ * ring and the arena, dd_request() does what each asks). */
 static int
 dd_serve_requests(struct dd *d, struct dd_app *app, unsigned ti, unsigned *work)
 {
-	struct sc_thread *th = &app->t[dd_w][ti].th;
-	int have = sc_ring_count(&th->req);
-	if (have < 0)
-		return -EPROTO;
-	int room = sc_ring_free(&th->cpl);
-	if (room < 0)
-		return -EPROTO;
-	/* The event ring is checked whenever the application's rings are
-	 * touched, not only when an event is next posted to it. */
-	if (have > 0 && sc_ring_free(&th->evt) < 0)
-		return -EPROTO;
-	int n = 0, k = 0; /* requests served, completion slots written */
-	struct sc_req r, next;
-	struct dd_answer ans;
-	bool next_read = false; /* next holds the request at position n */
-	uint64_t unsent = 0;	/* an association with data held back by MORE */
 	struct dd_thread *t = &app->t[dd_w][ti];
-	for (; n < have && k < room; n++) {
-		if (next_read)
-			r = next;
-		else
-			memcpy(&r, sc_ring_peek(&th->req, (uint32_t)n), sizeof(r));
-		/* A GETOPT's answer comes in the slots after its completion: it waits
-		 * for room for all of them (the application polls, room appears). */
-		uint32_t extra = dd_answer_slots(&r);
-		if ((uint32_t)k + 1 + extra > (uint32_t)room)
-			break;
-		next_read = n + 1 < have && k + 1 + (int)extra < room;
-		if (next_read)
-			memcpy(&next, sc_ring_peek(&th->req, (uint32_t)n + 1), sizeof(next));
-		struct sc_cpl *c = sc_ring_reserve(&th->cpl, (uint32_t)k);
-		uint32_t pos = th->req.mine + (uint32_t)n;
-		bool more = false;
-		ans.len = 0;
-		enum dd_verdict v = dd_ahead_done(t, pos, &r, c)
-					    ? DD_DONE
-					    : dd_request(d, app, ti, &r, next_read ? &next : NULL,
-							 &more, c, &ans);
-		if (v == DD_BROKEN)
-			return -EPROTO;
-		/* The answer, raw, in the slots counted on above (dd_opt() kept it to them). */
-		for (uint32_t i = 0; i < SC_OPT_SLOTS(ans.len); i++) {
-			uint8_t *slot = sc_ring_reserve(&th->cpl, (uint32_t)k + 1 + i);
-			uint32_t left = ans.len - i * SC_SLOT_BYTES;
-			memset(slot, 0, SC_SLOT_BYTES);
-			memcpy(slot, ans.bytes + i * SC_SLOT_BYTES,
-			       left < SC_SLOT_BYTES ? left : SC_SLOT_BYTES);
-		}
-		/* What the previous send held back goes unless this one bundles with it. */
-		bool sent_on =
-			r.op == SC_OP_SEND && r.assoc == unsent && v == DD_DONE && c->status == 0;
-		if (unsent != 0 && !sent_on)
-			dd_flush_handle(d, app, unsent);
-		unsent = more ? r.assoc : 0;
-		if (v == DD_RETRY) {
-			dd_abort_ahead(d, app, ti, (uint32_t)n + 1, (uint32_t)have);
-			break;
-		}
-		app->ctr[dd_w].requests++;
-		/* A quiet send that succeeded has no completion: its slot is reused. */
-		if (!(r.op == SC_OP_SEND && (r.flags & SC_SEND_QUIET) && c->status == 0)) {
-			k += 1 + (int)SC_OPT_SLOTS(ans.len);
-			app->ctr[dd_w].completions++;
-		}
-	}
-	if (unsent != 0)
-		dd_flush_handle(d, app, unsent);
-	/* One release and one commit for the batch: the shared indices (and the
-	 * application's cache lines) are written once, not per request. */
-	if (n > 0) {
-		sc_arena_release(&th->tx); /* the bytes of every request taken */
-		sc_ring_release(&th->req, (uint32_t)n);
-	}
-	if (k > 0 && sc_ring_commit(&th->cpl, (uint32_t)k))
-		t->wake = true;
+	struct dd_serve_arg arg = { d, app, ti };
+	struct sc_serve_counts cnt = { 0, 0, 0 };
+	int n = sc_serve_requests(&t->th, &t->rd, app->sa->layout.arena_bytes, dd_w, &dd_serve_ops,
+				  &arg, &cnt, &t->wake);
+	app->ctr[dd_w].requests += cnt.requests;
+	app->ctr[dd_w].bad_requests += cnt.bad_requests;
+	app->ctr[dd_w].completions += cnt.completions;
+	if (n < 0)
+		return n;
 	*work += (unsigned)n;
 	return 0;
 }

@@ -1,0 +1,804 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * libFuzzer target: a hostile application's ring set against what dpsctpd
+ * reads of it — the request ring, the tx arena and the consumer indices of
+ * the completion and event rings and of the rx arena — through the
+ * daemon's own code: sc_serve_requests() (sc_serve.c, which dd_app.c runs
+ * for every set) and the producer side of sc_ring.c and sc_arena.c that
+ * dd_app.c posts events with. The data plane is a stand-in (the ops below)
+ * that checks what it is handed and answers as the input says.
+ *
+ * The region of one set is allocated at its exact size, so ASan reports a
+ * read or write outside it. Byte 0 picks the geometry (8 .. 64 slots per
+ * ring, arenas of 4 or 8 KiB, the set's worker 0 or 1); then operations,
+ * each an opcode byte and its operands, run in turn, the daemon's among
+ * the application's, so the daemon's reading code sees the memory change
+ * between its rounds:
+ *
+ *   POST      the application posts a request as the library would (the
+ *             arena bytes it names allocated, the slot written, the head
+ *             moved), its fields from the input, tidied or not
+ *   SERVE     the daemon serves the set (one round)
+ *   CONSUME   the application reads and gives back completions
+ *   EVENT     the daemon posts an event (a RECV with bytes in the rx arena)
+ *   READ      the application reads and gives back events
+ *   REAP      the daemon reads how far the application read the rx arena
+ *   SLOT      the application writes any bytes into any slot of its rings
+ *   INDEX     the application writes any value into any index or flag
+ *   BYTES     the application writes any bytes into its tx arena
+ *
+ * and, inside a round, each call into the stand-in data plane may write
+ * a request slot, the request head, a completion or event tail or tx
+ * arena bytes: what the application does while the daemon is busy.
+ *
+ * Properties beyond "no crash, no UB":
+ *   - each daemon step writes only where it may: completion slots the
+ *     application has given back, event slots and rx arena bytes likewise,
+ *     its own indices and the consumer's sleeping flag; never a slot or a
+ *     byte the application has not read yet (a byte-for-byte comparison of
+ *     the region before and after);
+ *   - what the stand-in data plane is handed is well-formed
+ *     (sc_req_check()), not one of the instance's requests on worker 1,
+ *     and its arena bytes lie inside the tx arena;
+ *   - an application that only ever posts what the rules accept (POST of
+ *     well-formed requests, or malformed ones that name no arena bytes) is
+ *     never found broken; every request it posted is completed once, in
+ *     order (but quiet sends that succeeded), a malformed one with -EPROTO,
+ *     one of the instance's on worker 1 with -EXDEV, the others with the
+ *     data plane's status; every completion and event passes the library's
+ *     checks (sc_cpl_check(), sc_evt_check()) and every received byte is
+ *     the one the daemon wrote;
+ *   - a broken set is reported (-EPROTO), never served further: the
+ *     target attaches a new one, as the daemon would a new application.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataplane/sidecar/sc_serve.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum fz_op {
+	FZ_POST,
+	FZ_SERVE,
+	FZ_CONSUME,
+	FZ_EVENT,
+	FZ_READ,
+	FZ_REAP,
+	FZ_SLOT,
+	FZ_INDEX,
+	FZ_BYTES,
+	FZ_OPS
+};
+
+#define FZ_MAX_POSTS 2048u
+
+/* What the application posted, by cookie (1, 2, ...). */
+struct fz_post {
+	bool valid;	/* sc_req_check() */
+	bool exdev;	/* the instance's, on worker 1 */
+	bool quiet;	/* a quiet SEND */
+	int32_t status; /* the stand-in's, when it served it */
+	bool served;	/* the stand-in served it */
+	uint64_t assoc; /* ABORT: an abort ahead has the same status */
+	uint8_t op;
+};
+
+struct fz {
+	const uint8_t *in;
+	size_t n;
+	uint8_t *base;
+	size_t len;
+	size_t off[5]; /* req, cpl, evt rings; tx, rx arenas */
+	uint32_t slots;
+	uint64_t arena;
+	uint32_t worker;
+	struct sc_thread d, a; /* the daemon's views, the application's */
+	struct sc_reader rd;
+	bool good; /* the application kept to the rules: its set must never break */
+	uint64_t next_cookie;
+	uint64_t last_cpl; /* the cookie of the last completion read */
+	struct fz_post post[FZ_MAX_POSTS + 1];
+	uint32_t evt_seq; /* RECV bytes: a pattern of (sequence, index) */
+	uint32_t read_seq;
+	uint8_t *before; /* the region before a daemon step */
+	uint8_t *may;	 /* per byte: the daemon step may write it */
+};
+
+#define RING_OFF 0
+#define CPL_OFF	 1
+#define EVT_OFF	 2
+#define TX_OFF	 3
+#define RX_OFF	 4
+
+static void
+check(bool cond, const char *what)
+{
+	if (!cond) {
+		fprintf(stderr, "fuzz_sidecar: %s\n", what);
+		abort();
+	}
+}
+
+static uint8_t
+take8(struct fz *f)
+{
+	if (f->n == 0)
+		return 0;
+	f->n--;
+	return *f->in++;
+}
+
+static uint32_t
+take32(struct fz *f)
+{
+	uint32_t v = 0;
+	for (int i = 0; i < 4; i++)
+		v |= (uint32_t)take8(f) << (8 * i);
+	return v;
+}
+
+static void
+take_bytes(struct fz *f, void *dst, size_t len)
+{
+	size_t k = len < f->n ? len : f->n;
+	memcpy(dst, f->in, k);
+	memset((uint8_t *)dst + k, 0, len - k);
+	f->in += k;
+	f->n -= k;
+}
+
+/* ------------------------------------------------------ the ring set */
+
+static void
+fz_attach(struct fz *f)
+{
+	memset(f->base, 0, f->len);
+	for (int i = 0; i < 3; i++)
+		check(sc_ring_create(f->base, f->len, f->off[i], f->slots, SC_SLOT_BYTES) == 0,
+		      "ring create");
+	for (int i = 3; i < 5; i++)
+		check(sc_arena_create(f->base, f->len, f->off[i], f->arena) == 0, "arena create");
+	/* The daemon consumes requests and the tx arena, produces the rest; the
+	 * application the other way round. */
+	for (int daemon = 0; daemon < 2; daemon++) {
+		struct sc_thread *th = daemon ? &f->d : &f->a;
+		check(sc_ring_attach(&th->req, f->base, f->len, f->off[RING_OFF], f->slots,
+				     SC_SLOT_BYTES, !daemon) == 0 &&
+			      sc_ring_attach(&th->cpl, f->base, f->len, f->off[CPL_OFF], f->slots,
+					     SC_SLOT_BYTES, daemon) == 0 &&
+			      sc_ring_attach(&th->evt, f->base, f->len, f->off[EVT_OFF], f->slots,
+					     SC_SLOT_BYTES, daemon) == 0 &&
+			      sc_arena_attach(&th->tx, f->base, f->len, f->off[TX_OFF], f->arena,
+					      !daemon) == 0 &&
+			      sc_arena_attach(&th->rx, f->base, f->len, f->off[RX_OFF], f->arena,
+					      daemon) == 0,
+		      "attach");
+	}
+	memset(&f->rd, 0, sizeof(f->rd));
+	f->good = true;
+	f->next_cookie = 1;
+	f->last_cpl = 0;
+	f->evt_seq = f->read_seq = 0;
+}
+
+/* ------------------------------------------- the stand-in data plane */
+
+static uint32_t
+fz_answer_slots(const struct sc_req *r)
+{
+	/* An option's size, as dpsctp_opt_size() would say: 1 .. 4 slots. */
+	if (r->op != SC_OP_GETOPT || r->value == 0 || r->value > SC_OPT_ID_MAX)
+		return 0;
+	return 1 + (r->value & 3u);
+}
+
+static int32_t
+fz_abort_status(uint64_t h)
+{
+	return (h & 1) ? -ENOENT : 0;
+}
+
+static bool
+fz_is_global(const struct sc_req *r)
+{
+	return r->op == SC_OP_LISTEN || r->op == SC_OP_UNLISTEN ||
+	       (r->op == SC_OP_SETOPT && r->assoc == 0);
+}
+
+static void may_range(struct fz *f, size_t off, size_t len);
+
+/*
+ * The application writes while the daemon is inside its round (the data
+ * plane's call is where the daemon spends its time): any bytes into a
+ * request slot, any value into the request head or the completion or
+ * event tail, any bytes into the tx arena. Those bytes are the
+ * application's, so the step's comparison lets them change.
+ */
+static void
+fz_meanwhile(struct fz *f)
+{
+	uint8_t kind = take8(f);
+	uint32_t v = 0;
+	for (int i = 0; i < 4; i++)
+		v |= (uint32_t)take8(f) << (8 * i);
+	size_t at;
+	switch (kind % 3) {
+	case 0: /* a request slot */
+		at = f->off[RING_OFF] + SC_RING_HDR + (size_t)(v & (f->slots - 1)) * SC_SLOT_BYTES;
+		take_bytes(f, f->base + at, SC_SLOT_BYTES);
+		may_range(f, at, SC_SLOT_BYTES);
+		f->good = false;
+		break;
+	case 1: { /* an index */
+		static const unsigned part[3] = { RING_OFF, CPL_OFF, EVT_OFF };
+		static const unsigned off[3] = { SC_RING_HEAD_OFF, SC_RING_TAIL_OFF,
+						 SC_RING_TAIL_OFF };
+		unsigned w = (kind >> 2) % 3;
+		at = f->off[part[w]] + off[w];
+		atomic_store((_Atomic uint32_t *)(void *)(f->base + at), v);
+		may_range(f, at, 4);
+		f->good = false;
+		break;
+	}
+	default: { /* tx arena bytes: their meaning is the data plane's to judge */
+		uint32_t o = v & (uint32_t)(f->arena - 1);
+		uint32_t len = (v >> 16) & 0xffu;
+		if (len > f->arena - o)
+			len = (uint32_t)(f->arena - o);
+		at = f->off[TX_OFF] + SC_ARENA_HDR + o;
+		take_bytes(f, f->base + at, len);
+		may_range(f, at, len);
+		break;
+	}
+	}
+}
+
+static const int32_t fz_status[] = { 0, 0, 0, -ENOENT, -ENOTCONN, -EINVAL, -ENOBUFS, -EBUSY };
+
+static enum sc_verdict
+fz_request(void *arg, const struct sc_req *r, const void *bytes, const struct sc_req *next,
+	   bool *more, struct sc_cpl *c, struct sc_answer *ans)
+{
+	struct fz *f = arg;
+	const uint8_t *tx = f->base + f->off[TX_OFF] + SC_ARENA_HDR;
+	check(sc_req_check(r, f->arena) == 0, "a malformed request reached the data plane");
+	check(!(fz_is_global(r) && f->worker != 0), "the instance's request on worker 1");
+	check(c->cookie == r->cookie && c->op == r->op && c->status == 0 && ans->len == 0,
+	      "completion not prepared");
+	bool names =
+		r->op == SC_OP_SEND || r->op == SC_OP_CONNECT ||
+		((r->op == SC_OP_RESET_STREAMS || r->op == SC_OP_SETOPT || r->op == SC_OP_GETOPT) &&
+		 r->len != 0);
+	if (names) {
+		const uint8_t *b = bytes;
+		check(b != NULL && b >= tx && (uint64_t)(b - tx) + r->len <= f->arena,
+		      "arena bytes outside the arena");
+		/* What each handler in dd_app.c copies, within what it is given. */
+		if (r->op == SC_OP_CONNECT)
+			check(r->len > r->value &&
+				      (r->len - r->value) % sizeof(struct sc_addr) == 0 &&
+				      (r->len - r->value) / sizeof(struct sc_addr) <=
+					      SC_MAX_ADDRS &&
+				      r->value <= SC_OPT_MAX_BYTES,
+			      "CONNECT's addresses");
+		if (r->op == SC_OP_RESET_STREAMS)
+			check(r->len % 2 == 0 && r->len <= 2 * SC_RECONF_MAX_STREAMS,
+			      "RESET_STREAMS' list");
+		if (r->op == SC_OP_SETOPT || r->op == SC_OP_GETOPT)
+			check(r->len <= SC_OPT_MAX_BYTES, "an option's bytes");
+		uint8_t copy[8192];
+		check(r->len <= sizeof(copy), "longer than an arena");
+		memcpy(copy, b, r->len); /* every byte read: ASan sees each */
+	} else {
+		check(bytes == NULL, "bytes for a request that names none");
+	}
+	uint8_t choice = take8(f);
+	if (choice & 0x40)
+		fz_meanwhile(f);
+	if (r->op == SC_OP_SEND && (choice & 7) == 7)
+		return SC_RETRY; /* the send buffer is full */
+	c->status = r->op == SC_OP_ABORT ? fz_abort_status(r->assoc) : fz_status[choice & 7];
+	if (r->op == SC_OP_SEND && c->status == 0)
+		*more = next != NULL && (choice & 8) != 0;
+	if (r->op == SC_OP_GETOPT && c->status == 0) {
+		uint32_t max = fz_answer_slots(r) * SC_SLOT_BYTES;
+		ans->len = 1 + ((uint32_t)take8(f) * 7u) % max;
+		for (uint32_t i = 0; i < ans->len; i++)
+			ans->bytes[i] = (uint8_t)(r->cookie + i);
+		c->value = ans->len;
+	}
+	if ((r->op == SC_OP_GET_SCHED || r->op == SC_OP_GET_STREAM_PARAM) && c->status == 0)
+		c->value = choice >> 4;
+	if (r->cookie >= 1 && r->cookie < f->next_cookie && r->cookie <= FZ_MAX_POSTS) {
+		f->post[r->cookie].status = c->status;
+		f->post[r->cookie].served = true;
+	}
+	return SC_DONE;
+}
+
+static void
+fz_flush(void *arg, uint64_t h)
+{
+	(void)arg;
+	check(h != 0, "flush of no association");
+}
+
+static int32_t
+fz_abort(void *arg, uint64_t h)
+{
+	(void)arg;
+	return fz_abort_status(h);
+}
+
+static const struct sc_serve_ops fz_ops = { fz_request, fz_flush, fz_abort, fz_answer_slots };
+
+/* ------------------------------------------------ where writes may go */
+
+static void
+may_range(struct fz *f, size_t off, size_t len)
+{
+	memset(f->may + off, 1, len);
+}
+
+/* A ring the daemon produces: the slots not holding what the application has yet to read. */
+static void
+may_ring_slots(struct fz *f, int which, const struct sc_ring *r)
+{
+	const uint8_t *sh = f->base + f->off[which];
+	uint32_t t = atomic_load((const _Atomic uint32_t *)(const void *)(sh + SC_RING_TAIL_OFF));
+	/* The tail the daemon may take: one that is possible, else the one it had. */
+	if (t - r->other > r->mine - r->other)
+		t = r->other;
+	for (uint32_t p = r->mine; p != t + f->slots; p++)
+		may_range(f,
+			  f->off[which] + SC_RING_HDR +
+				  (size_t)(p & (f->slots - 1)) * SC_SLOT_BYTES,
+			  SC_SLOT_BYTES);
+	may_range(f, f->off[which] + SC_RING_HEAD_OFF, 4);
+	may_range(f, f->off[which] + SC_RING_TAIL_OFF + 4, 4); /* sleeping: cleared */
+}
+
+/* The rx arena: the bytes not holding what the application has yet to read. */
+static void
+may_arena_bytes(struct fz *f, const struct sc_arena *a)
+{
+	uint64_t t = atomic_load((const _Atomic uint64_t *)(const void *)(a->shared + 64));
+	if (t - a->other > a->mine - a->other)
+		t = a->other;
+	size_t data = f->off[RX_OFF] + SC_ARENA_HDR;
+	may_range(f, data, f->arena);
+	/* Unread: positions t .. mine, at most an arena, in one or two pieces. */
+	uint64_t n = a->mine - t, at = t & (f->arena - 1);
+	uint64_t first = n < f->arena - at ? n : f->arena - at;
+	memset(f->may + data + at, 0, first);
+	memset(f->may + data, 0, n - first);
+	may_range(f, f->off[RX_OFF], 8); /* head */
+}
+
+static void
+step_begin(struct fz *f)
+{
+	memcpy(f->before, f->base, f->len);
+	memset(f->may, 0, f->len);
+}
+
+static void
+step_end(struct fz *f, const char *step)
+{
+	/* A line at a time; a line that changed, byte by byte. */
+	for (size_t l = 0; l < f->len; l += SC_RING_LINE) {
+		if (memcmp(f->base + l, f->before + l, SC_RING_LINE) == 0)
+			continue;
+		for (size_t i = l; i < l + SC_RING_LINE; i++)
+			if (f->base[i] != f->before[i] && !f->may[i]) {
+				fprintf(stderr, "fuzz_sidecar: %s wrote byte %zu of the region\n",
+					step, i);
+				abort();
+			}
+	}
+}
+
+/* --------------------------------------------------------- operations */
+
+/* Arena bytes the daemon takes for a request it may refuse (sc_serve.c's rules). */
+static bool
+fz_names_bytes(const struct sc_req *r)
+{
+	return r->op == SC_OP_SEND || r->op == SC_OP_CONNECT ||
+	       ((r->op == SC_OP_RESET_STREAMS || r->op == SC_OP_SETOPT || r->op == SC_OP_GETOPT) &&
+		r->len != 0);
+}
+
+/* Fields the library would give a request of r->op (from the input's). */
+static void
+fz_tidy(struct fz *f, struct sc_req *r)
+{
+	r->op = (uint8_t)(1 + r->op % (SC_OP_COUNT - 1));
+	r->pad0 = 0;
+	memset(r->reserved, 0, sizeof(r->reserved));
+	if (r->op != SC_OP_SEND) {
+		r->context = 0;
+		r->flags = 0;
+	}
+	r->flags &= SC_SEND_FLAGS;
+	switch ((enum sc_op)r->op) {
+	case SC_OP_SEND:
+		r->value = 0;
+		r->len = 1 + r->len % (uint32_t)(f->arena / 2);
+		if (r->flags & SC_SEND_DEFAULT) {
+			r->flags &= ~(SC_SEND_UNORDERED | SC_SEND_SACK_NOW);
+			r->sid = 0;
+			r->ppid = r->pr_policy = r->pr_value = r->context = 0;
+		}
+		break;
+	case SC_OP_CONNECT:
+		r->value = (r->value & 1) ? 16 : 0;
+		r->len = r->value + (uint32_t)sizeof(struct sc_addr) * (1 + r->len % SC_MAX_ADDRS);
+		r->port |= 1;
+		break;
+	case SC_OP_RESET_STREAMS:
+		r->value = 1 + r->value % 3;
+		r->len = 2 * (r->len % (SC_RECONF_MAX_STREAMS + 1));
+		break;
+	case SC_OP_SETOPT:
+	case SC_OP_GETOPT:
+		r->value = 1 + r->value % SC_OPT_ID_MAX;
+		r->len %= SC_OPT_MAX_BYTES + 1;
+		if (r->op == SC_OP_SETOPT && r->len == 0)
+			r->len = 1;
+		r->sid = 0;
+		r->ppid = r->port = 0;
+		r->pr_policy = r->pr_value = 0;
+		break;
+	case SC_OP_LISTEN:
+	case SC_OP_UNLISTEN:
+		r->port |= 1;
+		r->value = 0;
+		break;
+	case SC_OP_SET_STREAM_PARAM:
+		r->value &= 0xffffu;
+		break;
+	case SC_OP_ADD_STREAMS:
+		r->value |= 1;
+		break;
+	default:
+		if (r->op != SC_OP_SET_SCHED)
+			r->value = 0;
+		break;
+	}
+	if (r->op != SC_OP_LISTEN && r->op != SC_OP_UNLISTEN && r->op != SC_OP_RELEASE &&
+	    r->op != SC_OP_CONNECT && !(r->op == SC_OP_SETOPT || r->op == SC_OP_GETOPT))
+		r->assoc |= 1ull << 32;
+	if ((r->op == SC_OP_SETOPT || r->op == SC_OP_GETOPT) && (r->assoc & 1))
+		r->assoc = 0; /* the application's defaults */
+}
+
+static void
+op_post(struct fz *f)
+{
+	uint8_t mode = take8(f);
+	struct sc_req r;
+	take_bytes(f, &r, sizeof(r));
+	if (mode & 1)
+		fz_tidy(f, &r);
+	if (f->next_cookie > FZ_MAX_POSTS || sc_ring_free(&f->a.req) <= 0)
+		return;
+	r.cookie = f->next_cookie;
+	if (fz_names_bytes(&r)) {
+		if (r.len == 0 || r.len > f->arena)
+			goto unnamed;
+		uint64_t off;
+		int err;
+		uint8_t *p = sc_arena_alloc(&f->a.tx, r.len, &off, &err);
+		if (p == NULL)
+			return; /* no room yet: the library says -EAGAIN */
+		take_bytes(f, p, r.len < 64 ? r.len : 64);
+		r.off = off;
+		sc_arena_publish(&f->a.tx);
+	}
+unnamed:;
+	bool valid = sc_req_check(&r, f->arena) == 0;
+	/* A malformed request naming arena bytes the daemon cannot trust breaks the set,
+	 * by the rules (sc_serve.h). */
+	if (!valid && fz_names_bytes(&r) &&
+	    !((r.op == SC_OP_SETOPT || r.op == SC_OP_GETOPT) && r.len <= SC_OPT_MAX_BYTES &&
+	      r.off < f->arena && r.off == (r.off & (f->arena - 1))))
+		f->good = false;
+	if (valid && fz_names_bytes(&r) && (r.len == 0 || r.len > f->arena))
+		f->good = false;
+	struct fz_post *p = &f->post[r.cookie];
+	*p = (struct fz_post){ valid,
+			       valid && fz_is_global(&r) && f->worker != 0,
+			       r.op == SC_OP_SEND && (r.flags & SC_SEND_QUIET),
+			       0,
+			       false,
+			       r.assoc,
+			       r.op };
+	memcpy(sc_ring_reserve(&f->a.req, 0), &r, sizeof(r));
+	(void)sc_ring_commit(&f->a.req, 1);
+	f->next_cookie++;
+}
+
+static void
+op_serve(struct fz *f)
+{
+	step_begin(f);
+	may_range(f, f->off[RING_OFF] + SC_RING_TAIL_OFF, 4);
+	may_ring_slots(f, CPL_OFF, &f->d.cpl);
+	may_range(f, f->off[TX_OFF] + 64, 8); /* tail */
+	struct sc_serve_counts cnt = { 0, 0, 0 };
+	bool wake = false;
+	int rc = sc_serve_requests(&f->d, &f->rd, f->arena, f->worker, &fz_ops, f, &cnt, &wake);
+	step_end(f, "serving requests");
+	check(rc >= 0 || rc == -EPROTO, "serve: another error");
+	check(cnt.completions <= f->slots && cnt.completions <= cnt.requests &&
+		      cnt.bad_requests <= cnt.requests,
+	      "serve: counts");
+	if (rc < 0) {
+		check(!f->good, "a set that kept to the rules found broken");
+		fz_attach(f); /* the daemon detaches it; a new application attaches */
+	}
+}
+
+static void
+op_consume(struct fz *f)
+{
+	uint32_t want = take8(f) % (f->slots + 1);
+	int have = sc_ring_count(&f->a.cpl);
+	if (have < 0) {
+		check(!f->good, "completion ring broken by the daemon");
+		return;
+	}
+	uint32_t k = 0;
+	while (k < (uint32_t)have && k < want) {
+		struct sc_cpl c;
+		memcpy(&c, sc_ring_peek(&f->a.cpl, k), sizeof(c));
+		k++;
+		if (!f->good)
+			continue;
+		check(c.cookie > f->last_cpl && c.cookie < f->next_cookie,
+		      "completion out of order");
+		/* Those skipped: quiet sends that succeeded. */
+		for (uint64_t q = f->last_cpl + 1; q < c.cookie; q++)
+			check(f->post[q].quiet && f->post[q].served && f->post[q].status == 0,
+			      "a request without its completion");
+		f->last_cpl = c.cookie;
+		const struct fz_post *p = &f->post[c.cookie];
+		if (!p->valid) {
+			check(c.status == -EPROTO, "a malformed request not refused with -EPROTO");
+			continue;
+		}
+		int extra = sc_cpl_check(&c);
+		check(extra >= 0, "a completion the library refuses");
+		if (p->exdev)
+			check(c.status == -EXDEV, "the instance's request on worker 1 not -EXDEV");
+		else if (p->op == SC_OP_ABORT)
+			check(c.status == fz_abort_status(p->assoc), "an ABORT's status");
+		else
+			check(p->served && c.status == p->status, "the data plane's status lost");
+		if (extra > 0) {
+			check(k + (uint32_t)extra <= (uint32_t)have, "an answer cut short");
+			for (uint32_t i = 0; i < c.value; i++) {
+				const uint8_t *s = sc_ring_peek(&f->a.cpl, k + i / SC_SLOT_BYTES);
+				check(s[i % SC_SLOT_BYTES] == (uint8_t)(c.cookie + i),
+				      "the answer");
+			}
+			k += (uint32_t)extra;
+		}
+	}
+	if (k > (uint32_t)have)
+		k = (uint32_t)have;
+	sc_ring_release(&f->a.cpl, k);
+}
+
+static void
+op_event(struct fz *f)
+{
+	uint32_t len = 1 + (take8(f) | (uint32_t)take8(f) << 8) % (uint32_t)(f->arena / 4);
+	step_begin(f);
+	may_ring_slots(f, EVT_OFF, &f->d.evt);
+	may_arena_bytes(f, &f->d.rx);
+	int room = sc_ring_free(&f->d.evt);
+	bool posted = false;
+	if (room > 0) {
+		uint64_t off;
+		int err;
+		uint8_t *p = sc_arena_alloc(&f->d.rx, len, &off, &err);
+		if (p == NULL)
+			check(!f->good || err == -EAGAIN, "rx arena broken by the daemon");
+		if (p != NULL) {
+			for (uint32_t i = 0; i < len; i++)
+				p[i] = (uint8_t)(f->evt_seq * 31u + i);
+			struct sc_evt *e = sc_ring_reserve(&f->d.evt, 0);
+			memset(e, 0, sizeof(*e));
+			e->type = SC_EVT_RECV;
+			e->assoc = 1ull << 32 | 1;
+			e->off = off;
+			e->len = len;
+			e->mid = f->evt_seq++;
+			sc_arena_publish(&f->d.rx);
+			(void)sc_ring_commit(&f->d.evt, 1);
+			posted = true;
+		}
+	} else if (room < 0) {
+		check(!f->good, "event ring broken by the daemon");
+	}
+	(void)posted;
+	step_end(f, "posting an event");
+}
+
+static void
+op_read(struct fz *f)
+{
+	uint32_t want = take8(f) % (f->slots + 1);
+	int have = sc_ring_count(&f->a.evt);
+	if (have < 0) {
+		check(!f->good, "event ring broken by the daemon");
+		return;
+	}
+	uint32_t k = 0;
+	for (; k < (uint32_t)have && k < want; k++) {
+		struct sc_evt e;
+		memcpy(&e, sc_ring_peek(&f->a.evt, k), sizeof(e));
+		if (!f->good)
+			continue;
+		check(sc_evt_check(&e, f->arena) == 0, "an event the library refuses");
+		check(e.mid == f->read_seq, "events out of order");
+		int err;
+		const uint8_t *p = sc_arena_take(&f->a.rx, e.off, e.len, &err);
+		check(p != NULL, "an event's bytes not the arena's next");
+		for (uint32_t i = 0; i < e.len; i++)
+			check(p[i] == (uint8_t)(e.mid * 31u + i), "a received byte overwritten");
+		f->read_seq++;
+	}
+	if (f->good)
+		sc_arena_release(&f->a.rx);
+	sc_ring_release(&f->a.evt, k);
+}
+
+static void
+op_reap(struct fz *f)
+{
+	int err;
+	(void)sc_arena_freed(&f->d.rx, &err);
+	if (err != 0) {
+		check(!f->good, "rx arena tail broken by the daemon");
+		fz_attach(f);
+	}
+}
+
+static void
+op_slot(struct fz *f)
+{
+	int which = take8(f) % 3;
+	uint32_t idx = take32(f);
+	uint8_t slot[SC_SLOT_BYTES];
+	take_bytes(f, slot, sizeof(slot));
+	uint8_t *s = f->base + f->off[which] + SC_RING_HDR +
+		     (size_t)(idx & (f->slots - 1)) * SC_SLOT_BYTES;
+	if (memcmp(s, slot, sizeof(slot)) != 0) {
+		memcpy(s, slot, sizeof(slot));
+		f->good = false;
+	}
+}
+
+static void
+op_index(struct fz *f)
+{
+	uint8_t which = take8(f) % 10;
+	uint32_t v = take32(f); /* odd: a small step from the value there, else the value */
+	static const struct {
+		int part;
+		unsigned off, bytes;
+	} w[10] = {
+		{ RING_OFF, SC_RING_HEAD_OFF, 4 },
+		{ RING_OFF, SC_RING_TAIL_OFF, 4 },
+		{ CPL_OFF, SC_RING_TAIL_OFF, 4 },
+		{ CPL_OFF, SC_RING_TAIL_OFF + 4, 4 },
+		{ EVT_OFF, SC_RING_TAIL_OFF, 4 },
+		{ EVT_OFF, SC_RING_TAIL_OFF + 4, 4 },
+		{ TX_OFF, 0, 8 },
+		{ RX_OFF, 64, 8 },
+		{ CPL_OFF, SC_RING_HEAD_OFF, 4 },
+		{ RX_OFF, 0, 8 },
+	};
+	uint8_t *p = f->base + f->off[w[which].part] + w[which].off;
+	if (w[which].bytes == 4) {
+		_Atomic uint32_t *x = (_Atomic uint32_t *)(void *)p;
+		uint32_t old = atomic_load(x);
+		uint32_t nv = (v & 1) ? old + (uint32_t)(int8_t)(v >> 8) : v;
+		atomic_store(x, nv);
+		/* The sleeping flags are the application's to raise. */
+		if (nv != old && w[which].off != SC_RING_TAIL_OFF + 4)
+			f->good = false;
+	} else {
+		_Atomic uint64_t *x = (_Atomic uint64_t *)(void *)p;
+		uint64_t old = atomic_load(x);
+		uint64_t nv = (v & 1) ? old + (uint64_t)(int64_t)(int16_t)(v >> 8) : v;
+		atomic_store(x, nv);
+		if (nv != old)
+			f->good = false;
+	}
+}
+
+static void
+op_bytes(struct fz *f)
+{
+	uint32_t off = (take8(f) | (uint32_t)take8(f) << 8) & (uint32_t)(f->arena - 1);
+	uint32_t len = take8(f);
+	if (len > f->arena - off)
+		len = (uint32_t)(f->arena - off);
+	/* The tx arena's bytes are the application's: their meaning is the data plane's to
+	 * judge, never a reason to break the set. */
+	take_bytes(f, f->base + f->off[TX_OFF] + SC_ARENA_HDR + off, len);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct fz f;
+	if (size == 0)
+		return 0;
+	memset(&f, 0, offsetof(struct fz, post));
+	f.in = data + 1;
+	f.n = size - 1;
+	f.slots = 8u << (data[0] & 3u);
+	f.arena = 4096u << ((data[0] >> 2) & 1u);
+	f.worker = (data[0] >> 3) & 1u;
+	size_t ring = sc_ring_bytes(f.slots, SC_SLOT_BYTES);
+	f.off[RING_OFF] = 0;
+	f.off[CPL_OFF] = ring;
+	f.off[EVT_OFF] = 2 * ring;
+	f.off[TX_OFF] = 3 * ring;
+	f.off[RX_OFF] = f.off[TX_OFF] + SC_ARENA_HDR + f.arena;
+	f.len = f.off[RX_OFF] + SC_ARENA_HDR + f.arena;
+	/* Exactly the region: ASan reports any byte outside it. */
+	f.base = aligned_alloc(SC_RING_LINE, f.len);
+	f.before = malloc(f.len);
+	f.may = malloc(f.len);
+	check(f.base != NULL && f.before != NULL && f.may != NULL, "memory");
+	fz_attach(&f);
+	for (unsigned steps = 0; f.n != 0 && steps < 4096; steps++) {
+		switch ((enum fz_op)(take8(&f) % FZ_OPS)) {
+		case FZ_POST:
+			op_post(&f);
+			break;
+		case FZ_SERVE:
+			op_serve(&f);
+			break;
+		case FZ_CONSUME:
+			op_consume(&f);
+			break;
+		case FZ_EVENT:
+			op_event(&f);
+			break;
+		case FZ_READ:
+			op_read(&f);
+			break;
+		case FZ_REAP:
+			op_reap(&f);
+			break;
+		case FZ_SLOT:
+			op_slot(&f);
+			break;
+		case FZ_INDEX:
+			op_index(&f);
+			break;
+		case FZ_BYTES:
+			op_bytes(&f);
+			break;
+		case FZ_OPS:
+			break;
+		}
+	}
+	free(f.base);
+	free(f.before);
+	free(f.may);
+	return 0;
+}
