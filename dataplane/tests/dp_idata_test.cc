@@ -567,11 +567,3 @@ TEST_F(DpIData, StreamReconfigurationNotOfferedByOneSide)
 }
 
 } // namespace
-
-int
-main(int argc, char **argv)
-{
-	::testing::InitGoogleTest(&argc, argv);
-	::testing::AddGlobalTestEnvironment(new DpEal);
-	return RUN_ALL_TESTS();
-}

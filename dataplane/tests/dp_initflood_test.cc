@@ -391,11 +391,3 @@ TEST(DpInitFlood, NeighboursOptionIsRangeChecked)
 }
 
 } // namespace
-
-int
-main(int argc, char **argv)
-{
-	::testing::InitGoogleTest(&argc, argv);
-	::testing::AddGlobalTestEnvironment(new DpEal);
-	return RUN_ALL_TESTS();
-}

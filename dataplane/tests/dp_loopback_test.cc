@@ -442,11 +442,3 @@ TEST_F(DpLoopback, BothSidesPolledByOneThread)
 }
 
 } // namespace
-
-int
-main(int argc, char **argv)
-{
-	::testing::InitGoogleTest(&argc, argv);
-	::testing::AddGlobalTestEnvironment(new DpEal);
-	return RUN_ALL_TESTS();
-}

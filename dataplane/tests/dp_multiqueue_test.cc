@@ -219,11 +219,3 @@ TEST(DpMultiQueue, HandOffAcrossWorkers)
 }
 
 } // namespace
-
-int
-main(int argc, char **argv)
-{
-	::testing::InitGoogleTest(&argc, argv);
-	::testing::AddGlobalTestEnvironment(new DpEal);
-	return RUN_ALL_TESTS();
-}

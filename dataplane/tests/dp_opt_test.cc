@@ -445,11 +445,3 @@ TEST_F(DpOpt, InstanceDefaultsApplyToAssociationsMadeAfterwards)
 }
 
 } // namespace
-
-int
-main(int argc, char **argv)
-{
-	::testing::InitGoogleTest(&argc, argv);
-	::testing::AddGlobalTestEnvironment(new DpEal);
-	return RUN_ALL_TESTS();
-}

@@ -502,11 +502,3 @@ TEST_F(DpPorts, RouteThroughAGatewayLeavesByItsPortFromThatPortsAddress)
 }
 
 } // namespace
-
-int
-main(int argc, char **argv)
-{
-	::testing::InitGoogleTest(&argc, argv);
-	::testing::AddGlobalTestEnvironment(new DpEal);
-	return RUN_ALL_TESTS();
-}

@@ -374,11 +374,3 @@ TEST_F(DpPrSctp, SendFailedCarriesEachMessagesContext)
 }
 
 } // namespace
-
-int
-main(int argc, char **argv)
-{
-	::testing::InitGoogleTest(&argc, argv);
-	::testing::AddGlobalTestEnvironment(new DpEal);
-	return RUN_ALL_TESTS();
-}

@@ -503,11 +503,3 @@ TEST_F(DpReconf, FromAnotherThread)
 }
 
 } // namespace
-
-int
-main(int argc, char **argv)
-{
-	::testing::InitGoogleTest(&argc, argv);
-	::testing::AddGlobalTestEnvironment(new DpEal);
-	return RUN_ALL_TESTS();
-}

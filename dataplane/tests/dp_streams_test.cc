@@ -268,11 +268,3 @@ TEST_F(DpStreams, AddStreamsRegrowsToTheHeap)
 }
 
 } // namespace
-
-int
-main(int argc, char **argv)
-{
-	::testing::InitGoogleTest(&argc, argv);
-	::testing::AddGlobalTestEnvironment(new DpEal);
-	return RUN_ALL_TESTS();
-}

@@ -107,11 +107,3 @@ TEST(DpVeth, PingBothFamiliesThroughTheRuntime)
 }
 
 } // namespace
-
-int
-main(int argc, char **argv)
-{
-	::testing::InitGoogleTest(&argc, argv);
-	::testing::AddGlobalTestEnvironment(new DpEal);
-	return RUN_ALL_TESTS();
-}
