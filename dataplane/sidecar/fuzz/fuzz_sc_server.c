@@ -46,7 +46,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "dataplane/sidecar/fuzz/fz_input.h"
 #include "dataplane/sidecar/sc_server.h"
+
+#define CHECK(cond, what) fz_check("fuzz_sc_server", cond, what)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -64,8 +67,7 @@ struct fz_client {
 };
 
 struct fz {
-	const uint8_t *in;
-	size_t n;
+	struct fz_input in; /* what is left of the input */
 	struct sc_server s;
 	struct sc_server_limits lim;
 	struct fz_client c[FZ_CLIENTS];
@@ -77,40 +79,12 @@ static char fz_path[108];
 static int fz_zc_fd = -1;
 static const uint64_t fz_zc_bytes = 4096;
 
-static void
-check(bool cond, const char *what)
-{
-	if (!cond) {
-		fprintf(stderr, "fuzz_sc_server: %s\n", what);
-		abort();
-	}
-}
-
-static uint8_t
-take8(struct fz *f)
-{
-	if (f->n == 0)
-		return 0;
-	f->n--;
-	return *f->in++;
-}
-
-static void
-take_bytes(struct fz *f, void *dst, size_t len)
-{
-	size_t k = len < f->n ? len : f->n;
-	memcpy(dst, f->in, k);
-	memset((uint8_t *)dst + k, 0, len - k);
-	f->in += k;
-	f->n -= k;
-}
-
 static unsigned
 fz_open_fds(void)
 {
 	unsigned n = 0;
 	DIR *d = opendir("/proc/self/fd");
-	check(d != NULL, "/proc/self/fd");
+	CHECK(d != NULL, "/proc/self/fd");
 	while (readdir(d) != NULL)
 		n++;
 	closedir(d);
@@ -123,15 +97,15 @@ fz_on_attach(struct sc_server *s, struct sc_app *a, void *arg)
 	struct fz *f = arg;
 	(void)s;
 	f->attach_calls++;
-	check(sc_server_apps(s) <= f->lim.max_apps, "more applications than the limit");
-	check(sc_layout_check(&a->layout, a->layout.region_bytes) == 0 &&
+	CHECK(sc_server_apps(s) <= f->lim.max_apps, "more applications than the limit");
+	CHECK(sc_layout_check(&a->layout, a->layout.region_bytes) == 0 &&
 		      a->layout.n_threads >= 1 && a->layout.n_threads <= f->lim.max_threads &&
 		      a->layout.n_workers == (f->lim.workers != 0 ? f->lim.workers : 1),
 	      "an attached application's layout");
 	for (uint32_t t = 0; t < a->layout.n_threads; t++)
 		for (uint32_t w = 0; w < a->layout.n_workers; w++) {
 			struct sc_thread th;
-			check(sc_region_set(a->base, &a->layout, t, w, true, &th) == 0,
+			CHECK(sc_region_set(a->base, &a->layout, t, w, true, &th) == 0,
 			      "a new ring set the daemon cannot attach");
 		}
 }
@@ -172,7 +146,7 @@ op_connect(struct fz *f)
 	for (int i = 0; i < FZ_CLIENTS; i++)
 		if (f->c[i].sock < 0) {
 			int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-			check(fd >= 0, "socket");
+			CHECK(fd >= 0, "socket");
 			struct sockaddr_un sa = { .sun_family = AF_UNIX };
 			strcpy(sa.sun_path, fz_path);
 			if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
@@ -187,13 +161,13 @@ op_connect(struct fz *f)
 static void
 op_send(struct fz *f)
 {
-	struct fz_client *c = &f->c[take8(f) % FZ_CLIENTS];
-	uint8_t mode = take8(f);
+	struct fz_client *c = &f->c[fz_take8(&f->in) % FZ_CLIENTS];
+	uint8_t mode = fz_take8(&f->in);
 	union {
 		struct sc_hello h;
 		uint8_t b[128];
 	} m;
-	take_bytes(f, &m, sizeof(m));
+	fz_take_bytes(&f->in, &m, sizeof(m));
 	if (mode & 1) { /* a hello as the library writes it, but the fields the input gives */
 		m.h.magic = SC_MAGIC;
 		m.h.version = SC_VERSION;
@@ -203,7 +177,7 @@ op_send(struct fz *f)
 		m.h.flags &= SC_HELLO_FLAGS;
 		m.h.name[SC_NAME_LEN - 1] = 0;
 	}
-	size_t len = (mode & 8) ? (size_t)take8(f) % sizeof(m) : sizeof(m.h);
+	size_t len = (mode & 8) ? (size_t)fz_take8(&f->in) % sizeof(m) : sizeof(m.h);
 	bool with_fd = (mode & 0x30) == 0x30;
 	if (c->sock < 0)
 		return;
@@ -216,7 +190,7 @@ op_send(struct fz *f)
 	int devnull = -1;
 	if (with_fd) {
 		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		check(devnull >= 0, "/dev/null");
+		CHECK(devnull >= 0, "/dev/null");
 		memset(&ctl, 0, sizeof(ctl));
 		mh.msg_control = ctl.b;
 		mh.msg_controllen = sizeof(ctl.b);
@@ -250,7 +224,7 @@ fz_drop_client(struct fz_client *c)
 static void
 op_close(struct fz *f)
 {
-	struct fz_client *c = &f->c[take8(f) % FZ_CLIENTS];
+	struct fz_client *c = &f->c[fz_take8(&f->in) % FZ_CLIENTS];
 	if (c->sock >= 0)
 		fz_drop_client(c);
 }
@@ -266,25 +240,25 @@ fz_read_answer(struct fz *f, struct fz_client *c)
 		return;
 	if (c->answered || rc == -ECONNRESET) {
 		/* After its welcome, or a refusal: only the end of the connection. */
-		check(rc == -ECONNRESET, "more than one answer");
+		CHECK(rc == -ECONNRESET, "more than one answer");
 		fz_drop_client(c);
 		return;
 	}
-	check(rc == 0, "an answer the library refuses");
+	CHECK(rc == 0, "an answer the library refuses");
 	c->answered = true;
 	switch (w.status) {
 	case 0:
-		check(c->sent == FZ_GOOD, "a hello accepted that should not be");
-		check(w.layout.n_threads == c->threads && w.layout.ring_slots == c->slots &&
+		CHECK(c->sent == FZ_GOOD, "a hello accepted that should not be");
+		CHECK(w.layout.n_threads == c->threads && w.layout.ring_slots == c->slots &&
 			      w.layout.arena_bytes == c->arena &&
 			      w.layout.n_workers == f->lim.workers,
 		      "the layout is not the one asked for");
 		/* The memfd, an eventfd a thread, the packet-buffer memfd when asked and served. */
 		bool zc = c->zero_copy && f->s.zc_fd >= 0;
-		check(w.n_fds == 1 + c->threads + zc && w.zc_bytes == (zc ? fz_zc_bytes : 0),
+		CHECK(w.n_fds == 1 + c->threads + zc && w.zc_bytes == (zc ? fz_zc_bytes : 0),
 		      "the descriptors of a welcome");
 		void *base;
-		check(sc_region_map(fds[0], &w.layout, w.generation, &base) == 0,
+		CHECK(sc_region_map(fds[0], &w.layout, w.generation, &base) == 0,
 		      "the region does not check out");
 		munmap(base, w.layout.region_bytes);
 		for (uint32_t i = 0; i < w.n_fds; i++)
@@ -292,20 +266,20 @@ fz_read_answer(struct fz *f, struct fz_client *c)
 		c->attached = true;
 		break;
 	case -EPROTO:
-		check(c->sent == FZ_BAD, "-EPROTO for a well-formed hello");
+		CHECK(c->sent == FZ_BAD, "-EPROTO for a well-formed hello");
 		break;
 	case -E2BIG:
-		check(c->sent == FZ_TOO_BIG, "-E2BIG for a hello within the limits");
+		CHECK(c->sent == FZ_TOO_BIG, "-E2BIG for a hello within the limits");
 		break;
 	case -EINVAL:
-		check(c->sent == FZ_NO_LAYOUT, "-EINVAL for a layout that can be made");
+		CHECK(c->sent == FZ_NO_LAYOUT, "-EINVAL for a layout that can be made");
 		break;
 	case -EBUSY:
-		check(c->sent != FZ_BAD && c->sent != FZ_TOO_BIG,
+		CHECK(c->sent != FZ_BAD && c->sent != FZ_TOO_BIG,
 		      "-EBUSY before the hello's own fault");
 		break;
 	default:
-		check(false, "an unexpected refusal");
+		CHECK(false, "an unexpected refusal");
 	}
 }
 
@@ -313,8 +287,8 @@ static void
 op_poll(struct fz *f)
 {
 	unsigned before = sc_server_apps(&f->s);
-	check(sc_server_poll(&f->s, 0) >= 0, "poll");
-	check(sc_server_apps(&f->s) <= f->lim.max_apps && f->s.n_pending <= f->lim.max_pending,
+	CHECK(sc_server_poll(&f->s, 0) >= 0, "poll");
+	CHECK(sc_server_apps(&f->s) <= f->lim.max_apps && f->s.n_pending <= f->lim.max_pending,
 	      "beyond the limits");
 	(void)before;
 	for (int i = 0; i < FZ_CLIENTS; i++)
@@ -328,17 +302,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct fz f;
 	if (fz_path[0] == 0) {
 		char dir[] = "/tmp/fuzz_sc_server-XXXXXX";
-		check(mkdtemp(dir) != NULL, "mkdtemp");
+		CHECK(mkdtemp(dir) != NULL, "mkdtemp");
 		snprintf(fz_path, sizeof(fz_path), "%s/s.sock", dir);
 		fz_zc_fd = memfd_create("fuzz-zc", MFD_CLOEXEC);
-		check(fz_zc_fd >= 0 && ftruncate(fz_zc_fd, (off_t)fz_zc_bytes) == 0, "memfd");
+		CHECK(fz_zc_fd >= 0 && ftruncate(fz_zc_fd, (off_t)fz_zc_bytes) == 0, "memfd");
 	}
 	if (size == 0)
 		return 0;
 	unsigned fds_before = fz_open_fds();
 	memset(&f, 0, sizeof(f));
-	f.in = data + 1;
-	f.n = size - 1;
+	f.in = (struct fz_input){ data + 1, size - 1 };
 	f.lim = (struct sc_server_limits){ .max_apps = 1 + (data[0] & 3u),
 					   .max_threads = 1 + ((data[0] >> 2) & 3u),
 					   .ring_slots = 64,
@@ -348,15 +321,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   .workers = 1 + ((data[0] >> 6) & 1u) };
 	for (int i = 0; i < FZ_CLIENTS; i++)
 		f.c[i].sock = -1;
-	check(sc_server_open(&f.s, fz_path, &f.lim, 42) == 0, "sc_server_open");
+	CHECK(sc_server_open(&f.s, fz_path, &f.lim, 42) == 0, "sc_server_open");
 	/* Zero copy (byte 0's top bit): the daemon has packet buffers to hand out. */
 	f.s.zc_fd = (data[0] & 0x80) ? fz_zc_fd : -1;
 	f.s.zc_bytes = (data[0] & 0x80) ? fz_zc_bytes : 0;
 	f.s.on_attach = fz_on_attach;
 	f.s.on_detach = fz_on_detach;
 	f.s.arg = &f;
-	for (unsigned steps = 0; f.n != 0 && steps < 256; steps++) {
-		switch (take8(&f) % 4) {
+	for (unsigned steps = 0; f.in.n != 0 && steps < 256; steps++) {
+		switch (fz_take8(&f.in) % 4) {
 		case 0:
 			op_connect(&f);
 			break;
@@ -374,12 +347,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sc_server_close(&f.s, fz_path);
 	/* on_attach runs before the welcome is sent; one that could not be sent (the client
 	 * left) is undone with on_detach and counted refused, not attached. */
-	check(f.attach_calls == f.detach_calls && f.s.ctr.attached == f.s.ctr.detached &&
+	CHECK(f.attach_calls == f.detach_calls && f.s.ctr.attached == f.s.ctr.detached &&
 		      f.s.ctr.attached <= f.attach_calls,
 	      "attached and detached differ");
 	for (int i = 0; i < FZ_CLIENTS; i++)
 		if (f.c[i].sock >= 0)
 			close(f.c[i].sock);
-	check(fz_open_fds() == fds_before, "a descriptor left open");
+	CHECK(fz_open_fds() == fds_before, "a descriptor left open");
 	return 0;
 }

@@ -59,7 +59,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dataplane/sidecar/fuzz/fz_input.h"
 #include "dataplane/sidecar/sc_serve.h"
+
+#define CHECK(cond, what) fz_check("fuzz_sidecar", cond, what)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -90,8 +93,7 @@ struct fz_post {
 };
 
 struct fz {
-	const uint8_t *in;
-	size_t n;
+	struct fz_input in; /* what is left of the input */
 	uint8_t *base;
 	size_t len;
 	size_t off[5]; /* req, cpl, evt rings; tx, rx arenas */
@@ -116,43 +118,6 @@ struct fz {
 #define TX_OFF	 3
 #define RX_OFF	 4
 
-static void
-check(bool cond, const char *what)
-{
-	if (!cond) {
-		fprintf(stderr, "fuzz_sidecar: %s\n", what);
-		abort();
-	}
-}
-
-static uint8_t
-take8(struct fz *f)
-{
-	if (f->n == 0)
-		return 0;
-	f->n--;
-	return *f->in++;
-}
-
-static uint32_t
-take32(struct fz *f)
-{
-	uint32_t v = 0;
-	for (int i = 0; i < 4; i++)
-		v |= (uint32_t)take8(f) << (8 * i);
-	return v;
-}
-
-static void
-take_bytes(struct fz *f, void *dst, size_t len)
-{
-	size_t k = len < f->n ? len : f->n;
-	memcpy(dst, f->in, k);
-	memset((uint8_t *)dst + k, 0, len - k);
-	f->in += k;
-	f->n -= k;
-}
-
 /* ------------------------------------------------------ the ring set */
 
 static void
@@ -160,15 +125,15 @@ fz_attach(struct fz *f)
 {
 	memset(f->base, 0, f->len);
 	for (int i = 0; i < 3; i++)
-		check(sc_ring_create(f->base, f->len, f->off[i], f->slots, SC_SLOT_BYTES) == 0,
+		CHECK(sc_ring_create(f->base, f->len, f->off[i], f->slots, SC_SLOT_BYTES) == 0,
 		      "ring create");
 	for (int i = 3; i < 5; i++)
-		check(sc_arena_create(f->base, f->len, f->off[i], f->arena) == 0, "arena create");
+		CHECK(sc_arena_create(f->base, f->len, f->off[i], f->arena) == 0, "arena create");
 	/* The daemon consumes requests and the tx arena, produces the rest; the
 	 * application the other way round. */
 	for (int daemon = 0; daemon < 2; daemon++) {
 		struct sc_thread *th = daemon ? &f->d : &f->a;
-		check(sc_ring_attach(&th->req, f->base, f->len, f->off[RING_OFF], f->slots,
+		CHECK(sc_ring_attach(&th->req, f->base, f->len, f->off[RING_OFF], f->slots,
 				     SC_SLOT_BYTES, !daemon) == 0 &&
 			      sc_ring_attach(&th->cpl, f->base, f->len, f->off[CPL_OFF], f->slots,
 					     SC_SLOT_BYTES, daemon) == 0 &&
@@ -223,15 +188,13 @@ static void may_range(struct fz *f, size_t off, size_t len);
 static void
 fz_meanwhile(struct fz *f)
 {
-	uint8_t kind = take8(f);
-	uint32_t v = 0;
-	for (int i = 0; i < 4; i++)
-		v |= (uint32_t)take8(f) << (8 * i);
+	uint8_t kind = fz_take8(&f->in);
+	uint32_t v = fz_take32(&f->in);
 	size_t at;
 	switch (kind % 3) {
 	case 0: /* a request slot */
 		at = f->off[RING_OFF] + SC_RING_HDR + (size_t)(v & (f->slots - 1)) * SC_SLOT_BYTES;
-		take_bytes(f, f->base + at, SC_SLOT_BYTES);
+		fz_take_bytes(&f->in, f->base + at, SC_SLOT_BYTES);
 		may_range(f, at, SC_SLOT_BYTES);
 		f->good = false;
 		break;
@@ -252,7 +215,7 @@ fz_meanwhile(struct fz *f)
 		if (len > f->arena - o)
 			len = (uint32_t)(f->arena - o);
 		at = f->off[TX_OFF] + SC_ARENA_HDR + o;
-		take_bytes(f, f->base + at, len);
+		fz_take_bytes(&f->in, f->base + at, len);
 		may_range(f, at, len);
 		break;
 	}
@@ -267,9 +230,9 @@ fz_request(void *arg, const struct sc_req *r, const void *bytes, const struct sc
 {
 	struct fz *f = arg;
 	const uint8_t *tx = f->base + f->off[TX_OFF] + SC_ARENA_HDR;
-	check(sc_req_check(r, f->arena) == 0, "a malformed request reached the data plane");
-	check(!(fz_is_global(r) && f->worker != 0), "the instance's request on worker 1");
-	check(c->cookie == r->cookie && c->op == r->op && c->status == 0 && ans->len == 0,
+	CHECK(sc_req_check(r, f->arena) == 0, "a malformed request reached the data plane");
+	CHECK(!(fz_is_global(r) && f->worker != 0), "the instance's request on worker 1");
+	CHECK(c->cookie == r->cookie && c->op == r->op && c->status == 0 && ans->len == 0,
 	      "completion not prepared");
 	bool names =
 		r->op == SC_OP_SEND || r->op == SC_OP_CONNECT ||
@@ -277,28 +240,28 @@ fz_request(void *arg, const struct sc_req *r, const void *bytes, const struct sc
 		 r->len != 0);
 	if (names) {
 		const uint8_t *b = bytes;
-		check(b != NULL && b >= tx && (uint64_t)(b - tx) + r->len <= f->arena,
+		CHECK(b != NULL && b >= tx && (uint64_t)(b - tx) + r->len <= f->arena,
 		      "arena bytes outside the arena");
 		/* What each handler in dd_app.c copies, within what it is given. */
 		if (r->op == SC_OP_CONNECT)
-			check(r->len > r->value &&
+			CHECK(r->len > r->value &&
 				      (r->len - r->value) % sizeof(struct sc_addr) == 0 &&
 				      (r->len - r->value) / sizeof(struct sc_addr) <=
 					      SC_MAX_ADDRS &&
 				      r->value <= SC_OPT_MAX_BYTES,
 			      "CONNECT's addresses");
 		if (r->op == SC_OP_RESET_STREAMS)
-			check(r->len % 2 == 0 && r->len <= 2 * SC_RECONF_MAX_STREAMS,
+			CHECK(r->len % 2 == 0 && r->len <= 2 * SC_RECONF_MAX_STREAMS,
 			      "RESET_STREAMS' list");
 		if (r->op == SC_OP_SETOPT || r->op == SC_OP_GETOPT)
-			check(r->len <= SC_OPT_MAX_BYTES, "an option's bytes");
+			CHECK(r->len <= SC_OPT_MAX_BYTES, "an option's bytes");
 		uint8_t copy[8192];
-		check(r->len <= sizeof(copy), "longer than an arena");
+		CHECK(r->len <= sizeof(copy), "longer than an arena");
 		memcpy(copy, b, r->len); /* every byte read: ASan sees each */
 	} else {
-		check(bytes == NULL, "bytes for a request that names none");
+		CHECK(bytes == NULL, "bytes for a request that names none");
 	}
-	uint8_t choice = take8(f);
+	uint8_t choice = fz_take8(&f->in);
 	if (choice & 0x40)
 		fz_meanwhile(f);
 	if (r->op == SC_OP_SEND && (choice & 7) == 7)
@@ -308,7 +271,7 @@ fz_request(void *arg, const struct sc_req *r, const void *bytes, const struct sc
 		*more = next != NULL && (choice & 8) != 0;
 	if (r->op == SC_OP_GETOPT && c->status == 0) {
 		uint32_t max = fz_answer_slots(r) * SC_SLOT_BYTES;
-		ans->len = 1 + ((uint32_t)take8(f) * 7u) % max;
+		ans->len = 1 + ((uint32_t)fz_take8(&f->in) * 7u) % max;
 		for (uint32_t i = 0; i < ans->len; i++)
 			ans->bytes[i] = (uint8_t)(r->cookie + i);
 		c->value = ans->len;
@@ -326,7 +289,7 @@ static void
 fz_flush(void *arg, uint64_t h)
 {
 	(void)arg;
-	check(h != 0, "flush of no association");
+	CHECK(h != 0, "flush of no association");
 }
 
 static int32_t
@@ -482,9 +445,9 @@ fz_tidy(struct fz *f, struct sc_req *r)
 static void
 op_post(struct fz *f)
 {
-	uint8_t mode = take8(f);
+	uint8_t mode = fz_take8(&f->in);
 	struct sc_req r;
-	take_bytes(f, &r, sizeof(r));
+	fz_take_bytes(&f->in, &r, sizeof(r));
 	if (mode & 1)
 		fz_tidy(f, &r);
 	if (f->next_cookie > FZ_MAX_POSTS || sc_ring_free(&f->a.req) <= 0)
@@ -498,7 +461,7 @@ op_post(struct fz *f)
 		uint8_t *p = sc_arena_alloc(&f->a.tx, r.len, &off, &err);
 		if (p == NULL)
 			return; /* no room yet: the library says -EAGAIN */
-		take_bytes(f, p, r.len < 64 ? r.len : 64);
+		fz_take_bytes(&f->in, p, r.len < 64 ? r.len : 64);
 		r.off = off;
 		sc_arena_publish(&f->a.tx);
 	}
@@ -536,12 +499,12 @@ op_serve(struct fz *f)
 	bool wake = false;
 	int rc = sc_serve_requests(&f->d, &f->rd, f->arena, f->worker, &fz_ops, f, &cnt, &wake);
 	step_end(f, "serving requests");
-	check(rc >= 0 || rc == -EPROTO, "serve: another error");
-	check(cnt.completions <= f->slots && cnt.completions <= cnt.requests &&
+	CHECK(rc >= 0 || rc == -EPROTO, "serve: another error");
+	CHECK(cnt.completions <= f->slots && cnt.completions <= cnt.requests &&
 		      cnt.bad_requests <= cnt.requests,
 	      "serve: counts");
 	if (rc < 0) {
-		check(!f->good, "a set that kept to the rules found broken");
+		CHECK(!f->good, "a set that kept to the rules found broken");
 		fz_attach(f); /* the daemon detaches it; a new application attaches */
 	}
 }
@@ -549,10 +512,10 @@ op_serve(struct fz *f)
 static void
 op_consume(struct fz *f)
 {
-	uint32_t want = take8(f) % (f->slots + 1);
+	uint32_t want = fz_take8(&f->in) % (f->slots + 1);
 	int have = sc_ring_count(&f->a.cpl);
 	if (have < 0) {
-		check(!f->good, "completion ring broken by the daemon");
+		CHECK(!f->good, "completion ring broken by the daemon");
 		return;
 	}
 	uint32_t k = 0;
@@ -562,31 +525,31 @@ op_consume(struct fz *f)
 		k++;
 		if (!f->good)
 			continue;
-		check(c.cookie > f->last_cpl && c.cookie < f->next_cookie,
+		CHECK(c.cookie > f->last_cpl && c.cookie < f->next_cookie,
 		      "completion out of order");
 		/* Those skipped: quiet sends that succeeded. */
 		for (uint64_t q = f->last_cpl + 1; q < c.cookie; q++)
-			check(f->post[q].quiet && f->post[q].served && f->post[q].status == 0,
+			CHECK(f->post[q].quiet && f->post[q].served && f->post[q].status == 0,
 			      "a request without its completion");
 		f->last_cpl = c.cookie;
 		const struct fz_post *p = &f->post[c.cookie];
 		if (!p->valid) {
-			check(c.status == -EPROTO, "a malformed request not refused with -EPROTO");
+			CHECK(c.status == -EPROTO, "a malformed request not refused with -EPROTO");
 			continue;
 		}
 		int extra = sc_cpl_check(&c);
-		check(extra >= 0, "a completion the library refuses");
+		CHECK(extra >= 0, "a completion the library refuses");
 		if (p->exdev)
-			check(c.status == -EXDEV, "the instance's request on worker 1 not -EXDEV");
+			CHECK(c.status == -EXDEV, "the instance's request on worker 1 not -EXDEV");
 		else if (p->op == SC_OP_ABORT)
-			check(c.status == fz_abort_status(p->assoc), "an ABORT's status");
+			CHECK(c.status == fz_abort_status(p->assoc), "an ABORT's status");
 		else
-			check(p->served && c.status == p->status, "the data plane's status lost");
+			CHECK(p->served && c.status == p->status, "the data plane's status lost");
 		if (extra > 0) {
-			check(k + (uint32_t)extra <= (uint32_t)have, "an answer cut short");
+			CHECK(k + (uint32_t)extra <= (uint32_t)have, "an answer cut short");
 			for (uint32_t i = 0; i < c.value; i++) {
 				const uint8_t *s = sc_ring_peek(&f->a.cpl, k + i / SC_SLOT_BYTES);
-				check(s[i % SC_SLOT_BYTES] == (uint8_t)(c.cookie + i),
+				CHECK(s[i % SC_SLOT_BYTES] == (uint8_t)(c.cookie + i),
 				      "the answer");
 			}
 			k += (uint32_t)extra;
@@ -600,7 +563,8 @@ op_consume(struct fz *f)
 static void
 op_event(struct fz *f)
 {
-	uint32_t len = 1 + (take8(f) | (uint32_t)take8(f) << 8) % (uint32_t)(f->arena / 4);
+	uint32_t len =
+		1 + (fz_take8(&f->in) | (uint32_t)fz_take8(&f->in) << 8) % (uint32_t)(f->arena / 4);
 	step_begin(f);
 	may_ring_slots(f, EVT_OFF, &f->d.evt);
 	may_arena_bytes(f, &f->d.rx);
@@ -611,7 +575,7 @@ op_event(struct fz *f)
 		int err;
 		uint8_t *p = sc_arena_alloc(&f->d.rx, len, &off, &err);
 		if (p == NULL)
-			check(!f->good || err == -EAGAIN, "rx arena broken by the daemon");
+			CHECK(!f->good || err == -EAGAIN, "rx arena broken by the daemon");
 		if (p != NULL) {
 			for (uint32_t i = 0; i < len; i++)
 				p[i] = (uint8_t)(f->evt_seq * 31u + i);
@@ -627,7 +591,7 @@ op_event(struct fz *f)
 			posted = true;
 		}
 	} else if (room < 0) {
-		check(!f->good, "event ring broken by the daemon");
+		CHECK(!f->good, "event ring broken by the daemon");
 	}
 	(void)posted;
 	step_end(f, "posting an event");
@@ -636,10 +600,10 @@ op_event(struct fz *f)
 static void
 op_read(struct fz *f)
 {
-	uint32_t want = take8(f) % (f->slots + 1);
+	uint32_t want = fz_take8(&f->in) % (f->slots + 1);
 	int have = sc_ring_count(&f->a.evt);
 	if (have < 0) {
-		check(!f->good, "event ring broken by the daemon");
+		CHECK(!f->good, "event ring broken by the daemon");
 		return;
 	}
 	uint32_t k = 0;
@@ -648,13 +612,13 @@ op_read(struct fz *f)
 		memcpy(&e, sc_ring_peek(&f->a.evt, k), sizeof(e));
 		if (!f->good)
 			continue;
-		check(sc_evt_check(&e, f->arena) == 0, "an event the library refuses");
-		check(e.mid == f->read_seq, "events out of order");
+		CHECK(sc_evt_check(&e, f->arena) == 0, "an event the library refuses");
+		CHECK(e.mid == f->read_seq, "events out of order");
 		int err;
 		const uint8_t *p = sc_arena_take(&f->a.rx, e.off, e.len, &err);
-		check(p != NULL, "an event's bytes not the arena's next");
+		CHECK(p != NULL, "an event's bytes not the arena's next");
 		for (uint32_t i = 0; i < e.len; i++)
-			check(p[i] == (uint8_t)(e.mid * 31u + i), "a received byte overwritten");
+			CHECK(p[i] == (uint8_t)(e.mid * 31u + i), "a received byte overwritten");
 		f->read_seq++;
 	}
 	if (f->good)
@@ -668,7 +632,7 @@ op_reap(struct fz *f)
 	int err;
 	(void)sc_arena_freed(&f->d.rx, &err);
 	if (err != 0) {
-		check(!f->good, "rx arena tail broken by the daemon");
+		CHECK(!f->good, "rx arena tail broken by the daemon");
 		fz_attach(f);
 	}
 }
@@ -676,10 +640,10 @@ op_reap(struct fz *f)
 static void
 op_slot(struct fz *f)
 {
-	int which = take8(f) % 3;
-	uint32_t idx = take32(f);
+	int which = fz_take8(&f->in) % 3;
+	uint32_t idx = fz_take32(&f->in);
 	uint8_t slot[SC_SLOT_BYTES];
-	take_bytes(f, slot, sizeof(slot));
+	fz_take_bytes(&f->in, slot, sizeof(slot));
 	uint8_t *s = f->base + f->off[which] + SC_RING_HDR +
 		     (size_t)(idx & (f->slots - 1)) * SC_SLOT_BYTES;
 	if (memcmp(s, slot, sizeof(slot)) != 0) {
@@ -691,8 +655,8 @@ op_slot(struct fz *f)
 static void
 op_index(struct fz *f)
 {
-	uint8_t which = take8(f) % 10;
-	uint32_t v = take32(f); /* odd: a small step from the value there, else the value */
+	uint8_t which = fz_take8(&f->in) % 10;
+	uint32_t v = fz_take32(&f->in); /* odd: a small step from the value there, else the value */
 	static const struct {
 		int part;
 		unsigned off, bytes;
@@ -730,13 +694,14 @@ op_index(struct fz *f)
 static void
 op_bytes(struct fz *f)
 {
-	uint32_t off = (take8(f) | (uint32_t)take8(f) << 8) & (uint32_t)(f->arena - 1);
-	uint32_t len = take8(f);
+	uint32_t off =
+		(fz_take8(&f->in) | (uint32_t)fz_take8(&f->in) << 8) & (uint32_t)(f->arena - 1);
+	uint32_t len = fz_take8(&f->in);
 	if (len > f->arena - off)
 		len = (uint32_t)(f->arena - off);
 	/* The tx arena's bytes are the application's: their meaning is the data plane's to
 	 * judge, never a reason to break the set. */
-	take_bytes(f, f->base + f->off[TX_OFF] + SC_ARENA_HDR + off, len);
+	fz_take_bytes(&f->in, f->base + f->off[TX_OFF] + SC_ARENA_HDR + off, len);
 }
 
 int
@@ -746,8 +711,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	memset(&f, 0, offsetof(struct fz, post));
-	f.in = data + 1;
-	f.n = size - 1;
+	f.in = (struct fz_input){ data + 1, size - 1 };
 	f.slots = 8u << (data[0] & 3u);
 	f.arena = 4096u << ((data[0] >> 2) & 1u);
 	f.worker = (data[0] >> 3) & 1u;
@@ -762,10 +726,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f.base = aligned_alloc(SC_RING_LINE, f.len);
 	f.before = malloc(f.len);
 	f.may = malloc(f.len);
-	check(f.base != NULL && f.before != NULL && f.may != NULL, "memory");
+	CHECK(f.base != NULL && f.before != NULL && f.may != NULL, "memory");
 	fz_attach(&f);
-	for (unsigned steps = 0; f.n != 0 && steps < 4096; steps++) {
-		switch ((enum fz_op)(take8(&f) % FZ_OPS)) {
+	for (unsigned steps = 0; f.in.n != 0 && steps < 4096; steps++) {
+		switch ((enum fz_op)(fz_take8(&f.in) % FZ_OPS)) {
 		case FZ_POST:
 			op_post(&f);
 			break;
