@@ -203,6 +203,17 @@ wait_for(struct dpsctp_client *c, enum dpsctp_client_kind kind, uint64_t cookie,
 	return false;
 }
 
+/* Attach with opts; NULL with the reason on stderr. */
+static struct dpsctp_client *
+attach_opts(const char *sock, const struct dpsctp_client_opts *o)
+{
+	int err;
+	struct dpsctp_client *c = dpsctp_client_attach(sock, o, &err);
+	if (c == NULL)
+		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
+	return c;
+}
+
 static int32_t connect_up(struct dpsctp_client *c, const struct sctp_addr *pa, uint16_t port,
 			  uint64_t cookie, uint64_t *h);
 static uint32_t up_extensions; /* the last connect_up()'s COMM_UP: what it negotiated */
@@ -307,13 +318,10 @@ static int
 zerocopy(const char *sock, const char *peer, uint16_t port, unsigned n)
 {
 	static const uint32_t sizes[] = { 1, 100, 1452, 3000, 9000, 20000 };
-	int err;
 	struct dpsctp_client_opts o = { .name = "probe-zc", .zero_copy = 1 };
-	struct dpsctp_client *c = dpsctp_client_attach(sock, &o, &err);
-	if (c == NULL) {
-		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
+	struct dpsctp_client *c = attach_opts(sock, &o);
+	if (c == NULL)
 		return 3;
-	}
 	EXPECT(dpsctp_client_zero_copy(c) == 1, "the daemon granted zero copy");
 	struct sctp_addr pa = { 4, { 0 } };
 	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
@@ -749,13 +757,10 @@ cpl_trial(unsigned f, const enum cpl_kind mix[3])
 static int
 cplring(const char *sock, const char *peer, uint16_t port)
 {
-	int err;
 	struct dpsctp_client_opts o = { .name = "probe-cpl", .ring_slots = CPL_SLOTS };
-	cpl.c = dpsctp_client_attach(sock, &o, &err);
-	if (cpl.c == NULL) {
-		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
+	cpl.c = attach_opts(sock, &o);
+	if (cpl.c == NULL)
 		return 3;
-	}
 	struct sctp_addr pa = { 4, { 0 } };
 	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
 		return 2;
@@ -798,12 +803,8 @@ status_of(struct dpsctp_client *c, uint64_t cookie)
 static struct dpsctp_client *
 attach_named(const char *sock, const char *name)
 {
-	int err;
 	struct dpsctp_client_opts o = { .name = name };
-	struct dpsctp_client *c = dpsctp_client_attach(sock, &o, &err);
-	if (c == NULL)
-		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
-	return c;
+	return attach_opts(sock, &o);
 }
 
 static int
@@ -954,13 +955,10 @@ accept_limit(const char *sock, const char *peer, uint16_t port, unsigned n, unsi
 static int
 prsctp(const char *sock, const char *peer, uint16_t port, const char *ext)
 {
-	int err;
 	struct dpsctp_client_opts o = { .name = "probe-pr" };
-	struct dpsctp_client *c = dpsctp_client_attach(sock, &o, &err);
-	if (c == NULL) {
-		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
+	struct dpsctp_client *c = attach_opts(sock, &o);
+	if (c == NULL)
 		return 3;
-	}
 	struct sctp_addr pa = { 4, { 0 } };
 	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
 		return 2;
@@ -1081,13 +1079,10 @@ sched(const char *sock, const char *peer, uint16_t port, const char *sched_name)
 			want = i;
 	if (want == UINT32_MAX)
 		return 2;
-	int err;
 	struct dpsctp_client_opts o = { .name = "probe-sched" };
-	struct dpsctp_client *c = dpsctp_client_attach(sock, &o, &err);
-	if (c == NULL) {
-		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
+	struct dpsctp_client *c = attach_opts(sock, &o);
+	if (c == NULL)
 		return 3;
-	}
 	struct sctp_addr pa = { 4, { 0 } };
 	if (inet_pton(AF_INET, peer, pa.bytes) != 1)
 		return 2;
@@ -2137,11 +2132,8 @@ stall(const char *sock, const char *peer, uint16_t port, unsigned n, uint32_t le
 	sigaction(SIGUSR1, &sa, NULL);
 	/* abort: rings of 64 slots, so that with the daemon's small --backlog
 	 * its events overflow before the windows close. */
-	int err;
 	struct dpsctp_client_opts co = { .name = "staller", .ring_slots = abort ? 64 : 0 };
-	struct dpsctp_client *c = dpsctp_client_attach(sock, &co, &err);
-	if (c == NULL)
-		fprintf(stderr, "dd_probe: attach: %s\n", strerror(-err));
+	struct dpsctp_client *c = attach_opts(sock, &co);
 	struct sctp_addr pa = { 4, { 0 } };
 	if (c == NULL || len < 4 || len > 9000 || inet_pton(AF_INET, peer, pa.bytes) != 1)
 		return 2;
