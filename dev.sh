@@ -17,7 +17,9 @@
 #                    fractions allowed) on a corpus kept across runs, a crash
 #                    kept in the target's regress/ directory (exit 1), a
 #                    ledger of CPU time and executions, then line coverage in
-#                    a coverage build (tools/fuzz/campaign.py, docs/TESTING.md)
+#                    a coverage build (tools/fuzz/campaign.py, docs/TESTING.md);
+#                    corpora and ledger live in tests/fuzz_campaign/: commit
+#                    them after a campaign and the effort adds up
 #   ./dev.sh format  reformat the C/C++ sources with the repo's .clang-format
 #
 # Warnings are errors in every build (CI's included). Environment:
@@ -25,7 +27,7 @@
 # each libFuzzer target runs in the fuzz suite (default 30); BENCH_REPETITIONS
 # how often each benchmark repeats (default 5; the median is what we quote);
 # FUZZ_CAMPAIGN_DIR holds ./dev.sh fuzz's corpora and ledger (default
-# build-fuzz/campaign) and FUZZ_COV_BUILD_DIR its coverage build (default
+# tests/fuzz_campaign, tracked; libFuzzer's logs go to build-fuzz/campaign-logs) and FUZZ_COV_BUILD_DIR its coverage build (default
 # build-fuzz-cov); DEVSH_NO_INSTALL=1 makes a missing package an error instead of an install
 # (the test that runs ./dev.sh run as the README shows it sets it).
 set -euo pipefail
@@ -34,7 +36,7 @@ cd "$(dirname "$0")"
 BUILD_DIR=${BUILD_DIR:-build}
 FUZZ_BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-30}
-FUZZ_CAMPAIGN_DIR=${FUZZ_CAMPAIGN_DIR:-$FUZZ_BUILD_DIR/campaign}
+FUZZ_CAMPAIGN_DIR=${FUZZ_CAMPAIGN_DIR:-tests/fuzz_campaign}
 FUZZ_COV_BUILD_DIR=${FUZZ_COV_BUILD_DIR:-build-fuzz-cov}
 
 # Debian 12 packages the build, the tests and the benchmarks need.
@@ -215,7 +217,7 @@ cmd_fuzz() {
 	local py=python3
 	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
 	"$py" tools/fuzz/campaign.py --fuzz-build "$FUZZ_BUILD_DIR" --cov-build "$FUZZ_COV_BUILD_DIR" \
-		--state "$FUZZ_CAMPAIGN_DIR" --minutes "$minutes" "$@"
+		--state "$FUZZ_CAMPAIGN_DIR" --logs "$FUZZ_BUILD_DIR/campaign-logs" --minutes "$minutes" "$@"
 }
 
 cmd_format() {

@@ -13,6 +13,11 @@ reads the same arguments from each target's test and calls extract_seeds(). With
                                     a crash is copied into the regression
                                     directory (commit it) and the test fails.
   run_fuzz.py --replay EXE ...      a plain build: replay seeds + regressions.
+
+Both also read the corpus that ./dev.sh fuzz's campaigns kept for the target,
+tests/fuzz_campaign/<target>/corpus/ (the target's name is its regression
+directory's), when there is one: the short run starts where the campaigns
+stopped, and the plain build replays every input they found interesting.
 """
 import argparse
 import glob
@@ -179,6 +184,16 @@ def extract_seeds(corpus_dir, out_dir, seed_format="raw"):
     return n
 
 
+def campaign_corpus(regress):
+    """The campaign's kept corpus for the target whose regression directory is
+    `regress`, or None (tools/fuzz/campaign.py keeps it; this file is
+    sctp/fuzz/run_fuzz.py in the source tree)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    d = os.path.join(root, "tests", "fuzz_campaign", os.path.basename(os.path.normpath(regress)),
+                     "corpus")
+    return d if os.path.isdir(d) and os.listdir(d) else None
+
+
 def main():
     ap = argparse.ArgumentParser()
     mode = ap.add_mutually_exclusive_group(required=True)
@@ -210,14 +225,18 @@ def main():
             return 1
         # A target with no finding kept yet has no directory in the repository.
         os.makedirs(args.regress, exist_ok=True)
+        kept_corpus = campaign_corpus(args.regress)
+        extra = [kept_corpus] if kept_corpus else []
+        if kept_corpus:
+            print(f"and the campaign's corpus {kept_corpus}")
         if args.replay:
-            return subprocess.call([args.replay, seeds, args.regress])
+            return subprocess.call([args.replay, seeds, args.regress] + extra)
 
         artifacts = os.path.join(tmp, "artifacts") + "/"
         os.mkdir(artifacts)
         cmd = [args.libfuzzer, f"-max_total_time={args.seconds}", "-timeout=10",
                "-rss_limit_mb=2048", "-print_final_stats=1",
-               f"-artifact_prefix={artifacts}", seeds, args.regress]
+               f"-artifact_prefix={artifacts}", seeds, args.regress] + extra
         print(" ".join(cmd), flush=True)
         env = dict(os.environ, UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1",
                    ASAN_OPTIONS="detect_leaks=1:abort_on_error=0")

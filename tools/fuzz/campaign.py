@@ -3,8 +3,8 @@
 """A fuzzing campaign: every libFuzzer target of a fuzz build, a persistent
 corpus each, a ledger of the effort spent, and a coverage report.
 
-  campaign.py --fuzz-build DIR --cov-build DIR --state DIR [--minutes M]
-              [--no-coverage] [TARGET...]
+  campaign.py --fuzz-build DIR --cov-build DIR --state DIR [--logs DIR]
+              [--minutes M] [--no-coverage] [TARGET...]
 
 Targets are found, not listed: every test of suite 'fuzz' in DIR (meson
 introspection) that runs sctp/fuzz/run_fuzz.py --libfuzzer EXE; its seeds
@@ -21,6 +21,11 @@ the run to those. For each target, in turn:
      into a minimal corpus that replaces STATE/TARGET/corpus;
   4. STATE/ledger.json adds up the CPU time (user + system of the fuzzing
      process) and executions, and records the corpus size.
+
+STATE holds only what is worth keeping (./dev.sh fuzz's default is
+tests/fuzz_campaign/ in the source tree, committed after a campaign, so the
+CPU time and the corpus add up across machines and clones); libFuzzer's logs
+go to LOGS (default STATE/logs).
 
 Then, unless --no-coverage: the coverage build (clang source-based
 coverage, no sanitizers; configured with the fuzz build's options the first
@@ -106,7 +111,7 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def fuzz_one(name, t, state, seconds, tmp):
+def fuzz_one(name, t, state, logs, seconds, tmp):
     """Fuzz, keep what crashed, merge. Returns (ledger increments, crashes kept)."""
     corpus = os.path.join(state, name, "corpus")
     os.makedirs(corpus, exist_ok=True)
@@ -118,7 +123,8 @@ def fuzz_one(name, t, state, seconds, tmp):
     if n == 0:
         log(f"{name}: no seeds from {t['seeds']}")
         return None, ["no seeds"]
-    logf = os.path.join(state, name, "last-run.log")
+    os.makedirs(os.path.join(logs, name), exist_ok=True)
+    logf = os.path.join(logs, name, "last-run.log")
     cmd = [t["exe"], f"-max_total_time={max(1, int(round(seconds)))}", "-print_final_stats=1",
            f"-artifact_prefix={artifacts}/"] + LIBFUZZER_LIMITS + [new, corpus, seeds, t["regress"]]
     log(f"{name}: {seconds:.0f} s on {dir_size(corpus)[0]} corpus inputs and {n} seeds "
@@ -145,7 +151,7 @@ def fuzz_one(name, t, state, seconds, tmp):
     merged = os.path.join(tmp, name, "merged")
     os.makedirs(merged)
     mcmd = [t["exe"], "-merge=1"] + LIBFUZZER_LIMITS + [merged, corpus, new, seeds]
-    with open(os.path.join(state, name, "last-merge.log"), "w", encoding="utf-8") as out:
+    with open(os.path.join(logs, name, "last-merge.log"), "w", encoding="utf-8") as out:
         mrc = subprocess.call(mcmd, stdout=out, stderr=subprocess.STDOUT,
                               env=dict(os.environ, **SANITIZER_ENV))
     if mrc == 0:
@@ -276,6 +282,7 @@ def main():
     ap.add_argument("--fuzz-build", required=True)
     ap.add_argument("--cov-build")
     ap.add_argument("--state", required=True, help="corpora and ledger.json, kept across runs")
+    ap.add_argument("--logs", help="libFuzzer's logs (default STATE/logs)")
     ap.add_argument("--minutes", type=float, default=10.0, help="per target (fractions allowed)")
     ap.add_argument("--no-coverage", action="store_true")
     ap.add_argument("targets", nargs="*")
@@ -299,7 +306,9 @@ def main():
     log(f"{len(names)} targets, {args.minutes:g} min each: {' '.join(names)}")
     with tempfile.TemporaryDirectory(prefix="dpsctp-campaign-") as tmp:
         for n in names:
-            inc, kept = fuzz_one(n, targets[n], args.state, args.minutes * 60, tmp)
+            inc, kept = fuzz_one(n, targets[n], args.state,
+                                 args.logs or os.path.join(args.state, "logs"),
+                                 args.minutes * 60, tmp)
             if kept:
                 findings[n] = kept
             if inc is None:
