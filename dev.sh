@@ -104,12 +104,18 @@ build_main() {
 	ninja -C "$BUILD_DIR" >/dev/null || { ninja -C "$BUILD_DIR"; die "build failed"; }
 }
 
-# libFuzzer needs clang; the fuzz tree builds only the core and the CRC
-# engines, under ASan+UBSan.
+# libFuzzer needs clang; the fuzz tree builds the libraries and the fuzz
+# targets (no unit tests, no benchmarks) under ASan+UBSan, the data plane
+# too (DPDK: fuzz_dp_rx). A tree configured before that (-Ddpdk=disabled)
+# is switched over once.
 build_fuzz() {
 	CC=clang CXX=clang++ configure "$FUZZ_BUILD_DIR" -Dwerror=true -Dfuzz=true \
-		-Ddpdk=disabled -Dtests=disabled -Dbenchmarks=disabled \
+		-Ddpdk=auto -Dtests=disabled -Dbenchmarks=disabled \
 		-Db_sanitize=address,undefined -Db_lundef=false
+	if meson introspect --buildoptions "$FUZZ_BUILD_DIR" |
+		python3 -c 'import json, sys; sys.exit(not any(o["name"] == "dpdk" and o["value"] == "disabled" for o in json.load(sys.stdin)))'; then
+		meson configure "$FUZZ_BUILD_DIR" -Ddpdk=auto >/dev/null || die "meson configure $FUZZ_BUILD_DIR failed"
+	fi
 	ninja -C "$FUZZ_BUILD_DIR" >/dev/null || { ninja -C "$FUZZ_BUILD_DIR"; die "fuzz build failed"; }
 }
 

@@ -621,8 +621,8 @@ void
 dp_conn_timer_cb(struct dpsctp_timer_wheel *wh, struct dpsctp_timer *t, void *arg)
 {
 	struct dp_worker *w = arg;
-	struct dpsctp_assoc *c =
-		(struct dpsctp_assoc *)((char *)t - offsetof(struct dpsctp_assoc, timer));
+	/* The timer is embedded in its association (timer_wheel.h): back to the block. */
+	struct dpsctp_assoc *c = (void *)((char *)t - offsetof(struct dpsctp_assoc, timer));
 	(void)wh;
 	sctp_assoc_timeout(&c->a, w->now_ns);
 	dp_conn_after(c);

@@ -96,8 +96,7 @@ dp_req_run(struct dp_worker *w, struct dp_req *r)
 	switch ((enum dp_req_kind)r->kind) {
 	case DP_REQ_CONNECT:
 		dp_conn_link(c);
-		if ((r->has_init &&
-		     dp_opt_assoc_init(c, (const struct dpsctp_initmsg *)r->opt) != 0) ||
+		if ((r->has_init && dp_opt_assoc_init(c, (const void *)r->opt) != 0) ||
 		    dp_conn_connect(w, c, r->peers, r->n_peers, r->local_port, r->peer_port) != 0) {
 			/* CANT_START is the handle's last word, as for a failed handshake. */
 			struct dpsctp_event ev = { .type = DPSCTP_EV_CANT_START };

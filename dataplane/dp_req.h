@@ -46,8 +46,9 @@ struct dp_req {
 	uint16_t n_sids; /* DP_REQ_RESET_STREAMS */
 	/* DP_REQ_CONNECT: an INITMSG with it (dpsctp_connect_opts()) */
 	bool has_init;
-	/* DP_REQ_SETOPT: the value; DP_REQ_CONNECT with has_init: the INITMSG */
-	uint8_t opt[64];
+	/* DP_REQ_SETOPT: the value; DP_REQ_CONNECT with has_init: the INITMSG
+	 * (aligned: the worker reads it in place as its struct) */
+	_Alignas(8) uint8_t opt[64];
 	union {
 		struct sctp_addr peers[SCTP_MAX_PATHS]; /* DP_REQ_CONNECT */
 		uint16_t sids[SCTP_RECONF_MAX_STREAMS]; /* DP_REQ_RESET_STREAMS */

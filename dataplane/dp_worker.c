@@ -19,9 +19,11 @@
  * from one elsewhere (queued on the request ring).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_hash_crc.h>
@@ -50,11 +52,70 @@ dp_worker_set_current(struct dp_worker *w)
 	dp_current = w;
 }
 
-/* The TSC in nanoseconds: the core's clock (sctp/time.h) on this worker. */
+/*
+ * A harness's clock and seed (dp_worker_clock_set(), dp_worker_seed_set()):
+ * process-wide, set before the instances are made and left alone while
+ * workers run. Unset, the clock is the TSC and the seeds are the TSC's and
+ * getrandom()'s; the loop pays one well-predicted branch for the hook.
+ */
+static dp_worker_clock_fn dp_clock_fn;
+static void *dp_clock_ctx;
+static uint64_t dp_seed;
+
+void
+dp_worker_clock_set(dp_worker_clock_fn fn, void *ctx)
+{
+	dp_clock_ctx = ctx;
+	dp_clock_fn = fn;
+}
+
+void
+dp_worker_seed_set(uint64_t seed)
+{
+	dp_seed = seed;
+}
+
+/* splitmix64: one step of a harness's seed into 64 well-mixed bits. */
+static uint64_t
+dp_seed_next(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+bool
+dp_worker_seed_bytes(void *buf, size_t len, uint64_t salt)
+{
+	if (dp_seed == 0)
+		return false;
+	uint64_t x = dp_seed ^ salt;
+	uint8_t *b = buf;
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t v = dp_seed_next(&x);
+		memcpy(b + i, &v, len - i < 8 ? len - i : 8);
+	}
+	return true;
+}
+
+/* A random 32-bit start: the harness's seed when set, else the TSC. */
+static uint32_t
+dp_worker_entropy32(uint64_t salt)
+{
+	uint32_t v;
+	if (dp_worker_seed_bytes(&v, sizeof(v), salt))
+		return v;
+	return (uint32_t)rte_rdtsc();
+}
+
+/* The TSC in nanoseconds (or a harness's clock): the core's clock (sctp/time.h) on this worker. */
 static uint64_t
 dp_now_ns(void)
 {
 	static __thread double ns_per_cycle;
+	if (unlikely(dp_clock_fn != NULL))
+		return dp_clock_fn(dp_clock_ctx);
 	if (ns_per_cycle == 0)
 		ns_per_cycle = 1e9 / (double)rte_get_tsc_hz();
 	return (uint64_t)((double)rte_rdtsc() * ns_per_cycle);
@@ -174,7 +235,7 @@ dp_worker_l3(struct dp_worker *w, unsigned p, int socket)
 	l3c.nbr_max = d->set.neighbours;
 	l3c.nbr_mem_len = dpsctp_l3_nbr_mem_size(l3c.nbr_max, 0);
 	l3c.nbr_mem = w->l3_mem[p] = rte_zmalloc_socket("dp_nbr", l3c.nbr_mem_len, 64, socket);
-	l3c.hash_seed = (uint32_t)rte_rdtsc() ^ w->rnd ^ (0x9e3779b9u * p);
+	l3c.hash_seed = dp_worker_entropy32(0x6c33u + p) ^ w->rnd ^ (0x9e3779b9u * p);
 	w->l3[p] = rte_zmalloc_socket("dp_l3", sizeof(*w->l3[p]), RTE_CACHE_LINE_SIZE, socket);
 	if (w->l3_mem[p] == NULL || w->l3[p] == NULL)
 		return -ENOMEM;
@@ -326,7 +387,7 @@ dp_worker_create(struct dpsctp *d, unsigned index)
 	d->w[index] = w;
 	w->d = d;
 	w->index = index;
-	w->rnd = (uint32_t)rte_rdtsc() ^ (0x9e3779b9u * (index + 1)) ^
+	w->rnd = dp_worker_entropy32(0x7277u + index) ^ (0x9e3779b9u * (index + 1)) ^
 		 dpsctp_vtag_make(&d->vtag, 0, 1);
 	if (w->rnd == 0)
 		w->rnd = 1;

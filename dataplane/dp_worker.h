@@ -10,7 +10,9 @@
 #ifndef DPSCTP_DATAPLANE_DP_WORKER_H
 #define DPSCTP_DATAPLANE_DP_WORKER_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dataplane/dp_types.h"
 
@@ -26,6 +28,23 @@ int dp_worker_impair_setup(struct dp_worker *w, char *err, size_t errlen);
 void dp_worker_impair_drain(struct dp_worker *w);
 /* One iteration of the loop: the work it found (0: idle). */
 unsigned dp_worker_poll(struct dp_worker *w);
+/*
+ * A harness's clock and randomness (fuzz targets, tests; not in dpsctp.h:
+ * no application replaces them). Process-wide; set them before
+ * dpsctp_create() and never while a worker runs.
+ *
+ * dp_worker_clock_set(): every worker's now (ns) is fn(ctx) from here on,
+ * NULL: the TSC again. The clock must not go backwards.
+ * dp_worker_seed_set(): a nonzero seed makes the instances made after it
+ * draw their keys (cookie, tags) and the workers their random starts from
+ * it, the same each run; 0: the TSC and getrandom() again.
+ * dp_worker_seed_bytes(): len bytes derived from the seed and salt; false
+ * (buf untouched) when no seed is set.
+ */
+typedef uint64_t (*dp_worker_clock_fn)(void *ctx);
+void dp_worker_clock_set(dp_worker_clock_fn fn, void *ctx);
+void dp_worker_seed_set(uint64_t seed);
+bool dp_worker_seed_bytes(void *buf, size_t len, uint64_t salt);
 /* The worker whose poll runs on this thread; NULL outside a poll. */
 struct dp_worker *dp_worker_current(void);
 void dp_worker_set_current(struct dp_worker *w);

@@ -267,7 +267,7 @@ part_slot(struct side *s, struct dpsctp_assoc *a, const struct dpsctp_msg *m)
 	if (free_p == NULL || (m->flags & DPSCTP_MSG_CONT))
 		return NULL;
 	*free_p = (struct part){
-		.a = a, .mid = m->mid, .unordered = u, .si = { m->sid, m->ppid, 0 }
+		.a = a, .mid = m->mid, .unordered = u, .si = { .sid = m->sid, .ppid = m->ppid }
 	};
 	return free_p;
 }
@@ -318,9 +318,10 @@ server_part(struct side *s, struct dpsctp_assoc *a, const struct dpsctp_msg *m)
 	}
 	if (p == NULL) {
 		p = free_p;
-		*p = (struct part){
-			.a = a, .mid = m->mid, .unordered = u, .si = { m->sid, m->ppid, 0 }
-		};
+		*p = (struct part){ .a = a,
+				    .mid = m->mid,
+				    .unordered = u,
+				    .si = { .sid = m->sid, .ppid = m->ppid } };
 	}
 	uint8_t *b = !p->dropped && m->len <= ECHO_MSG_MAX - p->len
 			     ? realloc(p->bytes, (size_t)p->len + m->len)

@@ -205,7 +205,12 @@ static const struct app_opt dd_opt_table[] = {
 
 /* Before the file and the command line; the socket is DPSCTPD_SOCKET's when set. */
 static const struct dd_opts dd_opt_defaults = {
-	.srv = { 16, 4, 1024, 4u << 20, SC_SERVER_PENDING_DEFAULT, SC_SERVER_HELLO_MS_DEFAULT },
+	.srv = { .max_apps = 16,
+		 .max_threads = 4,
+		 .ring_slots = 1024,
+		 .arena_bytes = 4u << 20,
+		 .max_pending = SC_SERVER_PENDING_DEFAULT,
+		 .hello_timeout_ms = SC_SERVER_HELLO_MS_DEFAULT },
 	.lim = { 0, 0, 4096 }, /* 0: a share (dd_limits_check()) */
 };
 

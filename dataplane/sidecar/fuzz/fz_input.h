@@ -3,6 +3,7 @@
  * The sidecar fuzz targets' input, read a few bytes at a time: what runs
  * out reads as zeros, so every input is a complete sequence of operations.
  * And their checks: a broken invariant aborts, which libFuzzer reports.
+ * dataplane/fuzz/fuzz_dp_rx.c reads its operations with it too.
  */
 #ifndef DPSCTP_SIDECAR_FUZZ_FZ_INPUT_H
 #define DPSCTP_SIDECAR_FUZZ_FZ_INPUT_H
