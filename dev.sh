@@ -180,6 +180,14 @@ cmd_bench() {
 			--benchmark_out="bench/results/$name.json" ||
 			die "$name failed"
 	done
+	# The attacks of docs/SECURITY.md: cost per packet, goodput without and
+	# with each (about two minutes; one JSON record per attack).
+	local lcores=0
+	[ "$(nproc)" -ge 2 ] && lcores=0-1
+	log "running attack_bench"
+	"$BUILD_DIR"/bench/attack_bench --no-huge --no-pci --no-shconf -m 1024 -l "$lcores" \
+		--log-level lib.eal:error --no-telemetry -- --json bench/results/attack.json ||
+		die "attack_bench failed"
 	# The end-to-end suite: dpsctp-perf against usrsctp, Linux TCP
 	# and the raw ceiling, medians of BENCH_REPETITIONS runs (about 15
 	# minutes), then docs/PERFORMANCE.md's end-to-end section and plots.
