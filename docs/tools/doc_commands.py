@@ -83,6 +83,10 @@ MAPPED = {
     "sudo python3 dataplane/tests/interop/interop.py build --only reconf-out,reconf-in,"
     "reconf-add,reconf-assoc --modes raw --dirs dpsctp-client   # dpsctp asks":
         "interop_usrsctp_reconf_client",
+    "sudo python3 dataplane/tests/interop/interop.py build --only multihome-ports "
+    "--modes raw,raw6   # two ports a side": "interop_usrsctp_ports",
+    "sudo python3 dataplane/tests/interop/interop.py build --peer dpsctp --only "
+    "multihome-ports --modes raw,raw6   # dpsctp both sides": "interop_dpsctp_ports",
     "sudo python3 dataplane/tests/interop/replay.py build --variants "
     "--keep build/interop-artifacts/replay   # the corpus replay": "interop_corpus_replay",
     # docs/PMTU.md

@@ -47,6 +47,13 @@
  * performed, 12 in, 16 out"). With --echo, echoes on an ordered stream
  * must come back in the order sent.
  *
+ * --primary ADDR: once the association is up, and the path to ADDR (one of
+ * the peer's addresses) confirmed, the peer's ADDR is made the primary path
+ * (DPSCTP_OPT_PRIMARY_ADDR, SET PRIMARY, RFC 9260 §5.1.2): a client's
+ * primary is the first address it connects to, a server's the one the INIT
+ * came from (§6.4), and a case may need another. "<role>: primary ADDR set"
+ * once done; a refusal other than "not confirmed yet" fails the run.
+ *
  * Lines on stdout say what happened ("server: association up", "client:
  * batch 0: 100 sent, 100 echoed, 0 bad", "server: restart", "... peer
  * closed (shutdown)"); the harness waits for and checks them. With
@@ -99,6 +106,9 @@ struct opts {
 	const char *counters;
 	/* --reconf (interop_reconf.h) */
 	struct interop_reconf rc;
+	/* --primary: the peer address made primary once the association is up */
+	struct sctp_addr primary;
+	bool has_primary;
 };
 
 /* The client's request: not yet due, due (waiting for the echoes, or for
@@ -124,6 +134,7 @@ struct conn {
 	const struct opts *o;
 	struct dpsctp_assoc *a;
 	bool up, ended, aborted_by_peer, closing;
+	bool primary_set; /* --primary done on this association */
 	/* client */
 	uint32_t batch, sent, back, bad, batches_done;
 	uint32_t streams; /* the messages' streams: -S, more after an add */
@@ -560,6 +571,39 @@ reconf_ask(struct conn *c)
 	return 0;
 }
 
+/*
+ * --primary: make the peer's address the primary path. Until the path is
+ * confirmed the association refuses (-EINVAL, RFC 9260 §5.4: no data to an
+ * unconfirmed address), so it is asked again at each path event.
+ */
+static void
+primary_try(struct conn *c, const char *who)
+{
+	if (!c->o->has_primary || c->primary_set || c->a == NULL)
+		return;
+	struct dpsctp_primary_addr pa;
+	char err[128] = "";
+	char s[64] = "?";
+	memset(&pa, 0, sizeof(pa));
+	pa.addr = c->o->primary;
+	inet_ntop(pa.addr.family == 6 ? AF_INET6 : AF_INET, pa.addr.bytes, s, sizeof(s));
+	/* Done before the call: it reports MADE_PRIMARY, a path event, at once. */
+	c->primary_set = true;
+	int rc = dpsctp_assoc_setopt(c->a, DPSCTP_OPT_PRIMARY_ADDR, &pa, sizeof(pa), err,
+				     sizeof(err));
+	if (rc == -EINVAL && strstr(err, "not confirmed") != NULL) {
+		c->primary_set = false; /* the CONFIRMED event calls again */
+		return;
+	}
+	if (rc == 0) {
+		printf("%s: primary %s set\n", who, s);
+	} else {
+		printf("%s: primary %s refused: %s (%s)\n", who, s, strerror(-rc), err);
+		c->bad++;
+	}
+	fflush(stdout);
+}
+
 /* The server's listener hands new associations here; each gets its own state. */
 static struct conn *server_last;
 static unsigned server_assocs;
@@ -590,6 +634,7 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		       ev->outbound_streams, ev->inbound_streams,
 		       dpsctp_assoc_get_stats(a, &st) == 0 ? st.extensions : 0);
 		fflush(stdout);
+		primary_try(c, who);
 		if (!c->o->server)
 			client_pump(c);
 		break;
@@ -602,6 +647,7 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		inet_ntop(ev->addr.family == 6 ? AF_INET6 : AF_INET, ev->addr.bytes, s, sizeof(s));
 		printf("%s: path %s state %u\n", who, s, ev->addr_state);
 		fflush(stdout);
+		primary_try(c, who);
 		break;
 	}
 	case DPSCTP_EV_SEND_FAILED: {
@@ -655,7 +701,7 @@ usage(FILE *f)
 		"  [--hold SECS] [--echo] [--abort] [--reconnect] [--close-after N]\n"
 		"  [--abort-after N] [--once] [--expect shutdown|abort] [--counters FILE]\n"
 		"  [--linger SECS] [--check] [--pr ttl:MS|rtx:N] [--big BYTES]\n"
-		"  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N|assoc@N]\n"
+		"  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N|assoc@N] [--primary ADDR]\n"
 		"The data-plane options are dpsctp-echo's (dpsctp-echo -h); the SCTP port\n"
 		"is --sctp-port (default 5001).\n");
 }
@@ -798,6 +844,7 @@ main(int argc, char **argv)
 					    { "pr", required_argument, NULL, 'R' },
 					    { "big", required_argument, NULL, 'G' },
 					    { "reconf", required_argument, NULL, 'q' },
+					    { "primary", required_argument, NULL, 'Y' },
 					    { "help", no_argument, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
 	static struct opts o = {
@@ -835,6 +882,16 @@ main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'Y': {
+			struct sctp_addr one[PEER_MAX_ADDRS];
+			if (parse_peers(optarg, one) != 1) {
+				usage(stderr);
+				return 2;
+			}
+			o.primary = one[0];
+			o.has_primary = true;
+			break;
+		}
 		case 'B':
 			o.batches = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
@@ -986,6 +1043,7 @@ main(int argc, char **argv)
 				cli.hold_until = 0;
 				cli.streams = o.streams;
 				cli.req = REQ_IDLE;
+				cli.primary_set = false;
 				cli.ask_at = 0;
 				for (unsigned i = 0; i < PEER_MAX_STREAMS; i++)
 					cli.last[i] = -1;

@@ -68,8 +68,14 @@
  *
  * -6: IPv6 addresses and sockets (the family of every address given).
  * --expect abort: the run passes only when the peer aborted. --hb MS sets
- * the heartbeat interval, --rto-min / --rto-initial MS the timers (usrsctp's
- * defaults are 1 s and 3 s, Linux's 1 s and 3 s too). Exit status 0 as
+ * the heartbeat interval, --rto-min / --rto-initial / --rto-max MS the
+ * timers (usrsctp's defaults are 1 s, 3 s and 60 s, Linux's 1 s, 3 s and
+ * 60 s too: a path that failed is heartbeated once per RTO plus the
+ * interval, its RTO doubled by each failure up to RTO.max, so RTO.max says
+ * how soon a path that came back is found). --primary ADDR: once the
+ * association is up, the peer's ADDR is made the primary path
+ * (SCTP_PRIMARY_ADDR, RFC 6458 §8.1.9), asked again while the stack refuses
+ * it as not yet confirmed; "<role>: primary ADDR set". Exit status 0 as
  * expected, 1 not, 2 bad usage, 3 set-up.
  *
  * --linger S: the stack runs on S seconds after the sockets are closed
@@ -110,6 +116,7 @@ struct opts {
 	double hold_s;
 	double linger_s; /* the stack runs on after the close (--linger) */
 	uint16_t port, lport;
+	const char *primary; /* --primary ADDR */
 };
 
 static void
@@ -122,7 +129,7 @@ usage(FILE *f)
 		   "  [--rto-min MS] [--rto-initial MS] [--check] [--pr ttl:MS|rtx:N]\n"
 		   "  [--idata] [--big BYTES] [--rcvbuf BYTES] [--reconfig]\n"
 		   "  [--reconf out:SIDS@N|in:SIDS@N|add:OUT,IN@N|assoc@N] [--init-streams N]\n"
-		   "  [--pmtu BYTES] [--linger SECS]\n");
+		   "  [--pmtu BYTES] [--linger SECS] [--rto-max MS] [--primary ADDR]\n");
 }
 
 static void
@@ -609,6 +616,49 @@ check_msg(const struct opts *o, struct checker *k, const struct sctp_rcvinfo *ri
 	}
 }
 
+/*
+ * --primary: the peer's ADDR made the association's primary path. The
+ * stacks find the path by its address, Linux by its port too: the port is
+ * the primary's of the moment (SCTP_STATUS), the peer's one port. Both
+ * refuse an unconfirmed address with EINVAL (usrsctp) or a path they do not
+ * know yet: asked again for up to 5 s while the heartbeats confirm it.
+ * false when it was refused.
+ */
+static bool
+set_primary(const struct opts *o, psock so, const char *role)
+{
+	if (o->primary == NULL)
+		return true;
+	struct sctp_status st;
+	socklen_t len = sizeof(st);
+	memset(&st, 0, sizeof(st));
+	uint16_t port = o->port;
+	if (psock_getsockopt(so, IPPROTO_SCTP, SCTP_STATUS, &st, &len) == 0)
+		port = ntohs(
+			o->v6 ? ((struct sockaddr_in6 *)&st.sstat_primary.spinfo_address)->sin6_port
+			      : ((struct sockaddr_in *)&st.sstat_primary.spinfo_address)->sin_port);
+	struct addrs pa;
+	if (!parse_addrs(o->primary, o->v6, port, &pa) || pa.n != 1)
+		return false;
+	struct sctp_setprim sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.ssp_assoc_id = st.sstat_assoc_id;
+	memcpy(&sp.ssp_addr, &pa.u, o->v6 ? sizeof(pa.u.v6[0]) : sizeof(pa.u.v4[0]));
+	int r = -1;
+	for (int tries = 0; tries < 500; tries++) {
+		r = psock_setsockopt(so, IPPROTO_SCTP, SCTP_PRIMARY_ADDR, &sp, sizeof(sp));
+		if (r == 0 || errno != EINVAL)
+			break;
+		sleep_s(0.01);
+	}
+	if (r == 0)
+		printf("%s: primary %s set\n", role, o->primary);
+	else
+		printf("%s: primary %s refused: %s\n", role, o->primary, strerror(errno));
+	fflush(stdout);
+	return r == 0;
+}
+
 /* Server: one association; 0 when it ended as expected. */
 static int
 run_server(const struct opts *o, psock so, const char *local, struct rx *rx)
@@ -638,6 +688,10 @@ run_server(const struct opts *o, psock so, const char *local, struct rx *rx)
 	printf("server: association up\n");
 	fflush(stdout);
 	print_idata(o, a, "server");
+	if (!set_primary(o, a, "server")) {
+		psock_close(a);
+		return 1;
+	}
 	uint64_t msgs = 0, echoed = 0;
 	struct sctp_rcvinfo ri;
 	ssize_t len;
@@ -896,6 +950,8 @@ run_client(const struct opts *o, psock so, const char *peer, const char *local, 
 	printf("client: association up\n");
 	fflush(stdout);
 	print_idata(o, so, "client");
+	if (!set_primary(o, so, "client"))
+		return 1;
 	struct pr_reader *pr = NULL;
 	pthread_t reader;
 	struct sctp_prinfo pri = { o->pr_policy, o->pr_value };
@@ -1034,6 +1090,8 @@ main(int argc, char **argv)
 					    { "hb", required_argument, NULL, 'b' },
 					    { "rto-min", required_argument, NULL, 'm' },
 					    { "rto-initial", required_argument, NULL, 'i' },
+					    { "rto-max", required_argument, NULL, 'X' },
+					    { "primary", required_argument, NULL, 'Y' },
 					    { "check", no_argument, NULL, 'k' },
 					    { "pr", required_argument, NULL, 'R' },
 					    { "idata", no_argument, NULL, 'I' },
@@ -1053,7 +1111,7 @@ main(int argc, char **argv)
 			  .batches = 1,
 			  .port = 5001,
 			  .init_streams = 64 };
-	uint32_t rto_min = 0, rto_initial = 0;
+	uint32_t rto_min = 0, rto_initial = 0, rto_max = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "sc:n:l:S:h6", lo, NULL)) != -1) {
 		switch (c) {
@@ -1114,6 +1172,12 @@ main(int argc, char **argv)
 			break;
 		case 'i':
 			rto_initial = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'X':
+			rto_max = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'Y':
+			o.primary = optarg;
 			break;
 		case 'k':
 			o.check = true;
@@ -1186,7 +1250,7 @@ main(int argc, char **argv)
 	 * raises SIGPIPE too): report it, do not die of it. */
 	signal(SIGPIPE, SIG_IGN);
 	reconf_seen.role = o.server ? "server" : "client";
-	if (psock_stack_init(o.udp, o.idata, o.reconfig, rto_min, rto_initial) < 0)
+	if (psock_stack_init(o.udp, o.idata, o.reconfig, rto_min, rto_initial, rto_max) < 0)
 		return 3;
 	psock so = make_socket(&o);
 	if (so == PSOCK_NONE) {

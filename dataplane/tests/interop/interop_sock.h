@@ -45,7 +45,7 @@
 typedef int psock;
 #define PSOCK_NONE (-1)
 
-static uint32_t psock_rto_min, psock_rto_initial;
+static uint32_t psock_rto_min, psock_rto_initial, psock_rto_max;
 
 /* A namespace-wide sysctl of the kernel's SCTP; false (errno) when it failed. */
 static bool
@@ -71,10 +71,12 @@ psock_sysctl(const char *name, unsigned value)
  * of its own.
  */
 static int
-psock_stack_init(bool udp, bool idata, bool reconf, uint32_t rto_min, uint32_t rto_initial)
+psock_stack_init(bool udp, bool idata, bool reconf, uint32_t rto_min, uint32_t rto_initial,
+		 uint32_t rto_max)
 {
 	psock_rto_min = rto_min;
 	psock_rto_initial = rto_initial;
+	psock_rto_max = rto_max;
 	if (udp && !psock_sysctl("udp_port", 9899)) {
 		fprintf(stderr, PEER_NAME ": net.sctp.udp_port: %s\n", strerror(errno));
 		return -1;
@@ -107,12 +109,13 @@ psock_socket(int family)
 		return PSOCK_NONE;
 	}
 	/* The kernel's RTO bounds are per socket (usrsctp's are sysctls). */
-	if (psock_rto_min != 0 || psock_rto_initial != 0) {
+	if (psock_rto_min != 0 || psock_rto_initial != 0 || psock_rto_max != 0) {
 		struct sctp_rtoinfo ri;
 		memset(&ri, 0, sizeof(ri));
 		ri.srto_assoc_id = SCTP_FUTURE_ASSOC;
 		ri.srto_min = psock_rto_min;
 		ri.srto_initial = psock_rto_initial;
+		ri.srto_max = psock_rto_max;
 		if (setsockopt(fd, IPPROTO_SCTP, SCTP_RTOINFO, &ri, sizeof(ri)) < 0)
 			fprintf(stderr, PEER_NAME ": RTO bounds: %s\n", strerror(errno));
 	}
@@ -209,7 +212,8 @@ typedef struct socket *psock;
 /* usrsctp over raw IP, or over UDP with the RFC 6951 port as its local port.
  * I-DATA and RE-CONFIG are per-socket options here (make_socket()). */
 static int
-psock_stack_init(bool udp, bool idata, bool reconf, uint32_t rto_min, uint32_t rto_initial)
+psock_stack_init(bool udp, bool idata, bool reconf, uint32_t rto_min, uint32_t rto_initial,
+		 uint32_t rto_max)
 {
 	(void)idata;
 	(void)reconf; /* usrsctp offers RE-CONFIG by default (the socket option says so too) */
@@ -219,6 +223,8 @@ psock_stack_init(bool udp, bool idata, bool reconf, uint32_t rto_min, uint32_t r
 		usrsctp_sysctl_set_sctp_rto_min_default(rto_min);
 	if (rto_initial != 0)
 		usrsctp_sysctl_set_sctp_rto_initial_default(rto_initial);
+	if (rto_max != 0)
+		usrsctp_sysctl_set_sctp_rto_max_default(rto_max);
 	return 0;
 }
 
