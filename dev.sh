@@ -20,6 +20,13 @@
 #                    a coverage build (tools/fuzz/campaign.py, docs/TESTING.md);
 #                    corpora and ledger live in tests/fuzz_campaign/: commit
 #                    them after a campaign and the effort adds up
+#   ./dev.sh soak [MINUTES]
+#                    the soak (default 30 minutes): dpsctpd under 1 % loss,
+#                    duplication and reordering, applications killed and
+#                    started, the daemon killed and restarted once, the
+#                    embedded data plane beside it; every message delivered
+#                    once or reported failed, nothing leaked, RSS flat; JSON
+#                    summary and RSS curve in build/soak/ (tests/soak/soak.py)
 #   ./dev.sh format  reformat the C/C++ sources with the repo's .clang-format
 #
 # Warnings are errors in every build (CI's included). Environment:
@@ -234,6 +241,15 @@ cmd_fuzz() {
 		--state "$FUZZ_CAMPAIGN_DIR" --logs "$FUZZ_BUILD_DIR/campaign-logs" --minutes "$minutes" "$@"
 }
 
+cmd_soak() {
+	local minutes=${1:-30}
+	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] || die "soak: MINUTES is a number, not '$minutes'"
+	build_main
+	local py=python3
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	"$py" tests/soak/soak.py --build "$BUILD_DIR" --minutes "$minutes" --out "$BUILD_DIR/soak"
+}
+
 cmd_format() {
 	git ls-files -z '*.c' '*.h' '*.cc' | xargs -0 clang-format -i
 }
@@ -246,10 +262,11 @@ test) cmd_test ;;
 bench) cmd_bench ;;
 bench-compare) cmd_bench_compare "${@:2}" ;;
 fuzz) cmd_fuzz "${@:2}" ;;
+soak) cmd_soak "${@:2}" ;;
 format) cmd_format ;;
 -h | --help | help | "")
 	awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"
 	[ -n "${1:-}" ] || exit 1
 	;;
-*) die "unknown command '$1' (try: setup build run test bench bench-compare fuzz format)" ;;
+*) die "unknown command '$1' (try: setup build run test bench bench-compare fuzz soak format)" ;;
 esac

@@ -208,6 +208,8 @@ dp_endpoint(struct dp_worker *w, struct sctp_endpoint *ep, uint16_t port, bool l
 	return sctp_endpoint_init(ep, &c, d->cookie_key, dp_now_ns());
 }
 
+#define DP_NBR_RETRANS_MAX_NS 1000000000ull /* RFC 4861 §10 RETRANS_TIMER: 1 s */
+
 /*
  * L3 of port p: its addresses and MAC, and its neighbour table; parked
  * packets given back through dp_tx. Each port has a table of --neighbours
@@ -231,6 +233,18 @@ dp_worker_l3(struct dp_worker *w, unsigned p, int socket)
 	l3c.gw4 = ps->gw4;
 	l3c.gw6 = ps->gw6;
 	l3c.udp_port = d->set.udp_port;
+	/*
+	 * A lost ARP request or NS (or its answer) is probed again after
+	 * retrans_ns, while the packets parked for the answer, an INIT first
+	 * of all, run their own timers: RFC 4861's RETRANS_TIMER of 1 s
+	 * outlasted the data-center profile's whole INIT budget (RTO.Initial
+	 * 10 ms doubling up to RTO.Max 200 ms, 8 retransmissions: ~1.1 s), so
+	 * one lost frame of the first resolution failed the association
+	 * (CANT_START, T1-init; found by the soak, docs/TESTING.md). Probe
+	 * again within ten initial RTOs, never later than RFC 4861 §10 says.
+	 */
+	if (d->profile.rto_initial_ns * 10 < DP_NBR_RETRANS_MAX_NS)
+		l3c.retrans_ns = d->profile.rto_initial_ns * 10;
 	/* The neighbour table, sized for the associations (dp_api.c, --neighbours). */
 	l3c.nbr_max = d->set.neighbours;
 	l3c.nbr_mem_len = dpsctp_l3_nbr_mem_size(l3c.nbr_max, 0);

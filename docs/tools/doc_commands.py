@@ -109,6 +109,7 @@ MAPPED = {
     "meson test -C build-fuzz --suite fuzz               # libFuzzer, 30 s a target":
         "suite fuzz",
     "FUZZ_SECONDS=600 meson test -C build-fuzz --suite fuzz   # longer": "suite fuzz",
+    "meson test -C build --no-rebuild soak_quick -v   # the 2-minute soak": "soak_quick",
 }
 
 # How to run the commands that are not simply run in the foreground and must
