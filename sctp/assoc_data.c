@@ -609,6 +609,25 @@ assoc_rx_forward_tsn(struct sctp_assoc *a, struct assoc_run *run, const struct s
 	}
 }
 
+/*
+ * RFC 6525 §5.2.2: the peer's outgoing stream sid, our inbound one, starts
+ * at SSN (MID) 0 again; what reassembly still holds of it goes as
+ * sctp_reasm_stream_reset() says.
+ */
+void
+assoc_rx_stream_reset(struct sctp_assoc *a, uint16_t sid)
+{
+	if (a->data_mem == NULL)
+		return;
+	if (assoc_idata(a)) {
+		struct sctp_ireasm_env ienv = assoc_ireasm_env(a);
+		(void)sctp_ireasm_stream_reset(&a->rx_ireasm, &ienv, sid);
+		return;
+	}
+	struct sctp_reasm_env env = assoc_reasm_env(a);
+	(void)sctp_reasm_stream_reset(&a->rx_reasm, &env, sid, sctp_tsn_map_cum(&a->rx_tsn));
+}
+
 /* The one SACK (or SHUTDOWN) decision per packet with DATA. */
 void
 assoc_rx_packet_end(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)

@@ -599,6 +599,7 @@ void assoc_rx_start(struct sctp_assoc *a, void *mem);
 void assoc_rx_stop(struct sctp_assoc *a);
 void assoc_rx_move(struct sctp_assoc *a, void *mem, uint16_t new_in);
 void assoc_rx_reset(struct sctp_assoc *a, uint32_t next_tsn);
+void assoc_rx_stream_reset(struct sctp_assoc *a, uint16_t sid);
 void assoc_rx_data(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
 		   struct assoc_cmds *q);
 void assoc_rx_forward_tsn(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c);

@@ -269,16 +269,11 @@ reconf_notify_kind(struct sctp_assoc *a, struct reconf_out *o, uint8_t type, uin
 static void
 reconf_reset_incoming(struct sctp_assoc *a, const struct sctp_param_u16_list *l)
 {
-	bool idata = assoc_idata(a);
 	uint32_t n = l->count != 0 ? l->count : a->inbound_streams;
 
-	for (uint32_t i = 0; i < n; i++) {
-		uint16_t sid = l->count != 0 ? sctp_param_u16_list_at(l, (uint16_t)i) : (uint16_t)i;
-		if (idata)
-			sctp_ireasm_stream_reset(&a->rx_istreams[sid]);
-		else
-			sctp_reasm_stream_reset(&a->rx_streams[sid]);
-	}
+	for (uint32_t i = 0; i < n; i++)
+		assoc_rx_stream_reset(a, l->count != 0 ? sctp_param_u16_list_at(l, (uint16_t)i)
+						       : (uint16_t)i);
 }
 
 /* Every stream listed is one the association has (n 0: all of them). */

@@ -804,7 +804,7 @@ sctp_ireasm_forward(struct sctp_ireasm *r, const struct sctp_ireasm_env *env, ui
 	struct call k = { r, env, env->pool->nodes };
 	union sctp_ireasm_node *nodes = k.nodes;
 	struct sctp_ireasm_stream *st;
-	uint32_t x, next;
+	uint32_t x, next, base, span;
 
 	if (sid >= env->n_streams)
 		return -1;
@@ -818,10 +818,18 @@ sctp_ireasm_forward(struct sctp_ireasm *r, const struct sctp_ireasm_env *env, ui
 		settle(&k, false);
 		return 0;
 	}
-	if (sctp_tsn_lt(mid, st->next_mid))
+	/*
+	 * Measured from next_mid, as mid_passed() measures what is held: a
+	 * mid half the MID space or more away is one the stream went past.
+	 * (sctp_tsn_lt() has no answer at exactly half, where the comparisons
+	 * here once disagreed and moved next_mid past records still held.)
+	 */
+	base = st->next_mid;
+	span = mid - base;
+	if (span >= OFF_MAX)
 		return 0;
 	/* Up to mid, lowest MID first: whole ones go up (stranded), the rest go. */
-	while ((x = st->ord) != NIL && sctp_tsn_le(nodes[x].m.mid, mid)) {
+	while ((x = st->ord) != NIL && nodes[x].m.mid - base <= span) {
 		if (rec_whole(&k, &nodes[x].m)) {
 			st->next_mid = nodes[x].m.mid;
 			go_up(&k, x, NULL);
@@ -829,9 +837,28 @@ sctp_ireasm_forward(struct sctp_ireasm *r, const struct sctp_ireasm_env *env, ui
 			kill(&k, x);
 		}
 	}
-	if (!sctp_tsn_lt(mid, st->next_mid))
+	if (st->next_mid - base <= span)
 		st->next_mid = mid + 1;
 	drain(&k, sid);
+	settle(&k, false);
+	return 0;
+}
+
+int
+sctp_ireasm_stream_reset(struct sctp_ireasm *r, const struct sctp_ireasm_env *env, uint16_t sid)
+{
+	struct call k = { r, env, env->pool->nodes };
+	struct sctp_ireasm_stream *st;
+	uint32_t x;
+
+	if (sid >= env->n_streams)
+		return -1;
+	st = &env->streams[sid];
+	/* Every ordered MID held is below next_mid + 2^31 (I2, mid_passed()). */
+	(void)sctp_ireasm_forward(r, env, sid, false, st->next_mid + (OFF_MAX - 1u));
+	while ((x = st->uo) != NIL)
+		kill(&k, x);
+	st->next_mid = 0;
 	settle(&k, false);
 	return 0;
 }

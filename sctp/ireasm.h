@@ -321,12 +321,18 @@ void sctp_ireasm_init(struct sctp_ireasm *r);
 /* n streams at MID 0 with nothing in progress. */
 void sctp_ireasm_streams_init(struct sctp_ireasm_stream *s, uint32_t n);
 
-/* sctp_reasm_stream_reset() for I-DATA: the stream's next ordered MID is 0 again. */
-static inline void
-sctp_ireasm_stream_reset(struct sctp_ireasm_stream *s)
-{
-	s->next_mid = 0;
-}
+/*
+ * sctp_reasm_stream_reset() for I-DATA: stream sid's next ordered MID is 0
+ * again. What it still holds is of the old numbering, which only a peer
+ * that broke RFC 6525 leaves behind (a fragment never completed, a MID
+ * ahead of one it never sent): whole ordered messages go up in MID order
+ * as a FORWARD TSN past them would send them, the rest is dropped (a
+ * partial delivery ends ABORTED), unordered ones included, so that no
+ * fragment of the new numbering joins an old message. -1 if sid is not a
+ * stream. O(A) plus O(fragments) dropped.
+ */
+int sctp_ireasm_stream_reset(struct sctp_ireasm *r, const struct sctp_ireasm_env *env,
+			     uint16_t sid);
 
 /* One new I-DATA chunk (its TSN not seen before): see the verdicts. */
 enum sctp_ireasm_verdict sctp_ireasm_input(struct sctp_ireasm *r, const struct sctp_ireasm_env *env,
@@ -363,7 +369,9 @@ void sctp_ireasm_forward_tsn(struct sctp_ireasm *r, const struct sctp_ireasm_env
  * Ordered: the stream's whole messages up to MID go up in MID order (the
  * stranded data, RFC 3758 §3.6), the others up to MID are dropped (one in
  * partial delivery ends ABORTED), the next MID becomes MID + 1 unless
- * already past it, and what then is in order goes up. Unordered: every
+ * already past it, and what then is in order goes up; an ordered MID 2^31
+ * or more past the stream's next MID is one it went past (nothing done),
+ * as a DATA chunk's would be stale. Unordered: every
  * unordered message of the stream up to MID in progress is dropped (ABORTED
  * if in partial delivery): the sender sends a stream's unordered messages
  * one after another, so by the time the cumulative TSN passes the skipped

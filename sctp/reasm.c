@@ -1028,6 +1028,19 @@ sctp_reasm_forward_ssn(struct sctp_reasm *r, const struct sctp_reasm_env *env, u
 	return 0;
 }
 
+int
+sctp_reasm_stream_reset(struct sctp_reasm *r, const struct sctp_reasm_env *env, uint16_t sid,
+			uint32_t cum_tsn)
+{
+	if (sid >= env->n_streams)
+		return -1;
+	/* Every ordered SSN held is at most 2^15 past next_ssn (stale otherwise). */
+	(void)sctp_reasm_forward_ssn(r, env, sid, (uint16_t)(env->streams[sid].next_ssn + 0x8000u),
+				     cum_tsn);
+	env->streams[sid].next_ssn = 0;
+	return 0;
+}
+
 void
 sctp_reasm_abandon(struct sctp_reasm *r, const struct sctp_reasm_env *env)
 {

@@ -347,17 +347,6 @@ sctp_reasm_iter_next(struct sctp_reasm_iter *it, struct sctp_slice *out)
 typedef void (*sctp_reasm_deliver_fn)(void *arg, const struct sctp_reasm_msg *m);
 
 /*
- * RFC 6525 §5.2.2: the peer reset its outgoing stream, whose next ordered
- * message is SSN 0 again. The caller resets only once every TSN the peer
- * sent on it before is received, so nothing of it is held.
- */
-static inline void
-sctp_reasm_stream_reset(struct sctp_reasm_stream *s)
-{
-	s->next_ssn = 0;
-}
-
-/*
  * Everything a call needs besides the association's header: the lcore's
  * pool, the association's streams and caps, the buffer ops and the
  * receiver. The association builds it (it can keep one per association).
@@ -451,6 +440,21 @@ void sctp_reasm_forward_tsn(struct sctp_reasm *r, const struct sctp_reasm_env *e
  */
 int sctp_reasm_forward_ssn(struct sctp_reasm *r, const struct sctp_reasm_env *env, uint16_t sid,
 			   uint16_t ssn, uint32_t cum_tsn);
+
+/*
+ * RFC 6525 §5.2.2: the peer reset its outgoing stream sid, whose next
+ * ordered message is SSN 0 again. The caller resets only once every TSN
+ * the peer sent on it before is received, so a peer that keeps RFC 6525
+ * leaves nothing of the stream held. What another leaves (a message never
+ * completed, an SSN ahead of one it never sent) is of the old numbering:
+ * whole ordered messages go up in SSN order, as a FORWARD TSN past them
+ * would send them, the rest of the stream's ordered fragments are dropped
+ * (a partial delivery on it ends ABORTED). Unordered DATA carries no SSN
+ * and stays. cum_tsn as
+ * for sctp_reasm_forward_tsn(). -1 if sid is not a stream. O(Q) per message that goes up.
+ */
+int sctp_reasm_stream_reset(struct sctp_reasm *r, const struct sctp_reasm_env *env, uint16_t sid,
+			    uint32_t cum_tsn);
 
 /*
  * The association goes away: every queued fragment's hold is released, the

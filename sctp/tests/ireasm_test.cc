@@ -380,6 +380,63 @@ TEST(IReasm, ForwardTsnDropsALateFragment)
 	f.done();
 }
 
+TEST(IReasm, ForwardHalfTheMidSpaceAwayIsPastAndChangesNothing)
+{
+	// Found by fuzz_assoc: an entry exactly 2^31 past next_mid was neither
+	// behind nor ahead of it by sctp_tsn_lt(), so next_mid moved past the
+	// records still held (I2). Such a MID is one the stream went past.
+	Fixture f;
+	EXPECT_EQ(f.feed(1, 0, 0, 0, B, "zero"), V(QUEUED));
+	EXPECT_EQ(f.feed(2, 0, 0x1656667, 0, BE, "ahead"), V(QUEUED));
+	EXPECT_EQ(sctp_ireasm_forward(&f.r, &f.env, 0, false, 0x80000000u), 0);
+	EXPECT_EQ(sctp_ireasm_check(&f.r, &f.env), 0);
+	EXPECT_EQ(f.streams[0].next_mid, 0u);
+	EXPECT_EQ(sctp_ireasm_queued_chunks(&f.r), 2u);
+	EXPECT_TRUE(f.out.empty());
+	// One short of half is ahead: MID 0 goes, the whole one goes up.
+	EXPECT_EQ(sctp_ireasm_forward(&f.r, &f.env, 0, false, 0x7fffffffu), 0);
+	EXPECT_EQ(sctp_ireasm_check(&f.r, &f.env), 0);
+	ASSERT_EQ(f.out.size(), 1u);
+	EXPECT_EQ(f.out[0].bytes, "ahead");
+	EXPECT_EQ(f.streams[0].next_mid, 0x80000000u);
+	f.done();
+}
+
+TEST(IReasm, StreamResetDeliversWholeDropsTheRestAndStartsAtZero)
+{
+	// What a peer that broke RFC 6525 left held of the old numbering: an
+	// ordered partial delivery, a whole message ahead of a gap, a message
+	// never completed, an unordered fragment. Nothing of it may join the
+	// new numbering's MIDs 0 and 1.
+	Fixture f(2, 64, { 1u << 20, 2, 100 });
+	EXPECT_EQ(f.feed(1, 0, 0, 0, BE, "m0"), V(DELIVERED));
+	EXPECT_EQ(f.feed(2, 0, 1, 0, B, "pd"), V(DELIVERED)); // partial delivery
+	EXPECT_EQ(f.feed(4, 0, 3, 0, BE, "three"), V(QUEUED));
+	EXPECT_EQ(f.feed(5, 0, 5, 0, B, "five"), V(QUEUED));
+	EXPECT_EQ(f.feed(6, 0, 0, 0, B | U, "u"), V(QUEUED));
+	EXPECT_EQ(f.feed(7, 1, 0, 0, B, "o"), V(QUEUED)); // below pd_point
+	f.out.clear();
+	EXPECT_EQ(sctp_ireasm_stream_reset(&f.r, &f.env, 0), 0);
+	EXPECT_EQ(sctp_ireasm_check(&f.r, &f.env), 0);
+	ASSERT_EQ(f.out.size(), 2u);
+	EXPECT_EQ(f.out[0].flags, SCTP_REASM_MSG_CONT | SCTP_REASM_MSG_ABORTED);
+	EXPECT_EQ(f.out[0].mid, 1u);
+	EXPECT_EQ(f.out[1].bytes, "three");
+	EXPECT_EQ(f.streams[0].next_mid, 0u);
+	EXPECT_EQ(f.streams[0].ord, SCTP_IREASM_NIL);
+	EXPECT_EQ(f.streams[0].uo, SCTP_IREASM_NIL);
+	EXPECT_EQ(sctp_ireasm_queued_chunks(&f.r), 1u); // stream 1's
+	f.out.clear();
+	EXPECT_EQ(f.feed(8, 0, 0, 1, E | U, "-new"), V(QUEUED)); // not the old "u"
+	EXPECT_EQ(f.feed(9, 0, 0, 0, BE, "new0"), V(DELIVERED));
+	EXPECT_EQ(f.feed(10, 0, 1, 0, BE, "new1"), V(DELIVERED));
+	ASSERT_EQ(f.out.size(), 2u);
+	EXPECT_EQ(f.out[0].bytes, "new0");
+	EXPECT_EQ(f.out[1].bytes, "new1");
+	EXPECT_EQ(sctp_ireasm_stream_reset(&f.r, &f.env, 2), -1);
+	f.done();
+}
+
 TEST(IReasm, AbandonReleasesEverything)
 {
 	Fixture f(2, 64, { 1u << 20, 1, 100 });

@@ -869,6 +869,37 @@ TEST(Reasm, ForwardSsnAbortsPartialDelivery)
 	EXPECT_EQ(h.in(2, 3, 7, E, "late"), SCTP_REASM_STALE);
 }
 
+// RFC 6525 §5.2.2 from a peer that broke it: what is held of the old
+// numbering at the reset (a partial delivery, a whole message past a gap,
+// the furthest SSN still held, one never completed) must not meet the new
+// numbering's SSNs. Whole ones go up, the rest goes; unordered DATA stays.
+TEST(Reasm, StreamResetDeliversWholeDropsTheRestAndStartsAtZero)
+{
+	H h(64, 1u << 20, 2);
+	EXPECT_EQ(h.in(1, 0, 0, B, "pd"), SCTP_REASM_DELIVERED); // partial delivery
+	EXPECT_EQ(h.in(4, 0, 2, BE, "two"), SCTP_REASM_QUEUED);
+	EXPECT_EQ(h.in(6, 0, 0x8000, BE, "far"), SCTP_REASM_QUEUED); // held: 2^15 ahead
+	EXPECT_EQ(h.in(8, 0, 3, B, "3-"), SCTP_REASM_QUEUED);
+	EXPECT_EQ(h.in(10, 0, 9, B | U, "u-"), SCTP_REASM_QUEUED);
+	EXPECT_EQ(h.in(12, 1, 0, B, "other"), SCTP_REASM_QUEUED);
+	h.out.clear();
+	EXPECT_EQ(sctp_reasm_stream_reset(&h.r, &h.env, 0, h.cum), 0);
+	ASSERT_EQ(h.out.size(), 3u);
+	EXPECT_EQ(h.out[0].flags, SCTP_REASM_MSG_CONT | SCTP_REASM_MSG_ABORTED);
+	EXPECT_EQ(h.out[1].bytes, "two");
+	EXPECT_EQ(h.out[2].bytes, "far");
+	EXPECT_FALSE(sctp_reasm_in_partial_delivery(&h.r));
+	EXPECT_EQ(h.streams[0].next_ssn, 0);
+	EXPECT_EQ(h.streams[0].held, 0);
+	EXPECT_EQ(sctp_reasm_queued_chunks(&h.r), 2u); // "u-" and stream 1's
+	h.out.clear();
+	EXPECT_EQ(h.in(20, 0, 0, BE, "new0"), SCTP_REASM_DELIVERED);
+	EXPECT_EQ(h.in(21, 0, 1, BE, "new1"), SCTP_REASM_DELIVERED);
+	EXPECT_EQ(h.in(11, 0, 9, E | U, "end"), SCTP_REASM_DELIVERED);
+	EXPECT_EQ(h.joined(), "new0new1u-end");
+	EXPECT_EQ(sctp_reasm_stream_reset(&h.r, &h.env, 4, h.cum), -1);
+}
+
 // Close: every hold released, every node back, no delivery.
 TEST(Reasm, Abandon)
 {
