@@ -86,7 +86,8 @@ MAPPED = {
     "sudo python3 dataplane/tests/interop/interop.py build --only multihome-ports "
     "--modes raw,raw6   # two ports a side": "interop_usrsctp_ports",
     "sudo python3 dataplane/tests/interop/interop.py build --peer dpsctp --only "
-    "multihome-ports --modes raw,raw6   # dpsctp both sides": "interop_dpsctp_ports",
+    "multihome-ports --modes raw,raw6 --cut own   # dpsctp both sides, its own port cut":
+        "interop_dpsctp_ports",
     "sudo python3 dataplane/tests/interop/replay.py build --variants "
     "--keep build/interop-artifacts/replay   # the corpus replay": "interop_corpus_replay",
     # docs/PMTU.md

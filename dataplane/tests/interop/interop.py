@@ -21,7 +21,7 @@ INTEROP_KEEP_ALL=1 in the environment.
 
   interop.py BUILD_DIR [--peer usrsctp|linux|dpsctp] [--only CASE,...] [--all]
              [--modes raw,udp,raw6,udp6] [--dirs dpsctp-server,dpsctp-client]
-             [--keep DIR] [--json FILE] [--doc docs/INTEROP.md] [-v]
+             [--cut link|own] [--keep DIR] [--json FILE] [--doc docs/INTEROP.md] [-v]
 
 Modes: SCTP over IPv4 (raw), over UDP (udp), and the same over IPv6 (raw6,
 udp6); the default is raw,udp. The extension cases (multihome-ports, pr-rtx,
@@ -137,6 +137,7 @@ PEERS = {
     "dpsctp": {"prog": "dataplane/tests/interop/dpsctp-peer", "start_s": 10, "slow": 1},
 }
 PEER = "usrsctp"
+CUT = "link"  # --cut: what multihome-ports takes down (play_multihome_ports)
 VM_DIR = None  # linux_vm.py's image (--peer linux)
 
 
@@ -818,12 +819,17 @@ def play_multihome_ports(run, net):
                     prim["client"])
     if cli.wait_line(r"batch 0:", 60 * PEERS[PEER]["slow"]) is None:
         run.fail("no first batch")
-    sh("ip", "-n", net.ns_b, "link", "set", "b0", "down")
+    # --cut link: network A's far end (b0) goes down, the other side's
+    # interface; --cut own: dpsctp's own port on network A (a0), as when
+    # the host's NIC loses its link, so its af_packet socket sees the
+    # interface go down and up (ENETDOWN, frames left in its TX ring).
+    ns, dev = (net.ns_a, "a0") if CUT == "own" else (net.ns_b, "b0")
+    sh("ip", "-n", ns, "link", "set", dev, "down")
     run.t_cut = time.time()  # network A is down from here ...
     if cli.wait_line(r"batch 1:", 120 * PEERS[PEER]["slow"]) is None:
         run.fail("no second batch (failover to network B)")
     run.t_up = time.time()  # ... to here
-    sh("ip", "-n", net.ns_b, "link", "set", "b0", "up")
+    sh("ip", "-n", ns, "link", "set", dev, "up")
     run.expect_rc(cli, 0, 180, "the %s client" % cp)
     run.expect_rc(srv, 0, 30, "the %s server" % sp)
     run.client, run.server = cli, srv
@@ -1733,7 +1739,7 @@ def linux_image(build):
 
 
 def main():
-    global VERBOSE, PEER, VM_DIR
+    global VERBOSE, PEER, CUT, VM_DIR
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build")
     ap.add_argument("--peer", default="usrsctp", choices=sorted(PEERS))
@@ -1741,6 +1747,9 @@ def main():
     ap.add_argument("--all", action="store_true", help="the extension cases too")
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--dirs", default=",".join(DIRS))
+    ap.add_argument("--cut", default="link", choices=("link", "own"),
+                    help="multihome-ports: take down network A's far end (link) or "
+                    "dpsctp's own port interface (own)")
     ap.add_argument("--keep", default=None)
     ap.add_argument("--json", default=None)
     ap.add_argument("--doc", default=None)
@@ -1748,6 +1757,7 @@ def main():
     a = ap.parse_args()
     VERBOSE = a.v
     PEER = a.peer
+    CUT = a.cut
     build = os.path.abspath(a.build)
     if os.geteuid() != 0:
         return cannot_run("interop: needs root (namespaces, veth)")
