@@ -20,7 +20,9 @@ the run to those. For each target, in turn:
   3. the corpus, the new inputs and the seeds are merged with -merge=1
      into a minimal corpus that replaces STATE/TARGET/corpus;
   4. STATE/ledger.json adds up the CPU time (user + system of the fuzzing
-     process) and executions, and records the corpus size.
+     process) and executions, and records the corpus size: read, changed
+     and written under a lock (STATE/ledger.json.lock), so two campaigns
+     of different targets may run at once, one per core.
 
 STATE holds only what is worth keeping (./dev.sh fuzz's default is
 tests/fuzz_campaign/ in the source tree, committed after a campaign, so the
@@ -37,6 +39,7 @@ prints them for docs/TESTING.md. Exit 0 when no target found anything.
 """
 import argparse
 import datetime
+import fcntl
 import glob
 import importlib.util
 import json
@@ -277,6 +280,18 @@ def save_ledger(path, ledger):
     os.replace(tmp, path)
 
 
+def update_ledger(path, change):
+    """change(ledger) on the ledger as it is on disk now, under a lock, and
+    saved: campaigns of different targets may run at once (one per core)
+    and each adds only its own figures. Returns the ledger saved."""
+    with open(path + ".lock", "w", encoding="utf-8") as lk:
+        fcntl.flock(lk, fcntl.LOCK_EX)
+        ledger = load_ledger(path)
+        change(ledger)
+        save_ledger(path, ledger)
+        return ledger
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fuzz-build", required=True)
@@ -301,7 +316,6 @@ def main():
     names = args.targets or sorted(targets)
     os.makedirs(args.state, exist_ok=True)
     ledger_path = os.path.join(args.state, "ledger.json")
-    ledger = load_ledger(ledger_path)
     findings = {}
     log(f"{len(names)} targets, {args.minutes:g} min each: {' '.join(names)}")
     with tempfile.TemporaryDirectory(prefix="dpsctp-campaign-") as tmp:
@@ -313,20 +327,25 @@ def main():
                 findings[n] = kept
             if inc is None:
                 continue
-            e = ledger["targets"].setdefault(n, {})
-            for k in ("cpu_seconds", "executions", "crashes"):
-                e[k] = e.get(k, 0) + inc[k]
-            e["cpu_seconds"] = round(e["cpu_seconds"], 1)
-            e["runs"] = e.get("runs", 0) + 1
-            e["corpus_files"], e["corpus_bytes"] = inc["corpus_files"], inc["corpus_bytes"]
-            e["last_run"] = datetime.datetime.now(datetime.timezone.utc).strftime(
-                "%Y-%m-%dT%H:%M:%SZ")
-            save_ledger(ledger_path, ledger)
+
+            def add(ledger, n=n, inc=inc):
+                e = ledger["targets"].setdefault(n, {})
+                for k in ("cpu_seconds", "executions", "crashes"):
+                    e[k] = e.get(k, 0) + inc[k]
+                e["cpu_seconds"] = round(e["cpu_seconds"], 1)
+                e["runs"] = e.get("runs", 0) + 1
+                e["corpus_files"], e["corpus_bytes"] = inc["corpus_files"], inc["corpus_bytes"]
+                e["last_run"] = datetime.datetime.now(datetime.timezone.utc).strftime(
+                    "%Y-%m-%dT%H:%M:%SZ")
+            update_ledger(ledger_path, add)
         if not args.no_coverage:
-            for n, c in coverage(names, targets, args.fuzz_build, args.cov_build, args.state,
-                                 tmp).items():
-                ledger["targets"].setdefault(n, {})["coverage"] = c
-            save_ledger(ledger_path, ledger)
+            cov = coverage(names, targets, args.fuzz_build, args.cov_build, args.state, tmp)
+
+            def put(ledger):
+                for n, c in cov.items():
+                    ledger["targets"].setdefault(n, {})["coverage"] = c
+            update_ledger(ledger_path, put)
+    ledger = load_ledger(ledger_path)
     print()
     print(table.markdown({"targets": {n: ledger["targets"][n] for n in names
                                       if n in ledger["targets"]}}), end="")
