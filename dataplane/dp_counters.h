@@ -86,7 +86,13 @@
 	X(impair_rx_duplicated,                                                                    \
 	  "received frames the rx impairment stage duplicated (--impair-rx dup)")                  \
 	X(polls, "loop iterations")                                                                \
-	X(idle_polls, "loop iterations that found nothing to do")
+	X(idle_polls, "loop iterations that found nothing to do")                                  \
+	X(poll_gap_500us,                                                                          \
+	  "polls that came over 500 us after the one before (the DC profile's RTO.min): the "      \
+	  "thread was descheduled, or its application kept it, and peers waited that long")        \
+	X(poll_gap_2ms, "polls that came over 2 ms after the one before (also in the above)")      \
+	X(poll_gap_10ms, "polls that came over 10 ms after the one before (also in the above)")    \
+	X(poll_gap_100ms, "polls that came over 100 ms after the one before (also in the above)")
 
 struct dp_worker_counters {
 #define DP_CTR_FIELD(name, why) uint64_t name;

@@ -544,6 +544,19 @@ dp_worker_impair_rx(struct dp_worker *w, struct rte_mbuf **pkts, unsigned n)
 	return work;
 }
 
+/* A gap over 500 us between two polls, counted in the buckets it passes. */
+static void
+dp_worker_count_gap(struct dp_worker *w, uint64_t gap_ns)
+{
+	w->ctr.poll_gap_500us++;
+	if (gap_ns > 2 * 1000 * 1000ull)
+		w->ctr.poll_gap_2ms++;
+	if (gap_ns > 10 * 1000 * 1000ull)
+		w->ctr.poll_gap_10ms++;
+	if (gap_ns > 100 * 1000 * 1000ull)
+		w->ctr.poll_gap_100ms++;
+}
+
 unsigned
 dp_worker_poll(struct dp_worker *w)
 {
@@ -551,7 +564,15 @@ dp_worker_poll(struct dp_worker *w)
 	unsigned work = 0;
 
 	dp_worker_set_current(w);
-	w->now_ns = dp_now_ns();
+	uint64_t now = dp_now_ns();
+	/*
+	 * How long nobody looked at this worker's queues and timers: what a
+	 * peer waits on top of the path when the thread is descheduled. Its
+	 * spread decides how far the RTO can go down (docs/PROFILES.md).
+	 */
+	if (unlikely(now - w->now_ns > 500 * 1000ull) && w->ctr.polls != 0)
+		dp_worker_count_gap(w, now - w->now_ns);
+	w->now_ns = now;
 	w->ctr.polls++;
 
 	uint16_t n;

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dataplane/tests/dp_pair.h"
@@ -868,6 +869,52 @@ TEST_F(DpApi, UnlistenBetweenInitAckAndCookieEcho)
 	EXPECT_EQ(counter(s_, "cookie_unlistened"), 1u);
 	ASSERT_EQ(dpsctp_shutdown(client_.a), 0);
 	ASSERT_TRUE(until([&] { return client_.done && server_.done; }));
+}
+
+// The poll-gap counters: how long nobody looked at the worker's queues.
+// Sleeps of known length between polls must land in the buckets they pass
+// (a sleep is at least as long as asked; it may be longer, so only the
+// lower buckets are asserted exactly), and back-to-back polls in none.
+TEST(DpApiCounters, PollGapsAreCountedInTheBucketsTheyPass)
+{
+	RingLink link("gap", 1);
+	ASSERT_GE(link.b, 0);
+	char err[256];
+	dpsctp_config sc = dp_test_config(link.name_b, "10.0.0.2/24", 1, 5001);
+	dpsctp *d = dpsctp_create(&sc, err, sizeof(err));
+	ASSERT_NE(d, nullptr) << err;
+	auto ctr = [d](const char *want) {
+		const char *name;
+		for (unsigned i = 0;; i++) {
+			uint64_t v = dpsctp_worker_counter(d, 0, i, &name);
+			if (name == nullptr)
+				break;
+			if (strcmp(name, want) == 0)
+				return v;
+		}
+		ADD_FAILURE() << "no counter " << want;
+		return (uint64_t)0;
+	};
+	std::this_thread::sleep_for(
+		std::chrono::milliseconds(3)); // before the first poll: not a gap
+	dpsctp_poll(d, 0);
+	EXPECT_EQ(ctr("poll_gap_500us"), 0u);
+	uint64_t before = ctr("poll_gap_500us");
+	std::this_thread::sleep_for(std::chrono::milliseconds(3));
+	dpsctp_poll(d, 0);
+	EXPECT_EQ(ctr("poll_gap_500us"), before + 1);
+	EXPECT_GE(ctr("poll_gap_2ms"), 1u);
+	std::this_thread::sleep_for(std::chrono::milliseconds(120));
+	dpsctp_poll(d, 0);
+	EXPECT_EQ(ctr("poll_gap_500us"), before + 2);
+	EXPECT_EQ(ctr("poll_gap_2ms"), 2u);
+	EXPECT_GE(ctr("poll_gap_100ms"), 1u);
+	// Each bucket holds the gaps of the ones above it.
+	EXPECT_GE(ctr("poll_gap_500us"), ctr("poll_gap_2ms"));
+	EXPECT_GE(ctr("poll_gap_2ms"), ctr("poll_gap_10ms"));
+	EXPECT_GE(ctr("poll_gap_10ms"), ctr("poll_gap_100ms"));
+	EXPECT_EQ(dpsctp_stop(d, 50), 0);
+	dpsctp_destroy(d);
 }
 
 TEST(DpApiConfig, CreateRefusesABadConfiguration)
