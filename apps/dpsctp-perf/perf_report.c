@@ -112,6 +112,10 @@ struct figures {
 	bool have[2];
 	uint64_t sent_msgs, sent_bytes, recv_msgs, recv_bytes;
 	uint64_t rtx, sacks, data_pkts;
+	uint64_t t3, frtx; /* the sender's T3-rtx expiries and fast retransmits */
+	/* Each end's polls that came over 0.5, 2, 10 and 100 ms after the one
+	 * before (poll_gap_*): a stalled receiver looks like loss to the sender. */
+	uint64_t gaps[2][4];
 	double sacks_per_pkt;
 	double target_mps, target_bps;
 	bool sustained;
@@ -123,6 +127,23 @@ struct figures {
 	bool ext_known;
 	int sched; /* DPSCTP_SCHED_*, PERF_SCHED_UNKNOWN, PERF_SCHED_MIXED */
 };
+
+/* An end's poll_gap_* counters (worker 0: perf runs one per end); 0 without an instance. */
+static void
+poll_gaps(const struct dpsctp *d, uint64_t out[4])
+{
+	static const char *const want[4] = { "poll_gap_500us", "poll_gap_2ms", "poll_gap_10ms",
+					     "poll_gap_100ms" };
+	const char *name;
+	uint64_t v;
+	memset(out, 0, 4 * sizeof(out[0]));
+	if (d == NULL)
+		return;
+	for (unsigned i = 0; (v = dpsctp_worker_counter(d, 0, i, &name)) != UINT64_MAX || name; i++)
+		for (int k = 0; name != NULL && k < 4; k++)
+			if (strcmp(name, want[k]) == 0)
+				out[k] = v;
+}
 
 static void
 figures(const struct perf_result *r, struct figures *g)
@@ -145,6 +166,7 @@ figures(const struct perf_result *r, struct figures *g)
 		if (sides[i] == NULL)
 			continue;
 		g->have[i] = true;
+		poll_gaps(sides[i]->d, g->gaps[i]);
 		uint64_t busy = b->c[i].busy_cycles - a->c[i].busy_cycles;
 		uint64_t loop = b->c[i].loop_cycles - a->c[i].loop_cycles;
 		uint64_t m = i == 0 ? b->c[0].msgs_sent - a->c[0].msgs_sent
@@ -160,6 +182,8 @@ figures(const struct perf_result *r, struct figures *g)
 		g->sent_msgs = r->tx->c.msgs_sent;
 		g->sent_bytes = r->tx->c.bytes_sent;
 		g->rtx = r->tx->sum.data_chunks_rtx;
+		g->t3 = r->tx->sum.t3_expiries;
+		g->frtx = r->tx->sum.fast_retransmits;
 		g->aband_msgs = r->tx->c.abandoned_msgs;
 		g->aband_bytes = r->tx->c.abandoned_bytes;
 		g->aband_sent = r->tx->c.abandoned_sent;
@@ -292,11 +316,20 @@ perf_report_end(FILE *f, const struct perf_result *r)
 			"order errors %" PRIu64 " (packets, SACKs and retransmissions are "
 			"dpsctpd's: not visible here)\n",
 			g.errors);
-	else
+	else {
 		fprintf(f,
 			"SACKs per DATA packet %.3f, retransmitted chunks %" PRIu64
-			", order errors %" PRIu64 "\n",
-			g.sacks_per_pkt, g.rtx, g.errors);
+			" (T3-rtx expiries %" PRIu64 ", fast retransmits %" PRIu64
+			"), order errors %" PRIu64 "\n",
+			g.sacks_per_pkt, g.rtx, g.t3, g.frtx, g.errors);
+		for (int i = 0; i < 2; i++)
+			if (g.have[i])
+				fprintf(f,
+					"%-8s: polls more than 0.5/2/10/100 ms apart: %" PRIu64
+					"/%" PRIu64 "/%" PRIu64 "/%" PRIu64 "\n",
+					names[i], g.gaps[i][0], g.gaps[i][1], g.gaps[i][2],
+					g.gaps[i][3]);
+	}
 	if (o->bidir && r->tx != NULL && r->rx != NULL)
 		fprintf(f,
 			"reverse (server to client): %.3f Gbit/s, %.0f msg/s, %" PRIu64
@@ -458,6 +491,28 @@ perf_report_json(FILE *f, const struct perf_result *r)
 		"    \"sacks_per_data_packet\": %s, \"retransmits\": %s, \"errors\": %" PRIu64
 		",\n",
 		spp, rtx, g.errors);
+	if (!r->sidecar) {
+		char t3[24] = "null", fr[24] = "null"; /* the sender's: null on a server */
+		if (r->tx != NULL) {
+			snprintf(t3, sizeof(t3), "%" PRIu64, g.t3);
+			snprintf(fr, sizeof(fr), "%" PRIu64, g.frtx);
+		}
+		fprintf(f,
+			"    \"t3_expiries\": %s, \"fast_retransmits\": %s,\n"
+			"    \"poll_gaps_over_0.5_2_10_100_ms\": {",
+			t3, fr);
+		for (int i = 0; i < 2; i++) {
+			if (g.have[i])
+				fprintf(f,
+					"%s\"%s\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64
+					"]",
+					i ? ", " : "", names[i], g.gaps[i][0], g.gaps[i][1],
+					g.gaps[i][2], g.gaps[i][3]);
+			else
+				fprintf(f, "%s\"%s\": null", i ? ", " : "", names[i]);
+		}
+		fprintf(f, "},\n");
+	}
 	report_pr_json(f, r, &g);
 	if (g.target_mps > 0)
 		fprintf(f,
