@@ -854,6 +854,11 @@ sctp_ireasm_stream_reset(struct sctp_ireasm *r, const struct sctp_ireasm_env *en
 	if (sid >= env->n_streams)
 		return -1;
 	st = &env->streams[sid];
+	/* The common case, and a reset of every stream (up to 65,535) stays O(streams). */
+	if (st->ord == NIL && st->uo == NIL) {
+		st->next_mid = 0;
+		return 0;
+	}
 	/* Every ordered MID held is below next_mid + 2^31 (I2, mid_passed()). */
 	(void)sctp_ireasm_forward(r, env, sid, false, st->next_mid + (OFF_MAX - 1u));
 	while ((x = st->uo) != NIL)

@@ -1034,6 +1034,14 @@ sctp_reasm_stream_reset(struct sctp_reasm *r, const struct sctp_reasm_env *env, 
 {
 	if (sid >= env->n_streams)
 		return -1;
+	/*
+	 * The common case, and a reset of every stream (up to 65,535) stays
+	 * O(streams): forward_ssn() would walk the queue for each.
+	 */
+	if (env->streams[sid].held == 0 && !(r->pd == PD_ORDERED && r->pd_sid == sid)) {
+		env->streams[sid].next_ssn = 0;
+		return 0;
+	}
 	/* Every ordered SSN held is at most 2^15 past next_ssn (stale otherwise). */
 	(void)sctp_reasm_forward_ssn(r, env, sid, (uint16_t)(env->streams[sid].next_ssn + 0x8000u),
 				     cum_tsn);
