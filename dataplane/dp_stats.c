@@ -219,6 +219,7 @@ dpsctp_assoc_get_stats(const struct dpsctp_assoc *a, struct dpsctp_assoc_stats *
 	st->sacks_in = a->ctr.sacks_in;
 	st->t3_expiries = a->ctr.t3_expiries;
 	st->fast_retransmits = a->ctr.fast_retransmits;
+	st->t3_spurious = a->ctr.t3_spurious;
 	st->state = dp_public_assoc_state(a->a.state);
 	st->peer_rwnd = a->a.tx != NULL ? a->a.tx->rtxq.a_rwnd : a->a.peer_a_rwnd;
 	st->send_queued = a->a.tx != NULL ? a->a.tx->outq.queued_bytes : 0;

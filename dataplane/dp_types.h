@@ -85,7 +85,9 @@ struct dp_opts {
 #define DP_DATA_POOL_STREAMS 64u
 /* The data block's layout (dp_worker.c sets them, dp_api.c sizes the pool by them). */
 #define DP_TSN_MAP_WORDS 64u /* 4,096 TSNs of receive window in the bitmap */
-#define DP_MAX_DUPS	 16u /* duplicate TSNs listed in one SACK */
+#define DP_MAX_DUPS                                                                                \
+	32u /* duplicate TSNs listed in one SACK: a whole packet of                                \
+		   64-byte messages, so a sender can judge its timeout (sctp/spurious.h) */
 
 /* rte_hash keys. */
 struct dp_tag_key {

@@ -351,6 +351,9 @@ struct dpsctp_assoc_stats {
 	uint64_t reconf_peer_requests; /**< RE-CONFIG: the peer's request parameters answered */
 	uint64_t reconf_denied;	       /**< RE-CONFIG: of those, answered other than success */
 	uint64_t reconf_malformed;     /**< RE-CONFIG: chunks refused as malformed */
+	/** Of t3_expiries, episodes the peer's duplicate TSNs showed spurious (a stall, not a
+	    loss): cwnd and RTO put back (docs/CC.md, "Spurious timeouts") */
+	uint64_t t3_spurious;
 };
 
 /** Per-path statistics (dpsctp_path_get_stats()). */

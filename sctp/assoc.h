@@ -61,6 +61,7 @@
 #include "sctp/reasm.h"
 #include "sctp/rtxq.h"
 #include "sctp/rto.h"
+#include "sctp/spurious.h"
 #include "sctp/time.h"
 #include "sctp/tsn_map.h"
 
@@ -209,6 +210,8 @@ struct sctp_assoc_counters {
 	uint64_t t3_expiries;	   /* §6.3.3 */
 	uint64_t zwp_expiries;	   /* of those, of a zero window probe the peer answered:
 				      no error counted, cwnd kept (§6.1 A) */
+	uint64_t t3_spurious;	   /* T3-rtx episodes the peer's duplicate TSNs showed spurious:
+				      cwnd and RTO undone (sctp/spurious.h) */
 	uint64_t fast_retransmits; /* §7.2.4: SACKs that marked chunks for fast retransmit */
 	uint64_t send_failed;	   /* SEND_FAILED notifications */
 	/* PR-SCTP (RFC 3758, sctp/assoc_send.c and assoc_data.c). */
@@ -416,6 +419,8 @@ struct sctp_assoc_tx {
 	struct sctp_assoc_reconf reconf; /* RFC 6525 (sctp/assoc_reconf.c) */
 	/* RFC 8899 per path (sctp/plpmtud.h); DISABLED when off for the path. */
 	struct sctp_plpmtud plp[SCTP_MAX_PATHS];
+	/* The T3-rtx episode being judged spurious or not (sctp/spurious.h). */
+	struct sctp_spurious spur;
 };
 
 /* RFC 6458 sac_state, with names of our own (docs/ARCHITECTURE.md decision 9). */

@@ -781,6 +781,10 @@ tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx
 		for (unsigned k = 0; k < n; k++)
 			tx_seg(a, p, r[k].tsn, r[k].sid, r[k].ssn, r[k].mid_hi, r[k].ppid,
 			       r[k].flags, &r[k].payload);
+		if (sctp_spurious_open(&tx->spur))
+			for (unsigned k = 0; k < n; k++)
+				sctp_spurious_on_rtx(&tx->spur, r[k].tsn, run->now_ns,
+						     sctp_paths_get(&a->paths, rp)->rto.rto_ns);
 		a->counters->data_rtx += n;
 		if (frag_mtu != 0)
 			a->counters->pmtu_frag_rtx++;
@@ -1033,6 +1037,7 @@ tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq
 	}
 	if (r->fast_rtx_mask != 0) {
 		a->counters->fast_retransmits++;
+		sctp_spurious_cancel(&tx->spur); /* a loss the peer reported: no undo */
 		for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++)
 			if (r->fast_rtx_mask & (1u << i))
 				sctp_cc_on_fast_retransmit(&tx->path_cc[i], tx->cc, fr_before);
@@ -1101,6 +1106,29 @@ tx_window_reopened(struct sctp_assoc *a, uint32_t probe)
 	tx_t3_sync(a);
 }
 
+/*
+ * The SACK's Duplicate TSNs against the open T3-rtx episode; when every
+ * chunk it retransmitted came back as a duplicate, the originals had
+ * arrived and the timeout was a stall: undo its cwnd cut and RTO back-off
+ * (sctp/spurious.h). The Duplicate TSNs are read here only, and only while
+ * an episode is open.
+ */
+static void
+tx_spurious_check(struct sctp_assoc *a, const struct sctp_sack *s, uint32_t cum_tsn,
+		  uint64_t now_ns)
+{
+	struct sctp_assoc_tx *tx = a->tx;
+
+	for (uint16_t i = 0; i < s->n_dups; i++)
+		sctp_spurious_on_dup(&tx->spur, sctp_sack_dup_tsn(s, i));
+	unsigned path = tx->spur.path;
+	if (sctp_spurious_on_sack(&tx->spur, cum_tsn, now_ns) != SCTP_SPURIOUS_UNDO ||
+	    path >= a->paths.n)
+		return;
+	a->counters->t3_spurious++;
+	sctp_spurious_undo(&tx->spur, &tx->path_cc[path], &sctp_paths_get(&a->paths, path)->rto);
+}
+
 void
 assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chunk *c,
 	      struct assoc_cmds *q)
@@ -1126,6 +1154,8 @@ assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chu
 	tx_sack_verdict(a, run, v, &r, fr, q);
 	if (probing && v == SCTP_RTXQ_SACK_OK)
 		tx_window_reopened(a, probe);
+	if (v == SCTP_RTXQ_SACK_OK && sctp_spurious_open(&tx->spur))
+		tx_spurious_check(a, &s, r.cum_tsn, run->now_ns);
 }
 
 /* §9.2: the SHUTDOWN's Cumulative TSN Ack, a SACK without gap blocks. */
@@ -1185,6 +1215,9 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 			sctp_paths_on_probe_expiry(&a->paths, assoc_profile(a), i);
 			continue;
 		}
+		sctp_spurious_on_t3(&tx->spur, i, &tx->path_cc[i],
+				    &sctp_paths_get(&a->paths, i)->rto,
+				    !sctp_rtxq_rtx_outstanding(&tx->rtxq));
 		sctp_cc_on_t3_expiry(&tx->path_cc[i], tx->cc);
 		assoc_pmtu_t3(a, i);
 		uint64_t ev = sctp_paths_on_t3_expiry(&a->paths, assoc_profile(a), i, run->now_ns);
@@ -1223,6 +1256,7 @@ assoc_tx_reset(struct sctp_assoc *a, uint32_t next_tsn)
 	sctp_rtxq_init(&tx->rtxq, next_tsn, sctp_rtxq_rwnd(&tx->rtxq));
 	tx->next_tsn = next_tsn;
 	sctp_cc_recovery_init(&tx->fr);
+	sctp_spurious_cancel(&tx->spur); /* the TSNs it follows start again */
 }
 
 /*

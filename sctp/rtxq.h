@@ -702,6 +702,17 @@ sctp_rtxq_cum_point(const struct sctp_rtxq *q)
 	return q->cum_point;
 }
 
+/*
+ * A chunk retransmitted earlier may still be outstanding: the Karn fence
+ * (the highest TSN sent at the last retransmission) is past the Cumulative
+ * TSN Ack Point. Conservative: chunks up to the fence sent once count too.
+ */
+static inline bool
+sctp_rtxq_rtx_outstanding(const struct sctp_rtxq *q)
+{
+	return q->karn_fence != q->cum_point;
+}
+
 /* Highest TSN sent (the tail's); the cum point when the queue is empty. */
 uint32_t sctp_rtxq_highest_sent(const struct sctp_rtxq *q, const struct sctp_rtxq_pool *pool);
 

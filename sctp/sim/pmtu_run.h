@@ -78,7 +78,8 @@ struct Result {
 	uint64_t probes_lost_after_done = 0;
 	uint64_t t3_after_done = 0;
 	// Once side i's PLPMTU first reached the hop's MTU (within the 4-byte step)
-	// after the last step: when, and its probes the hop refused from then on.
+	// after the last step: when, and its probes the hop refused from then on,
+	// until it next declared a black hole (then a new search starts).
 	uint64_t t_found[2] = { 0, 0 };
 	uint64_t over_probes_after_found[2] = { 0, 0 };
 };
@@ -180,6 +181,7 @@ class Run {
 				uint16_t m = sctp_paths_get(&end_[i].a.paths, 0)->mtu;
 				if (found_at_[i] == SCTP_TIME_NEVER && m <= mtu_ && m + 4u > mtu_) {
 					found_at_[i] = now_;
+					bh_at_found_[i] = end_[i].counters.plpmtud_black_holes;
 					res.t_found[i] = now_ - t0;
 				}
 			}
@@ -521,7 +523,8 @@ class Run {
 				refused_[from.id] = b;
 				if (b.size() > SCTP_COMMON_HDR_LEN &&
 				    b[SCTP_COMMON_HDR_LEN] == SCTP_CHUNK_HEARTBEAT &&
-				    found_at_[from.id] != SCTP_TIME_NEVER)
+				    found_at_[from.id] != SCTP_TIME_NEVER &&
+				    from.counters.plpmtud_black_holes == bh_at_found_[from.id])
 					over_probes_[from.id]++;
 				if (icmp_) {
 					// RFC 1812 §4.3.2.3: as much of the packet as fits 576
@@ -632,6 +635,9 @@ class Run {
 	struct sctp_profile prof_;
 	uint64_t lost_at_done_[2] = { 0, 0 }, t3_at_done_[2] = { 0, 0 };
 	uint64_t found_at_[2] = { SCTP_TIME_NEVER, SCTP_TIME_NEVER };
+	// Black holes a side had declared when it found the hop: over-size probes
+	// count until its next one (after that a new search probes again).
+	uint64_t bh_at_found_[2] = { 0, 0 };
 	uint64_t over_probes_[2] = { 0, 0 };
 	bool setup_ok_ = true;
 	uint16_t mtu_;

@@ -241,6 +241,21 @@ struct Sim {
 	// Destination addresses whose packets vanish (a path's black hole).
 	std::vector<struct sctp_addr> blackhole;
 
+	// A side that does nothing in [stall_from, stall_until): a polling
+	// thread descheduled. Packets to it wait, in order, and its timers
+	// fire at stall_until at the earliest.
+	const Side *stalled = nullptr;
+	uint64_t stall_from = 0, stall_until = 0;
+	bool frozen(const Side &x, uint64_t t) const
+	{
+		return &x == stalled && t >= stall_from && t < stall_until;
+	}
+	uint64_t wakeup_of(const Side &x) const
+	{
+		uint64_t w = x.wakeup();
+		return frozen(x, w) ? stall_until : w;
+	}
+
 	// Refcounted fake buffers (sctp/buf.h): every received packet and every
 	// message sent lives in one; counts must all be 0 at the end.
 	std::vector<std::unique_ptr<Bytes>> bufs;
@@ -592,15 +607,18 @@ struct Sim {
 	bool step(uint64_t limit)
 	{
 		uint64_t tq = queue.empty() ? SCTP_TIME_NEVER : queue.begin()->first;
-		uint64_t t = std::min({ tq, c.wakeup(), s.wakeup() });
+		uint64_t t = std::min({ tq, wakeup_of(c), wakeup_of(s) });
 		if (t == SCTP_TIME_NEVER || t > limit)
 			return false;
 		now = std::max(now, t);
 		if (tq == t) {
 			InFlight p = queue.begin()->second;
 			queue.erase(queue.begin());
-			deliver(*p.to, p);
-		} else if (c.wakeup() == t) {
+			if (frozen(*p.to, now)) // behind what already waits, in order
+				queue.emplace(stall_until, std::move(p));
+			else
+				deliver(*p.to, p);
+		} else if (wakeup_of(c) == t) {
 			sctp_assoc_timeout(&c.a, now);
 		} else {
 			sctp_assoc_timeout(&s.a, now);

@@ -261,8 +261,49 @@ TEST_P(Send, LostPacketRecoveredByT3AfterOneRto)
 	EXPECT_EQ(pk[1].first, t0 + rto) << "§6.3.3: retransmitted when T3-rtx expires";
 	EXPECT_EQ(pk[0].second, pk[1].second) << "the same TSN";
 	EXPECT_EQ(sim->c.counters.t3_expiries, 1u);
+	EXPECT_EQ(sim->c.counters.t3_spurious, 0u) << "a real loss: no duplicate, no undo";
 	ASSERT_EQ(sim->s.data->delivered.size(), 1u);
 	EXPECT_EQ(sim->s.data->delivered[0].bytes, b);
+	finish(*sim);
+}
+
+// The receiver stops polling for three RTOs in the middle of a transfer
+// (a descheduled thread): T3-rtx expires although nothing is lost. The
+// retransmissions reach the receiver after the originals and come back as
+// duplicate TSNs, so the sender judges the timeout spurious and puts back
+// the cwnd and ssthresh it had before the expiry (sctp/spurious.h).
+TEST_P(Send, ReceiverStallIsJudgedSpuriousAndUndone)
+{
+	auto sim = make();
+	sim->handshake();
+	std::vector<Expect> want;
+	for (int i = 0; i < 60; i++) {
+		Bytes b = pattern(1000, i);
+		ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+		want.push_back({ 0, false, b });
+	}
+	uint64_t rto = sim->c.a.paths.first.rto.rto_ns;
+	sim->stalled = &sim->s;
+	sim->stall_from = sim->now + 3 * sim->delay;
+	sim->stall_until = sim->stall_from + 3 * rto;
+	struct sctp_cc_path before = {};
+	for (int i = 0; i < 100000 && !sim->quiet(); i++) {
+		struct sctp_cc_path cc = sim->c.a.tx->path_cc[0];
+		uint64_t t3 = sim->c.counters.t3_expiries;
+		if (!sim->step(SCTP_TIME_NEVER - 1))
+			break;
+		if (t3 == 0 && sim->c.counters.t3_expiries == 1)
+			before = cc; // the state the first expiry cut
+	}
+	check_delivery(want, sim->s.data->delivered, "server");
+	ASSERT_GE(sim->c.counters.t3_expiries, 1u) << "the stall outlasted the RTO";
+	EXPECT_EQ(sim->c.counters.fast_retransmits, 0u);
+	EXPECT_GE(sim->s.counters.data_dups, 1u) << "the copies arrived after the originals";
+	EXPECT_EQ(sim->c.counters.t3_spurious, 1u);
+	const struct sctp_cc_path &after = sim->c.a.tx->path_cc[0];
+	EXPECT_EQ(after.ssthresh, before.ssthresh) << "the expiry's ssthresh cut undone";
+	EXPECT_GE(after.cwnd, before.cwnd) << "cwnd back to at least its value before";
+	EXPECT_EQ(after.flags & SCTP_CC_F_ONE_PACKET, 0u);
 	finish(*sim);
 }
 

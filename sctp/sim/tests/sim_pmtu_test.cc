@@ -273,7 +273,8 @@ TEST(SimPmtu, DcFewProbesAfterDiscovery)
 	// kept it probed every PROBE_TIMER for as long as T3-rtx came (10 to 29
 	// probes in these runs; 165 in 1.9 s on a loaded namespace link).
 	// A side whose confirmations were all lost three times in a row took the
-	// loss for a black hole and settled below 1280: nothing to count there.
+	// loss for a black hole and searched again (from BASE_PLPMTU, or from the
+	// top after BASE too went unanswered): the count stops at a black hole.
 	unsigned found = 0;
 	for (uint64_t seed = 1; seed <= 4; seed++) {
 		Config c;
