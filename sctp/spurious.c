@@ -13,9 +13,14 @@ sctp_spurious_on_t3(struct sctp_spurious *s, unsigned path, const struct sctp_cc
 		    const struct sctp_rto *rto, bool clean)
 {
 	if (s->state == SCTP_SPURIOUS_OPEN) {
-		/* The same stall firing the timer again: keep the state from before the first. */
-		if (s->path == path)
+		/*
+		 * The same stall firing the timer again: keep the state from
+		 * before the first; this expiry's copies are counted too.
+		 */
+		if (s->path == path) {
+			s->tracking = true;
 			return;
+		}
 		/* Two paths timing out: more than one stall explains; no undo. */
 		s->state = SCTP_SPURIOUS_IDLE;
 		return;
@@ -27,6 +32,7 @@ sctp_spurious_on_t3(struct sctp_spurious *s, unsigned path, const struct sctp_cc
 	s->path = (uint8_t)path;
 	s->n_slots = 0;
 	s->wait_until_ns = 0;
+	s->tracking = true;
 	memset(s->rtx, 0, sizeof(s->rtx));
 	memset(s->dup, 0, sizeof(s->dup));
 	s->state = SCTP_SPURIOUS_OPEN;
@@ -41,7 +47,7 @@ inc_sat(uint8_t v)
 void
 sctp_spurious_on_rtx(struct sctp_spurious *s, uint32_t tsn, uint64_t now_ns, uint64_t rto_ns)
 {
-	if (s->state != SCTP_SPURIOUS_OPEN)
+	if (s->state != SCTP_SPURIOUS_OPEN || !s->tracking)
 		return;
 	if (s->n_slots == 0) {
 		/*
@@ -84,6 +90,7 @@ sctp_spurious_on_sack(struct sctp_spurious *s, uint32_t cum_tsn, uint64_t now_ns
 {
 	if (s->state != SCTP_SPURIOUS_OPEN || s->n_slots == 0)
 		return SCTP_SPURIOUS_NONE;
+	s->tracking = false; /* what goes now is the rest the expiry marked */
 	/* Until every chunk retransmitted is acknowledged, a copy may still be on its way. */
 	if (sctp_tsn_lt(cum_tsn, s->base + s->n_slots - 1))
 		return SCTP_SPURIOUS_NONE;

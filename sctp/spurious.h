@@ -18,12 +18,17 @@
  * twice (RFC 9260 §6.2 "The duplicate TSN number(s) SHOULD be reported in
  * the SACK chunk as duplicate"). If the original of a chunk arrived, each of
  * its retransmissions arrives as a duplicate; if the original was lost, the
- * first copy to arrive is not one. So an episode of T3-rtx retransmissions
- * was spurious exactly when every retransmission of it comes back as a
- * duplicate: per TSN, duplicates reported >= times retransmitted. Counting
- * per TSN (not in total) keeps a chunk retransmitted twice after a real loss
- * (one duplicate) from passing; a chunk the network duplicated can only add
- * a duplicate to a TSN whose original arrived anyway.
+ * first copy to arrive is not one. The expiry was spurious when every copy
+ * the expiry itself sent (the packet the one-packet rule lets go, §7.2.3,
+ * until a SACK arrives) comes back as a duplicate: per TSN, duplicates
+ * reported >= times retransmitted. Counting per TSN (not in total) keeps a
+ * chunk retransmitted twice after a real loss (one duplicate) from passing;
+ * a chunk the network duplicated can only add a duplicate to a TSN whose
+ * original arrived anyway. The copies sent after a SACK came are the rest
+ * of what the expiry marked, resent as the window reopens while the
+ * receiver works through the originals (after a stall, hundreds of 64-byte
+ * chunks): they follow from the verdict on the first packet, as in the
+ * Eifel algorithm (RFC 3522), which judges by the first retransmission.
  *
  * An episode starts at a T3-rtx expiry and collects while only that path's
  * timer expires (a long stall fires it several times, each retransmitting
@@ -82,8 +87,8 @@ struct sctp_spurious {
 	uint8_t state;		/* enum sctp_spurious_state */
 	uint8_t path;		/* the path whose T3-rtx expired */
 	uint8_t n_slots;	/* 0 until a chunk is retransmitted; then highest offset + 1 */
-	uint8_t reserved;
-	uint64_t wait_until_ns;		  /* the last copy's duplicate is due by then */
+	bool tracking;		/* copies sent now are the expiry's own: counted in the slots */
+	uint64_t wait_until_ns; /* the last copy's duplicate is due by then */
 	uint8_t rtx[SCTP_SPURIOUS_SLOTS]; /* retransmissions of base + i, saturating */
 	uint8_t dup[SCTP_SPURIOUS_SLOTS]; /* duplicates of base + i reported, saturating */
 };
@@ -127,6 +132,8 @@ sctp_spurious_cancel(struct sctp_spurious *s)
 /*
  * A chunk with this TSN was retransmitted at now_ns while the episode is
  * open; rto_ns: the path's RTO now (the T3-rtx the copy runs under).
+ * Counted while the expiry's own copies go (from the expiry to the first
+ * SACK after a copy), ignored after that.
  */
 void sctp_spurious_on_rtx(struct sctp_spurious *s, uint32_t tsn, uint64_t now_ns, uint64_t rto_ns);
 

@@ -200,6 +200,30 @@ TEST_F(Spurious, TooManyTsnsDropTheEpisode)
 	EXPECT_FALSE(sctp_spurious_open(&s));
 }
 
+TEST_F(Spurious, CopiesAfterTheFirstSackAreTheRestNotJudged)
+{
+	expire();
+	rtx(100, 2);				 // the expiry's own packet
+	EXPECT_EQ(sack(99), SCTP_SPURIOUS_NONE); // a SACK of the originals, cum not there yet
+	rtx(102, 300); // the rest of what the expiry marked, as the window opens
+	EXPECT_TRUE(sctp_spurious_open(&s)) << "not counted: no slot overflow";
+	dup(100, 2);
+	EXPECT_EQ(sack(101), SCTP_SPURIOUS_UNDO);
+}
+
+TEST_F(Spurious, AFurtherExpiryCountsItsCopiesAgain)
+{
+	expire();
+	rtx(100, 1);
+	EXPECT_EQ(sack(99), SCTP_SPURIOUS_NONE);
+	expire(); // the stall goes on: the same packet again
+	rtx(100, 1);
+	dup(100, 1);
+	EXPECT_NE(sack(100), SCTP_SPURIOUS_UNDO) << "two copies, one duplicate";
+	dup(100, 1);
+	EXPECT_EQ(sack(100), SCTP_SPURIOUS_UNDO);
+}
+
 TEST_F(Spurious, ALowerTsnThanTheFirstDropsTheEpisode)
 {
 	expire();
@@ -232,6 +256,7 @@ TEST_F(Spurious, ANewCopyMovesTheWaitOn)
 	rtx(100, 1);
 	now += 1400000;
 	EXPECT_EQ(sack(100), SCTP_SPURIOUS_NONE);
+	expire();
 	rtx(100, 1); // sent again: its duplicates are still to come
 	now += 1400000;
 	EXPECT_EQ(sack(100), SCTP_SPURIOUS_NONE) << "within the new copy's wait";
