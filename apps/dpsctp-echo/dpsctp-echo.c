@@ -56,6 +56,13 @@ struct side {
 	struct dpsctp_assoc *a;
 	bool up, done, failed;
 	uint32_t to_send, sent, echoed, bad;
+	/*
+	 * Client, --abort-after: abort once this many echoes are in (0: never),
+	 * with messages still in flight; what the abort reported failed
+	 * (SEND_FAILED), and whether it happened and how the association ended.
+	 */
+	uint32_t abort_after, send_failed;
+	bool aborted, abort_seen;
 	uint32_t len;
 	uint16_t streams;
 	uint8_t *buf;
@@ -232,10 +239,25 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 		s->done = true;
 		s->a = NULL;
 		break;
+	case DPSCTP_EV_SEND_FAILED:
+		s->send_failed++;
+		break;
 	case DPSCTP_EV_COMM_LOST:
 	case DPSCTP_EV_CANT_START:
-		fprintf(stderr, "%s: association lost (reason %u, cause %u)\n", s->name, ev->reason,
-			ev->error);
+		if (ev->type == DPSCTP_EV_COMM_LOST && s->aborted &&
+		    ev->reason == DPSCTP_REASON_USER_ABORT) {
+			/* --abort-after: the end asked for, not a failure. */
+			printf("%s: association aborted\n", s->name);
+			s->abort_seen = s->done = true;
+			s->a = NULL;
+			break;
+		}
+		if (s->server && ev->type == DPSCTP_EV_COMM_LOST &&
+		    ev->reason == DPSCTP_REASON_PEER_ABORT)
+			printf("%s: association aborted by the peer\n", s->name);
+		else
+			fprintf(stderr, "%s: association lost (reason %u, cause %u)\n", s->name,
+				ev->reason, ev->error);
 		drop_pending(s, a);
 		s->failed = s->done = true;
 		s->a = NULL;
@@ -457,11 +479,12 @@ static const struct dpsctp_callbacks callbacks = { on_recv, on_event, on_space }
 /* The program's own options (the data plane's are dpsctp_config's). */
 struct echo_opts {
 	bool server, loopback;
-	const char *peers; /* -c */
-	uint32_t count;	   /* -n */
-	uint32_t len;	   /* -l */
-	uint16_t streams;  /* --streams */
-	bool hold;	   /* --hold */
+	const char *peers;    /* -c */
+	uint32_t count;	      /* -n */
+	uint32_t len;	      /* -l */
+	uint16_t streams;     /* --streams */
+	bool hold;	      /* --hold */
+	uint32_t abort_after; /* --abort-after */
 };
 
 #define EO(m) APP_OPT_FIELD(struct echo_opts, m)
@@ -506,6 +529,14 @@ static const struct app_opt echo_opt_table[] = {
 	  EO(hold),
 	  .help = "client: after the run, keep the port open without polling it until its "
 		  "link goes down (the peer left) or a signal, at most 30 s" },
+	{ .kind = APP_OPT_UINT,
+	  .name = "abort-after",
+	  EO(abort_after),
+	  .arg = "N",
+	  .help = "client: abort the association (RFC 9260 §9.1) once N echoes are in, with "
+		  "messages in flight, instead of shutting it down; every echo that came is "
+		  "checked, the rest were failed by the abort (0: never)",
+	  .max = UINT32_MAX - 1 },
 	{ .kind = APP_OPT_HELP, .name = "help", .short_name = 'h', .help = "this help" },
 	{ 0 },
 };
@@ -539,6 +570,13 @@ parse_options(struct echo_opts *o, int argc, char **argv)
 	}
 	if (rc == 0 && o->server + (o->peers != NULL) + o->loopback != 1) {
 		snprintf(err, sizeof(err), "choose one of -s, -c PEER and --loopback (try -h)");
+		rc = -EINVAL;
+	}
+	if (rc == 0 && o->abort_after != 0 && o->abort_after >= o->count) {
+		snprintf(err, sizeof(err),
+			 "--abort-after %u: not below -n %u (the abort must find messages in "
+			 "flight)",
+			 o->abort_after, o->count);
 		rc = -EINVAL;
 	}
 	if (rc != 0) {
@@ -640,7 +678,11 @@ poll_until_done(struct dpsctp *dc, struct dpsctp *ds, bool loopback)
 			cli.failed = true;
 			break;
 		}
-		if (cli.echoed + cli.bad == cli.to_send && closing == 0) {
+		if (cli.abort_after != 0 && cli.echoed >= cli.abort_after && !cli.aborted) {
+			cli.aborted = true;
+			(void)dpsctp_abort(cli.a);
+		}
+		if (cli.echoed + cli.bad == cli.to_send && closing == 0 && !cli.aborted) {
 			closing = 1;
 			(void)dpsctp_shutdown(cli.a);
 		}
@@ -707,6 +749,7 @@ main(int argc, char **argv)
 	cli.to_send = o.count;
 	cli.len = o.len;
 	cli.streams = o.streams;
+	cli.abort_after = o.abort_after;
 	uint16_t port = cfg.sctp_port != 0 ? cfg.sctp_port : ECHO_PORT_DEFAULT;
 	/* The client and --loopback open one association: unless --max-assocs
 	 * says otherwise, tables for a few leave the EAL's memory (without
@@ -726,6 +769,23 @@ main(int argc, char **argv)
 	if (dc != NULL)
 		printf("client: %u sent, %u echoed intact, %u bad, %.3f s\n", cli.sent, cli.echoed,
 		       cli.bad, secs);
+	if (dc != NULL && cli.aborted)
+		printf("client: aborted after %u echoes: %u messages unanswered; %u reported "
+		       "failed (SEND_FAILED: not acknowledged when the abort came, delivered or "
+		       "not)\n",
+		       cli.echoed, cli.sent - cli.echoed, cli.send_failed);
+	bool server_gone = true;
+	if (o.loopback && cli.aborted) {
+		/* The server heard the ABORT: its association is gone, its echoes with it. */
+		for (uint64_t until = rte_get_tsc_cycles() + 2 * rte_get_tsc_hz();
+		     dpsctp_assoc_count(ds) != 0 && rte_get_tsc_cycles() < until;) {
+			(void)dpsctp_poll(dc, 0);
+			(void)dpsctp_poll(ds, 0);
+		}
+		server_gone = dpsctp_assoc_count(ds) == 0 && srv.done;
+		if (!server_gone)
+			fprintf(stderr, "server: the association outlived the client's ABORT\n");
+	}
 	if (ds != NULL && srv.bad != 0)
 		printf("server: %u echoes could not be sent\n", srv.bad);
 	int aborted = 0;
@@ -744,5 +804,10 @@ main(int argc, char **argv)
 	free(srv.pending);
 	if (dc == NULL)
 		return 0;
+	if (cli.aborted) /* every echo that came intact, the ABORT taken by both ends */
+		return cli.failed || cli.bad != 0 || !cli.abort_seen || !server_gone ||
+				       cli.echoed < cli.abort_after || aborted != 0
+			       ? 1
+			       : 0;
 	return cli.failed || cli.bad != 0 || cli.echoed != cli.to_send || aborted != 0 ? 1 : 0;
 }

@@ -11,8 +11,9 @@ new one started; once, a third of the way in, the daemon itself is killed
 with SIGKILL and started again, and the applications attach again.
 
 Embedded part, at the same time: dpsctp-echo --loopback (every echo
-checked: sequence and CRC32c) and dpsctp-perf --loopback (every message
-counted, order checked per stream) over the same impairments, one
+checked: sequence and CRC32c; one run in three ends in the client's ABORT
+with messages in flight, --abort-after) and dpsctp-perf --loopback (every
+message counted, order checked per stream) over the same impairments, one
 association or several per run, run after run.
 
 Accounting (from the ledgers): every message sent is delivered exactly
@@ -255,10 +256,15 @@ def embedded(args, deadline, res):
         seed = random.getrandbits(31)
         imp = ["--impair", f"{IMPAIR},seed={seed}", "--impair-rx", f"{IMPAIR},seed={seed + 1}"]
         eal = [*EAL, "--no-shconf", f"--file-prefix=soak{os.getpid()}e"]
+        abort_after = 0
         if i % 3:
             n, ln, st = random.randint(500, 5000), random.randint(8, 4000), random.randint(1, 16)
             argv = [os.path.join(b, "apps/dpsctp-echo/dpsctp-echo"), *eal, "--", "--loopback",
                     "-n", str(n), "-l", str(ln), "--streams", str(st), *imp]
+            if i % 3 == 2:
+                # Every other echo run ends in the client's ABORT, messages in flight.
+                abort_after = random.randint(1, n - 1)
+                argv += ["--abort-after", str(abort_after)]
         else:
             n, ln = None, random.choice([64, 300, 1200])
             argv = [os.path.join(b, "apps/dpsctp-perf/dpsctp-perf"), *eal, "--", "--loopback",
@@ -272,7 +278,18 @@ def embedded(args, deadline, res):
             text, rc = str(e.stdout), None
         res["runs"] += 1
         ok = False
-        if n is not None:
+        if n is not None and abort_after:
+            # Every echo that came back intact; the rest failed by the
+            # client's own ABORT (dpsctp-echo checks both ends took it).
+            m = re.search(r"(\d+) sent, (\d+) echoed intact, (\d+) bad", text)
+            ok = rc == 0 and m is not None and m.group(3) == "0" and \
+                int(m.group(2)) >= abort_after and "client: association aborted" in text
+            if ok:
+                res["messages"] += int(m.group(2))
+                res["failed_by_abort"] += int(m.group(1)) - int(m.group(2))
+                res["associations"] += 1
+                res["aborted"] += 1
+        elif n is not None:
             m = re.search(r"(\d+) sent, (\d+) echoed intact, (\d+) bad", text)
             ok = rc == 0 and m is not None and int(m.group(1)) == n and \
                 int(m.group(2)) == n and m.group(3) == "0"
@@ -355,8 +372,8 @@ def main():
     #  heap_bytes)
     samples = []
     daemons = [Daemon(args, 0, random.getrandbits(30))]
-    emb = {"runs": 0, "messages": 0, "associations": 0, "retransmits": 0, "cant_start": 0,
-           "failures": 0,
+    emb = {"runs": 0, "messages": 0, "associations": 0, "aborted": 0, "failed_by_abort": 0,
+           "retransmits": 0, "cant_start": 0, "failures": 0,
            "failed_runs": []}
     et = None
     try:
