@@ -252,12 +252,8 @@ on_event(struct dpsctp_assoc *a, const struct dpsctp_event *ev, void *arg)
 			s->a = NULL;
 			break;
 		}
-		if (s->server && ev->type == DPSCTP_EV_COMM_LOST &&
-		    ev->reason == DPSCTP_REASON_PEER_ABORT)
-			printf("%s: association aborted by the peer\n", s->name);
-		else
-			fprintf(stderr, "%s: association lost (reason %u, cause %u)\n", s->name,
-				ev->reason, ev->error);
+		fprintf(stderr, "%s: association lost (reason %u, cause %u)\n", s->name, ev->reason,
+			ev->error);
 		drop_pending(s, a);
 		s->failed = s->done = true;
 		s->a = NULL;

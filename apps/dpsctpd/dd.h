@@ -39,6 +39,7 @@
 
 #include "dataplane/config.h"
 #include "dataplane/dpsctp.h"
+#include "dataplane/sidecar/sc_post.h"
 #include "dataplane/sidecar/sc_proto.h"
 #include "dataplane/sidecar/sc_serve.h"
 #include "dataplane/sidecar/sc_server.h"
@@ -103,12 +104,6 @@ struct dd_held {
 };
 
 /* A message in the rx arena the application has not read yet. */
-struct dd_unread {
-	uint32_t slot, gen; /* the association */
-	uint32_t bytes;
-	uint64_t end;	    /* the arena position after it */
-	struct rte_mbuf *m; /* zero copy, last piece: the chain to free once read */
-};
 
 struct dd_counters {
 	uint64_t requests, bad_requests, sends, send_bytes, completions;
@@ -121,14 +116,12 @@ struct dd_thread {
 	struct sc_thread th;
 	struct dd_held *held; /* FIFO of limits.backlog, + app_assocs end events */
 	uint32_t held_head, held_n;
-	struct dd_unread *unread; /* FIFO of 2 x ring slots */
-	uint32_t unread_head, unread_n, unread_cap;
 	bool wake;	     /* the app asked for a wake-up: write its eventfd after this round */
 	struct sc_reader rd; /* its requests between rounds (sc_serve.h) */
-	/* Events posted this round, committed (and the rx arena published) once,
-	 * in dd_app_wake(); evt_room: free event slots when last read. */
-	uint32_t evt_pending, evt_room;
-	bool rx_dirty;
+	/* Its events and rx arena bytes, and the records of what is unread (2 x
+	 * ring slots; a zero-copy record's owner is the chain to free once read):
+	 * posted during a round, published once in dd_app_wake() (sc_post.h). */
+	struct sc_post post;
 };
 
 /* An option's value as the daemon keeps it: the option's struct, aligned. */

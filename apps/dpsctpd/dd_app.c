@@ -245,36 +245,11 @@ dd_recv_aborted(const struct sc_evt *e)
 	return e->type == SC_EVT_RECV && (e->flags & SC_RECV_ABORTED) != 0;
 }
 
-/* Room for one more unread record; the record's place. */
-static struct dd_unread *
-dd_unread_slot(struct dd_thread *t)
-{
-	if (t->unread_n == t->unread_cap)
-		return NULL;
-	return &t->unread[(t->unread_head + t->unread_n) % t->unread_cap];
-}
-
+/* One more event in t's rings this round (published by dd_app_wake()). */
 static void
-dd_commit(struct dd_app *app, struct dd_thread *t)
+dd_commit(struct dd_app *app)
 {
-	t->evt_pending++; /* published with the round's others: dd_app_wake() */
 	app->ctr[dd_w].events++;
-}
-
-/*
- * Room for one more event this round. The consumer's index is read only
- * when the room counted last time is used up: it shares a cache line with
- * what the application writes, and reading it per event cost a line
- * transfer each.
- */
-static bool
-dd_evt_room(struct dd_thread *t)
-{
-	if (t->evt_room > t->evt_pending)
-		return true;
-	int f = sc_ring_free(&t->th.evt);
-	t->evt_room = f > 0 ? (uint32_t)f : 0;
-	return t->evt_room > t->evt_pending;
 }
 
 /* Every segment's bytes lie in the packet-buffer memfd (the pool's memory). */
@@ -312,41 +287,42 @@ dd_post_zc(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct
 			pos += sl;
 			continue;
 		}
-		struct dd_unread *u = dd_unread_slot(t);
-		if (u == NULL || !dd_evt_room(t))
-			return false;
-		uint64_t off;
-		int err;
-		struct sc_zc_ref *z = sc_arena_alloc(&t->th.rx, sizeof(*z), &off, &err);
-		if (z == NULL)
-			return false;
 		uint32_t skip = *done - pos;
-		const uint8_t *p = rte_pktmbuf_mtod_offset(seg, const uint8_t *, skip);
-		z->off = (uint64_t)(p - dd_g->zc_base);
-		z->len = sl - skip;
-		z->pad = 0;
-		t->rx_dirty = true;
 		bool last = seg->next == NULL;
-		*u = (struct dd_unread){ dd_handle_slot(e->assoc), (uint32_t)(e->assoc >> 32),
-					 z->len, sc_arena_head(&t->th.rx), last ? src->m : NULL };
-		t->unread_n++;
-		struct sc_evt *slot = sc_ring_reserve(&t->th.evt, t->evt_pending);
-		*slot = *e;
-		slot->off = off;
-		slot->len = sizeof(*z);
+		struct sc_unread rec = { dd_handle_slot(e->assoc), (uint32_t)(e->assoc >> 32),
+					 sl - skip, 0, last ? src->m : NULL };
+		uint8_t *b;
+		struct sc_evt *slot =
+			sc_post_bytes(&t->post, e, sizeof(struct sc_zc_ref), &rec, &b);
+		if (slot == NULL)
+			return false;
+		const uint8_t *p = rte_pktmbuf_mtod_offset(seg, const uint8_t *, skip);
+		struct sc_zc_ref z = { (uint64_t)(p - dd_g->zc_base), sl - skip, 0 };
+		memcpy(b, &z, sizeof(z));
 		slot->flags |= SC_RECV_ZC;
 		if (!last)
 			slot->flags |= SC_RECV_MORE;
 		if (*done != 0) /* a piece after the first continues the message */
 			slot->flags |= SC_RECV_CONT;
-		*done += z->len;
+		*done += z.len;
 		pos += sl;
-		dd_commit(app, t);
+		dd_commit(app);
 	}
 	app->ctr[dd_w].recv_msgs++;
 	app->ctr[dd_w].recv_bytes += e->len;
 	app->ctr[dd_w].recv_zero_copy++;
 	return true;
+}
+
+/* sc_post_copy_fn: a message's bytes from a callback's message or a held chain. */
+static void
+dd_copy_src(void *arg, uint8_t *dst, uint32_t off, uint32_t len)
+{
+	const struct dd_src *src = arg;
+	if (src->msg != NULL)
+		dd_copy_from_msg(dst, src->msg, off, len);
+	else
+		dd_copy_from_mbuf(dst, src->m, off, len);
 }
 
 /*
@@ -364,76 +340,38 @@ dd_post(struct dd_app *app, unsigned ti, const struct sc_evt *e, const struct dd
 	if (e->type == SC_EVT_RECV && src->zc)
 		return dd_post_zc(app, ti, e, src, done);
 	if (e->type == SC_EVT_RECV && !dd_recv_aborted(e)) {
-		uint32_t piece_max = (uint32_t)(t->th.rx.size / 4u);
-		while (*done < e->len) {
-			struct dd_unread *u = dd_unread_slot(t);
-			if (u == NULL || !dd_evt_room(t))
-				return false;
-			uint32_t left = e->len - *done;
-			uint32_t k = left < piece_max ? left : piece_max;
-			uint64_t off;
-			int err;
-			uint8_t *p = sc_arena_alloc(&t->th.rx, k, &off, &err);
-			if (p == NULL)
-				return false;
-			if (src->msg != NULL)
-				dd_copy_from_msg(p, src->msg, *done, k);
-			else
-				dd_copy_from_mbuf(p, src->m, *done, k);
-			t->rx_dirty = true;
-			*u = (struct dd_unread){ dd_handle_slot(e->assoc),
-						 (uint32_t)(e->assoc >> 32), k,
-						 sc_arena_head(&t->th.rx), NULL };
-			t->unread_n++;
-			struct sc_evt *slot = sc_ring_reserve(&t->th.evt, t->evt_pending);
-			*slot = *e;
-			slot->off = off;
-			slot->len = k;
-			if (*done + k < e->len)
-				slot->flags |= SC_RECV_MORE;
-			if (*done != 0) /* a piece after the first continues the message */
-				slot->flags |= SC_RECV_CONT;
-			*done += k;
-			dd_commit(app, t);
-		}
+		uint32_t before = t->post.pending;
+		bool all = sc_post_recv(&t->post, e, dd_handle_slot(e->assoc),
+					(uint32_t)(e->assoc >> 32), dd_copy_src, (void *)src, done);
+		app->ctr[dd_w].events += t->post.pending - before;
+		if (!all)
+			return false;
 		app->ctr[dd_w].recv_msgs++;
 		app->ctr[dd_w].recv_bytes += e->len;
 		return true;
 	}
-	if (!dd_evt_room(t))
-		return false;
-	struct sc_evt *slot = sc_ring_reserve(&t->th.evt, t->evt_pending);
-	*slot = *e;
+	/* An address, or the streams reset (none: every stream), ride in the rx
+	 * arena, as a message's bytes do. */
+	const void *bytes = NULL;
+	uint32_t len = 0;
 	if (e->type == SC_EVT_PEER_ADDR_CHANGE) {
-		/* The address rides in the rx arena, as a message's bytes do. */
-		struct dd_unread *u = dd_unread_slot(t);
-		uint64_t off;
-		int err;
-		struct sc_addr *p =
-			u != NULL ? sc_arena_alloc(&t->th.rx, sizeof(*p), &off, &err) : NULL;
-		if (p == NULL)
-			return false;
-		*p = *src->addr;
-		t->rx_dirty = true;
-		*u = (struct dd_unread){ 0, 0, 0, sc_arena_head(&t->th.rx), NULL };
-		t->unread_n++;
-		slot->off = off;
-		slot->len = sizeof(*p);
+		bytes = src->addr;
+		len = sizeof(struct sc_addr);
 	} else if (e->type == SC_EVT_STREAM_RESET && e->len != 0) {
-		/* So do the streams (none: every stream). */
-		struct dd_unread *u = dd_unread_slot(t);
-		uint64_t off;
-		int err;
-		uint8_t *p = u != NULL ? sc_arena_alloc(&t->th.rx, e->len, &off, &err) : NULL;
-		if (p == NULL)
-			return false;
-		memcpy(p, src->streams, e->len);
-		t->rx_dirty = true;
-		*u = (struct dd_unread){ 0, 0, 0, sc_arena_head(&t->th.rx), NULL };
-		t->unread_n++;
-		slot->off = off;
+		bytes = src->streams;
+		len = e->len;
 	}
-	dd_commit(app, t);
+	if (bytes == NULL) {
+		if (sc_post_plain(&t->post, e) == NULL)
+			return false;
+	} else {
+		static const struct sc_unread none = { 0, 0, 0, 0, NULL };
+		uint8_t *b;
+		if (sc_post_bytes(&t->post, e, len, &none, &b) == NULL)
+			return false;
+		memcpy(b, bytes, len);
+	}
+	dd_commit(app);
 	return true;
 }
 
@@ -506,7 +444,7 @@ dd_emit(struct dd *d, struct dd_app *app, unsigned ti, const struct sc_evt *e,
 		/* A message by reference that went in part: the application may
 		 * read those parts, so the chain goes with the last of them. */
 		if (src->zc && done != 0)
-			t->unread[(t->unread_head + t->unread_n - 1) % t->unread_cap].m = src->m;
+			sc_post_last(&t->post)->owner = src->m;
 		else if (src->zc)
 			rte_pktmbuf_free(src->m);
 		dd_backlog_full(app, as);
@@ -554,28 +492,32 @@ dd_drain_held(struct dd *d, struct dd_app *app, unsigned ti)
 	return n;
 }
 
+/* sc_post_read_fn: a span the application has read; its window reopens by its bytes. */
+static void
+dd_unread_done(void *arg, const struct sc_unread *u)
+{
+	struct dd *d = arg;
+	rte_pktmbuf_free(u->owner); /* zero copy: the application is done with the bytes */
+	if (u->bytes != 0 && u->slot < d->n_assocs) {
+		struct dd_assoc *as = &d->assocs[u->slot];
+		if (as->gen == u->gen && as->a != NULL && as->app != NULL)
+			(void)dpsctp_consumed(as->a, u->bytes);
+	}
+}
+
+/* sc_post_read_fn at detach: only the chains go back (the associations go too). */
+static void
+dd_unread_drop(void *arg, const struct sc_unread *u)
+{
+	(void)arg;
+	rte_pktmbuf_free(u->owner);
+}
+
 /* The application has read up to its rx arena's tail: reopen those windows. */
 static int
 dd_reap_unread(struct dd *d, struct dd_thread *t)
 {
-	int err;
-	uint64_t tail = sc_arena_freed(&t->th.rx, &err);
-	if (err != 0)
-		return err;
-	while (t->unread_n != 0) {
-		struct dd_unread *u = &t->unread[t->unread_head];
-		if ((int64_t)(tail - u->end) < 0)
-			break;
-		rte_pktmbuf_free(u->m); /* zero copy: the application is done with the bytes */
-		if (u->bytes != 0 && u->slot < d->n_assocs) {
-			struct dd_assoc *as = &d->assocs[u->slot];
-			if (as->gen == u->gen && as->a != NULL && as->app != NULL)
-				(void)dpsctp_consumed(as->a, u->bytes);
-		}
-		t->unread_head = (t->unread_head + 1) % t->unread_cap;
-		t->unread_n--;
-	}
-	return 0;
+	return sc_post_reap(&t->post, dd_unread_done, d);
 }
 
 /* ---------------------------------------------------------- callbacks */
@@ -1281,16 +1223,8 @@ dd_app_wake(struct dd_app *app)
 	 * the events that name them, one index store each. */
 	for (unsigned ti = 0; ti < app->sa->layout.n_threads; ti++) {
 		struct dd_thread *t = &app->t[dd_w][ti];
-		if (t->rx_dirty) {
-			sc_arena_publish(&t->th.rx);
-			t->rx_dirty = false;
-		}
-		if (t->evt_pending != 0) {
-			if (sc_ring_commit(&t->th.evt, t->evt_pending))
-				t->wake = true;
-			t->evt_room -= t->evt_pending;
-			t->evt_pending = 0;
-		}
+		if (sc_post_publish(&t->post))
+			t->wake = true;
 	}
 	for (unsigned ti = 0; ti < app->sa->layout.n_threads; ti++)
 		if (app->t[dd_w][ti].wake) {
@@ -1353,12 +1287,12 @@ dd_on_attach(struct sc_server *s, struct sc_app *sa, void *arg)
 	for (unsigned w = 0; ok && w < d->n_workers; w++)
 		for (unsigned ti = 0; ok && ti < sa->layout.n_threads; ti++) {
 			struct dd_thread *t = &app->t[w][ti];
-			t->unread_cap = 2u * sa->layout.ring_slots;
+			uint32_t cap = 2u * sa->layout.ring_slots;
+			struct sc_unread *unread = calloc(cap, sizeof(*unread));
+			sc_post_init(&t->post, &t->th, unread, cap);
 			t->held = calloc(dd_held_cap(d), sizeof(*t->held));
-			t->unread = calloc(t->unread_cap, sizeof(*t->unread));
-			bytes += dd_held_cap(d) * sizeof(*t->held) +
-				 t->unread_cap * sizeof(*t->unread);
-			ok = t->held != NULL && t->unread != NULL;
+			bytes += dd_held_cap(d) * sizeof(*t->held) + cap * sizeof(*unread);
+			ok = t->held != NULL && unread != NULL;
 			/* Before the welcome (sc_server.c): only the daemon has written
 			 * the region, so rings it cannot take are a fault of ours. */
 			if (ok && sc_region_set(sa->base, &sa->layout, ti, w, true, &t->th) != 0)
@@ -1437,11 +1371,9 @@ dd_on_detach(struct sc_server *s, struct sc_app *sa, void *arg)
 			for (; t->held_n != 0;
 			     t->held_n--, t->held_head = (t->held_head + 1) % dd_held_cap(d))
 				rte_pktmbuf_free(t->held[t->held_head].m);
-			for (; t->unread_n != 0;
-			     t->unread_n--, t->unread_head = (t->unread_head + 1) % t->unread_cap)
-				rte_pktmbuf_free(t->unread[t->unread_head].m);
+			sc_post_drain(&t->post, dd_unread_drop, NULL);
 			free(t->held);
-			free(t->unread);
+			free(t->post.unread);
 		}
 	dd_world_go(d);
 	for (unsigned w = 0; w < d->n_workers; w++) {

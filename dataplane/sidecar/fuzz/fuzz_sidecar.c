@@ -4,9 +4,11 @@
  * reads of it — the request ring, the tx arena and the consumer indices of
  * the completion and event rings and of the rx arena — through the
  * daemon's own code: sc_serve_requests() (sc_serve.c, which dd_app.c runs
- * for every set) and the producer side of sc_ring.c and sc_arena.c that
- * dd_app.c posts events with. The data plane is a stand-in (the ops below)
- * that checks what it is handed and answers as the input says.
+ * for every set) and the event side dd_app.c posts with, sc_post.c (events,
+ * messages copied in pieces, records of what is unread, zero-copy records
+ * whose owner goes back once read, the reaping). The data plane is a
+ * stand-in (the ops below) that checks what it is handed and answers as the
+ * input says.
  *
  * The region of one set is allocated at its exact size, so ASan reports a
  * read or write outside it. Byte 0 picks the geometry (8 .. 64 slots per
@@ -20,9 +22,15 @@
  *             moved), its fields from the input, tidied or not
  *   SERVE     the daemon serves the set (one round)
  *   CONSUME   the application reads and gives back completions
- *   EVENT     the daemon posts an event (a RECV with bytes in the rx arena)
+ *   EVENT     the daemon posts up to four events in a round (sc_post.c): a
+ *             message copied in (in pieces above a quarter arena, one left
+ *             part way continued first), a zero-copy record with an owner,
+ *             an address change with its bytes, an event without bytes;
+ *             then publishes
  *   READ      the application reads and gives back events
- *   REAP      the daemon reads how far the application read the rx arena
+ *   REAP      the daemon reaps the records the application read past
+ *             (sc_post_reap()): an owner goes back once, and only when the
+ *             application's tail has passed its bytes
  *   SLOT      the application writes any bytes into any slot of its rings
  *   INDEX     the application writes any value into any index or flag
  *   BYTES     the application writes any bytes into its tx arena
@@ -60,6 +68,7 @@
 #include <string.h>
 
 #include "dataplane/sidecar/fuzz/fz_input.h"
+#include "dataplane/sidecar/sc_post.h"
 #include "dataplane/sidecar/sc_serve.h"
 
 #define CHECK(cond, what) fz_check("fuzz_sidecar", cond, what)
@@ -79,7 +88,8 @@ enum fz_op {
 	FZ_OPS
 };
 
-#define FZ_MAX_POSTS 2048u
+#define FZ_MAX_POSTS  2048u
+#define FZ_MAX_OWNERS 1024u
 
 /* What the application posted, by cookie (1, 2, ...). */
 struct fz_post {
@@ -106,8 +116,14 @@ struct fz {
 	uint64_t next_cookie;
 	uint64_t last_cpl; /* the cookie of the last completion read */
 	struct fz_post post[FZ_MAX_POSTS + 1];
-	uint32_t evt_seq; /* RECV bytes: a pattern of (sequence, index) */
+	uint32_t evt_seq; /* RECV bytes: a pattern of (sequence, offset in the message) */
 	uint32_t read_seq;
+	struct sc_post ev; /* the daemon's event side */
+	struct sc_unread unread[128];
+	uint32_t msg_len, msg_done;   /* a message copied in part way: the rest goes first */
+	uint32_t read_off;	      /* the application: offset in the message it reads */
+	uint8_t owner[FZ_MAX_OWNERS]; /* zero-copy owners: 1 posted, 2 given back */
+	uint32_t owners;
 	uint8_t *before; /* the region before a daemon step */
 	uint8_t *may;	 /* per byte: the daemon step may write it */
 };
@@ -150,6 +166,10 @@ fz_attach(struct fz *f)
 	f->next_cookie = 1;
 	f->last_cpl = 0;
 	f->evt_seq = f->read_seq = 0;
+	f->msg_len = f->msg_done = f->read_off = 0;
+	f->owners = 0;
+	memset(f->owner, 0, sizeof(f->owner));
+	sc_post_init(&f->ev, &f->d, f->unread, 2 * f->slots);
 }
 
 /* ------------------------------------------- the stand-in data plane */
@@ -560,41 +580,89 @@ op_consume(struct fz *f)
 	sc_ring_release(&f->a.cpl, k);
 }
 
+/* sc_post_copy_fn: message evt_seq's bytes, a pattern of its sequence and the offset. */
+static void
+fz_copy(void *arg, uint8_t *dst, uint32_t off, uint32_t len)
+{
+	const struct fz *f = arg;
+	for (uint32_t i = 0; i < len; i++)
+		dst[i] = (uint8_t)(f->evt_seq * 31u + off + i);
+}
+
+/* One event posted the way dd_app.c posts it; false when there was no room. */
+static bool
+fz_post_one(struct fz *f, uint8_t kind, uint32_t len)
+{
+	struct sc_evt e;
+	memset(&e, 0, sizeof(e));
+	e.assoc = 1ull << 32 | 1;
+	if (f->msg_len != 0)
+		kind = 0; /* a message part way goes on first, as dpsctpd's backlog does */
+	switch (kind % 4) {
+	case 0: { /* a message, copied in */
+		if (f->msg_len == 0)
+			f->msg_len = len;
+		e.type = SC_EVT_RECV;
+		e.mid = f->evt_seq;
+		e.len = f->msg_len;
+		bool all = sc_post_recv(&f->ev, &e, 1, 1, fz_copy, f, &f->msg_done);
+		if (all) {
+			f->msg_len = f->msg_done = 0;
+			f->evt_seq++;
+		}
+		return all;
+	}
+	case 1: { /* a zero-copy record: the owner goes back once read */
+		if (f->owners == FZ_MAX_OWNERS)
+			return false;
+		struct sc_unread rec = { 1, 1, len, 0, &f->owner[f->owners] };
+		uint8_t *b;
+		e.type = SC_EVT_RECV;
+		e.flags = SC_RECV_ZC;
+		e.mid = f->evt_seq;
+		struct sc_evt *slot = sc_post_bytes(&f->ev, &e, sizeof(struct sc_zc_ref), &rec, &b);
+		if (slot == NULL)
+			return false;
+		struct sc_zc_ref z = { f->evt_seq, len, 0 };
+		memcpy(b, &z, sizeof(z));
+		f->owner[f->owners++] = 1;
+		f->evt_seq++;
+		return true;
+	}
+	case 2: { /* an address change: its address in the arena */
+		static const struct sc_unread none = { 0, 0, 0, 0, NULL };
+		struct sc_addr a = { 4, { 0 }, { 192, 0, 2, (uint8_t)f->evt_seq } };
+		uint8_t *b;
+		e.type = SC_EVT_PEER_ADDR_CHANGE;
+		if (sc_post_bytes(&f->ev, &e, sizeof(a), &none, &b) == NULL)
+			return false;
+		memcpy(b, &a, sizeof(a));
+		return true;
+	}
+	default: /* no bytes */
+		e.type = SC_EVT_SHUTDOWN_EVENT;
+		return sc_post_plain(&f->ev, &e) != NULL;
+	}
+}
+
 static void
 op_event(struct fz *f)
 {
-	uint32_t len =
-		1 + (fz_take8(&f->in) | (uint32_t)fz_take8(&f->in) << 8) % (uint32_t)(f->arena / 4);
+	uint8_t n = fz_take8(&f->in);
 	step_begin(f);
 	may_ring_slots(f, EVT_OFF, &f->d.evt);
 	may_arena_bytes(f, &f->d.rx);
-	int room = sc_ring_free(&f->d.evt);
-	bool posted = false;
-	if (room > 0) {
-		uint64_t off;
-		int err;
-		uint8_t *p = sc_arena_alloc(&f->d.rx, len, &off, &err);
-		if (p == NULL)
-			CHECK(!f->good || err == -EAGAIN, "rx arena broken by the daemon");
-		if (p != NULL) {
-			for (uint32_t i = 0; i < len; i++)
-				p[i] = (uint8_t)(f->evt_seq * 31u + i);
-			struct sc_evt *e = sc_ring_reserve(&f->d.evt, 0);
-			memset(e, 0, sizeof(*e));
-			e->type = SC_EVT_RECV;
-			e->assoc = 1ull << 32 | 1;
-			e->off = off;
-			e->len = len;
-			e->mid = f->evt_seq++;
-			sc_arena_publish(&f->d.rx);
-			(void)sc_ring_commit(&f->d.evt, 1);
-			posted = true;
-		}
-	} else if (room < 0) {
-		CHECK(!f->good, "event ring broken by the daemon");
+	for (unsigned i = 0; i < 1u + (n & 3u); i++) {
+		uint8_t kind = fz_take8(&f->in);
+		uint32_t len = 1 + (fz_take8(&f->in) | (uint32_t)fz_take8(&f->in) << 8) %
+					   (uint32_t)(f->arena / 2);
+		if (!fz_post_one(f, kind, len))
+			break;
 	}
-	(void)posted;
-	step_end(f, "posting an event");
+	(void)sc_post_publish(&f->ev);
+	step_end(f, "posting events");
+	/* A ring or tail the application broke shows as no room here; the daemon
+	 * finds out at the next reap (op_reap()), as dpsctpd does. */
 }
 
 static void
@@ -613,24 +681,60 @@ op_read(struct fz *f)
 		if (!f->good)
 			continue;
 		CHECK(sc_evt_check(&e, f->arena) == 0, "an event the library refuses");
-		CHECK(e.mid == f->read_seq, "events out of order");
+		if (e.type == SC_EVT_SHUTDOWN_EVENT)
+			continue;
 		int err;
 		const uint8_t *p = sc_arena_take(&f->a.rx, e.off, e.len, &err);
 		CHECK(p != NULL, "an event's bytes not the arena's next");
-		for (uint32_t i = 0; i < e.len; i++)
-			CHECK(p[i] == (uint8_t)(e.mid * 31u + i), "a received byte overwritten");
-		f->read_seq++;
+		if (e.type == SC_EVT_PEER_ADDR_CHANGE) {
+			CHECK(e.len == sizeof(struct sc_addr) && p[0] == 4 && p[4] == 192,
+			      "an address overwritten");
+			continue;
+		}
+		CHECK(e.type == SC_EVT_RECV, "an event never posted");
+		CHECK(e.mid == f->read_seq, "messages out of order");
+		CHECK(((e.flags & SC_RECV_CONT) != 0) == (f->read_off != 0),
+		      "a piece that does not continue its message, or one that should");
+		if (e.flags & SC_RECV_ZC) {
+			struct sc_zc_ref z;
+			memcpy(&z, p, sizeof(z));
+			CHECK(z.off == e.mid && z.len != 0 && z.pad == 0,
+			      "a zero-copy record overwritten");
+		} else {
+			for (uint32_t i = 0; i < e.len; i++)
+				CHECK(p[i] == (uint8_t)(e.mid * 31u + f->read_off + i),
+				      "a received byte overwritten");
+			f->read_off += e.len;
+		}
+		if (!(e.flags & SC_RECV_MORE)) {
+			f->read_seq++;
+			f->read_off = 0;
+		}
 	}
 	if (f->good)
 		sc_arena_release(&f->a.rx);
 	sc_ring_release(&f->a.evt, k);
 }
 
+/* sc_post_read_fn: only what the application has given back, each owner once. */
+static void
+fz_reaped(void *arg, const struct sc_unread *u)
+{
+	struct fz *f = arg;
+	uint64_t tail = atomic_load((const _Atomic uint64_t *)(const void *)(f->d.rx.shared + 64));
+	CHECK((int64_t)(tail - u->end) >= 0, "a record reaped before the application read it");
+	if (u->owner != NULL) {
+		uint8_t *o = u->owner;
+		CHECK(o >= f->owner && o < f->owner + FZ_MAX_OWNERS, "an owner never posted");
+		CHECK(*o == 1, "an owner given back twice");
+		*o = 2;
+	}
+}
+
 static void
 op_reap(struct fz *f)
 {
-	int err;
-	(void)sc_arena_freed(&f->d.rx, &err);
+	int err = sc_post_reap(&f->ev, fz_reaped, f);
 	if (err != 0) {
 		CHECK(!f->good, "rx arena tail broken by the daemon");
 		fz_attach(f);
