@@ -21,6 +21,15 @@ sc_post_room(struct sc_post *p)
 		return true;
 	int f = sc_ring_free(&p->th->evt);
 	p->room = f > 0 ? (uint32_t)f : 0;
+	/*
+	 * An impossible consumer index (-EPROTO) leaves no room, and none for
+	 * the events already reserved this round either: they are committed
+	 * all the same (the next reap or serve finds the set broken), and the
+	 * count must not go below them. (It did: the room wrapped to 2^32 and
+	 * the round after posted without bound; found by fuzz_sidecar.)
+	 */
+	if (p->room < p->pending)
+		p->room = p->pending;
 	return p->room > p->pending;
 }
 

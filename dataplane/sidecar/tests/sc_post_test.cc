@@ -217,6 +217,31 @@ TEST(ScPost, NoRoomTakesNothing)
 	EXPECT_EQ(s.read(kSlots).size(), kSlots);
 }
 
+// The consumer index turns impossible between two events of a round: no
+// room from then on, and the room never wraps around to 2^32 (it did; the
+// next rounds then posted without bound).
+TEST(ScPost, ABrokenConsumerIndexLeavesNoRoom)
+{
+	Set s;
+	struct sc_evt e = recv_evt(0);
+	e.type = SC_EVT_SHUTDOWN_EVENT;
+	for (uint32_t i = 0; i < kSlots - 2; i++) // the room read once, then used
+		ASSERT_NE(sc_post_plain(&s.p, &e), nullptr);
+	(void)sc_post_publish(&s.p);
+	ASSERT_EQ(s.read(kSlots).size(), kSlots - 2);
+	ASSERT_NE(sc_post_plain(&s.p, &e), nullptr);
+	ASSERT_NE(sc_post_plain(&s.p, &e), nullptr);
+	uint32_t bogus = 1000; // past the producer's head: impossible
+	memcpy(s.base() + s.evt_off + SC_RING_TAIL_OFF, &bogus, sizeof(bogus));
+	EXPECT_EQ(sc_post_plain(&s.p, &e), nullptr);
+	(void)sc_post_publish(&s.p);
+	EXPECT_EQ(s.p.room, 0u);
+	for (int round = 0; round < 3; round++) {
+		EXPECT_EQ(sc_post_plain(&s.p, &e), nullptr) << "round " << round;
+		(void)sc_post_publish(&s.p);
+	}
+}
+
 TEST(ScPost, AnImpossibleTailIsRefused)
 {
 	Set s;
