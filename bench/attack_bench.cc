@@ -245,7 +245,7 @@ run(const Attack &at, double secs, unsigned serial, bool threaded)
 	bool established = b.client_up && !b.client_lost && !b.sa.empty() && !b.sa[0].ended;
 
 	double hz = (double)rte_get_tsc_hz();
-	bool init = std::string(at.name) == "init_flood";
+	bool init = std::string(at.name).rfind("init_flood", 0) == 0;
 	const char *suffix = threaded && !init ? "_lcore" : !threaded && init ? "_paced" : "";
 
 	char out[2048];
@@ -309,7 +309,7 @@ main(int argc, char **argv)
 			continue;
 		// The INIT flood (with --lcore, every attack) twice: from the
 		// attacker lcore as fast as it writes, then paced like the others.
-		bool flood = std::string(at.name) == "init_flood";
+		bool flood = std::string(at.name).rfind("init_flood", 0) == 0;
 		bool lcore = (flood || all_lcore) && rte_lcore_count() > 1;
 		for (int t = lcore ? 1 : 0; t >= 0; t--) {
 			recs.push_back(run(at, secs, serial++, t == 1));

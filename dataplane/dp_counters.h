@@ -44,6 +44,8 @@
 	  "from it as the first is aborted)")                                                      \
 	X(peer_table_full, "a peer's further address not indexed: the by-peer table is full")      \
 	X(ootb, "packets for no association, answered or dropped by the endpoint (§8.4)")          \
+	X(drop_init_busy,                                                                          \
+	  "INITs dropped unread while the receive queue was backed up, beyond --busy-init-rate")   \
 	X(tx_packets, "frames handed to the port")                                                 \
 	X(tx_full, "frames the port did not take after retries: dropped (the core retransmits)")   \
 	X(tx_no_mbuf, "no mbuf to build a packet: dropped (the core retransmits)")                 \

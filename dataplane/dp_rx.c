@@ -4,6 +4,9 @@
  *
  *   L3 (drivers/net/l3.c): ARP, ND, ICMP echo answered; ICMP errors
  *   counted; SCTP over IP or over UDP (RFC 6951) located in the frame.
+ *   Load: while the frames came in a full burst (the queue is backed up),
+ *   an INIT beyond --busy-init-rate is dropped before anything else is
+ *   spent on it (dp_rx_init_shed()).
  *   CRC32c (RFC 9260 §6.8): the NIC's verdict when it gives one, else
  *   drivers/crc32c over the packet (never written).
  *   Owner: the worker our verification tag names (dataplane/vtag.c); a
@@ -155,6 +158,36 @@ dp_rx_reflected(const struct sctp_packet *pkt)
 	       (flags & SCTP_FLAG_T) != 0;
 }
 
+/* At most this many INITs at once above --busy-init-rate's pace (GCRA tolerance). */
+#define DP_BUSY_INIT_BURST 8u
+
+/*
+ * An INIT while the queue is backed up, beyond --busy-init-rate: dropped
+ * unread. An INIT costs about 1,300 cycles (the cookie's HMAC, the INIT
+ * ACK, a neighbour resolution: docs/SECURITY.md); one that looks like an
+ * INIT (tag 0, first chunk INIT) and is dropped here costs a few loads, not
+ * even its CRC32c, so a flood faster than the worker can answer takes what
+ * the worker has left over, not what established associations need. A
+ * dropped INIT is one lost packet to its sender, which sends it again
+ * (T1-init). While the queue keeps up, every INIT is answered.
+ */
+static bool
+dp_rx_init_shed(struct dp_worker *w, const uint8_t *bytes, uint32_t len)
+{
+	if (len < SCTP_COMMON_HDR_LEN + SCTP_CHUNK_HDR_LEN ||
+	    bytes[SCTP_COMMON_HDR_LEN] != SCTP_CHUNK_INIT ||
+	    (bytes[4] | bytes[5] | bytes[6] | bytes[7]) != 0)
+		return false;
+	uint64_t gap = w->busy_init_gap_ns;
+	if (gap == 0)
+		return false;
+	uint64_t due = w->busy_init_ns > w->now_ns ? w->busy_init_ns : w->now_ns;
+	if (due - w->now_ns > DP_BUSY_INIT_BURST * gap)
+		return true;
+	w->busy_init_ns = due + gap;
+	return false;
+}
+
 static void
 dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_in *in, bool handed)
 {
@@ -162,6 +195,10 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 	uint8_t *bytes = rte_pktmbuf_mtod_offset(m, uint8_t *, in->offset);
 
 	w->ctr.rx_sctp++;
+	if (unlikely(w->rx_busy) && dp_rx_init_shed(w, bytes, in->len)) {
+		w->ctr.drop_init_busy++;
+		goto done;
+	}
 	uint64_t ck = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
 	if (!in->udp_encap && ck == RTE_MBUF_F_RX_L4_CKSUM_GOOD) {
 		w->ctr.rx_crc_offload++;

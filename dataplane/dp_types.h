@@ -69,6 +69,8 @@ struct dp_opts {
 #define DP_HS_PER_WORKER   64u	/* handshake scratch blocks (client side) */
 #define DP_PATHS_PER_BLOCK 7u	/* further peer addresses per association */
 #define DP_FULL_WINDOWS	   64u	/* associations whose full windows the pools hold at once */
+/* How long associations count as busy after their last packet (INIT shedding, dp_rx.c). */
+#define DP_ASSOC_TRAFFIC_NS 100000000ull
 /*
  * Data blocks a worker keeps beyond --max-assocs when RE-CONFIG is offered:
  * adding streams (RFC 6525) takes the larger block while the old one is
@@ -189,6 +191,19 @@ struct dp_worker {
 	struct dpsctp *d;
 	unsigned index; /* queue id and the owner index in our tags */
 	uint64_t now_ns;
+	/*
+	 * The frames being handled came in a full burst (the queue is backed
+	 * up) while associations have traffic (an SCTP packet other than an
+	 * out-of-the-blue one within DP_ASSOC_TRAFFIC_NS: assoc_served marks
+	 * the count, assoc_traffic_until the window). INITs then wait for
+	 * --busy-init-rate's allowance (dp_rx.c): busy_init_ns is when the next
+	 * one is due (GCRA), busy_init_gap_ns the interval (0: no limit). A
+	 * storm of handshakes alone, with no association talking, is answered
+	 * in full.
+	 */
+	bool rx_busy;
+	uint64_t assoc_served, assoc_traffic_until;
+	uint64_t busy_init_ns, busy_init_gap_ns;
 	/*
 	 * One L3 state per port of the instance (d->n_ports): that port's
 	 * addresses, MAC and neighbour table (--neighbours entries in l3_mem),

@@ -347,6 +347,8 @@ dp_worker_data(struct dp_worker *w, int socket)
 	w->data.reasm.max_chunks = (uint16_t)(chunks > 65535u ? 65535u : chunks);
 	w->data.tsn_map_words = DP_TSN_MAP_WORDS;
 	w->data.max_dups = DP_MAX_DUPS;
+	w->busy_init_gap_ns =
+		d->cfg.busy_init_rate != 0 ? 1000000000ull / d->cfg.busy_init_rate : 0;
 	w->data.max_gap_blocks = 16;
 	w->data.outq_pool = &w->outq_pool;
 	w->data.rtxq_pool = &w->rtxq_pool;
@@ -574,6 +576,13 @@ dp_worker_poll(struct dp_worker *w)
 		dp_worker_count_gap(w, now - w->now_ns);
 	w->now_ns = now;
 	w->ctr.polls++;
+	/* SCTP packets since the last poll that were not out of the blue: some
+	 * association has traffic (the counters the receive path keeps anyway). */
+	uint64_t served = w->ctr.rx_sctp - w->ctr.ootb - w->ctr.drop_init_busy;
+	if (served != w->assoc_served) {
+		w->assoc_served = served;
+		w->assoc_traffic_until = now + DP_ASSOC_TRAFFIC_NS;
+	}
 
 	uint16_t n;
 	/* Every port's queue of this worker; a frame knows its port by m->port (dp_rx.c). */
@@ -583,6 +592,9 @@ dp_worker_poll(struct dp_worker *w)
 		w->port_rx[p] += n;
 		for (uint16_t i = 0; i < n; i++)
 			pkts[i]->port = (uint16_t)p;
+		/* A full burst: more wait behind it. INITs then come after the
+		 * associations' traffic (dp_rx.c). */
+		w->rx_busy = n == DP_BURST && w->now_ns < w->assoc_traffic_until;
 		if (w->impair_rx.on) {
 			work += dp_worker_impair_rx(w, pkts, n);
 		} else {
@@ -592,7 +604,8 @@ dp_worker_poll(struct dp_worker *w)
 		}
 	}
 
-	/* Frames other workers received for us. */
+	/* Frames other workers received for us (never an INIT: tag 0 is not handed off). */
+	w->rx_busy = false;
 	n = (uint16_t)rte_ring_sc_dequeue_burst(w->handoff, (void **)pkts, DP_BURST, NULL);
 	w->ctr.rx_handoff_in += n;
 	for (uint16_t i = 0; i < n; i++)

@@ -739,8 +739,18 @@ std::vector<Attack>
 make_attacks()
 {
 	std::vector<Attack> v;
+	// Every INIT answered (--busy-init-rate 0): what each costs in full.
 	v.push_back({ "init_flood",
 		      "INITs from many spoofed on-link sources",
+		      false,
+		      {},
+		      { { "busy-init-rate", "0" } },
+		      nullptr,
+		      spoofed_init });
+	// The default: while the queue is backed up, INITs beyond 10,000 a
+	// second are dropped unread (dp_rx.c).
+	v.push_back({ "init_flood_shed",
+		      "the same INITs against the default --busy-init-rate",
 		      false,
 		      {},
 		      {},

@@ -149,6 +149,19 @@ TEST_F(DpAttack, InitFloodFromManySources)
 	EXPECT_EQ(dpsctp_assoc_count(bed_->s), 1u);
 }
 
+// The same flood with the default --busy-init-rate: what arrives while the
+// queue is backed up beyond the rate is dropped unread, every other INIT is
+// answered as above; each one is one or the other.
+TEST_F(DpAttack, InitFloodShedWhileTheQueueIsBackedUp)
+{
+	open("init_flood_shed");
+	run(4000);
+	EXPECT_EQ(moved("ootb") + moved("drop_init_busy"), 4000u);
+	EXPECT_GT(moved("drop_init_busy"), 0u) << "no full burst: nothing to shed";
+	EXPECT_EQ(moved("tx_l3_drop"), 0u) << "the association's packets found no neighbour";
+	EXPECT_EQ(dpsctp_assoc_count(bed_->s), 1u);
+}
+
 TEST_F(DpAttack, CookieEchoWithAWrongMac)
 {
 	open("cookie_bad_mac");

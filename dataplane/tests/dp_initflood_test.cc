@@ -372,6 +372,119 @@ TEST(DpInitFlood, SpoofedOnLinkInitsDoNotStarveAnAssociation)
 	dpsctp_destroy(c.d);
 }
 
+// --busy-init-rate: INITs that arrive while the queue is backed up (a full
+// burst) and an association has traffic are answered at that rate, the rest
+// dropped unread; with 0, or with no association talking (a storm of
+// handshakes alone), every INIT is answered. The client's message reaches
+// the server, then 200 INITs from distinct on-link sources are queued at
+// once (six full bursts and 8) and the server polled until they are gone:
+// every one is either answered (ootb) or shed (drop_init_busy), and what
+// was answered is at most the partial last burst, the GCRA tolerance and
+// what the rate allowed in the time it took.
+TEST(DpInitFlood, ABackedUpQueueAnswersInitsOnlyAtTheBusyRate)
+{
+	constexpr unsigned kInits = 200, kRate = 1000;
+	enum Case { SHED, RATE_0, NO_TRAFFIC };
+	for (Case k : { SHED, RATE_0, NO_TRAFFIC }) {
+		RingLink link("busy" + std::to_string((int)k), 1);
+		ASSERT_GE(link.a, 0) << rte_strerror(rte_errno);
+		ASSERT_GE(link.b, 0) << rte_strerror(rte_errno);
+		char err[256] = "";
+		unsigned flood_sent = 0;
+		Side c, s;
+		c.flood_sent = s.flood_sent = &flood_sent;
+		c.echoed_at.assign(1, -1);
+		dpsctp_config cc = dp_test_config(link.name_a, "10.0.0.1/16", 1, 0);
+		dpsctp_config sc = dp_test_config(link.name_b, "10.0.0.2/16", 1, kPort);
+		sc.busy_init_rate = k == RATE_0 ? 0 : kRate;
+		c.d = dpsctp_create(&cc, err, sizeof(err));
+		ASSERT_NE(c.d, nullptr) << err;
+		s.d = dpsctp_create(&sc, err, sizeof(err));
+		ASSERT_NE(s.d, nullptr) << err;
+		rte_mempool *spool = dpsctp_pktmbuf_pool(s.d), *cpool = dpsctp_pktmbuf_pool(c.d);
+		unsigned sfree = rte_mempool_avail_count(spool),
+			 cfree = rte_mempool_avail_count(cpool);
+		ASSERT_EQ(dpsctp_listen(s.d, kPort, &kServerCb, &s), 0);
+		uint8_t server_mac[6];
+		dpsctp_mac(s.d, server_mac);
+		auto poll = [&] {
+			dpsctp_poll(c.d, 0);
+			dpsctp_poll(s.d, 0);
+		};
+		if (k != NO_TRAFFIC) {
+			sctp_addr peer = { 4, { 10, 0, 0, 2 } };
+			int rc = 0;
+			ASSERT_NE(dpsctp_connect(c.d, 0, &peer, 1, kPort, 0, &kClientCb, &c, &rc),
+				  nullptr)
+				<< rc;
+			for (uint64_t i = 0; i < 50000000 && !(c.up && s.up) && !c.lost; i++)
+				poll();
+			ASSERT_TRUE(c.up && s.up);
+			// The association talks: a message, and its echo back.
+			std::vector<uint8_t> body(msg_len(0));
+			for (uint32_t i = 0; i < body.size(); i++)
+				body[i] = msg_byte(0, i);
+			dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
+			ASSERT_EQ(dpsctp_send_bytes(c.a, &si, body.data(), body.size()), 0);
+			for (uint64_t i = 0; i < 50000000 && c.echoed_at[0] < 0 && !c.lost; i++)
+				poll();
+			ASSERT_GE(c.echoed_at[0], 0);
+		}
+		auto before = counters(s.d);
+		for (unsigned i = 0; i < kInits; i++) {
+			Bytes f = spoofed_init(i, server_mac);
+			rte_mbuf *m = rte_pktmbuf_alloc(cpool);
+			ASSERT_NE(m, nullptr);
+			memcpy(rte_pktmbuf_append(m, (uint16_t)f.size()), f.data(), f.size());
+			ASSERT_EQ(rte_ring_enqueue(link.ab[0], m), 0);
+		}
+		const auto t0 = Clock::now();
+		for (int i = 0; i < 1000 && rte_ring_count(link.ab[0]) != 0; i++)
+			dpsctp_poll(s.d, 0);
+		double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+		ASSERT_EQ(rte_ring_count(link.ab[0]), 0u);
+		auto sn = counters(s.d);
+		uint64_t answered = sn["ootb"] - before["ootb"];
+		uint64_t shed = sn["drop_init_busy"] - before["drop_init_busy"];
+		EXPECT_EQ(answered + shed, (uint64_t)kInits) << "each INIT answered or shed";
+		if (k == SHED) {
+			double allowed = kInits % 32 + 8 + 1 + kRate * secs + 1;
+			EXPECT_LE((double)answered, allowed) << secs << " s";
+			EXPECT_GE(shed, 150u) << secs << " s";
+		} else {
+			EXPECT_EQ(shed, 0u) << (k == RATE_0 ? "--busy-init-rate 0" : "no traffic");
+		}
+		if (c.a != nullptr) {
+			ASSERT_EQ(dpsctp_abort(c.a), 0);
+			for (uint64_t i = 0; i < 10000000 && !s.lost; i++)
+				poll();
+		}
+		EXPECT_EQ(dpsctp_stop(s.d, 200), 0);
+		EXPECT_EQ(dpsctp_stop(c.d, 200), 0);
+		void *p;
+		for (auto *r : { link.ab[0], link.ba[0] })
+			while (rte_ring_dequeue(r, &p) == 0)
+				rte_pktmbuf_free((rte_mbuf *)p);
+		EXPECT_EQ(rte_mempool_avail_count(spool), sfree) << "server mbufs leaked";
+		EXPECT_EQ(rte_mempool_avail_count(cpool), cfree) << "client mbufs leaked";
+		dpsctp_destroy(s.d);
+		dpsctp_destroy(c.d);
+	}
+}
+
+// --busy-init-rate: a count per second, 0 for no shedding, and a bound.
+TEST(DpInitFlood, BusyInitRateOptionIsRangeChecked)
+{
+	dpsctp_config c;
+	char err[256] = "";
+	dpsctp_config_defaults(&c);
+	EXPECT_EQ(c.busy_init_rate, 10000u);
+	EXPECT_EQ(dpsctp_config_set(&c, "busy-init-rate", "0", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(c.busy_init_rate, 0u);
+	EXPECT_EQ(dpsctp_config_set(&c, "busy-init-rate", "100000001", err, sizeof(err)), -EINVAL);
+	EXPECT_NE(std::string(err).find("--busy-init-rate"), std::string::npos) << err;
+}
+
 // --neighbours: the table's size is an option with a range; 0 derives it.
 TEST(DpInitFlood, NeighboursOptionIsRangeChecked)
 {
