@@ -347,17 +347,24 @@ may_ring_slots(struct fz *f, int which, const struct sc_ring *r)
 	may_range(f, f->off[which] + SC_RING_TAIL_OFF + 4, 4); /* sleeping: cleared */
 }
 
-/* The rx arena: the bytes not holding what the application has yet to read. */
+/*
+ * The rx arena: the bytes not holding what the application has yet to read.
+ * A tail the application wrote ahead of the daemon's head says it read
+ * everything up to there: within a round the head can pass it (several
+ * events), and from then on the daemon takes it (sc_arena_alloc() reads
+ * the tail again only when it needs room). A tail more than an arena ahead
+ * of what the daemon knew, or behind it, is never taken.
+ */
 static void
 may_arena_bytes(struct fz *f, const struct sc_arena *a)
 {
 	uint64_t t = atomic_load((const _Atomic uint64_t *)(const void *)(a->shared + 64));
-	if (t - a->other > a->mine - a->other)
+	if (t - a->other > a->size)
 		t = a->other;
 	size_t data = f->off[RX_OFF] + SC_ARENA_HDR;
 	may_range(f, data, f->arena);
 	/* Unread: positions t .. mine, at most an arena, in one or two pieces. */
-	uint64_t n = a->mine - t, at = t & (f->arena - 1);
+	uint64_t n = (int64_t)(a->mine - t) > 0 ? a->mine - t : 0, at = t & (f->arena - 1);
 	uint64_t first = n < f->arena - at ? n : f->arena - at;
 	memset(f->may + data + at, 0, first);
 	memset(f->may + data, 0, n - first);
