@@ -12,7 +12,12 @@
 //   2. goodput with it: the same, while attack packets go into the victim's
 //      receive ring. The INIT flood's come from an attacker thread on the
 //      second lcore writing as fast as it can (its frames made beforehand,
-//      4,000 sources); every other attack's from the main lcore, up to 32
+//      4,000 sources; attacker_offered_per_s is what it tried, per
+//      wall-clock second, attack_packets_per_s what the ring took); with
+//      --init-queue (init_flood_queue) they go, as the NIC's rule would send
+//      them, to the server's queue for handshakes, and the cost per packet
+//      is measured once the association has been quiet for 150 ms (such a
+//      queue is read in full only then); every other attack's from the main lcore, up to 32
 //      per round while the victim's ring holds fewer than 256 (with
 //      --lcore, from the attacker lcore too, records named NAME_lcore: 4,000
 //      frames made beforehand, so only attacks whose frames stay valid
@@ -51,6 +56,7 @@ struct Flood {
 	std::vector<Bytes> frames;
 	std::atomic<bool> stop{ false };
 	uint64_t sent = 0, full = 0;
+	uint64_t offered = 0; // frames it tried to write: the ring took `sent`
 };
 
 // The attacker lcore: INITs into the server's ring as fast as it takes them.
@@ -60,6 +66,8 @@ flood_main(void *arg)
 	Flood *f = static_cast<Flood *>(arg);
 	rte_mbuf *m[32];
 	size_t next = 0;
+	// The NIC's steering (AttackBed::server_rx()): every frame is an INIT.
+	rte_ring *to = f->bed->server_rx(f->frames[0].data(), f->frames[0].size());
 	while (!f->stop.load(std::memory_order_relaxed)) {
 		if (rte_pktmbuf_alloc_bulk(f->bed->apool, m, 32) != 0) {
 			f->full++;
@@ -69,7 +77,8 @@ flood_main(void *arg)
 			const Bytes &b = f->frames[next++ % f->frames.size()];
 			memcpy(rte_pktmbuf_append(m[i], (uint16_t)b.size()), b.data(), b.size());
 		}
-		unsigned n = rte_ring_enqueue_burst(f->bed->s_rx, (void **)m, 32, nullptr);
+		unsigned n = rte_ring_enqueue_burst(to, (void **)m, 32, nullptr);
+		f->offered += 32;
 		f->sent += n;
 		if (n < 32) {
 			f->full++;
@@ -92,7 +101,17 @@ cpu_secs()
 struct Goodput {
 	double secs = 0;
 	uint64_t msgs = 0, bytes = 0, attack = 0, steps = 0;
+	uint64_t offered = 0; // the attacker lcore's tries (attack: what got in)
+	double wall = 0;      // wall-clock seconds (the attacker lcore's time)
 };
+
+// The server's ring the attacks write: with --init-queue (the INIT
+// floods' only), the queue for handshakes.
+rte_ring *
+attack_ring(const AttackBed &b)
+{
+	return b.s_rx_init != nullptr ? b.s_rx_init : b.s_rx;
+}
 
 // Legitimate traffic for secs seconds; the attack's packets too when `at`:
 // from the flood lcore, or from this one, up to 32 a round while the
@@ -104,14 +123,16 @@ traffic(AttackBed &b, double secs, const Attack *at, Flood *flood, unsigned *nex
 {
 	Goodput g;
 	uint64_t m0 = b.received, b0 = b.received_bytes, a0 = b.injected;
-	rte_ring *rx = at != nullptr && at->victim_client ? b.c_rx : b.s_rx;
+	rte_ring *rx = at != nullptr && at->victim_client ? b.c_rx : attack_ring(b);
 	if (flood != nullptr) {
 		flood->stop = false;
 		flood->sent = 0;
+		flood->offered = 0;
 		if (rte_eal_remote_launch(flood_main, flood, rte_get_next_lcore(-1, 1, 0)) != 0)
 			fprintf(stderr, "attack_bench: no second lcore for the flood\n");
 	}
 	const double t0 = cpu_secs();
+	const auto w0 = std::chrono::steady_clock::now();
 	while (cpu_secs() - t0 < secs) {
 		for (int k = 0;
 		     at != nullptr && flood == nullptr && k < 32 && rte_ring_count(rx) < kPaceRoom;
@@ -123,10 +144,12 @@ traffic(AttackBed &b, double secs, const Attack *at, Flood *flood, unsigned *nex
 		g.steps++;
 	}
 	g.secs = cpu_secs() - t0;
+	g.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
 	if (flood != nullptr) {
 		flood->stop = true;
 		rte_eal_mp_wait_lcore();
 		g.attack = flood->sent;
+		g.offered = flood->offered;
 	} else {
 		g.attack = b.injected - a0;
 	}
@@ -143,6 +166,8 @@ add(Goodput &sum, const Goodput &g)
 	sum.bytes += g.bytes;
 	sum.attack += g.attack;
 	sum.steps += g.steps;
+	sum.offered += g.offered;
+	sum.wall += g.wall;
 }
 
 void
@@ -191,10 +216,18 @@ run(const Attack &at, double secs, unsigned serial, bool threaded)
 			b.step();
 		}
 	}
+	if (b.s_rx_init != nullptr) {
+		// The queue for handshakes is read in full only once the
+		// association has been quiet for 100 ms (DP_ASSOC_TRAFFIC_NS):
+		// what follows prices an INIT read, not the wait for one.
+		const auto q0 = std::chrono::steady_clock::now();
+		while (std::chrono::steady_clock::now() - q0 < std::chrono::milliseconds(150))
+			b.step();
+	}
 	unsigned assocs0 = dpsctp_assoc_count(victim), use0 = AttackBed::in_use(victim);
 	uint64_t gaps1 = b.forged_gap_blocks;
 	unsigned n = 0, burst = at.victim_client ? 1 : 32, target = at.victim_client ? 2000 : 20000;
-	rte_ring *rx = at.victim_client ? b.c_rx : b.s_rx;
+	rte_ring *rx = at.victim_client ? b.c_rx : attack_ring(b);
 	std::vector<double> per_packet; // each burst's victim cycles per packet
 	for (unsigned i = 0; n < target; i++) {
 		unsigned got = 0;
@@ -259,7 +292,8 @@ run(const Attack &at, double secs, unsigned serial, bool threaded)
 		 "\"legit_established\": %s, \"legit_bad\": %lu, "
 		 "\"assocs_per_packet\": %.6f, \"mbufs_in_use_per_packet\": %.6f, "
 		 "\"cost_packets\": %u, \"gap_blocks_per_sack\": %.1f, "
-		 "\"gap_blocks_per_sack_measured\": %.1f, \"attacker_lcore\": %s}",
+		 "\"gap_blocks_per_sack_measured\": %.1f, \"attacker_lcore\": %s, "
+		 "\"attacker_offered_per_s\": %.0f}",
 		 at.name, suffix, at.victim_client ? "client" : "server",
 		 (unsigned long)with.attack, with.attack / with.secs, cycles, hz / cycles,
 		 without.msgs / without.secs, without.bytes / without.secs, with.msgs / with.secs,
@@ -267,7 +301,7 @@ run(const Attack &at, double secs, unsigned serial, bool threaded)
 		 without.msgs > 0 ? (with.msgs / with.secs) / (without.msgs / without.secs) : 0.0,
 		 (unsigned long)wire_dropped, established ? "true" : "false", (unsigned long)b.bad,
 		 (double)assocs_left / n, (double)mbufs_left / n, n, gaps_per_sack, gaps_measured,
-		 threaded ? "true" : "false");
+		 threaded ? "true" : "false", with.wall > 0 ? with.offered / with.wall : 0.0);
 	return out;
 }
 

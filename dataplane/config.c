@@ -82,6 +82,7 @@ enum kind {
 	K_IMPAIR_RX,
 	K_LOG,
 	K_ICMP_UNREACH,
+	K_INIT_QUEUE,
 	K_ONOFF, /* a bool field at off: "on" or "off" */
 	K_EXTENSIONS,
 	K_SCHED,
@@ -218,6 +219,14 @@ static const struct opt options[] = {
 		 "(a full burst): the rest are dropped before their CRC32c is checked "
 		 "(drop_init_busy), so a flood cannot take the cycles established associations "
 		 "need (docs/SECURITY.md)"),
+	{ .name = "init-queue",
+	  .arg = "off|flow|external",
+	  .kind = K_INIT_QUEUE,
+	  .value = V_REQUIRED,
+	  .help = "receive INITs (tag 0) on an rx queue of their own, one more per port, read "
+		  "at --busy-init-rate while associations have traffic: flow asks the port "
+		  "for the rte_flow rule, external trusts the NIC or switch to steer "
+		  "(docs/PORTS.md)" },
 	UINT_OPT("max-streams", "N", max_streams, 1, STREAMS_MAX, NULL,
 		 "streams offered and accepted per direction of an association, and the most "
 		 "RE-CONFIG (RFC 6525) can add up to"),
@@ -330,6 +339,7 @@ static const char *const profile_names[] = {
 
 static const char *const icmp_unreach_names[] = { "profile", "abort", "ignore" };
 static const char *const onoff_names[] = { "off", "on" };
+static const char *const init_queue_names[] = { "off", "flow", "external" };
 
 /*
  * --extensions: the names of the DPSCTP_EXT_* bits this build implements
@@ -888,6 +898,7 @@ set_named(struct parse *p, const struct opt *o, const char *v, const char *const
 	seterr(err, errlen, "%s%s '%s': unknown (%s)", dashes(p), o->name, v,
 	       o->kind == K_PROFILE	   ? "rfc or dc"
 	       : o->kind == K_ICMP_UNREACH ? "profile, abort or ignore"
+	       : o->kind == K_INIT_QUEUE   ? "off, flow or external"
 	       : o->kind == K_SCHED	   ? SCHED_LIST
 	       : o->kind == K_ONOFF	   ? "on or off"
 					   : "error, warning, info or debug");
@@ -1027,6 +1038,11 @@ apply(struct parse *p, const struct opt *o, const char *v, char *err, size_t err
 		rc = set_named(p, o, v, icmp_unreach_names, 3, &idx, err, errlen);
 		if (rc == 0)
 			c->icmp_unreach = (enum dpsctp_config_icmp_unreach)idx;
+		return rc;
+	case K_INIT_QUEUE:
+		rc = set_named(p, o, v, init_queue_names, 3, &idx, err, errlen);
+		if (rc == 0)
+			c->init_queue = (enum dpsctp_config_init_queue)idx;
 		return rc;
 	case K_ONOFF:
 		rc = set_named(p, o, v, onoff_names, 2, &idx, err, errlen);
@@ -1589,6 +1605,9 @@ format_value(const struct dpsctp_config *c, const struct opt *o, char *buf, size
 	case K_ICMP_UNREACH:
 		snprintf(buf, len, "%s", icmp_unreach_names[(unsigned)c->icmp_unreach % 3u]);
 		break;
+	case K_INIT_QUEUE:
+		snprintf(buf, len, "%s", init_queue_names[(unsigned)c->init_queue % 3u]);
+		break;
 	case K_ONOFF:
 		snprintf(buf, len, "%s",
 			 *(const bool *)(const void *)((const char *)c + o->off) ? "on" : "off");
@@ -1710,6 +1729,7 @@ dpsctp_config_print(const struct dpsctp_config *c, FILE *f)
 		case K_PF:
 		case K_PROFILE:
 		case K_ICMP_UNREACH:
+		case K_INIT_QUEUE:
 		case K_ONOFF:
 		case K_LOG:
 		case K_EXTENSIONS:

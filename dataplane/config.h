@@ -76,6 +76,14 @@ enum dpsctp_config_icmp_unreach {
 	DPSCTP_CONFIG_ICMP_UNREACH_IGNORE,
 };
 
+/** --init-queue: where INITs (verification tag 0) are received (docs/PORTS.md
+ * "A queue for handshakes"). */
+enum dpsctp_config_init_queue {
+	DPSCTP_CONFIG_INIT_QUEUE_OFF = 0,  /**< with the associations' packets */
+	DPSCTP_CONFIG_INIT_QUEUE_FLOW,	   /**< an rx queue of their own, steered by rte_flow */
+	DPSCTP_CONFIG_INIT_QUEUE_EXTERNAL, /**< an rx queue of their own, steered outside us */
+};
+
 /** --log-level, most severe first. */
 enum dpsctp_config_log_level {
 	DPSCTP_CONFIG_LOG_ERROR = 0,
@@ -132,16 +140,17 @@ struct dpsctp_config {
 	uint32_t max_handshakes;		      /**< --max-handshakes, per lcore, 256 */
 	uint32_t busy_init_rate; /**< --busy-init-rate: INITs/s a worker answers while its
 				    receive queue is backed up, 10000; 0: every INIT */
-	uint32_t max_streams;	 /**< --max-streams, 64 */
-	uint32_t out_streams;	 /**< --out-streams asked for at the start, 0 = --max-streams */
-	uint32_t stream_mem;	 /**< --stream-mem bytes per lcore, 64 MiB */
-	uint32_t max_paths;	 /**< --max-paths, per association, 4 */
-	uint32_t neighbours;	 /**< --neighbours per lcore, 0 = derived */
-	uint32_t listeners;	 /**< --listeners, ports per instance, 64 */
-	uint32_t rcvbuf;	 /**< --rcvbuf bytes per association, 256 KiB */
-	uint32_t sndbuf;	 /**< --sndbuf bytes per association, 256 KiB */
-	uint32_t mbufs;		 /**< --mbufs pool size, 0 = computed */
-	uint32_t copy_max;	 /**< --copy-max bytes, or _COPY_MAX_AUTO */
+	enum dpsctp_config_init_queue init_queue; /**< --init-queue, default off */
+	uint32_t max_streams;			  /**< --max-streams, 64 */
+	uint32_t out_streams; /**< --out-streams asked for at the start, 0 = --max-streams */
+	uint32_t stream_mem;  /**< --stream-mem bytes per lcore, 64 MiB */
+	uint32_t max_paths;   /**< --max-paths, per association, 4 */
+	uint32_t neighbours;  /**< --neighbours per lcore, 0 = derived */
+	uint32_t listeners;   /**< --listeners, ports per instance, 64 */
+	uint32_t rcvbuf;      /**< --rcvbuf bytes per association, 256 KiB */
+	uint32_t sndbuf;      /**< --sndbuf bytes per association, 256 KiB */
+	uint32_t mbufs;	      /**< --mbufs pool size, 0 = computed */
+	uint32_t copy_max;    /**< --copy-max bytes, or _COPY_MAX_AUTO */
 	char impair[DPSCTP_CONFIG_IMPAIR_LEN];	  /**< --impair spec, "" = none */
 	char impair_rx[DPSCTP_CONFIG_IMPAIR_LEN]; /**< --impair-rx spec, "" = none */
 	bool telemetry;				  /**< --telemetry / --no-telemetry, on */

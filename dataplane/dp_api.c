@@ -378,6 +378,8 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	d->n_workers = cfg->queues != 0 ? cfg->queues : 1;
 	d->n_ports = cfg->n_ports;
 	d->routed = cfg->n_ports > 1 || cfg->n_routes > 0;
+	d->init_q = cfg->init_queue != DPSCTP_CONFIG_INIT_QUEUE_OFF;
+	d->init_qid = (uint16_t)d->n_workers;
 	if (d->n_workers > DP_MAX_WORKERS) {
 		dp_err(err, errlen, "%s (%d)", "--queues above the workers an instance runs",
 		       DP_MAX_WORKERS);
@@ -452,7 +454,9 @@ dp_open_port(struct dpsctp *d, unsigned i, struct rte_mempool *pool, char *err, 
 	} else {
 		pc.devargs = name;
 	}
-	pc.nb_queues = (uint16_t)d->n_workers;
+	/* --init-queue: one more rx queue, outside RSS, for what the rule sends it. */
+	pc.nb_queues = (uint16_t)(d->n_workers + (d->init_q ? 1u : 0u));
+	pc.rss_queues = (uint16_t)d->n_workers;
 	pc.mtu = d->cfg.mtu;
 	/* A per-lcore cache: without one every mbuf alloc and free is a CAS on the
 	 * pool's ring (drivers/port only picks a cache when it sizes the pool). */
@@ -536,18 +540,33 @@ dp_tags(struct dpsctp *d, char *err, size_t errlen)
 	 * (docs/DEMUX.md). Software PMDs refuse; the refusal is kept in the port's
 	 * error text for the log.
 	 */
+	bool init_flow = d->init_q && d->cfg.init_queue == DPSCTP_CONFIG_INIT_QUEUE_FLOW;
 	if (d->n_workers > 1) {
 		uint32_t mask = ((1u << bits) - 1u) << (32u - bits);
 		bool ok = true;
+		/* Below the handshake rule (priority 0), which owner 0's would shadow. */
 		for (unsigned p = 0; p < d->n_ports && ok; p++)
 			for (unsigned i = 0; i < d->n_workers && ok; i++)
-				ok = dpsctp_port_flow_vtag(&d->ports[p], mask,
-							   (uint32_t)i << (32u - bits), (uint16_t)i,
-							   NULL) == 0;
+				ok = dpsctp_port_flow_vtag_prio(
+					     &d->ports[p], mask, (uint32_t)i << (32u - bits),
+					     (uint16_t)i, init_flow ? 1 : 0, NULL) == 0;
 		if (!ok)
 			for (unsigned p = 0; p < d->n_ports; p++)
 				(void)dpsctp_port_flow_flush(&d->ports[p]);
 		d->flow_hw = ok;
+	}
+	/* --init-queue flow: tag 0 (INITs) to the last queue, or no instance. */
+	for (unsigned p = 0; init_flow && p < d->n_ports; p++) {
+		int rc = dpsctp_port_flow_vtag_prio(&d->ports[p], UINT32_MAX, 0, d->init_qid, 0,
+						    NULL);
+		if (rc != 0) {
+			dp_err(err, errlen,
+			       "--init-queue flow: the port cannot steer INITs (%s); use "
+			       "--init-queue external when something else steers them, or off "
+			       "(%d)",
+			       d->ports[p].error, rc);
+			return rc;
+		}
 	}
 	if (dpsctp_vtag_scheme_init(&d->vtag, bits, d->n_workers, d->flow_hw ? NULL : key) != 0) {
 		dp_err(err, errlen, "%s (%d)", "verification tag scheme", -EINVAL);
@@ -817,7 +836,7 @@ dpsctp_destroy(struct dpsctp *d)
 		d->w[i] = NULL;
 	}
 	for (unsigned i = d->n_ports; i-- > 0;) {
-		if (d->flow_hw)
+		if (d->flow_hw || (d->init_q && d->cfg.init_queue == DPSCTP_CONFIG_INIT_QUEUE_FLOW))
 			(void)dpsctp_port_flow_flush(&d->ports[i]);
 		/* Port 0's pool is every port's: the others close first. */
 		if (d->ports[i].open)

@@ -46,6 +46,9 @@
 	X(ootb, "packets for no association, answered or dropped by the endpoint (§8.4)")          \
 	X(drop_init_busy,                                                                          \
 	  "INITs dropped unread while the receive queue was backed up, beyond --busy-init-rate")   \
+	X(rx_init_queue,                                                                           \
+	  "frames read from the queue for handshakes (--init-queue); those it holds beyond "       \
+	  "--busy-init-rate while associations have traffic are left for the port to drop")        \
 	X(tx_packets, "frames handed to the port")                                                 \
 	X(tx_full, "frames the port did not take after retries: dropped (the core retransmits)")   \
 	X(tx_no_mbuf, "no mbuf to build a packet: dropped (the core retransmits)")                 \

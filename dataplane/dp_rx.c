@@ -188,6 +188,38 @@ dp_rx_init_shed(struct dp_worker *w, const uint8_t *bytes, uint32_t len)
 	return false;
 }
 
+/* Whether --busy-init-rate rations INITs now: a rate, and associations with traffic. */
+static bool
+dp_rx_init_rationed(const struct dp_worker *w)
+{
+	return w->busy_init_gap_ns != 0 && w->now_ns < w->assoc_traffic_until;
+}
+
+unsigned
+dp_rx_init_budget(const struct dp_worker *w, unsigned max)
+{
+	if (!dp_rx_init_rationed(w))
+		return max;
+	/* GCRA as dp_rx_init_shed(): the k-th frame conforms while its due
+	 * time is within DP_BUSY_INIT_BURST intervals of now. */
+	uint64_t gap = w->busy_init_gap_ns;
+	uint64_t due = w->busy_init_ns > w->now_ns ? w->busy_init_ns : w->now_ns;
+	uint64_t limit = w->now_ns + DP_BUSY_INIT_BURST * gap;
+	if (due > limit)
+		return 0;
+	uint64_t k = (limit - due) / gap + 1;
+	return k < max ? (unsigned)k : max;
+}
+
+void
+dp_rx_init_spend(struct dp_worker *w, unsigned n)
+{
+	if (n == 0 || !dp_rx_init_rationed(w))
+		return;
+	uint64_t due = w->busy_init_ns > w->now_ns ? w->busy_init_ns : w->now_ns;
+	w->busy_init_ns = due + (uint64_t)n * w->busy_init_gap_ns;
+}
+
 static void
 dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_in *in, bool handed)
 {
@@ -269,7 +301,9 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 		}
 		dp_conn_after(c);
 	} else {
+		w->tag_spread = w->rx_init_q && d->n_workers > 1;
 		dp_rx_ootb(w, m, &rx, in);
+		w->tag_spread = false;
 	}
 done:
 	rte_pktmbuf_free(m);

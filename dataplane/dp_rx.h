@@ -17,4 +17,15 @@
 /* One frame (handed: from another worker's hand-off ring); m is consumed. */
 void dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed);
 
+/*
+ * Frames the worker may read now from a queue for handshakes
+ * (--init-queue), up to max: max while no association has traffic or
+ * --busy-init-rate is 0, else what the rate's allowance holds (the same
+ * allowance dp_rx_frame() sheds INITs against), which reading n of them
+ * spends (dp_rx_init_spend()). What stays in the queue is the port's to
+ * drop when it fills: costs this worker nothing.
+ */
+unsigned dp_rx_init_budget(const struct dp_worker *w, unsigned max);
+void dp_rx_init_spend(struct dp_worker *w, unsigned n);
+
 #endif /* DPSCTP_DATAPLANE_DP_RX_H */

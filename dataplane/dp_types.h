@@ -205,6 +205,15 @@ struct dp_worker {
 	uint64_t assoc_served, assoc_traffic_until;
 	uint64_t busy_init_ns, busy_init_gap_ns;
 	/*
+	 * rx_init_q: the frame being handled came from a port's queue for
+	 * handshakes (--init-queue). tag_spread: it is out of the blue there,
+	 * with several workers: the tag of an INIT ACK names the next worker in
+	 * turn (init_next), not this one, so that the associations one worker
+	 * answers for are spread over all, as RSS would have spread their INITs.
+	 */
+	bool rx_init_q, tag_spread;
+	unsigned init_next;
+	/*
 	 * One L3 state per port of the instance (d->n_ports): that port's
 	 * addresses, MAC and neighbour table (--neighbours entries in l3_mem),
 	 * each rte_malloc'd.
@@ -310,7 +319,11 @@ struct dpsctp {
 	struct dp_worker *w[DP_MAX_WORKERS];
 	unsigned lcore_of[DP_MAX_WORKERS]; /* EAL lcore running worker i, or RTE_MAX_LCORE */
 	bool flow_hw;			   /* rte_flow steers our tags to their owners' queues */
-	volatile bool running;		   /* dpsctp_start()ed loops keep going while true */
+	/* --init-queue: rx queue init_qid of every port takes the INITs (tag 0);
+	 * worker (port % n_workers) reads it (dp_worker.c) */
+	bool init_q;
+	uint16_t init_qid;
+	volatile bool running; /* dpsctp_start()ed loops keep going while true */
 	bool started;
 	uint32_t data_bytes; /* data_pool element size: DP_DATA_POOL_STREAMS both ways at most */
 	uint64_t next_id;

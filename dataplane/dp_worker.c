@@ -141,7 +141,13 @@ dp_choose_tag(void *ctx, const struct sctp_rx *rx)
 {
 	(void)rx;
 	struct dp_worker *w = ctx;
-	return dpsctp_vtag_make(&w->d->vtag, w->index, dp_random32(w));
+	/* An INIT of no association from the queue for handshakes: its
+	 * association's home is the next worker in turn, where the COOKIE
+	 * ECHO's tag will take it (dp_rx.c sets tag_spread). */
+	unsigned owner = w->index;
+	if (w->tag_spread)
+		owner = w->init_next++ % w->d->n_workers;
+	return dpsctp_vtag_make(&w->d->vtag, owner, dp_random32(w));
 }
 
 static struct rte_hash *
@@ -602,6 +608,35 @@ dp_worker_poll(struct dp_worker *w)
 				dp_rx_frame(w, pkts[i], false);
 			work += n;
 		}
+	}
+
+	/*
+	 * The queues for handshakes (--init-queue) of the ports this worker
+	 * reads them for: while associations have traffic, only as many as
+	 * --busy-init-rate allows; the rest wait, and what the queue cannot
+	 * hold the port drops without costing us a cycle. No impairment stage
+	 * here: --impair-rx is the associations' path.
+	 */
+	if (w->d->init_q) {
+		w->rx_busy = false;
+		w->rx_init_q = true;
+		for (unsigned p = w->index; p < w->d->n_ports; p += w->d->n_workers) {
+			unsigned k = dp_rx_init_budget(w, DP_BURST);
+			if (k == 0)
+				break;
+			n = rte_eth_rx_burst(w->d->ports[p].port_id, w->d->init_qid, pkts,
+					     (uint16_t)k);
+			dp_rx_init_spend(w, n);
+			w->ctr.rx_packets += n;
+			w->ctr.rx_init_queue += n;
+			w->port_rx[p] += n;
+			for (uint16_t i = 0; i < n; i++) {
+				pkts[i]->port = (uint16_t)p;
+				dp_rx_frame(w, pkts[i], false);
+			}
+			work += n;
+		}
+		w->rx_init_q = false;
 	}
 
 	/* Frames other workers received for us (never an INIT: tag 0 is not handed off). */

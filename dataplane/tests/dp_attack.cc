@@ -272,8 +272,19 @@ AttackBed::open(const std::string &tag, const Opts &client, const Opts &server)
 		if (*rings[i] == nullptr)
 			return std::string("rte_ring_create: ") + rte_strerror(rte_errno);
 	}
+	bool init_queue = false;
+	for (const auto &o : server)
+		init_queue |= o.first == "init-queue" && o.second != "off";
+	if (init_queue) {
+		s_rx_init = rte_ring_create(("asri" + tag).c_str(), 4096, SOCKET_ID_ANY, 0);
+		s_tx_idle = rte_ring_create(("asti" + tag).c_str(), 64, SOCKET_ID_ANY, 0);
+		if (s_rx_init == nullptr || s_tx_idle == nullptr)
+			return std::string("rte_ring_create: ") + rte_strerror(rte_errno);
+	}
+	rte_ring *srx[2] = { s_rx, s_rx_init }, *stx[2] = { s_tx, s_tx_idle };
+	unsigned sq = init_queue ? 2 : 1;
 	cport_id = rte_eth_from_rings(("atkc" + tag).c_str(), &c_rx, 1, &c_tx, 1, SOCKET_ID_ANY);
-	sport_id = rte_eth_from_rings(("atks" + tag).c_str(), &s_rx, 1, &s_tx, 1, SOCKET_ID_ANY);
+	sport_id = rte_eth_from_rings(("atks" + tag).c_str(), srx, sq, stx, sq, SOCKET_ID_ANY);
 	if (cport_id < 0 || sport_id < 0)
 		return std::string("rte_eth_from_rings: ") + rte_strerror(rte_errno);
 	// Room for a jumbo frame in one segment (the SACK attack's 9,000 bytes).
@@ -333,7 +344,7 @@ AttackBed::stop()
 	for (dpsctp *d : { c, s })
 		if (d != nullptr)
 			(void)dpsctp_stop(d, 100);
-	for (rte_ring *r : { c_tx, c_rx, s_tx, s_rx }) {
+	for (rte_ring *r : { c_tx, c_rx, s_tx, s_rx, s_rx_init, s_tx_idle }) {
 		void *m;
 		while (r != nullptr && rte_ring_dequeue(r, &m) == 0)
 			rte_pktmbuf_free((rte_mbuf *)m);
@@ -352,7 +363,7 @@ AttackBed::close()
 		if (id >= 0 && rte_eth_dev_is_valid_port((uint16_t)id))
 			rte_eth_dev_close((uint16_t)id);
 	cport_id = sport_id = -1;
-	for (rte_ring **r : { &c_tx, &c_rx, &s_tx, &s_rx }) {
+	for (rte_ring **r : { &c_tx, &c_rx, &s_tx, &s_rx, &s_rx_init, &s_tx_idle }) {
 		rte_ring_free(*r);
 		*r = nullptr;
 	}
@@ -445,6 +456,8 @@ AttackBed::wire(rte_ring *from, rte_ring *to, bool c2s)
 					to_attacker.emplace_back(f, f + len);
 			}
 		}
+		if (c2s && f != nullptr)
+			to = server_rx(f, len);
 		if (!forward || rte_ring_enqueue(to, m) != 0) {
 			if (forward)
 				wire_dropped++;
@@ -500,13 +513,25 @@ AttackBed::inject(const Bytes &f, bool to_client)
 		return false;
 	}
 	memcpy(p, f.data(), f.size());
-	if (rte_ring_enqueue(to_client ? c_rx : s_rx, m) != 0) {
+	if (rte_ring_enqueue(to_client ? c_rx : server_rx(f.data(), f.size()), m) != 0) {
 		rte_pktmbuf_free(m);
 		refused++;
 		return false;
 	}
 	injected++;
 	return true;
+}
+
+rte_ring *
+AttackBed::server_rx(const uint8_t *f, size_t n) const
+{
+	if (s_rx_init == nullptr)
+		return s_rx;
+	size_t ihl;
+	const uint8_t *ip = ip4_of(f, n, &ihl);
+	if (ip == nullptr || ip[9] != 132 || n < 14 + ihl + 12)
+		return s_rx;
+	return get32(ip + ihl + 4) == 0 ? s_rx_init : s_rx;
 }
 
 bool
@@ -754,6 +779,16 @@ make_attacks()
 		      false,
 		      {},
 		      {},
+		      nullptr,
+		      spoofed_init });
+	// The NIC steers INITs to a queue of their own (--init-queue), read at
+	// --busy-init-rate while the association talks: the rest wait there,
+	// and what the queue cannot hold the NIC drops.
+	v.push_back({ "init_flood_queue",
+		      "the same INITs, steered to the server's queue for handshakes",
+		      false,
+		      {},
+		      { { "init-queue", "external" } },
 		      nullptr,
 		      spoofed_init });
 	v.push_back({ "cookie_bad_mac",

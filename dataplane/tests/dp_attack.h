@@ -18,6 +18,11 @@
 // captured cookie) and a function that crafts its i-th packet, written
 // into the victim's receive ring from a pool of the attacker's own, so that
 // the victim's pool shows only what the victim holds.
+//
+// With a server option --init-queue (flow or external), the server's port
+// has a second receive ring for handshakes, and the wire and the attacker
+// play the NIC whose rte_flow rule fills it: a frame whose SCTP tag is 0
+// goes there, everything else to the first (AttackBed::server_rx()).
 #ifndef DPSCTP_DATAPLANE_TESTS_DP_ATTACK_H
 #define DPSCTP_DATAPLANE_TESTS_DP_ATTACK_H
 
@@ -186,6 +191,11 @@ class AttackBed {
 	uint64_t raw_cookie_acks = 0;  // COOKIE ACKs the server sent it
 	rte_mempool *apool = nullptr;  // the attacker's mbufs
 	rte_ring *c_tx = nullptr, *c_rx = nullptr, *s_tx = nullptr, *s_rx = nullptr;
+	// With the server's --init-queue: its rx queue 1 (and an idle tx queue 1).
+	rte_ring *s_rx_init = nullptr, *s_tx_idle = nullptr;
+	// The server's receive ring a frame goes to: the NIC's rule of
+	// --init-queue (SCTP tag 0 to s_rx_init) when the server has one.
+	rte_ring *server_rx(const uint8_t *f, size_t n) const;
 
       private:
 	void tap_c2s(const uint8_t *f, size_t n);

@@ -162,6 +162,25 @@ TEST_F(DpAttack, InitFloodShedWhileTheQueueIsBackedUp)
 	EXPECT_EQ(dpsctp_assoc_count(bed_->s), 1u);
 }
 
+// The same flood steered by the NIC to the server's queue for handshakes
+// (--init-queue): the server reads it at --busy-init-rate while the
+// association talks and answers every INIT it reads; the rest wait in that
+// queue (the NIC's to drop when it fills). None is shed unread, none is lost
+// on the way: read and left add up to the flood.
+TEST_F(DpAttack, InitFloodSteeredToTheQueueForHandshakes)
+{
+	open("init_flood_queue");
+	run(4000);
+	uint64_t left = rte_ring_count(bed_->s_rx_init);
+	printf("read %lu, left in the queue for handshakes %lu\n",
+	       (unsigned long)moved("rx_init_queue"), (unsigned long)left);
+	EXPECT_EQ(moved("rx_init_queue") + left, 4000u);
+	EXPECT_EQ(moved("ootb"), moved("rx_init_queue")) << "each INIT read is answered";
+	EXPECT_EQ(moved("drop_init_busy"), 0u);
+	EXPECT_EQ(moved("tx_l3_drop"), 0u) << "the association's packets found no neighbour";
+	EXPECT_EQ(dpsctp_assoc_count(bed_->s), 1u);
+}
+
 TEST_F(DpAttack, CookieEchoWithAWrongMac)
 {
 	open("cookie_bad_mac");

@@ -34,6 +34,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -372,6 +373,116 @@ TEST(DpInitFlood, SpoofedOnLinkInitsDoNotStarveAnAssociation)
 	dpsctp_destroy(c.d);
 }
 
+// A client (10.0.0.1/16) and a listening server (10.0.0.2/16) on a
+// RingLink of nq queue pairs, both polled by the test thread, for the
+// tests of what a worker reads when (--busy-init-rate, --init-queue).
+struct Pair {
+	RingLink link;
+	unsigned flood_sent = 0;
+	Side c, s;
+	rte_mempool *cpool = nullptr, *spool = nullptr;
+	unsigned cfree = 0, sfree = 0;
+	uint8_t server_mac[6] = {};
+
+	Pair(const std::string &tag, unsigned nq) : link(tag, nq)
+	{
+		c.flood_sent = s.flood_sent = &flood_sent;
+	}
+	// Both instances, the server's configuration changed by `server`
+	// first; "" or what failed.
+	std::string open(const std::function<void(dpsctp_config &)> &server)
+	{
+		if (link.a < 0 || link.b < 0)
+			return std::string("ring link: ") + rte_strerror(rte_errno);
+		char err[256] = "";
+		dpsctp_config cc = dp_test_config(link.name_a, "10.0.0.1/16", 1, 0);
+		dpsctp_config sc = dp_test_config(link.name_b, "10.0.0.2/16", 1, kPort);
+		server(sc);
+		c.d = dpsctp_create(&cc, err, sizeof(err));
+		if (c.d == nullptr)
+			return std::string("client: ") + err;
+		s.d = dpsctp_create(&sc, err, sizeof(err));
+		if (s.d == nullptr)
+			return std::string("server: ") + err;
+		spool = dpsctp_pktmbuf_pool(s.d);
+		cpool = dpsctp_pktmbuf_pool(c.d);
+		sfree = rte_mempool_avail_count(spool);
+		cfree = rte_mempool_avail_count(cpool);
+		dpsctp_mac(s.d, server_mac);
+		return dpsctp_listen(s.d, kPort, &kServerCb, &s) == 0 ? "" : "dpsctp_listen failed";
+	}
+	void poll()
+	{
+		dpsctp_poll(c.d, 0);
+		dpsctp_poll(s.d, 0);
+	}
+	// The client's association, up on both sides.
+	bool connect()
+	{
+		sctp_addr peer = { 4, { 10, 0, 0, 2 } };
+		int rc = 0;
+		if (dpsctp_connect(c.d, 0, &peer, 1, kPort, 0, &kClientCb, &c, &rc) == nullptr)
+			return false;
+		for (uint64_t i = 0; i < 50000000 && !(c.up && s.up) && !c.lost; i++)
+			poll();
+		return c.up && s.up;
+	}
+	// Message k to the server and its echo back (c.echoed_at needs room).
+	bool echo(uint32_t k)
+	{
+		std::vector<uint8_t> body(msg_len(k));
+		for (uint32_t i = 0; i < body.size(); i++)
+			body[i] = msg_byte(k, i);
+		dpsctp_sndinfo si = { 0, k, 0, DPSCTP_PR_NONE, 0, 0 };
+		if (dpsctp_send_bytes(c.a, &si, body.data(), body.size()) != 0)
+			return false;
+		for (uint64_t i = 0; i < 50000000 && c.echoed_at[k] < 0 && !c.lost; i++)
+			poll();
+		return c.echoed_at[k] >= 0;
+	}
+	// Spoofed INIT i into the server's rx queue q (the NIC's choice).
+	bool inject_init(unsigned i, unsigned q)
+	{
+		Bytes f = spoofed_init(i, server_mac);
+		rte_mbuf *m = rte_pktmbuf_alloc(cpool);
+		if (m == nullptr)
+			return false;
+		memcpy(rte_pktmbuf_append(m, (uint16_t)f.size()), f.data(), f.size());
+		if (rte_ring_enqueue(link.ab[q], m) == 0)
+			return true;
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	// The client's association aborted (if any), both stopped, every ring
+	// emptied, every mbuf back in its pool.
+	~Pair()
+	{
+		if (c.a != nullptr && !c.lost) {
+			EXPECT_EQ(dpsctp_abort(c.a), 0);
+			for (uint64_t i = 0; i < 10000000 && !s.lost; i++)
+				poll();
+		}
+		for (dpsctp *d : { s.d, c.d }) {
+			if (d != nullptr) {
+				EXPECT_EQ(dpsctp_stop(d, 200), 0);
+			}
+		}
+		void *p;
+		for (auto *v : { &link.ab, &link.ba })
+			for (rte_ring *r : *v)
+				while (r != nullptr && rte_ring_dequeue(r, &p) == 0)
+					rte_pktmbuf_free((rte_mbuf *)p);
+		if (spool != nullptr) {
+			EXPECT_EQ(rte_mempool_avail_count(spool), sfree) << "server mbufs leaked";
+		}
+		if (cpool != nullptr) {
+			EXPECT_EQ(rte_mempool_avail_count(cpool), cfree) << "client mbufs leaked";
+		}
+		dpsctp_destroy(s.d);
+		dpsctp_destroy(c.d);
+	}
+};
+
 // --busy-init-rate: INITs that arrive while the queue is backed up (a full
 // burst) and an association has traffic are answered at that rate, the rest
 // dropped unread; with 0, or with no association talking (a storm of
@@ -386,64 +497,25 @@ TEST(DpInitFlood, ABackedUpQueueAnswersInitsOnlyAtTheBusyRate)
 	constexpr unsigned kInits = 200, kRate = 1000;
 	enum Case { SHED, RATE_0, NO_TRAFFIC };
 	for (Case k : { SHED, RATE_0, NO_TRAFFIC }) {
-		RingLink link("busy" + std::to_string((int)k), 1);
-		ASSERT_GE(link.a, 0) << rte_strerror(rte_errno);
-		ASSERT_GE(link.b, 0) << rte_strerror(rte_errno);
-		char err[256] = "";
-		unsigned flood_sent = 0;
-		Side c, s;
-		c.flood_sent = s.flood_sent = &flood_sent;
-		c.echoed_at.assign(1, -1);
-		dpsctp_config cc = dp_test_config(link.name_a, "10.0.0.1/16", 1, 0);
-		dpsctp_config sc = dp_test_config(link.name_b, "10.0.0.2/16", 1, kPort);
-		sc.busy_init_rate = k == RATE_0 ? 0 : kRate;
-		c.d = dpsctp_create(&cc, err, sizeof(err));
-		ASSERT_NE(c.d, nullptr) << err;
-		s.d = dpsctp_create(&sc, err, sizeof(err));
-		ASSERT_NE(s.d, nullptr) << err;
-		rte_mempool *spool = dpsctp_pktmbuf_pool(s.d), *cpool = dpsctp_pktmbuf_pool(c.d);
-		unsigned sfree = rte_mempool_avail_count(spool),
-			 cfree = rte_mempool_avail_count(cpool);
-		ASSERT_EQ(dpsctp_listen(s.d, kPort, &kServerCb, &s), 0);
-		uint8_t server_mac[6];
-		dpsctp_mac(s.d, server_mac);
-		auto poll = [&] {
-			dpsctp_poll(c.d, 0);
-			dpsctp_poll(s.d, 0);
-		};
+		Pair pair("busy" + std::to_string((int)k), 1);
+		pair.c.echoed_at.assign(1, -1);
+		ASSERT_EQ(pair.open([&](dpsctp_config &sc) {
+			sc.busy_init_rate = k == RATE_0 ? 0 : kRate;
+		}),
+			  "");
 		if (k != NO_TRAFFIC) {
-			sctp_addr peer = { 4, { 10, 0, 0, 2 } };
-			int rc = 0;
-			ASSERT_NE(dpsctp_connect(c.d, 0, &peer, 1, kPort, 0, &kClientCb, &c, &rc),
-				  nullptr)
-				<< rc;
-			for (uint64_t i = 0; i < 50000000 && !(c.up && s.up) && !c.lost; i++)
-				poll();
-			ASSERT_TRUE(c.up && s.up);
-			// The association talks: a message, and its echo back.
-			std::vector<uint8_t> body(msg_len(0));
-			for (uint32_t i = 0; i < body.size(); i++)
-				body[i] = msg_byte(0, i);
-			dpsctp_sndinfo si = { 0, 0, 0, DPSCTP_PR_NONE, 0, 0 };
-			ASSERT_EQ(dpsctp_send_bytes(c.a, &si, body.data(), body.size()), 0);
-			for (uint64_t i = 0; i < 50000000 && c.echoed_at[0] < 0 && !c.lost; i++)
-				poll();
-			ASSERT_GE(c.echoed_at[0], 0);
+			ASSERT_TRUE(pair.connect());
+			ASSERT_TRUE(pair.echo(0)); // the association talks
 		}
-		auto before = counters(s.d);
-		for (unsigned i = 0; i < kInits; i++) {
-			Bytes f = spoofed_init(i, server_mac);
-			rte_mbuf *m = rte_pktmbuf_alloc(cpool);
-			ASSERT_NE(m, nullptr);
-			memcpy(rte_pktmbuf_append(m, (uint16_t)f.size()), f.data(), f.size());
-			ASSERT_EQ(rte_ring_enqueue(link.ab[0], m), 0);
-		}
+		auto before = counters(pair.s.d);
+		for (unsigned i = 0; i < kInits; i++)
+			ASSERT_TRUE(pair.inject_init(i, 0));
 		const auto t0 = Clock::now();
-		for (int i = 0; i < 1000 && rte_ring_count(link.ab[0]) != 0; i++)
-			dpsctp_poll(s.d, 0);
+		for (int i = 0; i < 1000 && rte_ring_count(pair.link.ab[0]) != 0; i++)
+			dpsctp_poll(pair.s.d, 0);
 		double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-		ASSERT_EQ(rte_ring_count(link.ab[0]), 0u);
-		auto sn = counters(s.d);
+		ASSERT_EQ(rte_ring_count(pair.link.ab[0]), 0u);
+		auto sn = counters(pair.s.d);
 		uint64_t answered = sn["ootb"] - before["ootb"];
 		uint64_t shed = sn["drop_init_busy"] - before["drop_init_busy"];
 		EXPECT_EQ(answered + shed, (uint64_t)kInits) << "each INIT answered or shed";
@@ -454,22 +526,91 @@ TEST(DpInitFlood, ABackedUpQueueAnswersInitsOnlyAtTheBusyRate)
 		} else {
 			EXPECT_EQ(shed, 0u) << (k == RATE_0 ? "--busy-init-rate 0" : "no traffic");
 		}
-		if (c.a != nullptr) {
-			ASSERT_EQ(dpsctp_abort(c.a), 0);
-			for (uint64_t i = 0; i < 10000000 && !s.lost; i++)
-				poll();
-		}
-		EXPECT_EQ(dpsctp_stop(s.d, 200), 0);
-		EXPECT_EQ(dpsctp_stop(c.d, 200), 0);
-		void *p;
-		for (auto *r : { link.ab[0], link.ba[0] })
-			while (rte_ring_dequeue(r, &p) == 0)
-				rte_pktmbuf_free((rte_mbuf *)p);
-		EXPECT_EQ(rte_mempool_avail_count(spool), sfree) << "server mbufs leaked";
-		EXPECT_EQ(rte_mempool_avail_count(cpool), cfree) << "client mbufs leaked";
-		dpsctp_destroy(s.d);
-		dpsctp_destroy(c.d);
 	}
+}
+
+// --init-queue external: INITs arrive on a queue of their own (rx queue 1,
+// after the worker's: the test plays the NIC that steers tag 0 there). While
+// the association talks, the worker reads that queue only at
+// --busy-init-rate and leaves the rest where they are (nothing shed, nothing
+// read for nothing), and the association's messages still come back; once
+// it is gone, the INITs left are all read and answered. With no association
+// at all, a storm of INITs in that queue is answered in full at once.
+TEST(DpInitFlood, AQueueForHandshakesIsReadAtTheBusyRateWhileAssociationsTalk)
+{
+	constexpr unsigned kInits = 200, kRate = 1000, kEchoes = 5;
+	for (bool talk : { true, false }) {
+		Pair pair(std::string("iq") + (talk ? "t" : "q"), 2);
+		pair.c.echoed_at.assign(kEchoes, -1);
+		ASSERT_EQ(pair.open([&](dpsctp_config &sc) {
+			char err[256] = "";
+			sc.busy_init_rate = kRate;
+			EXPECT_EQ(
+				dpsctp_config_set(&sc, "init-queue", "external", err, sizeof(err)),
+				0)
+				<< err;
+		}),
+			  "");
+		rte_ring *iq = pair.link.ab[1];
+		if (talk) {
+			// The client's INIT comes by queue 0 (not steered): answered there too.
+			ASSERT_TRUE(pair.connect());
+			ASSERT_TRUE(pair.echo(0));
+		}
+		auto before = counters(pair.s.d);
+		for (unsigned i = 0; i < kInits; i++)
+			ASSERT_TRUE(pair.inject_init(i, 1));
+		if (talk) {
+			const auto t0 = Clock::now();
+			for (uint32_t k = 1; k < kEchoes; k++)
+				ASSERT_TRUE(pair.echo(k)) << "echo " << k;
+			double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+			auto mid = counters(pair.s.d);
+			uint64_t read = mid["rx_init_queue"] - before["rx_init_queue"];
+			// The GCRA's tolerance and one, plus what the rate allowed.
+			EXPECT_LE((double)read, 8 + 1 + kRate * secs + 1) << secs << " s";
+			EXPECT_EQ(rte_ring_count(iq), kInits - read);
+			EXPECT_EQ(mid["drop_init_busy"], before["drop_init_busy"]);
+			// The association gone, nothing talks: the rest is read.
+			ASSERT_EQ(dpsctp_abort(pair.c.a), 0);
+			for (uint64_t i = 0; i < 10000000 && !pair.s.lost; i++)
+				pair.poll();
+			ASSERT_TRUE(pair.s.lost);
+		}
+		for (uint64_t i = 0; i < 100000000 && rte_ring_count(iq) != 0; i++)
+			dpsctp_poll(pair.s.d, 0);
+		ASSERT_EQ(rte_ring_count(iq), 0u);
+		auto after = counters(pair.s.d);
+		EXPECT_EQ(after["rx_init_queue"] - before["rx_init_queue"], (uint64_t)kInits);
+		EXPECT_EQ(after["ootb"] - before["ootb"], (uint64_t)kInits) << "each INIT answered";
+		EXPECT_EQ(after["drop_init_busy"], before["drop_init_busy"]);
+		EXPECT_EQ(pair.c.bad + pair.s.bad, 0u);
+	}
+}
+
+// --init-queue: off, flow or external, and flow on a port without rte_flow
+// (net_ring) is refused with the port's reason and what to use instead.
+TEST(DpInitFlood, InitQueueOptionIsCheckedAndFlowNeedsThePort)
+{
+	dpsctp_config c;
+	char err[256] = "";
+	dpsctp_config_defaults(&c);
+	EXPECT_EQ(c.init_queue, DPSCTP_CONFIG_INIT_QUEUE_OFF);
+	EXPECT_EQ(dpsctp_config_set(&c, "init-queue", "external", err, sizeof(err)), 0) << err;
+	EXPECT_EQ(c.init_queue, DPSCTP_CONFIG_INIT_QUEUE_EXTERNAL);
+	EXPECT_EQ(dpsctp_config_set(&c, "init-queue", "maybe", err, sizeof(err)), -EINVAL);
+	EXPECT_NE(std::string(err).find("off, flow or external"), std::string::npos) << err;
+
+	RingLink link("iqflow", 2);
+	ASSERT_GE(link.b, 0) << rte_strerror(rte_errno);
+	dpsctp_config sc = dp_test_config(link.name_b, "10.0.0.2/16", 1, kPort);
+	ASSERT_EQ(dpsctp_config_set(&sc, "init-queue", "flow", err, sizeof(err)), 0) << err;
+	err[0] = '\0';
+	dpsctp *d = dpsctp_create(&sc, err, sizeof(err));
+	EXPECT_EQ(d, nullptr);
+	EXPECT_NE(std::string(err).find("--init-queue flow"), std::string::npos) << err;
+	EXPECT_NE(std::string(err).find("--init-queue external"), std::string::npos) << err;
+	dpsctp_destroy(d);
 }
 
 // --busy-init-rate: a count per second, 0 for no shedding, and a bound.

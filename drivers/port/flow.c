@@ -115,9 +115,9 @@ flow_err_pmd(struct dpsctp_port *p, const char *step, int ret, const struct rte_
  */
 static int
 flow_vtag_one(struct dpsctp_port *p, int family, uint32_t mask, uint32_t value, uint16_t queue,
-	      struct rte_flow **rule)
+	      uint32_t priority, struct rte_flow **rule)
 {
-	const struct rte_flow_attr attr = { .ingress = 1 };
+	const struct rte_flow_attr attr = { .priority = priority, .ingress = 1 };
 	/* Addresses and ports are left open: only the tag decides. */
 	const struct rte_flow_item_sctp spec = { .hdr.tag = rte_cpu_to_be_32(value) };
 	const struct rte_flow_item_sctp smask = { .hdr.tag = rte_cpu_to_be_32(mask) };
@@ -158,6 +158,13 @@ int
 dpsctp_port_flow_vtag(struct dpsctp_port *p, uint32_t tag_mask, uint32_t tag_value, uint16_t queue,
 		      struct rte_flow **out)
 {
+	return dpsctp_port_flow_vtag_prio(p, tag_mask, tag_value, queue, 0, out);
+}
+
+int
+dpsctp_port_flow_vtag_prio(struct dpsctp_port *p, uint32_t tag_mask, uint32_t tag_value,
+			   uint16_t queue, uint32_t priority, struct rte_flow **out)
+{
 	struct rte_flow *rules[DPSCTP_PORT_FLOW_VTAG_RULES] = { NULL, NULL };
 	struct flow_record *r;
 	struct rte_flow_error e;
@@ -180,9 +187,9 @@ dpsctp_port_flow_vtag(struct dpsctp_port *p, uint32_t tag_mask, uint32_t tag_val
 		return -EINVAL;
 	}
 	r = flow_record_of(p);
-	ret = flow_vtag_one(p, 4, tag_mask, tag_value, queue, &rules[0]);
+	ret = flow_vtag_one(p, 4, tag_mask, tag_value, queue, priority, &rules[0]);
 	if (ret == 0)
-		ret = flow_vtag_one(p, 6, tag_mask, tag_value, queue, &rules[1]);
+		ret = flow_vtag_one(p, 6, tag_mask, tag_value, queue, priority, &rules[1]);
 	if (ret != 0) {
 		/* All or nothing: undo the IPv4 rule when the IPv6 one is refused. */
 		if (rules[0] != NULL)

@@ -70,6 +70,16 @@ int dpsctp_port_flow_vtag(struct dpsctp_port *p, uint32_t tag_mask, uint32_t tag
 			  uint16_t queue, struct rte_flow **out);
 
 /*
+ * dpsctp_port_flow_vtag() at rte_flow priority priority (0 the highest; a
+ * PMD may support 0 only, and refuses the rest as above). Where two rules
+ * match one packet the lower number decides: the data plane's queue for
+ * handshakes (tag 0 exactly, priority 0) over the owner rules (priority 1),
+ * whose owner 0 would match tag 0 too.
+ */
+int dpsctp_port_flow_vtag_prio(struct dpsctp_port *p, uint32_t tag_mask, uint32_t tag_value,
+			       uint16_t queue, uint32_t priority, struct rte_flow **out);
+
+/*
  * Remove every rte_flow rule of the port (rte_flow_flush(): the tag rules
  * and any other) and forget the record: dpsctp_port_flow_hw(p) is false
  * after it. A PMD without rte_flow support has nothing to flush: 0.

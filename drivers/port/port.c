@@ -214,7 +214,7 @@ port_pick_offloads(const struct dpsctp_port_conf *conf, const struct rte_eth_dev
 		info->rx_offload_capa;
 	o->tx = (crc32c_offload_tx_offloads(&o->crc) | (info->tx_offload_capa & tx_extra)) &
 		info->tx_offload_capa;
-	o->rss_hf = p->nb_queues > 1 ? PORT_RSS_WANTED & info->flow_type_rss_offloads : 0;
+	o->rss_hf = p->rss_queues > 1 ? PORT_RSS_WANTED & info->flow_type_rss_offloads : 0;
 }
 
 /* Create the port's own pool on its socket. -errno with the error written. */
@@ -321,6 +321,40 @@ port_queues_setup(struct dpsctp_port *p, const struct rte_eth_dev_info *info)
 	return 0;
 }
 
+/*
+ * RSS over the first rss_queues rx queues only, when there are queues after
+ * them (reserved for rte_flow rules): the redirection table filled with
+ * 0..rss_queues-1 in turn. Nothing to do without RSS or without reserved
+ * queues. -errno with the error written when the PMD refuses.
+ */
+static int
+port_reta_limit(struct dpsctp_port *p, const struct rte_eth_dev_info *info)
+{
+	if (p->offloads.rss_hf == 0 || p->rss_queues >= p->nb_queues)
+		return 0;
+	uint16_t size = info->reta_size;
+	if (size == 0 || size > RTE_ETH_RSS_RETA_SIZE_512) {
+		port_err(p, "RSS over %u of %u queues: port %u (%s) has a RETA of %u entries",
+			 p->rss_queues, p->nb_queues, p->port_id, p->driver, size);
+		return -ENOTSUP;
+	}
+	struct rte_eth_rss_reta_entry64 reta[RTE_ETH_RSS_RETA_SIZE_512 / RTE_ETH_RETA_GROUP_SIZE];
+	memset(reta, 0, sizeof(reta));
+	for (uint16_t i = 0; i < size; i++) {
+		reta[i / RTE_ETH_RETA_GROUP_SIZE].mask |= 1ull << (i % RTE_ETH_RETA_GROUP_SIZE);
+		reta[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] =
+			(uint16_t)(i % p->rss_queues);
+	}
+	int ret = rte_eth_dev_rss_reta_update(p->port_id, reta, size);
+	if (ret != 0) {
+		port_err(p,
+			 "rte_eth_dev_rss_reta_update: %s (port %u %s, RSS over %u of %u queues)",
+			 rte_strerror(-ret), p->port_id, p->driver, p->rss_queues, p->nb_queues);
+		return ret;
+	}
+	return 0;
+}
+
 /* Bounded wait for link up; a link still down is recorded, not an error. */
 static void
 port_link_wait(struct dpsctp_port *p, uint32_t timeout_ms)
@@ -409,6 +443,9 @@ port_bring_up(const struct dpsctp_port_conf *conf, struct dpsctp_port *p)
 		return ret;
 	}
 	p->started = true;
+	ret = port_reta_limit(p, &info);
+	if (ret != 0)
+		return ret;
 
 	ret = conf->promiscuous ? rte_eth_promiscuous_enable(p->port_id)
 				: rte_eth_promiscuous_disable(p->port_id);
@@ -443,6 +480,9 @@ dpsctp_port_open(const struct dpsctp_port_conf *conf, struct dpsctp_port *out)
 		return -EINVAL;
 	}
 	out->nb_queues = conf->nb_queues != 0 ? conf->nb_queues : 1;
+	out->rss_queues = conf->rss_queues != 0 && conf->rss_queues < out->nb_queues
+				  ? conf->rss_queues
+				  : out->nb_queues;
 	out->rx_ring_size = conf->rx_ring_size != 0 ? conf->rx_ring_size : DPSCTP_PORT_RING_DEFAULT;
 	out->tx_ring_size = conf->tx_ring_size != 0 ? conf->tx_ring_size : DPSCTP_PORT_RING_DEFAULT;
 	if (out->nb_queues > DPSCTP_PORT_MAX_QUEUES) {

@@ -60,6 +60,14 @@ struct dpsctp_port_conf {
 	const char *devargs;
 	/* rx/tx queue pairs, one per lcore using the port; 0 means 1. */
 	uint16_t nb_queues;
+	/*
+	 * RSS spreads over the first rss_queues rx queues only (0: all of
+	 * them): the ones after take what rte_flow rules send them and nothing
+	 * else (the data plane's queue for handshakes, dpsctp_port_flow_vtag()
+	 * with tag 0). Below 2 RSS is off. The RETA is programmed after start;
+	 * a port that cannot program it fails open (-ENOTSUP, error written).
+	 */
+	uint16_t rss_queues;
 	/* Descriptors per queue; 0 means DPSCTP_PORT_RING_DEFAULT. Adjusted to
 	 * the PMD's limits; the port records the sizes in force. */
 	uint16_t rx_ring_size;
@@ -106,6 +114,7 @@ struct dpsctp_port {
 	uint16_t port_id;
 	int socket_id; /* the port's NUMA socket, SOCKET_ID_ANY if unknown */
 	uint16_t nb_queues;
+	uint16_t rss_queues; /* RSS spreads over queues 0..rss_queues-1 */
 	uint16_t rx_ring_size;
 	uint16_t tx_ring_size;
 	uint16_t mtu;

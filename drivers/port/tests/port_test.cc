@@ -99,6 +99,17 @@ eal()
 
 #define REQUIRE_EAL() ASSERT_TRUE(eal().ok) << eal().error
 
+/* The EAL, root and /dev/net/tun: what a net_tap port needs (else skipped). */
+#define REQUIRE_TAP()                                                                              \
+	do {                                                                                       \
+		REQUIRE_EAL();                                                                     \
+		DPSCTP_PREREQ(geteuid() == 0, "needs root to create a tap interface");             \
+		int tun_fd_ = open("/dev/net/tun", O_RDWR);                                        \
+		DPSCTP_PREREQ(tun_fd_ >= 0,                                                        \
+			      "/dev/net/tun cannot be opened: " << std::strerror(errno));          \
+		close(tun_fd_);                                                                    \
+	} while (0)
+
 uint32_t
 seed_from_env()
 {
@@ -685,11 +696,7 @@ TEST(PortKernel, AfPacketVethIntoNamespace)
 // (4) net_tap: the kernel side of the tap is the peer.
 TEST(PortKernel, Tap)
 {
-	REQUIRE_EAL();
-	DPSCTP_PREREQ(geteuid() == 0, "needs root to create a tap interface");
-	int fd = open("/dev/net/tun", O_RDWR);
-	DPSCTP_PREREQ(fd >= 0, "/dev/net/tun cannot be opened: " << std::strerror(errno));
-	close(fd);
+	REQUIRE_TAP();
 	Scratch s;
 	std::string pid = std::to_string(getpid());
 	std::string ifname = "dpt" + pid;
@@ -707,6 +714,46 @@ TEST(PortKernel, Tap)
 	exchange_with_kernel(P.port, s, "", ifname);
 	EXPECT_EQ(P.close(), 0) << P.port.error;
 	EXPECT_NE(run("ip link show " + ifname), 0) << "the tap interface outlived the port";
+}
+
+// RSS over fewer queues than the port has (rss_queues, the data plane's
+// --init-queue): net_tap with three queues and RSS over two. Either the
+// PMD takes the redirection table (open succeeds, RSS in force over two
+// queues) or open fails naming the RETA step; never an RSS spreading
+// frames into the reserved queue unasked. One queue of RSS is no RSS.
+TEST(PortKernel, TapRssOverFewerQueues)
+{
+	REQUIRE_TAP();
+	Scratch s;
+	std::string pid = std::to_string(getpid());
+	for (uint16_t rss : { 2, 1 }) {
+		std::string ifname = "dpr" + std::to_string(rss) + pid;
+		s.links.push_back(ifname);
+		PortGuard P;
+		dpsctp_port_conf c = conf_for_port(0, 3);
+		c.rss_queues = rss;
+		std::string devargs = "net_tap_r" + std::to_string(rss) + pid + ",iface=" + ifname;
+		c.devargs = devargs.c_str();
+		int rc = dpsctp_port_open(&c, &P.port);
+		printf("net_tap, 3 queues, RSS over %u: %d %s (rss_hf 0x%llx)\n", rss, rc,
+		       P.port.error, (unsigned long long)P.port.offloads.rss_hf);
+		if (rc == 0) {
+			P.open = true;
+			EXPECT_EQ(P.port.nb_queues, 3u);
+			EXPECT_EQ(P.port.rss_queues, rss);
+			if (rss == 1) {
+				EXPECT_EQ(P.port.offloads.rss_hf, 0u) << "RSS over one queue";
+			}
+			EXPECT_EQ(P.close(), 0) << P.port.error;
+		} else {
+			EXPECT_EQ(rss, 2) << "RSS off needs no RETA: " << P.port.error;
+			EXPECT_NE(std::string(P.port.error).find("RSS over 2 of 3 queues"),
+				  std::string::npos)
+				<< P.port.error;
+		}
+		EXPECT_NE(run("ip link show " + ifname), 0)
+			<< "the tap interface outlived the port";
+	}
 }
 
 // (6) errors name their step, do not crash, and leave nothing behind.
