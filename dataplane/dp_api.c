@@ -391,6 +391,15 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	return d;
 }
 
+/* Mbufs one port's rings and bursts hold: a queue pair per worker, and the
+ * queue for handshakes (--init-queue), whose descriptors a NIC fills too. */
+static uint32_t
+dp_port_pool_least(const struct dpsctp *d)
+{
+	return dpsctp_port_pool_size((uint16_t)(d->n_workers + (d->init_q ? 1u : 0u)),
+				     DPSCTP_PORT_RING_DEFAULT, DPSCTP_PORT_RING_DEFAULT, 256);
+}
+
 /*
  * The mbufs of the port's pool (--mbufs, or computed from the limits) and,
  * without hugepages and without the application's own pool, fitted to the
@@ -414,18 +423,13 @@ dp_pool_size(const struct dpsctp *d, const struct rte_mempool *pool, uint32_t *n
 		uint32_t full =
 			d->set.max_assocs < DP_FULL_WINDOWS ? d->set.max_assocs : DP_FULL_WINDOWS;
 		uint64_t m =
-			(uint64_t)d->n_ports * dpsctp_port_pool_size((uint16_t)d->n_workers,
-								     DPSCTP_PORT_RING_DEFAULT,
-								     DPSCTP_PORT_RING_DEFAULT,
-								     256) +
+			(uint64_t)d->n_ports * dp_port_pool_least(d) +
 			(uint64_t)d->n_workers * full * ((d->set.rcvbuf + d->set.sndbuf) / 1024u);
 		*n = m > (1u << 22) ? (1u << 22) : (uint32_t)m;
 	}
 	/* Without hugepages the EAL's memory is its -m and no more: fit in it. */
 	if (pool == NULL && !rte_eal_has_hugepages()) {
-		uint32_t least = d->n_ports * dpsctp_port_pool_size((uint16_t)d->n_workers,
-								    DPSCTP_PORT_RING_DEFAULT,
-								    DPSCTP_PORT_RING_DEFAULT, 256);
+		uint32_t least = d->n_ports * dp_port_pool_least(d);
 		if (dp_fit_pool(d, n, least, d->cfg.mbufs == 0, err, errlen) != 0)
 			return -ENOMEM;
 	}
