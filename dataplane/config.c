@@ -211,6 +211,16 @@ static const struct opt options[] = {
 		 "more; without PLPMTUD, how long an MTU an ICMP lowered stands"),
 	UINT_OPT("max-assocs", "N", max_assocs, 1, ASSOCS_MAX, NULL,
 		 "associations per lcore (preallocated)"),
+	UINT_OPT("active-assocs", "N", active_assocs, 1, ASSOCS_MAX, "min(--max-assocs, 4096)",
+		 "associations per lcore expected to have data queued or in flight at once: the "
+		 "shared reassembly, send and retransmission pools hold 16 entries for each "
+		 "(and full windows for 64); more at once find them empty, counted "
+		 "(docs/MEMORY.md)"),
+	UINT_OPT("multihomed", "N", multihomed, 1, ASSOCS_MAX, "--max-assocs",
+		 "associations per lcore that may use more than one of the peer's addresses "
+		 "(a block of 7 further paths each, taken only for a multi-homed peer); past "
+		 "it a peer's further addresses are not used, counted (paths_no_block); "
+		 "--max-paths 1: none"),
 	UINT_OPT("max-handshakes", "N", max_handshakes, 1, HANDSHAKES_MAX, NULL,
 		 "associations being set up per lcore"),
 	UINT_OPT("busy-init-rate", "N", busy_init_rate, 1, BUSY_INIT_MAX,

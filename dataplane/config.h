@@ -142,15 +142,17 @@ struct dpsctp_config {
 				    receive queue is backed up, 10000; 0: every INIT */
 	enum dpsctp_config_init_queue init_queue; /**< --init-queue, default off */
 	uint32_t max_streams;			  /**< --max-streams, 64 */
-	uint32_t out_streams; /**< --out-streams asked for at the start, 0 = --max-streams */
-	uint32_t stream_mem;  /**< --stream-mem bytes per lcore, 64 MiB */
-	uint32_t max_paths;   /**< --max-paths, per association, 4 */
-	uint32_t neighbours;  /**< --neighbours per lcore, 0 = derived */
-	uint32_t listeners;   /**< --listeners, ports per instance, 64 */
-	uint32_t rcvbuf;      /**< --rcvbuf bytes per association, 256 KiB */
-	uint32_t sndbuf;      /**< --sndbuf bytes per association, 256 KiB */
-	uint32_t mbufs;	      /**< --mbufs pool size, 0 = computed */
-	uint32_t copy_max;    /**< --copy-max bytes, or _COPY_MAX_AUTO */
+	uint32_t out_streams;	/**< --out-streams asked for at the start, 0 = --max-streams */
+	uint32_t stream_mem;	/**< --stream-mem bytes per lcore, 64 MiB */
+	uint32_t max_paths;	/**< --max-paths, per association, 4 */
+	uint32_t neighbours;	/**< --neighbours per lcore, 0 = derived */
+	uint32_t active_assocs; /**< --active-assocs per lcore, 0 = min(--max-assocs, 4096) */
+	uint32_t multihomed;	/**< --multihomed per lcore, 0 = --max-assocs */
+	uint32_t listeners;	/**< --listeners, ports per instance, 64 */
+	uint32_t rcvbuf;	/**< --rcvbuf bytes per association, 256 KiB */
+	uint32_t sndbuf;	/**< --sndbuf bytes per association, 256 KiB */
+	uint32_t mbufs;		/**< --mbufs pool size, 0 = computed */
+	uint32_t copy_max;	/**< --copy-max bytes, or _COPY_MAX_AUTO */
 	char impair[DPSCTP_CONFIG_IMPAIR_LEN];	  /**< --impair spec, "" = none */
 	char impair_rx[DPSCTP_CONFIG_IMPAIR_LEN]; /**< --impair-rx spec, "" = none */
 	bool telemetry;				  /**< --telemetry / --no-telemetry, on */

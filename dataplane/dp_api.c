@@ -98,6 +98,13 @@ dp_settings(struct dpsctp *d, const struct dpsctp_config *c)
 	s->udp_port = c->udp_port;
 	s->max_assocs = c->max_assocs;
 	s->max_handshakes = c->max_handshakes;
+	/* Each at most --max-assocs; --max-paths 1 keeps every association single-homed. */
+	s->active_assocs = c->active_assocs != 0 ? c->active_assocs : DP_ACTIVE_DEFAULT;
+	if (s->active_assocs > s->max_assocs)
+		s->active_assocs = s->max_assocs;
+	s->multihomed = c->max_paths <= 1				      ? 0
+			: c->multihomed != 0 && c->multihomed < s->max_assocs ? c->multihomed
+									      : s->max_assocs;
 	s->rcvbuf = c->rcvbuf;
 	s->sndbuf = c->sndbuf;
 	s->max_streams = (uint16_t)c->max_streams; /* 1..65535: dpsctp_config_validate() */

@@ -71,9 +71,14 @@ dp_paths_get(void *ctx, unsigned want, unsigned *got)
 	struct dpsctp_assoc *c = ctx;
 	void *p;
 	(void)want; /* one block size: DP_PATHS_PER_BLOCK covers SCTP_MAX_PATHS - 1 */
-	if (rte_mempool_get(c->w->paths_pool, &p) != 0)
+	/* None left (--multihomed), or none at all (--max-paths 1): the core
+	 * keeps the one path and counts the addresses it leaves out. */
+	if (c->w->paths_pool == NULL || rte_mempool_get(c->w->paths_pool, &p) != 0) {
+		c->w->ctr.paths_no_block++;
 		return NULL;
-	*got = DP_PATHS_PER_BLOCK;
+	}
+	/* --max-paths in all (2..8: the block holds 7 more than the first). */
+	*got = c->w->d->cfg.max_paths - 1u;
 	return p;
 }
 

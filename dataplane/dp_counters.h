@@ -43,6 +43,9 @@
 	  "a peer address another association has with the same ports: not indexed (a cookie "     \
 	  "from it as the first is aborted)")                                                      \
 	X(peer_table_full, "a peer's further address not indexed: the by-peer table is full")      \
+	X(paths_no_block,                                                                          \
+	  "a multi-homed peer's further addresses not used: no block of paths left "               \
+	  "(--multihomed; none with --max-paths 1)")                                               \
 	X(ootb, "packets for no association, answered or dropped by the endpoint (§8.4)")          \
 	X(drop_init_busy,                                                                          \
 	  "INITs dropped unread while the receive queue was backed up, beyond --busy-init-rate")   \

@@ -63,12 +63,13 @@ struct dp_opts {
 };
 
 #define DP_MAX_WORKERS	   16u
-#define DP_BURST	   32u	/* rx burst */
-#define DP_TX_MAX	   256u /* packets a worker batches before tx_burst */
-#define DP_MSG_SEGS	   64u	/* slices handed to one receive callback */
-#define DP_HS_PER_WORKER   64u	/* handshake scratch blocks (client side) */
-#define DP_PATHS_PER_BLOCK 7u	/* further peer addresses per association */
-#define DP_FULL_WINDOWS	   64u	/* associations whose full windows the pools hold at once */
+#define DP_BURST	   32u	 /* rx burst */
+#define DP_TX_MAX	   256u	 /* packets a worker batches before tx_burst */
+#define DP_MSG_SEGS	   64u	 /* slices handed to one receive callback */
+#define DP_HS_PER_WORKER   64u	 /* handshake scratch blocks (client side) */
+#define DP_PATHS_PER_BLOCK 7u	 /* further peer addresses per association */
+#define DP_FULL_WINDOWS	   64u	 /* associations whose full windows the pools hold at once */
+#define DP_ACTIVE_DEFAULT  4096u /* --active-assocs 0: at most this many with data at once */
 /* How long associations count as busy after their last packet (INIT shedding, dp_rx.c). */
 #define DP_ASSOC_TRAFFIC_NS 100000000ull
 /*
@@ -240,7 +241,7 @@ struct dp_worker {
 	union sctp_ireasm_node *ireasm_nodes;
 	struct rte_mempool *conn_pool;	/* struct dpsctp_assoc */
 	struct rte_mempool *hs_pool;	/* struct sctp_assoc_handshake */
-	struct rte_mempool *paths_pool; /* DP_PATHS_PER_BLOCK struct sctp_path */
+	struct rte_mempool *paths_pool; /* DP_PATHS_PER_BLOCK struct sctp_path; NULL: none */
 	struct rte_mempool *data_pool;	/* ops->data_get() blocks up to d->data_bytes */
 	uint64_t data_heap_in_use;	/* bytes of larger blocks held, at most --stream-mem */
 	struct rte_hash *by_tag;
@@ -286,6 +287,8 @@ struct dp_settings {
 	uint16_t udp_port;	 /* our UDP port, and the peer's when we connect over UDP */
 	uint32_t max_assocs;	 /* per worker */
 	uint32_t max_handshakes; /* per worker */
+	uint32_t active_assocs;	 /* per worker, at most max_assocs: 16 pool entries each */
+	uint32_t multihomed;	 /* per worker, at most max_assocs: blocks of further paths */
 	uint32_t rcvbuf, sndbuf; /* per association */
 	uint16_t max_streams;
 	uint32_t copy_max; /* payloads up to this many bytes are copied into the packet */

@@ -268,7 +268,9 @@ dp_worker_l3(struct dp_worker *w, unsigned p, int socket)
  * The core's pools and data configuration: reassembly nodes for the receive
  * windows, messages and chunks for the send buffers, shared by the worker's
  * associations: sized for DP_FULL_WINDOWS of them holding full windows at
- * once, plus 16 entries each for the rest. An association that finds a pool
+ * once, plus 16 entries each for --active-assocs more (not for every
+ * association: an idle one holds none, and an instance sized for a million
+ * pays for the ones that move data at once). An association that finds a pool
  * empty drops and counts (data_no_room) or refuses the send (-EAGAIN): the
  * peer and the application retry, nothing grows (docs/LCORE.md). With
  * PR-SCTP configured (--extensions) the send queue and the sent chunks get
@@ -284,14 +286,14 @@ static int
 dp_worker_data(struct dp_worker *w, int socket)
 {
 	struct dpsctp *d = w->d;
-	uint32_t assocs = d->set.max_assocs;
+	uint32_t assocs = d->set.max_assocs, active = d->set.active_assocs;
 	uint32_t full = assocs < DP_FULL_WINDOWS ? assocs : DP_FULL_WINDOWS;
-	uint32_t reasm_n = full * (d->set.rcvbuf / 512u) + assocs * 16u;
-	uint32_t outq_n = full * (d->set.sndbuf / 1024u) + assocs * 16u;
-	uint32_t rtxq_n = full * (d->set.sndbuf / 512u) + assocs * 16u;
+	uint32_t reasm_n = full * (d->set.rcvbuf / 512u) + active * 16u;
+	uint32_t outq_n = full * (d->set.sndbuf / 1024u) + active * 16u;
+	uint32_t rtxq_n = full * (d->set.sndbuf / 512u) + active * 16u;
 	if (reasm_n > 1u << 22)
 		reasm_n = 1u << 22;
-	uint32_t ireasm_n = reasm_n + assocs;
+	uint32_t ireasm_n = reasm_n + active;
 	if (outq_n > 1u << 22)
 		outq_n = 1u << 22;
 	if (rtxq_n > 1u << 22)
@@ -382,8 +384,11 @@ dp_worker_blocks(struct dp_worker *w, int socket)
 	w->conn_pool = dp_pool("c", d, index, assocs, sizeof(struct dpsctp_assoc));
 	w->hs_pool =
 		dp_pool("h", d, index, d->set.max_handshakes, sizeof(struct sctp_assoc_handshake));
-	w->paths_pool =
-		dp_pool("p", d, index, assocs, DP_PATHS_PER_BLOCK * sizeof(struct sctp_path));
+	/* Blocks of further paths for --multihomed associations (none with --max-paths 1). */
+	w->paths_pool = d->set.multihomed == 0
+				? NULL
+				: dp_pool("p", d, index, d->set.multihomed,
+					  DP_PATHS_PER_BLOCK * sizeof(struct sctp_path));
 	/* RFC 6525: adding streams takes a second block for a moment (the old one goes back). */
 	uint32_t spare = (d->cfg.extensions & DPSCTP_EXT_RECONFIG) ? DP_DATA_SPARE : 0u;
 	w->data_pool = dp_pool("d", d, index, assocs + spare, d->data_bytes);
@@ -391,9 +396,9 @@ dp_worker_blocks(struct dp_worker *w, int socket)
 	w->by_peer = dp_hash("a", d, index, assocs * 2, sizeof(struct dp_peer_key));
 	w->handoff = dp_ring("r", d, index, 4096);
 	int rc = dp_req_create(w, socket);
-	if (w->conn_pool == NULL || w->hs_pool == NULL || w->paths_pool == NULL ||
-	    w->data_pool == NULL || rc != 0 || w->by_tag == NULL || w->by_peer == NULL ||
-	    w->handoff == NULL)
+	if (w->conn_pool == NULL || w->hs_pool == NULL ||
+	    (w->paths_pool == NULL && d->set.multihomed != 0) || w->data_pool == NULL || rc != 0 ||
+	    w->by_tag == NULL || w->by_peer == NULL || w->handoff == NULL)
 		return -ENOMEM;
 	return 0;
 }

@@ -249,6 +249,20 @@ ipackets(int port)
 	return eth_stats(port).ipackets;
 }
 
+// A worker-0 counter by name (UINT64_MAX when none).
+uint64_t
+counter(const dpsctp *d, const char *want)
+{
+	const char *name;
+	for (unsigned i = 0;; i++) {
+		uint64_t v = dpsctp_worker_counter(d, 0, i, &name);
+		if (name == nullptr)
+			return UINT64_MAX;
+		if (std::string(name) == want)
+			return v;
+	}
+}
+
 // A name no earlier test's link has taken (ethdev and ring names live on).
 std::string
 fresh(const char *tag)
@@ -450,6 +464,52 @@ TEST_F(DpPorts, FailoverToNetworkBAndBackWithEveryMessageOnce)
 	}
 }
 
+// Blocks of further paths (--multihomed, --max-paths): the client is on two
+// networks, so the server's association wants a second path. With one
+// block per worker, each association in turn gets it and gives it back
+// when it ends (the second association is as multi-homed as the first);
+// with --max-paths 1 no block exists, the server's association keeps the
+// one path, counts what it left out, and carries every message all the same.
+class DpPortsBlocks : public DpPorts {
+      protected:
+	void rounds(const char *max_paths)
+	{
+		ASSERT_NO_FATAL_FAILURE(start(
+			"10.2.0.2/24", {}, { { "multihomed", "1" }, { "max-paths", max_paths } }));
+		bool multi = std::string(max_paths) != "1";
+		for (int round = 0; round < 2; round++) {
+			sctp_addr peer = addr("10.1.0.2");
+			int rc = 0;
+			client.up = server.up = client.done = server.done = false;
+			ASSERT_NE(
+				dpsctp_connect(client.d, 0, &peer, 1, kPort, 0, &kCb, &client, &rc),
+				nullptr)
+				<< rc;
+			ASSERT_TRUE(run([&] { return client.up && server.up; }))
+				<< dp_test_counters(server.d);
+			dpsctp_assoc_stats as;
+			ASSERT_EQ(dpsctp_assoc_get_stats(server.a, &as), 0);
+			EXPECT_EQ(as.paths, multi ? 2u : 1u) << "round " << round;
+			server.next = sent = 0;
+			send(50);
+			ASSERT_EQ(dpsctp_shutdown(client.a), 0);
+			ASSERT_TRUE(run([&] { return client.done && server.done; }));
+		}
+		EXPECT_EQ(counter(server.d, "paths_no_block"), multi ? 0u : 2u);
+		EXPECT_EQ(server.bad, 0u);
+	}
+};
+
+TEST_F(DpPortsBlocks, OneBlockServesEachAssociationInTurn)
+{
+	rounds("4");
+}
+
+TEST_F(DpPortsBlocks, MaxPathsOneKeepsEveryAssociationOnOnePath)
+{
+	rounds("1");
+}
+
 TEST_F(DpPorts, EachPortAnswersArpForItsOwnAddressesOnly)
 {
 	// The association comes up over both networks: each port resolved its
@@ -467,19 +527,6 @@ TEST_F(DpPorts, EachPortAnswersArpForItsOwnAddressesOnly)
 	EXPECT_LT(ipackets(net_a.b) - a0, 40u) << "network A: the server's heartbeats only";
 	ASSERT_EQ(dpsctp_shutdown(client.a), 0);
 	ASSERT_TRUE(run([&] { return client.done && server.done; }));
-}
-
-uint64_t
-counter(const dpsctp *d, const char *want)
-{
-	const char *name;
-	for (unsigned i = 0;; i++) {
-		uint64_t v = dpsctp_worker_counter(d, 0, i, &name);
-		if (name == nullptr)
-			return UINT64_MAX;
-		if (std::string(name) == want)
-			return v;
-	}
 }
 
 TEST_F(DpPorts, RouteThroughAGatewayLeavesByItsPortFromThatPortsAddress)

@@ -246,6 +246,9 @@ def main():
         check("memory: sized for 2000", e["memory_sized_for_assocs"] == 2000, e)
         check("memory: bytes per association", e["memory_bytes_per_assoc"] > 0 and
               e["memory_total_bytes"] >= 2000 * e["memory_bytes_per_assoc"] * 0.99, e)
+        # At the margin: an association block, a data block and more, not the mbuf pool.
+        check("memory: at the margin", 4000 < e["memory_marginal_bytes_per_assoc"] <
+              e["memory_bytes_per_assoc"], e)
     except (ValueError, KeyError) as err:
         check("memory: JSON", False, str(err))
 
