@@ -192,6 +192,14 @@ static const struct opt options[] = {
 		 "rx/tx queue pairs per port, one worker lcore each"),
 	UINT_OPT("mtu", "N", mtu, MTU_MIN, MTU_MAX, NULL,
 		 "the IP MTU of the ports: where every path's MTU starts (docs/PMTU.md)"),
+	{ .name = "stage-cycles",
+	  .arg = "on|off",
+	  .kind = K_ONOFF,
+	  .value = V_REQUIRED,
+	  .off = offsetof(struct dpsctp_config, stage_cycles),
+	  .help = "count each worker's cycles by stage of its poll (receive, L3, CRC32c, "
+		  "lookup, core, delivery, transmit, timers): dpsctp_worker_stage(), "
+		  "dpsctp-perf --stages; a TSC read at every stage boundary" },
 	{ .name = "pmtud",
 	  .arg = "on|off",
 	  .kind = K_ONOFF,

@@ -156,6 +156,7 @@ struct dpsctp_config {
 	char impair[DPSCTP_CONFIG_IMPAIR_LEN];	  /**< --impair spec, "" = none */
 	char impair_rx[DPSCTP_CONFIG_IMPAIR_LEN]; /**< --impair-rx spec, "" = none */
 	bool telemetry;				  /**< --telemetry / --no-telemetry, on */
+	bool stage_cycles; /**< --stage-cycles on|off, off: cycles per stage of a poll */
 
 	/* Path MTU discovery (docs/PMTU.md). */
 	bool pmtud;	     /**< --pmtud on|off, on: ICMP lowers a path's MTU */

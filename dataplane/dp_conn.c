@@ -23,6 +23,7 @@
 
 #include "dataplane/dp_buf.h"
 #include "dataplane/dp_conn.h"
+#include "dataplane/dp_stage.h"
 #include "dataplane/dp_opt.h"
 #include "dataplane/dp_public.h"
 #include "dataplane/dp_tx.h"
@@ -240,6 +241,7 @@ dp_deliver_call(struct dpsctp_assoc *c, struct dpsctp_msg *msg)
 		fn = c->cb->on_recv;
 	}
 	dp_conn_count_delivered(c, msg->len);
+	unsigned st = dp_stage_enter(c->w, DP_STAGE_DELIVER);
 	if (fn != NULL) {
 		c->in_cb++;
 		fn(c, msg, arg);
@@ -247,6 +249,7 @@ dp_deliver_call(struct dpsctp_assoc *c, struct dpsctp_msg *msg)
 	}
 	for (uint32_t i = 0; i < msg->nsegs; i++)
 		rte_pktmbuf_free_seg(msg->segs[i].m);
+	dp_stage_leave(c->w, st);
 }
 
 /*

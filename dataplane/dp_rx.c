@@ -41,6 +41,7 @@
 
 #include "dataplane/dp_conn.h"
 #include "dataplane/dp_rx.h"
+#include "dataplane/dp_stage.h"
 #include "dataplane/dp_tx.h"
 #include "drivers/crc32c/crc32c_mbuf.h"
 #include "sctp/packet.h"
@@ -240,7 +241,10 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 		goto done;
 	} else {
 		w->ctr.rx_crc_software++;
-		if (crc32c_sctp_verify(bytes, in->len) != CRC32C_VERDICT_OK) {
+		unsigned st = dp_stage_enter(w, DP_STAGE_CRC);
+		bool good = crc32c_sctp_verify(bytes, in->len) == CRC32C_VERDICT_OK;
+		dp_stage_leave(w, st);
+		if (!good) {
 			w->ctr.drop_bad_crc++;
 			goto done;
 		}
@@ -248,7 +252,10 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 
 	struct sctp_rx rx;
 	memset(&rx, 0, sizeof(rx));
-	if (sctp_packet_parse(&rx.pkt, bytes, in->len) != SCTP_PERR_OK) {
+	unsigned st = dp_stage_enter(w, DP_STAGE_PARSE);
+	enum sctp_parse_err perr = sctp_packet_parse(&rx.pkt, bytes, in->len);
+	dp_stage_leave(w, st);
+	if (perr != SCTP_PERR_OK) {
 		w->ctr.drop_malformed++;
 		goto done;
 	}
@@ -256,15 +263,19 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 	rx.dst = in->dst;
 	rx.handle = m;
 
+	st = dp_stage_enter(w, DP_STAGE_LOOKUP);
 	bool reflected = dp_rx_reflected(&rx.pkt);
 	if (!handed && rx.pkt.vtag != 0 && !reflected && d->n_workers > 1) {
 		int owner = dpsctp_vtag_owner(&d->vtag, rx.pkt.vtag);
 		if (owner < 0 || (unsigned)owner >= d->n_workers) {
 			w->ctr.drop_tag_no_owner++;
+			dp_stage_leave(w, st);
 			goto done;
 		}
 		if ((unsigned)owner != w->index) {
-			if (rte_ring_mp_enqueue(d->w[owner]->handoff, m) != 0) {
+			int full = rte_ring_mp_enqueue(d->w[owner]->handoff, m);
+			dp_stage_leave(w, st);
+			if (full != 0) {
 				w->ctr.rx_handoff_full++;
 				goto done;
 			}
@@ -280,6 +291,7 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 	bool by_tag = c != NULL;
 	if (c == NULL)
 		c = dp_conn_by_peer(w, &rx.src, rx.pkt.dst_port, rx.pkt.src_port);
+	dp_stage_leave(w, st);
 	if (c != NULL) {
 		if (in->udp_encap)
 			c->udp_port = in->udp_src_port; /* RFC 6951 §5.4: follow the peer's port */
@@ -293,7 +305,9 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 		bool confirm = path >= 0 && ((unsigned)path != c->nbr_confirmed_path ||
 					     w->now_ns - c->nbr_confirmed_ns >= DP_NBR_CONFIRM_NS);
 		uint64_t bad_tag = c->ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG];
+		st = dp_stage_enter(w, DP_STAGE_CORE);
 		sctp_assoc_input(&c->a, &rx, w->now_ns);
+		dp_stage_leave(w, st);
 		if (confirm && c->ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG] == bad_tag) {
 			dp_rx_confirm(w, m, &in->src);
 			c->nbr_confirmed_path = (uint8_t)path;
@@ -302,7 +316,9 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 		dp_conn_after(c);
 	} else {
 		w->tag_spread = w->rx_init_q && d->n_workers > 1;
+		st = dp_stage_enter(w, DP_STAGE_CORE);
 		dp_rx_ootb(w, m, &rx, in);
+		dp_stage_leave(w, st);
 		w->tag_spread = false;
 	}
 done:
@@ -381,9 +397,11 @@ dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed)
 	/* The port it came in by (dp_worker_poll() set m->port): that port's L3 answers it. */
 	unsigned port = m->port < w->d->n_ports ? m->port : 0u;
 	m->port = (uint16_t)port;
+	unsigned st = dp_stage_enter(w, DP_STAGE_L3);
 	enum dpsctp_l3_verdict v =
 		dpsctp_l3_input(w->l3[port], rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
 				w->now_ns, reply, sizeof(reply), &in);
+	dp_stage_leave(w, st);
 	if (in.released_count != 0)
 		dp_tx_l3_released(w, port, in.released, in.released_count);
 	switch (v) {

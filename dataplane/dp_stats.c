@@ -162,6 +162,47 @@ dpsctp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const
 					 (!d->started || dp_worker_current() == d->w[worker]));
 }
 
+/* The names of enum dp_stage (dp_types.h), as dpsctp_worker_stage() gives them. */
+static const char *const dp_stage_names[DP_STAGE_COUNT] = {
+	[DP_STAGE_OTHER] = "other",
+	[DP_STAGE_RX_BURST] = "rx_burst",
+	[DP_STAGE_L3] = "l3",
+	[DP_STAGE_CRC] = "crc",
+	[DP_STAGE_PARSE] = "parse",
+	[DP_STAGE_LOOKUP] = "lookup",
+	[DP_STAGE_CORE] = "core",
+	[DP_STAGE_DELIVER] = "deliver",
+	[DP_STAGE_TX_BUILD] = "tx_build",
+	[DP_STAGE_TX_BURST] = "tx_burst",
+	[DP_STAGE_TIMERS] = "timers",
+	[DP_STAGE_REQUESTS] = "requests",
+	[DP_STAGE_IDLE] = "idle",
+};
+
+int
+dpsctp_worker_stage(const struct dpsctp *d, unsigned worker, unsigned i, const char **name,
+		    uint64_t *cycles, uint64_t *events)
+{
+	if (name != NULL)
+		*name = NULL;
+	if (d == NULL || worker >= d->n_workers)
+		return -EINVAL;
+	const struct dp_worker *w = d->w[worker];
+	if (!w->stages_on)
+		return -ENOTSUP;
+	/* "other" last: the named stages first, in the order of a poll. */
+	unsigned s = i + 1u == DP_STAGE_COUNT ? DP_STAGE_OTHER : i + 1u;
+	if (i >= DP_STAGE_COUNT)
+		return -ENOENT;
+	if (name != NULL)
+		*name = dp_stage_names[s];
+	if (cycles != NULL)
+		*cycles = w->stage[s].cycles;
+	if (events != NULL)
+		*events = w->stage[s].events;
+	return 0;
+}
+
 uint64_t
 dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name, bool live)
 {

@@ -44,6 +44,7 @@
 #include "dataplane/dp_buf.h"
 #include "dataplane/dp_route.h"
 #include "dataplane/dp_tx.h"
+#include "dataplane/dp_stage.h"
 #include "drivers/crc32c/crc32c_mbuf.h"
 #include "sctp/byteorder.h"
 
@@ -70,9 +71,11 @@ static void
 dp_tx_burst(struct dp_worker *w, unsigned port, struct rte_mbuf **pkts, unsigned n)
 {
 	unsigned done = 0;
+	unsigned st = dp_stage_enter(w, DP_STAGE_TX_BURST);
 	for (int tries = 0; done < n && tries < 8; tries++)
 		done += rte_eth_tx_burst(w->d->ports[port].port_id, (uint16_t)w->index, pkts + done,
 					 (uint16_t)(n - done));
+	dp_stage_leave(w, st);
 	w->ctr.tx_packets += done;
 	w->port_tx[port] += done;
 	if (done < n) {
@@ -383,7 +386,9 @@ dp_tx_send(void *ctx, const uint8_t *bytes, size_t len, const struct sctp_addr *
 	   const struct sctp_addr *dst)
 {
 	struct dpsctp_assoc *c = ctx;
+	unsigned st = dp_stage_enter(c->w, DP_STAGE_TX_BUILD);
 	dp_tx_copy(c->w, c->udp_port, sctp_assoc_frag_mtu(&c->a), bytes, len, src, dst);
+	dp_stage_leave(c->w, st);
 }
 
 /* A chain under construction: bytes go to the tail's tailroom, new direct mbufs as needed. */
@@ -472,10 +477,12 @@ dp_tx_send_data(void *ctx, const uint8_t *head, size_t head_len, const struct sc
 	struct dp_worker *w = c->w;
 	uint32_t copy_max = c->udp_port != 0 ? UINT32_MAX : w->d->set.copy_max;
 	struct dp_chain ch = { 0 };
+	unsigned st = dp_stage_enter(w, DP_STAGE_TX_BUILD);
 
 	ch.head = ch.tail = rte_pktmbuf_alloc(w->d->ports[0].pool);
 	if (ch.head == NULL) {
 		w->ctr.tx_no_mbuf++;
+		dp_stage_leave(w, st);
 		return;
 	}
 	ch.segs = 1;
@@ -494,9 +501,11 @@ dp_tx_send_data(void *ctx, const uint8_t *head, size_t head_len, const struct sc
 	}
 	if (ch.failed) {
 		rte_pktmbuf_free(ch.head);
+		dp_stage_leave(w, st);
 		return; /* counted; the chunks stay in the retransmission queue */
 	}
 	ch.head->nb_segs = ch.segs;
 	ch.head->pkt_len = ch.len;
 	dp_tx_sctp(w, ch.head, c->udp_port, sctp_assoc_frag_mtu(&c->a), src, dst);
+	dp_stage_leave(w, st);
 }

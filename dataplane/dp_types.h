@@ -188,6 +188,29 @@ struct dp_listener {
 	void *arg;
 };
 
+/* The stages of --stage-cycles (dp_stage.h); names in dp_stage_names[] (dp_stats.c). */
+enum dp_stage {
+	DP_STAGE_OTHER = 0, /* the loop and whatever no stage below covers */
+	DP_STAGE_RX_BURST,  /* rte_eth_rx_burst() and the hand-off ring's dequeue */
+	DP_STAGE_L3,	    /* Ethernet, IP, UDP: finding the SCTP packet (drivers/net) */
+	DP_STAGE_CRC,	    /* the CRC32c check of a received packet */
+	DP_STAGE_PARSE,	    /* the chunk walk (sctp_packet_parse()) */
+	DP_STAGE_LOOKUP,    /* owner, hand-off and the association tables */
+	DP_STAGE_CORE,	    /* the association's input: state, SACK processing and decision */
+	DP_STAGE_DELIVER,   /* the application's receive callback, the slices freed */
+	DP_STAGE_TX_BUILD,  /* packets built from the core's output: headers, CRC32c, L3 */
+	DP_STAGE_TX_BURST,  /* rte_eth_tx_burst() */
+	DP_STAGE_TIMERS,    /* the timer wheel and what the timers do */
+	DP_STAGE_REQUESTS,  /* API calls posted by other threads */
+	DP_STAGE_IDLE,	    /* whole polls that found nothing to do (moved here at their end) */
+	DP_STAGE_COUNT
+};
+
+/* One stage's cycles and the boundaries entered (events). */
+struct dp_stage_acc {
+	uint64_t cycles, events;
+};
+
 struct dp_worker {
 	struct dpsctp *d;
 	unsigned index; /* queue id and the owner index in our tags */
@@ -214,6 +237,12 @@ struct dp_worker {
 	 */
 	bool rx_init_q, tag_spread;
 	unsigned init_next;
+	/* --stage-cycles (dp_stage.h): on, live inside a poll, the stage running since stage_t0. */
+	bool stages_on, stage_live;
+	uint8_t stage_cur;
+	uint64_t stage_t0;
+	struct dp_stage_acc stage[DP_STAGE_COUNT];
+	struct dp_stage_acc stage_mark[DP_STAGE_COUNT]; /* at the poll's start */
 	/*
 	 * One L3 state per port of the instance (d->n_ports): that port's
 	 * addresses, MAC and neighbour table (--neighbours entries in l3_mem),

@@ -35,6 +35,7 @@
 #include "dataplane/dp_conn.h"
 #include "dataplane/dp_req.h"
 #include "dataplane/dp_rx.h"
+#include "dataplane/dp_stage.h"
 #include "dataplane/dp_tx.h"
 #include "dataplane/dp_worker.h"
 
@@ -355,6 +356,7 @@ dp_worker_data(struct dp_worker *w, int socket)
 	w->data.reasm.max_chunks = (uint16_t)(chunks > 65535u ? 65535u : chunks);
 	w->data.tsn_map_words = DP_TSN_MAP_WORDS;
 	w->data.max_dups = DP_MAX_DUPS;
+	w->stages_on = d->cfg.stage_cycles;
 	w->busy_init_gap_ns =
 		d->cfg.busy_init_rate != 0 ? 1000000000ull / d->cfg.busy_init_rate : 0;
 	w->data.max_gap_blocks = 16;
@@ -577,6 +579,7 @@ dp_worker_poll(struct dp_worker *w)
 	unsigned work = 0;
 
 	dp_worker_set_current(w);
+	dp_stage_begin(w);
 	uint64_t now = dp_now_ns();
 	/*
 	 * How long nobody looked at this worker's queues and timers: what a
@@ -598,7 +601,9 @@ dp_worker_poll(struct dp_worker *w)
 	uint16_t n;
 	/* Every port's queue of this worker; a frame knows its port by m->port (dp_rx.c). */
 	for (unsigned p = 0; p < w->d->n_ports; p++) {
+		unsigned st = dp_stage_enter(w, DP_STAGE_RX_BURST);
 		n = rte_eth_rx_burst(w->d->ports[p].port_id, (uint16_t)w->index, pkts, DP_BURST);
+		dp_stage_leave(w, st);
 		w->ctr.rx_packets += n;
 		w->port_rx[p] += n;
 		for (uint16_t i = 0; i < n; i++)
@@ -629,8 +634,10 @@ dp_worker_poll(struct dp_worker *w)
 			unsigned k = dp_rx_init_budget(w, DP_BURST);
 			if (k == 0)
 				break;
+			unsigned st = dp_stage_enter(w, DP_STAGE_RX_BURST);
 			n = rte_eth_rx_burst(w->d->ports[p].port_id, w->d->init_qid, pkts,
 					     (uint16_t)k);
+			dp_stage_leave(w, st);
 			dp_rx_init_spend(w, n);
 			w->ctr.rx_packets += n;
 			w->ctr.rx_init_queue += n;
@@ -646,16 +653,22 @@ dp_worker_poll(struct dp_worker *w)
 
 	/* Frames other workers received for us (never an INIT: tag 0 is not handed off). */
 	w->rx_busy = false;
+	unsigned st = dp_stage_enter(w, DP_STAGE_RX_BURST);
 	n = (uint16_t)rte_ring_sc_dequeue_burst(w->handoff, (void **)pkts, DP_BURST, NULL);
+	dp_stage_leave(w, st);
 	w->ctr.rx_handoff_in += n;
 	for (uint16_t i = 0; i < n; i++)
 		dp_rx_frame(w, pkts[i], true);
 	work += n;
 
 	/* API calls made on other threads. */
+	st = dp_stage_enter(w, DP_STAGE_REQUESTS);
 	work += dp_req_run_pending(w);
+	dp_stage_leave(w, st);
 
+	st = dp_stage_enter(w, DP_STAGE_TIMERS);
 	unsigned fired = dpsctp_timer_wheel_advance(&w->wheel, w->now_ns, dp_conn_timer_cb, w);
+	dp_stage_leave(w, st);
 	w->ctr.timers_fired += fired;
 	work += fired;
 
@@ -671,6 +684,7 @@ dp_worker_poll(struct dp_worker *w)
 		dp_tx_flush(w);
 	if (work == 0)
 		w->ctr.idle_polls++;
+	dp_stage_end(w, work);
 	dp_worker_set_current(NULL);
 	return work;
 }

@@ -954,6 +954,29 @@ DPSCTP_EXPORT uint64_t dpsctp_worker_counter(const struct dpsctp *d, unsigned wo
 					     const char **name);
 
 /**
+ * Where a worker's polls spent their cycles, by stage (--stage-cycles on):
+ * stage i's name ("rx_burst", "l3", "crc", "parse", "lookup", "core",
+ * "deliver", "tx_build", "tx_burst", "timers", "requests", "idle",
+ * "other"), the TSC cycles spent in it (exclusive of the stages it called:
+ * they add up to the polls' cycles) and how often it was entered. "idle"
+ * holds whole polls that found nothing to do (events: their number), so
+ * the rest is the cost of work done. Read while the worker polls, each
+ * figure is at most a poll old (64-bit reads).
+ *
+ * @param d       the instance.
+ * @param worker  the worker.
+ * @param i       the stage, from 0.
+ * @param name    set to the stage's name, NULL past the last.
+ * @param cycles  set to its TSC cycles (may be NULL).
+ * @param events  set to the times it was entered (may be NULL).
+ * @return 0; -ENOENT past the last stage (*name NULL); -EINVAL for a bad
+ *         instance or worker; -ENOTSUP when the instance was created
+ *         without --stage-cycles on (nothing was counted).
+ */
+DPSCTP_EXPORT int dpsctp_worker_stage(const struct dpsctp *d, unsigned worker, unsigned i,
+				      const char **name, uint64_t *cycles, uint64_t *events);
+
+/**
  * The MAC address the instance uses on its port.
  *
  * @param d    the instance.

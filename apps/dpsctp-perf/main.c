@@ -409,6 +409,8 @@ parse_options(struct perf_run *r, int argc, char **argv)
 		fprintf(stderr, "dpsctp-perf: %s\n", err);
 		return 2;
 	}
+	if (r->o.stages)
+		r->cfg.stage_cycles = true; /* both ends are made from it */
 	r->port = r->cfg.sctp_port != 0 ? r->cfg.sctp_port : PERF_PORT_DEFAULT;
 	/* A message longer than the send buffer is refused (-EMSGSIZE) on every
 	 * try: say so now rather than send nothing for -t seconds. */
@@ -758,6 +760,11 @@ finish(struct perf_run *r)
 	const char *cname;
 	if (r->ds != NULL)
 		res->rx_packets_total = dpsctp_worker_counter(r->ds, 0, r->rx_idx, &cname);
+	if (o->stages) {
+		/* The workers still poll: each figure is at most a poll old. */
+		perf_stages_snap(&res->stages, r->dc, r->ds);
+		res->stages_on = true;
+	}
 	if (r->dc != NULL) {
 		res->tx_packets_total =
 			dpsctp_worker_counter(r->dc, 0, counter_index(r->dc, "tx_packets"), &cname);

@@ -98,6 +98,7 @@ perf_hdr_decode(const void *p, uint32_t len, struct perf_hdr *h)
 
 struct perf_opts {
 	bool server, loopback, one_off, echo, json, unordered, bidir, ping, stats;
+	bool stages;	     /* --stages: --stage-cycles on, and the figures at the end */
 	bool memory;	     /* --memory: size the server end, report, exit */
 	const char *peer;    /* -c ADDR[,ADDR] */
 	const char *sidecar; /* --sidecar SOCKET: through dpsctpd, no instance of our own */
@@ -327,6 +328,23 @@ struct perf_snap {
 	uint64_t rx_packets[2];
 };
 
+/* --stages (perf_stages.c): each end's stage cycles, read at the end of the run. */
+#define PERF_STAGES_MAX 16
+struct perf_stages_end {
+	unsigned n; /* stages read; 0: no such end, or --stage-cycles off there */
+	const char *name[PERF_STAGES_MAX];
+	uint64_t cycles[PERF_STAGES_MAX], events[PERF_STAGES_MAX];
+	uint64_t packets; /* the worker's rx_packets + tx_packets */
+};
+struct perf_stages {
+	double tsc_read;	       /* cycles of one rte_rdtsc() */
+	struct perf_stages_end end[2]; /* client, server */
+};
+void perf_stages_snap(struct perf_stages *s, const struct dpsctp *client,
+		      const struct dpsctp *server);
+void perf_stages_text(FILE *f, const struct perf_stages *s);
+void perf_stages_json(FILE *f, const struct perf_stages *s);
+
 struct perf_result {
 	const struct perf_opts *o;
 	const char *role; /* "client", "server", "loopback" */
@@ -348,6 +366,8 @@ struct perf_result {
 	uint32_t mem_sized_for;
 	uint32_t handshakes_done;
 	char lcores[64];
+	bool stages_on; /* --stages: stages holds both ends' */
+	struct perf_stages stages;
 };
 
 void perf_report_interval(FILE *f, const struct perf_result *r, const struct perf_snap *a,

@@ -256,6 +256,11 @@ static const struct app_opt perf_opt_table[] = {
 	  PO(stats),
 	  .help = "at exit, every non-zero counter of each end (stderr; names in "
 		  "docs/COUNTERS.md)" },
+	{ .kind = APP_OPT_FLAG,
+	  .name = "stages",
+	  PO(stages),
+	  .help = "count each end's cycles by stage of its polls (--stage-cycles on) and "
+		  "report them per packet at the end (docs/PERF_TOOL.md)" },
 	{ .kind = APP_OPT_HELP, .name = "help", .short_name = 'h', .help = "this text" },
 	{ 0 },
 };
@@ -341,6 +346,10 @@ check_sidecar(const struct perf_opts *o, char *err, size_t errlen)
 		return bad(err, errlen,
 			   "--stats prints this process's data-plane counters: with --sidecar they "
 			   "are dpsctpd's (its telemetry: /dpsctpd/stats)");
+	if (o->stages)
+		return bad(err, errlen,
+			   "--stages counts this process's data plane: with --sidecar run dpsctpd "
+			   "with --stage-cycles on");
 	return 0;
 }
 

@@ -369,6 +369,8 @@ perf_report_end(FILE *f, const struct perf_result *r)
 			g.sustained ? "sustained" : "NOT sustained", g.idle[0] * 100);
 	report_pr_text(f, r, &g);
 	report_reset_text(f, r);
+	if (r->stages_on)
+		perf_stages_text(f, &r->stages);
 	fflush(f);
 }
 
@@ -450,6 +452,8 @@ perf_report_json(FILE *f, const struct perf_result *r)
 			t > 0 ? (double)kept[i].bytes * 8 / t : 0);
 	}
 	fprintf(f, "\n  ],\n  \"end\": {\n");
+	if (r->stages_on)
+		perf_stages_json(f, &r->stages);
 	if (o->handshakes != 0) {
 		fprintf(f,
 			"    \"handshakes\": %u, \"handshakes_per_second\": %.0f,\n"

@@ -337,7 +337,7 @@ def reverse(rig):
 def usage(perf):
     """Bad usage exits 2 and no daemon exits 3: no root, no DPDK needed."""
     for bad in (["--loopback"], ["-c", "10.0.0.2", "--rate", "1g"], ["-s", "--memory"],
-                ["-c", "10.0.0.2", "--handshakes", "10"], ["-s", "--stats"],
+                ["-c", "10.0.0.2", "--handshakes", "10"], ["-s", "--stats"], ["-s", "--stages"],
                 ["-s", "--port", "net_ring0"], ["-c", "10.0.0.2,10.0.0.3,10.0.0.4,10.0.0.5,10.0.0.6"],
                 ["-c", "10.0.0.2", "--extensions", "none"],
                 ["-c", "10.0.0.2", "--pr-policy", "ttl"]):

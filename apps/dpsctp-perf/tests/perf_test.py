@@ -221,6 +221,25 @@ def main():
         check("resets, not negotiated: refused once, none performed",
               r["performed"] == 0 and r["refused"] == 1 and r["receiver_saw"] == 0, r)
 
+    # --stages: both ends' cycles by stage, every stage named, the per-packet
+    # figures adding up to the stage cycles over the packets.
+    doc = run_json(perf, "stages", "0-1", ["-t", "1", "-l", "64", "--burst", "1", "--stages"])
+    if doc:
+        traffic_checks("stages", doc)
+        st = get(doc, "end.stages")
+        names = ["rx_burst", "l3", "crc", "parse", "lookup", "core", "deliver", "tx_build",
+                 "tx_burst", "timers", "requests", "idle", "other"]
+        for who in ("client", "server"):
+            e = st.get(who, {})
+            check("stages: %s names every stage" % who, all(n in e for n in names), e)
+            check("stages: %s counted packets" % who, e.get("packets", 0) > 0, e)
+            check("stages: %s cycles per packet consistent" % who,
+                  all(abs(e[n]["cycles"] / e["packets"] - e[n]["cycles_per_packet"]) < 0.1
+                      for n in names if n in e), e)
+        check("stages: the server checked CRC32c and delivered",
+              st["server"]["crc"]["entries"] > 0 and st["server"]["deliver"]["entries"] > 0, st)
+        check("stages: TSC read cost measured", 0 < st["tsc_read_cycles"] < 1000, st)
+
     # Both ways.
     doc = run_json(perf, "bidir", "0-1", ["-t", "1", "--bidir"])
     if doc:
