@@ -226,6 +226,7 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 {
 	struct dpsctp *d = w->d;
 	uint8_t *bytes = rte_pktmbuf_mtod_offset(m, uint8_t *, in->offset);
+	unsigned st; /* the stage interrupted (dp_stage.h) */
 
 	w->ctr.rx_sctp++;
 	if (unlikely(w->rx_busy) && dp_rx_init_shed(w, bytes, in->len)) {
@@ -241,7 +242,7 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 		goto done;
 	} else {
 		w->ctr.rx_crc_software++;
-		unsigned st = dp_stage_enter(w, DP_STAGE_CRC);
+		st = dp_stage_enter(w, DP_STAGE_CRC);
 		bool good = crc32c_sctp_verify(bytes, in->len) == CRC32C_VERDICT_OK;
 		dp_stage_leave(w, st);
 		if (!good) {
@@ -252,7 +253,7 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 
 	struct sctp_rx rx;
 	memset(&rx, 0, sizeof(rx));
-	unsigned st = dp_stage_enter(w, DP_STAGE_PARSE);
+	st = dp_stage_enter(w, DP_STAGE_PARSE);
 	enum sctp_parse_err perr = sctp_packet_parse(&rx.pkt, bytes, in->len);
 	dp_stage_leave(w, st);
 	if (perr != SCTP_PERR_OK) {
@@ -322,7 +323,9 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 		w->tag_spread = false;
 	}
 done:
+	st = dp_stage_enter(w, DP_STAGE_RX_FREE);
 	rte_pktmbuf_free(m);
+	dp_stage_leave(w, st);
 }
 
 /*
@@ -392,8 +395,13 @@ dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed)
 	uint8_t reply[1600];
 	struct dpsctp_l3_in in;
 
-	if (m->nb_segs > 1 && (m = dp_rx_linearize(w, m)) == NULL)
-		return;
+	if (m->nb_segs > 1) {
+		unsigned cp = dp_stage_enter(w, DP_STAGE_RX_COPY);
+		m = dp_rx_linearize(w, m);
+		dp_stage_leave(w, cp);
+		if (m == NULL)
+			return;
+	}
 	/* The port it came in by (dp_worker_poll() set m->port): that port's L3 answers it. */
 	unsigned port = m->port < w->d->n_ports ? m->port : 0u;
 	m->port = (uint16_t)port;

@@ -164,18 +164,13 @@ dpsctp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const
 
 /* The names of enum dp_stage (dp_types.h), as dpsctp_worker_stage() gives them. */
 static const char *const dp_stage_names[DP_STAGE_COUNT] = {
-	[DP_STAGE_OTHER] = "other",
-	[DP_STAGE_RX_BURST] = "rx_burst",
-	[DP_STAGE_L3] = "l3",
-	[DP_STAGE_CRC] = "crc",
-	[DP_STAGE_PARSE] = "parse",
-	[DP_STAGE_LOOKUP] = "lookup",
-	[DP_STAGE_CORE] = "core",
-	[DP_STAGE_DELIVER] = "deliver",
-	[DP_STAGE_TX_BUILD] = "tx_build",
-	[DP_STAGE_TX_BURST] = "tx_burst",
-	[DP_STAGE_TIMERS] = "timers",
-	[DP_STAGE_REQUESTS] = "requests",
+	[DP_STAGE_OTHER] = "other",	  [DP_STAGE_RX_BURST] = "rx_burst",
+	[DP_STAGE_RX_COPY] = "rx_copy",	  [DP_STAGE_L3] = "l3",
+	[DP_STAGE_CRC] = "crc",		  [DP_STAGE_PARSE] = "parse",
+	[DP_STAGE_LOOKUP] = "lookup",	  [DP_STAGE_CORE] = "core",
+	[DP_STAGE_DELIVER] = "deliver",	  [DP_STAGE_TX_BUILD] = "tx_build",
+	[DP_STAGE_TX_BURST] = "tx_burst", [DP_STAGE_TIMERS] = "timers",
+	[DP_STAGE_REQUESTS] = "requests", [DP_STAGE_RX_FREE] = "rx_free",
 	[DP_STAGE_IDLE] = "idle",
 };
 

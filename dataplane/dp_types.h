@@ -192,6 +192,7 @@ struct dp_listener {
 enum dp_stage {
 	DP_STAGE_OTHER = 0, /* the loop and whatever no stage below covers */
 	DP_STAGE_RX_BURST,  /* rte_eth_rx_burst() and the hand-off ring's dequeue */
+	DP_STAGE_RX_COPY,   /* a received mbuf chain copied into one mbuf (rx_linearized) */
 	DP_STAGE_L3,	    /* Ethernet, IP, UDP: finding the SCTP packet (drivers/net) */
 	DP_STAGE_CRC,	    /* the CRC32c check of a received packet */
 	DP_STAGE_PARSE,	    /* the chunk walk (sctp_packet_parse()) */
@@ -202,6 +203,7 @@ enum dp_stage {
 	DP_STAGE_TX_BURST,  /* rte_eth_tx_burst() */
 	DP_STAGE_TIMERS,    /* the timer wheel and what the timers do */
 	DP_STAGE_REQUESTS,  /* API calls posted by other threads */
+	DP_STAGE_RX_FREE,   /* a received frame's mbuf freed once handled */
 	DP_STAGE_IDLE,	    /* whole polls that found nothing to do (moved here at their end) */
 	DP_STAGE_COUNT
 };

@@ -84,10 +84,10 @@ TEST_F(DpStage, StagesAreCountedWhereTheDocumentationSays)
 	}
 	EXPECT_EQ(dpsctp_worker_stage(s_, 0, i, &name, &cycles, &events), -ENOENT);
 	EXPECT_EQ(name, nullptr);
-	const std::vector<std::string> want = { "rx_burst", "l3",     "crc",	  "parse",
-						"lookup",   "core",   "deliver",  "tx_build",
-						"tx_burst", "timers", "requests", "idle",
-						"other" };
+	const std::vector<std::string> want = { "rx_burst", "rx_copy",	"l3",	  "crc",
+						"parse",    "lookup",	"core",	  "deliver",
+						"tx_build", "tx_burst", "timers", "requests",
+						"rx_free",  "idle",	"other" };
 	EXPECT_EQ(order, want);
 	for (const auto &kv : st)
 		printf("%-9s %12lu cycles %8lu entries\n", kv.first.c_str(),
@@ -99,6 +99,8 @@ TEST_F(DpStage, StagesAreCountedWhereTheDocumentationSays)
 	EXPECT_EQ(st["crc"].second, crc);
 	EXPECT_EQ(st["parse"].second, crc - bad);
 	EXPECT_EQ(st["deliver"].second, 200u);
+	EXPECT_EQ(st["rx_copy"].second, counter(s_, "rx_linearized"));
+	EXPECT_EQ(st["rx_free"].second, crc) << "every SCTP frame freed once handled";
 	// Every SCTP packet parsed reached an association or the endpoint.
 	EXPECT_EQ(st["core"].second, st["parse"].second - counter(s_, "drop_malformed"));
 	EXPECT_GE(st["tx_build"].second, 1u) << "SACKs";
