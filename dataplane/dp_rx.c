@@ -323,8 +323,21 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 		w->tag_spread = false;
 	}
 done:
-	st = dp_stage_enter(w, DP_STAGE_RX_FREE);
-	rte_pktmbuf_free(m);
+	/* Freed with the rest of the burst's (dp_rx_release_flush()): one
+	 * bulk put into the pool instead of one per frame. */
+	if (w->n_rx_done == DP_RX_DONE_MAX)
+		dp_rx_release_flush(w);
+	w->rx_done[w->n_rx_done++] = m;
+}
+
+void
+dp_rx_release_flush(struct dp_worker *w)
+{
+	if (w->n_rx_done == 0)
+		return;
+	unsigned st = dp_stage_enter(w, DP_STAGE_RX_FREE);
+	rte_pktmbuf_free_bulk(w->rx_done, w->n_rx_done);
+	w->n_rx_done = 0;
 	dp_stage_leave(w, st);
 }
 

@@ -14,8 +14,16 @@
 
 #include "dataplane/dp_types.h"
 
-/* One frame (handed: from another worker's hand-off ring); m is consumed. */
+/*
+ * One frame (handed: from another worker's hand-off ring); m is consumed:
+ * an SCTP frame is held for dp_rx_release_flush(), the rest freed here.
+ */
 void dp_rx_frame(struct dp_worker *w, struct rte_mbuf *m, bool handed);
+
+/* Free the SCTP frames handled since the last call, in one bulk put (the
+ * core took its own references to what it keeps). The worker calls it
+ * after its receive bursts, before anything else of the poll. */
+void dp_rx_release_flush(struct dp_worker *w);
 
 /*
  * Frames the worker may read now from a queue for handshakes

@@ -64,6 +64,7 @@ struct dp_opts {
 
 #define DP_MAX_WORKERS	   16u
 #define DP_BURST	   32u	 /* rx burst */
+#define DP_RX_DONE_MAX	   64u	 /* handled frames held for one bulk free */
 #define DP_TX_MAX	   256u	 /* packets a worker batches before tx_burst */
 #define DP_MSG_SEGS	   64u	 /* slices handed to one receive callback */
 #define DP_HS_PER_WORKER   64u	 /* handshake scratch blocks (client side) */
@@ -237,6 +238,9 @@ struct dp_worker {
 	 * turn (init_next), not this one, so that the associations one worker
 	 * answers for are spread over all, as RSS would have spread their INITs.
 	 */
+	/* Received SCTP frames handled, freed together (dp_rx_release_flush()). */
+	unsigned n_rx_done;
+	struct rte_mbuf *rx_done[DP_RX_DONE_MAX];
 	bool rx_init_q, tag_spread;
 	unsigned init_next;
 	/* --stage-cycles (dp_stage.h): on, live inside a poll, the stage running since stage_t0. */

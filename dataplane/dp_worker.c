@@ -660,6 +660,7 @@ dp_worker_poll(struct dp_worker *w)
 	for (uint16_t i = 0; i < n; i++)
 		dp_rx_frame(w, pkts[i], true);
 	work += n;
+	dp_rx_release_flush(w);
 
 	/* API calls made on other threads. */
 	st = dp_stage_enter(w, DP_STAGE_REQUESTS);
