@@ -210,6 +210,9 @@ cmd_bench() {
 	log "running the sidecar against embedded mode (bench/sidecar/run.py)"
 	"$py" bench/sidecar/run.py --build "$BUILD_DIR" --out bench/results/sidecar.json \
 		--md docs/PERFORMANCE.md || die "the sidecar benchmark failed"
+	log "cycles by stage of a poll (bench/stages/run.py)"
+	"$py" bench/stages/run.py --build "$BUILD_DIR" --out bench/results/stages.json \
+		--md docs/PERFORMANCE.md || die "the stage benchmark failed"
 	log "one worker against two, and against a peer process (bench/scale/run.py)"
 	"$py" bench/scale/run.py --build "$BUILD_DIR" --out bench/results/scale.json \
 		--md docs/PERFORMANCE.md || die "the scaling benchmark failed"
