@@ -203,9 +203,11 @@ dp_notify(void *ctx, const struct sctp_notification *n)
 		c->notified_end = true;
 	/* DPSCTP_OPT_EVENTS: what the application asked not to hear is not called. */
 	if (c->cb != NULL && c->cb->on_event != NULL && dp_opt_event_wanted(c, n->type)) {
+		unsigned st = dp_stage_enter(c->w, DP_STAGE_APP);
 		c->in_cb++;
 		c->cb->on_event(c, &ev, c->arg);
 		c->in_cb--;
+		dp_stage_leave(c->w, st);
 	}
 }
 
@@ -596,6 +598,7 @@ dp_conn_after(struct dpsctp_assoc *c)
 		dp_conn_free(c);
 		return;
 	}
+	unsigned st = dp_stage_enter(w, DP_STAGE_REARM);
 	(void)dp_conn_index_tag(c);
 	if (c->nbr_paths < c->a.paths.n && c->a.state != SCTP_ASSOC_CLOSED)
 		dp_conn_pin_paths(c);
@@ -605,6 +608,7 @@ dp_conn_after(struct dpsctp_assoc *c)
 	else if (!dpsctp_timer_armed(&c->timer) ||
 		 dpsctp_timer_expiry_ns(&w->wheel, &c->timer) != at)
 		dpsctp_timer_arm(&w->wheel, &c->timer, at);
+	dp_stage_leave(w, st);
 	/* Never from inside a send: an application that sends again from on_space
 	 * would re-enter its own send loop. The next input or timer tells it. */
 	if (c->want_space && !c->in_send) {
@@ -614,9 +618,11 @@ dp_conn_after(struct dpsctp_assoc *c)
 		if (space >= want) {
 			c->want_space = false;
 			if (c->cb != NULL && c->cb->on_space != NULL) {
+				st = dp_stage_enter(w, DP_STAGE_APP);
 				c->in_cb++;
 				c->cb->on_space(c, space, c->arg);
 				c->in_cb--;
+				dp_stage_leave(w, st);
 				if (c->deferred != DP_CLOSE_NONE)
 					dp_conn_after(
 						c); /* closed from on_space: the block may go */

@@ -200,6 +200,8 @@ enum dp_stage {
 	DP_STAGE_LOOKUP,    /* owner, hand-off and the association tables */
 	DP_STAGE_CORE,	    /* the association's input: state, SACK processing and decision */
 	DP_STAGE_DELIVER,   /* the application's receive callback, the slices freed */
+	DP_STAGE_APP,	    /* its other callbacks (events, on_space) and what they do */
+	DP_STAGE_REARM,	    /* after an input: the association's timer re-armed, tables */
 	DP_STAGE_TX_BUILD,  /* packets built from the core's output: headers, CRC32c, L3 */
 	DP_STAGE_TX_BURST,  /* rte_eth_tx_burst() */
 	DP_STAGE_TIMERS,    /* the timer wheel and what the timers do */

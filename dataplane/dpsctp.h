@@ -956,9 +956,10 @@ DPSCTP_EXPORT uint64_t dpsctp_worker_counter(const struct dpsctp *d, unsigned wo
 /**
  * Where a worker's polls spent their cycles, by stage (--stage-cycles on):
  * stage i's name ("rx_burst", "rx_copy", "l3", "crc", "parse", "lookup",
- * "core", "deliver", "tx_build", "tx_burst", "timers", "requests",
- * "rx_free", "idle", "other"), the TSC cycles spent in it (exclusive of the stages it called:
- * they add up to the polls' cycles) and how often it was entered. "idle"
+ * "core", "deliver", "app", "rearm", "tx_build", "tx_burst", "timers",
+ * "requests", "rx_free", "idle", "other"), the TSC cycles spent in it
+ * (exclusive of the stages it called: they add up to the polls' cycles)
+ * and how often it was entered. "idle"
  * holds whole polls that found nothing to do (events: their number), so
  * the rest is the cost of work done. Read while the worker polls, each
  * figure is at most a poll old (64-bit reads).

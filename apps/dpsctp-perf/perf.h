@@ -329,7 +329,7 @@ struct perf_snap {
 };
 
 /* --stages (perf_stages.c): each end's stage cycles, read at the end of the run. */
-#define PERF_STAGES_MAX 16
+#define PERF_STAGES_MAX 24
 struct perf_stages_end {
 	unsigned n; /* stages read; 0: no such end, or --stage-cycles off there */
 	const char *name[PERF_STAGES_MAX];

@@ -23,8 +23,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 EAL = ["--no-huge", "--no-pci", "--no-shconf", "-m", "2048", "--log-level", "lib.eal:error"]
 WORKLOADS = [("64 B, one message per send and flush", ["-l", "64", "--burst", "1"]),
              ("1452 B", ["-l", "1452"])]
-STAGES = ["rx_burst", "rx_copy", "l3", "crc", "parse", "lookup", "core", "deliver",
-          "tx_build", "tx_burst", "timers", "requests", "rx_free", "other"]
+STAGES = ["rx_burst", "rx_copy", "l3", "crc", "parse", "lookup", "core", "deliver", "app",
+          "rearm", "tx_build", "tx_burst", "timers", "requests", "rx_free", "other"]
 
 
 def run_once(build, seconds, args):

@@ -5,8 +5,8 @@
 // order of a poll, and the entries of the stages that run once per
 // packet match the counters that count those packets (CRC32c checked in
 // software, packets parsed, messages delivered, chains copied; the frames
-// freed once per burst): the boundaries are where the documentation says. Cycles are only required to be there, not to
-// be any size (a speed belongs in a benchmark: dpsctp-perf --stages).
+// freed once per burst): the boundaries are where the documentation says. Cycles are only required
+// to be there, not to be any size (a speed belongs in a benchmark: dpsctp-perf --stages).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -84,10 +84,11 @@ TEST_F(DpStage, StagesAreCountedWhereTheDocumentationSays)
 	}
 	EXPECT_EQ(dpsctp_worker_stage(s_, 0, i, &name, &cycles, &events), -ENOENT);
 	EXPECT_EQ(name, nullptr);
-	const std::vector<std::string> want = { "rx_burst", "rx_copy",	"l3",	  "crc",
-						"parse",    "lookup",	"core",	  "deliver",
-						"tx_build", "tx_burst", "timers", "requests",
-						"rx_free",  "idle",	"other" };
+	const std::vector<std::string> want = { "rx_burst", "rx_copy",	"l3",	    "crc",
+						"parse",    "lookup",	"core",	    "deliver",
+						"app",	    "rearm",	"tx_build", "tx_burst",
+						"timers",   "requests", "rx_free",  "idle",
+						"other" };
 	EXPECT_EQ(order, want);
 	for (const auto &kv : st)
 		printf("%-9s %12lu cycles %8lu entries\n", kv.first.c_str(),

@@ -228,7 +228,8 @@ def main():
         traffic_checks("stages", doc)
         st = get(doc, "end.stages")
         names = ["rx_burst", "rx_copy", "l3", "crc", "parse", "lookup", "core", "deliver",
-                 "tx_build", "tx_burst", "timers", "requests", "rx_free", "idle", "other"]
+                 "app", "rearm", "tx_build", "tx_burst", "timers", "requests", "rx_free",
+                 "idle", "other"]
         for who in ("client", "server"):
             e = st.get(who, {})
             check("stages: %s names every stage" % who, all(n in e for n in names), e)
