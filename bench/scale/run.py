@@ -39,6 +39,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import md_section  # noqa: E402  (bench/md_section.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EAL = ["--no-huge", "--no-pci", "--no-shconf", "-m", "1024", "--log-level", "lib.eal:error"]
 # A worker's cost: its cycles per message without the iterations in which it
@@ -283,15 +286,7 @@ def report(res):
 
 
 def write_md(path, text):
-    doc = open(path).read()
-    b, e = "<!-- scale:begin", "<!-- scale:end -->"
-    if b in doc and e in doc:
-        i, j = doc.index(b), doc.index(e) + len(e)
-        doc = doc[:i] + text + doc[j:]
-    else:
-        doc = doc.rstrip("\n") + "\n\n## Workers and ports: scaling\n\n" + text + "\n"
-    with open(path, "w") as f:
-        f.write(doc)
+    md_section.write_section(path, "scale", text, "Workers and ports: scaling")
 
 
 if __name__ == "__main__":

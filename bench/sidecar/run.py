@@ -30,6 +30,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import md_section  # noqa: E402  (bench/md_section.py)
+
 EAL = ["--no-huge", "--no-pci", "--no-shconf", "-m", "1024", "--log-level", "lib.eal:error"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -220,15 +223,7 @@ def report(res):
 
 
 def write_md(path, text):
-    doc = open(path).read()
-    b, e = "<!-- sidecar:begin", "<!-- sidecar:end -->"
-    if b in doc and e in doc:
-        i, j = doc.index(b), doc.index(e) + len(e)
-        doc = doc[:i] + text + doc[j:]
-    else:
-        doc = doc.rstrip("\n") + "\n\n## Sidecar against embedded mode\n\n" + text + "\n"
-    with open(path, "w") as f:
-        f.write(doc)
+    md_section.write_section(path, "sidecar", text, "Sidecar against embedded mode")
 
 
 if __name__ == "__main__":

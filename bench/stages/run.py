@@ -19,6 +19,9 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import md_section  # noqa: E402  (bench/md_section.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EAL = ["--no-huge", "--no-pci", "--no-shconf", "-m", "2048", "--log-level", "lib.eal:error"]
 WORKLOADS = [("64 B, one message per send and flush", ["-l", "64", "--burst", "1"]),
@@ -84,15 +87,7 @@ def table(results, stamp):
 
 
 def write_md(path, text):
-    doc = open(path).read()
-    b, e = "<!-- stages:begin", "<!-- stages:end -->"
-    if b in doc and e in doc:
-        i, j = doc.index(b), doc.index(e) + len(e)
-        doc = doc[:i] + text + doc[j:]
-    else:
-        doc = doc.rstrip("\n") + "\n\n## Cycles by stage\n\n" + text + "\n"
-    with open(path, "w") as f:
-        f.write(doc)
+    md_section.write_section(path, "stages", text, "Cycles by stage")
 
 
 def main():
