@@ -659,6 +659,34 @@ sctp_rtxq_on_t3_expiry(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, uns
 	return count;
 }
 
+uint32_t
+sctp_rtxq_unmark_t3(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigned path,
+		    uint32_t *bytes)
+{
+	struct sctp_rtxq_node *nodes = env->pool->nodes;
+	uint32_t count = 0;
+	uint32_t total = 0;
+
+	if (path < SCTP_MAX_PATHS && q->n_marked > 0) {
+		for (uint32_t x = q->head; x != NIL; x = nodes[x].next) {
+			struct sctp_rtxq_node *n = &nodes[x];
+
+			if (n->path != path || (n->state & S_PHASE) != S_MARKED ||
+			    (n->state & S_FAST_RTX))
+				continue;
+			n->state = (uint8_t)((n->state & ~S_PHASE) | S_IN_FLIGHT);
+			total += sctp_rtxq_chunk_bytes(n->len);
+			q->data_flight += n->len;
+			count++;
+		}
+		q->path_flight[path] += total;
+		q->n_marked -= count;
+	}
+	if (bytes != NULL)
+		*bytes = total;
+	return count;
+}
+
 /* RFC 7496 §4: node x, of an SCTP_RTXQ_PR_RTX message, went as often as its limit allows. */
 static inline bool
 rtx_used_up(const struct sctp_rtxq_pool *pool, uint32_t x)

@@ -432,6 +432,20 @@ uint32_t sctp_rtxq_on_t3_expiry(struct sctp_rtxq *q, const struct sctp_rtxq_env 
 				uint32_t *bytes);
 
 /*
+ * Undo what sctp_rtxq_on_t3_expiry() did to `path` for the chunks not yet
+ * retransmitted: each MARKED chunk last sent to `path` that no fast
+ * retransmit marked becomes IN_FLIGHT there again, as it was sent (not
+ * RETRANSMITTED; flight and rwnd as for a send; the Karn fence keeps RTT
+ * samples off it, as for everything sent before the last retransmission).
+ * For a timeout judged spurious before all that it marked went again
+ * (F-RTO, RFC 5682 §3): the originals are on their way, so they are
+ * waited for instead of sent twice. Returns the chunks unmarked; *bytes
+ * (if not NULL) their chunk bytes. O(queue). A path out of range: 0.
+ */
+uint32_t sctp_rtxq_unmark_t3(struct sctp_rtxq *q, const struct sctp_rtxq_env *env, unsigned path,
+			     uint32_t *bytes);
+
+/*
  * §6.1 A, zero window probing. The probe is the highest TSN sent when it is
  * IN_FLIGHT, the only chunk in flight, nothing is marked, and its payload
  * is more than the peer's last a_rwnd: the peer has no room for it, so it

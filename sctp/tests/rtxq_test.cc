@@ -794,6 +794,43 @@ TEST(RtxqT3, MarksThatPathsOutstandingOnly)
 	h.finish();
 }
 
+// F-RTO's undo of a T3-rtx expiry: the chunks it marked that did not go
+// again are in flight on their path as sent; the one retransmitted stays
+// retransmitted, a fast retransmit's mark stays, another path is untouched.
+TEST(RtxqT3, UnmarkPutsWhatDidNotGoAgainBackInFlight)
+{
+	Harness h(1, 10000);
+	h.send(100, 0); // 1
+	h.send(100, 1); // 2
+	h.send(100, 0); // 3
+	h.send(200, 0); // 4
+	h.send(100, 0); // 5
+	EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(0, 10000, { { 3, 3 } }));
+	EXPECT_EQ(3u, sctp_rtxq_on_t3_expiry(&h.q, &h.env, 0, nullptr)); // 1, 4, 5
+	struct sctp_rtxq_rtx out[4];
+	EXPECT_EQ(1u, sctp_rtxq_take_rtx(&h.q, &h.env, 0, 200, out, 4, nullptr));
+	EXPECT_EQ(1u, out[0].tsn);
+	EXPECT_EQ(116u, sctp_rtxq_path_flight(&h.q, 0));
+	EXPECT_EQ(2u, sctp_rtxq_marked(&h.q));
+	uint32_t bytes = 0;
+	EXPECT_EQ(0u, sctp_rtxq_unmark_t3(&h.q, &h.env, 1, &bytes)); // nothing marked there
+	EXPECT_EQ(0u, sctp_rtxq_unmark_t3(&h.q, &h.env, SCTP_MAX_PATHS, &bytes));
+	EXPECT_EQ(2u, sctp_rtxq_unmark_t3(&h.q, &h.env, 0, &bytes));
+	EXPECT_EQ(216u + 116u, bytes);
+	EXPECT_EQ(F, h.phase(4));
+	EXPECT_EQ(F, h.phase(5));
+	EXPECT_EQ(0u, h.node(4)->state & SCTP_RTXQ_S_RETRANSMITTED);
+	EXPECT_NE(0u, h.node(1)->state & SCTP_RTXQ_S_RETRANSMITTED);
+	EXPECT_EQ(0u, sctp_rtxq_marked(&h.q));
+	EXPECT_EQ(116u + 216u + 116u, sctp_rtxq_path_flight(&h.q, 0));
+	EXPECT_EQ(116u, sctp_rtxq_path_flight(&h.q, 1));
+	EXPECT_EQ(10000u - 500u, sctp_rtxq_rwnd(&h.q)); // 1, 2, 4, 5 in flight
+	// The originals' SACK: all of them acknowledged once.
+	EXPECT_EQ(SCTP_RTXQ_SACK_OK, h.sack(5, 10000, {}));
+	EXPECT_EQ(0u, sctp_rtxq_flight(&h.q));
+	h.finish();
+}
+
 TEST(RtxqT3, TakeRtxInTsnOrderUpToMaxOut)
 {
 	Harness h(1, 100000);
