@@ -34,6 +34,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_pause.h>
 #include <rte_ring.h>
 
 #include <atomic>
@@ -55,6 +56,7 @@ struct Flood {
 	AttackBed *bed;
 	std::vector<Bytes> frames;
 	std::atomic<bool> stop{ false };
+	bool spin_only = false; // the control: the second lcore busy, writing nothing
 	uint64_t sent = 0, full = 0;
 	uint64_t offered = 0; // frames it tried to write: the ring took `sent`
 };
@@ -66,6 +68,11 @@ flood_main(void *arg)
 	Flood *f = static_cast<Flood *>(arg);
 	rte_mbuf *m[32];
 	size_t next = 0;
+	if (f->spin_only) {
+		while (!f->stop.load(std::memory_order_relaxed))
+			rte_pause();
+		return 0;
+	}
 	// The NIC's steering (AttackBed::server_rx()): every frame is an INIT.
 	rte_ring *to = f->bed->server_rx(f->frames[0].data(), f->frames[0].size());
 	while (!f->stop.load(std::memory_order_relaxed)) {
@@ -263,12 +270,21 @@ run(const Attack &at, double secs, unsigned serial, bool threaded)
 			flood.frames.push_back(at.frame(b, i));
 	// Five rounds of each, alternated: a machine whose load changes during
 	// the run changes both alike.
-	Goodput without, with;
+	Goodput without, with, busy;
 	uint64_t dropped0 = b.wire_dropped, gaps0 = b.forged_gap_blocks, inj0 = b.injected;
 	unsigned next = 0;
+	// From the attacker lcore, a control too: that lcore busy writing
+	// nothing. On a VM whose two vCPUs share a core (hyperthreads), any
+	// busy sibling slows the victim's; the attack's own effect is the
+	// ratio to that.
+	Flood spinner;
+	spinner.bed = &b;
+	spinner.spin_only = true;
 	for (int r = 0; r < 5; r++) {
 		add(without, traffic(b, secs / 5, nullptr, nullptr, &next));
 		add(with, traffic(b, secs / 5, &at, threaded ? &flood : nullptr, &next));
+		if (threaded)
+			add(busy, traffic(b, secs / 5, nullptr, &spinner, &next));
 	}
 	uint64_t forged = b.injected - inj0;
 	double gaps_per_sack =
@@ -293,7 +309,8 @@ run(const Attack &at, double secs, unsigned serial, bool threaded)
 		 "\"assocs_per_packet\": %.6f, \"mbufs_in_use_per_packet\": %.6f, "
 		 "\"cost_packets\": %u, \"gap_blocks_per_sack\": %.1f, "
 		 "\"gap_blocks_per_sack_measured\": %.1f, \"attacker_lcore\": %s, "
-		 "\"attacker_offered_per_s\": %.0f}",
+		 "\"attacker_offered_per_s\": %.0f, \"goodput_msgs_per_s_busy_lcore\": %.0f, "
+		 "\"goodput_ratio_to_busy_lcore\": %.3f}",
 		 at.name, suffix, at.victim_client ? "client" : "server",
 		 (unsigned long)with.attack, with.attack / with.secs, cycles, hz / cycles,
 		 without.msgs / without.secs, without.bytes / without.secs, with.msgs / with.secs,
@@ -301,7 +318,9 @@ run(const Attack &at, double secs, unsigned serial, bool threaded)
 		 without.msgs > 0 ? (with.msgs / with.secs) / (without.msgs / without.secs) : 0.0,
 		 (unsigned long)wire_dropped, established ? "true" : "false", (unsigned long)b.bad,
 		 (double)assocs_left / n, (double)mbufs_left / n, n, gaps_per_sack, gaps_measured,
-		 threaded ? "true" : "false", with.wall > 0 ? with.offered / with.wall : 0.0);
+		 threaded ? "true" : "false", with.wall > 0 ? with.offered / with.wall : 0.0,
+		 busy.secs > 0 ? busy.msgs / busy.secs : 0.0,
+		 busy.msgs > 0 ? (with.msgs / with.secs) / (busy.msgs / busy.secs) : 0.0);
 	return out;
 }
 
