@@ -25,6 +25,7 @@ ORDER = [
     "dp_route",      # the routing table of several ports (rte_lpm, rte_lpm6)
     "dp_public",     # the core's codes to the public API's
     "dp_types",      # the instance, worker and association structures
+    "dp_stage",      # cycles by stage of a poll (--stage-cycles): inline, on dp_types
     "dp_buf",        # payload buffers on mbufs
     "dp_tx",         # transmit: the core's output, the tx batch, the flush
     "dp_opt",        # per-association options (dpsctp_opt.h): values, blocks
