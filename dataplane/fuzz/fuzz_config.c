@@ -88,7 +88,9 @@ static bool
 file_includes(const char *t, size_t len)
 {
 	for (size_t i = 0; i < len;) {
-		while (i < len && (t[i] == ' ' || t[i] == '\t'))
+		/* The parser's blanks (config.c blank()): '\r' too, or "\rconfig=0"
+		 * names /proc/self/fd/0 beside the memfd, and reads stdin. */
+		while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r'))
 			i++;
 		if (is_include(t + i, len - i))
 			return true;
