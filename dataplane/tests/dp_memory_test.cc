@@ -20,6 +20,7 @@
 #include "dataplane/tests/dp_env.h"
 
 extern "C" {
+#include "dataplane/dp_types.h"
 #include "sctp/outq.h"
 #include "sctp/path.h"
 #include "sctp/reasm.h"
@@ -46,6 +47,11 @@ instance_bytes(const std::string &tag, const Opts &opts)
 	dpsctp *d = dpsctp_create(&c, err, sizeof(err));
 	EXPECT_NE(d, nullptr) << err;
 	rte_malloc_get_socket_stats(0, &after);
+	static bool told;
+	if (d != nullptr && !told) {
+		printf("data block (64 streams each way) %u bytes\n", d->data_bytes);
+		told = true;
+	}
 	dpsctp_destroy(d);
 	return after.heap_allocsz_bytes - before.heap_allocsz_bytes;
 }
@@ -85,6 +91,9 @@ TEST(DpMemory, PathBlocksFollowMultihomed)
 	size_t few = bytes(2000, "64", "64");
 	size_t all = bytes(2000, "64", "2000");
 	double per_block = double(all - few) / 1936.0;
+	// The blocks docs/MEMORY.md names, as this build lays them out.
+	printf("association block (struct dpsctp_assoc) %zu bytes, its counters %zu, stats %zu\n",
+	       sizeof(dpsctp_assoc), sizeof(sctp_assoc_counters), sizeof(dpsctp_assoc_stats));
 	printf("a block of further paths: %.0f bytes (7 paths: %.0f); --max-paths 1 saves %.0f "
 	       "more\n",
 	       per_block, block, double(few - none));
