@@ -351,9 +351,12 @@ struct dpsctp_assoc_stats {
 	uint64_t reconf_peer_requests; /**< RE-CONFIG: the peer's request parameters answered */
 	uint64_t reconf_denied;	       /**< RE-CONFIG: of those, answered other than success */
 	uint64_t reconf_malformed;     /**< RE-CONFIG: chunks refused as malformed */
-	/** Of t3_expiries, episodes the peer's duplicate TSNs showed spurious (a stall, not a
-	    loss): cwnd and RTO put back (docs/CC.md, "Spurious timeouts") */
+	/** Of t3_expiries, episodes shown spurious (a stall, not a loss) by the peer's duplicate
+	    TSNs or by F-RTO: cwnd and RTO put back (docs/CC.md, "Spurious timeouts") */
 	uint64_t t3_spurious;
+	/** DATA chunks a spurious T3-rtx expiry marked that F-RTO found still in flight and did
+	    not send again (docs/CC.md, "F-RTO") */
+	uint64_t t3_rtx_saved;
 };
 
 /** Per-path statistics (dpsctp_path_get_stats()). */

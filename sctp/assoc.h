@@ -210,8 +210,10 @@ struct sctp_assoc_counters {
 	uint64_t t3_expiries;	   /* §6.3.3 */
 	uint64_t zwp_expiries;	   /* of those, of a zero window probe the peer answered:
 				      no error counted, cwnd kept (§6.1 A) */
-	uint64_t t3_spurious;	   /* T3-rtx episodes the peer's duplicate TSNs showed spurious:
-				      cwnd and RTO undone (sctp/spurious.h) */
+	uint64_t t3_spurious;	   /* T3-rtx episodes shown spurious (the peer's duplicate
+				      TSNs or F-RTO): cwnd and RTO undone (sctp/spurious.h) */
+	uint64_t t3_rtx_saved;	   /* chunks a spurious T3-rtx expiry marked that F-RTO
+				      found in flight and did not send again */
 	uint64_t fast_retransmits; /* §7.2.4: SACKs that marked chunks for fast retransmit */
 	uint64_t send_failed;	   /* SEND_FAILED notifications */
 	/* PR-SCTP (RFC 3758, sctp/assoc_send.c and assoc_data.c). */

@@ -938,6 +938,22 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 	}
 }
 
+/*
+ * F-RTO step 2b (sctp/spurious.h): new data in place of the marked chunks,
+ * as cwnd allows. The hold lasts only while something in flight can bring
+ * step 3's SACK; with nothing (no new data could go after all: PR-SCTP
+ * abandoned it, the retransmission queue is full), it ends here and the
+ * marked chunks go in this flush.
+ */
+static void
+tx_flush_frto(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
+{
+	if (tx_skip(a))
+		tx_flush_new(a, run, p);
+	if (sctp_rtxq_flight(&a->tx->rtxq) == 0)
+		sctp_frto_release(&a->tx->spur);
+}
+
 /* §9.2: once nothing is outstanding, SHUTDOWN-PENDING and SHUTDOWN-RECEIVED move on. */
 static void
 tx_shutdown_step(const struct sctp_assoc *a, struct assoc_cmds *q)
@@ -977,7 +993,9 @@ assoc_tx_flush(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q
 		 * abandoned (sctp/rtxq.h, "PR-SCTP"): new data sends that E.
 		 */
 		bool spent = false;
-		if (sctp_rtxq_marked(&a->tx->rtxq) != 0)
+		if (sctp_frto_holding(&a->tx->spur) && !run->more)
+			tx_flush_frto(a, run, &p);
+		if (sctp_rtxq_marked(&a->tx->rtxq) != 0 && !sctp_frto_holding(&a->tx->spur))
 			spent = tx_flush_rtx(a, run, rp, &p);
 		if (spent && !a->tx->env.idata) {
 			/*
@@ -1106,27 +1124,54 @@ tx_window_reopened(struct sctp_assoc *a, uint32_t probe)
 	tx_t3_sync(a);
 }
 
+/* New data to send in place of held retransmissions (F-RTO step 2b)? */
+static bool
+tx_frto_can_send_new(const struct sctp_assoc *a)
+{
+	const struct sctp_assoc_tx *tx = a->tx;
+
+	return a->state == SCTP_ASSOC_ESTABLISHED && !sctp_outq_empty(&tx->outq) &&
+	       sctp_rtxq_rwnd(&tx->rtxq) > 0 && tx_rtxq_room(tx) > 0;
+}
+
 /*
- * The SACK's Duplicate TSNs against the open T3-rtx episode; when every
- * chunk it retransmitted came back as a duplicate, the originals had
- * arrived and the timeout was a stall: undo its cwnd cut and RTO back-off
- * (sctp/spurious.h). The Duplicate TSNs are read here only, and only while
- * an episode is open.
+ * The SACK against the open T3-rtx episode (sctp/spurious.h): F-RTO's steps
+ * 2 and 3 from its Cumulative TSN Ack, then its Duplicate TSNs against the
+ * chunks the expiry retransmitted. Either detector may find the timeout was
+ * a stall: its cwnd cut and RTO back-off are undone, and what F-RTO held
+ * goes back in flight, its originals on their way. The Duplicate TSNs are
+ * read here only, and only while an episode is open.
  */
 static void
-tx_spurious_check(struct sctp_assoc *a, const struct sctp_sack *s, uint32_t cum_tsn,
-		  uint64_t now_ns)
+tx_spurious_check(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_sack *s,
+		  const struct sctp_rtxq_sack_result *r)
 {
 	struct sctp_assoc_tx *tx = a->tx;
+	unsigned path = tx->spur.path;
+	bool held = sctp_frto_holding(&tx->spur);
 
+	enum sctp_frto_verdict f = sctp_frto_on_sack(&tx->spur, r->cum_tsn, r->cum_advanced,
+						     s->n_dups > 0, tx_frto_can_send_new(a));
+	if (f == SCTP_FRTO_HOLD)
+		tx->no_hold =
+			true; /* the new data goes in this flush, whatever the bundling delay */
 	for (uint16_t i = 0; i < s->n_dups; i++)
 		sctp_spurious_on_dup(&tx->spur, sctp_sack_dup_tsn(s, i));
-	unsigned path = tx->spur.path;
-	if (sctp_spurious_on_sack(&tx->spur, cum_tsn, now_ns) != SCTP_SPURIOUS_UNDO ||
-	    path >= a->paths.n)
+	bool undo = f == SCTP_FRTO_SPURIOUS;
+	if (!undo)
+		undo = sctp_spurious_on_sack(&tx->spur, r->cum_tsn, run->now_ns) ==
+		       SCTP_SPURIOUS_UNDO;
+	if (!undo || path >= a->paths.n)
 		return;
 	a->counters->t3_spurious++;
 	sctp_spurious_undo(&tx->spur, &tx->path_cc[path], &sctp_paths_get(&a->paths, path)->rto);
+	if (!held)
+		return;
+	a->counters->t3_rtx_saved += sctp_rtxq_unmark_t3(&tx->rtxq, &tx->env, path, NULL);
+	/* §6.3.2 R1: what is back in flight runs under T3-rtx. */
+	if (sctp_rtxq_path_flight(&tx->rtxq, path) != 0)
+		tx_t3_start(a, path, run->now_ns, false);
+	tx_t3_sync(a);
 }
 
 void
@@ -1155,7 +1200,7 @@ assoc_rx_sack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_chu
 	if (probing && v == SCTP_RTXQ_SACK_OK)
 		tx_window_reopened(a, probe);
 	if (v == SCTP_RTXQ_SACK_OK && sctp_spurious_open(&tx->spur))
-		tx_spurious_check(a, &s, r.cum_tsn, run->now_ns);
+		tx_spurious_check(a, run, &s, &r);
 }
 
 /* §9.2: the SHUTDOWN's Cumulative TSN Ack, a SACK without gap blocks. */
@@ -1217,7 +1262,8 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 		}
 		sctp_spurious_on_t3(&tx->spur, i, &tx->path_cc[i],
 				    &sctp_paths_get(&a->paths, i)->rto,
-				    !sctp_rtxq_rtx_outstanding(&tx->rtxq));
+				    !sctp_rtxq_rtx_outstanding(&tx->rtxq),
+				    sctp_rtxq_highest_sent(&tx->rtxq, tx->env.pool));
 		sctp_cc_on_t3_expiry(&tx->path_cc[i], tx->cc);
 		assoc_pmtu_t3(a, i);
 		uint64_t ev = sctp_paths_on_t3_expiry(&a->paths, assoc_profile(a), i, run->now_ns);

@@ -6,19 +6,24 @@
 
 #include "sctp/tsn.h"
 
-_Static_assert(sizeof(struct sctp_spurious) <= 120, "kept small: it lives in every send state");
+_Static_assert(sizeof(struct sctp_spurious) <= 128, "kept small: it lives in every send state");
 
 void
 sctp_spurious_on_t3(struct sctp_spurious *s, unsigned path, const struct sctp_cc_path *cc,
-		    const struct sctp_rto *rto, bool clean)
+		    const struct sctp_rto *rto, bool clean, uint32_t highest)
 {
 	if (s->state == SCTP_SPURIOUS_OPEN) {
 		/*
 		 * The same stall firing the timer again: keep the state from
-		 * before the first; this expiry's copies are counted too.
+		 * before the first; this expiry's copies are counted too. F-RTO
+		 * waits through repeated expiries at step 1 (no SACK came at
+		 * all); after step 2 an expiry means what it held and what it
+		 * sent are both unanswered: RFC 9260's recovery from here.
 		 */
 		if (s->path == path) {
 			s->tracking = true;
+			if (s->frto != SCTP_FRTO_RTX)
+				s->frto = SCTP_FRTO_OFF;
 			return;
 		}
 		/* Two paths timing out: more than one stall explains; no undo. */
@@ -33,6 +38,8 @@ sctp_spurious_on_t3(struct sctp_spurious *s, unsigned path, const struct sctp_cc
 	s->n_slots = 0;
 	s->wait_until_ns = 0;
 	s->tracking = true;
+	s->recover = highest;
+	s->frto = SCTP_FRTO_RTX;
 	memset(s->rtx, 0, sizeof(s->rtx));
 	memset(s->dup, 0, sizeof(s->dup));
 	s->state = SCTP_SPURIOUS_OPEN;
@@ -83,6 +90,51 @@ sctp_spurious_on_dup(struct sctp_spurious *s, uint32_t tsn)
 	uint32_t off = tsn - s->base; /* a TSN below base wraps past the slots */
 	if (off < s->n_slots)
 		s->dup[off] = inc_sat(s->dup[off]);
+}
+
+enum sctp_frto_verdict
+sctp_frto_on_sack(struct sctp_spurious *s, uint32_t cum_tsn, bool advanced, bool dups,
+		  bool can_send_new)
+{
+	/* Step 1 is the expiry's packet: a SACK before it went answers nothing of it. */
+	if (s->state != SCTP_SPURIOUS_OPEN || s->frto == SCTP_FRTO_OFF || s->n_slots == 0)
+		return SCTP_FRTO_NONE;
+	if (!advanced) {
+		/*
+		 * Duplicates only: the expiry's copy arrived after its original,
+		 * which is what a stall looks like; wait for the next SACK.
+		 * Otherwise the peer answered data above a hole (2a, 3a).
+		 */
+		if (dups)
+			return SCTP_FRTO_NONE;
+		enum sctp_frto_phase was = (enum sctp_frto_phase)s->frto;
+		s->frto = SCTP_FRTO_OFF;
+		return was == SCTP_FRTO_NEW ? SCTP_FRTO_LOSS : SCTP_FRTO_NONE;
+	}
+	if (s->frto == SCTP_FRTO_RTX) {
+		/*
+		 * 2b: part of the window acknowledged, and something new to send
+		 * in place of the rest. 2a otherwise: all up to recover is
+		 * acknowledged (nothing is left marked), or nothing new would
+		 * bring step 3's SACK.
+		 */
+		if (sctp_tsn_lt(cum_tsn, s->recover) && can_send_new) {
+			s->frto = SCTP_FRTO_NEW;
+			return SCTP_FRTO_HOLD;
+		}
+		s->frto = SCTP_FRTO_OFF;
+		return SCTP_FRTO_NONE;
+	}
+	/*
+	 * 3b: an original the expiry never sent again is acknowledged. Up to
+	 * the last TSN it retransmitted, the SACK may answer that packet:
+	 * ambiguous, wait for the next.
+	 */
+	if (!sctp_tsn_gt(cum_tsn, s->base + s->n_slots - 1))
+		return SCTP_FRTO_NONE;
+	s->frto = SCTP_FRTO_OFF;
+	s->state = SCTP_SPURIOUS_IDLE;
+	return SCTP_FRTO_SPURIOUS;
 }
 
 enum sctp_spurious_verdict

@@ -59,8 +59,38 @@
  * POTENTIALLY FAILED path back (RFC 7829). What cannot be undone is counted:
  * the chunks sent twice.
  *
+ * F-RTO (RFC 5682 §2.1, Experimental) is the second detector, and the one
+ * that saves the copies. The duplicates prove a stall only after the
+ * originals and the expiry's own packet have reached the peer; until then,
+ * every SACK of the originals reopens the window and the rest of what the
+ * expiry marked goes again, go-back-N. F-RTO judges earlier, from the
+ * Cumulative TSN Ack alone, by sending new data instead of the rest:
+ *   step 1  the expiry's one packet goes (phase RTX);
+ *   step 2  the first SACK after it: if it advances the Cumulative TSN Ack
+ *           Point but not to the highest TSN sent at the expiry ("recover")
+ *           and there is new data to send, the chunks still marked are held
+ *           and new data goes in their place (phase NEW); anything else
+ *           ends F-RTO and the recovery is RFC 9260's;
+ *   step 3  the next SACK that moves the Cumulative TSN Ack Point: past
+ *           the last TSN the expiry retransmitted, it acknowledges an
+ *           original that never went twice, so the originals were in flight
+ *           all along: spurious. The held chunks go back in flight
+ *           (sctp_rtxq_unmark_t3()) and the response below applies. A SACK
+ *           that moves it nowhere and reports no duplicate was sent for
+ *           data that arrived above a hole (the new data, past held chunks
+ *           that are missing): a loss, and the held chunks go now.
+ * SCTP adaptations of the TCP text: the retransmission in step 1 is one
+ * packet of several chunks, which arrives whole or not at all, so a SACK
+ * acknowledging part of it acknowledges originals; and a SACK that
+ * only reports duplicates (the expiry's copy arriving after its original)
+ * is evidence for a stall, not against it, so it is let pass in steps 2
+ * and 3. A hold never outlives what could answer it: with nothing in
+ * flight after the flush (no new data could go), the held chunks go at
+ * once; a further T3-rtx expiry, a fast retransmit, or the episode ending
+ * any other way releases them too.
+ *
  * Sans-I/O, O(1) per call except the check after a SACK (the slots) and
- * the duplicates of a SACK (one look each). 120 bytes, inside the
+ * the duplicates of a SACK (one look each). 128 bytes, inside the
  * association's send state.
  */
 #ifndef SCTP_SPURIOUS_H
@@ -80,6 +110,13 @@ enum sctp_spurious_state {
 	SCTP_SPURIOUS_OPEN,	/* collecting: retransmissions and their duplicates */
 };
 
+/* Where F-RTO stands in an open episode. */
+enum sctp_frto_phase {
+	SCTP_FRTO_OFF = 0, /* not running: the recovery is RFC 9260's */
+	SCTP_FRTO_RTX,	   /* step 1: waiting for the first SACK after the expiry's packet */
+	SCTP_FRTO_NEW,	   /* step 2b: marked chunks held, new data sent; waiting for step 3 */
+};
+
 struct sctp_spurious {
 	struct sctp_cc_path cc; /* the path's congestion state before the first expiry */
 	struct sctp_rto rto;	/* its RTO estimator before the first back-off */
@@ -89,6 +126,8 @@ struct sctp_spurious {
 	uint8_t n_slots;	/* 0 until a chunk is retransmitted; then highest offset + 1 */
 	bool tracking;		/* copies sent now are the expiry's own: counted in the slots */
 	uint64_t wait_until_ns; /* the last copy's duplicate is due by then */
+	uint32_t recover;	/* F-RTO: the highest TSN sent when the episode opened */
+	uint8_t frto;		/* enum sctp_frto_phase */
 	uint8_t rtx[SCTP_SPURIOUS_SLOTS]; /* retransmissions of base + i, saturating */
 	uint8_t dup[SCTP_SPURIOUS_SLOTS]; /* duplicates of base + i reported, saturating */
 };
@@ -116,11 +155,13 @@ sctp_spurious_open(const struct sctp_spurious *s)
  * T3-rtx expired on `path`; cc and rto are the path's state BEFORE this
  * expiry's cwnd cut and back-off. clean: no chunk retransmitted before is
  * outstanding (the retransmission queue's Karn fence is at or below its
- * Cumulative TSN Ack Point). Opens an episode, continues the one open on
- * the same path, or drops one open on another path.
+ * Cumulative TSN Ack Point); highest: the highest TSN sent. Opens an
+ * episode (F-RTO at step 1), continues the one open on the same path (an
+ * expiry after F-RTO's step 2 ends F-RTO: RFC 5682 §2.1 counts one timeout),
+ * or drops one open on another path.
  */
 void sctp_spurious_on_t3(struct sctp_spurious *s, unsigned path, const struct sctp_cc_path *cc,
-			 const struct sctp_rto *rto, bool clean);
+			 const struct sctp_rto *rto, bool clean, uint32_t highest);
 
 /* Fast retransmit (or anything else that marks chunks): the episode is dropped. */
 static inline void
@@ -139,6 +180,38 @@ void sctp_spurious_on_rtx(struct sctp_spurious *s, uint32_t tsn, uint64_t now_ns
 
 /* One Duplicate TSN of a SACK accepted while the episode is open. */
 void sctp_spurious_on_dup(struct sctp_spurious *s, uint32_t tsn);
+
+/* What sctp_frto_on_sack() decided. */
+enum sctp_frto_verdict {
+	SCTP_FRTO_NONE = 0, /* nothing changed, or F-RTO ended (the recovery is RFC 9260's) */
+	SCTP_FRTO_HOLD,	    /* step 2b: hold the marked chunks, send new data */
+	SCTP_FRTO_SPURIOUS, /* step 3: spurious; unmark the held chunks, apply the undo */
+	SCTP_FRTO_LOSS,	    /* step 3: a loss; the held chunks go now */
+};
+
+/* F-RTO's step 2b: the chunks still marked wait instead of going again. */
+static inline bool
+sctp_frto_holding(const struct sctp_spurious *s)
+{
+	return s->state == SCTP_SPURIOUS_OPEN && s->frto == SCTP_FRTO_NEW;
+}
+
+/* End F-RTO (nothing in flight could bring step 3's SACK): what it held goes. */
+static inline void
+sctp_frto_release(struct sctp_spurious *s)
+{
+	s->frto = SCTP_FRTO_OFF;
+}
+
+/*
+ * F-RTO's steps 2 and 3 for a SACK accepted while the episode is open,
+ * before sctp_spurious_on_sack(): cum_tsn the Cumulative TSN Ack Point it
+ * left, advanced whether it moved it, dups whether it reported duplicate
+ * TSNs, can_send_new whether new data is queued and the peer's window has
+ * room for some. SPURIOUS ends the episode (the state is IDLE after it).
+ */
+enum sctp_frto_verdict sctp_frto_on_sack(struct sctp_spurious *s, uint32_t cum_tsn, bool advanced,
+					 bool dups, bool can_send_new);
 
 /*
  * After a SACK accepted (its duplicates given to sctp_spurious_on_dup()),

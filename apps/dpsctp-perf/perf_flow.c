@@ -339,6 +339,7 @@ flow_end(struct perf_flow *f, struct dpsctp_assoc *a, const struct dpsctp_event 
 		s->sum.t3_expiries += f->final.t3_expiries;
 		s->sum.fast_retransmits += f->final.fast_retransmits;
 		s->sum.t3_spurious += f->final.t3_spurious;
+		s->sum.t3_rtx_saved += f->final.t3_rtx_saved;
 		s->sum.fwd_tsn_out += f->final.fwd_tsn_out;
 	}
 	if (ev->type != DPSCTP_EV_SHUTDOWN_COMPLETE) {

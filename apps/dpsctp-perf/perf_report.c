@@ -114,6 +114,7 @@ struct figures {
 	uint64_t rtx, sacks, data_pkts;
 	uint64_t t3, frtx; /* the sender's T3-rtx expiries and fast retransmits */
 	uint64_t t3_spur;  /* of the expiries' episodes, judged spurious and undone */
+	uint64_t t3_saved; /* chunks those expiries marked that F-RTO did not resend */
 	/* Each end's polls that came over 0.5, 2, 10 and 100 ms after the one
 	 * before (poll_gap_*): a stalled receiver looks like loss to the sender. */
 	uint64_t gaps[2][4];
@@ -186,6 +187,7 @@ figures(const struct perf_result *r, struct figures *g)
 		g->t3 = r->tx->sum.t3_expiries;
 		g->frtx = r->tx->sum.fast_retransmits;
 		g->t3_spur = r->tx->sum.t3_spurious;
+		g->t3_saved = r->tx->sum.t3_rtx_saved;
 		g->aband_msgs = r->tx->c.abandoned_msgs;
 		g->aband_bytes = r->tx->c.abandoned_bytes;
 		g->aband_sent = r->tx->c.abandoned_sent;
@@ -322,8 +324,9 @@ perf_report_end(FILE *f, const struct perf_result *r)
 		fprintf(f,
 			"SACKs per DATA packet %.3f, retransmitted chunks %" PRIu64
 			" (T3-rtx expiries %" PRIu64 ", of them undone as spurious %" PRIu64
+			", chunks they marked and F-RTO did not resend %" PRIu64
 			", fast retransmits %" PRIu64 "), order errors %" PRIu64 "\n",
-			g.sacks_per_pkt, g.rtx, g.t3, g.t3_spur, g.frtx, g.errors);
+			g.sacks_per_pkt, g.rtx, g.t3, g.t3_spur, g.t3_saved, g.frtx, g.errors);
 		for (int i = 0; i < 2; i++)
 			if (g.have[i])
 				fprintf(f,
@@ -499,16 +502,18 @@ perf_report_json(FILE *f, const struct perf_result *r)
 		spp, rtx, g.errors);
 	if (!r->sidecar) {
 		/* The sender's: null on a server. */
-		char t3[24] = "null", sp[24] = "null", fr[24] = "null";
+		char t3[24] = "null", sp[24] = "null", sv[24] = "null", fr[24] = "null";
 		if (r->tx != NULL) {
 			snprintf(t3, sizeof(t3), "%" PRIu64, g.t3);
 			snprintf(sp, sizeof(sp), "%" PRIu64, g.t3_spur);
+			snprintf(sv, sizeof(sv), "%" PRIu64, g.t3_saved);
 			snprintf(fr, sizeof(fr), "%" PRIu64, g.frtx);
 		}
 		fprintf(f,
-			"    \"t3_expiries\": %s, \"t3_spurious\": %s, \"fast_retransmits\": %s,\n"
+			"    \"t3_expiries\": %s, \"t3_spurious\": %s, \"t3_rtx_saved\": %s,\n"
+			"    \"fast_retransmits\": %s,\n"
 			"    \"poll_gaps_over_0.5_2_10_100_ms\": {",
-			t3, sp, fr);
+			t3, sp, sv, fr);
 		for (int i = 0; i < 2; i++) {
 			if (g.have[i])
 				fprintf(f,

@@ -307,6 +307,106 @@ TEST_P(Send, ReceiverStallIsJudgedSpuriousAndUndone)
 	finish(*sim);
 }
 
+// The same stall under a steady stream of small messages, as signalling
+// sends them: F-RTO (sctp/spurious.h) holds what the expiry marked once the
+// first SACK after the stall acknowledges originals, sends new messages in
+// its place, and when the next SACKs acknowledge originals past the
+// expiry's own packet puts the held chunks back in flight. Only the
+// expiry's packets go twice, not the whole window (go-back-N).
+TEST_P(Send, ReceiverStallResendsOnlyTheExpirysPacket)
+{
+	auto sim = make(1u << 20, 4096);
+	sim->handshake();
+	std::vector<Expect> want;
+	uint64_t rto = sim->c.a.paths.first.rto.rto_ns;
+	uint64_t gap = rto / 64; // a message every 1/64 RTO: many in flight
+	uint64_t t0 = sim->now;
+	uint64_t end = t0 + 20 * rto;
+	sim->stalled = &sim->s;
+	sim->stall_from = t0 + 5 * rto;
+	sim->stall_until = sim->stall_from + 3 * rto;
+	uint64_t next = t0;
+	int i = 0;
+	for (int k = 0; k < 1000000 && (sim->now < end || !sim->quiet()); k++) {
+		if (sim->now < end && sim->now >= next) {
+			Bytes b = pattern(64, (uint32_t)i++);
+			ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+			want.push_back({ 0, false, b });
+			next += gap;
+		}
+		uint64_t limit = sim->now < end ? next : SCTP_TIME_NEVER - 1;
+		if (sim->step(limit))
+			continue;
+		if (sim->now >= end)
+			break;
+		sim->now = next; // nothing happens before the next message
+	}
+	check_delivery(want, sim->s.data->delivered, "server");
+	ASSERT_GE(sim->c.counters.t3_expiries, 1u) << "the stall outlasted the RTO";
+	EXPECT_EQ(sim->c.counters.fast_retransmits, 0u);
+	EXPECT_EQ(sim->c.counters.t3_spurious, 1u);
+	// Chunks of one packet at the path MTU (IPv4 and SCTP common headers off it).
+	uint64_t per_packet = (sim->c.a.paths.first.mtu - 32u) / (16u + 64u);
+	std::printf("stall: %zu messages, %llu T3-rtx expiries, %llu chunks resent, %llu held "
+		    "and not resent\n",
+		    want.size(), (unsigned long long)sim->c.counters.t3_expiries,
+		    (unsigned long long)sim->c.counters.data_rtx,
+		    (unsigned long long)sim->c.counters.t3_rtx_saved);
+	EXPECT_GE(sim->c.counters.t3_rtx_saved, 2 * per_packet)
+		<< "more than a packet's worth was marked, and waited for";
+	EXPECT_LE(sim->c.counters.data_rtx, sim->c.counters.t3_expiries * per_packet)
+		<< "one packet per expiry went again, no more";
+	finish(*sim);
+}
+
+// The other side of F-RTO: a real outage of two RTOs under the same
+// stream. The expiry's packet after the outage is answered, F-RTO holds the
+// rest and sends new data, which arrives above the hole: the peer's SACK
+// does not move the Cumulative TSN Ack, so the timeout is a loss and what
+// was held goes (RFC 5682 §2.1 3a). Nothing is undone and every message
+// arrives.
+TEST_P(Send, OutageUnderFrtoIsRecoveredAsALoss)
+{
+	auto sim = make(1u << 20, 4096);
+	sim->handshake();
+	std::vector<Expect> want;
+	uint64_t rto = sim->c.a.paths.first.rto.rto_ns;
+	uint64_t gap = rto / 64;
+	uint64_t t0 = sim->now;
+	uint64_t end = t0 + 20 * rto;
+	uint64_t out_from = t0 + 5 * rto, out_until = out_from + 2 * rto;
+	uint64_t dropped = 0;
+	sim->lose = [&](const Side &from, const Bytes &, uint8_t first) {
+		bool drop = &from == &sim->c && first == SCTP_CHUNK_DATA && sim->now >= out_from &&
+			    sim->now < out_until;
+		dropped += drop;
+		return drop;
+	};
+	uint64_t next = t0;
+	int i = 0;
+	for (int k = 0; k < 1000000 && (sim->now < end || !sim->quiet()); k++) {
+		if (sim->now < end && sim->now >= next) {
+			Bytes b = pattern(64, (uint32_t)i++);
+			ASSERT_EQ(sim->send(sim->c, 0, b), 0);
+			want.push_back({ 0, false, b });
+			next += gap;
+		}
+		uint64_t limit = sim->now < end ? next : SCTP_TIME_NEVER - 1;
+		if (sim->step(limit))
+			continue;
+		if (sim->now >= end)
+			break;
+		sim->now = next;
+	}
+	check_delivery(want, sim->s.data->delivered, "server");
+	ASSERT_GE(dropped, 2u);
+	EXPECT_GE(sim->c.counters.t3_expiries, 1u);
+	EXPECT_EQ(sim->c.counters.t3_spurious, 0u) << "a loss: nothing undone";
+	EXPECT_EQ(sim->c.counters.t3_rtx_saved, 0u) << "nothing held was taken for in flight";
+	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED);
+	finish(*sim);
+}
+
 // §6.4, §8.2: T3-rtx expiries on a black-holed primary count as path
 // errors; retransmissions go to the other address, and new data follows
 // once the primary is no longer active.

@@ -4,7 +4,12 @@
 // TSN; a real loss (a retransmission that is no duplicate), a fast
 // retransmit, a second path, a chunk retransmitted before the episode, too
 // many TSNs, or a peer that reports no duplicates never undoes anything;
-// the undo restores cwnd, ssthresh and the RTO before the back-off.
+// the undo restores cwnd, ssthresh and the RTO before the back-off. F-RTO
+// (RFC 5682 §2.1, the SCTP reading in sctp/spurious.h) holds the rest of
+// what the expiry marked when the first SACK after its packet acknowledges
+// originals and new data can go; the next SACK that moves the Cumulative
+// TSN Ack past what was retransmitted calls the timeout spurious, one that
+// reports data above a hole calls it a loss.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -47,9 +52,11 @@ class Spurious : public ::testing::Test {
 	{
 		sctp_spurious_init(&s);
 	}
+	uint32_t highest = 1099; // the highest TSN sent when T3-rtx expires
+
 	void expire(unsigned path = 0, bool clean = true)
 	{
-		sctp_spurious_on_t3(&s, path, &cc, &rto, clean);
+		sctp_spurious_on_t3(&s, path, &cc, &rto, clean, highest);
 		// What the caller does next: §7.2.3 and §6.3.3 E2.
 		cc.ssthresh = cc.cwnd / 2;
 		cc.cwnd = cc.pmdcs;
@@ -266,3 +273,126 @@ TEST_F(Spurious, ANewCopyMovesTheWaitOn)
 }
 
 } // namespace
+
+namespace {
+
+// A SACK for F-RTO, then for the duplicate detector, as the association does.
+struct Frto : Spurious {
+	enum sctp_frto_verdict fsack(uint32_t cum, bool advanced, bool dups = false,
+				     bool can_new = true)
+	{
+		return sctp_frto_on_sack(&s, cum, advanced, dups, can_new);
+	}
+};
+
+} // namespace
+
+// The stall: originals 1000..1099 in flight, the expiry resends 1000..1017
+// in one packet, the peer's SACKs of the originals come in order.
+TEST_F(Frto, OriginalsAcknowledgedPastTheCopiesAreASpuriousTimeout)
+{
+	expire();
+	rtx(1000, 18);
+	EXPECT_FALSE(sctp_frto_holding(&s));
+	EXPECT_EQ(fsack(1001, true), SCTP_FRTO_HOLD) << "step 2b: part of the window acknowledged";
+	EXPECT_TRUE(sctp_frto_holding(&s));
+	EXPECT_EQ(sack(1001), SCTP_SPURIOUS_NONE);
+	EXPECT_EQ(fsack(1010, true), SCTP_FRTO_NONE) << "within what was resent: ambiguous";
+	EXPECT_TRUE(sctp_frto_holding(&s));
+	EXPECT_EQ(fsack(1017, true), SCTP_FRTO_NONE) << "up to the last copy: still ambiguous";
+	EXPECT_EQ(fsack(1018, true), SCTP_FRTO_SPURIOUS) << "an original never resent";
+	EXPECT_FALSE(sctp_spurious_open(&s));
+	EXPECT_FALSE(sctp_frto_holding(&s));
+}
+
+TEST_F(Frto, ASackWithoutProgressOrDuplicatesAfterTheHoldIsALoss)
+{
+	expire();
+	rtx(1000, 18);
+	ASSERT_EQ(fsack(1017, true), SCTP_FRTO_HOLD);
+	EXPECT_EQ(fsack(1017, false, false), SCTP_FRTO_LOSS) << "3a: new data above a hole";
+	EXPECT_FALSE(sctp_frto_holding(&s));
+	EXPECT_TRUE(sctp_spurious_open(&s)) << "the duplicate detector still judges the copies";
+}
+
+TEST_F(Frto, DuplicatesAloneNeitherEndNorDecide)
+{
+	expire();
+	rtx(1000, 18);
+	EXPECT_EQ(fsack(999, false, true), SCTP_FRTO_NONE);
+	EXPECT_EQ(fsack(1003, true), SCTP_FRTO_HOLD) << "still at step 2 after the duplicates";
+	EXPECT_EQ(fsack(1003, false, true), SCTP_FRTO_NONE)
+		<< "the copy arrived after its original";
+	EXPECT_TRUE(sctp_frto_holding(&s));
+	EXPECT_EQ(fsack(1030, true), SCTP_FRTO_SPURIOUS);
+}
+
+TEST_F(Frto, AFirstSackWithoutProgressFallsBackToTheRfc)
+{
+	expire();
+	rtx(1000, 18);
+	EXPECT_EQ(fsack(999, false), SCTP_FRTO_NONE) << "2a: a SACK for data above a hole";
+	EXPECT_FALSE(sctp_frto_holding(&s));
+	EXPECT_EQ(fsack(1050, true), SCTP_FRTO_NONE) << "F-RTO ended; nothing holds";
+	EXPECT_FALSE(sctp_frto_holding(&s));
+}
+
+TEST_F(Frto, NothingNewToSendOrEverythingAcknowledgedHoldsNothing)
+{
+	expire();
+	rtx(1000, 18);
+	EXPECT_EQ(fsack(1005, true, false, false), SCTP_FRTO_NONE) << "no new data: 2a";
+	EXPECT_FALSE(sctp_frto_holding(&s));
+
+	SetUp();
+	expire();
+	rtx(1000, 18);
+	EXPECT_EQ(fsack(highest, true), SCTP_FRTO_NONE) << "up to recover: nothing left marked";
+	EXPECT_FALSE(sctp_frto_holding(&s));
+}
+
+TEST_F(Frto, NoVerdictBeforeTheExpirysPacketWent)
+{
+	expire();
+	EXPECT_EQ(fsack(1005, true), SCTP_FRTO_NONE);
+	rtx(1000, 18);
+	EXPECT_EQ(fsack(1006, true), SCTP_FRTO_HOLD) << "the first SACK after the packet";
+}
+
+TEST_F(Frto, AnotherExpiryAfterTheHoldEndsFrto)
+{
+	expire();
+	rtx(1000, 18);
+	expire(); // the stall outlasts the backed-off RTO: still step 1
+	rtx(1000, 18);
+	ASSERT_EQ(fsack(1001, true), SCTP_FRTO_HOLD);
+	expire(); // neither the held chunks nor the new data answered
+	EXPECT_FALSE(sctp_frto_holding(&s));
+	EXPECT_EQ(fsack(1050, true), SCTP_FRTO_NONE);
+}
+
+TEST_F(Frto, EndsWithTheEpisode)
+{
+	expire();
+	rtx(1000, 18);
+	ASSERT_EQ(fsack(1001, true), SCTP_FRTO_HOLD);
+	sctp_spurious_cancel(&s); // a fast retransmit
+	EXPECT_FALSE(sctp_frto_holding(&s));
+	highest = 2100;
+	expire(1); // a fresh episode on another path starts at step 1 again
+	rtx(2000, 2);
+	EXPECT_EQ(fsack(2000, true), SCTP_FRTO_HOLD);
+	sctp_frto_release(&s);
+	EXPECT_FALSE(sctp_frto_holding(&s));
+	EXPECT_TRUE(sctp_spurious_open(&s));
+}
+
+TEST_F(Frto, WorksAcrossTheTsnWrap)
+{
+	highest = 20;
+	expire();
+	rtx(0xfffffff0u, 18); // up to 1
+	ASSERT_EQ(fsack(0xfffffff5u, true), SCTP_FRTO_HOLD);
+	EXPECT_EQ(fsack(1, true), SCTP_FRTO_NONE);
+	EXPECT_EQ(fsack(2, true), SCTP_FRTO_SPURIOUS);
+}
