@@ -100,7 +100,10 @@
 	  "thread was descheduled, or its application kept it, and peers waited that long")        \
 	X(poll_gap_2ms, "polls that came over 2 ms after the one before (also in the above)")      \
 	X(poll_gap_10ms, "polls that came over 10 ms after the one before (also in the above)")    \
-	X(poll_gap_100ms, "polls that came over 100 ms after the one before (also in the above)")
+	X(poll_gap_100ms, "polls that came over 100 ms after the one before (also in the above)")  \
+	X(rx_catchup,                                                                              \
+	  "frames read after a poll gap over 500 us beyond the first burst, before the timers: "   \
+	  "the SACKs that came meanwhile are seen before T3-rtx can expire")
 
 struct dp_worker_counters {
 #define DP_CTR_FIELD(name, why) uint64_t name;

@@ -62,8 +62,15 @@ struct dp_opts {
 	struct dp_optvals v;
 };
 
-#define DP_MAX_WORKERS	   16u
-#define DP_BURST	   32u	 /* rx burst */
+#define DP_MAX_WORKERS 16u
+#define DP_BURST       32u /* rx burst */
+/*
+ * Bursts per port read after a poll gap before the timers run
+ * (dp_worker_poll()): 32 x 32, the default rx ring's 1024 frames
+ * (DPSCTP_PORT_RING_DEFAULT). A bound, so a queue that stays full still
+ * lets the timers run once per poll.
+ */
+#define DP_RX_CATCHUP	   32u
 #define DP_RX_DONE_MAX	   64u	 /* handled frames held for one bulk free */
 #define DP_TX_MAX	   256u	 /* packets a worker batches before tx_burst */
 #define DP_MSG_SEGS	   64u	 /* slices handed to one receive callback */

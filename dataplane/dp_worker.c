@@ -586,7 +586,8 @@ dp_worker_poll(struct dp_worker *w)
 	 * peer waits on top of the path when the thread is descheduled. Its
 	 * spread decides how far the RTO can go down (docs/PROFILES.md).
 	 */
-	if (unlikely(now - w->now_ns > 500 * 1000ull) && w->ctr.polls != 0)
+	bool gap = unlikely(now - w->now_ns > 500 * 1000ull) && w->ctr.polls != 0;
+	if (gap)
 		dp_worker_count_gap(w, now - w->now_ns);
 	w->now_ns = now;
 	w->ctr.polls++;
@@ -599,24 +600,39 @@ dp_worker_poll(struct dp_worker *w)
 	}
 
 	uint16_t n;
-	/* Every port's queue of this worker; a frame knows its port by m->port (dp_rx.c). */
+	/*
+	 * Every port's queue of this worker; a frame knows its port by m->port
+	 * (dp_rx.c). One burst per port and poll; after a gap, what the queue
+	 * gathered meanwhile, up to a ring's worth (DP_RX_CATCHUP): the timers
+	 * below would otherwise fire first, and a T3-rtx deadline that passed
+	 * while the thread was descheduled expires although the SACK that
+	 * stops it is waiting behind the first burst (a stall of our own taken
+	 * for a loss: cwnd cut, the window sent again).
+	 */
 	for (unsigned p = 0; p < w->d->n_ports; p++) {
-		unsigned st = dp_stage_enter(w, DP_STAGE_RX_BURST);
-		n = rte_eth_rx_burst(w->d->ports[p].port_id, (uint16_t)w->index, pkts, DP_BURST);
-		dp_stage_leave(w, st);
-		w->ctr.rx_packets += n;
-		w->port_rx[p] += n;
-		for (uint16_t i = 0; i < n; i++)
-			pkts[i]->port = (uint16_t)p;
-		/* A full burst: more wait behind it. INITs then come after the
-		 * associations' traffic (dp_rx.c). */
-		w->rx_busy = n == DP_BURST && w->now_ns < w->assoc_traffic_until;
-		if (w->impair_rx.on) {
-			work += dp_worker_impair_rx(w, pkts, n);
-		} else {
+		for (unsigned round = 0; round < (gap ? DP_RX_CATCHUP : 1u); round++) {
+			unsigned st = dp_stage_enter(w, DP_STAGE_RX_BURST);
+			n = rte_eth_rx_burst(w->d->ports[p].port_id, (uint16_t)w->index, pkts,
+					     DP_BURST);
+			dp_stage_leave(w, st);
+			w->ctr.rx_packets += n;
+			w->port_rx[p] += n;
+			if (round != 0)
+				w->ctr.rx_catchup += n;
 			for (uint16_t i = 0; i < n; i++)
-				dp_rx_frame(w, pkts[i], false);
-			work += n;
+				pkts[i]->port = (uint16_t)p;
+			/* A full burst: more wait behind it. INITs then come after the
+			 * associations' traffic (dp_rx.c). */
+			w->rx_busy = n == DP_BURST && w->now_ns < w->assoc_traffic_until;
+			if (w->impair_rx.on) {
+				work += dp_worker_impair_rx(w, pkts, n);
+			} else {
+				for (uint16_t i = 0; i < n; i++)
+					dp_rx_frame(w, pkts[i], false);
+				work += n;
+			}
+			if (n < DP_BURST)
+				break;
 		}
 	}
 
