@@ -200,6 +200,14 @@ static const struct opt options[] = {
 	  .help = "count each worker's cycles by stage of its poll (receive, L3, CRC32c, "
 		  "lookup, core, delivery, transmit, timers): dpsctp_worker_stage(), "
 		  "dpsctp-perf --stages; a TSC read at every stage boundary" },
+	{ .name = "frto",
+	  .arg = "on|off",
+	  .kind = K_ONOFF,
+	  .value = V_REQUIRED,
+	  .off = offsetof(struct dpsctp_config, frto),
+	  .help = "F-RTO (RFC 5682) after a T3-rtx expiry: new data instead of the rest of the "
+		  "window until the next SACK tells a stall from a loss; off: the window goes "
+		  "again at once" },
 	{ .name = "pmtud",
 	  .arg = "on|off",
 	  .kind = K_ONOFF,
@@ -1156,6 +1164,7 @@ dpsctp_config_defaults(struct dpsctp_config *c)
 	c->copy_max = DPSCTP_CONFIG_COPY_MAX_AUTO;
 	c->pf_threshold = DPSCTP_CONFIG_PF_PROFILE;
 	c->telemetry = true;
+	c->frto = true;
 	c->pmtud = true;
 	c->pmtu_raise = 600;
 	c->extensions = DEFAULT_EXTENSIONS;

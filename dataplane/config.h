@@ -158,6 +158,8 @@ struct dpsctp_config {
 	bool telemetry;				  /**< --telemetry / --no-telemetry, on */
 	bool stage_cycles; /**< --stage-cycles on|off, off: cycles per stage of a poll */
 
+	bool frto; /**< --frto on|off, on: F-RTO after a T3-rtx expiry (docs/CC.md) */
+
 	/* Path MTU discovery (docs/PMTU.md). */
 	bool pmtud;	     /**< --pmtud on|off, on: ICMP lowers a path's MTU */
 	bool plpmtud;	     /**< --plpmtud on|off, off: RFC 8899 probing */

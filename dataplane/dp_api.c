@@ -360,6 +360,7 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 		d->profile.proto_unreach_aborts =
 			d->cfg.icmp_unreach == DPSCTP_CONFIG_ICMP_UNREACH_ABORT;
 	/* Path MTU discovery (docs/PMTU.md): --mtu is where every path starts. */
+	d->profile.frto = cfg->frto;
 	d->profile.pmtud = cfg->pmtud;
 	d->profile.plpmtud = cfg->plpmtud;
 	if (cfg->pmtu_raise != 0)

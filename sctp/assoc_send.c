@@ -1150,8 +1150,9 @@ tx_spurious_check(struct sctp_assoc *a, struct assoc_run *run, const struct sctp
 	unsigned path = tx->spur.path;
 	bool held = sctp_frto_holding(&tx->spur);
 
-	enum sctp_frto_verdict f = sctp_frto_on_sack(&tx->spur, r->cum_tsn, r->cum_advanced,
-						     s->n_dups > 0, tx_frto_can_send_new(a));
+	bool can_new = assoc_profile(a)->frto && tx_frto_can_send_new(a);
+	enum sctp_frto_verdict f =
+		sctp_frto_on_sack(&tx->spur, r->cum_tsn, r->cum_advanced, s->n_dups > 0, can_new);
 	if (f == SCTP_FRTO_HOLD)
 		tx->no_hold =
 			true; /* the new data goes in this flush, whatever the bundling delay */

@@ -102,6 +102,13 @@ struct sctp_profile {
 	uint16_t max_out_streams;
 
 	/*
+	 * F-RTO (RFC 5682, sctp/spurious.h): after a T3-rtx expiry whose first
+	 * SACK acknowledges originals, hold what the expiry marked and send new
+	 * data until the next SACK tells a stall from a loss. Off: the rest of
+	 * the window goes again at once, as RFC 9260 §6.3.3 has it.
+	 */
+	bool frto;
+	/*
 	 * Path MTU discovery, per path (docs/PMTU.md). pmtud: ICMP
 	 * Fragmentation Needed / Packet Too Big quoting our packet, validated
 	 * (RFC 9260 appendix C), lowers the path's MTU. plpmtud: RFC 8899

@@ -146,6 +146,7 @@ expect_same(const struct dpsctp_config &a, const struct dpsctp_config &b)
 	EXPECT_STREQ(a.impair, b.impair);
 	EXPECT_STREQ(a.impair_rx, b.impair_rx);
 	EXPECT_EQ(a.telemetry, b.telemetry);
+	EXPECT_EQ(a.frto, b.frto);
 	EXPECT_EQ(a.log_level, b.log_level);
 }
 
@@ -210,6 +211,7 @@ TEST(ConfigTest, Defaults)
 	EXPECT_EQ(d.c.copy_max, DPSCTP_CONFIG_COPY_MAX_AUTO);
 	EXPECT_STREQ(d.c.impair, "");
 	EXPECT_TRUE(d.c.telemetry);
+	EXPECT_TRUE(d.c.frto);
 	EXPECT_EQ(d.c.log_level, DPSCTP_CONFIG_LOG_INFO);
 	char err[128];
 	EXPECT_EQ(dpsctp_config_validate(&d.c, err, sizeof(err)), 0) << err;
@@ -313,6 +315,11 @@ TEST(ConfigTest, EveryOptionBySet)
 	EXPECT_STREQ(c->impair, "");
 	ASSERT_EQ(set(c, "impair-rx", ""), 0);
 	EXPECT_STREQ(c->impair_rx, "");
+	ASSERT_EQ(set(c, "frto", "off"), 0);
+	EXPECT_FALSE(c->frto);
+	ASSERT_EQ(set(c, "frto", "on"), 0);
+	EXPECT_TRUE(c->frto);
+	EXPECT_NE(set(c, "frto", "maybe"), 0);
 	ASSERT_EQ(set(c, "no-telemetry", nullptr), 0);
 	EXPECT_FALSE(c->telemetry);
 	ASSERT_EQ(set(c, "telemetry", nullptr), 0);

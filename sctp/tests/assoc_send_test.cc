@@ -307,56 +307,90 @@ TEST_P(Send, ReceiverStallIsJudgedSpuriousAndUndone)
 	finish(*sim);
 }
 
+// A steady stream of 64-byte messages, a message every 1/64 RTO, one packet
+// each, through a receiver that stops for three RTOs after five (a
+// descheduled thread); lose(), when set, drops packets. What the client's
+// counters say at the end, every message checked delivered.
+struct StallRun {
+	uint64_t msgs, t3, rtx, saved, spurious, fast, mtu;
+};
+
+StallRun
+stream_through_stall(const struct sctp_profile *client, const struct sctp_profile *server,
+		     bool stall)
+{
+	Sim sim(client, server, one_way_delay(client));
+	sim.enable_data(1u << 20, 4096, 1u << 20);
+	sim.handshake();
+	std::vector<Expect> want;
+	uint64_t rto = sim.c.a.paths.first.rto.rto_ns;
+	uint64_t gap = rto / 64;
+	uint64_t t0 = sim.now;
+	uint64_t end = t0 + 20 * rto;
+	if (stall) {
+		sim.stalled = &sim.s;
+		sim.stall_from = t0 + 5 * rto;
+		sim.stall_until = sim.stall_from + 3 * rto;
+	}
+	uint64_t next = t0;
+	uint32_t i = 0;
+	for (int k = 0; k < 1000000 && (sim.now < end || !sim.quiet()); k++) {
+		if (sim.now < end && sim.now >= next) {
+			Bytes b = pattern(64, i++);
+			EXPECT_EQ(sim.send(sim.c, 0, b), 0);
+			want.push_back({ 0, false, b });
+			next += gap;
+		}
+		uint64_t limit = sim.now < end ? next : SCTP_TIME_NEVER - 1;
+		if (sim.step(limit))
+			continue;
+		if (sim.now >= end)
+			break;
+		sim.now = next; // nothing happens before the next message
+	}
+	check_delivery(want, sim.s.data->delivered, "server");
+	const auto &ctr = sim.c.counters;
+	StallRun r = {
+		want.size(),	 ctr.t3_expiries,      ctr.data_rtx,	       ctr.t3_rtx_saved,
+		ctr.t3_spurious, ctr.fast_retransmits, sim.c.a.paths.first.mtu
+	};
+	EXPECT_EQ(sctp_assoc_abort(&sim.c.a, sim.now, nullptr, 0), 0);
+	sim.queue.clear();
+	EXPECT_EQ(sim.held(), 0) << "every hold released";
+	return r;
+}
+
 // The same stall under a steady stream of small messages, as signalling
 // sends them: F-RTO (sctp/spurious.h) holds what the expiry marked once the
 // first SACK after the stall acknowledges originals, sends new messages in
 // its place, and when the next SACKs acknowledge originals past the
 // expiry's own packet puts the held chunks back in flight. Only the
-// expiry's packets go twice, not the whole window (go-back-N).
+// expiry's packets go twice, not the whole window (go-back-N), which is
+// what the same run with F-RTO off (--frto off) sends.
 TEST_P(Send, ReceiverStallResendsOnlyTheExpirysPacket)
 {
-	auto sim = make(1u << 20, 4096);
-	sim->handshake();
-	std::vector<Expect> want;
-	uint64_t rto = sim->c.a.paths.first.rto.rto_ns;
-	uint64_t gap = rto / 64; // a message every 1/64 RTO: many in flight
-	uint64_t t0 = sim->now;
-	uint64_t end = t0 + 20 * rto;
-	sim->stalled = &sim->s;
-	sim->stall_from = t0 + 5 * rto;
-	sim->stall_until = sim->stall_from + 3 * rto;
-	uint64_t next = t0;
-	int i = 0;
-	for (int k = 0; k < 1000000 && (sim->now < end || !sim->quiet()); k++) {
-		if (sim->now < end && sim->now >= next) {
-			Bytes b = pattern(64, (uint32_t)i++);
-			ASSERT_EQ(sim->send(sim->c, 0, b), 0);
-			want.push_back({ 0, false, b });
-			next += gap;
-		}
-		uint64_t limit = sim->now < end ? next : SCTP_TIME_NEVER - 1;
-		if (sim->step(limit))
-			continue;
-		if (sim->now >= end)
-			break;
-		sim->now = next; // nothing happens before the next message
+	struct sctp_profile off = *prof();
+	off.frto = false;
+	StallRun with = stream_through_stall(prof(), prof(), true);
+	StallRun without = stream_through_stall(&off, prof(), true);
+	for (const StallRun *r : { &with, &without })
+		std::printf("stall, F-RTO %s: %llu messages, %llu T3-rtx expiries (%llu undone), "
+			    "%llu chunks resent, %llu held and not resent\n",
+			    r == &with ? "on" : "off", (unsigned long long)r->msgs,
+			    (unsigned long long)r->t3, (unsigned long long)r->spurious,
+			    (unsigned long long)r->rtx, (unsigned long long)r->saved);
+	for (const StallRun *r : { &with, &without }) {
+		ASSERT_GE(r->t3, 1u) << "the stall outlasted the RTO";
+		EXPECT_EQ(r->fast, 0u);
 	}
-	check_delivery(want, sim->s.data->delivered, "server");
-	ASSERT_GE(sim->c.counters.t3_expiries, 1u) << "the stall outlasted the RTO";
-	EXPECT_EQ(sim->c.counters.fast_retransmits, 0u);
-	EXPECT_EQ(sim->c.counters.t3_spurious, 1u);
-	// Chunks of one packet at the path MTU (IPv4 and SCTP common headers off it).
-	uint64_t per_packet = (sim->c.a.paths.first.mtu - 32u) / (16u + 64u);
-	std::printf("stall: %zu messages, %llu T3-rtx expiries, %llu chunks resent, %llu held "
-		    "and not resent\n",
-		    want.size(), (unsigned long long)sim->c.counters.t3_expiries,
-		    (unsigned long long)sim->c.counters.data_rtx,
-		    (unsigned long long)sim->c.counters.t3_rtx_saved);
-	EXPECT_GE(sim->c.counters.t3_rtx_saved, 2 * per_packet)
-		<< "more than a packet's worth was marked, and waited for";
-	EXPECT_LE(sim->c.counters.data_rtx, sim->c.counters.t3_expiries * per_packet)
-		<< "one packet per expiry went again, no more";
-	finish(*sim);
+	EXPECT_EQ(with.spurious, 1u);
+	// Chunks of one packet at the path MTU (IPv4 and SCTP common headers off
+	// it): what each expiry's packet carries.
+	uint64_t per_packet = (with.mtu - 32u) / (16u + 64u);
+	EXPECT_GE(with.saved, 2 * per_packet) << "more than a packet's worth held, then waited for";
+	EXPECT_LE(with.rtx, with.t3 * per_packet) << "one packet per expiry went again, no more";
+	EXPECT_EQ(without.saved, 0u);
+	EXPECT_GT(without.rtx, with.rtx + per_packet) << "off: the window goes twice";
 }
 
 // The other side of F-RTO: a real outage of two RTOs under the same
