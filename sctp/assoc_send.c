@@ -1153,9 +1153,9 @@ tx_spurious_check(struct sctp_assoc *a, struct assoc_run *run, const struct sctp
 	bool can_new = assoc_profile(a)->frto && tx_frto_can_send_new(a);
 	enum sctp_frto_verdict f =
 		sctp_frto_on_sack(&tx->spur, r->cum_tsn, r->cum_advanced, s->n_dups > 0, can_new);
+	/* The new data goes in this flush, whatever the bundling delay. */
 	if (f == SCTP_FRTO_HOLD)
-		tx->no_hold =
-			true; /* the new data goes in this flush, whatever the bundling delay */
+		tx->no_hold = true;
 	for (uint16_t i = 0; i < s->n_dups; i++)
 		sctp_spurious_on_dup(&tx->spur, sctp_sack_dup_tsn(s, i));
 	bool undo = f == SCTP_FRTO_SPURIOUS;
