@@ -22,6 +22,34 @@
 
 #include "dataplane/tests/dp_env.h"
 
+// A test's application on one end: its association once up, whether it
+// ended, and the messages it received (callbacks() gives dpsctp_listen() and
+// connect_to() what fills it in; the argument is the DpPairApp).
+struct DpPairApp {
+	dpsctp_assoc *a = nullptr;
+	bool up = false, ended = false;
+	uint64_t msgs = 0;
+
+	static dpsctp_callbacks callbacks()
+	{
+		dpsctp_callbacks cb = {};
+		cb.on_recv = [](dpsctp_assoc *, const dpsctp_msg *, void *arg) {
+			static_cast<DpPairApp *>(arg)->msgs++;
+		};
+		cb.on_event = [](dpsctp_assoc *as, const dpsctp_event *ev, void *arg) {
+			DpPairApp *app = static_cast<DpPairApp *>(arg);
+			if (ev->type == DPSCTP_EV_COMM_UP) {
+				app->a = as;
+				app->up = true;
+			}
+			if (ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE ||
+			    ev->type == DPSCTP_EV_COMM_LOST)
+				app->ended = true;
+		};
+		return cb;
+	}
+};
+
 class DpPair : public ::testing::Test {
       protected:
 	// Options by name (dpsctp_config_set()); an empty value keeps the default.

@@ -19,31 +19,8 @@ namespace {
 
 constexpr uint16_t kPort = 5001;
 
-struct App {
-	dpsctp_assoc *a = nullptr;
-	bool up = false, ended = false;
-	uint64_t msgs = 0;
-};
-
-void
-on_event(dpsctp_assoc *a, const dpsctp_event *ev, void *arg)
-{
-	App *app = static_cast<App *>(arg);
-	if (ev->type == DPSCTP_EV_COMM_UP) {
-		app->a = a;
-		app->up = true;
-	}
-	if (ev->type == DPSCTP_EV_SHUTDOWN_COMPLETE || ev->type == DPSCTP_EV_COMM_LOST)
-		app->ended = true;
-}
-
-void
-on_recv(dpsctp_assoc *, const dpsctp_msg *, void *arg)
-{
-	static_cast<App *>(arg)->msgs++;
-}
-
-const dpsctp_callbacks kCb = { on_recv, on_event, nullptr };
+using App = DpPairApp;
+const dpsctp_callbacks kCb = DpPairApp::callbacks();
 
 class DpStage : public DpPair {};
 
