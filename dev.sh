@@ -54,6 +54,8 @@ PACKAGES=(
 	iperf3 python3-matplotlib
 	# the ICMP filter of the path MTU namespace test (dataplane/tests/interop/pmtu_ns.py)
 	nftables
+	# unmodified SCTP programs over libdpsctp-sock (docs/SOCKETS.md): sctp_test, sctp_darn
+	lksctp-tools
 	# the Linux kernel's SCTP as an interop peer, in a QEMU guest (docs/INTEROP.md)
 	libsctp-dev qemu-system-x86 busybox-static
 	# instruction counts of two revisions (./dev.sh bench-compare REV --instructions)

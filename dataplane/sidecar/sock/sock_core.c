@@ -1,0 +1,921 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * libdpsctp-sock's core: the attachment to dpsctpd, the pump thread that
+ * hands completions and events to the sockets, the descriptor table, and
+ * the readiness of each socket's descriptor (sock.h says how it works).
+ */
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dataplane/sidecar/sock/sock.h"
+
+__thread int sock_inside;
+
+struct sock_global sock_g = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cv = PTHREAD_COND_INITIALIZER,
+	.kick = -1,
+};
+
+/* How long a sender whose send found the rings full waits before trying again
+ * when no completion comes sooner (the barrier it posted normally wakes it). */
+#define SOCK_RETRY_NS 1000000ull
+
+/* At exit, how long associations closed by the program (or left open) have to
+ * finish their shutdown before the library detaches (the daemon then aborts
+ * what is left): DPSCTP_SOCK_LINGER_MS. */
+#define SOCK_EXIT_LINGER_MS 5000
+
+uint64_t
+sock_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void
+sock_kick(void)
+{
+	uint64_t one = 1;
+	if (sock_g.kick >= 0)
+		(void)!sock_real.write(sock_g.kick, &one, sizeof(one));
+}
+
+/* ---------------------------------------------------------------- sockets */
+
+static size_t
+sock_hash_of(uint64_t assoc)
+{
+	return (size_t)((assoc * 0x9e3779b97f4a7c15ull) >> 54) & (SOCK_HASH - 1);
+}
+
+void
+sock_hash_add(struct sock *sk)
+{
+	size_t h = sock_hash_of(sk->assoc);
+	sk->hnext = sock_g.hash[h];
+	sock_g.hash[h] = sk;
+}
+
+void
+sock_hash_del(struct sock *sk)
+{
+	if (sk->assoc == 0)
+		return;
+	for (struct sock **p = &sock_g.hash[sock_hash_of(sk->assoc)]; *p != NULL;
+	     p = &(*p)->hnext) {
+		if (*p == sk) {
+			*p = sk->hnext;
+			break;
+		}
+	}
+	sk->hnext = NULL;
+}
+
+struct sock *
+sock_by_assoc(uint64_t assoc)
+{
+	for (struct sock *sk = sock_g.hash[sock_hash_of(assoc)]; sk != NULL; sk = sk->hnext)
+		if (sk->assoc == assoc)
+			return sk;
+	return NULL;
+}
+
+struct sock *
+sock_new(int domain, int type)
+{
+	struct sock *sk = calloc(1, sizeof(*sk));
+	if (sk == NULL)
+		return NULL;
+	sk->fd = -1;
+	sk->inner = -1;
+	sk->id = ++sock_g.next_id;
+	sk->domain = domain;
+	sk->type = type;
+	sk->rcvtimeo_ms = -1;
+	sk->sndtimeo_ms = -1;
+	/* Linux's defaults for an SCTP socket (net.sctp.{r,w}mem's middle values). */
+	sk->rcvbuf = 212992;
+	sk->sndbuf = 212992;
+	sk->nodelay = false;
+	sk->local.ss_family = (sa_family_t)domain;
+	sk->next = sock_g.all;
+	sock_g.all = sk;
+	return sk;
+}
+
+int
+sock_open_fd(struct sock *sk, int flags)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return -errno;
+	/* The program's end: the flags it asked for. Ours: never inherited. */
+	int fl = sock_real.fcntl(sv[0], F_GETFL);
+	if ((flags & SOCK_NONBLOCK) != 0)
+		sock_real.fcntl(sv[0], F_SETFL, fl | O_NONBLOCK);
+	if ((flags & SOCK_CLOEXEC) == 0)
+		sock_real.fcntl(sv[0], F_SETFD, 0);
+	sock_real.fcntl(sv[1], F_SETFL, sock_real.fcntl(sv[1], F_GETFL) | O_NONBLOCK);
+	/* The smallest send buffer, so that filling it (not writable) takes a few
+	 * kilobytes. */
+	int small = 1;
+	sock_real.setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
+	sk->inner = sv[1];
+	sock_bind_fd(sk, sv[0]);
+	sk->fd = sv[0];
+	return 0;
+}
+
+void
+sock_bind_fd(struct sock *sk, int fd)
+{
+	if (fd >= sock_g.nfd) {
+		int n = sock_g.nfd != 0 ? sock_g.nfd : 1024;
+		while (n <= fd)
+			n *= 2;
+		struct sock **t = realloc(sock_g.byfd, (size_t)n * sizeof(*t));
+		if (t == NULL)
+			abort(); /* a few kilobytes more, once; nothing sensible to do without */
+		memset(t + sock_g.nfd, 0, (size_t)(n - sock_g.nfd) * sizeof(*t));
+		sock_g.byfd = t;
+		sock_g.nfd = n;
+	}
+	sock_g.byfd[fd] = sk;
+	sk->refs++;
+}
+
+void
+sock_unbind_fd(int fd)
+{
+	if (fd >= 0 && fd < sock_g.nfd && sock_g.byfd[fd] != NULL) {
+		sock_g.byfd[fd]->refs--;
+		sock_g.byfd[fd] = NULL;
+	}
+}
+
+struct sock *
+sock_get(int fd)
+{
+	return fd >= 0 && fd < sock_g.nfd ? sock_g.byfd[fd] : NULL;
+}
+
+int
+sock_check(struct sock *sk)
+{
+	if (!sk->orphan)
+		return 0;
+	static bool said;
+	if (!said) {
+		said = true;
+		fprintf(stderr,
+			"libdpsctp-sock: SCTP socket %d was made before fork() by process %d; a "
+			"child cannot use it (ENOTSUP; docs/SOCKETS.md, \"fork and exec\")\n",
+			sk->fd, (int)sock_g.pid);
+	}
+	return -ENOTSUP;
+}
+
+static void
+sock_drop_queue(struct sock *sk)
+{
+	for (struct sock_msg *m = sk->head, *n; m != NULL; m = n) {
+		n = m->next;
+		free(m);
+	}
+	sk->head = sk->tail = NULL;
+	if (sk->queued > (size_t)sk->rcvbuf && sock_g.over_rcvbuf > 0)
+		sock_g.over_rcvbuf--;
+	sk->queued = 0;
+}
+
+void
+sock_free(struct sock *sk)
+{
+	sock_hash_del(sk);
+	sock_drop_queue(sk);
+	if (sk->send_blocked)
+		sock_g.n_blocked--;
+	for (struct sock **p = &sock_g.all; *p != NULL; p = &(*p)->next) {
+		if (*p == sk) {
+			*p = sk->next;
+			break;
+		}
+	}
+	if (sk->inner >= 0)
+		sock_real.close(sk->inner);
+	free(sk);
+}
+
+bool
+sock_nonblocking(const struct sock *sk)
+{
+	return sk->fd >= 0 && (sock_real.fcntl(sk->fd, F_GETFL) & O_NONBLOCK) != 0;
+}
+
+/* ---------------------------------------------------------------- readiness */
+
+void
+sock_block_send(struct sock *sk)
+{
+	/* A barrier says when what the socket sent so far has been served; without
+	 * room to post one, the pump retries after SOCK_RETRY_NS. */
+	if (!sk->barrier_out &&
+	    dpsctp_client_barrier(sock_g.c, 0, SOCK_COOKIE_BARRIER | sk->id) == 0) {
+		sk->barrier_out = true;
+		sk->mark = sk->unserved;
+	}
+	if (!sk->send_blocked) {
+		sk->send_blocked = true;
+		if (sock_g.n_blocked++ == 0)
+			sock_g.blocked_ns = sock_now_ns();
+		sock_kick();
+	}
+	sock_ready(sk);
+}
+
+static void
+sock_unblock_send(struct sock *sk)
+{
+	if (!sk->send_blocked)
+		return;
+	sk->send_blocked = false;
+	sock_g.n_blocked--;
+	sock_ready(sk);
+}
+
+static bool
+sock_readable(const struct sock *sk)
+{
+	if (sk->state == SOCK_LISTENING)
+		return sk->acc_head != NULL || sk->err != 0;
+	return sk->head != NULL || sk->err != 0 || sk->eof || sk->rd_shut;
+}
+
+static bool
+sock_writable(const struct sock *sk)
+{
+	return sk->state != SOCK_CONNECTING && !sk->send_blocked;
+}
+
+void
+sock_ready(struct sock *sk)
+{
+	if (sk->fd < 0 || sk->inner < 0)
+		return;
+	char buf[256];
+	if (sock_readable(sk)) {
+		/* A byte per arrival (up to a few), so that edge-triggered epoll
+		 * sees each one as Linux's socket would. */
+		if (sk->tokens < SOCK_TOKENS_MAX &&
+		    sock_real.send(sk->inner, "r", 1, MSG_DONTWAIT | MSG_NOSIGNAL) == 1)
+			sk->tokens++;
+	} else if (sk->tokens != 0) {
+		while (sock_real.recv(sk->fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+			;
+		sk->tokens = 0;
+	}
+	if (!sock_writable(sk) && !sk->filled) {
+		memset(buf, 0, sizeof(buf));
+		while (sock_real.send(sk->fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL) > 0)
+			;
+		sk->filled = true;
+	} else if (sock_writable(sk) && sk->filled) {
+		char big[4096];
+		while (sock_real.recv(sk->inner, big, sizeof(big), MSG_DONTWAIT) > 0)
+			;
+		sk->filled = false;
+	}
+}
+
+int
+sock_wait(struct sock *sk, short events, int64_t timeout_ms)
+{
+	struct pollfd pf = { sk->fd, events, 0 };
+	int fd = sk->fd;
+	if (fd < 0)
+		return -EBADF;
+	pthread_mutex_unlock(&sock_g.lock);
+	int rc = poll(&pf, 1, timeout_ms < 0 ? -1 : (int)timeout_ms);
+	int e = errno;
+	pthread_mutex_lock(&sock_g.lock);
+	if (rc < 0)
+		return e == EINTR ? -EINTR : -e;
+	return rc == 0 ? -EAGAIN : 0;
+}
+
+void
+sock_queue(struct sock *sk, struct sock_msg *m)
+{
+	m->next = NULL;
+	if (sk->tail != NULL)
+		sk->tail->next = m;
+	else
+		sk->head = m;
+	sk->tail = m;
+	bool was_over = sk->queued > (size_t)sk->rcvbuf;
+	sk->queued += m->len;
+	if (!was_over && sk->queued > (size_t)sk->rcvbuf)
+		sock_g.over_rcvbuf++;
+	sock_ready(sk);
+}
+
+void
+sock_notify(struct sock *sk, const void *n, uint32_t len, uint16_t type)
+{
+	if ((sk->events & SOCK_EV(type)) == 0)
+		return;
+	struct sock_msg *m = malloc(sizeof(*m) + len);
+	if (m == NULL)
+		return;
+	memset(m, 0, sizeof(*m));
+	m->len = len;
+	m->flags = SOCK_MSG_EOR | SOCK_MSG_NOTIFICATION;
+	memcpy(m->data, n, len);
+	sock_queue(sk, m);
+}
+
+/* ---------------------------------------------------------------- requests waited for */
+
+struct sock_op *
+sock_op_begin(void)
+{
+	for (unsigned i = 0; i < SOCK_OPS; i++) {
+		struct sock_op *op = &sock_g.ops[i];
+		if (op->used)
+			continue;
+		memset(op, 0, sizeof(*op));
+		op->used = true;
+		op->cookie =
+			SOCK_COOKIE_OP | ((uint64_t)i << 32) | (++sock_g.next_seq & 0xffffffffu);
+		return op;
+	}
+	return NULL;
+}
+
+int
+sock_op_wait(struct sock_op *op)
+{
+	while (!op->done && !sock_g.gone)
+		pthread_cond_wait(&sock_g.cv, &sock_g.lock);
+	return op->done ? op->status : -ECONNRESET;
+}
+
+void
+sock_op_end(struct sock_op *op)
+{
+	op->used = false;
+}
+
+/* ---------------------------------------------------------------- events to sockets */
+
+static void
+sock_assoc_change(struct sock *sk, const struct dpsctp_client_event *ev, uint16_t state)
+{
+	struct sctp_assoc_change ac;
+	memset(&ac, 0, sizeof(ac));
+	ac.sac_type = SCTP_ASSOC_CHANGE;
+	ac.sac_length = sizeof(ac);
+	ac.sac_state = state;
+	ac.sac_error = ev->assoc_change.error;
+	ac.sac_outbound_streams = ev->assoc_change.outbound_streams;
+	ac.sac_inbound_streams = ev->assoc_change.inbound_streams;
+	ac.sac_assoc_id = (sctp_assoc_t)(sk->type == SOCK_STREAM ? 0 : ev->assoc);
+	sock_notify(sk, &ac, sizeof(ac), SCTP_ASSOC_CHANGE);
+}
+
+/* Why a connect failed, or an association ended, as Linux's errno says it. */
+static int
+sock_reason_errno(enum dpsctp_client_reason r)
+{
+	switch (r) {
+	case DPSCTP_CLIENT_REASON_PEER_ABORT:
+		return ECONNREFUSED;
+	case DPSCTP_CLIENT_REASON_T1_INIT:
+	case DPSCTP_CLIENT_REASON_T1_COOKIE:
+	case DPSCTP_CLIENT_REASON_T2_SHUTDOWN:
+	case DPSCTP_CLIENT_REASON_PATHS_FAILED:
+		return ETIMEDOUT;
+	case DPSCTP_CLIENT_REASON_NO_MEMORY:
+		return ENOBUFS;
+	default:
+		return ECONNRESET;
+	}
+}
+
+/* The association of sk has ended: readers see the end, a closed socket goes. */
+static void
+sock_ended(struct sock *sk, int err)
+{
+	sock_unblock_send(sk);
+	sock_hash_del(sk);
+	sk->assoc = 0;
+	if (sk->state == SOCK_CLOSING && sk->fd < 0 && sk->refs == 0) {
+		sock_free(sk);
+		return;
+	}
+	if (sk->state == SOCK_CONNECTING)
+		sk->state = SOCK_FRESH;
+	sk->eof = true;
+	if (err != 0 && sk->err == 0)
+		sk->err = err;
+	sock_ready(sk);
+}
+
+static struct sock *
+sock_listener(uint16_t port)
+{
+	for (struct sock *sk = sock_g.all; sk != NULL; sk = sk->next) {
+		if (sk->state != SOCK_LISTENING || sk->orphan)
+			continue;
+		uint16_t p = ntohs(((struct sockaddr_in *)&sk->local)->sin_port);
+		if (p == port)
+			return sk;
+	}
+	return NULL;
+}
+
+/* An association the daemon accepted on a port we listen on. */
+static void
+sock_accepted(const struct dpsctp_client_event *ev)
+{
+	const struct dpsctp_client_assoc_change *ac = &ev->assoc_change;
+	struct sock *l = sock_listener(ac->port);
+	struct sock *sk = NULL;
+	/* A full backlog refuses the association, as Linux's one-to-one socket does
+	 * (ABORT); so does a socket we cannot make. */
+	if (l == NULL || l->n_acc >= l->backlog || (sk = sock_new(l->domain, l->type)) == NULL) {
+		dpsctp_client_abort(sock_g.c, 0, ev->assoc, 0);
+		return;
+	}
+	sk->state = SOCK_CONNECTED;
+	sk->assoc = ev->assoc;
+	sk->out_streams = ac->outbound_streams;
+	sk->in_streams = ac->inbound_streams;
+	sk->local = l->local;
+	sock_addr_to(&ac->peer, ac->peer_port, l->domain, &sk->peer);
+	/* What the listener set is what an accepted socket starts with (Linux
+	 * copies the listening socket's options). */
+	sk->rcvbuf = l->rcvbuf;
+	sk->sndbuf = l->sndbuf;
+	sk->events = l->events;
+	sk->recvrcvinfo = l->recvrcvinfo;
+	sk->recvnxtinfo = l->recvnxtinfo;
+	sk->nodelay = l->nodelay;
+	sk->dflt = l->dflt;
+	sk->linger_on = l->linger_on;
+	sk->linger_s = l->linger_s;
+	memcpy(sk->pend, l->pend, sizeof(sk->pend));
+	sock_hash_add(sk);
+	sock_opt_apply(sk);
+	sock_assoc_change(sk, ev, SCTP_COMM_UP);
+	if (l->acc_tail != NULL)
+		l->acc_tail->acc_next = sk;
+	else
+		l->acc_head = sk;
+	l->acc_tail = sk;
+	l->n_acc++;
+	sock_ready(l);
+}
+
+static void
+sock_completion(const struct dpsctp_client_event *ev)
+{
+	const struct dpsctp_client_completion *c = &ev->completion;
+	if ((c->cookie & SOCK_COOKIE_OP) != 0) {
+		struct sock_op *op = &sock_g.ops[(c->cookie >> 32) & 0xff];
+		if ((c->cookie >> 32 & 0xff) >= SOCK_OPS || !op->used || op->cookie != c->cookie)
+			return;
+		op->status = c->status;
+		op->assoc = ev->assoc;
+		op->value = c->value;
+		if (c->data != NULL) {
+			op->len = c->len < sizeof(op->data) ? c->len : (uint32_t)sizeof(op->data);
+			memcpy(op->data, c->data, op->len);
+		}
+		/* A connect's association is the socket's before its COMM_UP is read. */
+		if (c->op == DPSCTP_CLIENT_OP_CONNECT && c->status == 0 && op->sk != NULL &&
+		    ev->assoc != 0) {
+			op->sk->assoc = ev->assoc;
+			sock_hash_add(op->sk);
+		}
+		op->done = true;
+		return;
+	}
+	if ((c->cookie & SOCK_COOKIE_BARRIER) == 0 && c->status == 0)
+		return;
+	struct sock *sk = sock_g.all;
+	while (sk != NULL && sk->id != (uint32_t)c->cookie)
+		sk = sk->next;
+	if (sk == NULL)
+		return;
+	if ((c->cookie & SOCK_COOKIE_BARRIER) != 0) {
+		/* Everything the socket sent before its barrier left the arena. */
+		sk->unserved -= sk->mark;
+		sk->mark = 0;
+		sk->barrier_out = false;
+		sock_unblock_send(sk);
+		return;
+	}
+	/* A quiet send that failed: its socket hears it as SO_ERROR. */
+	if (sk->err == 0)
+		sk->err = -c->status;
+	sock_ready(sk);
+}
+
+static void
+sock_recv_event(struct sock *sk, const struct dpsctp_client_event *ev)
+{
+	const struct dpsctp_client_recv *r = &ev->recv;
+	if (sk == NULL || sk->rd_shut || sk->state == SOCK_CLOSING) {
+		sock_g.dropped_recv++;
+		return;
+	}
+	if ((r->flags & DPSCTP_CLIENT_ABORTED) != 0) {
+		/* The sender gave up the message whose first parts were read: it
+		 * ends here (RFC 6458's partial delivery aborted). */
+		if (sk->tail != NULL && (sk->tail->flags & SOCK_MSG_EOR) == 0)
+			sk->tail->flags |= SOCK_MSG_EOR;
+		return;
+	}
+	struct sock_msg *m = malloc(sizeof(*m) + r->len);
+	if (m == NULL) {
+		sock_g.dropped_recv++;
+		return;
+	}
+	memset(m, 0, sizeof(*m));
+	m->len = r->len;
+	m->ppid = r->ppid;
+	m->sid = r->sid;
+	m->ssn = r->ssn;
+	m->mid = r->mid;
+	m->flags = (uint16_t)(((r->flags & DPSCTP_CLIENT_MORE) == 0 ? SOCK_MSG_EOR : 0) |
+			      ((r->flags & DPSCTP_CLIENT_UNORDERED) != 0 ? SOCK_MSG_UNORDERED : 0));
+	if (r->len != 0)
+		memcpy(m->data, r->data, r->len);
+	sock_queue(sk, m);
+}
+
+static void
+sock_daemon_gone(void)
+{
+	sock_g.gone = true;
+	for (struct sock *sk = sock_g.all, *n; sk != NULL; sk = n) {
+		n = sk->next;
+		if (sk->assoc != 0 || sk->state == SOCK_CONNECTING) {
+			sock_ended(sk, ECONNRESET);
+		} else if (sk->state == SOCK_LISTENING) {
+			sk->err = ECONNRESET;
+			sock_ready(sk);
+		}
+	}
+	pthread_cond_broadcast(&sock_g.cv);
+}
+
+static void
+sock_event(const struct dpsctp_client_event *ev)
+{
+	struct sock *sk = ev->kind == DPSCTP_CLIENT_COMPLETION ? NULL : sock_by_assoc(ev->assoc);
+	switch (ev->kind) {
+	case DPSCTP_CLIENT_COMPLETION:
+		sock_completion(ev);
+		return;
+	case DPSCTP_CLIENT_RECV:
+		sock_recv_event(sk, ev);
+		return;
+	case DPSCTP_CLIENT_COMM_UP:
+		if (sk == NULL) {
+			sock_accepted(ev);
+			return;
+		}
+		sk->state = sk->state == SOCK_CONNECTING ? SOCK_CONNECTED : sk->state;
+		sk->out_streams = ev->assoc_change.outbound_streams;
+		sk->in_streams = ev->assoc_change.inbound_streams;
+		sock_addr_to(&ev->assoc_change.peer, ev->assoc_change.peer_port, sk->domain,
+			     &sk->peer);
+		if (!sk->bound)
+			((struct sockaddr_in *)&sk->local)->sin_port = htons(ev->assoc_change.port);
+		sock_assoc_change(sk, ev, SCTP_COMM_UP);
+		sock_ready(sk);
+		return;
+	case DPSCTP_CLIENT_RESTART:
+		if (sk != NULL)
+			sock_assoc_change(sk, ev, SCTP_RESTART);
+		return;
+	case DPSCTP_CLIENT_CANT_START:
+	case DPSCTP_CLIENT_COMM_LOST:
+		if (sk != NULL) {
+			sock_assoc_change(sk, ev,
+					  ev->kind == DPSCTP_CLIENT_CANT_START ? SCTP_CANT_STR_ASSOC
+									       : SCTP_COMM_LOST);
+			/* Our own abort (SO_LINGER 0, close of a listener's queue) is no error. */
+			int e = ev->assoc_change.reason == DPSCTP_CLIENT_REASON_USER_ABORT
+					? 0
+					: sock_reason_errno(ev->assoc_change.reason);
+			sock_ended(sk, e);
+		}
+		return;
+	case DPSCTP_CLIENT_SHUTDOWN_COMPLETE:
+		if (sk != NULL) {
+			sock_assoc_change(sk, ev, SCTP_SHUTDOWN_COMP);
+			sock_ended(sk, 0);
+		}
+		return;
+	case DPSCTP_CLIENT_SHUTDOWN_EVENT:
+		if (sk != NULL) {
+			struct sctp_shutdown_event se = { .sse_type = SCTP_SHUTDOWN_EVENT,
+							  .sse_length = sizeof(se) };
+			sock_notify(sk, &se, sizeof(se), SCTP_SHUTDOWN_EVENT);
+			/* The peer sends nothing more (RFC 9260 §9.2). */
+			sk->eof = true;
+			sock_ready(sk);
+		}
+		return;
+	case DPSCTP_CLIENT_PEER_ADDR_CHANGE:
+		if (sk != NULL) {
+			struct sctp_paddr_change pc;
+			memset(&pc, 0, sizeof(pc));
+			pc.spc_type = SCTP_PEER_ADDR_CHANGE;
+			pc.spc_length = sizeof(pc);
+			pc.spc_state =
+				ev->addr_change.state == DPSCTP_CLIENT_ADDR_AVAILABLE
+					? SCTP_ADDR_AVAILABLE
+				: ev->addr_change.state == DPSCTP_CLIENT_ADDR_UNREACHABLE
+					? SCTP_ADDR_UNREACHABLE
+				: ev->addr_change.state == DPSCTP_CLIENT_ADDR_POTENTIALLY_FAILED
+					? SCTP_ADDR_POTENTIALLY_FAILED
+				: ev->addr_change.state == DPSCTP_CLIENT_ADDR_CONFIRMED
+					? SCTP_ADDR_CONFIRMED
+					: SCTP_ADDR_MADE_PRIM;
+			struct sockaddr_storage ss;
+			sock_addr_to(&ev->addr_change.addr, 0, sk->domain, &ss);
+			memcpy(&pc.spc_aaddr, &ss, sizeof(pc.spc_aaddr));
+			sock_notify(sk, &pc, sizeof(pc), SCTP_PEER_ADDR_CHANGE);
+		}
+		return;
+	case DPSCTP_CLIENT_SEND_FAILED:
+		if (sk != NULL) {
+			struct sctp_send_failed_event sf;
+			memset(&sf, 0, sizeof(sf));
+			sf.ssf_type = SCTP_SEND_FAILED_EVENT;
+			sf.ssf_length = sizeof(sf);
+			sf.ssf_flags = ev->send_failed.sent ? SCTP_DATA_SENT : SCTP_DATA_UNSENT;
+			sf.ssfe_info.snd_sid = ev->send_failed.sid;
+			sf.ssfe_info.snd_ppid = ev->send_failed.ppid;
+			sf.ssfe_info.snd_context = ev->send_failed.context;
+			sock_notify(sk, &sf, sizeof(sf), SCTP_SEND_FAILED_EVENT);
+		}
+		return;
+	case DPSCTP_CLIENT_DAEMON_STOPPING:
+		sock_daemon_gone();
+		return;
+	default:
+		return; /* stream reconfiguration's events: no notification yet (docs/SOCKETS.md) */
+	}
+}
+
+/* ---------------------------------------------------------------- the pump */
+
+static void *
+sock_pump(void *arg)
+{
+	(void)arg;
+	sock_inside = 1;
+	/* Signals are the program's threads' business. */
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	struct dpsctp_client_event ev[64];
+	pthread_mutex_lock(&sock_g.lock);
+	while (!sock_g.stop && !sock_g.gone) {
+		/* A reader over SO_RCVBUF holds everything: the daemon keeps the rest
+		 * (its backlog, then the association's window), nothing is dropped. */
+		if (sock_g.over_rcvbuf != 0) {
+			pthread_cond_wait(&sock_g.cv, &sock_g.lock);
+			continue;
+		}
+		int timeout = sock_g.n_blocked != 0 ? 1 : -1;
+		struct dpsctp_client *c = sock_g.c;
+		pthread_mutex_unlock(&sock_g.lock);
+		int w = dpsctp_client_wait(c, 0, timeout);
+		pthread_mutex_lock(&sock_g.lock);
+		if (sock_g.stop)
+			break;
+		int n = 0, got = 0;
+		if (w >= 0) {
+			while ((n = dpsctp_client_poll(c, 0, ev, 64)) > 0) {
+				for (int i = 0; i < n; i++)
+					sock_event(&ev[i]);
+				got += n;
+				if (n < 64 || sock_g.over_rcvbuf != 0)
+					break;
+			}
+		}
+		if (w == -ECONNRESET || n == -ECONNRESET || n == -EPROTO) {
+			sock_daemon_gone();
+			break;
+		}
+		/* Senders that found no room try again once something was served, or
+		 * after a millisecond. */
+		if (sock_g.n_blocked != 0 &&
+		    (got != 0 || sock_now_ns() - sock_g.blocked_ns >= SOCK_RETRY_NS)) {
+			for (struct sock *sk = sock_g.all; sk != NULL; sk = sk->next)
+				if (!sk->barrier_out)
+					sock_unblock_send(sk);
+			if (sock_g.n_blocked != 0)
+				sock_g.blocked_ns = sock_now_ns();
+		}
+		if (got != 0)
+			pthread_cond_broadcast(&sock_g.cv);
+	}
+	sock_g.pump_running = false;
+	pthread_mutex_unlock(&sock_g.lock);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- attach, fork, exit */
+
+static const char *
+sock_socket_path(void)
+{
+	const char *p = getenv("DPSCTP_SOCKET");
+	if (p == NULL || *p == '\0')
+		p = getenv("DPSCTPD_SOCKET");
+	return p != NULL && *p != '\0' ? p : DPSCTP_CLIENT_DEFAULT_SOCKET;
+}
+
+int
+sock_attach(void)
+{
+	if (sock_g.c != NULL && !sock_g.gone)
+		return 0;
+	if (sock_g.c != NULL) {
+		/* The daemon went: its sockets stay failed; new ones attach again. */
+		if (sock_g.pump_running) {
+			sock_g.stop = true;
+			sock_kick();
+			pthread_mutex_unlock(&sock_g.lock);
+			pthread_join(sock_g.pump, NULL);
+			pthread_mutex_lock(&sock_g.lock);
+		}
+		sock_inside++;
+		dpsctp_client_detach(sock_g.c);
+		sock_inside--;
+		sock_g.c = NULL;
+		sock_g.kick = -1;
+	}
+	int err = 0;
+	char name[32];
+	snprintf(name, sizeof(name), "sock:%d", (int)getpid());
+	struct dpsctp_client_opts o = { .threads = 1, .name = name };
+	const char *path = sock_socket_path();
+	sock_inside++;
+	struct dpsctp_client *c = dpsctp_client_attach(path, &o, &err);
+	sock_inside--;
+	if (c == NULL) {
+		static bool said;
+		if (!said) {
+			said = true;
+			fprintf(stderr,
+				"libdpsctp-sock: cannot attach to dpsctpd at %s: %s; SCTP sockets "
+				"fail (set DPSCTP_SOCKET to the daemon's socket; "
+				"docs/SOCKETS.md)\n",
+				path, strerror(-err));
+		}
+		return err;
+	}
+	sock_g.c = c;
+	sock_g.kick = dpsctp_client_fd(c, 0);
+	sock_g.gone = false;
+	sock_g.stop = false;
+	sock_g.pid = getpid();
+	sock_g.pump_running = true;
+	if (pthread_create(&sock_g.pump, NULL, sock_pump, NULL) != 0) {
+		sock_g.pump_running = false;
+		sock_inside++;
+		dpsctp_client_detach(c);
+		sock_inside--;
+		sock_g.c = NULL;
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+void
+sock_close_assoc(struct sock *sk)
+{
+	if (sk->assoc == 0 || sock_g.c == NULL || sock_g.gone)
+		return;
+	if (sk->linger_on && sk->linger_s == 0)
+		dpsctp_client_abort(sock_g.c, 0, sk->assoc, 0);
+	else
+		dpsctp_client_shutdown(sock_g.c, 0, sk->assoc, 0);
+	sk->wr_shut = true;
+}
+
+static void
+sock_fork_prepare(void)
+{
+	pthread_mutex_lock(&sock_g.lock);
+}
+
+static void
+sock_fork_parent(void)
+{
+	pthread_mutex_unlock(&sock_g.lock);
+}
+
+/*
+ * The child has the parent's descriptors and mappings but not its pump, and
+ * two processes cannot share one ring set: the sockets it inherited stay
+ * the parent's (orphans here: ENOTSUP), its own attach when it makes one.
+ */
+static void
+sock_fork_child(void)
+{
+	pthread_mutex_init(&sock_g.lock, NULL);
+	pthread_cond_init(&sock_g.cv, NULL);
+	for (struct sock *sk = sock_g.all; sk != NULL; sk = sk->next) {
+		sk->orphan = true;
+		sock_hash_del(sk);
+		sk->assoc = 0;
+	}
+	memset(sock_g.hash, 0, sizeof(sock_g.hash));
+	memset(sock_g.ops, 0, sizeof(sock_g.ops));
+	if (sock_g.c != NULL) {
+		sock_inside++;
+		dpsctp_client_detach(sock_g.c); /* our copies of its descriptors and mappings */
+		sock_inside--;
+	}
+	sock_g.c = NULL;
+	sock_g.kick = -1;
+	sock_g.pump_running = false;
+	sock_g.gone = false;
+	sock_g.n_blocked = 0;
+	sock_g.over_rcvbuf = 0;
+}
+
+__attribute__((constructor)) static void
+sock_init(void)
+{
+	sock_real_init();
+	pthread_atfork(sock_fork_prepare, sock_fork_parent, sock_fork_child);
+}
+
+/*
+ * At exit, as the kernel would: associations still open are shut down
+ * gracefully, and those closing get time to finish, so that what the
+ * program sent is delivered; then the library detaches.
+ */
+__attribute__((destructor)) static void
+sock_fini(void)
+{
+	pthread_mutex_lock(&sock_g.lock);
+	if (sock_g.c == NULL || sock_g.pid != getpid()) {
+		pthread_mutex_unlock(&sock_g.lock);
+		return;
+	}
+	for (struct sock *sk = sock_g.all; sk != NULL; sk = sk->next)
+		if (!sk->orphan && !sk->wr_shut && sk->assoc != 0)
+			sock_close_assoc(sk);
+	const char *env = getenv("DPSCTP_SOCK_LINGER_MS");
+	uint64_t linger_ms = env != NULL ? strtoull(env, NULL, 10) : SOCK_EXIT_LINGER_MS;
+	uint64_t end = sock_now_ns() + linger_ms * 1000000ull;
+	for (;;) {
+		bool open = false;
+		for (struct sock *sk = sock_g.all; sk != NULL; sk = sk->next)
+			open |= !sk->orphan && sk->assoc != 0;
+		if (!open || sock_g.gone || !sock_g.pump_running || sock_now_ns() >= end)
+			break;
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 10000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&sock_g.cv, &sock_g.lock, &ts);
+	}
+	if (sock_g.pump_running) {
+		sock_g.stop = true;
+		sock_kick();
+		pthread_mutex_unlock(&sock_g.lock);
+		pthread_join(sock_g.pump, NULL);
+		pthread_mutex_lock(&sock_g.lock);
+	}
+	sock_inside++;
+	dpsctp_client_detach(sock_g.c);
+	sock_inside--;
+	sock_g.c = NULL;
+	pthread_mutex_unlock(&sock_g.lock);
+}

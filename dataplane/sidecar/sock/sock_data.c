@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * libdpsctp-sock: messages out and in. Every send is one whole message (as
+ * Linux's SCTP without SCTP_EXPLICIT_EOR); every receive returns at most
+ * one message, or the next part of one, with MSG_EOR once its last byte
+ * is read (RFC 6458 §4.1.8); the control messages of RFC 6458 §5.3 both
+ * ways.
+ */
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataplane/sidecar/sock/sock.h"
+
+void
+sock_default_send(const struct sock *sk, struct sock_send *si)
+{
+	memset(si, 0, sizeof(*si));
+	si->sid = sk->dflt.snd_sid;
+	si->ppid = sk->dflt.snd_ppid;
+	si->flags = sk->dflt.snd_flags;
+	si->context = sk->dflt.snd_context;
+	if (sk->dflt_ttl != 0) {
+		si->pr_policy = DPSCTP_CLIENT_PR_TTL;
+		si->pr_value = sk->dflt_ttl;
+	}
+}
+
+static size_t
+sock_iov_len(const struct iovec *iov, int n)
+{
+	size_t len = 0;
+	for (int i = 0; i < n; i++)
+		len += iov[i].iov_len;
+	return len;
+}
+
+/* EPIPE is a signal too, unless MSG_NOSIGNAL (as the kernel sends it). */
+static ssize_t
+sock_epipe(int flags)
+{
+	if ((flags & MSG_NOSIGNAL) == 0)
+		raise(SIGPIPE);
+	return -EPIPE;
+}
+
+ssize_t
+sock_sendv(struct sock *sk, const struct iovec *iov, int n, const struct sock_send *si, int flags)
+{
+	size_t len = sock_iov_len(iov, n);
+	int rc = sock_check(sk);
+	if (rc != 0)
+		return rc;
+	if ((si->flags & SCTP_ABORT) != 0) {
+		/* RFC 6458 §5.3.4: end the association; the data would be the
+		 * reason, which the daemon does not carry (docs/SOCKETS.md). */
+		if (sk->assoc == 0)
+			return -ENOTCONN;
+		dpsctp_client_abort(sock_g.c, 0, sk->assoc, 0);
+		return (ssize_t)len;
+	}
+	if ((si->flags & SCTP_EOF) != 0 && len == 0) {
+		if (sk->assoc == 0)
+			return -ENOTCONN;
+		if (!sk->wr_shut)
+			dpsctp_client_shutdown(sock_g.c, 0, sk->assoc, 0);
+		sk->wr_shut = true;
+		return 0;
+	}
+	if (len == 0)
+		return 0; /* nothing to send is no message (Linux returns 0 too) */
+	/* One contiguous message: the vector gathered, as the kernel copies it. */
+	const void *buf = iov[0].iov_base;
+	void *gathered = NULL;
+	if (n > 1) {
+		gathered = malloc(len);
+		if (gathered == NULL)
+			return -ENOMEM;
+		size_t at = 0;
+		for (int i = 0; i < n; i++) {
+			memcpy((uint8_t *)gathered + at, iov[i].iov_base, iov[i].iov_len);
+			at += iov[i].iov_len;
+		}
+		buf = gathered;
+	}
+	ssize_t out;
+	for (;;) {
+		if (sk->state == SOCK_CONNECTING) {
+			if ((flags & MSG_DONTWAIT) != 0 || sock_nonblocking(sk)) {
+				out = -EAGAIN;
+				break;
+			}
+			if ((rc = sock_wait(sk, POLLOUT, sk->sndtimeo_ms)) != 0) {
+				out = rc;
+				break;
+			}
+			continue;
+		}
+		if (sk->state != SOCK_CONNECTED || sk->assoc == 0 || sk->wr_shut || sock_g.gone) {
+			if (sk->err != 0) {
+				out = -sk->err;
+				sk->err = 0;
+				sock_ready(sk);
+			} else {
+				out = sk->state == SOCK_FRESH ? -ENOTCONN : sock_epipe(flags);
+			}
+			break;
+		}
+		if (len > (size_t)UINT32_MAX) {
+			out = -EMSGSIZE;
+			break;
+		}
+		struct dpsctp_client_sndinfo s = {
+			.assoc = sk->assoc,
+			.sid = si->sid,
+			.ppid = si->ppid,
+			.flags = DPSCTP_CLIENT_QUIET |
+				 ((si->flags & SCTP_UNORDERED) != 0 ? DPSCTP_CLIENT_UNORDERED : 0) |
+				 ((si->flags & SCTP_SACK_IMMEDIATELY) != 0 ? DPSCTP_CLIENT_SACK_NOW
+									   : 0),
+			.pr_policy = si->pr_policy,
+			.pr_value = si->pr_value,
+			.context = si->context,
+		};
+		/* SO_SNDBUF bounds what waits in the arena for the daemon, per socket
+		 * (a message larger than it goes alone). */
+		if (sk->unserved != 0 && sk->unserved + len > (uint64_t)sk->sndbuf)
+			rc = -EAGAIN;
+		else
+			rc = dpsctp_client_send(sock_g.c, 0, &s, buf, (uint32_t)len, sk->id);
+		if (rc == 0) {
+			sk->unserved += len;
+			out = (ssize_t)len;
+			if ((si->flags & SCTP_EOF) != 0) {
+				dpsctp_client_shutdown(sock_g.c, 0, sk->assoc, 0);
+				sk->wr_shut = true;
+			}
+			break;
+		}
+		if (rc != -EAGAIN) {
+			out = rc;
+			break;
+		}
+		/* No room in the rings: not writable until the daemon has served what
+		 * is ahead. */
+		sock_block_send(sk);
+		if ((flags & MSG_DONTWAIT) != 0 || sock_nonblocking(sk)) {
+			out = -EAGAIN;
+			break;
+		}
+		if ((rc = sock_wait(sk, POLLOUT, sk->sndtimeo_ms)) != 0) {
+			out = rc;
+			break;
+		}
+	}
+	free(gathered);
+	return out;
+}
+
+struct recv_cmsg {
+	int type;
+	const void *data;
+	size_t len;
+};
+
+/* The control messages a receive carries (RFC 6458 §5.3.2, §5.3.5, §5.3.6). */
+static void
+sock_recv_cmsgs(const struct sock *sk, const struct sock_msg *m, struct msghdr *mh)
+{
+	size_t room = mh->msg_controllen, used = 0;
+	uint8_t *at = mh->msg_control;
+	struct recv_cmsg want[3];
+	int n = 0;
+	struct sctp_sndrcvinfo sr;
+	struct sctp_rcvinfo ri;
+	struct sctp_nxtinfo ni;
+	sctp_assoc_t id = (sctp_assoc_t)(sk->type == SOCK_STREAM ? 0 : sk->assoc);
+	if ((m->flags & SOCK_MSG_NOTIFICATION) == 0) {
+		if ((sk->events & SOCK_EV(SCTP_DATA_IO_EVENT)) != 0) {
+			memset(&sr, 0, sizeof(sr));
+			sr.sinfo_stream = m->sid;
+			sr.sinfo_ssn = m->ssn;
+			sr.sinfo_flags = (m->flags & SOCK_MSG_UNORDERED) != 0 ? SCTP_UNORDERED : 0;
+			sr.sinfo_ppid = m->ppid;
+			sr.sinfo_assoc_id = id;
+			want[n++] = (struct recv_cmsg){ SCTP_SNDRCV, &sr, sizeof(sr) };
+		}
+		if (sk->recvrcvinfo) {
+			memset(&ri, 0, sizeof(ri));
+			ri.rcv_sid = m->sid;
+			ri.rcv_ssn = m->ssn;
+			ri.rcv_flags = (m->flags & SOCK_MSG_UNORDERED) != 0 ? SCTP_UNORDERED : 0;
+			ri.rcv_ppid = m->ppid;
+			ri.rcv_assoc_id = id;
+			want[n++] = (struct recv_cmsg){ SCTP_RCVINFO, &ri, sizeof(ri) };
+		}
+	}
+	const struct sock_msg *nx = m->next;
+	if (sk->recvnxtinfo && nx != NULL) {
+		memset(&ni, 0, sizeof(ni));
+		ni.nxt_sid = nx->sid;
+		ni.nxt_ppid = nx->ppid;
+		ni.nxt_length = nx->len;
+		ni.nxt_flags =
+			(uint16_t)(((nx->flags & SOCK_MSG_UNORDERED) != 0 ? SCTP_UNORDERED : 0) |
+				   ((nx->flags & SOCK_MSG_NOTIFICATION) != 0 ? SCTP_NOTIFICATION
+									     : 0));
+		ni.nxt_assoc_id = id;
+		want[n++] = (struct recv_cmsg){ SCTP_NXTINFO, &ni, sizeof(ni) };
+	}
+	for (int i = 0; i < n; i++) {
+		size_t need = CMSG_SPACE(want[i].len);
+		if (at == NULL || used + need > room) {
+			mh->msg_flags |= MSG_CTRUNC;
+			break;
+		}
+		struct cmsghdr *c = (struct cmsghdr *)(at + used);
+		c->cmsg_level = IPPROTO_SCTP;
+		c->cmsg_type = want[i].type;
+		c->cmsg_len = CMSG_LEN(want[i].len);
+		memcpy(CMSG_DATA(c), want[i].data, want[i].len);
+		used += need;
+	}
+	mh->msg_controllen = used;
+}
+
+ssize_t
+sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct msghdr *mh)
+{
+	int rc = sock_check(sk);
+	if (rc != 0)
+		return rc;
+	if ((flags & MSG_OOB) != 0)
+		return -EOPNOTSUPP;
+	if (mh != NULL)
+		mh->msg_flags = 0;
+	for (;;) {
+		if (sk->state == SOCK_LISTENING)
+			return -ENOTCONN;
+		struct sock_msg *m = sk->head;
+		if (m != NULL) {
+			size_t done = 0, left = m->len - m->off;
+			for (int i = 0; i < n && done < left; i++) {
+				size_t k =
+					iov[i].iov_len < left - done ? iov[i].iov_len : left - done;
+				memcpy(iov[i].iov_base, m->data + m->off + done, k);
+				done += k;
+			}
+			if (mh != NULL) {
+				if (mh->msg_name != NULL) {
+					socklen_t l = mh->msg_namelen;
+					sock_addr_copy_out(&sk->peer, mh->msg_name, &l);
+					mh->msg_namelen = l;
+				}
+				if (mh->msg_control != NULL && mh->msg_controllen != 0 &&
+				    m->off == 0)
+					sock_recv_cmsgs(sk, m, mh);
+				else
+					mh->msg_controllen = 0;
+				if ((m->flags & SOCK_MSG_NOTIFICATION) != 0)
+					mh->msg_flags |= MSG_NOTIFICATION;
+				if (done == left && (m->flags & SOCK_MSG_EOR) != 0)
+					mh->msg_flags |= MSG_EOR;
+			}
+			if ((flags & MSG_PEEK) != 0)
+				return (ssize_t)done;
+			m->off += (uint32_t)done;
+			bool was_over = sk->queued > (size_t)sk->rcvbuf;
+			sk->queued -= done;
+			/* What did not fit waits for the next receive (no MSG_EOR yet). */
+			if (m->off == m->len) {
+				sk->head = m->next;
+				if (sk->head == NULL)
+					sk->tail = NULL;
+				free(m);
+			}
+			if (was_over && sk->queued <= (size_t)sk->rcvbuf) {
+				sock_g.over_rcvbuf--;
+				pthread_cond_broadcast(&sock_g.cv);
+			}
+			sock_ready(sk);
+			return (ssize_t)done;
+		}
+		if (sk->err != 0) {
+			rc = -sk->err;
+			sk->err = 0;
+			sock_ready(sk);
+			return rc;
+		}
+		if (sk->eof || sk->rd_shut)
+			return 0;
+		if (sk->state == SOCK_FRESH)
+			return -ENOTCONN;
+		if ((flags & MSG_DONTWAIT) != 0 || sock_nonblocking(sk))
+			return -EAGAIN;
+		int fd = sk->fd;
+		if ((rc = sock_wait(sk, POLLIN, sk->rcvtimeo_ms)) != 0)
+			return rc;
+		if (sock_get(fd) != sk)
+			return -EBADF;
+	}
+}

@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * libdpsctp-sock: setsockopt() and getsockopt() on SCTP sockets. Options
+ * of the socket itself (events, control messages wanted, INITMSG for the
+ * next connect, buffers, timeouts, linger) live here; options of the
+ * association go to dpsctpd (dpsctp_client_setopt(), _getopt()), with
+ * RFC 6458's structs turned into <dpsctp/dpsctp_opt.h>'s. An association
+ * option set before there is an association is kept and applied once
+ * connect() or accept() has one. Anything else fails with the errno
+ * Linux gives for an option it does not know: ENOPROTOOPT.
+ */
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "dataplane/dpsctp_opt.h"
+#include "dataplane/sidecar/sock/sock.h"
+
+static int
+opt_int(const void *val, socklen_t len, int *out)
+{
+	if (val == NULL || len < (socklen_t)sizeof(int))
+		return -EINVAL;
+	memcpy(out, val, sizeof(int));
+	return 0;
+}
+
+static int
+opt_put(void *val, socklen_t *len, const void *v, size_t n)
+{
+	if (val == NULL || len == NULL)
+		return -EFAULT;
+	if ((size_t)*len < n)
+		return -EINVAL;
+	memcpy(val, v, n);
+	*len = (socklen_t)n;
+	return 0;
+}
+
+static int
+opt_put_int(void *val, socklen_t *len, int v)
+{
+	return opt_put(val, len, &v, sizeof(v));
+}
+
+/* An association option through the daemon: set, or read (out: the answer). */
+static int
+opt_daemon(struct sock *sk, bool set, int opt, const void *in, uint32_t len, void *out)
+{
+	if (sock_g.c == NULL || sock_g.gone)
+		return -ECONNRESET;
+	struct sock_op *op = sock_op_begin();
+	if (op == NULL)
+		return -EAGAIN;
+	char why[128] = "";
+	int rc = set ? dpsctp_client_setopt(sock_g.c, 0, sk->assoc, opt, in, len, op->cookie, why,
+					    sizeof(why))
+		     : dpsctp_client_getopt(sock_g.c, 0, sk->assoc, opt, in, in != NULL ? len : 0,
+					    op->cookie);
+	if (rc == 0)
+		rc = sock_op_wait(op);
+	if (rc == 0 && !set) {
+		if (op->len != len)
+			rc = -EPROTO;
+		else
+			memcpy(out, op->data, len);
+	}
+	sock_op_end(op);
+	return rc == -ENOENT && sk->assoc != 0 ? -EINVAL : rc;
+}
+
+/* Read an association option: the association's, or with none the daemon's
+ * defaults for this application. */
+static int
+opt_read(struct sock *sk, int opt, void *out, uint32_t len)
+{
+	return opt_daemon(sk, false, opt, NULL, len, out);
+}
+
+static int
+opt_write(struct sock *sk, int opt, const void *in, uint32_t len)
+{
+	if (sk->assoc == 0) {
+		/* Kept for the association connect() or accept() makes (sock_opt_apply()). */
+		for (unsigned i = 0; i < SOCK_PENDING_OPTS; i++) {
+			struct sock_pending_opt *p = &sk->pend[i];
+			if (p->opt == 0 || p->opt == opt) {
+				p->opt = opt;
+				p->len = len;
+				memcpy(p->data, in, len);
+				return 0;
+			}
+		}
+		return -ENOBUFS;
+	}
+	return opt_daemon(sk, true, opt, in, len, NULL);
+}
+
+void
+sock_opt_apply(struct sock *sk)
+{
+	for (unsigned i = 0; i < SOCK_PENDING_OPTS && sk->pend[i].opt != 0; i++)
+		dpsctp_client_setopt(sock_g.c, 0, sk->assoc, sk->pend[i].opt, sk->pend[i].data,
+				     sk->pend[i].len, 0, NULL, 0);
+}
+
+static bool
+opt_pending(const struct sock *sk, int opt, void *out, uint32_t len)
+{
+	for (unsigned i = 0; i < SOCK_PENDING_OPTS; i++) {
+		if (sk->pend[i].opt == opt && sk->pend[i].len == len) {
+			memcpy(out, sk->pend[i].data, len);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int
+opt_assoc_get(struct sock *sk, int opt, void *out, uint32_t len)
+{
+	if (sk->assoc == 0 && opt_pending(sk, opt, out, len))
+		return 0;
+	return opt_read(sk, opt, out, len);
+}
+
+static int
+opt_socket_set(struct sock *sk, int name, const void *val, socklen_t len)
+{
+	int v, rc;
+	switch (name) {
+	case SO_RCVBUF:
+	case SO_SNDBUF:
+		if ((rc = opt_int(val, len, &v)) != 0)
+			return rc;
+		/* As Linux: the value doubled (bookkeeping), with a floor. */
+		v = v < 2304 ? 4608 : v > 0x3fffffff ? 0x7ffffffe : v * 2;
+		if (name == SO_RCVBUF)
+			sk->rcvbuf = v;
+		else
+			sk->sndbuf = v;
+		return 0;
+	case SO_REUSEADDR:
+	case SO_REUSEPORT:
+		if ((rc = opt_int(val, len, &v)) != 0)
+			return rc;
+		sk->reuseaddr = v != 0;
+		return 0;
+	case SO_KEEPALIVE:
+		/* SCTP's heartbeats keep every path alive; Linux accepts the option. */
+		return opt_int(val, len, &v);
+	case SO_LINGER: {
+		struct linger l;
+		if (val == NULL || len < (socklen_t)sizeof(l))
+			return -EINVAL;
+		memcpy(&l, val, sizeof(l));
+		sk->linger_on = l.l_onoff;
+		sk->linger_s = l.l_linger;
+		return 0;
+	}
+	case SO_RCVTIMEO:
+	case SO_SNDTIMEO: {
+		struct timeval tv;
+		if (val == NULL || len < (socklen_t)sizeof(tv))
+			return -EINVAL;
+		memcpy(&tv, val, sizeof(tv));
+		if (tv.tv_usec < 0 || tv.tv_usec >= 1000000)
+			return -EDOM;
+		int64_t ms = (int64_t)tv.tv_sec * 1000 + (tv.tv_usec + 999) / 1000;
+		if (ms <= 0)
+			ms = -1; /* 0: no timeout */
+		if (name == SO_RCVTIMEO)
+			sk->rcvtimeo_ms = ms;
+		else
+			sk->sndtimeo_ms = ms;
+		return 0;
+	}
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
+static int
+opt_socket_get(struct sock *sk, int name, void *val, socklen_t *len)
+{
+	switch (name) {
+	case SO_RCVBUF:
+		return opt_put_int(val, len, sk->rcvbuf);
+	case SO_SNDBUF:
+		return opt_put_int(val, len, sk->sndbuf);
+	case SO_REUSEADDR:
+	case SO_REUSEPORT:
+		return opt_put_int(val, len, sk->reuseaddr);
+	case SO_ERROR: {
+		int e = sk->err;
+		sk->err = 0;
+		sock_ready(sk);
+		return opt_put_int(val, len, e);
+	}
+	case SO_TYPE:
+		return opt_put_int(val, len, sk->type);
+	case SO_DOMAIN:
+		return opt_put_int(val, len, sk->domain);
+	case SO_PROTOCOL:
+		return opt_put_int(val, len, IPPROTO_SCTP);
+	case SO_ACCEPTCONN:
+		return opt_put_int(val, len, sk->state == SOCK_LISTENING);
+	case SO_LINGER: {
+		struct linger l = { sk->linger_on, sk->linger_s };
+		return opt_put(val, len, &l, sizeof(l));
+	}
+	case SO_RCVTIMEO:
+	case SO_SNDTIMEO: {
+		int64_t ms = name == SO_RCVTIMEO ? sk->rcvtimeo_ms : sk->sndtimeo_ms;
+		struct timeval tv = { 0, 0 };
+		if (ms > 0) {
+			tv.tv_sec = ms / 1000;
+			tv.tv_usec = (ms % 1000) * 1000;
+		}
+		return opt_put(val, len, &tv, sizeof(tv));
+	}
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
+/* struct sctp_event_subscribe's bytes are the notification types in order. */
+static void
+opt_events_from(struct sock *sk, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n && i < sizeof(struct sctp_event_subscribe); i++) {
+		uint32_t bit = SOCK_EV(SCTP_SN_TYPE_BASE + i);
+		sk->events = b[i] != 0 ? sk->events | bit : sk->events & ~bit;
+	}
+}
+
+static int
+opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
+{
+	int v, rc;
+	switch (name) {
+	case SCTP_NODELAY:
+		if ((rc = opt_int(val, len, &v)) != 0)
+			return rc;
+		sk->nodelay = v != 0;
+		{
+			struct dpsctp_assoc_value av = { .value = v != 0 };
+			return opt_write(sk, DPSCTP_OPT_NODELAY, &av, sizeof(av));
+		}
+	case SCTP_DISABLE_FRAGMENTS:
+		/* Messages are always fragmented to the path MTU here. */
+		if ((rc = opt_int(val, len, &v)) != 0)
+			return rc;
+		return v == 0 ? 0 : -EOPNOTSUPP;
+	case SCTP_INITMSG:
+		if (val == NULL || len < (socklen_t)sizeof(struct sctp_initmsg))
+			return -EINVAL;
+		memcpy(&sk->initmsg, val, sizeof(sk->initmsg));
+		sk->have_initmsg = true;
+		return 0;
+	case SCTP_EVENTS:
+		if (val == NULL || len == 0 || len > (socklen_t)sizeof(struct sctp_event_subscribe))
+			return -EINVAL;
+		opt_events_from(sk, val, len);
+		return 0;
+	case SCTP_EVENT: {
+		struct sctp_event e;
+		if (val == NULL || len < (socklen_t)sizeof(e))
+			return -EINVAL;
+		memcpy(&e, val, sizeof(e));
+		if (e.se_type < SCTP_SN_TYPE_BASE || e.se_type > SCTP_SN_TYPE_MAX)
+			return -EINVAL;
+		uint32_t bit = SOCK_EV(e.se_type);
+		sk->events = e.se_on ? sk->events | bit : sk->events & ~bit;
+		return 0;
+	}
+	case SCTP_RECVRCVINFO:
+	case SCTP_RECVNXTINFO:
+		if ((rc = opt_int(val, len, &v)) != 0)
+			return rc;
+		if (name == SCTP_RECVRCVINFO)
+			sk->recvrcvinfo = v != 0;
+		else
+			sk->recvnxtinfo = v != 0;
+		return 0;
+	case SCTP_DEFAULT_SNDINFO:
+		if (val == NULL || len < (socklen_t)sizeof(struct sctp_sndinfo))
+			return -EINVAL;
+		memcpy(&sk->dflt, val, sizeof(sk->dflt));
+		return 0;
+	case SCTP_DEFAULT_SEND_PARAM: {
+		struct sctp_sndrcvinfo s;
+		if (val == NULL || len < (socklen_t)sizeof(s))
+			return -EINVAL;
+		memcpy(&s, val, sizeof(s));
+		sk->dflt.snd_sid = s.sinfo_stream;
+		sk->dflt.snd_flags = s.sinfo_flags;
+		sk->dflt.snd_ppid = s.sinfo_ppid;
+		sk->dflt.snd_context = s.sinfo_context;
+		sk->dflt_ttl = s.sinfo_timetolive;
+		return 0;
+	}
+	case SCTP_RTOINFO: {
+		struct sctp_rtoinfo r;
+		if (val == NULL || len < (socklen_t)sizeof(r))
+			return -EINVAL;
+		memcpy(&r, val, sizeof(r));
+		struct dpsctp_rtoinfo d;
+		if ((rc = opt_assoc_get(sk, DPSCTP_OPT_RTOINFO, &d, sizeof(d))) != 0)
+			return rc;
+		/* 0 keeps a value (RFC 6458 §8.1.1). */
+		if (r.srto_initial != 0)
+			d.initial_us = r.srto_initial * 1000u;
+		if (r.srto_min != 0)
+			d.min_us = r.srto_min * 1000u;
+		if (r.srto_max != 0)
+			d.max_us = r.srto_max * 1000u;
+		return opt_write(sk, DPSCTP_OPT_RTOINFO, &d, sizeof(d));
+	}
+	case SCTP_ASSOCINFO: {
+		struct sctp_assocparams a;
+		if (val == NULL || len < (socklen_t)sizeof(a))
+			return -EINVAL;
+		memcpy(&a, val, sizeof(a));
+		struct dpsctp_associnfo d = { .max_retrans = a.sasoc_asocmaxrxt,
+					      .cookie_life_ms = a.sasoc_cookie_life };
+		return opt_write(sk, DPSCTP_OPT_ASSOCINFO, &d, sizeof(d));
+	}
+	case SCTP_MAXSEG:
+	case SCTP_MAX_BURST: {
+		struct sctp_assoc_value a;
+		if (val == NULL || len < (socklen_t)sizeof(int))
+			return -EINVAL;
+		/* An int alone is the old form of both (Linux takes it). */
+		if (len >= (socklen_t)sizeof(a))
+			memcpy(&a, val, sizeof(a));
+		else
+			memcpy(&a.assoc_value, val, sizeof(int));
+		struct dpsctp_assoc_value d = { .value = a.assoc_value };
+		return opt_write(sk, name == SCTP_MAXSEG ? DPSCTP_OPT_MAXSEG : DPSCTP_OPT_MAX_BURST,
+				 &d, sizeof(d));
+	}
+	case SCTP_DELAYED_SACK: {
+		struct sctp_sack_info s;
+		if (val == NULL || len < (socklen_t)sizeof(s))
+			return -EINVAL;
+		memcpy(&s, val, sizeof(s));
+		struct dpsctp_sack_info d = { .delay_us = s.sack_delay * 1000u,
+					      .freq = s.sack_freq };
+		return opt_write(sk, DPSCTP_OPT_DELAYED_SACK, &d, sizeof(d));
+	}
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
+/* Linux's numbering of a path's state (SCTP_INACTIVE, SCTP_PF, SCTP_ACTIVE). */
+static int
+opt_path_state(uint32_t s)
+{
+	return s == DPSCTP_CLIENT_PATH_ACTIVE		    ? SCTP_ACTIVE
+	       : s == DPSCTP_CLIENT_PATH_POTENTIALLY_FAILED ? SCTP_PF
+							    : SCTP_INACTIVE;
+}
+
+static void
+opt_paddrinfo(const struct sock *sk, const struct dpsctp_paddrinfo *d, struct sctp_paddrinfo *p)
+{
+	memset(p, 0, sizeof(*p));
+	struct sockaddr_storage ss;
+	sock_addr_to(&d->addr, ntohs(((const struct sockaddr_in *)&sk->peer)->sin_port), sk->domain,
+		     &ss);
+	memcpy(&p->spinfo_address, &ss, sizeof(p->spinfo_address));
+	p->spinfo_state = opt_path_state(d->state);
+	p->spinfo_cwnd = d->cwnd;
+	p->spinfo_srtt = d->srtt_us / 1000u;
+	p->spinfo_rto = d->rto_us / 1000u;
+	p->spinfo_mtu = d->mtu;
+}
+
+static int
+opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
+{
+	int rc;
+	switch (name) {
+	case SCTP_NODELAY:
+		return opt_put_int(val, len, sk->nodelay);
+	case SCTP_INITMSG: {
+		struct sctp_initmsg im = sk->initmsg;
+		if (!sk->have_initmsg) {
+			struct dpsctp_initmsg d;
+			if ((rc = opt_read(sk, DPSCTP_OPT_INITMSG, &d, sizeof(d))) != 0)
+				return rc;
+			im.sinit_num_ostreams = d.num_ostreams;
+			im.sinit_max_instreams = d.max_instreams;
+			im.sinit_max_attempts = d.max_attempts;
+			im.sinit_max_init_timeo = (uint16_t)(d.max_init_timeo_us / 1000u);
+		}
+		return opt_put(val, len, &im, sizeof(im));
+	}
+	case SCTP_EVENTS: {
+		struct sctp_event_subscribe s;
+		uint8_t *b = (uint8_t *)&s;
+		for (size_t i = 0; i < sizeof(s); i++)
+			b[i] = (sk->events & SOCK_EV(SCTP_SN_TYPE_BASE + i)) != 0;
+		/* Older programs pass a shorter struct: as much as fits (as Linux). */
+		if (val == NULL || len == NULL)
+			return -EFAULT;
+		size_t n = (size_t)*len < sizeof(s) ? (size_t)*len : sizeof(s);
+		return opt_put(val, len, &s, n);
+	}
+	case SCTP_EVENT: {
+		struct sctp_event e;
+		if (val == NULL || len == NULL || *len < (socklen_t)sizeof(e))
+			return -EINVAL;
+		memcpy(&e, val, sizeof(e));
+		if (e.se_type < SCTP_SN_TYPE_BASE || e.se_type > SCTP_SN_TYPE_MAX)
+			return -EINVAL;
+		e.se_on = (sk->events & SOCK_EV(e.se_type)) != 0;
+		return opt_put(val, len, &e, sizeof(e));
+	}
+	case SCTP_DISABLE_FRAGMENTS:
+		return opt_put_int(val, len, 0);
+	case SCTP_RECVRCVINFO:
+		return opt_put_int(val, len, sk->recvrcvinfo);
+	case SCTP_RECVNXTINFO:
+		return opt_put_int(val, len, sk->recvnxtinfo);
+	case SCTP_DEFAULT_SNDINFO:
+		return opt_put(val, len, &sk->dflt, sizeof(sk->dflt));
+	case SCTP_STATUS: {
+		if (sk->assoc == 0)
+			return -EINVAL; /* Linux: no association to report */
+		struct dpsctp_status d;
+		if ((rc = opt_read(sk, DPSCTP_OPT_STATUS, &d, sizeof(d))) != 0)
+			return rc;
+		struct sctp_status s;
+		memset(&s, 0, sizeof(s));
+		s.sstat_state = (int32_t)d.state + 1; /* Linux counts SCTP_EMPTY first */
+		s.sstat_rwnd = d.rwnd;
+		s.sstat_unackdata = (uint16_t)(d.unacked > 0xffff ? 0xffff : d.unacked);
+		s.sstat_penddata = (uint16_t)(d.pending > 0xffff ? 0xffff : d.pending);
+		s.sstat_instrms = d.instrms;
+		s.sstat_outstrms = d.outstrms;
+		s.sstat_fragmentation_point = d.fragmentation_point;
+		opt_paddrinfo(sk, &d.primary, &s.sstat_primary);
+		return opt_put(val, len, &s, sizeof(s));
+	}
+	case SCTP_RTOINFO: {
+		struct dpsctp_rtoinfo d;
+		if ((rc = opt_assoc_get(sk, DPSCTP_OPT_RTOINFO, &d, sizeof(d))) != 0)
+			return rc;
+		struct sctp_rtoinfo r = { .srto_initial = d.initial_us / 1000u,
+					  .srto_max = d.max_us / 1000u,
+					  .srto_min = d.min_us / 1000u };
+		return opt_put(val, len, &r, sizeof(r));
+	}
+	case SCTP_ASSOCINFO: {
+		struct dpsctp_associnfo d;
+		if ((rc = opt_assoc_get(sk, DPSCTP_OPT_ASSOCINFO, &d, sizeof(d))) != 0)
+			return rc;
+		struct sctp_assocparams a = { .sasoc_asocmaxrxt = d.max_retrans,
+					      .sasoc_number_peer_destinations = d.peer_destinations,
+					      .sasoc_peer_rwnd = d.peer_rwnd,
+					      .sasoc_local_rwnd = d.local_rwnd,
+					      .sasoc_cookie_life = d.cookie_life_ms };
+		return opt_put(val, len, &a, sizeof(a));
+	}
+	case SCTP_MAXSEG:
+	case SCTP_MAX_BURST: {
+		struct dpsctp_assoc_value d;
+		int opt = name == SCTP_MAXSEG ? DPSCTP_OPT_MAXSEG : DPSCTP_OPT_MAX_BURST;
+		if ((rc = opt_assoc_get(sk, opt, &d, sizeof(d))) != 0)
+			return rc;
+		if (len != NULL && *len == (socklen_t)sizeof(int))
+			return opt_put_int(val, len, (int)d.value);
+		struct sctp_assoc_value a = { .assoc_value = d.value };
+		return opt_put(val, len, &a, sizeof(a));
+	}
+	case SCTP_DELAYED_SACK: {
+		struct dpsctp_sack_info d;
+		if ((rc = opt_assoc_get(sk, DPSCTP_OPT_DELAYED_SACK, &d, sizeof(d))) != 0)
+			return rc;
+		struct sctp_sack_info s = { .sack_delay = d.delay_us / 1000u, .sack_freq = d.freq };
+		return opt_put(val, len, &s, sizeof(s));
+	}
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
+int
+sock_setopt(struct sock *sk, int level, int name, const void *val, socklen_t len)
+{
+	/* An AF_INET6 socket serves IPv4 peers too (v4-mapped), as Linux's does by
+	 * default; IPV6_V6ONLY is kept and read back, and does not refuse them. */
+	if (level == IPPROTO_IPV6 && name == IPV6_V6ONLY && sk->domain == AF_INET6) {
+		int v, rc = opt_int(val, len, &v);
+		if (rc == 0)
+			sk->v6only = v != 0;
+		return rc;
+	}
+	if (level == SOL_SOCKET)
+		return opt_socket_set(sk, name, val, len);
+	if (level == IPPROTO_SCTP)
+		return opt_sctp_set(sk, name, val, len);
+	return -ENOPROTOOPT;
+}
+
+int
+sock_getopt(struct sock *sk, int level, int name, void *val, socklen_t *len)
+{
+	if (level == IPPROTO_IPV6 && name == IPV6_V6ONLY && sk->domain == AF_INET6)
+		return opt_put_int(val, len, sk->v6only);
+	if (level == SOL_SOCKET)
+		return opt_socket_get(sk, name, val, len);
+	if (level == IPPROTO_SCTP)
+		return opt_sctp_get(sk, name, val, len);
+	return -ENOPROTOOPT;
+}
+
+SOCK_EXPORT int
+setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	sock_real_init();
+	if (sock_inside || fd < 0 || fd >= sock_g.nfd)
+		return sock_real.setsockopt(fd, level, name, val, len);
+	pthread_mutex_lock(&sock_g.lock);
+	struct sock *sk = sock_get(fd);
+	if (sk == NULL) {
+		pthread_mutex_unlock(&sock_g.lock);
+		return sock_real.setsockopt(fd, level, name, val, len);
+	}
+	int rc = sock_check(sk);
+	if (rc == 0)
+		rc = sock_setopt(sk, level, name, val, len);
+	pthread_mutex_unlock(&sock_g.lock);
+	return rc < 0 ? sock_fail(rc) : 0;
+}
+
+SOCK_EXPORT int
+getsockopt(int fd, int level, int name, void *val, socklen_t *len)
+{
+	sock_real_init();
+	if (sock_inside || fd < 0 || fd >= sock_g.nfd)
+		return sock_real.getsockopt(fd, level, name, val, len);
+	pthread_mutex_lock(&sock_g.lock);
+	struct sock *sk = sock_get(fd);
+	if (sk == NULL) {
+		pthread_mutex_unlock(&sock_g.lock);
+		return sock_real.getsockopt(fd, level, name, val, len);
+	}
+	int rc = sock_check(sk);
+	if (rc == 0)
+		rc = sock_getopt(sk, level, name, val, len);
+	pthread_mutex_unlock(&sock_g.lock);
+	return rc < 0 ? sock_fail(rc) : 0;
+}

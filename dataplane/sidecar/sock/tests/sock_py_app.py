@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""A Python program that uses socket.IPPROTO_SCTP and knows nothing of
+dpsctp: run under LD_PRELOAD=libdpsctp-sock.so by sock_test.py. Each role
+checks what it moved (a SHA-256 over every byte each way) and prints one
+"ok"/"FAIL" line per check; the exit status is the number of failures.
+
+  sock_py_app.py client HOST PORT N     echo N messages (1 .. 9000 bytes)
+                                        through an echo server, then the
+                                        socket API's behaviours
+  sock_py_app.py server PORT N          accept one association, echo N
+                                        messages back
+  sock_py_app.py refused HOST PORT      connect to a port nobody listens on
+  sock_py_app.py nodaemon               socket() with no daemon reachable
+  sock_py_app.py gone HOST PORT         connected when the daemon is killed
+"""
+import errno
+import hashlib
+import os
+import random
+import select
+import socket
+import struct
+import sys
+import time
+
+SOL_SCTP = 132
+SCTP_STATUS = 14
+SCTP_ESTABLISHED = 4  # Linux's enum sctp_sstat_state
+SCTP_AUTH_KEY = 23    # an option dpsctp does not serve (no SCTP-AUTH)
+SCTP_NODELAY = 3
+SCTP_INITMSG = 2
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures += 1
+
+
+def sctp_socket(family=socket.AF_INET):
+    return socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_SCTP)
+
+
+def echo_run(s, n, seed):
+    """Send n messages, read each echo; every byte hashed both ways."""
+    rnd = random.Random(seed)
+    sent, got = hashlib.sha256(), hashlib.sha256()
+    bad = 0
+    for i in range(n):
+        m = rnd.randbytes(rnd.choice((1, 17, 64, 1000, 1452, 4000, 9000)))
+        sent.update(m)
+        s.sendall(m)
+        r = b""
+        while len(r) < len(m):  # one message per recv; a long one may come in parts
+            part = s.recv(65536)
+            if not part:
+                break
+            r += part
+        bad += r != m
+        got.update(r)
+    return sent.hexdigest() == got.hexdigest() and bad == 0
+
+
+def client(host, port, n):
+    s = sctp_socket()
+    check(s.proto == socket.IPPROTO_SCTP and s.type == socket.SOCK_STREAM,
+          "socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP) made, proto %d" % s.proto)
+    check(s.getsockopt(socket.SOL_SOCKET, socket.SO_TYPE) == socket.SOCK_STREAM and
+          s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL) == socket.IPPROTO_SCTP,
+          "SO_TYPE and SO_PROTOCOL say SOCK_STREAM and SCTP")
+    s.setsockopt(SOL_SCTP, SCTP_NODELAY, 1)
+    s.setsockopt(SOL_SCTP, SCTP_INITMSG, struct.pack("HHHH", 8, 8, 4, 0))
+    try:
+        s.setsockopt(SOL_SCTP, SCTP_AUTH_KEY, b"\0" * 8)
+        check(False, "an option not served fails")
+    except OSError as e:
+        check(e.errno == errno.ENOPROTOOPT, "SCTP_AUTH_KEY fails with ENOPROTOOPT (%s)" % e)
+    # A non-blocking connect, waited for with select() beside a kernel pipe.
+    s.setblocking(False)
+    rc = s.connect_ex((host, port))
+    check(rc == errno.EINPROGRESS, "non-blocking connect: EINPROGRESS (%d)" % rc)
+    r_pipe, w_pipe = os.pipe()
+    _, w, _ = select.select([r_pipe], [s], [], 10)
+    check(w == [s], "select(): the socket becomes writable once the association is up")
+    check(s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0, "SO_ERROR 0")
+    os.write(w_pipe, b"x")
+    r, _, _ = select.select([r_pipe, s], [], [], 10)
+    check(r == [r_pipe], "select() on a mixed set: the pipe readable, the socket not")
+    os.close(r_pipe)
+    os.close(w_pipe)
+    s.setblocking(True)
+    check(s.getpeername() == (host, port), "getpeername() %s" % (s.getpeername(),))
+    check(s.getsockname()[1] != 0, "getsockname() has our port %s" % (s.getsockname(),))
+    st = s.getsockopt(SOL_SCTP, SCTP_STATUS, 176)
+    state, = struct.unpack_from("i", st, 4)
+    outs, = struct.unpack_from("H", st, 18)
+    check(state == SCTP_ESTABLISHED and outs == 8,
+          "SCTP_STATUS: ESTABLISHED (%d), the 8 outbound streams INITMSG asked (%d)" %
+          (state, outs))
+    # Timeouts: nothing to read, SO_RCVTIMEO of 200 ms.
+    s.settimeout(0.2)
+    t0 = time.monotonic()
+    try:
+        s.recv(100)
+        check(False, "recv with a timeout and nothing to read times out")
+    except socket.timeout:
+        check(time.monotonic() - t0 >= 0.15, "recv with a 200 ms timeout times out")
+    s.settimeout(None)
+    check(echo_run(s, n, 1), "%d messages of 1 .. 9000 B echoed, every byte intact" % n)
+    # poll() on the socket and on a dup() of it.
+    d = socket.socket(fileno=os.dup(s.fileno()))
+    d.sendall(b"through the dup")
+    p = select.poll()
+    p.register(s.fileno(), select.POLLIN)
+    ev = p.poll(5000)
+    check(ev and ev[0][1] & select.POLLIN, "poll(): POLLIN once the echo waits")
+    check(s.recv(100) == b"through the dup", "a dup()'d descriptor sends on the association")
+    d.close()
+    s.sendall(b"after the dup closed")
+    check(s.recv(100) == b"after the dup closed", "closing the dup leaves the socket working")
+    # Partial reads keep message boundaries: the rest of a message comes next.
+    s.sendall(b"A" * 3000)
+    a = s.recv(1000)
+    b = s.recv(5000)
+    check(len(a) == 1000 and len(b) == 2000, "a 3000-byte message read as 1000 + 2000")
+    s.close()
+    # IPv6 socket to an IPv4 peer, v4-mapped, as Linux allows.
+    s6 = sctp_socket(socket.AF_INET6)
+    s6.connect(("::ffff:" + host, port))
+    s6.sendall(b"v6 socket")
+    check(s6.recv(100) == b"v6 socket", "an AF_INET6 socket reaches the IPv4 peer (v4-mapped)")
+    s6.close()
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, socket.IPPROTO_SCTP).close()
+        seq = "made"
+    except OSError as e:
+        seq = e.errno
+    print("SOCK_SEQPACKET:", seq)
+
+
+def server(port, n):
+    ls = sctp_socket(socket.AF_INET6)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("::", port))
+    ls.listen(8)
+    print("listening", flush=True)
+    c, peer = ls.accept()
+    check(peer[1] != 0, "accepted from %s" % (peer,))
+    moved, sent = hashlib.sha256(), hashlib.sha256()
+    count = 0
+    while count < n:
+        m = c.recv(65536)
+        if not m:
+            break
+        moved.update(m)
+        c.sendall(m)
+        sent.update(m)
+        count += 1
+    check(count == n and moved.hexdigest() == sent.hexdigest(),
+          "%d messages received and sent back" % count)
+    # The peer closes: recv sees the end.
+    c.settimeout(20)
+    try:
+        end = c.recv(100)
+    except OSError as e:
+        end = e
+    check(end == b"", "recv() returns b'' once the peer has shut down (%r)" % (end,))
+    c.close()
+    ls.close()
+
+
+def refused(host, port):
+    s = sctp_socket()
+    try:
+        s.connect((host, port))
+        check(False, "connect to a port nobody listens on fails")
+    except OSError as e:
+        check(e.errno == errno.ECONNREFUSED, "connect to %d: ECONNREFUSED (%s)" % (port, e))
+    s.close()
+
+
+def nodaemon():
+    t = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    t.close()
+    check(True, "a kernel TCP socket is made as always")
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_SCTP)
+        check(False, "socket() fails without a daemon")
+    except OSError as e:
+        check(e.errno == errno.ECONNREFUSED, "socket() fails: %s" % e)
+
+
+def gone(host, port):
+    s = sctp_socket()
+    s.connect((host, port))
+    s.sendall(b"before")
+    check(s.recv(100) == b"before", "echoed before the daemon goes")
+    print("connected", flush=True)
+    sys.stdin.readline()  # the harness kills the daemon, then writes a line
+    s.settimeout(10)
+    try:
+        r = s.recv(100)
+        out = "recv returned %r" % (r,)
+        ok = r == b""
+    except OSError as e:
+        out, ok = "recv: %s" % e, e.errno == errno.ECONNRESET
+    check(ok, "after the daemon died: ECONNRESET or the end, not a hang (%s)" % out)
+    try:
+        s.send(b"after")
+        check(False, "send after the daemon died fails")
+    except OSError as e:
+        check(e.errno in (errno.EPIPE, errno.ECONNRESET), "send fails: %s" % e)
+    s.close()
+
+
+def main():
+    role = sys.argv[1]
+    if role == "client":
+        client(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif role == "server":
+        server(int(sys.argv[2]), int(sys.argv[3]))
+    elif role == "refused":
+        refused(sys.argv[2], int(sys.argv[3]))
+    elif role == "nodaemon":
+        nodaemon()
+    elif role == "gone":
+        gone(sys.argv[2], int(sys.argv[3]))
+    print("%d failed" % failures, flush=True)
+    sys.exit(min(failures, 100))
+
+
+if __name__ == "__main__":
+    main()
