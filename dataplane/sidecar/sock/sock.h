@@ -52,6 +52,8 @@
 #define SOCK_MSG_UNORDERED    0x04u
 
 /* A message (or a part of one, or a notification) waiting to be read. */
+struct dpsctp_initmsg;
+
 struct sock_msg {
 	struct sock_msg *next;
 	uint32_t len;  /* bytes at data */
@@ -60,8 +62,28 @@ struct sock_msg {
 	uint32_t mid;
 	uint16_t sid;
 	uint16_t ssn;
-	uint16_t flags; /* SOCK_MSG_* */
+	uint16_t flags;	      /* SOCK_MSG_* */
+	struct sock_asc *asc; /* one-to-many: whose (a reference); NULL on a one-to-one socket */
 	uint8_t data[];
+};
+
+/*
+ * An association of a one-to-many socket (SOCK_SEQPACKET, sock_many.c). A
+ * one-to-one socket's association is the socket's own fields (assoc, aid,
+ * peer, streams).
+ */
+struct sock_asc {
+	struct sock *sk;
+	uint64_t handle;
+	sctp_assoc_t id; /* the program's name for it */
+	struct sockaddr_storage peer;
+	uint16_t out_streams, in_streams;
+	bool up;		/* COMM_UP seen */
+	bool ended;		/* gone from the daemon; freed when no message names it */
+	int err;		/* why it ended, for a send waiting on its set-up */
+	unsigned refs;		/* messages that name it */
+	struct sock_asc *next;	/* the socket's */
+	struct sock_asc *hnext; /* by handle */
 };
 
 enum sock_state {
@@ -91,8 +113,10 @@ struct sock {
 	int domain;    /* AF_INET or AF_INET6 */
 	int type;      /* SOCK_STREAM (one-to-one) or SOCK_SEQPACKET */
 	enum sock_state state;
-	uint64_t assoc; /* the association's handle, 0 when none */
-	bool orphan;	/* inherited over fork(): the parent's, unusable here */
+	uint64_t assoc;	       /* one-to-one: the association's handle, 0 when none */
+	sctp_assoc_t aid;      /* one-to-one: its id, as the program sees it */
+	struct sock_asc *ascs; /* one-to-many: its associations */
+	bool orphan;	       /* inherited over fork(): the parent's, unusable here */
 
 	/* Addresses. local_port is bind()'s, or COMM_UP's once connected. */
 	bool bound;
@@ -149,7 +173,8 @@ struct sock_op {
 	uint64_t assoc;
 	uint32_t value;
 	uint32_t len;
-	struct sock *sk; /* connect: registered by the pump as the completion arrives */
+	struct sock *sk;      /* connect: registered by the pump as the completion arrives */
+	struct sock_asc *asc; /* connect on a one-to-many socket: the association made */
 	uint8_t data[256];
 };
 
@@ -177,7 +202,9 @@ struct sock_global {
 	uint64_t next_seq;
 	struct sock **byfd; /* indexed by descriptor */
 	int nfd;
-	struct sock *hash[SOCK_HASH];
+	struct sock *hash[SOCK_HASH];	   /* one-to-one sockets by association handle */
+	struct sock_asc *ahash[SOCK_HASH]; /* one-to-many associations by handle */
+	sctp_assoc_t next_aid;
 	struct sock *all;
 	struct sock_op ops[SOCK_OPS];
 	unsigned n_blocked;    /* sockets with send_blocked */
@@ -257,9 +284,20 @@ void sock_kick(void); /* wake the pump */
 bool sock_nonblocking(const struct sock *sk);
 uint64_t sock_now_ns(void);
 void sock_queue(struct sock *sk, struct sock_msg *m); /* append, count, ready */
-void sock_notify(struct sock *sk, const void *n, uint32_t len, uint16_t type);
+void sock_notify(struct sock *sk, struct sock_asc *a, const void *n, uint32_t len, uint16_t type);
+void sock_assoc_change(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_event *ev,
+		       uint16_t state, sctp_assoc_t id);
+int sock_reason_errno(enum dpsctp_client_reason r);
+void sock_recv_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_event *ev);
+void sock_other_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_event *ev,
+		      sctp_assoc_t id);
 void sock_close_assoc(struct sock *sk); /* the program closed it: shutdown or abort */
 void sock_block_send(struct sock *sk);	/* no room for its send: not writable until there is */
+
+/* sock_calls.c */
+int sock_connect_sk(struct sock *sk, int fd, const struct sockaddr *sa, socklen_t len,
+		    sctp_assoc_t *id);
+void sock_drop_queue(struct sock *sk);
 
 /* sock_addr.c: between sockaddrs and sctp_addr. */
 int sock_addr_from(const struct sockaddr *sa, socklen_t len, struct sctp_addr *a, uint16_t *port);
@@ -276,7 +314,10 @@ struct sock_send {
 	uint32_t context;
 	uint32_t pr_policy; /* DPSCTP_CLIENT_PR_* */
 	uint32_t pr_value;
-	uint64_t assoc; /* 0: the socket's */
+	uint64_t assoc;		   /* 0: the socket's */
+	sctp_assoc_t aid;	   /* one-to-many: the association named (SNDRCV, SNDINFO) */
+	const struct sockaddr *to; /* one-to-many: the peer named (msg_name) */
+	socklen_t tolen;
 };
 ssize_t sock_sendv(struct sock *sk, const struct iovec *iov, int n, const struct sock_send *si,
 		   int flags);
@@ -288,8 +329,33 @@ void sock_default_send(const struct sock *sk, struct sock_send *si);
 ssize_t sock_sendmsg_sk(struct sock *sk, const struct msghdr *mh, int flags,
 			const struct sock_send *dflt);
 
+/* sock_many.c: the one-to-many style's associations. */
+sctp_assoc_t sock_new_aid(void);
+struct sock_asc *sock_asc_by_handle(uint64_t handle);
+struct sock_asc *sock_asc_by_id(const struct sock *sk, sctp_assoc_t id);
+struct sock_asc *sock_asc_add(struct sock *sk, uint64_t handle);
+void sock_asc_put(struct sock_asc *a); /* a message's reference given back */
+void
+sock_asc_forget(struct sock_asc *a); /* ended without a word (its socket goes, or the daemon) */
+/* A one-to-many socket's event: 1 when it was one (handled), 0 when not. */
+int sock_many_event(const struct dpsctp_client_event *ev);
+/* Where a one-to-many send goes: the association, set up first when the
+ * address names none (waits for it). NULL with *rc. */
+struct sock_asc *sock_many_target(struct sock *sk, const struct sock_send *si, int flags, int *rc);
+int sock_many_connect(struct sock *sk, const struct sockaddr *sa, socklen_t len,
+		      struct sock_asc **out);
+void sock_many_close(struct sock *sk); /* every association shut down (or aborted) */
+int sock_peeloff_sk(struct sock *sk, sctp_assoc_t id, unsigned flags);
+int sock_many_peer(struct sock *sk, sctp_assoc_t id, struct sockaddr_storage *ss);
+/* The association handle an option's assoc_id names on sk (0: the socket's
+ * defaults); -EINVAL in *rc for an id it does not have. */
+uint64_t sock_opt_handle(struct sock *sk, sctp_assoc_t id, int *rc);
+
 /* sock_opt.c */
 void sock_opt_apply(struct sock *sk); /* the options kept for the association it now has */
+void sock_opt_apply_to(struct sock *sk, uint64_t handle); /* the same, for one of its own */
+/* SCTP_INITMSG as the daemon takes it for a connect; NULL when none was set. */
+const struct dpsctp_initmsg *sock_initmsg(const struct sock *sk, struct dpsctp_initmsg *im);
 int sock_setopt(struct sock *sk, int level, int name, const void *val, socklen_t len);
 int sock_getopt(struct sock *sk, int level, int name, void *val, socklen_t *len);
 

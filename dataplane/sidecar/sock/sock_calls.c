@@ -43,10 +43,6 @@ socket(int domain, int type, int protocol)
 	if (sock_inside || !sock_wanted(domain, type, protocol))
 		return sock_real.socket(domain, type, protocol);
 	int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (base == SOCK_SEQPACKET) {
-		/* The one-to-many style is not served yet (docs/SOCKETS.md). */
-		return sock_fail(-EPROTONOSUPPORT);
-	}
 	pthread_mutex_lock(&sock_g.lock);
 	int rc = sock_attach();
 	if (rc != 0) {
@@ -173,6 +169,8 @@ sock_accept_one(int fd, struct sockaddr *sa, socklen_t *len, int flags)
 		return sock_leave(rc);
 	if ((flags & ~(SOCK_NONBLOCK | SOCK_CLOEXEC)) != 0)
 		return sock_leave(-EINVAL);
+	if (l->type == SOCK_SEQPACKET)
+		return sock_leave(-EOPNOTSUPP); /* its associations are its own (RFC 6458 §3) */
 	for (;;) {
 		if (l->state != SOCK_LISTENING)
 			return sock_leave(-EINVAL);
@@ -217,70 +215,97 @@ accept4(int fd, struct sockaddr *sa, socklen_t *len, int flags)
 	return sock_accept_one(fd, sa, len, flags);
 }
 
-SOCK_EXPORT int
-connect(int fd, const struct sockaddr *sa, socklen_t len)
+/*
+ * A one-to-many socket's connect: one more association (the program's
+ * RFC 6458 §3.1.5 set-up), waited for unless the socket is non-blocking.
+ */
+static int
+sock_connect_many(struct sock *sk, const struct sockaddr *sa, socklen_t len, sctp_assoc_t *id)
 {
-	struct sock *sk = sock_enter(fd);
-	if (sk == NULL)
-		return sock_real.connect(fd, sa, len);
+	struct sock_asc *a = NULL;
+	int rc = sock_many_connect(sk, sa, len, &a);
+	if (rc == -EISCONN && a != NULL && !a->up)
+		rc = -EALREADY;
+	if (rc != 0)
+		return rc;
+	*id = a->id;
+	if (sock_nonblocking(sk))
+		return -EINPROGRESS;
+	struct sock_send si = { .aid = a->id };
+	if (sock_many_target(sk, &si, 0, &rc) == NULL)
+		return rc == -EAGAIN ? -EINPROGRESS : rc;
+	return 0;
+}
+
+/* connect() and sctp_connectx(): 0 or -errno, the association's id in *id. */
+int
+sock_connect_sk(struct sock *sk, int fd, const struct sockaddr *sa, socklen_t len, sctp_assoc_t *id)
+{
 	int rc = sock_check(sk);
 	if (rc != 0)
-		return sock_leave(rc);
+		return rc;
+	if (sk->type == SOCK_SEQPACKET)
+		return sock_connect_many(sk, sa, len, id);
 	if (sk->state == SOCK_CONNECTING)
-		return sock_leave(-EALREADY);
+		return -EALREADY;
 	if (sk->state == SOCK_CONNECTED)
-		return sock_leave(-EISCONN);
+		return -EISCONN;
 	if (sk->state != SOCK_FRESH)
-		return sock_leave(-EINVAL);
+		return -EINVAL;
 	if (sock_g.gone)
-		return sock_leave(-ECONNRESET);
+		return -ECONNRESET;
 	struct sctp_addr a;
 	uint16_t port;
 	if ((rc = sock_addr_from(sa, len, &a, &port)) != 0)
-		return sock_leave(rc);
+		return rc;
 	if (port == 0 || (sk->domain == AF_INET && sa->sa_family == AF_INET6))
-		return sock_leave(port == 0 ? -EINVAL : -EAFNOSUPPORT);
+		return port == 0 ? -EINVAL : -EAFNOSUPPORT;
 	struct sock_op *op = sock_op_begin();
 	if (op == NULL)
-		return sock_leave(-EAGAIN);
+		return -EAGAIN;
 	op->sk = sk;
-	struct dpsctp_initmsg im = { 0 };
-	if (sk->have_initmsg) {
-		im.num_ostreams = sk->initmsg.sinit_num_ostreams;
-		im.max_instreams = sk->initmsg.sinit_max_instreams;
-		im.max_attempts = sk->initmsg.sinit_max_attempts;
-		im.max_init_timeo_us = (uint32_t)sk->initmsg.sinit_max_init_timeo * 1000u;
-	}
+	struct dpsctp_initmsg im;
 	sock_addr_to(&a, port, sk->domain, &sk->peer);
 	sk->state = SOCK_CONNECTING;
 	sk->eof = false;
 	sk->err = 0;
-	rc = dpsctp_client_connect_opts(sock_g.c, 0, &a, 1, port, sk->have_initmsg ? &im : NULL,
-					op->cookie, NULL, 0);
+	rc = dpsctp_client_connect_opts(sock_g.c, 0, &a, 1, port, sock_initmsg(sk, &im), op->cookie,
+					NULL, 0);
 	if (rc == 0)
 		rc = sock_op_wait(op);
 	sock_op_end(op);
 	if (rc != 0) {
 		sk->state = SOCK_FRESH;
 		sock_ready(sk);
-		return sock_leave(rc == -ENOBUFS ? -EAGAIN : rc);
+		return rc == -ENOBUFS ? -EAGAIN : rc;
 	}
+	*id = sk->aid;
 	sock_opt_apply(sk);
 	sock_ready(sk); /* not writable until COMM_UP */
 	if (sock_nonblocking(sk))
-		return sock_leave(-EINPROGRESS);
+		return -EINPROGRESS;
 	while (sk->state == SOCK_CONNECTING) {
 		if ((rc = sock_wait(sk, POLLOUT, sk->sndtimeo_ms)) != 0)
-			return sock_leave(rc == -EAGAIN ? -EINPROGRESS : rc);
+			return rc == -EAGAIN ? -EINPROGRESS : rc;
 		if (sock_get(fd) != sk)
-			return sock_leave(-EBADF);
+			return -EBADF;
 	}
 	if (sk->state == SOCK_CONNECTED && sk->assoc != 0)
-		return sock_leave(0);
+		return 0;
 	rc = sk->err != 0 ? -sk->err : -ECONNREFUSED;
 	sk->err = 0;
 	sock_ready(sk);
-	return sock_leave(rc);
+	return rc;
+}
+
+SOCK_EXPORT int
+connect(int fd, const struct sockaddr *sa, socklen_t len)
+{
+	struct sock *sk = sock_enter(fd);
+	if (sk == NULL)
+		return sock_real.connect(fd, sa, len);
+	sctp_assoc_t id;
+	return sock_leave(sock_connect_sk(sk, fd, sa, len, &id));
 }
 
 /* The last descriptor of sk is gone. */
@@ -289,6 +314,20 @@ sock_release(struct sock *sk)
 {
 	if (sk->orphan) {
 		sock_free(sk);
+		return;
+	}
+	if (sk->type == SOCK_SEQPACKET) {
+		if (sk->state == SOCK_LISTENING && sock_g.c != NULL && !sock_g.gone)
+			dpsctp_client_unlisten(sock_g.c, 0,
+					       ntohs(((struct sockaddr_in *)&sk->local)->sin_port),
+					       0);
+		sock_many_close(sk);
+		sock_drop_queue(sk);
+		if (sk->ascs == NULL) {
+			sock_free(sk);
+			return;
+		}
+		sk->state = SOCK_CLOSING; /* freed when its last association ends (sock_many.c) */
 		return;
 	}
 	if (sk->state == SOCK_LISTENING) {
@@ -352,6 +391,10 @@ shutdown(int fd, int how)
 		return sock_leave(rc);
 	if (how != SHUT_RD && how != SHUT_WR && how != SHUT_RDWR)
 		return sock_leave(-EINVAL);
+	/* A one-to-many socket closes its associations one by one (SCTP_EOF); Linux
+	 * takes the call and does nothing to them. */
+	if (sk->type == SOCK_SEQPACKET)
+		return sock_leave(sk->state == SOCK_FRESH && sk->ascs == NULL ? -ENOTCONN : 0);
 	if (sk->state != SOCK_CONNECTED)
 		return sock_leave(-ENOTCONN);
 	if (how != SHUT_WR) {
@@ -386,7 +429,8 @@ getpeername(int fd, struct sockaddr *sa, socklen_t *len)
 		return sock_real.getpeername(fd, sa, len);
 	if (sa == NULL || len == NULL)
 		return sock_leave(-EFAULT);
-	if (sk->state != SOCK_CONNECTED && sk->state != SOCK_CONNECTING)
+	if (sk->type == SOCK_SEQPACKET ||
+	    (sk->state != SOCK_CONNECTED && sk->state != SOCK_CONNECTING))
 		return sock_leave(-ENOTCONN);
 	sock_addr_copy_out(&sk->peer, sa, len);
 	return sock_leave(0);

@@ -186,11 +186,12 @@ sock_check(struct sock *sk)
 	return -ENOTSUP;
 }
 
-static void
+void
 sock_drop_queue(struct sock *sk)
 {
 	for (struct sock_msg *m = sk->head, *n; m != NULL; m = n) {
 		n = m->next;
+		sock_asc_put(m->asc);
 		free(m);
 	}
 	sk->head = sk->tail = NULL;
@@ -204,6 +205,8 @@ sock_free(struct sock *sk)
 {
 	sock_hash_del(sk);
 	sock_drop_queue(sk);
+	while (sk->ascs != NULL)
+		sock_asc_forget(sk->ascs);
 	if (sk->send_blocked)
 		sock_g.n_blocked--;
 	for (struct sock **p = &sock_g.all; *p != NULL; p = &(*p)->next) {
@@ -257,6 +260,8 @@ sock_unblock_send(struct sock *sk)
 static bool
 sock_readable(const struct sock *sk)
 {
+	if (sk->type == SOCK_SEQPACKET)
+		return sk->head != NULL || sk->err != 0;
 	if (sk->state == SOCK_LISTENING)
 		return sk->acc_head != NULL || sk->err != 0;
 	return sk->head != NULL || sk->err != 0 || sk->eof || sk->rd_shut;
@@ -331,9 +336,9 @@ sock_queue(struct sock *sk, struct sock_msg *m)
 }
 
 void
-sock_notify(struct sock *sk, const void *n, uint32_t len, uint16_t type)
+sock_notify(struct sock *sk, struct sock_asc *a, const void *n, uint32_t len, uint16_t type)
 {
-	if ((sk->events & SOCK_EV(type)) == 0)
+	if (sk == NULL || (sk->events & SOCK_EV(type)) == 0)
 		return;
 	struct sock_msg *m = malloc(sizeof(*m) + len);
 	if (m == NULL)
@@ -341,6 +346,9 @@ sock_notify(struct sock *sk, const void *n, uint32_t len, uint16_t type)
 	memset(m, 0, sizeof(*m));
 	m->len = len;
 	m->flags = SOCK_MSG_EOR | SOCK_MSG_NOTIFICATION;
+	m->asc = a;
+	if (a != NULL)
+		a->refs++;
 	memcpy(m->data, n, len);
 	sock_queue(sk, m);
 }
@@ -379,8 +387,9 @@ sock_op_end(struct sock_op *op)
 
 /* ---------------------------------------------------------------- events to sockets */
 
-static void
-sock_assoc_change(struct sock *sk, const struct dpsctp_client_event *ev, uint16_t state)
+void
+sock_assoc_change(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_event *ev,
+		  uint16_t state, sctp_assoc_t id)
 {
 	struct sctp_assoc_change ac;
 	memset(&ac, 0, sizeof(ac));
@@ -390,12 +399,12 @@ sock_assoc_change(struct sock *sk, const struct dpsctp_client_event *ev, uint16_
 	ac.sac_error = ev->assoc_change.error;
 	ac.sac_outbound_streams = ev->assoc_change.outbound_streams;
 	ac.sac_inbound_streams = ev->assoc_change.inbound_streams;
-	ac.sac_assoc_id = (sctp_assoc_t)(sk->type == SOCK_STREAM ? 0 : ev->assoc);
-	sock_notify(sk, &ac, sizeof(ac), SCTP_ASSOC_CHANGE);
+	ac.sac_assoc_id = id;
+	sock_notify(sk, a, &ac, sizeof(ac), SCTP_ASSOC_CHANGE);
 }
 
 /* Why a connect failed, or an association ended, as Linux's errno says it. */
-static int
+int
 sock_reason_errno(enum dpsctp_client_reason r)
 {
 	switch (r) {
@@ -476,9 +485,10 @@ sock_accepted(const struct dpsctp_client_event *ev)
 	sk->linger_on = l->linger_on;
 	sk->linger_s = l->linger_s;
 	memcpy(sk->pend, l->pend, sizeof(sk->pend));
+	sk->aid = sock_new_aid();
 	sock_hash_add(sk);
 	sock_opt_apply(sk);
-	sock_assoc_change(sk, ev, SCTP_COMM_UP);
+	sock_assoc_change(sk, NULL, ev, SCTP_COMM_UP, sk->aid);
 	if (l->acc_tail != NULL)
 		l->acc_tail->acc_next = sk;
 	else
@@ -506,8 +516,15 @@ sock_completion(const struct dpsctp_client_event *ev)
 		/* A connect's association is the socket's before its COMM_UP is read. */
 		if (c->op == DPSCTP_CLIENT_OP_CONNECT && c->status == 0 && op->sk != NULL &&
 		    ev->assoc != 0) {
-			op->sk->assoc = ev->assoc;
-			sock_hash_add(op->sk);
+			if (op->sk->type == SOCK_SEQPACKET) {
+				op->asc = sock_asc_add(op->sk, ev->assoc);
+				if (op->asc == NULL)
+					dpsctp_client_abort(sock_g.c, 0, ev->assoc, 0);
+			} else {
+				op->sk->assoc = ev->assoc;
+				op->sk->aid = sock_new_aid();
+				sock_hash_add(op->sk);
+			}
 		}
 		op->done = true;
 		return;
@@ -533,8 +550,8 @@ sock_completion(const struct dpsctp_client_event *ev)
 	sock_ready(sk);
 }
 
-static void
-sock_recv_event(struct sock *sk, const struct dpsctp_client_event *ev)
+void
+sock_recv_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_event *ev)
 {
 	const struct dpsctp_client_recv *r = &ev->recv;
 	if (sk == NULL || sk->rd_shut || sk->state == SOCK_CLOSING) {
@@ -559,6 +576,9 @@ sock_recv_event(struct sock *sk, const struct dpsctp_client_event *ev)
 	m->sid = r->sid;
 	m->ssn = r->ssn;
 	m->mid = r->mid;
+	m->asc = a;
+	if (a != NULL)
+		a->refs++;
 	m->flags = (uint16_t)(((r->flags & DPSCTP_CLIENT_MORE) == 0 ? SOCK_MSG_EOR : 0) |
 			      ((r->flags & DPSCTP_CLIENT_UNORDERED) != 0 ? SOCK_MSG_UNORDERED : 0));
 	if (r->len != 0)
@@ -574,6 +594,11 @@ sock_daemon_gone(void)
 		n = sk->next;
 		if (sk->assoc != 0 || sk->state == SOCK_CONNECTING) {
 			sock_ended(sk, ECONNRESET);
+		} else if (sk->type == SOCK_SEQPACKET) {
+			while (sk->ascs != NULL)
+				sock_asc_forget(sk->ascs);
+			sk->err = ECONNRESET;
+			sock_ready(sk);
 		} else if (sk->state == SOCK_LISTENING) {
 			sk->err = ECONNRESET;
 			sock_ready(sk);
@@ -582,16 +607,92 @@ sock_daemon_gone(void)
 	pthread_cond_broadcast(&sock_g.cv);
 }
 
+/*
+ * Notifications that say something about an association without changing
+ * its state, on either style (id: its id as the program sees it).
+ */
+void
+sock_other_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_event *ev,
+		 sctp_assoc_t id)
+{
+	switch (ev->kind) {
+	case DPSCTP_CLIENT_SHUTDOWN_EVENT: {
+		struct sctp_shutdown_event se = { .sse_type = SCTP_SHUTDOWN_EVENT,
+						  .sse_length = sizeof(se),
+						  .sse_assoc_id = id };
+		sock_notify(sk, a, &se, sizeof(se), SCTP_SHUTDOWN_EVENT);
+		if (a == NULL) {
+			/* The peer sends nothing more (RFC 9260 §9.2). */
+			sk->eof = true;
+			sock_ready(sk);
+		}
+		return;
+	}
+	case DPSCTP_CLIENT_PEER_ADDR_CHANGE: {
+		struct sctp_paddr_change pc;
+		memset(&pc, 0, sizeof(pc));
+		pc.spc_type = SCTP_PEER_ADDR_CHANGE;
+		pc.spc_length = sizeof(pc);
+		pc.spc_assoc_id = id;
+		switch (ev->addr_change.state) {
+		case DPSCTP_CLIENT_ADDR_AVAILABLE:
+			pc.spc_state = SCTP_ADDR_AVAILABLE;
+			break;
+		case DPSCTP_CLIENT_ADDR_UNREACHABLE:
+			pc.spc_state = SCTP_ADDR_UNREACHABLE;
+			break;
+		case DPSCTP_CLIENT_ADDR_POTENTIALLY_FAILED:
+			pc.spc_state = SCTP_ADDR_POTENTIALLY_FAILED;
+			break;
+		case DPSCTP_CLIENT_ADDR_CONFIRMED:
+			pc.spc_state = SCTP_ADDR_CONFIRMED;
+			break;
+		default:
+			pc.spc_state = SCTP_ADDR_MADE_PRIM;
+			break;
+		}
+		struct sockaddr_storage ss;
+		sock_addr_to(&ev->addr_change.addr, 0, sk->domain, &ss);
+		memcpy(&pc.spc_aaddr, &ss, sizeof(pc.spc_aaddr));
+		sock_notify(sk, a, &pc, sizeof(pc), SCTP_PEER_ADDR_CHANGE);
+		return;
+	}
+	case DPSCTP_CLIENT_SEND_FAILED: {
+		struct sctp_send_failed_event sf;
+		memset(&sf, 0, sizeof(sf));
+		sf.ssf_type = SCTP_SEND_FAILED_EVENT;
+		sf.ssf_length = sizeof(sf);
+		sf.ssf_flags = ev->send_failed.sent ? SCTP_DATA_SENT : SCTP_DATA_UNSENT;
+		sf.ssfe_info.snd_sid = ev->send_failed.sid;
+		sf.ssfe_info.snd_ppid = ev->send_failed.ppid;
+		sf.ssfe_info.snd_context = ev->send_failed.context;
+		sf.ssfe_info.snd_assoc_id = id;
+		sf.ssf_assoc_id = id;
+		sock_notify(sk, a, &sf, sizeof(sf), SCTP_SEND_FAILED_EVENT);
+		return;
+	}
+	default:
+		return; /* stream reconfiguration's events: no notification yet (docs/SOCKETS.md) */
+	}
+}
+
 static void
 sock_event(const struct dpsctp_client_event *ev)
 {
-	struct sock *sk = ev->kind == DPSCTP_CLIENT_COMPLETION ? NULL : sock_by_assoc(ev->assoc);
-	switch (ev->kind) {
-	case DPSCTP_CLIENT_COMPLETION:
+	if (ev->kind == DPSCTP_CLIENT_COMPLETION) {
 		sock_completion(ev);
 		return;
+	}
+	if (ev->kind == DPSCTP_CLIENT_DAEMON_STOPPING) {
+		sock_daemon_gone();
+		return;
+	}
+	if (sock_many_event(ev))
+		return; /* a one-to-many socket's */
+	struct sock *sk = sock_by_assoc(ev->assoc);
+	switch (ev->kind) {
 	case DPSCTP_CLIENT_RECV:
-		sock_recv_event(sk, ev);
+		sock_recv_event(sk, NULL, ev);
 		return;
 	case DPSCTP_CLIENT_COMM_UP:
 		if (sk == NULL) {
@@ -605,19 +706,20 @@ sock_event(const struct dpsctp_client_event *ev)
 			     &sk->peer);
 		if (!sk->bound)
 			((struct sockaddr_in *)&sk->local)->sin_port = htons(ev->assoc_change.port);
-		sock_assoc_change(sk, ev, SCTP_COMM_UP);
+		sock_assoc_change(sk, NULL, ev, SCTP_COMM_UP, sk->aid);
 		sock_ready(sk);
 		return;
 	case DPSCTP_CLIENT_RESTART:
 		if (sk != NULL)
-			sock_assoc_change(sk, ev, SCTP_RESTART);
+			sock_assoc_change(sk, NULL, ev, SCTP_RESTART, sk->aid);
 		return;
 	case DPSCTP_CLIENT_CANT_START:
 	case DPSCTP_CLIENT_COMM_LOST:
 		if (sk != NULL) {
-			sock_assoc_change(sk, ev,
+			sock_assoc_change(sk, NULL, ev,
 					  ev->kind == DPSCTP_CLIENT_CANT_START ? SCTP_CANT_STR_ASSOC
-									       : SCTP_COMM_LOST);
+									       : SCTP_COMM_LOST,
+					  sk->aid);
 			/* Our own abort (SO_LINGER 0, close of a listener's queue) is no error. */
 			int e = ev->assoc_change.reason == DPSCTP_CLIENT_REASON_USER_ABORT
 					? 0
@@ -627,60 +729,14 @@ sock_event(const struct dpsctp_client_event *ev)
 		return;
 	case DPSCTP_CLIENT_SHUTDOWN_COMPLETE:
 		if (sk != NULL) {
-			sock_assoc_change(sk, ev, SCTP_SHUTDOWN_COMP);
+			sock_assoc_change(sk, NULL, ev, SCTP_SHUTDOWN_COMP, sk->aid);
 			sock_ended(sk, 0);
 		}
 		return;
-	case DPSCTP_CLIENT_SHUTDOWN_EVENT:
-		if (sk != NULL) {
-			struct sctp_shutdown_event se = { .sse_type = SCTP_SHUTDOWN_EVENT,
-							  .sse_length = sizeof(se) };
-			sock_notify(sk, &se, sizeof(se), SCTP_SHUTDOWN_EVENT);
-			/* The peer sends nothing more (RFC 9260 §9.2). */
-			sk->eof = true;
-			sock_ready(sk);
-		}
-		return;
-	case DPSCTP_CLIENT_PEER_ADDR_CHANGE:
-		if (sk != NULL) {
-			struct sctp_paddr_change pc;
-			memset(&pc, 0, sizeof(pc));
-			pc.spc_type = SCTP_PEER_ADDR_CHANGE;
-			pc.spc_length = sizeof(pc);
-			pc.spc_state =
-				ev->addr_change.state == DPSCTP_CLIENT_ADDR_AVAILABLE
-					? SCTP_ADDR_AVAILABLE
-				: ev->addr_change.state == DPSCTP_CLIENT_ADDR_UNREACHABLE
-					? SCTP_ADDR_UNREACHABLE
-				: ev->addr_change.state == DPSCTP_CLIENT_ADDR_POTENTIALLY_FAILED
-					? SCTP_ADDR_POTENTIALLY_FAILED
-				: ev->addr_change.state == DPSCTP_CLIENT_ADDR_CONFIRMED
-					? SCTP_ADDR_CONFIRMED
-					: SCTP_ADDR_MADE_PRIM;
-			struct sockaddr_storage ss;
-			sock_addr_to(&ev->addr_change.addr, 0, sk->domain, &ss);
-			memcpy(&pc.spc_aaddr, &ss, sizeof(pc.spc_aaddr));
-			sock_notify(sk, &pc, sizeof(pc), SCTP_PEER_ADDR_CHANGE);
-		}
-		return;
-	case DPSCTP_CLIENT_SEND_FAILED:
-		if (sk != NULL) {
-			struct sctp_send_failed_event sf;
-			memset(&sf, 0, sizeof(sf));
-			sf.ssf_type = SCTP_SEND_FAILED_EVENT;
-			sf.ssf_length = sizeof(sf);
-			sf.ssf_flags = ev->send_failed.sent ? SCTP_DATA_SENT : SCTP_DATA_UNSENT;
-			sf.ssfe_info.snd_sid = ev->send_failed.sid;
-			sf.ssfe_info.snd_ppid = ev->send_failed.ppid;
-			sf.ssfe_info.snd_context = ev->send_failed.context;
-			sock_notify(sk, &sf, sizeof(sf), SCTP_SEND_FAILED_EVENT);
-		}
-		return;
-	case DPSCTP_CLIENT_DAEMON_STOPPING:
-		sock_daemon_gone();
-		return;
 	default:
-		return; /* stream reconfiguration's events: no notification yet (docs/SOCKETS.md) */
+		if (sk != NULL)
+			sock_other_event(sk, NULL, ev, sk->aid);
+		return;
 	}
 }
 
@@ -849,8 +905,11 @@ sock_fork_child(void)
 		sk->orphan = true;
 		sock_hash_del(sk);
 		sk->assoc = 0;
+		while (sk->ascs != NULL)
+			sock_asc_forget(sk->ascs);
 	}
 	memset(sock_g.hash, 0, sizeof(sock_g.hash));
+	memset(sock_g.ahash, 0, sizeof(sock_g.ahash));
 	memset(sock_g.ops, 0, sizeof(sock_g.ops));
 	if (sock_g.c != NULL) {
 		sock_inside++;
@@ -885,16 +944,19 @@ sock_fini(void)
 		pthread_mutex_unlock(&sock_g.lock);
 		return;
 	}
-	for (struct sock *sk = sock_g.all; sk != NULL; sk = sk->next)
+	for (struct sock *sk = sock_g.all; sk != NULL; sk = sk->next) {
 		if (!sk->orphan && !sk->wr_shut && sk->assoc != 0)
 			sock_close_assoc(sk);
+		if (!sk->orphan && sk->type == SOCK_SEQPACKET && sk->state != SOCK_CLOSING)
+			sock_many_close(sk);
+	}
 	const char *env = getenv("DPSCTP_SOCK_LINGER_MS");
 	uint64_t linger_ms = env != NULL ? strtoull(env, NULL, 10) : SOCK_EXIT_LINGER_MS;
 	uint64_t end = sock_now_ns() + linger_ms * 1000000ull;
 	for (;;) {
 		bool open = false;
 		for (struct sock *sk = sock_g.all; sk != NULL; sk = sk->next)
-			open |= !sk->orphan && sk->assoc != 0;
+			open |= !sk->orphan && (sk->assoc != 0 || sk->ascs != NULL);
 		if (!open || sock_g.gone || !sock_g.pump_running || sock_now_ns() >= end)
 			break;
 		struct timespec ts;

@@ -46,27 +46,49 @@ sock_epipe(int flags)
 	return -EPIPE;
 }
 
-ssize_t
-sock_sendv(struct sock *sk, const struct iovec *iov, int n, const struct sock_send *si, int flags)
+/* Whether a send may go now: 0, 1 to wait for the association, or -errno. */
+static int
+send_state(struct sock *sk, const struct sock_asc *a, int flags)
+{
+	if (a != NULL) /* one-to-many: sock_many_target() waited for it to come up */
+		return a->ended || sock_g.gone ? (int)sock_epipe(flags) : 0;
+	if (sk->state == SOCK_CONNECTING)
+		return 1;
+	if (sk->state != SOCK_CONNECTED || sk->assoc == 0 || sk->wr_shut || sock_g.gone) {
+		if (sk->err != 0) {
+			int e = -sk->err;
+			sk->err = 0;
+			sock_ready(sk);
+			return e;
+		}
+		return sk->state == SOCK_FRESH ? -ENOTCONN : (int)sock_epipe(flags);
+	}
+	return 0;
+}
+
+/* One message to one association: a's (one-to-many) or the socket's. */
+static ssize_t
+send_one(struct sock *sk, struct sock_asc *a, const struct iovec *iov, int n,
+	 const struct sock_send *si, int flags)
 {
 	size_t len = sock_iov_len(iov, n);
-	int rc = sock_check(sk);
-	if (rc != 0)
-		return rc;
+	uint64_t handle = a != NULL ? a->handle : sk->assoc;
+	int rc;
 	if ((si->flags & SCTP_ABORT) != 0) {
 		/* RFC 6458 §5.3.4: end the association; the data would be the
 		 * reason, which the daemon does not carry (docs/SOCKETS.md). */
-		if (sk->assoc == 0)
+		if (handle == 0)
 			return -ENOTCONN;
-		dpsctp_client_abort(sock_g.c, 0, sk->assoc, 0);
+		dpsctp_client_abort(sock_g.c, 0, handle, 0);
 		return (ssize_t)len;
 	}
 	if ((si->flags & SCTP_EOF) != 0 && len == 0) {
-		if (sk->assoc == 0)
+		if (handle == 0)
 			return -ENOTCONN;
-		if (!sk->wr_shut)
-			dpsctp_client_shutdown(sock_g.c, 0, sk->assoc, 0);
-		sk->wr_shut = true;
+		if (a != NULL || !sk->wr_shut)
+			dpsctp_client_shutdown(sock_g.c, 0, handle, 0);
+		if (a == NULL)
+			sk->wr_shut = true;
 		return 0;
 	}
 	if (len == 0)
@@ -87,7 +109,7 @@ sock_sendv(struct sock *sk, const struct iovec *iov, int n, const struct sock_se
 	}
 	ssize_t out;
 	for (;;) {
-		if (sk->state == SOCK_CONNECTING) {
+		if ((rc = send_state(sk, a, flags)) == 1) {
 			if ((flags & MSG_DONTWAIT) != 0 || sock_nonblocking(sk)) {
 				out = -EAGAIN;
 				break;
@@ -98,14 +120,8 @@ sock_sendv(struct sock *sk, const struct iovec *iov, int n, const struct sock_se
 			}
 			continue;
 		}
-		if (sk->state != SOCK_CONNECTED || sk->assoc == 0 || sk->wr_shut || sock_g.gone) {
-			if (sk->err != 0) {
-				out = -sk->err;
-				sk->err = 0;
-				sock_ready(sk);
-			} else {
-				out = sk->state == SOCK_FRESH ? -ENOTCONN : sock_epipe(flags);
-			}
+		if (rc != 0) {
+			out = rc;
 			break;
 		}
 		if (len > (size_t)UINT32_MAX) {
@@ -113,7 +129,7 @@ sock_sendv(struct sock *sk, const struct iovec *iov, int n, const struct sock_se
 			break;
 		}
 		struct dpsctp_client_sndinfo s = {
-			.assoc = sk->assoc,
+			.assoc = handle,
 			.sid = si->sid,
 			.ppid = si->ppid,
 			.flags = DPSCTP_CLIENT_QUIET |
@@ -134,8 +150,9 @@ sock_sendv(struct sock *sk, const struct iovec *iov, int n, const struct sock_se
 			sk->unserved += len;
 			out = (ssize_t)len;
 			if ((si->flags & SCTP_EOF) != 0) {
-				dpsctp_client_shutdown(sock_g.c, 0, sk->assoc, 0);
-				sk->wr_shut = true;
+				dpsctp_client_shutdown(sock_g.c, 0, handle, 0);
+				if (a == NULL)
+					sk->wr_shut = true;
 			}
 			break;
 		}
@@ -159,6 +176,33 @@ sock_sendv(struct sock *sk, const struct iovec *iov, int n, const struct sock_se
 	return out;
 }
 
+ssize_t
+sock_sendv(struct sock *sk, const struct iovec *iov, int n, const struct sock_send *si, int flags)
+{
+	int rc = sock_check(sk);
+	if (rc != 0)
+		return rc;
+	if (sk->type != SOCK_SEQPACKET)
+		return send_one(sk, NULL, iov, n, si, flags);
+	if ((si->flags & SCTP_SENDALL) != 0) {
+		/* RFC 6458 §5.3.4: the message to every association of the socket. */
+		ssize_t out = (ssize_t)sock_iov_len(iov, n);
+		for (struct sock_asc *a = sk->ascs, *next; a != NULL; a = next) {
+			next = a->next;
+			if (!a->up)
+				continue;
+			ssize_t r = send_one(sk, a, iov, n, si, flags | MSG_NOSIGNAL);
+			if (r < 0)
+				out = r;
+		}
+		return out;
+	}
+	struct sock_asc *a = sock_many_target(sk, si, flags, &rc);
+	if (a == NULL)
+		return rc == -EPIPE ? sock_epipe(flags) : rc;
+	return send_one(sk, a, iov, n, si, flags);
+}
+
 struct recv_cmsg {
 	int type;
 	const void *data;
@@ -176,7 +220,7 @@ sock_recv_cmsgs(const struct sock *sk, const struct sock_msg *m, struct msghdr *
 	struct sctp_sndrcvinfo sr;
 	struct sctp_rcvinfo ri;
 	struct sctp_nxtinfo ni;
-	sctp_assoc_t id = (sctp_assoc_t)(sk->type == SOCK_STREAM ? 0 : sk->assoc);
+	sctp_assoc_t id = m->asc != NULL ? m->asc->id : sk->aid;
 	if ((m->flags & SOCK_MSG_NOTIFICATION) == 0) {
 		if ((sk->events & SOCK_EV(SCTP_DATA_IO_EVENT)) != 0) {
 			memset(&sr, 0, sizeof(sr));
@@ -207,7 +251,7 @@ sock_recv_cmsgs(const struct sock *sk, const struct sock_msg *m, struct msghdr *
 			(uint16_t)(((nx->flags & SOCK_MSG_UNORDERED) != 0 ? SCTP_UNORDERED : 0) |
 				   ((nx->flags & SOCK_MSG_NOTIFICATION) != 0 ? SCTP_NOTIFICATION
 									     : 0));
-		ni.nxt_assoc_id = id;
+		ni.nxt_assoc_id = nx->asc != NULL ? nx->asc->id : sk->aid;
 		want[n++] = (struct recv_cmsg){ SCTP_NXTINFO, &ni, sizeof(ni) };
 	}
 	for (int i = 0; i < n; i++) {
@@ -236,8 +280,9 @@ sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct ms
 		return -EOPNOTSUPP;
 	if (mh != NULL)
 		mh->msg_flags = 0;
+	bool many = sk->type == SOCK_SEQPACKET;
 	for (;;) {
-		if (sk->state == SOCK_LISTENING)
+		if (sk->state == SOCK_LISTENING && !many)
 			return -ENOTCONN;
 		struct sock_msg *m = sk->head;
 		if (m != NULL) {
@@ -251,7 +296,9 @@ sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct ms
 			if (mh != NULL) {
 				if (mh->msg_name != NULL) {
 					socklen_t l = mh->msg_namelen;
-					sock_addr_copy_out(&sk->peer, mh->msg_name, &l);
+					sock_addr_copy_out(m->asc != NULL ? &m->asc->peer
+									  : &sk->peer,
+							   mh->msg_name, &l);
 					mh->msg_namelen = l;
 				}
 				if (mh->msg_control != NULL && mh->msg_controllen != 0 &&
@@ -274,6 +321,7 @@ sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct ms
 				sk->head = m->next;
 				if (sk->head == NULL)
 					sk->tail = NULL;
+				sock_asc_put(m->asc);
 				free(m);
 			}
 			if (was_over && sk->queued <= (size_t)sk->rcvbuf) {
@@ -289,9 +337,9 @@ sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct ms
 			sock_ready(sk);
 			return rc;
 		}
-		if (sk->eof || sk->rd_shut)
+		if (!many && (sk->eof || sk->rd_shut))
 			return 0;
-		if (sk->state == SOCK_FRESH)
+		if (!many && sk->state == SOCK_FRESH)
 			return -ENOTCONN;
 		if ((flags & MSG_DONTWAIT) != 0 || sock_nonblocking(sk))
 			return -EAGAIN;

@@ -90,6 +90,7 @@ io_send_cmsgs(const struct msghdr *mh, struct sock_send *si)
 			si->ppid = s.sinfo_ppid;
 			si->flags = s.sinfo_flags;
 			si->context = s.sinfo_context;
+			si->aid = s.sinfo_assoc_id;
 			/* The lifetime is PR-SCTP's timed reliability when one is given. */
 			if (s.sinfo_timetolive != 0) {
 				si->pr_policy = DPSCTP_CLIENT_PR_TTL;
@@ -106,6 +107,7 @@ io_send_cmsgs(const struct msghdr *mh, struct sock_send *si)
 			si->ppid = s.snd_ppid;
 			si->flags = s.snd_flags;
 			si->context = s.snd_context;
+			si->aid = s.snd_assoc_id;
 			break;
 		}
 		case SCTP_PRINFO: {
@@ -130,7 +132,7 @@ io_send_cmsgs(const struct msghdr *mh, struct sock_send *si)
 		}
 	}
 	if ((si->flags & ~(uint32_t)(SCTP_UNORDERED | SCTP_EOF | SCTP_ABORT |
-				     SCTP_SACK_IMMEDIATELY | SCTP_ADDR_OVER)) != 0)
+				     SCTP_SACK_IMMEDIATELY | SCTP_ADDR_OVER | SCTP_SENDALL)) != 0)
 		return -EINVAL;
 	return 0;
 }
@@ -146,6 +148,10 @@ sock_sendmsg_sk(struct sock *sk, const struct msghdr *mh, int flags, const struc
 	int rc = mh->msg_controllen != 0 ? io_send_cmsgs(mh, &si) : 0;
 	if (rc != 0)
 		return rc;
+	if (sk->type == SOCK_SEQPACKET && mh->msg_name != NULL) {
+		si.to = mh->msg_name;
+		si.tolen = mh->msg_namelen;
+	}
 	return sock_sendv(sk, mh->msg_iov, (int)mh->msg_iovlen, &si, flags);
 }
 
@@ -165,7 +171,8 @@ static struct sock *
 io_enter_to(int fd, const struct sockaddr *sa, socklen_t sl)
 {
 	struct sock *sk = io_enter(fd);
-	if (sk == NULL || sa == NULL || sk->state != SOCK_FRESH || sk->orphan)
+	if (sk == NULL || sa == NULL || sk->state != SOCK_FRESH || sk->orphan ||
+	    sk->type == SOCK_SEQPACKET)
 		return sk;
 	pthread_mutex_unlock(&sock_g.lock);
 	if (connect(fd, sa, sl) != 0 && errno != EISCONN && errno != EINPROGRESS)
@@ -179,8 +186,13 @@ sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *sa
 	struct sock *sk = io_enter_to(fd, sa, sl);
 	if (sk == (struct sock *)-1)
 		return -1;
-	return sk == NULL ? sock_real.sendto(fd, buf, len, flags, sa, sl)
-			  : io_send(sk, buf, len, flags);
+	if (sk == NULL)
+		return sock_real.sendto(fd, buf, len, flags, sa, sl);
+	struct iovec v = { (void *)(uintptr_t)buf, len };
+	struct msghdr mh = {
+		.msg_name = (void *)(uintptr_t)sa, .msg_namelen = sl, .msg_iov = &v, .msg_iovlen = 1
+	};
+	return io_leave(sock_sendmsg_sk(sk, &mh, flags, NULL));
 }
 
 SOCK_EXPORT ssize_t

@@ -238,40 +238,104 @@ sctp_bindx(int sd, struct sockaddr *addrs, int addrcnt, int flags)
 	return sock_fail(-EINVAL);
 }
 
+/* Ours, locked, or NULL (unlocked) for a descriptor that is not. */
+static struct sock *
+sctp_enter(int sd)
+{
+	sock_real_init();
+	if (sock_inside || sd < 0 || sd >= sock_g.nfd)
+		return NULL;
+	pthread_mutex_lock(&sock_g.lock);
+	struct sock *sk = sock_get(sd);
+	if (sk == NULL)
+		pthread_mutex_unlock(&sock_g.lock);
+	return sk;
+}
+
+static int
+sctp_leave(int rc)
+{
+	pthread_mutex_unlock(&sock_g.lock);
+	return rc < 0 ? sock_fail(rc) : rc;
+}
+
 SOCK_EXPORT int
 sctp_connectx(int sd, struct sockaddr *addrs, int addrcnt, sctp_assoc_t *id)
 {
 	if (addrs == NULL || addrcnt <= 0 || sctp_packed_len(addrs, addrcnt) < 0)
 		return sock_fail(-EINVAL);
-	/* The first address is the primary; a one-to-one socket's association has id 0
-	 * to the program, whatever its handle. */
-	int rc = connect(sd, addrs, (socklen_t)sctp_getaddrlen(addrs->sa_family));
-	if ((rc == 0 || errno == EINPROGRESS) && id != NULL)
-		*id = 0;
-	return rc;
-}
-
-SOCK_EXPORT int
-sctp_peeloff(int sd, sctp_assoc_t assoc_id)
-{
-	(void)sd;
-	(void)assoc_id;
-	/* Only a one-to-many socket has associations to peel off (Linux: EINVAL for
-	 * a one-to-one socket); one-to-many is not served yet. */
-	return sock_fail(-EINVAL);
+	/* The first address is the primary (the daemon's association is set up to
+	 * it; the peer's INIT ACK lists the others). */
+	socklen_t len = (socklen_t)sctp_getaddrlen(addrs->sa_family);
+	struct sock *sk = sctp_enter(sd);
+	if (sk == NULL) {
+		int rc = connect(sd, addrs, len);
+		if (rc == 0 && id != NULL)
+			*id = 0;
+		return rc;
+	}
+	sctp_assoc_t aid = 0;
+	int rc = sock_connect_sk(sk, sd, addrs, len, &aid);
+	if ((rc == 0 || rc == -EINPROGRESS) && id != NULL)
+		*id = aid;
+	if (rc == 0)
+		errno = 0; /* as libsctp's callers expect of a success */
+	return sctp_leave(rc);
 }
 
 SOCK_EXPORT int
 sctp_peeloff_flags(int sd, sctp_assoc_t assoc_id, unsigned flags)
 {
-	(void)flags;
-	return sctp_peeloff(sd, assoc_id);
+	struct sock *sk = sctp_enter(sd);
+	if (sk == NULL) {
+		/* A kernel socket (DPSCTP_SOCK_FALLBACK=kernel): Linux's own option. */
+		struct {
+			sctp_peeloff_arg_t p;
+			unsigned flags;
+		} arg = { { assoc_id, 0 }, flags };
+		socklen_t len = sizeof(arg);
+		int name = flags != 0 ? SCTP_SOCKOPT_PEELOFF_FLAGS : SCTP_SOCKOPT_PEELOFF;
+		if (flags == 0)
+			len = sizeof(arg.p);
+		if (sock_real.getsockopt(sd, IPPROTO_SCTP, name, &arg, &len) != 0)
+			return -1;
+		return arg.p.sd;
+	}
+	int rc = sock_check(sk);
+	if (rc == 0)
+		rc = sock_peeloff_sk(sk, assoc_id, flags);
+	return sctp_leave(rc);
+}
+
+SOCK_EXPORT int
+sctp_peeloff(int sd, sctp_assoc_t assoc_id)
+{
+	return sctp_peeloff_flags(sd, assoc_id, 0);
 }
 
 SOCK_EXPORT int
 sctp_opt_info(int sd, sctp_assoc_t id, int opt, void *arg, socklen_t *size)
 {
-	(void)id; /* one-to-one: the socket's association */
+	/* As libsctp: the id goes into the options' structs that start with one. */
+	switch (opt) {
+	case SCTP_RTOINFO:
+	case SCTP_ASSOCINFO:
+	case SCTP_PRIMARY_ADDR:
+	case SCTP_PEER_ADDR_PARAMS:
+	case SCTP_DELAYED_SACK:
+	case SCTP_MAXSEG:
+	case SCTP_STATUS:
+	case SCTP_GET_PEER_ADDR_INFO:
+	case SCTP_MAX_BURST:
+	case SCTP_CONTEXT:
+	case SCTP_EVENT:
+		if (arg == NULL || size == NULL || *size < (socklen_t)sizeof(id))
+			return sock_fail(-EINVAL);
+		memcpy(arg, &id, sizeof(id));
+		break;
+	default:
+		break;
+	}
 	return getsockopt(sd, IPPROTO_SCTP, opt, arg, size);
 }
 
@@ -295,9 +359,24 @@ sctp_one_addr(int sd, bool peer, struct sockaddr **addrs)
 SOCK_EXPORT int
 sctp_getpaddrs(int sd, sctp_assoc_t id, struct sockaddr **addrs)
 {
-	(void)id;
 	if (addrs == NULL)
 		return sock_fail(-EINVAL);
+	struct sock *sk = sctp_enter(sd);
+	if (sk != NULL && sk->type == SOCK_SEQPACKET) {
+		/* One association of many: its peer (the primary address). */
+		struct sockaddr_storage ss;
+		int rc = sock_many_peer(sk, id, &ss);
+		if (rc == 0) {
+			socklen_t len = sock_addr_len(&ss);
+			if ((*addrs = malloc(len)) == NULL)
+				rc = -ENOMEM;
+			else
+				memcpy(*addrs, &ss, len);
+		}
+		return sctp_leave(rc == 0 ? 1 : rc);
+	}
+	if (sk != NULL)
+		pthread_mutex_unlock(&sock_g.lock);
 	return sctp_one_addr(sd, true, addrs);
 }
 

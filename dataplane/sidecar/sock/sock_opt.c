@@ -43,9 +43,10 @@ opt_put_int(void *val, socklen_t *len, int v)
 	return opt_put(val, len, &v, sizeof(v));
 }
 
-/* An association option through the daemon: set, or read (out: the answer). */
+/* An association option through the daemon, of the association handle names
+ * (0: the application's defaults): set, or read (out: the answer). */
 static int
-opt_daemon(struct sock *sk, bool set, int opt, const void *in, uint32_t len, void *out)
+opt_daemon(uint64_t handle, bool set, int opt, const void *in, uint32_t len, void *out)
 {
 	if (sock_g.c == NULL || sock_g.gone)
 		return -ECONNRESET;
@@ -53,9 +54,9 @@ opt_daemon(struct sock *sk, bool set, int opt, const void *in, uint32_t len, voi
 	if (op == NULL)
 		return -EAGAIN;
 	char why[128] = "";
-	int rc = set ? dpsctp_client_setopt(sock_g.c, 0, sk->assoc, opt, in, len, op->cookie, why,
+	int rc = set ? dpsctp_client_setopt(sock_g.c, 0, handle, opt, in, len, op->cookie, why,
 					    sizeof(why))
-		     : dpsctp_client_getopt(sock_g.c, 0, sk->assoc, opt, in, in != NULL ? len : 0,
+		     : dpsctp_client_getopt(sock_g.c, 0, handle, opt, in, in != NULL ? len : 0,
 					    op->cookie);
 	if (rc == 0)
 		rc = sock_op_wait(op);
@@ -66,21 +67,21 @@ opt_daemon(struct sock *sk, bool set, int opt, const void *in, uint32_t len, voi
 			memcpy(out, op->data, len);
 	}
 	sock_op_end(op);
-	return rc == -ENOENT && sk->assoc != 0 ? -EINVAL : rc;
+	return rc == -ENOENT && handle != 0 ? -EINVAL : rc;
 }
 
 /* Read an association option: the association's, or with none the daemon's
  * defaults for this application. */
 static int
-opt_read(struct sock *sk, int opt, void *out, uint32_t len)
+opt_read(uint64_t handle, int opt, void *out, uint32_t len)
 {
-	return opt_daemon(sk, false, opt, NULL, len, out);
+	return opt_daemon(handle, false, opt, NULL, len, out);
 }
 
 static int
-opt_write(struct sock *sk, int opt, const void *in, uint32_t len)
+opt_write(struct sock *sk, uint64_t handle, int opt, const void *in, uint32_t len)
 {
-	if (sk->assoc == 0) {
+	if (handle == 0) {
 		/* Kept for the association connect() or accept() makes (sock_opt_apply()). */
 		for (unsigned i = 0; i < SOCK_PENDING_OPTS; i++) {
 			struct sock_pending_opt *p = &sk->pend[i];
@@ -93,15 +94,34 @@ opt_write(struct sock *sk, int opt, const void *in, uint32_t len)
 		}
 		return -ENOBUFS;
 	}
-	return opt_daemon(sk, true, opt, in, len, NULL);
+	return opt_daemon(handle, true, opt, in, len, NULL);
+}
+
+const struct dpsctp_initmsg *
+sock_initmsg(const struct sock *sk, struct dpsctp_initmsg *im)
+{
+	if (!sk->have_initmsg)
+		return NULL;
+	memset(im, 0, sizeof(*im));
+	im->num_ostreams = sk->initmsg.sinit_num_ostreams;
+	im->max_instreams = sk->initmsg.sinit_max_instreams;
+	im->max_attempts = sk->initmsg.sinit_max_attempts;
+	im->max_init_timeo_us = (uint32_t)sk->initmsg.sinit_max_init_timeo * 1000u;
+	return im;
+}
+
+void
+sock_opt_apply_to(struct sock *sk, uint64_t handle)
+{
+	for (unsigned i = 0; i < SOCK_PENDING_OPTS && sk->pend[i].opt != 0; i++)
+		dpsctp_client_setopt(sock_g.c, 0, handle, sk->pend[i].opt, sk->pend[i].data,
+				     sk->pend[i].len, 0, NULL, 0);
 }
 
 void
 sock_opt_apply(struct sock *sk)
 {
-	for (unsigned i = 0; i < SOCK_PENDING_OPTS && sk->pend[i].opt != 0; i++)
-		dpsctp_client_setopt(sock_g.c, 0, sk->assoc, sk->pend[i].opt, sk->pend[i].data,
-				     sk->pend[i].len, 0, NULL, 0);
+	sock_opt_apply_to(sk, sk->assoc);
 }
 
 static bool
@@ -117,11 +137,22 @@ opt_pending(const struct sock *sk, int opt, void *out, uint32_t len)
 }
 
 static int
-opt_assoc_get(struct sock *sk, int opt, void *out, uint32_t len)
+opt_assoc_get(struct sock *sk, uint64_t handle, int opt, void *out, uint32_t len)
 {
-	if (sk->assoc == 0 && opt_pending(sk, opt, out, len))
+	if (handle == 0 && opt_pending(sk, opt, out, len))
 		return 0;
-	return opt_read(sk, opt, out, len);
+	return opt_read(handle, opt, out, len);
+}
+
+/* The association an option's struct names by its first field (every RFC 6458
+ * struct with an assoc_id has it first): sk's own on a one-to-one socket. */
+static uint64_t
+opt_target(struct sock *sk, const void *val, socklen_t len, int *rc)
+{
+	sctp_assoc_t id = 0;
+	if (val != NULL && len >= (socklen_t)sizeof(id))
+		memcpy(&id, val, sizeof(id));
+	return sock_opt_handle(sk, id, rc);
 }
 
 static int
@@ -237,7 +268,7 @@ opt_events_from(struct sock *sk, const uint8_t *b, size_t n)
 static int
 opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
 {
-	int v, rc;
+	int v, rc = 0;
 	switch (name) {
 	case SCTP_NODELAY:
 		if ((rc = opt_int(val, len, &v)) != 0)
@@ -245,7 +276,7 @@ opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
 		sk->nodelay = v != 0;
 		{
 			struct dpsctp_assoc_value av = { .value = v != 0 };
-			return opt_write(sk, DPSCTP_OPT_NODELAY, &av, sizeof(av));
+			return opt_write(sk, sk->assoc, DPSCTP_OPT_NODELAY, &av, sizeof(av));
 		}
 	case SCTP_DISABLE_FRAGMENTS:
 		/* Messages are always fragmented to the path MTU here. */
@@ -305,8 +336,9 @@ opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
 		if (val == NULL || len < (socklen_t)sizeof(r))
 			return -EINVAL;
 		memcpy(&r, val, sizeof(r));
+		uint64_t h = opt_target(sk, val, len, &rc);
 		struct dpsctp_rtoinfo d;
-		if ((rc = opt_assoc_get(sk, DPSCTP_OPT_RTOINFO, &d, sizeof(d))) != 0)
+		if (rc != 0 || (rc = opt_assoc_get(sk, h, DPSCTP_OPT_RTOINFO, &d, sizeof(d))) != 0)
 			return rc;
 		/* 0 keeps a value (RFC 6458 §8.1.1). */
 		if (r.srto_initial != 0)
@@ -315,7 +347,7 @@ opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
 			d.min_us = r.srto_min * 1000u;
 		if (r.srto_max != 0)
 			d.max_us = r.srto_max * 1000u;
-		return opt_write(sk, DPSCTP_OPT_RTOINFO, &d, sizeof(d));
+		return opt_write(sk, h, DPSCTP_OPT_RTOINFO, &d, sizeof(d));
 	}
 	case SCTP_ASSOCINFO: {
 		struct sctp_assocparams a;
@@ -324,7 +356,8 @@ opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
 		memcpy(&a, val, sizeof(a));
 		struct dpsctp_associnfo d = { .max_retrans = a.sasoc_asocmaxrxt,
 					      .cookie_life_ms = a.sasoc_cookie_life };
-		return opt_write(sk, DPSCTP_OPT_ASSOCINFO, &d, sizeof(d));
+		uint64_t h = opt_target(sk, val, len, &rc);
+		return rc != 0 ? rc : opt_write(sk, h, DPSCTP_OPT_ASSOCINFO, &d, sizeof(d));
 	}
 	case SCTP_MAXSEG:
 	case SCTP_MAX_BURST: {
@@ -337,8 +370,13 @@ opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
 		else
 			memcpy(&a.assoc_value, val, sizeof(int));
 		struct dpsctp_assoc_value d = { .value = a.assoc_value };
-		return opt_write(sk, name == SCTP_MAXSEG ? DPSCTP_OPT_MAXSEG : DPSCTP_OPT_MAX_BURST,
-				 &d, sizeof(d));
+		uint64_t h =
+			len >= (socklen_t)sizeof(a) ? opt_target(sk, val, len, &rc) : sk->assoc;
+		if (rc != 0)
+			return rc;
+		return opt_write(sk, h,
+				 name == SCTP_MAXSEG ? DPSCTP_OPT_MAXSEG : DPSCTP_OPT_MAX_BURST, &d,
+				 sizeof(d));
 	}
 	case SCTP_DELAYED_SACK: {
 		struct sctp_sack_info s;
@@ -347,7 +385,8 @@ opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
 		memcpy(&s, val, sizeof(s));
 		struct dpsctp_sack_info d = { .delay_us = s.sack_delay * 1000u,
 					      .freq = s.sack_freq };
-		return opt_write(sk, DPSCTP_OPT_DELAYED_SACK, &d, sizeof(d));
+		uint64_t h = opt_target(sk, val, len, &rc);
+		return rc != 0 ? rc : opt_write(sk, h, DPSCTP_OPT_DELAYED_SACK, &d, sizeof(d));
 	}
 	default:
 		return -ENOPROTOOPT;
@@ -381,7 +420,7 @@ opt_paddrinfo(const struct sock *sk, const struct dpsctp_paddrinfo *d, struct sc
 static int
 opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 {
-	int rc;
+	int rc = 0;
 	switch (name) {
 	case SCTP_NODELAY:
 		return opt_put_int(val, len, sk->nodelay);
@@ -389,7 +428,7 @@ opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 		struct sctp_initmsg im = sk->initmsg;
 		if (!sk->have_initmsg) {
 			struct dpsctp_initmsg d;
-			if ((rc = opt_read(sk, DPSCTP_OPT_INITMSG, &d, sizeof(d))) != 0)
+			if ((rc = opt_read(0, DPSCTP_OPT_INITMSG, &d, sizeof(d))) != 0)
 				return rc;
 			im.sinit_num_ostreams = d.num_ostreams;
 			im.sinit_max_instreams = d.max_instreams;
@@ -428,13 +467,17 @@ opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 	case SCTP_DEFAULT_SNDINFO:
 		return opt_put(val, len, &sk->dflt, sizeof(sk->dflt));
 	case SCTP_STATUS: {
-		if (sk->assoc == 0)
+		uint64_t h = opt_target(sk, val, len != NULL ? *len : 0, &rc);
+		if (rc != 0 || h == 0)
 			return -EINVAL; /* Linux: no association to report */
 		struct dpsctp_status d;
-		if ((rc = opt_read(sk, DPSCTP_OPT_STATUS, &d, sizeof(d))) != 0)
+		if ((rc = opt_read(h, DPSCTP_OPT_STATUS, &d, sizeof(d))) != 0)
 			return rc;
+		sctp_assoc_t sid;
+		memcpy(&sid, val, sizeof(sid));
 		struct sctp_status s;
 		memset(&s, 0, sizeof(s));
+		s.sstat_assoc_id = sk->type == SOCK_STREAM ? sk->aid : sid;
 		s.sstat_state = (int32_t)d.state + 1; /* Linux counts SCTP_EMPTY first */
 		s.sstat_rwnd = d.rwnd;
 		s.sstat_unackdata = (uint16_t)(d.unacked > 0xffff ? 0xffff : d.unacked);
@@ -447,7 +490,8 @@ opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 	}
 	case SCTP_RTOINFO: {
 		struct dpsctp_rtoinfo d;
-		if ((rc = opt_assoc_get(sk, DPSCTP_OPT_RTOINFO, &d, sizeof(d))) != 0)
+		uint64_t h = opt_target(sk, val, len != NULL ? *len : 0, &rc);
+		if (rc != 0 || (rc = opt_assoc_get(sk, h, DPSCTP_OPT_RTOINFO, &d, sizeof(d))) != 0)
 			return rc;
 		struct sctp_rtoinfo r = { .srto_initial = d.initial_us / 1000u,
 					  .srto_max = d.max_us / 1000u,
@@ -456,7 +500,9 @@ opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 	}
 	case SCTP_ASSOCINFO: {
 		struct dpsctp_associnfo d;
-		if ((rc = opt_assoc_get(sk, DPSCTP_OPT_ASSOCINFO, &d, sizeof(d))) != 0)
+		uint64_t h = opt_target(sk, val, len != NULL ? *len : 0, &rc);
+		if (rc != 0 ||
+		    (rc = opt_assoc_get(sk, h, DPSCTP_OPT_ASSOCINFO, &d, sizeof(d))) != 0)
 			return rc;
 		struct sctp_assocparams a = { .sasoc_asocmaxrxt = d.max_retrans,
 					      .sasoc_number_peer_destinations = d.peer_destinations,
@@ -469,7 +515,10 @@ opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 	case SCTP_MAX_BURST: {
 		struct dpsctp_assoc_value d;
 		int opt = name == SCTP_MAXSEG ? DPSCTP_OPT_MAXSEG : DPSCTP_OPT_MAX_BURST;
-		if ((rc = opt_assoc_get(sk, opt, &d, sizeof(d))) != 0)
+		uint64_t h = len != NULL && *len >= (socklen_t)sizeof(struct sctp_assoc_value)
+				     ? opt_target(sk, val, *len, &rc)
+				     : sk->assoc;
+		if (rc != 0 || (rc = opt_assoc_get(sk, h, opt, &d, sizeof(d))) != 0)
 			return rc;
 		if (len != NULL && *len == (socklen_t)sizeof(int))
 			return opt_put_int(val, len, (int)d.value);
@@ -478,7 +527,9 @@ opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 	}
 	case SCTP_DELAYED_SACK: {
 		struct dpsctp_sack_info d;
-		if ((rc = opt_assoc_get(sk, DPSCTP_OPT_DELAYED_SACK, &d, sizeof(d))) != 0)
+		uint64_t h = opt_target(sk, val, len != NULL ? *len : 0, &rc);
+		if (rc != 0 ||
+		    (rc = opt_assoc_get(sk, h, DPSCTP_OPT_DELAYED_SACK, &d, sizeof(d))) != 0)
 			return rc;
 		struct sctp_sack_info s = { .sack_delay = d.delay_us / 1000u, .sack_freq = d.freq };
 		return opt_put(val, len, &s, sizeof(s));

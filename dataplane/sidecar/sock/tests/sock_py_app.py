@@ -9,6 +9,11 @@ checks what it moved (a SHA-256 over every byte each way) and prints one
                                         socket API's behaviours
   sock_py_app.py server PORT N          accept one association, echo N
                                         messages back
+  sock_py_app.py many HOST PORT N       the one-to-many style: N messages echoed
+                                        through one SOCK_SEQPACKET socket (the
+                                        association set up by the first send),
+                                        notifications and control messages, then
+                                        the association peeled off
   sock_py_app.py refused HOST PORT      connect to a port nobody listens on
   sock_py_app.py nodaemon               socket() with no daemon reachable
   sock_py_app.py gone HOST PORT         connected when the daemon is killed
@@ -133,12 +138,6 @@ def client(host, port, n):
     s6.sendall(b"v6 socket")
     check(s6.recv(100) == b"v6 socket", "an AF_INET6 socket reaches the IPv4 peer (v4-mapped)")
     s6.close()
-    try:
-        socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, socket.IPPROTO_SCTP).close()
-        seq = "made"
-    except OSError as e:
-        seq = e.errno
-    print("SOCK_SEQPACKET:", seq)
 
 
 def server(port, n):
@@ -170,6 +169,71 @@ def server(port, n):
     check(end == b"", "recv() returns b'' once the peer has shut down (%r)" % (end,))
     c.close()
     ls.close()
+
+
+SCTP_EVENTS = 11
+SCTP_SNDINFO, SCTP_SNDRCV_CMSG = 2, 1  # cmsg types
+SCTP_ASSOC_CHANGE = 0x8001
+SCTP_COMM_UP = 0
+MSG_NOTIFICATION = 0x8000
+
+
+def many(host, port, n):
+    s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, socket.IPPROTO_SCTP)
+    # sctp_data_io_event and sctp_association_event (struct sctp_event_subscribe).
+    s.setsockopt(SOL_SCTP, SCTP_EVENTS, bytes([1, 1]) + bytes(12))
+    rnd = random.Random(2)
+    sent, got = hashlib.sha256(), hashlib.sha256()
+    notes, meta_ok, aid = [], True, None
+    for i in range(n):
+        m = rnd.randbytes(rnd.choice((1, 300, 1452, 5000)))
+        sent.update(m)
+        # struct sctp_sndinfo: sid 3, flags 0, ppid, context 0, assoc 0.
+        info = struct.pack("=HHIIi", 3, 0, socket.htonl(0x01020304), 0, 0)
+        s.sendmsg([m], [(SOL_SCTP, SCTP_SNDINFO, info)], 0, (host, port))
+        while True:
+            data, anc, flags, addr = s.recvmsg(65536, 256)
+            if flags & MSG_NOTIFICATION:
+                typ, _, _, state = struct.unpack_from("=HHIH", data)
+                notes.append((typ, state))
+                continue
+            break
+        got.update(data)
+        for lvl, typ, val in anc:
+            if lvl == SOL_SCTP and typ == SCTP_SNDRCV_CMSG:
+                sid, ssn, fl, ppid = struct.unpack_from("=HHHxxI", val)
+                aid = struct.unpack_from("=i", val, 28)[0]
+                meta_ok &= sid == 3 and ppid == socket.htonl(0x01020304)
+        meta_ok &= addr == (host, port) and bool(flags & socket.MSG_EOR)
+    check(notes[:1] == [(SCTP_ASSOC_CHANGE, SCTP_COMM_UP)],
+          "SCTP_ASSOC_CHANGE COMM_UP before the first message (%s)" % notes[:2])
+    check(sent.hexdigest() == got.hexdigest(),
+          "%d messages through one SOCK_SEQPACKET socket, every byte echoed" % n)
+    check(meta_ok and aid is not None and aid > 0,
+          "each echo: SCTP_SNDRCV with stream 3 and the PPID sent, the sender's address, "
+          "MSG_EOR, association id %s" % aid)
+    # sctp_peeloff() (the library's, before libsctp's): the association as a
+    # one-to-one socket of its own.
+    import ctypes
+    peel = ctypes.CDLL(None).sctp_peeloff
+    fd = peel(s.fileno(), aid)
+    check(fd >= 0, "sctp_peeloff(%d): a new descriptor %d" % (aid, fd))
+    if fd >= 0:
+        p = socket.socket(fileno=fd)
+        check(p.type == socket.SOCK_STREAM, "the peeled-off socket is one-to-one")
+        p.sendall(b"peeled")
+        r = p.recv(100)
+        while r and len(r) > 100:
+            r = p.recv(100)
+        # The association's notifications stay subscribed on the new socket.
+        check(r == b"peeled", "the peeled-off socket echoes (%r)" % (r,))
+        p.close()
+    try:
+        s.sendmsg([b"x"], [(SOL_SCTP, SCTP_SNDINFO, struct.pack("=HHIIi", 0, 0, 0, 0, aid))])
+        check(False, "a send to the peeled-off id fails")
+    except OSError as e:
+        check(e.errno == errno.EPIPE, "a send naming the peeled-off id: EPIPE (%s)" % e)
+    s.close()
 
 
 def refused(host, port):
@@ -222,6 +286,8 @@ def main():
         client(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif role == "server":
         server(int(sys.argv[2]), int(sys.argv[3]))
+    elif role == "many":
+        many(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif role == "refused":
         refused(sys.argv[2], int(sys.argv[3]))
     elif role == "nodaemon":

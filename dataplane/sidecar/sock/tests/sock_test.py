@@ -12,7 +12,10 @@ case starts its own daemons (and namespace) and always removes them.
                  9000 B echoed (SHA-256 both ways), poll(), a dup(), a message
                  read in two parts, an AF_INET6 socket to an IPv4 peer; ENOPROTOOPT
                  for an option not served; ECONNREFUSED from a port nobody
-                 listens on
+                 listens on; the one-to-many style (SOCK_SEQPACKET): 200
+                 messages echoed through an association set up by the first
+                 send, COMM_UP first, SCTP_SNDRCV's stream and PPID, the
+                 sender's address, then sctp_peeloff() and EPIPE for its id
   python-server  sock_py_app.py server listening on an AF_INET6 socket of
                  a dpsctpd on a memif link; dpsctp-echo (embedded, the other
                  end) sends 2,000 x 1,200 B, every echo checked by the peer;
@@ -27,11 +30,11 @@ case starts its own daemons (and namespace) and always removes them.
                  loopback carries the server's address for iperf3's TCP
                  control connection): --sctp -n 64M one way, then reversed
                  (-R); iperf3's own counts: every byte sent was received
-  sctp-test      lksctp-tools' sctp_test, one-to-one (-T): 30 messages from
-                 the client, every one read by the server, whose
-                 notifications say COMM_UP and SHUTDOWN_COMPLETE
-  sctp-darn      lksctp-tools' sctp_darn, one-to-one (-t): two lines typed
-                 into the client arrive at the server intact
+  sctp-test      lksctp-tools' sctp_test, one-to-many and one-to-one (-T):
+                 30 messages from the client, every one read by the server,
+                 whose notifications say COMM_UP and SHUTDOWN_COMPLETE
+  sctp-darn      lksctp-tools' sctp_darn, one-to-many and one-to-one (-t): two
+                 lines typed into the client arrive at the server intact
 
 usage: sock_test.py BUILD_DIR CASE
 """
@@ -89,6 +92,9 @@ def case_python_client(rig):
     r = run_app(rig, env, ["client", "10.255.0.2", "5001", "400"])
     rig.check(r.returncode == 0 and "0 failed" in r.stdout,
               "sock_py_app.py client: every check passed")
+    r = run_app(rig, env, ["many", "10.255.0.2", "5001", "200"])
+    rig.check(r.returncode == 0 and "0 failed" in r.stdout,
+              "sock_py_app.py many (SOCK_SEQPACKET): every check passed")
     r = run_app(rig, env, ["refused", "10.255.0.2", "5999"])
     rig.check(r.returncode == 0, "connect to a port nobody listens on: ECONNREFUSED")
 
@@ -241,26 +247,31 @@ def case_sctp_test(rig):
         sys.exit(cannot_run("sctp_test is not installed (apt-get install lksctp-tools)"))
 
     def body(ns):
-        srv = Proc("sctp_test-s", ns.run(ns.sa, ["stdbuf", "-oL", "sctp_test", "-H", DAEMON_IP,
-                                                 "-P", "5000", "-l", "-T"]))
-        rig.procs.append(srv)
-        rig.check(srv.wait_line(r"listen", 20) is not None, "sctp_test -l -T listens")
-        cli = subprocess.run(ns.run(ns.sb, ["sctp_test", "-H", PEER_IP, "-P", "5001", "-h",
-                                            DAEMON_IP, "-p", "5000", "-s", "-c", "0", "-x", "3",
-                                            "-X", "10", "-T"]),
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             timeout=60)
-        sends = len(re.findall(r"sendmsg\(sk=\d+, assoc=\d+\)\s+\d+ bytes", cli.stdout))
-        rig.check(cli.returncode == 0 and sends == 30,
-                  "sctp_test -s -x 3 -X 10 -T: 30 messages sent, exit %d" % cli.returncode)
-        end = time.time() + 20
-        while time.time() < end and srv.wait_line(r"SHUTDOWN_COMPLETE", 0.5) is None:
-            pass
-        got = len([ln for ln in srv.lines if re.search(r"Data \d+ bytes", ln)])
-        rig.check(got == 30, "the server read %d of 30 messages" % got)
-        rig.check(srv.wait_line(r"SCTP_ASSOC_CHANGE\(COMMUNICATION_UP\)", 1) is not None and
-                  srv.wait_line(r"SCTP_ASSOC_CHANGE\(SHUTDOWN_COMPLETE\)", 1) is not None,
-                  "the server's notifications: COMMUNICATION_UP, then SHUTDOWN_COMPLETE")
+        for style, flag, port in (("one-to-many", [], 5000), ("one-to-one", ["-T"], 5010)):
+            srv = Proc("sctp_test-s", ns.run(ns.sa, ["stdbuf", "-oL", "sctp_test", "-H",
+                                                     DAEMON_IP, "-P", str(port), "-l", *flag]))
+            rig.procs.append(srv)
+            rig.check(srv.wait_line(r"listen", 20) is not None,
+                      "sctp_test -l %s listens" % style)
+            cli = subprocess.run(ns.run(ns.sb, ["sctp_test", "-H", PEER_IP, "-P", str(port + 1),
+                                                "-h", DAEMON_IP, "-p", str(port), "-s", "-c",
+                                                "0", "-x", "3", "-X", "10", *flag]),
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                 timeout=60)
+            sends = len(re.findall(r"sendmsg\(sk=\d+, assoc=\d+\)\s+\d+ bytes", cli.stdout))
+            rig.check(cli.returncode == 0 and sends == 30,
+                      "sctp_test -s -x 3 -X 10 (%s): 30 messages sent, exit %d" %
+                      (style, cli.returncode))
+            end = time.time() + 20
+            while time.time() < end and srv.wait_line(r"SHUTDOWN_COMPLETE", 0.5) is None:
+                pass
+            got = len([ln for ln in srv.lines if re.search(r"Data \d+ bytes", ln)])
+            rig.check(got == 30, "the %s server read %d of 30 messages" % (style, got))
+            rig.check(srv.wait_line(r"SCTP_ASSOC_CHANGE\(COMMUNICATION_UP\)", 1) is not None and
+                      srv.wait_line(r"SCTP_ASSOC_CHANGE\(SHUTDOWN_COMPLETE\)", 1) is not None,
+                      "the %s server's notifications: COMMUNICATION_UP, then SHUTDOWN_COMPLETE"
+                      % style)
+            srv.stop()
 
     with_pair(rig, body)
 
@@ -270,18 +281,23 @@ def case_sctp_darn(rig):
         sys.exit(cannot_run("sctp_darn is not installed (apt-get install lksctp-tools)"))
 
     def body(ns):
-        srv = Proc("sctp_darn-s", ns.run(ns.sa, ["stdbuf", "-oL", "sctp_darn", "-H", DAEMON_IP,
-                                                 "-P", "5002", "-l", "-t"]))
-        rig.procs.append(srv)
-        rig.check(srv.wait_line(r"listening", 20) is not None, "sctp_darn -l -t listens")
-        lines = "the first line\nand the second, a little longer\n"
-        subprocess.run(ns.run(ns.sb, ["sctp_darn", "-H", PEER_IP, "-P", "5003", "-h", DAEMON_IP,
-                                      "-p", "5002", "-s", "-t"]), input=lines,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
-        # sctp_darn's exit status is the length of its last message, not a verdict.
-        for ln in lines.splitlines():
-            want = r"DATA\(%d\):\s+%s\." % (len(ln) + 2, re.escape(ln))
-            rig.check(srv.wait_line(want, 20) is not None, "the server got %r" % ln)
+        for style, flag, port in (("one-to-many", [], 5002), ("one-to-one", ["-t"], 5012)):
+            srv = Proc("sctp_darn-s", ns.run(ns.sa, ["stdbuf", "-oL", "sctp_darn", "-H",
+                                                     DAEMON_IP, "-P", str(port), "-l", *flag]))
+            rig.procs.append(srv)
+            rig.check(srv.wait_line(r"listening", 20) is not None,
+                      "sctp_darn -l %s listens" % style)
+            lines = "the first line\nand the second, a little longer\n"
+            subprocess.run(ns.run(ns.sb, ["sctp_darn", "-H", PEER_IP, "-P", str(port + 1), "-h",
+                                          DAEMON_IP, "-p", str(port), "-s", *flag]),
+                           input=lines, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=60)
+            # sctp_darn's exit status is the length of its last message, not a verdict.
+            for ln in lines.splitlines():
+                want = r"DATA\(%d\):\s+%s\." % (len(ln) + 2, re.escape(ln))
+                rig.check(srv.wait_line(want, 20) is not None,
+                          "the %s server got %r" % (style, ln))
+            srv.stop()
 
     with_pair(rig, body)
 
