@@ -586,17 +586,30 @@ sock_recv_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_
 	sock_queue(sk, m);
 }
 
+/*
+ * The daemon went (it said so, or its socket closed): every association of
+ * the process ended with it, each told as a COMM_LOST (to those who
+ * subscribed) and ECONNRESET.
+ */
 static void
 sock_daemon_gone(void)
 {
 	sock_g.gone = true;
+	struct dpsctp_client_event lost;
+	memset(&lost, 0, sizeof(lost));
+	lost.kind = DPSCTP_CLIENT_COMM_LOST;
 	for (struct sock *sk = sock_g.all, *n; sk != NULL; sk = n) {
 		n = sk->next;
 		if (sk->assoc != 0 || sk->state == SOCK_CONNECTING) {
+			if (sk->assoc != 0)
+				sock_assoc_change(sk, NULL, &lost, SCTP_COMM_LOST, sk->aid);
 			sock_ended(sk, ECONNRESET);
 		} else if (sk->type == SOCK_SEQPACKET) {
-			while (sk->ascs != NULL)
+			while (sk->ascs != NULL) {
+				sock_assoc_change(sk, sk->ascs, &lost, SCTP_COMM_LOST,
+						  sk->ascs->id);
 				sock_asc_forget(sk->ascs);
+			}
 			sk->err = ECONNRESET;
 			sock_ready(sk);
 		} else if (sk->state == SOCK_LISTENING) {

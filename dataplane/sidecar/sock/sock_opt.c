@@ -493,9 +493,11 @@ opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 		uint64_t h = opt_target(sk, val, len != NULL ? *len : 0, &rc);
 		if (rc != 0 || (rc = opt_assoc_get(sk, h, DPSCTP_OPT_RTOINFO, &d, sizeof(d))) != 0)
 			return rc;
-		struct sctp_rtoinfo r = { .srto_initial = d.initial_us / 1000u,
-					  .srto_max = d.max_us / 1000u,
-					  .srto_min = d.min_us / 1000u };
+		/* Milliseconds, rounded up: a data-center profile's 500 us RTO.Min
+		 * reads as 1, not as 0 (which a set takes as "keep"). */
+		struct sctp_rtoinfo r = { .srto_initial = (d.initial_us + 999u) / 1000u,
+					  .srto_max = (d.max_us + 999u) / 1000u,
+					  .srto_min = (d.min_us + 999u) / 1000u };
 		return opt_put(val, len, &r, sizeof(r));
 	}
 	case SCTP_ASSOCINFO: {

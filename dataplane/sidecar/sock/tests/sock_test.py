@@ -30,6 +30,14 @@ case starts its own daemons (and namespace) and always removes them.
                  loopback carries the server's address for iperf3's TCP
                  control connection): --sctp -n 64M one way, then reversed
                  (-R); iperf3's own counts: every byte sent was received
+  api            sock_api_test (C, linked with Debian's libsctp) through
+                 --loopback-peer echo: sctp_sendmsg/recvmsg, sctp_send,
+                 sctp_sendv/recvv, sctp_opt_info, sctp_getpaddrs/getladdrs,
+                 sctp_bindx, sctp_connectx; epoll level- and edge-triggered
+                 over a pipe and an SCTP socket; SO_RCVTIMEO, EINTR, a blocked
+                 recv that uses no CPU; accept's timeout, EADDRINUSE; fork (the
+                 child: ENOTSUP on the parent's socket, its own works; the
+                 parent's intact); SHUT_WR and SHUTDOWN_COMP, EPIPE, SO_LINGER 0
   sctp-test      lksctp-tools' sctp_test, one-to-many and one-to-one (-T):
                  30 messages from the client, every one read by the server,
                  whose notifications say COMM_UP and SHUTDOWN_COMPLETE
@@ -112,12 +120,31 @@ def case_python_server(rig):
               [ln for ln in srv.lines if ln.startswith(("ok", "FAIL"))])
 
 
+def case_api(rig):
+    exe = rig.exe("dataplane/sidecar/sock/tests/sock_api_test")
+    if not os.path.exists(exe):
+        sys.exit(cannot_run("sock_api_test was not built (libsctp-dev missing)"))
+    start_loopback(rig)
+    env = Sock(rig.build, rig.sock)
+    r = subprocess.run([exe, "10.255.0.2", "5001"], env=env.env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=120)
+    print(r.stdout, end="")
+    rig.check(r.returncode == 0 and "0 failed" in r.stdout,
+              "sock_api_test: every check passed (exit %d)" % r.returncode)
+
+
 def case_no_daemon(rig):
     env = Sock(rig.build, "/tmp/%s.nobody" % rig.tag)
     r = run_app(rig, env, ["nodaemon"])
     rig.check(r.returncode == 0, "socket() fails with ECONNREFUSED, TCP unaffected")
     rig.check("libdpsctp-sock: cannot attach to dpsctpd at /tmp/%s.nobody" % rig.tag in r.stdout,
               "stderr says which daemon socket could not be reached")
+    # DPSCTP_SOCK_FALLBACK=kernel: the kernel's socket() instead, which here has no
+    # SCTP (EPROTONOSUPPORT, not the library's ECONNREFUSED).
+    env.env["DPSCTP_SOCK_FALLBACK"] = "kernel"
+    r = run_app(rig, env, ["nodaemon"])
+    rig.check("Protocol not supported" in r.stdout,
+              "DPSCTP_SOCK_FALLBACK=kernel: socket() went to the kernel (EPROTONOSUPPORT here)")
 
 
 def case_daemon_gone(rig):
@@ -310,6 +337,7 @@ CASES = {
     "iperf3": case_iperf3,
     "sctp-test": case_sctp_test,
     "sctp-darn": case_sctp_darn,
+    "api": case_api,
 }
 
 
