@@ -159,6 +159,9 @@ struct sock {
 	bool nodelay, reuseaddr, v6only;
 	struct sctp_sndinfo dflt; /* SCTP_DEFAULT_SNDINFO */
 	uint32_t dflt_ttl;	  /* SCTP_DEFAULT_SEND_PARAM's timetolive, ms */
+	uint32_t dflt_pr_policy;  /* SCTP_DEFAULT_PRINFO, DPSCTP_CLIENT_PR_* */
+	uint32_t dflt_pr_value;
+	uint32_t strreset; /* SCTP_ENABLE_STREAM_RESET */
 	struct sock_pending_opt pend[SOCK_PENDING_OPTS];
 
 	struct sock *hnext; /* by association */
@@ -350,6 +353,13 @@ int sock_many_peer(struct sock *sk, sctp_assoc_t id, struct sockaddr_storage *ss
 /* The association handle an option's assoc_id names on sk (0: the socket's
  * defaults); -EINVAL in *rc for an id it does not have. */
 uint64_t sock_opt_handle(struct sock *sk, sctp_assoc_t id, int *rc);
+
+/* sock_opt_stream.c: the stream scheduler and stream reconfiguration. */
+int sock_opt_stream_set(struct sock *sk, int name, const void *val, socklen_t len);
+int sock_opt_stream_get(struct sock *sk, int name, void *val, socklen_t *len);
+
+/* sock_io.c: RFC 6458's SCTP_PR_SCTP_* policy to DPSCTP_CLIENT_PR_*. */
+uint32_t sock_pr_policy(uint16_t p);
 
 /* sock_opt.c */
 void sock_opt_apply(struct sock *sk); /* the options kept for the association it now has */

@@ -684,8 +684,48 @@ sock_other_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client
 		sock_notify(sk, a, &sf, sizeof(sf), SCTP_SEND_FAILED_EVENT);
 		return;
 	}
+	case DPSCTP_CLIENT_STREAM_RESET: {
+		/* RFC 6525's flags have RFC 6458's numbers in both APIs. */
+		const struct dpsctp_client_stream_reset *r = &ev->stream_reset;
+		uint8_t buf[sizeof(struct sctp_stream_reset_event) + 32 * sizeof(uint16_t)];
+		struct sctp_stream_reset_event *e = (void *)buf;
+		uint16_t n = r->n <= 32 ? r->n : 32;
+		memset(buf, 0, sizeof(buf));
+		e->strreset_type = SCTP_STREAM_RESET_EVENT;
+		e->strreset_flags = (uint16_t)r->flags;
+		e->strreset_length = (uint32_t)(sizeof(*e) + n * sizeof(uint16_t));
+		e->strreset_assoc_id = id;
+		if (n != 0 && r->streams != NULL)
+			memcpy(buf + sizeof(*e), r->streams, n * sizeof(uint16_t));
+		sock_notify(sk, a, buf, e->strreset_length, SCTP_STREAM_RESET_EVENT);
+		return;
+	}
+	case DPSCTP_CLIENT_ASSOC_RESET: {
+		struct sctp_assoc_reset_event e = {
+			.assocreset_type = SCTP_ASSOC_RESET_EVENT,
+			.assocreset_flags = (uint16_t)ev->assoc_reset.flags,
+			.assocreset_length = sizeof(e),
+			.assocreset_assoc_id = id,
+			.assocreset_local_tsn = ev->assoc_reset.local_tsn,
+			.assocreset_remote_tsn = ev->assoc_reset.remote_tsn,
+		};
+		sock_notify(sk, a, &e, sizeof(e), SCTP_ASSOC_RESET_EVENT);
+		return;
+	}
+	case DPSCTP_CLIENT_STREAM_CHANGE: {
+		struct sctp_stream_change_event e = {
+			.strchange_type = SCTP_STREAM_CHANGE_EVENT,
+			.strchange_flags = (uint16_t)ev->stream_change.flags,
+			.strchange_length = sizeof(e),
+			.strchange_assoc_id = id,
+			.strchange_instrms = ev->stream_change.inbound_streams,
+			.strchange_outstrms = ev->stream_change.outbound_streams,
+		};
+		sock_notify(sk, a, &e, sizeof(e), SCTP_STREAM_CHANGE_EVENT);
+		return;
+	}
 	default:
-		return; /* stream reconfiguration's events: no notification yet (docs/SOCKETS.md) */
+		return;
 	}
 }
 

@@ -22,7 +22,10 @@ sock_default_send(const struct sock *sk, struct sock_send *si)
 	si->ppid = sk->dflt.snd_ppid;
 	si->flags = sk->dflt.snd_flags;
 	si->context = sk->dflt.snd_context;
-	if (sk->dflt_ttl != 0) {
+	if (sk->dflt_pr_policy != DPSCTP_CLIENT_PR_NONE) {
+		si->pr_policy = sk->dflt_pr_policy;
+		si->pr_value = sk->dflt_pr_value;
+	} else if (sk->dflt_ttl != 0) {
 		si->pr_policy = DPSCTP_CLIENT_PR_TTL;
 		si->pr_value = sk->dflt_ttl;
 	}

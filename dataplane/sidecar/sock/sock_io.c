@@ -55,8 +55,8 @@ io_recv(struct sock *sk, void *buf, size_t len, int flags)
 }
 
 /* PR-SCTP policies: RFC 6458's SCTP_PR_SCTP_* to the daemon's. */
-static uint32_t
-io_pr_policy(uint16_t p)
+uint32_t
+sock_pr_policy(uint16_t p)
 {
 	switch (p & SCTP_PR_SCTP_MASK) {
 	case SCTP_PR_SCTP_TTL:
@@ -115,7 +115,7 @@ io_send_cmsgs(const struct msghdr *mh, struct sock_send *si)
 			if (len < sizeof(p))
 				return -EINVAL;
 			memcpy(&p, d, sizeof(p));
-			si->pr_policy = io_pr_policy(p.pr_policy);
+			si->pr_policy = sock_pr_policy(p.pr_policy);
 			si->pr_value = si->pr_policy != DPSCTP_CLIENT_PR_NONE ? p.pr_value : 0;
 			if (si->pr_policy == DPSCTP_CLIENT_PR_TTL && si->pr_value == 0)
 				si->pr_policy = DPSCTP_CLIENT_PR_NONE;

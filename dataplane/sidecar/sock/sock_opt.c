@@ -43,6 +43,9 @@ opt_put_int(void *val, socklen_t *len, int v)
 	return opt_put(val, len, &v, sizeof(v));
 }
 
+static void opt_paddrinfo(const struct sock *sk, const struct dpsctp_paddrinfo *d,
+			  struct sctp_paddrinfo *p);
+
 /* An association option through the daemon, of the association handle names
  * (0: the application's defaults): set, or read (out: the answer). */
 static int
@@ -255,6 +258,89 @@ opt_socket_get(struct sock *sk, int name, void *val, socklen_t *len)
 	}
 }
 
+/* SPP flags both APIs number alike (heartbeats, path MTU discovery). */
+#define OPT_SPP_SAME (SPP_HB_ENABLE | SPP_HB_DISABLE | SPP_PMTUD_ENABLE | SPP_PMTUD_DISABLE)
+
+static int
+opt_paddrparams_set(struct sock *sk, const void *val, socklen_t len)
+{
+	struct sctp_paddrparams p;
+	int rc = 0;
+	if (val == NULL || len < (socklen_t)sizeof(p))
+		return -EINVAL;
+	memcpy(&p, val, sizeof(p));
+	/* Heartbeats on demand or at zero delay, flow labels and DSCP are not the
+	 * daemon's to give. */
+	if ((p.spp_flags & (SPP_HB_DEMAND | SPP_HB_TIME_IS_ZERO | SPP_IPV6_FLOWLABEL | SPP_DSCP)) !=
+	    0)
+		return -EOPNOTSUPP;
+	struct dpsctp_paddrparams d;
+	memset(&d, 0, sizeof(d));
+	d.flags = p.spp_flags & OPT_SPP_SAME;
+	d.hb_interval_us = p.spp_hbinterval * 1000u;
+	d.path_max_retrans = p.spp_pathmaxrxt;
+	d.pathmtu = p.spp_pathmtu;
+	uint16_t port;
+	struct sockaddr_storage ss;
+	memcpy(&ss, &p.spp_address, sizeof(ss));
+	if (ss.ss_family != 0 &&
+	    sock_addr_from((const struct sockaddr *)&ss, sizeof(ss), &d.addr, &port) != 0)
+		return -EINVAL;
+	uint64_t h = opt_target(sk, val, len, &rc);
+	if (rc != 0)
+		return rc;
+	if ((rc = opt_write(sk, h, DPSCTP_OPT_PEER_ADDR_PARAMS, &d, sizeof(d))) != 0)
+		return rc;
+	/* The SACK delay rides along in Linux's struct: the association's. */
+	if ((p.spp_flags & (SPP_SACKDELAY_ENABLE | SPP_SACKDELAY_DISABLE)) != 0) {
+		struct dpsctp_sack_info s = { .delay_us = (p.spp_flags & SPP_SACKDELAY_ENABLE)
+								  ? p.spp_sackdelay * 1000u
+								  : 0,
+					      .freq = (p.spp_flags & SPP_SACKDELAY_DISABLE) ? 1u
+											    : 0 };
+		rc = opt_write(sk, h, DPSCTP_OPT_DELAYED_SACK, &s, sizeof(s));
+	}
+	return rc;
+}
+
+static int
+opt_paddrparams_get(struct sock *sk, void *val, socklen_t *len)
+{
+	struct sctp_paddrparams p;
+	int rc = 0;
+	if (val == NULL || len == NULL || *len < (socklen_t)sizeof(p))
+		return -EINVAL;
+	memcpy(&p, val, sizeof(p));
+	struct dpsctp_paddrparams d;
+	memset(&d, 0, sizeof(d));
+	uint16_t port;
+	struct sockaddr_storage ss;
+	memcpy(&ss, &p.spp_address, sizeof(ss));
+	if (ss.ss_family != 0 &&
+	    sock_addr_from((const struct sockaddr *)&ss, sizeof(ss), &d.addr, &port) != 0)
+		return -EINVAL;
+	uint64_t h = opt_target(sk, val, *len, &rc);
+	if (rc != 0)
+		return rc;
+	if (h == 0 && opt_pending(sk, DPSCTP_OPT_PEER_ADDR_PARAMS, &d, sizeof(d)))
+		rc = 0;
+	else if (d.addr.family != SCTP_ADDR_NONE)
+		rc = opt_daemon(h, false, DPSCTP_OPT_PEER_ADDR_PARAMS, &d, sizeof(d), &d);
+	else
+		rc = opt_read(h, DPSCTP_OPT_PEER_ADDR_PARAMS, &d, sizeof(d));
+	if (rc != 0)
+		return rc;
+	struct dpsctp_sack_info s = { 0, 0 };
+	(void)opt_assoc_get(sk, h, DPSCTP_OPT_DELAYED_SACK, &s, sizeof(s));
+	p.spp_hbinterval = d.hb_interval_us / 1000u;
+	p.spp_pathmaxrxt = d.path_max_retrans;
+	p.spp_pathmtu = d.pathmtu;
+	p.spp_sackdelay = s.delay_us / 1000u;
+	p.spp_flags = (d.flags & OPT_SPP_SAME) |
+		      (s.freq == 1 ? SPP_SACKDELAY_DISABLE : SPP_SACKDELAY_ENABLE);
+	return opt_put(val, len, &p, sizeof(p));
+}
+
 /* struct sctp_event_subscribe's bytes are the notification types in order. */
 static void
 opt_events_from(struct sock *sk, const uint8_t *b, size_t n)
@@ -388,8 +474,47 @@ opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
 		uint64_t h = opt_target(sk, val, len, &rc);
 		return rc != 0 ? rc : opt_write(sk, h, DPSCTP_OPT_DELAYED_SACK, &d, sizeof(d));
 	}
+	case SCTP_PEER_ADDR_PARAMS:
+		return opt_paddrparams_set(sk, val, len);
+	case SCTP_PRIMARY_ADDR: {
+		struct sctp_prim p;
+		if (val == NULL || len < (socklen_t)sizeof(p))
+			return -EINVAL;
+		memcpy(&p, val, sizeof(p));
+		struct dpsctp_primary_addr d;
+		memset(&d, 0, sizeof(d));
+		uint16_t port;
+		if ((rc = sock_addr_from((const struct sockaddr *)&p.ssp_addr, sizeof(p.ssp_addr),
+					 &d.addr, &port)) != 0)
+			return -EINVAL;
+		uint64_t h = opt_target(sk, val, len, &rc);
+		if (rc != 0 || h == 0)
+			return rc != 0 ? rc : -EINVAL; /* an association's, never a default */
+		return opt_daemon(h, true, DPSCTP_OPT_PRIMARY_ADDR, &d, sizeof(d), NULL);
+	}
+	case SCTP_DEFAULT_PRINFO: {
+		struct sctp_default_prinfo p;
+		if (val == NULL || len < (socklen_t)sizeof(p))
+			return -EINVAL;
+		memcpy(&p, val, sizeof(p));
+		if ((p.pr_policy & ~SCTP_PR_SCTP_MASK) != 0)
+			return -EINVAL;
+		sk->dflt_pr_policy = sock_pr_policy(p.pr_policy);
+		sk->dflt_pr_value = sk->dflt_pr_policy != DPSCTP_CLIENT_PR_NONE ? p.pr_value : 0;
+		if (sk->dflt_pr_policy == DPSCTP_CLIENT_PR_TTL && sk->dflt_pr_value == 0)
+			sk->dflt_pr_policy = DPSCTP_CLIENT_PR_NONE;
+		return 0;
+	}
+	case SCTP_CONTEXT: {
+		struct sctp_assoc_value a;
+		if (val == NULL || len < (socklen_t)sizeof(a))
+			return -EINVAL;
+		memcpy(&a, val, sizeof(a));
+		sk->dflt.snd_context = a.assoc_value;
+		return 0;
+	}
 	default:
-		return -ENOPROTOOPT;
+		return sock_opt_stream_set(sk, name, val, len);
 	}
 }
 
@@ -536,8 +661,94 @@ opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 		struct sctp_sack_info s = { .sack_delay = d.delay_us / 1000u, .sack_freq = d.freq };
 		return opt_put(val, len, &s, sizeof(s));
 	}
+	case SCTP_PEER_ADDR_PARAMS:
+		return opt_paddrparams_get(sk, val, len);
+	case SCTP_GET_PEER_ADDR_INFO: {
+		struct sctp_paddrinfo p;
+		if (val == NULL || len == NULL || *len < (socklen_t)sizeof(p))
+			return -EINVAL;
+		memcpy(&p, val, sizeof(p));
+		struct dpsctp_paddrinfo d;
+		memset(&d, 0, sizeof(d));
+		uint16_t port;
+		if (sock_addr_from((const struct sockaddr *)&p.spinfo_address,
+				   sizeof(p.spinfo_address), &d.addr, &port) != 0)
+			return -EINVAL;
+		uint64_t h = opt_target(sk, val, *len, &rc);
+		if (rc != 0 || h == 0)
+			return -EINVAL;
+		if ((rc = opt_daemon(h, false, DPSCTP_OPT_PEER_ADDR_INFO, &d, sizeof(d), &d)) != 0)
+			return rc;
+		sctp_assoc_t id = p.spinfo_assoc_id;
+		opt_paddrinfo(sk, &d, &p);
+		p.spinfo_assoc_id = id;
+		return opt_put(val, len, &p, sizeof(p));
+	}
+	case SCTP_PRIMARY_ADDR: {
+		struct sctp_prim p;
+		if (val == NULL || len == NULL || *len < (socklen_t)sizeof(p))
+			return -EINVAL;
+		memcpy(&p, val, sizeof(p));
+		uint64_t h = opt_target(sk, val, *len, &rc);
+		if (rc != 0 || h == 0)
+			return -EINVAL;
+		struct dpsctp_primary_addr d;
+		if ((rc = opt_read(h, DPSCTP_OPT_PRIMARY_ADDR, &d, sizeof(d))) != 0)
+			return rc;
+		struct sockaddr_storage ss;
+		sock_addr_to(&d.addr, ntohs(((const struct sockaddr_in *)&sk->peer)->sin_port),
+			     sk->domain, &ss);
+		memcpy(&p.ssp_addr, &ss, sizeof(p.ssp_addr));
+		return opt_put(val, len, &p, sizeof(p));
+	}
+	case SCTP_DEFAULT_PRINFO: {
+		struct sctp_default_prinfo p;
+		if (val == NULL || len == NULL || *len < (socklen_t)sizeof(p))
+			return -EINVAL;
+		memcpy(&p, val, sizeof(p));
+		static const uint16_t linux_pr[] = { SCTP_PR_SCTP_NONE, SCTP_PR_SCTP_TTL,
+						     SCTP_PR_SCTP_RTX, SCTP_PR_SCTP_PRIO };
+		p.pr_policy = linux_pr[sk->dflt_pr_policy & 3u];
+		p.pr_value = sk->dflt_pr_value;
+		return opt_put(val, len, &p, sizeof(p));
+	}
+	case SCTP_CONTEXT: {
+		struct sctp_assoc_value a;
+		if (val == NULL || len == NULL || *len < (socklen_t)sizeof(a))
+			return -EINVAL;
+		memcpy(&a, val, sizeof(a));
+		a.assoc_value = sk->dflt.snd_context;
+		return opt_put(val, len, &a, sizeof(a));
+	}
+	case SCTP_GET_ASSOC_NUMBER: {
+		uint32_t n = 0;
+		if (sk->type != SOCK_SEQPACKET)
+			return -EINVAL; /* Linux: a one-to-many socket's question */
+		for (const struct sock_asc *a = sk->ascs; a != NULL; a = a->next)
+			n++;
+		return opt_put(val, len, &n, sizeof(n));
+	}
+	case SCTP_GET_ASSOC_ID_LIST: {
+		if (sk->type != SOCK_SEQPACKET)
+			return -EINVAL;
+		if (val == NULL || len == NULL || *len < (socklen_t)sizeof(struct sctp_assoc_ids))
+			return -EINVAL;
+		uint32_t n = 0;
+		for (const struct sock_asc *a = sk->ascs; a != NULL; a = a->next)
+			n++;
+		size_t need = sizeof(struct sctp_assoc_ids) + n * sizeof(sctp_assoc_t);
+		if ((size_t)*len < need)
+			return -EINVAL;
+		struct sctp_assoc_ids *ids = val;
+		ids->gaids_number_of_ids = n;
+		n = 0;
+		for (const struct sock_asc *a = sk->ascs; a != NULL; a = a->next)
+			ids->gaids_assoc_id[n++] = a->id;
+		*len = (socklen_t)need;
+		return 0;
+	}
 	default:
-		return -ENOPROTOOPT;
+		return sock_opt_stream_get(sk, name, val, len);
 	}
 }
 

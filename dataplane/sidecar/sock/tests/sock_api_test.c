@@ -169,6 +169,140 @@ libsctp_calls(void)
 	close(s);
 }
 
+/* Read notifications until one of type arrives (or a few others went by). */
+static bool
+await_note(int s, uint16_t type, void *out, size_t outlen)
+{
+	for (int i = 0; i < 8; i++) {
+		char buf[512];
+		struct iovec v = { buf, sizeof(buf) };
+		struct msghdr mh = { .msg_iov = &v, .msg_iovlen = 1 };
+		ssize_t r = recvmsg(s, &mh, 0);
+		if (r <= 0)
+			return false;
+		const union sctp_notification *n = (const void *)buf;
+		if ((mh.msg_flags & MSG_NOTIFICATION) && n->sn_header.sn_type == type) {
+			memcpy(out, buf, (size_t)r < outlen ? (size_t)r : outlen);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The association's options through the daemon: paths, scheduler, reconfiguration. */
+static void
+options(void)
+{
+	/* 8 streams each way, so that two more fit the daemon's 64. */
+	int s = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	struct sctp_initmsg im = { .sinit_num_ostreams = 8, .sinit_max_instreams = 8 };
+	if (s < 0 || setsockopt(s, IPPROTO_SCTP, SCTP_INITMSG, &im, sizeof(im)) != 0 ||
+	    connect(s, (struct sockaddr *)&peer, sizeof(peer)) != 0) {
+		printf("FAIL socket/INITMSG/connect: %s\n", strerror(errno));
+		exit(100);
+	}
+	struct sctp_paddrinfo pi;
+	memset(&pi, 0, sizeof(pi));
+	memcpy(&pi.spinfo_address, &peer, sizeof(peer));
+	socklen_t l = sizeof(pi);
+	int rc = getsockopt(s, IPPROTO_SCTP, SCTP_GET_PEER_ADDR_INFO, &pi, &l);
+	check(rc == 0 && pi.spinfo_state == SCTP_ACTIVE && pi.spinfo_mtu > 0 && pi.spinfo_cwnd > 0,
+	      "SCTP_GET_PEER_ADDR_INFO of the peer: active, mtu %u, cwnd %u", pi.spinfo_mtu,
+	      pi.spinfo_cwnd);
+	struct sctp_paddrparams pp;
+	memset(&pp, 0, sizeof(pp));
+	pp.spp_hbinterval = 7000;
+	pp.spp_flags = SPP_HB_ENABLE;
+	rc = setsockopt(s, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp));
+	memset(&pp, 0, sizeof(pp));
+	l = sizeof(pp);
+	int rc2 = getsockopt(s, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, &l);
+	check(rc == 0 && rc2 == 0 && pp.spp_hbinterval == 7000 && (pp.spp_flags & SPP_HB_ENABLE),
+	      "SCTP_PEER_ADDR_PARAMS: HB.interval 7000 ms set and read back (%u)",
+	      pp.spp_hbinterval);
+	pp.spp_flags = SPP_HB_DEMAND;
+	rc = setsockopt(s, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp));
+	int e = errno;
+	check(rc != 0 && e == EOPNOTSUPP, "SPP_HB_DEMAND: EOPNOTSUPP (%s)", strerror(e));
+	struct sctp_prim pr;
+	memset(&pr, 0, sizeof(pr));
+	l = sizeof(pr);
+	rc = getsockopt(s, IPPROTO_SCTP, SCTP_PRIMARY_ADDR, &pr, &l);
+	check(rc == 0 &&
+		      ((struct sockaddr_in *)&pr.ssp_addr)->sin_addr.s_addr == peer.sin_addr.s_addr,
+	      "SCTP_PRIMARY_ADDR: the peer's address");
+
+	struct sctp_assoc_value av = { 0, SCTP_SS_PRIO };
+	rc = setsockopt(s, IPPROTO_SCTP, SCTP_STREAM_SCHEDULER, &av, sizeof(av));
+	struct sctp_stream_value sv = { 0, 3, 9 };
+	rc2 = setsockopt(s, IPPROTO_SCTP, SCTP_STREAM_SCHEDULER_VALUE, &sv, sizeof(sv));
+	memset(&av, 0, sizeof(av));
+	l = sizeof(av);
+	int rc3 = getsockopt(s, IPPROTO_SCTP, SCTP_STREAM_SCHEDULER, &av, &l);
+	sv.stream_value = 0;
+	l = sizeof(sv);
+	int rc4 = getsockopt(s, IPPROTO_SCTP, SCTP_STREAM_SCHEDULER_VALUE, &sv, &l);
+	check(rc == 0 && rc2 == 0 && rc3 == 0 && rc4 == 0 && av.assoc_value == SCTP_SS_PRIO &&
+		      sv.stream_value == 9,
+	      "SCTP_STREAM_SCHEDULER PRIO and stream 3's priority 9, read back (%u, %u)",
+	      av.assoc_value, sv.stream_value);
+
+	struct sctp_default_prinfo dp = { 0, 50, SCTP_PR_SCTP_TTL };
+	rc = setsockopt(s, IPPROTO_SCTP, SCTP_DEFAULT_PRINFO, &dp, sizeof(dp));
+	memset(&dp, 0, sizeof(dp));
+	l = sizeof(dp);
+	rc2 = getsockopt(s, IPPROTO_SCTP, SCTP_DEFAULT_PRINFO, &dp, &l);
+	char b[64];
+	int sent = (int)send(s, "timed", 5, 0);
+	int got = (int)recv(s, b, sizeof(b), 0);
+	check(rc == 0 && rc2 == 0 && dp.pr_policy == SCTP_PR_SCTP_TTL && dp.pr_value == 50 &&
+		      sent == 5 && got == 5,
+	      "SCTP_DEFAULT_PRINFO TTL 50 ms read back; a message under it echoed");
+
+	/* Stream reconfiguration, each answered by its notification. */
+	struct sctp_event ev = { 0, SCTP_STREAM_RESET_EVENT, 1 };
+	setsockopt(s, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof(ev));
+	ev.se_type = SCTP_STREAM_CHANGE_EVENT;
+	setsockopt(s, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof(ev));
+	ev.se_type = SCTP_ASSOC_RESET_EVENT;
+	setsockopt(s, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof(ev));
+	av.assoc_id = 0;
+	av.assoc_value = SCTP_ENABLE_RESET_STREAM_REQ | SCTP_ENABLE_CHANGE_ASSOC_REQ;
+	rc = setsockopt(s, IPPROTO_SCTP, SCTP_ENABLE_STREAM_RESET, &av, sizeof(av));
+	check(rc == 0, "SCTP_ENABLE_STREAM_RESET");
+	uint8_t rbuf[sizeof(struct sctp_reset_streams) + 2 * sizeof(uint16_t)];
+	struct sctp_reset_streams *rs = (void *)rbuf;
+	rs->srs_assoc_id = 0;
+	rs->srs_flags = SCTP_STREAM_RESET_OUTGOING;
+	rs->srs_number_streams = 2;
+	rs->srs_stream_list[0] = 1;
+	rs->srs_stream_list[1] = 2;
+	rc = setsockopt(s, IPPROTO_SCTP, SCTP_RESET_STREAMS, rbuf, sizeof(rbuf));
+	uint8_t nb[128];
+	bool ok = rc == 0 && await_note(s, SCTP_STREAM_RESET_EVENT, nb, sizeof(nb));
+	const struct sctp_stream_reset_event *re = (const void *)nb;
+	check(ok && (re->strreset_flags & SCTP_STREAM_RESET_OUTGOING_SSN) &&
+		      re->strreset_length == sizeof(*re) + 4 && re->strreset_stream_list[0] == 1 &&
+		      re->strreset_stream_list[1] == 2,
+	      "SCTP_RESET_STREAMS of 1 and 2: SCTP_STREAM_RESET_EVENT naming them");
+	struct sctp_add_streams as = { 0, 0, 2 };
+	rc = setsockopt(s, IPPROTO_SCTP, SCTP_ADD_STREAMS, &as, sizeof(as));
+	ok = rc == 0 && await_note(s, SCTP_STREAM_CHANGE_EVENT, nb, sizeof(nb));
+	const struct sctp_stream_change_event *ce = (const void *)nb;
+	check(ok && ce->strchange_outstrms == 10 && !(ce->strchange_flags & 0x0c),
+	      "SCTP_ADD_STREAMS of 2 outbound to 8: SCTP_STREAM_CHANGE_EVENT, %u out",
+	      ok ? ce->strchange_outstrms : 0);
+	sctp_assoc_t zero = 0;
+	rc = setsockopt(s, IPPROTO_SCTP, SCTP_RESET_ASSOC, &zero, sizeof(zero));
+	ok = rc == 0 && await_note(s, SCTP_ASSOC_RESET_EVENT, nb, sizeof(nb));
+	const struct sctp_assoc_reset_event *ae = (const void *)nb;
+	check(ok && !(ae->assocreset_flags & 0x0c), "SCTP_RESET_ASSOC: SCTP_ASSOC_RESET_EVENT");
+	sent = (int)send(s, "after", 5, 0);
+	got = (int)recv(s, b, sizeof(b), 0);
+	check(sent == 5 && got == 5, "a message echoed after the resets");
+	close(s);
+}
+
 /* epoll, level- and edge-triggered, over a pipe and an SCTP socket. */
 static void
 epoll_mixed(void)
@@ -341,6 +475,7 @@ main(int argc, char **argv)
 	if (inet_pton(AF_INET, argv[1], &peer.sin_addr) != 1)
 		return 2;
 	libsctp_calls();
+	options();
 	epoll_mixed();
 	blocking();
 	forked();
