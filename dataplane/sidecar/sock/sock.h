@@ -261,11 +261,22 @@ extern struct sock_real sock_real;
 
 /* sock_real.c */
 void sock_real_init(void);
+void *dlsym_next(const char *name); /* the next definition of name, or abort() */
+
+/* sock_sig.c: whether an interrupted wait restarts (every handler has SA_RESTART). */
+bool sock_sig_restarts(void);
 
 /* sock_core.c: attachment, pump, descriptors, readiness. Callers hold sock_g.lock
  * unless a function says otherwise. */
-int sock_attach(void);			      /* 0 or -errno; takes and drops nothing (lock held) */
-struct sock *sock_get(int fd);		      /* the socket fd names, or NULL (lock held) */
+int sock_attach(void);	       /* 0 or -errno; takes and drops nothing (lock held) */
+struct sock *sock_get(int fd); /* the socket fd names, or NULL (lock held) */
+/*
+ * Whether fd may be one of ours, without the lock: every wrapper asks this
+ * first, so that a call on any other descriptor — a signal handler's write
+ * to its self-pipe while the interrupted thread holds the lock, say — goes
+ * to the C library at once and never waits for the lock.
+ */
+bool sock_maybe_ours(int fd);
 int sock_check(struct sock *sk);	      /* 0, or -ENOTSUP for an orphan (and says why once) */
 struct sock *sock_new(int domain, int type);  /* no descriptors yet */
 int sock_open_fd(struct sock *sk, int flags); /* the pair; SOCK_NONBLOCK, SOCK_CLOEXEC */

@@ -70,7 +70,7 @@ static struct sock *
 sock_enter(int fd)
 {
 	sock_real_init();
-	if (sock_inside || fd < 0 || fd >= sock_g.nfd)
+	if (!sock_maybe_ours(fd))
 		return NULL;
 	pthread_mutex_lock(&sock_g.lock);
 	struct sock *sk = sock_get(fd);
@@ -440,7 +440,7 @@ getpeername(int fd, struct sockaddr *sa, socklen_t *len)
 static int
 sock_dup_done(int oldfd, int newfd)
 {
-	if (newfd < 0 || sock_inside)
+	if (newfd < 0 || !sock_maybe_ours(oldfd))
 		return newfd;
 	pthread_mutex_lock(&sock_g.lock);
 	struct sock *sk = sock_get(oldfd);

@@ -144,14 +144,18 @@ sock_bind_fd(struct sock *sk, int fd)
 		int n = sock_g.nfd != 0 ? sock_g.nfd : 1024;
 		while (n <= fd)
 			n *= 2;
-		struct sock **t = realloc(sock_g.byfd, (size_t)n * sizeof(*t));
+		struct sock **t = calloc((size_t)n, sizeof(*t));
 		if (t == NULL)
 			abort(); /* a few kilobytes more, once; nothing sensible to do without */
-		memset(t + sock_g.nfd, 0, (size_t)(n - sock_g.nfd) * sizeof(*t));
-		sock_g.byfd = t;
-		sock_g.nfd = n;
+		if (sock_g.byfd != NULL)
+			memcpy(t, sock_g.byfd, (size_t)sock_g.nfd * sizeof(*t));
+		/* The table first, then its size: sock_maybe_ours() reads them the other
+		 * way round, without the lock. The old table is never freed: a reader may
+		 * still be looking at it. */
+		__atomic_store_n(&sock_g.byfd, t, __ATOMIC_RELEASE);
+		__atomic_store_n(&sock_g.nfd, n, __ATOMIC_RELEASE);
 	}
-	sock_g.byfd[fd] = sk;
+	__atomic_store_n(&sock_g.byfd[fd], sk, __ATOMIC_RELEASE);
 	sk->refs++;
 }
 
@@ -160,7 +164,7 @@ sock_unbind_fd(int fd)
 {
 	if (fd >= 0 && fd < sock_g.nfd && sock_g.byfd[fd] != NULL) {
 		sock_g.byfd[fd]->refs--;
-		sock_g.byfd[fd] = NULL;
+		__atomic_store_n(&sock_g.byfd[fd], NULL, __ATOMIC_RELEASE);
 	}
 }
 
@@ -168,6 +172,16 @@ struct sock *
 sock_get(int fd)
 {
 	return fd >= 0 && fd < sock_g.nfd ? sock_g.byfd[fd] : NULL;
+}
+
+bool
+sock_maybe_ours(int fd)
+{
+	if (sock_inside || fd < 0)
+		return false;
+	int n = __atomic_load_n(&sock_g.nfd, __ATOMIC_ACQUIRE);
+	struct sock **t = __atomic_load_n(&sock_g.byfd, __ATOMIC_ACQUIRE);
+	return fd < n && t != NULL && __atomic_load_n(&t[fd], __ATOMIC_ACQUIRE) != NULL;
 }
 
 int
@@ -311,8 +325,13 @@ sock_wait(struct sock *sk, short events, int64_t timeout_ms)
 	if (fd < 0)
 		return -EBADF;
 	pthread_mutex_unlock(&sock_g.lock);
-	int rc = poll(&pf, 1, timeout_ms < 0 ? -1 : (int)timeout_ms);
-	int e = errno;
+	int rc, e;
+	/* A handler's signal restarts the wait as signal(7) says Linux restarts
+	 * the call: with SA_RESTART (sock_sig.c) and no timeout on the socket. */
+	do {
+		rc = poll(&pf, 1, timeout_ms < 0 ? -1 : (int)timeout_ms);
+		e = errno;
+	} while (rc < 0 && e == EINTR && timeout_ms < 0 && sock_sig_restarts());
 	pthread_mutex_lock(&sock_g.lock);
 	if (rc < 0)
 		return e == EINTR ? -EINTR : -e;

@@ -22,7 +22,7 @@ static struct sock *
 io_enter(int fd)
 {
 	sock_real_init();
-	if (sock_inside || fd < 0 || fd >= sock_g.nfd)
+	if (!sock_maybe_ours(fd))
 		return NULL;
 	pthread_mutex_lock(&sock_g.lock);
 	struct sock *sk = sock_get(fd);

@@ -243,7 +243,7 @@ static struct sock *
 sctp_enter(int sd)
 {
 	sock_real_init();
-	if (sock_inside || sd < 0 || sd >= sock_g.nfd)
+	if (!sock_maybe_ours(sd))
 		return NULL;
 	pthread_mutex_lock(&sock_g.lock);
 	struct sock *sk = sock_get(sd);

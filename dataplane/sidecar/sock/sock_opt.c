@@ -786,7 +786,7 @@ SOCK_EXPORT int
 setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 {
 	sock_real_init();
-	if (sock_inside || fd < 0 || fd >= sock_g.nfd)
+	if (!sock_maybe_ours(fd))
 		return sock_real.setsockopt(fd, level, name, val, len);
 	pthread_mutex_lock(&sock_g.lock);
 	struct sock *sk = sock_get(fd);
@@ -805,7 +805,7 @@ SOCK_EXPORT int
 getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 {
 	sock_real_init();
-	if (sock_inside || fd < 0 || fd >= sock_g.nfd)
+	if (!sock_maybe_ours(fd))
 		return sock_real.getsockopt(fd, level, name, val, len);
 	pthread_mutex_lock(&sock_g.lock);
 	struct sock *sk = sock_get(fd);

@@ -13,8 +13,8 @@
 
 struct sock_real sock_real;
 
-static void *
-real(const char *name)
+void *
+dlsym_next(const char *name)
 {
 	void *f = dlsym(RTLD_NEXT, name);
 	if (f == NULL) {
@@ -31,7 +31,7 @@ sock_real_init(void)
 	if (sock_real.socket != NULL)
 		return;
 		/* Each is a function pointer of the type the C library declares. */
-#define REAL(f) *(void **)&sock_real.f = real(#f)
+#define REAL(f) *(void **)&sock_real.f = dlsym_next(#f)
 	REAL(close);
 	REAL(bind);
 	REAL(listen);

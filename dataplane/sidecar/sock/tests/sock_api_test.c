@@ -11,8 +11,10 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/sctp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -353,6 +355,25 @@ on_alarm(int sig)
 	alarms++;
 }
 
+static void *
+send_later(void *arg)
+{
+	usleep(300000);
+	send(*(int *)arg, "later", 5, 0);
+	return NULL;
+}
+
+static int self_pipe[2];
+static volatile sig_atomic_t storms;
+
+static void
+on_storm(int sig)
+{
+	(void)sig;
+	storms++;
+	(void)!write(self_pipe[1], "s", 1);
+}
+
 /* Blocking calls sleep (no CPU), time out, and are interrupted by signals. */
 static void
 blocking(void)
@@ -380,6 +401,38 @@ blocking(void)
 	setitimer(ITIMER_REAL, &it, NULL);
 	r = recv(s, buf, sizeof(buf), 0);
 	check(r < 0 && errno == EINTR && alarms == 1, "a signal interrupts a blocked recv: EINTR");
+
+	/* With SA_RESTART the same recv is restarted, as Linux restarts it, and
+	 * returns the message another thread sends 300 ms later. */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	pthread_t th;
+	pthread_create(&th, NULL, send_later, &s);
+	setitimer(ITIMER_REAL, &it, NULL);
+	r = recv(s, buf, sizeof(buf), 0);
+	pthread_join(th, NULL);
+	check(r == 5 && alarms == 2, "with SA_RESTART the interrupted recv goes on: %zd bytes", r);
+
+	/* A storm of signals whose handler writes to its self-pipe (a descriptor not
+	 * ours: never the library's lock) while 500 echoes go back and forth. */
+	if (pipe(self_pipe) != 0)
+		exit(100);
+	fcntl(self_pipe[1], F_SETFL, O_NONBLOCK);
+	sa.sa_handler = on_storm;
+	sigaction(SIGALRM, &sa, NULL);
+	struct itimerval storm = { { 0, 200 }, { 0, 200 } };
+	setitimer(ITIMER_REAL, &storm, NULL);
+	int echoed = 0;
+	for (int i = 0; i < 500; i++) {
+		if (send(s, "storm", 5, 0) == 5 && recv(s, buf, sizeof(buf), 0) == 5)
+			echoed++;
+	}
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	setitimer(ITIMER_REAL, &off, NULL);
+	check(echoed == 500 && storms > 0,
+	      "500 echoes under %d signals whose handler writes to a pipe", (int)storms);
+	close(self_pipe[0]);
+	close(self_pipe[1]);
 	close(s);
 
 	/* A listening socket's accept sleeps too, and SO_RCVTIMEO bounds it. */
