@@ -132,6 +132,14 @@ struct sock {
 	/* Received, in order; queued counts their unread bytes. */
 	struct sock_msg *head, *tail;
 	size_t queued;
+	/* A message read in part: its parts come before anything else. */
+	bool reading;
+	struct {
+		struct sock_asc *asc;
+		uint16_t sid;
+		uint16_t unordered; /* SOCK_MSG_UNORDERED or 0 */
+		uint32_t mid;
+	} cur;
 
 	/* Listening: associations accepted by the daemon, not yet by accept(). */
 	struct sock *acc_head, *acc_tail;
@@ -338,6 +346,9 @@ ssize_t sock_sendv(struct sock *sk, const struct iovec *iov, int n, const struct
 ssize_t sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags,
 		   struct msghdr *mh); /* mh may be NULL (no addresses, cmsgs, msg_flags) */
 void sock_default_send(const struct sock *sk, struct sock_send *si);
+bool sock_recv_ready(const struct sock *sk); /* a receive has something to read */
+/* A message the sender abandoned (PR-SCTP) after some of it was handed on: it ends there. */
+void sock_recv_aborted(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_recv *r);
 
 /* sock_io.c: sendmsg() on sk, its control messages over dflt (NULL: the socket's). */
 ssize_t sock_sendmsg_sk(struct sock *sk, const struct msghdr *mh, int flags,

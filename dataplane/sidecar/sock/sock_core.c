@@ -275,10 +275,10 @@ static bool
 sock_readable(const struct sock *sk)
 {
 	if (sk->type == SOCK_SEQPACKET)
-		return sk->head != NULL || sk->err != 0;
+		return sock_recv_ready(sk) || sk->err != 0;
 	if (sk->state == SOCK_LISTENING)
 		return sk->acc_head != NULL || sk->err != 0;
-	return sk->head != NULL || sk->err != 0 || sk->eof || sk->rd_shut;
+	return sock_recv_ready(sk) || sk->err != 0 || sk->eof || sk->rd_shut;
 }
 
 static bool
@@ -578,10 +578,9 @@ sock_recv_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_
 		return;
 	}
 	if ((r->flags & DPSCTP_CLIENT_ABORTED) != 0) {
-		/* The sender gave up the message whose first parts were read: it
-		 * ends here (RFC 6458's partial delivery aborted). */
-		if (sk->tail != NULL && (sk->tail->flags & SOCK_MSG_EOR) == 0)
-			sk->tail->flags |= SOCK_MSG_EOR;
+		/* The sender gave up the message whose first parts came: it ends
+		 * here (RFC 6458's partial delivery aborted). */
+		sock_recv_aborted(sk, a, r);
 		return;
 	}
 	struct sock_msg *m = malloc(sizeof(*m) + r->len);

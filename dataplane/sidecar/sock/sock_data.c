@@ -273,6 +273,90 @@ sock_recv_cmsgs(const struct sock *sk, const struct sock_msg *m, struct msghdr *
 	mh->msg_controllen = used;
 }
 
+/* Whether m is a part of the message sk is in the middle of. */
+static bool
+recv_part_of(const struct sock *sk, const struct sock_msg *m)
+{
+	return (m->flags & SOCK_MSG_NOTIFICATION) == 0 && m->asc == sk->cur.asc &&
+	       m->sid == sk->cur.sid && m->mid == sk->cur.mid &&
+	       (m->flags & SOCK_MSG_UNORDERED) == sk->cur.unordered;
+}
+
+/*
+ * What the next receive reads: the next part of a message begun (RFC 6458
+ * §4.1.8: a message is read to its end before any other, though with
+ * I-DATA the data plane hands on parts of several at once), else the
+ * first queued. NULL when none; *prev is the one before it in the queue.
+ */
+static struct sock_msg *
+recv_pick(const struct sock *sk, struct sock_msg **prev)
+{
+	*prev = NULL;
+	if (!sk->reading)
+		return sk->head;
+	for (struct sock_msg *m = sk->head; m != NULL; *prev = m, m = m->next)
+		if (recv_part_of(sk, m))
+			return m;
+	return NULL;
+}
+
+bool
+sock_recv_ready(const struct sock *sk)
+{
+	struct sock_msg *prev;
+	return recv_pick(sk, &prev) != NULL;
+}
+
+void
+sock_recv_aborted(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_recv *r)
+{
+	struct sock_msg *last = NULL;
+	for (struct sock_msg *m = sk->head; m != NULL; m = m->next)
+		if ((m->flags & SOCK_MSG_NOTIFICATION) == 0 && m->asc == a && m->sid == r->sid &&
+		    m->mid == r->mid &&
+		    (m->flags & SOCK_MSG_UNORDERED) ==
+			    (r->flags & DPSCTP_CLIENT_UNORDERED ? SOCK_MSG_UNORDERED : 0))
+			last = m;
+	if (last != NULL)
+		last->flags |= SOCK_MSG_EOR; /* what was delivered of it is all there is */
+	else if (sk->reading && sk->cur.asc == a && sk->cur.sid == r->sid && sk->cur.mid == r->mid)
+		sk->reading = false;
+	sock_ready(sk);
+}
+
+/* Copy from m at its offset into the vector from byte at on: bytes copied. */
+static size_t
+recv_copy(struct sock_msg *m, const struct iovec *iov, int n, size_t at)
+{
+	size_t left = m->len - m->off, done = 0, skip = at;
+	for (int i = 0; i < n && done < left; i++) {
+		if (skip >= iov[i].iov_len) {
+			skip -= iov[i].iov_len;
+			continue;
+		}
+		size_t room = iov[i].iov_len - skip;
+		size_t k = room < left - done ? room : left - done;
+		memcpy((uint8_t *)iov[i].iov_base + skip, m->data + m->off + done, k);
+		done += k;
+		skip = 0;
+	}
+	return done;
+}
+
+/* m (whose predecessor is prev) consumed: out of the queue. */
+static void
+recv_unlink(struct sock *sk, struct sock_msg *m, struct sock_msg *prev)
+{
+	if (prev != NULL)
+		prev->next = m->next;
+	else
+		sk->head = m->next;
+	if (sk->tail == m)
+		sk->tail = prev;
+	sock_asc_put(m->asc);
+	free(m);
+}
+
 ssize_t
 sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct msghdr *mh)
 {
@@ -284,18 +368,12 @@ sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct ms
 	if (mh != NULL)
 		mh->msg_flags = 0;
 	bool many = sk->type == SOCK_SEQPACKET;
+	size_t room = sock_iov_len(iov, n);
 	for (;;) {
 		if (sk->state == SOCK_LISTENING && !many)
 			return -ENOTCONN;
-		struct sock_msg *m = sk->head;
+		struct sock_msg *prev, *m = recv_pick(sk, &prev);
 		if (m != NULL) {
-			size_t done = 0, left = m->len - m->off;
-			for (int i = 0; i < n && done < left; i++) {
-				size_t k =
-					iov[i].iov_len < left - done ? iov[i].iov_len : left - done;
-				memcpy(iov[i].iov_base, m->data + m->off + done, k);
-				done += k;
-			}
 			if (mh != NULL) {
 				if (mh->msg_name != NULL) {
 					socklen_t l = mh->msg_namelen;
@@ -305,28 +383,50 @@ sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct ms
 					mh->msg_namelen = l;
 				}
 				if (mh->msg_control != NULL && mh->msg_controllen != 0 &&
-				    m->off == 0)
+				    m->off == 0 && !sk->reading)
 					sock_recv_cmsgs(sk, m, mh);
 				else
 					mh->msg_controllen = 0;
 				if ((m->flags & SOCK_MSG_NOTIFICATION) != 0)
 					mh->msg_flags |= MSG_NOTIFICATION;
-				if (done == left && (m->flags & SOCK_MSG_EOR) != 0)
+			}
+			if ((flags & MSG_PEEK) != 0) {
+				size_t k = recv_copy(m, iov, n, 0);
+				if (mh != NULL && k == m->len - m->off && (m->flags & SOCK_MSG_EOR))
 					mh->msg_flags |= MSG_EOR;
+				return (ssize_t)k;
 			}
-			if ((flags & MSG_PEEK) != 0)
-				return (ssize_t)done;
-			m->off += (uint32_t)done;
 			bool was_over = sk->queued > (size_t)sk->rcvbuf;
-			sk->queued -= done;
-			/* What did not fit waits for the next receive (no MSG_EOR yet). */
-			if (m->off == m->len) {
-				sk->head = m->next;
-				if (sk->head == NULL)
-					sk->tail = NULL;
-				sock_asc_put(m->asc);
-				free(m);
+			size_t done = 0;
+			bool eor = false;
+			/* The parts of one message, as many as fit: Linux hands on a
+			 * message's bytes up to the buffer, whatever its chunks. */
+			while (m != NULL) {
+				size_t k = recv_copy(m, iov, n, done);
+				done += k;
+				m->off += (uint32_t)k;
+				sk->queued -= k;
+				if (m->off < m->len)
+					break; /* the rest waits for the next receive (no MSG_EOR
+						  yet) */
+				eor = (m->flags & SOCK_MSG_EOR) != 0;
+				bool note = (m->flags & SOCK_MSG_NOTIFICATION) != 0;
+				if (!note && !eor) {
+					sk->reading = true;
+					sk->cur.asc = m->asc;
+					sk->cur.sid = m->sid;
+					sk->cur.mid = m->mid;
+					sk->cur.unordered = m->flags & SOCK_MSG_UNORDERED;
+				} else if (!note) {
+					sk->reading = false;
+				}
+				recv_unlink(sk, m, prev);
+				if (note || eor || done == room)
+					break;
+				m = recv_pick(sk, &prev);
 			}
+			if (mh != NULL && eor)
+				mh->msg_flags |= MSG_EOR;
 			if (was_over && sk->queued <= (size_t)sk->rcvbuf) {
 				sock_g.over_rcvbuf--;
 				pthread_cond_broadcast(&sock_g.cv);
