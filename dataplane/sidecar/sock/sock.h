@@ -285,6 +285,10 @@ struct sock *sock_get(int fd); /* the socket fd names, or NULL (lock held) */
  * to the C library at once and never waits for the lock.
  */
 bool sock_maybe_ours(int fd);
+/* A wrapper's way in: the socket fd names, locked; NULL (not locked) when fd
+ * is not ours. And out: unlocked, -errno turned into errno and -1. */
+struct sock *sock_enter(int fd);
+ssize_t sock_leave(ssize_t rc);
 int sock_check(struct sock *sk);	      /* 0, or -ENOTSUP for an orphan (and says why once) */
 struct sock *sock_new(int domain, int type);  /* no descriptors yet */
 int sock_open_fd(struct sock *sk, int flags); /* the pair; SOCK_NONBLOCK, SOCK_CLOEXEC */

@@ -65,27 +65,6 @@ socket(int domain, int type, int protocol)
 	return fd;
 }
 
-/* Lock and find: the socket fd names, or NULL (unlocked) when it is not ours. */
-static struct sock *
-sock_enter(int fd)
-{
-	sock_real_init();
-	if (!sock_maybe_ours(fd))
-		return NULL;
-	pthread_mutex_lock(&sock_g.lock);
-	struct sock *sk = sock_get(fd);
-	if (sk == NULL)
-		pthread_mutex_unlock(&sock_g.lock);
-	return sk;
-}
-
-static int
-sock_leave(int rc)
-{
-	pthread_mutex_unlock(&sock_g.lock);
-	return rc < 0 ? sock_fail(rc) : rc;
-}
-
 SOCK_EXPORT int
 bind(int fd, const struct sockaddr *sa, socklen_t len)
 {
@@ -94,18 +73,18 @@ bind(int fd, const struct sockaddr *sa, socklen_t len)
 		return sock_real.bind(fd, sa, len);
 	int rc = sock_check(sk);
 	if (rc != 0)
-		return sock_leave(rc);
+		return (int)sock_leave(rc);
 	struct sctp_addr a;
 	uint16_t port;
 	if (sk->bound || sk->state != SOCK_FRESH)
-		return sock_leave(-EINVAL);
+		return (int)sock_leave(-EINVAL);
 	if ((rc = sock_addr_from(sa, len, &a, &port)) != 0)
-		return sock_leave(rc);
+		return (int)sock_leave(rc);
 	if (sa->sa_family == AF_INET6 && sk->domain == AF_INET)
-		return sock_leave(-EINVAL);
+		return (int)sock_leave(-EINVAL);
 	sock_addr_to(&a, port, sk->domain, &sk->local);
 	sk->bound = true;
-	return sock_leave(0);
+	return (int)sock_leave(0);
 }
 
 static int
@@ -129,13 +108,13 @@ listen(int fd, int backlog)
 		return sock_real.listen(fd, backlog);
 	int rc = sock_check(sk);
 	if (rc != 0)
-		return sock_leave(rc);
+		return (int)sock_leave(rc);
 	/* As Linux: at least 1, at most net.core.somaxconn's default. */
 	sk->backlog = backlog < 1 ? 1u : backlog > 4096 ? 4096u : (unsigned)backlog;
 	if (sk->state == SOCK_LISTENING)
-		return sock_leave(0);
+		return (int)sock_leave(0);
 	if (sk->state != SOCK_FRESH)
-		return sock_leave(-EINVAL);
+		return (int)sock_leave(-EINVAL);
 	struct sockaddr_in *in = (struct sockaddr_in *)&sk->local;
 	uint16_t port = ntohs(in->sin_port);
 	if (port != 0) {
@@ -155,7 +134,7 @@ listen(int fd, int backlog)
 	}
 	if (rc == 0)
 		sk->state = SOCK_LISTENING;
-	return sock_leave(rc);
+	return (int)sock_leave(rc);
 }
 
 static int
@@ -166,18 +145,20 @@ sock_accept_one(int fd, struct sockaddr *sa, socklen_t *len, int flags)
 		return sock_real.accept4(fd, sa, len, flags);
 	int rc = sock_check(l);
 	if (rc != 0)
-		return sock_leave(rc);
+		return (int)sock_leave(rc);
 	if ((flags & ~(SOCK_NONBLOCK | SOCK_CLOEXEC)) != 0)
-		return sock_leave(-EINVAL);
+		return (int)sock_leave(-EINVAL);
 	if (l->type == SOCK_SEQPACKET)
-		return sock_leave(-EOPNOTSUPP); /* its associations are its own (RFC 6458 §3) */
+		return (int)sock_leave(
+			-EOPNOTSUPP); /* its associations are its own (RFC 6458 §3) */
 	for (;;) {
 		if (l->state != SOCK_LISTENING)
-			return sock_leave(-EINVAL);
+			return (int)sock_leave(-EINVAL);
 		struct sock *sk = l->acc_head;
 		if (sk != NULL) {
 			if ((rc = sock_open_fd(sk, flags)) != 0)
-				return sock_leave(rc == -EMFILE || rc == -ENFILE ? rc : -ENOBUFS);
+				return (int)sock_leave(rc == -EMFILE || rc == -ENFILE ? rc
+										      : -ENOBUFS);
 			l->acc_head = sk->acc_next;
 			if (l->acc_head == NULL)
 				l->acc_tail = NULL;
@@ -186,20 +167,20 @@ sock_accept_one(int fd, struct sockaddr *sa, socklen_t *len, int flags)
 			sock_ready(l);
 			sock_ready(sk);
 			sock_addr_copy_out(&sk->peer, sa, len);
-			return sock_leave(sk->fd);
+			return (int)sock_leave(sk->fd);
 		}
 		if (l->err != 0) {
 			rc = -l->err;
 			l->err = 0;
 			sock_ready(l);
-			return sock_leave(rc);
+			return (int)sock_leave(rc);
 		}
 		if (sock_nonblocking(l))
-			return sock_leave(-EAGAIN);
+			return (int)sock_leave(-EAGAIN);
 		if ((rc = sock_wait(l, POLLIN, l->rcvtimeo_ms)) != 0)
-			return sock_leave(rc);
+			return (int)sock_leave(rc);
 		if (sock_get(fd) != l)
-			return sock_leave(-EBADF); /* closed meanwhile by another thread */
+			return (int)sock_leave(-EBADF); /* closed meanwhile by another thread */
 	}
 }
 
@@ -305,7 +286,7 @@ connect(int fd, const struct sockaddr *sa, socklen_t len)
 	if (sk == NULL)
 		return sock_real.connect(fd, sa, len);
 	sctp_assoc_t id;
-	return sock_leave(sock_connect_sk(sk, fd, sa, len, &id));
+	return (int)sock_leave(sock_connect_sk(sk, fd, sa, len, &id));
 }
 
 /* The last descriptor of sk is gone. */
@@ -388,15 +369,15 @@ shutdown(int fd, int how)
 		return sock_real.shutdown(fd, how);
 	int rc = sock_check(sk);
 	if (rc != 0)
-		return sock_leave(rc);
+		return (int)sock_leave(rc);
 	if (how != SHUT_RD && how != SHUT_WR && how != SHUT_RDWR)
-		return sock_leave(-EINVAL);
+		return (int)sock_leave(-EINVAL);
 	/* A one-to-many socket closes its associations one by one (SCTP_EOF); Linux
 	 * takes the call and does nothing to them. */
 	if (sk->type == SOCK_SEQPACKET)
-		return sock_leave(sk->state == SOCK_FRESH && sk->ascs == NULL ? -ENOTCONN : 0);
+		return (int)sock_leave(sk->state == SOCK_FRESH && sk->ascs == NULL ? -ENOTCONN : 0);
 	if (sk->state != SOCK_CONNECTED)
-		return sock_leave(-ENOTCONN);
+		return (int)sock_leave(-ENOTCONN);
 	if (how != SHUT_WR) {
 		sk->rd_shut = true;
 	}
@@ -406,7 +387,7 @@ shutdown(int fd, int how)
 		sk->wr_shut = true;
 	}
 	sock_ready(sk);
-	return sock_leave(0);
+	return (int)sock_leave(0);
 }
 
 SOCK_EXPORT int
@@ -416,9 +397,9 @@ getsockname(int fd, struct sockaddr *sa, socklen_t *len)
 	if (sk == NULL)
 		return sock_real.getsockname(fd, sa, len);
 	if (sa == NULL || len == NULL)
-		return sock_leave(-EFAULT);
+		return (int)sock_leave(-EFAULT);
 	sock_addr_copy_out(&sk->local, sa, len);
-	return sock_leave(0);
+	return (int)sock_leave(0);
 }
 
 SOCK_EXPORT int
@@ -428,12 +409,12 @@ getpeername(int fd, struct sockaddr *sa, socklen_t *len)
 	if (sk == NULL)
 		return sock_real.getpeername(fd, sa, len);
 	if (sa == NULL || len == NULL)
-		return sock_leave(-EFAULT);
+		return (int)sock_leave(-EFAULT);
 	if (sk->type == SOCK_SEQPACKET ||
 	    (sk->state != SOCK_CONNECTED && sk->state != SOCK_CONNECTING))
-		return sock_leave(-ENOTCONN);
+		return (int)sock_leave(-ENOTCONN);
 	sock_addr_copy_out(&sk->peer, sa, len);
-	return sock_leave(0);
+	return (int)sock_leave(0);
 }
 
 /* dup() and its kin: the new descriptor names the same socket. */
@@ -540,7 +521,7 @@ ioctl(int fd, unsigned long req, ...)
 		struct sock *sk = sock_enter(fd);
 		if (sk != NULL) {
 			*(int *)arg = sk->head != NULL ? (int)(sk->head->len - sk->head->off) : 0;
-			return sock_leave(0);
+			return (int)sock_leave(0);
 		}
 	}
 	return sock_real.ioctl(fd, req, arg);

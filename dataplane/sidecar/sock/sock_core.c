@@ -174,6 +174,26 @@ sock_get(int fd)
 	return fd >= 0 && fd < sock_g.nfd ? sock_g.byfd[fd] : NULL;
 }
 
+struct sock *
+sock_enter(int fd)
+{
+	sock_real_init();
+	if (!sock_maybe_ours(fd))
+		return NULL;
+	pthread_mutex_lock(&sock_g.lock);
+	struct sock *sk = sock_get(fd);
+	if (sk == NULL)
+		pthread_mutex_unlock(&sock_g.lock);
+	return sk;
+}
+
+ssize_t
+sock_leave(ssize_t rc)
+{
+	pthread_mutex_unlock(&sock_g.lock);
+	return rc < 0 ? sock_fail((int)rc) : rc;
+}
+
 bool
 sock_maybe_ours(int fd)
 {

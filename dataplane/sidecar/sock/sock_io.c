@@ -18,40 +18,20 @@ ssize_t __recv_chk(int fd, void *buf, size_t len, size_t buflen, int flags);
 ssize_t __recvfrom_chk(int fd, void *buf, size_t len, size_t buflen, int flags, struct sockaddr *sa,
 		       socklen_t *sl);
 
-static struct sock *
-io_enter(int fd)
-{
-	sock_real_init();
-	if (!sock_maybe_ours(fd))
-		return NULL;
-	pthread_mutex_lock(&sock_g.lock);
-	struct sock *sk = sock_get(fd);
-	if (sk == NULL)
-		pthread_mutex_unlock(&sock_g.lock);
-	return sk;
-}
-
-static ssize_t
-io_leave(ssize_t rc)
-{
-	pthread_mutex_unlock(&sock_g.lock);
-	return rc < 0 ? sock_fail((int)rc) : rc;
-}
-
 static ssize_t
 io_send(struct sock *sk, const void *buf, size_t len, int flags)
 {
 	struct iovec v = { (void *)(uintptr_t)buf, len };
 	struct sock_send si;
 	sock_default_send(sk, &si);
-	return io_leave(sock_sendv(sk, &v, 1, &si, flags));
+	return sock_leave(sock_sendv(sk, &v, 1, &si, flags));
 }
 
 static ssize_t
 io_recv(struct sock *sk, void *buf, size_t len, int flags)
 {
 	struct iovec v = { buf, len };
-	return io_leave(sock_recvv(sk, &v, 1, flags, NULL));
+	return sock_leave(sock_recvv(sk, &v, 1, flags, NULL));
 }
 
 /* PR-SCTP policies: RFC 6458's SCTP_PR_SCTP_* to the daemon's. */
@@ -158,7 +138,7 @@ sock_sendmsg_sk(struct sock *sk, const struct msghdr *mh, int flags, const struc
 SOCK_EXPORT ssize_t
 send(int fd, const void *buf, size_t len, int flags)
 {
-	struct sock *sk = io_enter(fd);
+	struct sock *sk = sock_enter(fd);
 	return sk == NULL ? sock_real.send(fd, buf, len, flags) : io_send(sk, buf, len, flags);
 }
 
@@ -170,14 +150,14 @@ send(int fd, const void *buf, size_t len, int flags)
 static struct sock *
 io_enter_to(int fd, const struct sockaddr *sa, socklen_t sl)
 {
-	struct sock *sk = io_enter(fd);
+	struct sock *sk = sock_enter(fd);
 	if (sk == NULL || sa == NULL || sk->state != SOCK_FRESH || sk->orphan ||
 	    sk->type == SOCK_SEQPACKET)
 		return sk;
 	pthread_mutex_unlock(&sock_g.lock);
 	if (connect(fd, sa, sl) != 0 && errno != EISCONN && errno != EINPROGRESS)
 		return (struct sock *)-1;
-	return io_enter(fd);
+	return sock_enter(fd);
 }
 
 SOCK_EXPORT ssize_t
@@ -192,7 +172,7 @@ sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *sa
 	struct msghdr mh = {
 		.msg_name = (void *)(uintptr_t)sa, .msg_namelen = sl, .msg_iov = &v, .msg_iovlen = 1
 	};
-	return io_leave(sock_sendmsg_sk(sk, &mh, flags, NULL));
+	return sock_leave(sock_sendmsg_sk(sk, &mh, flags, NULL));
 }
 
 SOCK_EXPORT ssize_t
@@ -203,38 +183,38 @@ sendmsg(int fd, const struct msghdr *mh, int flags)
 		return -1;
 	if (sk == NULL)
 		return sock_real.sendmsg(fd, mh, flags);
-	return io_leave(sock_sendmsg_sk(sk, mh, flags, NULL));
+	return sock_leave(sock_sendmsg_sk(sk, mh, flags, NULL));
 }
 
 SOCK_EXPORT ssize_t
 write(int fd, const void *buf, size_t len)
 {
-	struct sock *sk = io_enter(fd);
+	struct sock *sk = sock_enter(fd);
 	return sk == NULL ? sock_real.write(fd, buf, len) : io_send(sk, buf, len, 0);
 }
 
 SOCK_EXPORT ssize_t
 writev(int fd, const struct iovec *iov, int n)
 {
-	struct sock *sk = io_enter(fd);
+	struct sock *sk = sock_enter(fd);
 	if (sk == NULL)
 		return sock_real.writev(fd, iov, n);
 	struct sock_send si;
 	sock_default_send(sk, &si);
-	return io_leave(n < 0 ? -EINVAL : sock_sendv(sk, iov, n, &si, 0));
+	return sock_leave(n < 0 ? -EINVAL : sock_sendv(sk, iov, n, &si, 0));
 }
 
 SOCK_EXPORT ssize_t
 recv(int fd, void *buf, size_t len, int flags)
 {
-	struct sock *sk = io_enter(fd);
+	struct sock *sk = sock_enter(fd);
 	return sk == NULL ? sock_real.recv(fd, buf, len, flags) : io_recv(sk, buf, len, flags);
 }
 
 SOCK_EXPORT ssize_t
 recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *sa, socklen_t *sl)
 {
-	struct sock *sk = io_enter(fd);
+	struct sock *sk = sock_enter(fd);
 	if (sk == NULL)
 		return sock_real.recvfrom(fd, buf, len, flags, sa, sl);
 	struct iovec v = { buf, len };
@@ -244,32 +224,32 @@ recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *sa, socklen_
 	ssize_t rc = sock_recvv(sk, &v, 1, flags, sa != NULL && sl != NULL ? &mh : NULL);
 	if (rc >= 0 && sa != NULL && sl != NULL)
 		*sl = mh.msg_namelen;
-	return io_leave(rc);
+	return sock_leave(rc);
 }
 
 SOCK_EXPORT ssize_t
 recvmsg(int fd, struct msghdr *mh, int flags)
 {
-	struct sock *sk = io_enter(fd);
+	struct sock *sk = sock_enter(fd);
 	if (sk == NULL)
 		return sock_real.recvmsg(fd, mh, flags);
-	return io_leave(sock_recvv(sk, mh->msg_iov, (int)mh->msg_iovlen, flags, mh));
+	return sock_leave(sock_recvv(sk, mh->msg_iov, (int)mh->msg_iovlen, flags, mh));
 }
 
 SOCK_EXPORT ssize_t
 read(int fd, void *buf, size_t len)
 {
-	struct sock *sk = io_enter(fd);
+	struct sock *sk = sock_enter(fd);
 	return sk == NULL ? sock_real.read(fd, buf, len) : io_recv(sk, buf, len, 0);
 }
 
 SOCK_EXPORT ssize_t
 readv(int fd, const struct iovec *iov, int n)
 {
-	struct sock *sk = io_enter(fd);
+	struct sock *sk = sock_enter(fd);
 	if (sk == NULL)
 		return sock_real.readv(fd, iov, n);
-	return io_leave(n < 0 ? -EINVAL : sock_recvv(sk, iov, n, 0, NULL));
+	return sock_leave(n < 0 ? -EINVAL : sock_recvv(sk, iov, n, 0, NULL));
 }
 
 /* _FORTIFY_SOURCE's checked forms: the same, once the buffer is known to fit. */

@@ -238,27 +238,6 @@ sctp_bindx(int sd, struct sockaddr *addrs, int addrcnt, int flags)
 	return sock_fail(-EINVAL);
 }
 
-/* Ours, locked, or NULL (unlocked) for a descriptor that is not. */
-static struct sock *
-sctp_enter(int sd)
-{
-	sock_real_init();
-	if (!sock_maybe_ours(sd))
-		return NULL;
-	pthread_mutex_lock(&sock_g.lock);
-	struct sock *sk = sock_get(sd);
-	if (sk == NULL)
-		pthread_mutex_unlock(&sock_g.lock);
-	return sk;
-}
-
-static int
-sctp_leave(int rc)
-{
-	pthread_mutex_unlock(&sock_g.lock);
-	return rc < 0 ? sock_fail(rc) : rc;
-}
-
 SOCK_EXPORT int
 sctp_connectx(int sd, struct sockaddr *addrs, int addrcnt, sctp_assoc_t *id)
 {
@@ -267,7 +246,7 @@ sctp_connectx(int sd, struct sockaddr *addrs, int addrcnt, sctp_assoc_t *id)
 	/* The first address is the primary (the daemon's association is set up to
 	 * it; the peer's INIT ACK lists the others). */
 	socklen_t len = (socklen_t)sctp_getaddrlen(addrs->sa_family);
-	struct sock *sk = sctp_enter(sd);
+	struct sock *sk = sock_enter(sd);
 	if (sk == NULL) {
 		int rc = connect(sd, addrs, len);
 		if (rc == 0 && id != NULL)
@@ -280,13 +259,13 @@ sctp_connectx(int sd, struct sockaddr *addrs, int addrcnt, sctp_assoc_t *id)
 		*id = aid;
 	if (rc == 0)
 		errno = 0; /* as libsctp's callers expect of a success */
-	return sctp_leave(rc);
+	return (int)sock_leave(rc);
 }
 
 SOCK_EXPORT int
 sctp_peeloff_flags(int sd, sctp_assoc_t assoc_id, unsigned flags)
 {
-	struct sock *sk = sctp_enter(sd);
+	struct sock *sk = sock_enter(sd);
 	if (sk == NULL) {
 		/* A kernel socket (DPSCTP_SOCK_FALLBACK=kernel): Linux's own option. */
 		struct {
@@ -304,7 +283,7 @@ sctp_peeloff_flags(int sd, sctp_assoc_t assoc_id, unsigned flags)
 	int rc = sock_check(sk);
 	if (rc == 0)
 		rc = sock_peeloff_sk(sk, assoc_id, flags);
-	return sctp_leave(rc);
+	return (int)sock_leave(rc);
 }
 
 SOCK_EXPORT int
@@ -361,7 +340,7 @@ sctp_getpaddrs(int sd, sctp_assoc_t id, struct sockaddr **addrs)
 {
 	if (addrs == NULL)
 		return sock_fail(-EINVAL);
-	struct sock *sk = sctp_enter(sd);
+	struct sock *sk = sock_enter(sd);
 	if (sk != NULL && sk->type == SOCK_SEQPACKET) {
 		/* One association of many: its peer (the primary address). */
 		struct sockaddr_storage ss;
@@ -373,7 +352,7 @@ sctp_getpaddrs(int sd, sctp_assoc_t id, struct sockaddr **addrs)
 			else
 				memcpy(*addrs, &ss, len);
 		}
-		return sctp_leave(rc == 0 ? 1 : rc);
+		return (int)sock_leave(rc == 0 ? 1 : rc);
 	}
 	if (sk != NULL)
 		pthread_mutex_unlock(&sock_g.lock);

@@ -785,37 +785,19 @@ sock_getopt(struct sock *sk, int level, int name, void *val, socklen_t *len)
 SOCK_EXPORT int
 setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 {
-	sock_real_init();
-	if (!sock_maybe_ours(fd))
+	struct sock *sk = sock_enter(fd);
+	if (sk == NULL)
 		return sock_real.setsockopt(fd, level, name, val, len);
-	pthread_mutex_lock(&sock_g.lock);
-	struct sock *sk = sock_get(fd);
-	if (sk == NULL) {
-		pthread_mutex_unlock(&sock_g.lock);
-		return sock_real.setsockopt(fd, level, name, val, len);
-	}
 	int rc = sock_check(sk);
-	if (rc == 0)
-		rc = sock_setopt(sk, level, name, val, len);
-	pthread_mutex_unlock(&sock_g.lock);
-	return rc < 0 ? sock_fail(rc) : 0;
+	return (int)sock_leave(rc != 0 ? rc : sock_setopt(sk, level, name, val, len));
 }
 
 SOCK_EXPORT int
 getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 {
-	sock_real_init();
-	if (!sock_maybe_ours(fd))
+	struct sock *sk = sock_enter(fd);
+	if (sk == NULL)
 		return sock_real.getsockopt(fd, level, name, val, len);
-	pthread_mutex_lock(&sock_g.lock);
-	struct sock *sk = sock_get(fd);
-	if (sk == NULL) {
-		pthread_mutex_unlock(&sock_g.lock);
-		return sock_real.getsockopt(fd, level, name, val, len);
-	}
 	int rc = sock_check(sk);
-	if (rc == 0)
-		rc = sock_getopt(sk, level, name, val, len);
-	pthread_mutex_unlock(&sock_g.lock);
-	return rc < 0 ? sock_fail(rc) : 0;
+	return (int)sock_leave(rc != 0 ? rc : sock_getopt(sk, level, name, val, len));
 }
