@@ -67,6 +67,8 @@ MAPPED = {
     "./dev.sh test   # set up, build, run every test suite": "CI: .ci/run",
     "sudo ./dev.sh test                                       # runs the interop suite too (root)":
         "CI: .ci/run",
+    # docs/SOCKETS.md: the conformance run against Linux's SCTP (a QEMU guest)
+    "sudo meson test -C build sock_conform_linux": "sock_conform_linux",
     # docs/INTEROP.md
     "sudo meson test -C build --suite interop                 # the suite alone, ~8 min":
         "suite interop",

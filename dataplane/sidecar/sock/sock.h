@@ -124,10 +124,12 @@ struct sock {
 	struct sockaddr_storage peer;
 	uint16_t out_streams, in_streams;
 
-	int err;      /* SO_ERROR: a positive errno, 0 none */
-	bool eof;     /* nothing more will come: the association ended or is shutting down */
-	bool rd_shut; /* shutdown(SHUT_RD) */
-	bool wr_shut; /* shutdown(SHUT_WR) or a graceful close begun */
+	int err;	  /* SO_ERROR: a positive errno, 0 none */
+	bool eof;	  /* the peer sends nothing more: its SHUTDOWN came, or the end */
+	bool ended;	  /* the association (one-to-one) is over; recv says ENOTCONN once read */
+	bool eof_pending; /* the peer closed gracefully: one receive of 0 owed (Linux's CLOSING) */
+	bool rd_shut;	  /* shutdown(SHUT_RD) */
+	bool wr_shut;	  /* shutdown(SHUT_WR) or a graceful close begun */
 
 	/* Received, in order; queued counts their unread bytes. */
 	struct sock_msg *head, *tail;

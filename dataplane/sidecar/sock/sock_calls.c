@@ -229,7 +229,7 @@ sock_connect_sk(struct sock *sk, int fd, const struct sockaddr *sa, socklen_t le
 		return sock_connect_many(sk, sa, len, id);
 	if (sk->state == SOCK_CONNECTING)
 		return -EALREADY;
-	if (sk->state == SOCK_CONNECTED)
+	if (sk->state == SOCK_CONNECTED || sk->state == SOCK_LISTENING)
 		return -EISCONN;
 	if (sk->state != SOCK_FRESH)
 		return -EINVAL;
@@ -248,7 +248,7 @@ sock_connect_sk(struct sock *sk, int fd, const struct sockaddr *sa, socklen_t le
 	struct dpsctp_initmsg im;
 	sock_addr_to(&a, port, sk->domain, &sk->peer);
 	sk->state = SOCK_CONNECTING;
-	sk->eof = false;
+	sk->eof = sk->ended = sk->eof_pending = false;
 	sk->err = 0;
 	rc = dpsctp_client_connect_opts(sock_g.c, 0, &a, 1, port, sock_initmsg(sk, &im), op->cookie,
 					NULL, 0);
@@ -273,10 +273,8 @@ sock_connect_sk(struct sock *sk, int fd, const struct sockaddr *sa, socklen_t le
 	}
 	if (sk->state == SOCK_CONNECTED && sk->assoc != 0)
 		return 0;
-	rc = sk->err != 0 ? -sk->err : -ECONNREFUSED;
-	sk->err = 0;
-	sock_ready(sk);
-	return rc;
+	/* The error stays for SO_ERROR too, as Linux leaves it. */
+	return sk->err != 0 ? -sk->err : -ECONNREFUSED;
 }
 
 SOCK_EXPORT int
@@ -329,6 +327,16 @@ sock_release(struct sock *sk)
 		return;
 	}
 	if (sk->assoc != 0) {
+		/* Data the program never read: Linux's close aborts (RFC 6458 §4.1.4
+		 * leaves it to the stack), so the peer learns it was not taken. */
+		bool unread = false;
+		for (const struct sock_msg *m = sk->head; m != NULL && !unread; m = m->next)
+			unread = (m->flags & SOCK_MSG_NOTIFICATION) ==
+				 0; /* notifications do not count */
+		if (unread) {
+			sk->linger_on = 1;
+			sk->linger_s = 0;
+		}
 		sock_close_assoc(sk);
 		sk->state = SOCK_CLOSING;
 		return; /* freed when its association ends (sock_core.c) */

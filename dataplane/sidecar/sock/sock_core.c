@@ -298,13 +298,26 @@ sock_readable(const struct sock *sk)
 		return sock_recv_ready(sk) || sk->err != 0;
 	if (sk->state == SOCK_LISTENING)
 		return sk->acc_head != NULL || sk->err != 0;
-	return sock_recv_ready(sk) || sk->err != 0 || sk->eof || sk->rd_shut;
+	return sock_recv_ready(sk) || sk->err != 0 || sk->eof_pending || sk->rd_shut;
 }
 
+/*
+ * As Linux's one-to-one socket polls: a socket without an association is
+ * not writable (fresh, or listening), nor is one whose connect is under
+ * way; one whose connect failed is (Linux says POLLERR, which a descriptor
+ * pair cannot: the program's wait must end, and SO_ERROR says why); one
+ * whose association ended is.
+ */
 static bool
 sock_writable(const struct sock *sk)
 {
-	return sk->state != SOCK_CONNECTING && !sk->send_blocked;
+	if (sk->type == SOCK_SEQPACKET)
+		return !sk->send_blocked;
+	if (sk->state == SOCK_FRESH)
+		return sk->err != 0;
+	if (sk->state == SOCK_LISTENING || sk->state == SOCK_CONNECTING)
+		return false;
+	return !sk->send_blocked;
 }
 
 void
@@ -430,15 +443,31 @@ void
 sock_assoc_change(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_event *ev,
 		  uint16_t state, sctp_assoc_t id)
 {
+	/* COMM_LOST and CANT_START after the peer's ABORT carry its first error
+	 * cause in sac_info, as Linux does: the daemon hands on the cause's code,
+	 * not its body, so the cause is told with its 4-byte header alone. */
+	uint8_t buf[sizeof(struct sctp_assoc_change) + 4];
 	struct sctp_assoc_change ac;
 	memset(&ac, 0, sizeof(ac));
 	ac.sac_type = SCTP_ASSOC_CHANGE;
 	ac.sac_length = sizeof(ac);
+	bool cause = (state == SCTP_COMM_LOST || state == SCTP_CANT_STR_ASSOC) &&
+		     ev->assoc_change.reason == DPSCTP_CLIENT_REASON_PEER_ABORT &&
+		     ev->assoc_change.error != 0;
 	ac.sac_state = state;
-	ac.sac_error = ev->assoc_change.error;
+	/* Linux hands the ABORT's cause code on as it was on the wire (network order). */
+	ac.sac_error = htons(ev->assoc_change.error);
 	ac.sac_outbound_streams = ev->assoc_change.outbound_streams;
 	ac.sac_inbound_streams = ev->assoc_change.inbound_streams;
 	ac.sac_assoc_id = id;
+	if (cause) {
+		uint16_t tlv[2] = { htons(ev->assoc_change.error), htons(4) };
+		ac.sac_length = sizeof(buf);
+		memcpy(buf, &ac, sizeof(ac));
+		memcpy(buf + sizeof(ac), tlv, sizeof(tlv));
+		sock_notify(sk, a, buf, sizeof(buf), SCTP_ASSOC_CHANGE);
+		return;
+	}
 	sock_notify(sk, a, &ac, sizeof(ac), SCTP_ASSOC_CHANGE);
 }
 
@@ -472,8 +501,17 @@ sock_ended(struct sock *sk, int err)
 		sock_free(sk);
 		return;
 	}
-	if (sk->state == SOCK_CONNECTING)
-		sk->state = SOCK_FRESH;
+	if (sk->state == SOCK_CONNECTING) {
+		sk->state = SOCK_FRESH; /* it never came up: connect again, if the program will */
+	} else {
+		sk->ended = true;
+		/* The peer's graceful close is an end of file, as on Linux: every
+		 * receive reads 0 and the descriptor polls IN|RDHUP (its inner end
+		 * shut for writing); after our own close or a reset, ENOTCONN. */
+		sk->eof_pending = err == 0 && !sk->wr_shut;
+		if (sk->eof_pending && sk->inner >= 0)
+			sock_real.shutdown(sk->inner, SHUT_WR);
+	}
 	sk->eof = true;
 	if (err != 0 && sk->err == 0)
 		sk->err = err;
@@ -673,8 +711,10 @@ sock_other_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client
 						  .sse_assoc_id = id };
 		sock_notify(sk, a, &se, sizeof(se), SCTP_SHUTDOWN_EVENT);
 		if (a == NULL) {
-			/* The peer sends nothing more (RFC 9260 §9.2). */
+			/* The peer sends nothing more (RFC 9260 §9.2): a receive with
+			 * nothing queued reads 0 (Linux's CLOSING). */
 			sk->eof = true;
+			sk->eof_pending = true;
 			sock_ready(sk);
 		}
 		return;
@@ -751,6 +791,13 @@ sock_other_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client
 		return;
 	}
 	case DPSCTP_CLIENT_STREAM_CHANGE: {
+		if ((ev->stream_change.flags &
+		     (DPSCTP_CLIENT_RESET_DENIED | DPSCTP_CLIENT_RESET_FAILED)) == 0) {
+			uint16_t *out = a != NULL ? &a->out_streams : &sk->out_streams;
+			uint16_t *in = a != NULL ? &a->in_streams : &sk->in_streams;
+			*out = ev->stream_change.outbound_streams;
+			*in = ev->stream_change.inbound_streams;
+		}
 		struct sctp_stream_change_event e = {
 			.strchange_type = SCTP_STREAM_CHANGE_EVENT,
 			.strchange_flags = (uint16_t)ev->stream_change.flags,
@@ -811,15 +858,29 @@ sock_event(const struct dpsctp_client_event *ev)
 					  ev->kind == DPSCTP_CLIENT_CANT_START ? SCTP_CANT_STR_ASSOC
 									       : SCTP_COMM_LOST,
 					  sk->aid);
-			/* Our own abort (SO_LINGER 0, close of a listener's queue) is no error. */
-			int e = ev->assoc_change.reason == DPSCTP_CLIENT_REASON_USER_ABORT
-					? 0
+			/* Our own abort (SO_LINGER 0, close of a listener's queue) is no error;
+			 * the peer's ABORT of a live association is a reset (of one
+			 * that never came up, a refusal). */
+			int e = ev->assoc_change.reason == DPSCTP_CLIENT_REASON_USER_ABORT ? 0
+				: ev->kind == DPSCTP_CLIENT_COMM_LOST &&
+						ev->assoc_change.reason ==
+							DPSCTP_CLIENT_REASON_PEER_ABORT
+					? ECONNRESET
 					: sock_reason_errno(ev->assoc_change.reason);
 			sock_ended(sk, e);
 		}
 		return;
 	case DPSCTP_CLIENT_SHUTDOWN_COMPLETE:
 		if (sk != NULL) {
+			/* The daemon does not say when the peer's SHUTDOWN came: a close
+			 * the program did not begin is told as SCTP_SHUTDOWN_EVENT just
+			 * before its end, in the order Linux tells them. */
+			if (!sk->wr_shut && !sk->eof) {
+				struct dpsctp_client_event se = {
+					.kind = DPSCTP_CLIENT_SHUTDOWN_EVENT, .assoc = ev->assoc
+				};
+				sock_other_event(sk, NULL, &se, sk->aid);
+			}
 			sock_assoc_change(sk, NULL, ev, SCTP_SHUTDOWN_COMP, sk->aid);
 			sock_ended(sk, 0);
 		}
@@ -832,6 +893,23 @@ sock_event(const struct dpsctp_client_event *ev)
 }
 
 /* ---------------------------------------------------------------- the pump */
+
+/*
+ * Whether a socket's queue past its SO_RCVBUF holds the pump. One that is
+ * in the middle of a message with no more of it queued does not: only more
+ * events can let its reader go on (with I-DATA the rest of that message may
+ * come behind other messages' parts), so the bound yields to it.
+ */
+static bool
+sock_pump_held(void)
+{
+	if (sock_g.over_rcvbuf == 0)
+		return false;
+	for (const struct sock *sk = sock_g.all; sk != NULL; sk = sk->next)
+		if (sk->queued > (size_t)sk->rcvbuf && !(sk->reading && !sock_recv_ready(sk)))
+			return true;
+	return false;
+}
 
 static void *
 sock_pump(void *arg)
@@ -847,7 +925,7 @@ sock_pump(void *arg)
 	while (!sock_g.stop && !sock_g.gone) {
 		/* A reader over SO_RCVBUF holds everything: the daemon keeps the rest
 		 * (its backlog, then the association's window), nothing is dropped. */
-		if (sock_g.over_rcvbuf != 0) {
+		if (sock_pump_held()) {
 			pthread_cond_wait(&sock_g.cv, &sock_g.lock);
 			continue;
 		}
@@ -864,7 +942,7 @@ sock_pump(void *arg)
 				for (int i = 0; i < n; i++)
 					sock_event(&ev[i]);
 				got += n;
-				if (n < 64 || sock_g.over_rcvbuf != 0)
+				if (n < 64 || sock_pump_held())
 					break;
 			}
 		}

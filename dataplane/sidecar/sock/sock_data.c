@@ -58,13 +58,13 @@ send_state(struct sock *sk, const struct sock_asc *a, int flags)
 	if (sk->state == SOCK_CONNECTING)
 		return 1;
 	if (sk->state != SOCK_CONNECTED || sk->assoc == 0 || sk->wr_shut || sock_g.gone) {
-		if (sk->err != 0) {
+		if (sk->err != 0 && sk->state == SOCK_CONNECTED && !sk->ended) {
 			int e = -sk->err;
 			sk->err = 0;
 			sock_ready(sk);
 			return e;
 		}
-		return sk->state == SOCK_FRESH ? -ENOTCONN : (int)sock_epipe(flags);
+		return (int)sock_epipe(flags); /* Linux: EPIPE, fresh or ended */
 	}
 	return 0;
 }
@@ -129,6 +129,12 @@ send_one(struct sock *sk, struct sock_asc *a, const struct iovec *iov, int n,
 		}
 		if (len > (size_t)UINT32_MAX) {
 			out = -EMSGSIZE;
+			break;
+		}
+		/* A stream the association does not have: refused here, as Linux does. */
+		uint16_t outs = a != NULL ? a->out_streams : sk->out_streams;
+		if (outs != 0 && si->sid >= outs) {
+			out = -EINVAL;
 			break;
 		}
 		struct dpsctp_client_sndinfo s = {
@@ -369,6 +375,7 @@ sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct ms
 		mh->msg_flags = 0;
 	bool many = sk->type == SOCK_SEQPACKET;
 	size_t room = sock_iov_len(iov, n);
+	size_t ctl = mh != NULL ? mh->msg_controllen : 0; /* a wait must not lose it */
 	for (;;) {
 		if (sk->state == SOCK_LISTENING && !many)
 			return -ENOTCONN;
@@ -382,8 +389,10 @@ sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct ms
 							   mh->msg_name, &l);
 					mh->msg_namelen = l;
 				}
-				if (mh->msg_control != NULL && mh->msg_controllen != 0 &&
-				    m->off == 0 && !sk->reading)
+				/* Every receive of a message's bytes carries its control
+				 * messages, the first and the rest (as Linux's). */
+				mh->msg_controllen = ctl;
+				if (mh->msg_control != NULL && ctl != 0)
 					sock_recv_cmsgs(sk, m, mh);
 				else
 					mh->msg_controllen = 0;
@@ -434,18 +443,36 @@ sock_recvv(struct sock *sk, const struct iovec *iov, int n, int flags, struct ms
 			sock_ready(sk);
 			return (ssize_t)done;
 		}
-		if (sk->err != 0) {
+		/* Nothing queued. Linux's one-to-one socket, in order: an error of
+		 * its association (a reset) once; the peer's graceful close as one
+		 * 0; then ENOTCONN for an association that is over. A fresh socket
+		 * (a failed connect's too: its error stays for SO_ERROR) has no data. */
+		if (sk->err != 0 && (many || sk->state != SOCK_FRESH)) {
 			rc = -sk->err;
 			sk->err = 0;
 			sock_ready(sk);
 			return rc;
 		}
-		if (!many && (sk->eof || sk->rd_shut))
+		if (!many && (sk->eof_pending || sk->rd_shut)) {
+			/* The end of file: no address, no control messages (as Linux). */
+			if (mh != NULL) {
+				mh->msg_controllen = 0;
+				mh->msg_namelen = 0;
+			}
 			return 0;
-		if (!many && sk->state == SOCK_FRESH)
+		}
+		if (!many && sk->ended)
 			return -ENOTCONN;
+		/* Waiting for the rest of a message with the queue full of others:
+		 * the pump, held by the queue, goes on for it (sock_pump_held()). */
+		if (sk->reading && sk->queued > (size_t)sk->rcvbuf)
+			pthread_cond_broadcast(&sock_g.cv);
 		if ((flags & MSG_DONTWAIT) != 0 || sock_nonblocking(sk))
 			return -EAGAIN;
+		/* A fresh socket would wait forever on Linux; here it would find its
+		 * descriptor readable (an error kept for SO_ERROR) and spin. */
+		if (!many && sk->state == SOCK_FRESH)
+			return -ENOTCONN;
 		int fd = sk->fd;
 		if ((rc = sock_wait(sk, POLLIN, sk->rcvtimeo_ms)) != 0)
 			return rc;

@@ -185,7 +185,10 @@ sock_many_event(const struct dpsctp_client_event *ev)
 		asc_gone(a, ev, SCTP_CANT_STR_ASSOC, sock_reason_errno(ev->assoc_change.reason));
 		break;
 	case DPSCTP_CLIENT_COMM_LOST:
-		asc_gone(a, ev, SCTP_COMM_LOST, sock_reason_errno(ev->assoc_change.reason));
+		asc_gone(a, ev, SCTP_COMM_LOST,
+			 ev->assoc_change.reason == DPSCTP_CLIENT_REASON_PEER_ABORT
+				 ? ECONNRESET
+				 : sock_reason_errno(ev->assoc_change.reason));
 		break;
 	case DPSCTP_CLIENT_SHUTDOWN_COMPLETE:
 		asc_gone(a, ev, SCTP_SHUTDOWN_COMP, 0);

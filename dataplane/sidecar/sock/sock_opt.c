@@ -188,7 +188,7 @@ opt_socket_set(struct sock *sk, int name, const void *val, socklen_t len)
 		if (val == NULL || len < (socklen_t)sizeof(l))
 			return -EINVAL;
 		memcpy(&l, val, sizeof(l));
-		sk->linger_on = l.l_onoff;
+		sk->linger_on = l.l_onoff != 0;
 		sk->linger_s = l.l_linger;
 		return 0;
 	}
@@ -369,14 +369,28 @@ opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
 		if ((rc = opt_int(val, len, &v)) != 0)
 			return rc;
 		return v == 0 ? 0 : -EOPNOTSUPP;
-	case SCTP_INITMSG:
-		if (val == NULL || len < (socklen_t)sizeof(struct sctp_initmsg))
-			return -EINVAL;
-		memcpy(&sk->initmsg, val, sizeof(sk->initmsg));
+	case SCTP_INITMSG: {
+		struct sctp_initmsg im;
+		if (val == NULL || len != (socklen_t)sizeof(im))
+			return -EINVAL; /* Linux takes the struct's length only */
+		memcpy(&im, val, sizeof(im));
+		/* A field of 0 keeps what was set (RFC 6458 §8.1.3). */
+		if (im.sinit_num_ostreams != 0)
+			sk->initmsg.sinit_num_ostreams = im.sinit_num_ostreams;
+		if (im.sinit_max_instreams != 0)
+			sk->initmsg.sinit_max_instreams = im.sinit_max_instreams;
+		if (im.sinit_max_attempts != 0)
+			sk->initmsg.sinit_max_attempts = im.sinit_max_attempts;
+		if (im.sinit_max_init_timeo != 0)
+			sk->initmsg.sinit_max_init_timeo = im.sinit_max_init_timeo;
 		sk->have_initmsg = true;
 		return 0;
+	}
 	case SCTP_EVENTS:
-		if (val == NULL || len == 0 || len > (socklen_t)sizeof(struct sctp_event_subscribe))
+		/* Shorter structs of older programs set what they have (0 bytes:
+		 * nothing), as Linux takes them. */
+		if (len > (socklen_t)sizeof(struct sctp_event_subscribe) ||
+		    (val == NULL && len != 0))
 			return -EINVAL;
 		opt_events_from(sk, val, len);
 		return 0;
@@ -400,11 +414,18 @@ opt_sctp_set(struct sock *sk, int name, const void *val, socklen_t len)
 		else
 			sk->recvnxtinfo = v != 0;
 		return 0;
-	case SCTP_DEFAULT_SNDINFO:
-		if (val == NULL || len < (socklen_t)sizeof(struct sctp_sndinfo))
+	case SCTP_DEFAULT_SNDINFO: {
+		struct sctp_sndinfo d;
+		if (val == NULL || len != (socklen_t)sizeof(d))
 			return -EINVAL;
-		memcpy(&sk->dflt, val, sizeof(sk->dflt));
+		memcpy(&d, val, sizeof(d));
+		if ((d.snd_flags & ~(uint16_t)(SCTP_UNORDERED | SCTP_ADDR_OVER | SCTP_ABORT |
+					       SCTP_SACK_IMMEDIATELY | SCTP_SENDALL | SCTP_EOF)) !=
+		    0)
+			return -EINVAL;
+		sk->dflt = d;
 		return 0;
+	}
 	case SCTP_DEFAULT_SEND_PARAM: {
 		struct sctp_sndrcvinfo s;
 		if (val == NULL || len < (socklen_t)sizeof(s))
@@ -567,9 +588,12 @@ opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 		uint8_t *b = (uint8_t *)&s;
 		for (size_t i = 0; i < sizeof(s); i++)
 			b[i] = (sk->events & SOCK_EV(SCTP_SN_TYPE_BASE + i)) != 0;
-		/* Older programs pass a shorter struct: as much as fits (as Linux). */
+		/* Older programs pass a shorter struct: as much as fits (as Linux);
+		 * none at all is refused. */
 		if (val == NULL || len == NULL)
 			return -EFAULT;
+		if (*len == 0)
+			return -EINVAL;
 		size_t n = (size_t)*len < sizeof(s) ? (size_t)*len : sizeof(s);
 		return opt_put(val, len, &s, n);
 	}

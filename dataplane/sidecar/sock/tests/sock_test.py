@@ -142,8 +142,8 @@ def case_no_daemon(rig):
     # DPSCTP_SOCK_FALLBACK=kernel: the kernel's socket() instead, which here has no
     # SCTP (EPROTONOSUPPORT, not the library's ECONNREFUSED).
     env.env["DPSCTP_SOCK_FALLBACK"] = "kernel"
-    r = run_app(rig, env, ["nodaemon"])
-    rig.check("Protocol not supported" in r.stdout,
+    r = run_app(rig, env, ["nodaemon", "EPROTONOSUPPORT"])
+    rig.check(r.returncode == 0 and "Protocol not supported" in r.stdout,
               "DPSCTP_SOCK_FALLBACK=kernel: socket() went to the kernel (EPROTONOSUPPORT here)")
 
 
@@ -298,6 +298,8 @@ def case_sctp_test(rig):
                       srv.wait_line(r"SCTP_ASSOC_CHANGE\(SHUTDOWN_COMPLETE\)", 1) is not None,
                       "the %s server's notifications: COMMUNICATION_UP, then SHUTDOWN_COMPLETE"
                       % style)
+            if os.environ.get("SOCK_TEST_VERBOSE"):
+                print("\n".join(srv.lines[-30:]))
             srv.stop()
 
     with_pair(rig, body)
