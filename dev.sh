@@ -218,6 +218,9 @@ cmd_bench() {
 	log "one worker against two, and against a peer process (bench/scale/run.py)"
 	"$py" bench/scale/run.py --build "$BUILD_DIR" --out bench/results/scale.json \
 		--md docs/PERFORMANCE.md || die "the scaling benchmark failed"
+	log "libdpsctp-sock against dpsctp-perf --sidecar: iperf3, ping-pong (bench/sock/run.py)"
+	"$py" bench/sock/run.py --build "$BUILD_DIR" --json bench/results/sock.json \
+		--md docs/PERFORMANCE.md >/dev/null || die "the socket library benchmark failed"
 	log "path MTU in namespaces: drop to first full message, goodput (pmtu_ns.py --bench)"
 	"$py" dataplane/tests/interop/pmtu_ns.py "$BUILD_DIR" --bench \
 		--json bench/results/pmtu_ns.json || die "the path MTU benchmark failed"

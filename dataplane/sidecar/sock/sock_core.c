@@ -989,6 +989,7 @@ sock_attach(void)
 		if (sock_g.pump_running) {
 			sock_g.stop = true;
 			sock_kick();
+			pthread_cond_broadcast(&sock_g.cv); /* a pump held by a full queue */
 			pthread_mutex_unlock(&sock_g.lock);
 			pthread_join(sock_g.pump, NULL);
 			pthread_mutex_lock(&sock_g.lock);
@@ -1114,11 +1115,24 @@ sock_fini(void)
 		return;
 	}
 	for (struct sock *sk = sock_g.all; sk != NULL; sk = sk->next) {
-		if (!sk->orphan && !sk->wr_shut && sk->assoc != 0)
+		if (sk->orphan)
+			continue;
+		/* What nobody will read goes (an association with data unread is
+		 * aborted, as close() does), and with it any hold on the pump. */
+		bool unread = false;
+		for (const struct sock_msg *m = sk->head; m != NULL && !unread; m = m->next)
+			unread = (m->flags & SOCK_MSG_NOTIFICATION) == 0;
+		if (unread) {
+			sk->linger_on = 1;
+			sk->linger_s = 0;
+		}
+		sock_drop_queue(sk);
+		if (!sk->wr_shut && sk->assoc != 0)
 			sock_close_assoc(sk);
 		if (!sk->orphan && sk->type == SOCK_SEQPACKET && sk->state != SOCK_CLOSING)
 			sock_many_close(sk);
 	}
+	pthread_cond_broadcast(&sock_g.cv); /* the queues are gone: the pump goes on */
 	const char *env = getenv("DPSCTP_SOCK_LINGER_MS");
 	uint64_t linger_ms = env != NULL ? strtoull(env, NULL, 10) : SOCK_EXIT_LINGER_MS;
 	uint64_t end = sock_now_ns() + linger_ms * 1000000ull;
@@ -1140,6 +1154,7 @@ sock_fini(void)
 	if (sock_g.pump_running) {
 		sock_g.stop = true;
 		sock_kick();
+		pthread_cond_broadcast(&sock_g.cv); /* a pump held by a full queue waits there */
 		pthread_mutex_unlock(&sock_g.lock);
 		pthread_join(sock_g.pump, NULL);
 		pthread_mutex_lock(&sock_g.lock);

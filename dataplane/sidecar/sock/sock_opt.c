@@ -568,8 +568,14 @@ opt_sctp_get(struct sock *sk, int name, void *val, socklen_t *len)
 {
 	int rc = 0;
 	switch (name) {
-	case SCTP_NODELAY:
-		return opt_put_int(val, len, sk->nodelay);
+	case SCTP_NODELAY: {
+		/* What the association does (the daemon's default sends each message
+		 * at once: 1), not merely what the program set. */
+		struct dpsctp_assoc_value d;
+		if ((rc = opt_assoc_get(sk, sk->assoc, DPSCTP_OPT_NODELAY, &d, sizeof(d))) != 0)
+			return rc;
+		return opt_put_int(val, len, d.value != 0);
+	}
 	case SCTP_INITMSG: {
 		struct sctp_initmsg im = sk->initmsg;
 		if (!sk->have_initmsg) {

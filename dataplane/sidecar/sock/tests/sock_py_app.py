@@ -14,6 +14,8 @@ checks what it moved (a SHA-256 over every byte each way) and prints one
                                         association set up by the first send),
                                         notifications and control messages, then
                                         the association peeled off
+  sock_py_app.py unread HOST PORT       send 29 KB whose echoes it never reads (its
+                                        queue past SO_RCVBUF), then exit
   sock_py_app.py refused HOST PORT      connect to a port nobody listens on
   sock_py_app.py nodaemon [ERRNO]       socket() with no daemon reachable fails
                                         with ERRNO (ECONNREFUSED)
@@ -250,6 +252,19 @@ def many(host, port, n):
     s.close()
 
 
+def unread(host, port):
+    s = sctp_socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect((host, port))
+    # 29 KB out (well within SO_SNDBUF: no send waits), whose echoes pass the
+    # 8 KB SO_RCVBUF and are never read.
+    for _ in range(20):
+        s.sendall(bytes(1452))
+    time.sleep(1)
+    print("exiting", flush=True)
+    sys.exit(0)
+
+
 def refused(host, port):
     s = sctp_socket()
     try:
@@ -302,6 +317,8 @@ def main():
         server(int(sys.argv[2]), int(sys.argv[3]))
     elif role == "many":
         many(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif role == "unread":
+        unread(sys.argv[2], int(sys.argv[3]))
     elif role == "refused":
         refused(sys.argv[2], int(sys.argv[3]))
     elif role == "nodaemon":

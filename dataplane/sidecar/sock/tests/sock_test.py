@@ -15,7 +15,8 @@ case starts its own daemons (and namespace) and always removes them.
                  listens on; the one-to-many style (SOCK_SEQPACKET): 200
                  messages echoed through an association set up by the first
                  send, COMM_UP first, SCTP_SNDRCV's stream and PPID, the
-                 sender's address, then sctp_peeloff() and EPIPE for its id
+                 sender's address, then sctp_peeloff() and EPIPE for its id;
+                 a program that exits with its queue past SO_RCVBUF
   python-server  sock_py_app.py server listening on an AF_INET6 socket of
                  a dpsctpd on a memif link; dpsctp-echo (embedded, the other
                  end) sends 2,000 x 1,200 B, every echo checked by the peer;
@@ -103,6 +104,12 @@ def case_python_client(rig):
     r = run_app(rig, env, ["many", "10.255.0.2", "5001", "200"])
     rig.check(r.returncode == 0 and "0 failed" in r.stdout,
               "sock_py_app.py many (SOCK_SEQPACKET): every check passed")
+    # A program that exits with more than SO_RCVBUF unread: the pump, held by
+    # that queue, must still let the exit go (it hung before).
+    t0 = time.time()
+    r = run_app(rig, env, ["unread", "10.255.0.2", "5001"], timeout=30)
+    rig.check(r.returncode == 0 and "exiting" in r.stdout and time.time() - t0 < 20,
+              "a program exits with its queue past SO_RCVBUF (%.1f s)" % (time.time() - t0))
     r = run_app(rig, env, ["refused", "10.255.0.2", "5999"])
     rig.check(r.returncode == 0, "connect to a port nobody listens on: ECONNREFUSED")
 
