@@ -15,25 +15,28 @@ sock_addr_from(const struct sockaddr *sa, socklen_t len, struct sctp_addr *a, ui
 	if (sa->sa_family == AF_INET) {
 		if (len < (socklen_t)sizeof(struct sockaddr_in))
 			return -EINVAL;
-		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+		/* Copied out: a program's address need not be aligned for the type. */
+		struct sockaddr_in in;
+		memcpy(&in, sa, sizeof(in));
 		a->family = SCTP_ADDR_V4;
-		memcpy(a->bytes, &in->sin_addr, 4);
-		*port = ntohs(in->sin_port);
+		memcpy(a->bytes, &in.sin_addr, 4);
+		*port = ntohs(in.sin_port);
 		return 0;
 	}
 	if (sa->sa_family == AF_INET6) {
 		if (len < (socklen_t)sizeof(struct sockaddr_in6))
 			return -EINVAL;
-		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+		struct sockaddr_in6 in6;
+		memcpy(&in6, sa, sizeof(in6));
 		/* An IPv4-mapped address is the IPv4 peer it names (RFC 4291 §2.5.5.2). */
-		if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
+		if (IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr)) {
 			a->family = SCTP_ADDR_V4;
-			memcpy(a->bytes, &in6->sin6_addr.s6_addr[12], 4);
+			memcpy(a->bytes, &in6.sin6_addr.s6_addr[12], 4);
 		} else {
 			a->family = SCTP_ADDR_V6;
-			memcpy(a->bytes, &in6->sin6_addr, 16);
+			memcpy(a->bytes, &in6.sin6_addr, 16);
 		}
-		*port = ntohs(in6->sin6_port);
+		*port = ntohs(in6.sin6_port);
 		return 0;
 	}
 	return -EAFNOSUPPORT;

@@ -269,7 +269,8 @@ sock_recv_cmsgs(const struct sock *sk, const struct sock_msg *m, struct msghdr *
 			mh->msg_flags |= MSG_CTRUNC;
 			break;
 		}
-		struct cmsghdr *c = (struct cmsghdr *)(at + used);
+		/* The program's control buffer is aligned for cmsghdr, as CMSG_*() require. */
+		struct cmsghdr *c = (struct cmsghdr *)(void *)(at + used);
 		c->cmsg_level = IPPROTO_SCTP;
 		c->cmsg_type = want[i].type;
 		c->cmsg_len = CMSG_LEN(want[i].len);

@@ -8,6 +8,7 @@
  * messages, which this library or the kernel serves.
  */
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,7 +129,7 @@ sctp_sendv(int s, const struct iovec *iov, int iovcnt, struct sockaddr *addrs, i
 	size_t used = 0;
 	memset(cbuf, 0, sizeof(cbuf));
 	if (snd != NULL) {
-		struct cmsghdr *c = (struct cmsghdr *)cbuf;
+		struct cmsghdr *c = (struct cmsghdr *)(void *)cbuf;
 		c->cmsg_level = IPPROTO_SCTP;
 		c->cmsg_type = SCTP_SNDINFO;
 		c->cmsg_len = CMSG_LEN(sizeof(*snd));
@@ -136,7 +137,7 @@ sctp_sendv(int s, const struct iovec *iov, int iovcnt, struct sockaddr *addrs, i
 		used += CMSG_SPACE(sizeof(*snd));
 	}
 	if (pr != NULL) {
-		struct cmsghdr *c = (struct cmsghdr *)(cbuf + used);
+		struct cmsghdr *c = (struct cmsghdr *)(void *)(cbuf + used);
 		c->cmsg_level = IPPROTO_SCTP;
 		c->cmsg_type = SCTP_PRINFO;
 		c->cmsg_len = CMSG_LEN(sizeof(*pr));
@@ -207,7 +208,10 @@ sctp_packed_len(const struct sockaddr *addrs, int n)
 	const uint8_t *p = (const uint8_t *)addrs;
 	int len = 0;
 	for (int i = 0; i < n; i++) {
-		int l = sctp_getaddrlen(((const struct sockaddr *)(p + len))->sa_family);
+		/* Packed: each address's family read in place, byte-wise. */
+		sa_family_t fam;
+		memcpy(&fam, p + len + offsetof(struct sockaddr, sa_family), sizeof(fam));
+		int l = sctp_getaddrlen(fam);
 		if (l < 0)
 			return -EINVAL;
 		len += l;
@@ -223,13 +227,18 @@ sctp_bindx(int sd, struct sockaddr *addrs, int addrcnt, int flags)
 	if (flags == SCTP_BINDX_ADD_ADDR) {
 		/* dpsctpd serves its own addresses: the first address sets the port
 		 * (and the others must agree on it), as binding it would. */
-		uint16_t port = ((struct sockaddr_in *)addrs)->sin_port;
+		/* sin_port and sin6_port sit at the same offset. */
 		const uint8_t *p = (const uint8_t *)addrs;
+		uint16_t port, other;
+		memcpy(&port, p + offsetof(struct sockaddr_in, sin_port), sizeof(port));
 		for (int i = 0, at = 0; i < addrcnt; i++) {
-			const struct sockaddr_in *a = (const struct sockaddr_in *)(p + at);
-			if (a->sin_port != port)
+			sa_family_t fam;
+			memcpy(&fam, p + at + offsetof(struct sockaddr, sa_family), sizeof(fam));
+			memcpy(&other, p + at + offsetof(struct sockaddr_in, sin_port),
+			       sizeof(other));
+			if (other != port)
 				return sock_fail(-EINVAL);
-			at += sctp_getaddrlen(a->sin_family);
+			at += sctp_getaddrlen(fam);
 		}
 		return bind(sd, addrs, (socklen_t)sctp_getaddrlen(addrs->sa_family));
 	}

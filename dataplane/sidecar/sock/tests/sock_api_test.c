@@ -141,15 +141,18 @@ libsctp_calls(void)
 	      "sctp_opt_info(SCTP_RTOINFO): min %u ms, max %u ms", rto.srto_min, rto.srto_max);
 
 	struct sockaddr *addrs = NULL;
+	struct sockaddr_in got;
 	int k = sctp_getpaddrs(s, 0, &addrs);
-	check(k == 1 && addrs != NULL &&
-		      ((struct sockaddr_in *)addrs)->sin_addr.s_addr == peer.sin_addr.s_addr &&
-		      ((struct sockaddr_in *)addrs)->sin_port == peer.sin_port,
+	if (k == 1)
+		memcpy(&got, addrs, sizeof(got));
+	check(k == 1 && got.sin_addr.s_addr == peer.sin_addr.s_addr &&
+		      got.sin_port == peer.sin_port,
 	      "sctp_getpaddrs: %d address, the peer's", k);
 	sctp_freepaddrs(addrs);
 	k = sctp_getladdrs(s, 0, &addrs);
-	check(k == 1 && ((struct sockaddr_in *)addrs)->sin_port != 0,
-	      "sctp_getladdrs: %d address with our port", k);
+	if (k == 1)
+		memcpy(&got, addrs, sizeof(got));
+	check(k == 1 && got.sin_port != 0, "sctp_getladdrs: %d address with our port", k);
 	sctp_freeladdrs(addrs);
 	close(s);
 

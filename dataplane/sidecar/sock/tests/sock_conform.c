@@ -778,7 +778,7 @@ local_cases(void)
 	{
 		uint8_t b[sizeof(struct sctp_initmsg) + 4];
 		memset(b, 0, sizeof(b));
-		((struct sctp_initmsg *)b)->sinit_num_ostreams = 9;
+		((struct sctp_initmsg *)(void *)b)->sinit_num_ostreams = 9;
 		add(" set_short:");
 		ADD_RC(setsockopt(fd, IPPROTO_SCTP, SCTP_INITMSG, b, 4));
 		add(" set_long:");
@@ -974,7 +974,7 @@ local_cases(void)
 	{
 		uint8_t b[sizeof(struct sctp_authkey) + 4];
 		memset(b, 0, sizeof(b));
-		struct sctp_authkey *k = (struct sctp_authkey *)b;
+		struct sctp_authkey *k = (struct sctp_authkey *)(void *)b;
 		k->sca_keynumber = 1;
 		k->sca_keylength = 4;
 		memcpy(b + sizeof(*k), "keyk", 4);
