@@ -319,8 +319,9 @@ int sock_reason_errno(enum dpsctp_client_reason r);
 void sock_recv_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_event *ev);
 void sock_other_event(struct sock *sk, struct sock_asc *a, const struct dpsctp_client_event *ev,
 		      sctp_assoc_t id);
-void sock_close_assoc(struct sock *sk); /* the program closed it: shutdown or abort */
-void sock_block_send(struct sock *sk);	/* no room for its send: not writable until there is */
+void sock_close_assoc(struct sock *sk);	    /* the program closed it: shutdown or abort */
+void sock_abort_if_unread(struct sock *sk); /* data unread: the close is an abort */
+void sock_block_send(struct sock *sk);	    /* no room for its send: not writable until there is */
 
 /* sock_calls.c */
 int sock_connect_sk(struct sock *sk, int fd, const struct sockaddr *sa, socklen_t len,

@@ -327,16 +327,7 @@ sock_release(struct sock *sk)
 		return;
 	}
 	if (sk->assoc != 0) {
-		/* Data the program never read: Linux's close aborts (RFC 6458 §4.1.4
-		 * leaves it to the stack), so the peer learns it was not taken. */
-		bool unread = false;
-		for (const struct sock_msg *m = sk->head; m != NULL && !unread; m = m->next)
-			unread = (m->flags & SOCK_MSG_NOTIFICATION) ==
-				 0; /* notifications do not count */
-		if (unread) {
-			sk->linger_on = 1;
-			sk->linger_s = 0;
-		}
+		sock_abort_if_unread(sk);
 		sock_close_assoc(sk);
 		sk->state = SOCK_CLOSING;
 		return; /* freed when its association ends (sock_core.c) */

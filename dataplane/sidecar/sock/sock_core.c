@@ -898,16 +898,26 @@ sock_event(const struct dpsctp_client_event *ev)
  * Whether a socket's queue past its SO_RCVBUF holds the pump. One that is
  * in the middle of a message with no more of it queued does not: only more
  * events can let its reader go on (with I-DATA the rest of that message may
- * come behind other messages' parts), so the bound yields to it.
+ * come behind other messages' parts), so the bound yields to it — up to
+ * SOCK_STUCK_RCVBUFS times SO_RCVBUF, so that a peer that sends other
+ * messages and never the rest of that one cannot grow the queue without
+ * bound: past it the pump is held, the daemon's backlog fills, and the
+ * daemon aborts the association (counted, backlog_aborts).
  */
+#define SOCK_STUCK_RCVBUFS 4u
+
 static bool
 sock_pump_held(void)
 {
 	if (sock_g.over_rcvbuf == 0)
 		return false;
-	for (const struct sock *sk = sock_g.all; sk != NULL; sk = sk->next)
-		if (sk->queued > (size_t)sk->rcvbuf && !(sk->reading && !sock_recv_ready(sk)))
+	for (const struct sock *sk = sock_g.all; sk != NULL; sk = sk->next) {
+		if (sk->queued <= (size_t)sk->rcvbuf)
+			continue;
+		bool stuck = sk->reading && !sock_recv_ready(sk);
+		if (!stuck || sk->queued > SOCK_STUCK_RCVBUFS * (size_t)sk->rcvbuf)
 			return true;
+	}
 	return false;
 }
 
@@ -1038,6 +1048,21 @@ sock_attach(void)
 }
 
 void
+sock_abort_if_unread(struct sock *sk)
+{
+	/* Data the program never read: Linux's close aborts (RFC 6458 §4.1.4
+	 * leaves it to the stack), so the peer learns it was not taken.
+	 * Notifications left unread do not count. */
+	for (const struct sock_msg *m = sk->head; m != NULL; m = m->next) {
+		if ((m->flags & SOCK_MSG_NOTIFICATION) == 0) {
+			sk->linger_on = 1;
+			sk->linger_s = 0;
+			return;
+		}
+	}
+}
+
+void
 sock_close_assoc(struct sock *sk)
 {
 	if (sk->assoc == 0 || sock_g.c == NULL || sock_g.gone)
@@ -1119,13 +1144,7 @@ sock_fini(void)
 			continue;
 		/* What nobody will read goes (an association with data unread is
 		 * aborted, as close() does), and with it any hold on the pump. */
-		bool unread = false;
-		for (const struct sock_msg *m = sk->head; m != NULL && !unread; m = m->next)
-			unread = (m->flags & SOCK_MSG_NOTIFICATION) == 0;
-		if (unread) {
-			sk->linger_on = 1;
-			sk->linger_s = 0;
-		}
+		sock_abort_if_unread(sk);
 		sock_drop_queue(sk);
 		if (!sk->wr_shut && sk->assoc != 0)
 			sock_close_assoc(sk);
