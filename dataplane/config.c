@@ -53,11 +53,22 @@
 #define DEFAULT_HS	  256u
 #define DEFAULT_BUSY_INIT 10000u /* INITs a second under load: ~0.5 % of a core at 1,300 cycles */
 #define BUSY_INIT_MAX	  100000000u
-#define DEFAULT_STREAMS	  64u
-#define DEFAULT_PATHS	  4u
-#define DEFAULT_LISTEN	  64u
-#define DEFAULT_BUF	  (256u * 1024u)
-#define ADDR_TEXT_MAX	  64u /* longer than any IPv6 text form (45) */
+/*
+ * Idle-path heartbeats a second per worker. Among tens of thousands of
+ * associations each one touches cold memory: `dpsctp-perf --loopback
+ * --handshakes 20000 --idle 3` measured 8,600 cycles of both ends per
+ * heartbeat sent, answered and acknowledged with the ends saturated
+ * (docs/PERFORMANCE.md "Heartbeats at scale"); 20,000 a second kept 15-25 %
+ * of each end's polls busy on the 2-vCPU test VM. The default --max-assocs
+ * (1,024) single-homed at the data-center profile's 50 ms fits under it
+ * unslowed.
+ */
+#define DEFAULT_HB_RATE 20000u
+#define DEFAULT_STREAMS 64u
+#define DEFAULT_PATHS	4u
+#define DEFAULT_LISTEN	64u
+#define DEFAULT_BUF	(256u * 1024u)
+#define ADDR_TEXT_MAX	64u /* longer than any IPv6 text form (45) */
 /* --stream-mem: ~2.5 MiB an association of 65,535 streams both ways takes (I-DATA) */
 #define DEFAULT_STREAM_MEM (64u << 20)
 #define STREAM_MEM_MIN	   4096u      /* one page */
@@ -245,6 +256,11 @@ static const struct opt options[] = {
 		 "(a full burst): the rest are dropped before their CRC32c is checked "
 		 "(drop_init_busy), so a flood cannot take the cycles established associations "
 		 "need (docs/SECURITY.md)"),
+	UINT_OPT("hb-rate", "N", hb_rate, 1, BUSY_INIT_MAX, "no limit",
+		 "idle-path HEARTBEATs per second a worker sends at most (RFC 9260 §8.3): past "
+		 "it each waits for a later slot (hb_deferred), so idle paths are probed less "
+		 "often when there are more than N x HB.interval of them; probes of "
+		 "unconfirmed and potentially-failed paths are never held (docs/PATHS.md)"),
 	{ .name = "init-queue",
 	  .arg = "off|flow|external",
 	  .kind = K_INIT_QUEUE,
@@ -1155,6 +1171,7 @@ dpsctp_config_defaults(struct dpsctp_config *c)
 	c->max_assocs = DEFAULT_ASSOCS;
 	c->max_handshakes = DEFAULT_HS;
 	c->busy_init_rate = DEFAULT_BUSY_INIT;
+	c->hb_rate = DEFAULT_HB_RATE;
 	c->max_streams = DEFAULT_STREAMS;
 	c->stream_mem = DEFAULT_STREAM_MEM;
 	c->max_paths = DEFAULT_PATHS;

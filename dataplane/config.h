@@ -140,6 +140,8 @@ struct dpsctp_config {
 	uint32_t max_handshakes;		      /**< --max-handshakes, per lcore, 256 */
 	uint32_t busy_init_rate; /**< --busy-init-rate: INITs/s a worker answers while its
 				    receive queue is backed up, 10000; 0: every INIT */
+	uint32_t hb_rate;	 /**< --hb-rate: idle-path HEARTBEATs/s a worker sends, 20000; 0: no
+				    limit */
 	enum dpsctp_config_init_queue init_queue; /**< --init-queue, default off */
 	uint32_t max_streams;			  /**< --max-streams, 64 */
 	uint32_t out_streams;	/**< --out-streams asked for at the start, 0 = --max-streams */

@@ -301,6 +301,44 @@ dp_deliver(void *ctx, const struct sctp_reasm_msg *m)
 	dp_deliver_call(c, &msg);
 }
 
+/*
+ * --hb-rate: the worker's budget for heartbeats (RFC 9260 §8.3). Each idle
+ * heartbeat's ask takes the next slot, hb_gap_ns after the last one given
+ * (GCRA), so a million idle paths whose heartbeats fall due together leave
+ * one a gap from then on, in the order they asked, with no retries: a
+ * heartbeat more than DP_HB_AHEAD_NS early in its slot waits for it
+ * (hb_deferred). A probe of an unconfirmed or potentially-failed path
+ * never waits (failure detection keeps its pace) but takes a slot when one
+ * is free now, never a later one: idle heartbeats yield to probes, and
+ * probes beyond the rate build no debt. What a worker spends on idle
+ * heartbeats is then bounded by the rate, whatever the number of
+ * associations or their HB.interval; idle paths are probed less often when
+ * there are more of them than the rate allows at their interval
+ * (docs/PATHS.md "Heartbeats at scale").
+ */
+#define DP_HB_AHEAD_NS 1000000ull /* a millisecond's worth goes at once */
+
+static uint64_t
+dp_hb_admit(void *ctx, uint64_t now_ns, bool probe)
+{
+	struct dp_worker *w = ((struct dpsctp_assoc *)ctx)->w;
+	uint64_t slot = w->hb_slot_ns > now_ns ? w->hb_slot_ns : now_ns;
+
+	if (probe) {
+		w->ctr.hb_probes++;
+		if (w->hb_gap_ns != 0 && slot <= now_ns + DP_HB_AHEAD_NS)
+			w->hb_slot_ns = slot + w->hb_gap_ns;
+		return 0;
+	}
+	if (w->hb_gap_ns == 0)
+		return 0;
+	w->hb_slot_ns = slot + w->hb_gap_ns;
+	if (slot <= now_ns + DP_HB_AHEAD_NS)
+		return 0;
+	w->ctr.hb_deferred++;
+	return slot - now_ns;
+}
+
 const struct sctp_assoc_ops dp_conn_ops = {
 	.send = dp_tx_send,
 	.notify = dp_notify,
@@ -312,6 +350,7 @@ const struct sctp_assoc_ops dp_conn_ops = {
 	.data_get = dp_data_get,
 	.data_put = dp_data_put,
 	.send_data = dp_tx_send_data,
+	.hb_admit = dp_hb_admit,
 };
 
 struct dpsctp_assoc *

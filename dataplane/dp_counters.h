@@ -49,6 +49,15 @@
 	X(ootb, "packets for no association, answered or dropped by the endpoint (§8.4)")          \
 	X(drop_init_busy,                                                                          \
 	  "INITs dropped unread while the receive queue was backed up, beyond --busy-init-rate")   \
+	X(tx_heartbeats,                                                                           \
+	  "HEARTBEAT chunks sent: idle-path heartbeats, path probes, PLPMTUD probes")              \
+	X(tx_heartbeat_acks, "HEARTBEAT ACK chunks sent: the peers' heartbeats answered")          \
+	X(hb_probes, "HEARTBEATs probing an unconfirmed or potentially-failed path: never held "   \
+		     "by --hb-rate, "                                                              \
+		     "but counted against it")                                                     \
+	X(hb_deferred,                                                                             \
+	  "idle-path HEARTBEATs given a later slot by --hb-rate (each goes at its slot unless "    \
+	  "the path carries data first)")                                                          \
 	X(rx_init_queue,                                                                           \
 	  "frames read from the queue for handshakes (--init-queue); those it holds beyond "       \
 	  "--busy-init-rate while associations have traffic are left for the port to drop")        \

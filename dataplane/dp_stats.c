@@ -258,6 +258,7 @@ dpsctp_assoc_get_stats(const struct dpsctp_assoc *a, struct dpsctp_assoc_stats *
 	st->fast_retransmits = a->ctr.fast_retransmits;
 	st->t3_spurious = a->ctr.t3_spurious;
 	st->t3_rtx_saved = a->ctr.t3_rtx_saved;
+	st->heartbeats_out = a->ctr.heartbeats_sent;
 	st->state = dp_public_assoc_state(a->a.state);
 	st->peer_rwnd = a->a.tx != NULL ? a->a.tx->rtxq.a_rwnd : a->a.peer_a_rwnd;
 	st->send_queued = a->a.tx != NULL ? a->a.tx->outq.queued_bytes : 0;

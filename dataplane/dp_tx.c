@@ -47,6 +47,7 @@
 #include "dataplane/dp_stage.h"
 #include "drivers/crc32c/crc32c_mbuf.h"
 #include "sctp/byteorder.h"
+#include "sctp/wire.h"
 
 /*
  * The batch through the transmit impairment stage (--impair): what is due
@@ -387,6 +388,12 @@ dp_tx_send(void *ctx, const uint8_t *bytes, size_t len, const struct sctp_addr *
 {
 	struct dpsctp_assoc *c = ctx;
 	unsigned st = dp_stage_enter(c->w, DP_STAGE_TX_BUILD);
+	/* An association's control packets: a HEARTBEAT or its ACK is alone in one. */
+	if (len > SCTP_COMMON_HDR_LEN) {
+		c->w->ctr.tx_heartbeats += bytes[SCTP_COMMON_HDR_LEN] == SCTP_CHUNK_HEARTBEAT;
+		c->w->ctr.tx_heartbeat_acks +=
+			bytes[SCTP_COMMON_HDR_LEN] == SCTP_CHUNK_HEARTBEAT_ACK;
+	}
 	dp_tx_copy(c->w, c->udp_port, sctp_assoc_frag_mtu(&c->a), bytes, len, src, dst);
 	dp_stage_leave(c->w, st);
 }

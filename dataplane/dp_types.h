@@ -241,6 +241,12 @@ struct dp_worker {
 	uint64_t assoc_served, assoc_traffic_until;
 	uint64_t busy_init_ns, busy_init_gap_ns;
 	/*
+	 * --hb-rate (dp_conn.c dp_hb_admit()): idle-path heartbeats are
+	 * granted slots hb_gap_ns apart (0: no limit); hb_slot_ns is the next
+	 * free one (GCRA's theoretical arrival time).
+	 */
+	uint64_t hb_slot_ns, hb_gap_ns;
+	/*
 	 * rx_init_q: the frame being handled came from a port's queue for
 	 * handshakes (--init-queue). tag_spread: it is out of the blue there,
 	 * with several workers: the tag of an INIT ACK names the next worker in

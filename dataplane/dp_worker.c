@@ -359,6 +359,7 @@ dp_worker_data(struct dp_worker *w, int socket)
 	w->stages_on = d->cfg.stage_cycles;
 	w->busy_init_gap_ns =
 		d->cfg.busy_init_rate != 0 ? 1000000000ull / d->cfg.busy_init_rate : 0;
+	w->hb_gap_ns = d->cfg.hb_rate != 0 ? 1000000000ull / d->cfg.hb_rate : 0;
 	w->data.max_gap_blocks = 16;
 	w->data.outq_pool = &w->outq_pool;
 	w->data.rtxq_pool = &w->rtxq_pool;

@@ -357,6 +357,9 @@ struct dpsctp_assoc_stats {
 	/** DATA chunks a spurious T3-rtx expiry marked that F-RTO found still in flight and did
 	    not send again (docs/CC.md, "F-RTO") */
 	uint64_t t3_rtx_saved;
+	/** HEARTBEAT chunks sent: idle-path heartbeats (RFC 9260 §8.3, held to --hb-rate) and
+	    probes of unconfirmed and potentially-failed paths */
+	uint64_t heartbeats_out;
 };
 
 /** Per-path statistics (dpsctp_path_get_stats()). */

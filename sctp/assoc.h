@@ -601,6 +601,17 @@ struct sctp_assoc_ops {
 	void (*send_data)(void *ctx, const uint8_t *head, size_t head_len,
 			  const struct sctp_tx_seg *segs, unsigned n_segs,
 			  const struct sctp_addr *src, const struct sctp_addr *dst);
+	/*
+	 * A budget for heartbeats (sctp/path.h, sctp_paths_hb_budgeted()):
+	 * asked before each HEARTBEAT to an idle path (§8.3) that has no slot
+	 * yet (probe false): 0 sends it now, anything else is the wait in ns
+	 * until the slot the budget grants it, where it goes without asking
+	 * again. Told of each probe of an unconfirmed or potentially-failed
+	 * path (probe true), which goes whatever the answer: the budget may
+	 * count it, so that idle heartbeats yield to probes. NULL: no budget.
+	 * The data plane keeps one per worker (--hb-rate).
+	 */
+	uint64_t (*hb_admit)(void *ctx, uint64_t now_ns, bool probe);
 };
 
 /* Most bytes of a packet the association builds (a COOKIE ECHO is the longest). */

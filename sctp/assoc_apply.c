@@ -658,9 +658,22 @@ assoc_apply_paths_wakeup(struct sctp_assoc *a, struct assoc_run *run)
 	uint64_t ev = sctp_paths_on_wakeup(&a->paths, assoc_profile(a), run->now_ns, &mask);
 
 	if (!(ev & SCTP_PATHS_EV_COMM_LOST))
-		for (unsigned i = 0; i < a->paths.n; i++)
-			if (mask & (1u << i))
-				assoc_send_heartbeat(a, run, i);
+		for (unsigned i = 0; i < a->paths.n; i++) {
+			if (!(mask & (1u << i)))
+				continue;
+			if (a->ops->hb_admit != NULL && sctp_paths_hb_budgeted(&a->paths, i)) {
+				uint64_t wait = a->ops->hb_admit(a->ctx, run->now_ns, false);
+
+				if (wait != 0) {
+					sctp_paths_hb_defer(&a->paths, i, run->now_ns + wait);
+					continue;
+				}
+			} else if (a->ops->hb_admit != NULL &&
+				   sctp_paths_hb_probing(&a->paths, i)) {
+				(void)a->ops->hb_admit(a->ctx, run->now_ns, true);
+			}
+			assoc_send_heartbeat(a, run, i);
+		}
 	assoc_apply_path_events(a, run, ev);
 }
 

@@ -111,6 +111,7 @@ hb_schedule(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, uin
 
 	if (pa->flags & SCTP_PATH_F_HB_OUTSTANDING)
 		return;
+	pa->flags &= (uint8_t)~SCTP_PATH_F_HB_ADMITTED; /* a re-plan forfeits a granted slot */
 	if (!ps->running) {
 		pa->hb_due_ns = SCTP_TIME_NEVER;
 		return;
@@ -378,7 +379,19 @@ path_start(struct sctp_paths *ps, const struct sctp_profile *p, unsigned i, uint
 {
 	struct sctp_path *pa = sctp_paths_get(ps, i);
 
-	pa->last_tx_ns = now_ns;
+	/*
+	 * The first idle heartbeat comes a random fraction of HB.interval
+	 * early: the idle period is taken to have begun up to one interval
+	 * before now. Associations set up together (a restart's thousands of
+	 * INITs in a second) would otherwise heartbeat together for ever, the
+	 * per-period jitter of +-RTO/2 being small against the interval; with
+	 * it, N idle paths cost N / interval heartbeats a second evenly from the
+	 * first period on. §8.3 lets heartbeats begin at ESTABLISHED.
+	 */
+	uint64_t spread =
+		((sctp_profile_hb_interval(p, i) >> 16) * (rotate(rnd * 0x9e3779b1u, i) >> 16));
+
+	pa->last_tx_ns = now_ns > spread ? now_ns - spread : 0;
 	pa->hb_jitter = rotate(rnd, i);
 	hb_schedule(ps, p, i, now_ns);
 }
@@ -567,6 +580,8 @@ sctp_paths_on_wakeup(struct sctp_paths *ps, const struct sctp_profile *p, uint64
 			pa->hb_due_ns = sat_add(hb_anchor(pa), hb_period(pa, p, i, pa->hb_jitter));
 			if (pa->hb_due_ns <= now_ns)
 				mask |= 1u << i;
+			else /* no longer idle: a granted slot lapses */
+				pa->flags &= (uint8_t)~SCTP_PATH_F_HB_ADMITTED;
 			break;
 		case HB_PROBE:
 			if (confirmed(pa))
@@ -581,6 +596,35 @@ sctp_paths_on_wakeup(struct sctp_paths *ps, const struct sctp_profile *p, uint64
 	}
 	*hb_mask = mask | (probes ? grant_probes(ps, p, probes, now_ns) : 0);
 	return ev | reselect(ps, p);
+}
+
+bool
+sctp_paths_hb_budgeted(const struct sctp_paths *ps, unsigned i)
+{
+	if (i >= ps->n)
+		return false;
+	const struct sctp_path *pa = sctp_paths_get_const(ps, i);
+
+	return hb_mode(pa) == HB_NORMAL && !(pa->flags & SCTP_PATH_F_HB_ADMITTED);
+}
+
+bool
+sctp_paths_hb_probing(const struct sctp_paths *ps, unsigned i)
+{
+	return i < ps->n && hb_mode(sctp_paths_get_const(ps, i)) == HB_PROBE;
+}
+
+void
+sctp_paths_hb_defer(struct sctp_paths *ps, unsigned i, uint64_t until_ns)
+{
+	if (i >= ps->n)
+		return;
+	struct sctp_path *pa = sctp_paths_get(ps, i);
+
+	if (pa->flags & SCTP_PATH_F_HB_OUTSTANDING)
+		return;
+	pa->flags |= SCTP_PATH_F_HB_ADMITTED;
+	pa->hb_due_ns = until_ns;
 }
 
 int
@@ -604,6 +648,7 @@ sctp_paths_hb_info(struct sctp_paths *ps, unsigned i, uint64_t now_ns, uint64_t 
 	pa->hb_nonce = nonce;
 	pa->hb_sent_ns = now_ns;
 	pa->hb_jitter = jitter_rnd;
+	pa->flags &= (uint8_t)~SCTP_PATH_F_HB_ADMITTED;
 	pa->hb_due_ns = sat_add(now_ns, pa->rto.rto_ns);
 	pa->flags |= SCTP_PATH_F_HB_OUTSTANDING | SCTP_PATH_F_NONCE_VALID;
 	return 0;

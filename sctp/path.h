@@ -89,7 +89,10 @@ enum sctp_path_state {
  * acknowledged, even after its deadline. V4, V6: the family of addr_bytes
  * (neither: an empty address, possible only for path 0); kept here rather
  * than in a struct sctp_addr because its 17th byte would cost the path 8
- * bytes of padding.
+ * bytes of padding. HB_ADMITTED: the caller's heartbeat budget granted this
+ * path's idle heartbeat a later slot (sctp_paths_hb_defer()); it goes
+ * without asking again when the slot comes, and the grant lapses if the
+ * path stops being idle first.
  */
 #define SCTP_PATH_F_CONFIRMED	   0x01u
 #define SCTP_PATH_F_HB_ENABLED	   0x02u
@@ -97,6 +100,7 @@ enum sctp_path_state {
 #define SCTP_PATH_F_NONCE_VALID	   0x08u
 #define SCTP_PATH_F_V4		   0x10u
 #define SCTP_PATH_F_V6		   0x20u
+#define SCTP_PATH_F_HB_ADMITTED	   0x40u
 
 /*
  * One destination transport address, 88 bytes (static_assert in path.c).
@@ -408,6 +412,21 @@ uint64_t sctp_paths_on_data_acked(struct sctp_paths *ps, const struct sctp_profi
  */
 uint64_t sctp_paths_on_wakeup(struct sctp_paths *ps, const struct sctp_profile *p, uint64_t now_ns,
 			      uint32_t *hb_mask);
+
+/*
+ * A budget for idle heartbeats (docs/PATHS.md "Heartbeats at scale"): the
+ * caller may hold back the HEARTBEAT that sctp_paths_on_wakeup() named for
+ * path i when sctp_paths_hb_budgeted() says it is an idle one (§8.3, at the
+ * normal rate) not yet granted a slot. sctp_paths_hb_defer() then moves the
+ * path's deadline to until_ns, its granted slot: at that wake-up the path is
+ * named again (if still idle) and budgeted() is false. Probes of
+ * unconfirmed and potentially-failed paths and the deadlines of outstanding
+ * heartbeats are never budgeted: failure detection does not wait.
+ */
+bool sctp_paths_hb_budgeted(const struct sctp_paths *ps, unsigned i);
+/* Path i is probed each RTO (unconfirmed, §5.4, or potentially failed, RFC 7829). */
+bool sctp_paths_hb_probing(const struct sctp_paths *ps, unsigned i);
+void sctp_paths_hb_defer(struct sctp_paths *ps, unsigned i, uint64_t until_ns);
 
 /*
  * Write the Heartbeat Info value for a HEARTBEAT to path i into w and record

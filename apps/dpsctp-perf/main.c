@@ -364,6 +364,11 @@ struct perf_run {
 	struct perf_snap iv_prev;
 	bool measuring, shut, done;
 	int rc;
+	/* --idle: the window's end (TSC, 0 before it starts) and its first snapshot. */
+	uint64_t idle_end;
+	struct idle_snap {
+		uint64_t tsc, hb[2], acks[2], deferred[2], probes[2], busy[2], loop[2];
+	} idle0;
 };
 
 /*
@@ -619,6 +624,67 @@ server_tick(struct perf_run *r, uint64_t now)
 	perf_report_reset();
 }
 
+/* --idle: what the heartbeat figures are made of, both ends at once. */
+static void
+idle_snap(const struct perf_run *r, struct idle_snap *sn)
+{
+	const struct perf_side *ends[2] = { &r->cli, &r->srv };
+	sn->tsc = rte_rdtsc();
+	for (int i = 0; i < 2; i++) {
+		const char *name;
+		const struct dpsctp *d = ends[i]->d;
+		sn->hb[i] = dpsctp_worker_counter(d, 0, counter_index(d, "tx_heartbeats"), &name);
+		sn->acks[i] =
+			dpsctp_worker_counter(d, 0, counter_index(d, "tx_heartbeat_acks"), &name);
+		sn->deferred[i] =
+			dpsctp_worker_counter(d, 0, counter_index(d, "hb_deferred"), &name);
+		sn->probes[i] = dpsctp_worker_counter(d, 0, counter_index(d, "hb_probes"), &name);
+		sn->busy[i] = perf_load(&ends[i]->c.busy_cycles);
+		sn->loop[i] = perf_load(&ends[i]->c.loop_cycles);
+	}
+}
+
+/*
+ * --idle, once every handshake is done: the window starts; at its end the
+ * heartbeat figures (struct perf_result) from the two snapshots. Returns
+ * true while the window runs.
+ */
+static bool
+idle_tick(struct perf_run *r, uint64_t now)
+{
+	struct perf_result *res = &r->res;
+	if (r->o.idle_s <= 0)
+		return false;
+	if (r->idle_end == 0) {
+		idle_snap(r, &r->idle0);
+		r->idle_end = now + (uint64_t)(r->o.idle_s * (double)res->hz);
+		return true;
+	}
+	if (now < r->idle_end && r->cli.flows_lost == 0)
+		return true;
+	struct idle_snap b;
+	idle_snap(r, &b);
+	const struct idle_snap *a = &r->idle0;
+	double t = (double)(b.tsc - a->tsc) / (double)res->hz;
+	uint64_t hbs = 0, busy = 0;
+	res->idle_s = t;
+	res->idle_cut = now < r->idle_end;
+	for (int i = 0; i < 2; i++) {
+		res->hb_per_s[i] = (double)(b.hb[i] - a->hb[i]) / t;
+		res->hb_acks_per_s[i] = (double)(b.acks[i] - a->acks[i]) / t;
+		res->hb_deferred_per_s[i] = (double)(b.deferred[i] - a->deferred[i]) / t;
+		res->hb_probes_per_s[i] = (double)(b.probes[i] - a->probes[i]) / t;
+		res->busy_share[i] = b.loop[i] > a->loop[i]
+					     ? (double)(b.busy[i] - a->busy[i]) /
+						       (double)(b.loop[i] - a->loop[i])
+					     : 0;
+		hbs += b.hb[i] - a->hb[i];
+		busy += b.busy[i] - a->busy[i];
+	}
+	res->cycles_per_hb = hbs != 0 ? (double)busy / (double)hbs : 0;
+	return false;
+}
+
 /* --handshakes, PERF_RUN: all up (or lost), or the time is out. */
 static void
 handshakes_tick(struct perf_run *r, uint64_t now)
@@ -626,6 +692,8 @@ handshakes_tick(struct perf_run *r, uint64_t now)
 	const struct perf_side *cli = &r->cli;
 	struct perf_result *res = &r->res;
 	const uint64_t hz = res->hz;
+	if (cli->flows_up + cli->flows_lost >= r->o.handshakes && idle_tick(r, now))
+		return;
 	if (cli->flows_up + cli->flows_lost >= r->o.handshakes) {
 		uint64_t dt = cli->established_tsc - r->tgt.first_tsc;
 		res->handshakes_done = cli->flows_up;

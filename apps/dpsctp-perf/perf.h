@@ -115,6 +115,7 @@ struct perf_opts {
 	double rate_bps;     /* --rate, wire bits/s, 0 = as fast as possible */
 	double pps;	     /* --pps, DATA packets/s, 0 = none */
 	uint32_t handshakes; /* --handshakes N, 0 = a traffic test */
+	double idle_s;	     /* --idle: seconds the associations stay up idle after, 0 = none */
 	bool line_rate_10g;  /* --rate 10g (for the verdict's wording) */
 	unsigned burst;	     /* messages sent per flow and loop iteration */
 	int pr_policy;	     /* --pr-policy: DPSCTP_PR_TTL, _RTX, _PRIO; 0 reliable */
@@ -365,6 +366,19 @@ struct perf_result {
 	size_t mem_total;
 	uint32_t mem_sized_for;
 	uint32_t handshakes_done;
+	/*
+	 * --idle: heartbeats over the idle window, per end ([0] client, [1]
+	 * server): HEARTBEATs and HEARTBEAT ACKs sent, of the HEARTBEATs those
+	 * probing a suspect path, and heartbeats deferred by --hb-rate, each per
+	 * second; the end's busy share of its loop; and the
+	 * busy cycles of both ends per HEARTBEAT sent by either (one heartbeat
+	 * sent, answered and its ACK taken).
+	 */
+	double idle_s;
+	bool idle_cut; /* the window stopped early: an association was lost */
+	double hb_per_s[2], hb_acks_per_s[2], hb_deferred_per_s[2], hb_probes_per_s[2];
+	double busy_share[2];
+	double cycles_per_hb;
 	char lcores[64];
 	bool stages_on; /* --stages: stages holds both ends' */
 	struct perf_stages stages;

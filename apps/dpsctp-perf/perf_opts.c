@@ -190,6 +190,16 @@ static const struct app_opt perf_opt_table[] = {
 	  .min = 1,
 	  .max = PERF_MAX_HANDSHAKES,
 	  .dflt = "" },
+	{ .kind = APP_OPT_DOUBLE,
+	  .name = "idle",
+	  PO(idle_s),
+	  .arg = "SECONDS",
+	  .help = "with --handshakes: keep the associations up idle this long once all are "
+		  "established and report each end's heartbeats per second (sent, answered, "
+		  "held by --hb-rate) and the cycles one takes",
+	  .dmin = 0.1,
+	  .dmax = 86400,
+	  .dflt = "" },
 	{ .kind = APP_OPT_FLAG,
 	  .name = "memory",
 	  PO(memory),
@@ -364,6 +374,8 @@ check_traffic(const struct perf_opts *o, char *err, size_t errlen)
 		return bad(err, errlen, "--memory measures a --loopback server end");
 	if (o->rate_bps > 0 && o->pps > 0)
 		return bad(err, errlen, "--rate and --pps both pace: choose one");
+	if (o->idle_s > 0 && (o->handshakes == 0 || !o->loopback))
+		return bad(err, errlen, "--idle needs --handshakes and --loopback");
 	if (o->handshakes != 0 && (o->ping || o->bidir))
 		return bad(err, errlen,
 			   "--handshakes opens associations only: no --ping or --bidir");

@@ -294,6 +294,25 @@ perf_report_end(FILE *f, const struct perf_result *r)
 			"%zu bytes)\n",
 			r->handshakes_done, o->handshakes, r->handshakes_per_s,
 			r->mem_bytes_per_assoc, r->mem_sized_for, r->mem_total);
+		if (r->idle_cut)
+			fprintf(f,
+				"idle: the window stopped after %.3f s of %.1f: an association "
+				"was lost\n",
+				r->idle_s, o->idle_s);
+		for (int i = 0; r->idle_s > 0 && i < 2; i++)
+			fprintf(f,
+				"idle %.1f s, %s: %.0f HEARTBEATs/s sent (%.0f probing suspect "
+				"paths), %.0f answered, %.0f deferred by --hb-rate; busy %.1f %% "
+				"of "
+				"its loop\n",
+				r->idle_s, i == 0 ? "client" : "server", r->hb_per_s[i],
+				r->hb_probes_per_s[i], r->hb_acks_per_s[i], r->hb_deferred_per_s[i],
+				100.0 * r->busy_share[i]);
+		if (r->idle_s > 0)
+			fprintf(f,
+				"idle: %.0f cycles per heartbeat (both ends' busy cycles: sent, "
+				"answered, its ACK taken)\n",
+				r->cycles_per_hb);
 		return;
 	}
 	struct figures g;
@@ -461,9 +480,25 @@ perf_report_json(FILE *f, const struct perf_result *r)
 		fprintf(f,
 			"    \"handshakes\": %u, \"handshakes_per_second\": %.0f,\n"
 			"    \"memory_bytes_per_assoc\": %.1f, \"memory_total_bytes\": %zu, "
-			"\"memory_sized_for_assocs\": %u\n  }\n}\n",
+			"\"memory_sized_for_assocs\": %u",
 			r->handshakes_done, r->handshakes_per_s, r->mem_bytes_per_assoc,
 			r->mem_total, r->mem_sized_for);
+		if (r->idle_s > 0)
+			fprintf(f,
+				",\n    \"idle\": { \"seconds\": %.3f, \"stopped_early\": %s, "
+				"\"cycles_per_heartbeat\": %.0f, "
+				"\"client\": { \"heartbeats_per_s\": %.0f, \"probes_per_s\": %.0f, "
+				"\"acks_per_s\": %.0f, \"deferred_per_s\": %.0f, \"busy_share\": "
+				"%.4f }, "
+				"\"server\": { \"heartbeats_per_s\": %.0f, \"probes_per_s\": %.0f, "
+				"\"acks_per_s\": %.0f, \"deferred_per_s\": %.0f, \"busy_share\": "
+				"%.4f } }",
+				r->idle_s, r->idle_cut ? "true" : "false", r->cycles_per_hb,
+				r->hb_per_s[0], r->hb_probes_per_s[0], r->hb_acks_per_s[0],
+				r->hb_deferred_per_s[0], r->busy_share[0], r->hb_per_s[1],
+				r->hb_probes_per_s[1], r->hb_acks_per_s[1], r->hb_deferred_per_s[1],
+				r->busy_share[1]);
+		fprintf(f, "\n  }\n}\n");
 		fflush(f);
 		return;
 	}

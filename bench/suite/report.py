@@ -452,6 +452,29 @@ def main():
                    f"{fmt(tot, 'B')} | {fmt(tot / sized if tot and sized else None, 'B')} |" +
                    (f" error: {r['error'][:80]}" if r.get("error") else ""))
         cmds.append((f"handshakes {r['params']['handshakes']}", r["command"]))
+    hbs = [r for r in R.runs if r["scenario"] == "heartbeats"]
+    if hbs:
+        out.append("")
+        out.append("Idle associations in the data-center profile (50 ms heartbeats), each end "
+                   "on its own lcore, `--idle 3` after the handshakes (`--hb-rate` 0: no "
+                   "budget):")
+        out.append("")
+        out.append("| associations | --hb-rate | handshakes/s | HEARTBEATs/s client / server "
+                   "| deferred/s | client busy | cycles per heartbeat |")
+        out.append("|---|---|---|---|---|---|---|")
+        for r in hbs:
+            m = r["median"]
+            busy = m.get("busy_share_client")
+            out.append(f"| {r['params']['assocs']} | {r['params']['hb_rate'] or 'none'} | "
+                       f"{fmt(m.get('handshakes_per_second'))} | "
+                       f"{fmt(m.get('heartbeats_per_s_client'))} / "
+                       f"{fmt(m.get('heartbeats_per_s_server'))} | "
+                       f"{fmt(m.get('heartbeats_deferred_per_s'))} | "
+                       f"{fmt(busy * 100 if busy is not None else None)} % | "
+                       f"{fmt(m.get('cycles_per_heartbeat'))} |" +
+                       (f" error: {r['error'][:80]}" if r.get("error") else ""))
+            cmds.append((f"heartbeats {r['params']['assocs']} {r['params']['hb_rate']}",
+                         r["command"]))
     mems = sorted((r for r in R.runs if r["scenario"] == "memory"),
                   key=lambda r: r["params"]["sized_for"])
     if mems:

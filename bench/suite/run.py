@@ -73,6 +73,11 @@ METRICS = {
         "one_way_p999": "end.one_way_latency_us.p999",
         "one_way_max": "end.one_way_latency_us.max",
         "handshakes_per_second": "end.handshakes_per_second",
+        "cycles_per_heartbeat": "end.idle.cycles_per_heartbeat",
+        "heartbeats_per_s_client": "end.idle.client.heartbeats_per_s",
+        "heartbeats_per_s_server": "end.idle.server.heartbeats_per_s",
+        "heartbeats_deferred_per_s": "end.idle.client.deferred_per_s",
+        "busy_share_client": "end.idle.client.busy_share",
         "memory_total_bytes": "end.memory_total_bytes",
         "memory_sized_for_assocs": "end.memory_sized_for_assocs",
         "rate_sustained": "end.rate.sustained",
@@ -179,6 +184,14 @@ def scenarios(b, seconds, quick):
     for n, sized in hs:
         dp("handshakes", {"handshakes": n, "sized_for": sized},
            ["--handshakes", str(n), "--profile", "rfc", "--max-assocs", str(sized)])
+    # Idle associations in the data-center profile (50 ms heartbeats):
+    # heartbeats per second and their cycles, with the default --hb-rate
+    # and without a budget (docs/PATHS.md "Heartbeats at scale").
+    if not quick:
+        for n, rate in ((20000, "20000"), (20000, "0"), (60000, "20000")):
+            dp("heartbeats", {"assocs": n, "hb_rate": int(rate)},
+               ["--handshakes", str(n), "--idle", "3", "--hb-rate", rate,
+                "--max-assocs", str(n + 16)])
     # 10G line rate (wire bits: preamble, IFG, FCS, headers): sustained, and
     # with how much of the sender's core to spare.
     for n in ([1452] if quick else [256, 512, 1024, 1452, 4096]):

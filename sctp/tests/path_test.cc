@@ -1765,3 +1765,102 @@ TEST(PathsFailoverTime, AllPathsDead)
 			    c.p == &sctp_profile_rfc ? "rfc" : "dc", c.n, t / 1e9);
 	}
 }
+
+// Associations set up together heartbeat spread over the interval from the
+// first period on (path_start()): 4,000 one-path sets started at the same
+// instant, each with its own random value, have their first heartbeats
+// within [RTO / 2, HB.interval + 3 RTO / 2) after the start and evenly over
+// the interval (no tenth of it holds more than 1.25 times its share).
+TEST(Paths, FirstHeartbeatsAreSpreadOverTheInterval)
+{
+	const struct sctp_profile *p = &sctp_profile_dc;
+	const uint64_t start = SCTP_S(100), hbi = p->hb_interval_ns;
+	const unsigned n = 4000;
+	unsigned bucket[10] = {};
+	uint32_t rnd = 12345;
+	for (unsigned k = 0; k < n; k++) {
+		rnd = rnd * 1664525u + 1013904223u;
+		PathSet ps;
+		struct sctp_addr a0 = v4(1);
+		sctp_paths_init(&ps, p, &a0);
+		sctp_paths_hb_start(&ps, p, start, rnd);
+		const struct sctp_path *pa = sctp_paths_get(&ps, 0);
+		uint64_t rto = pa->rto.rto_ns, due = pa->hb_due_ns;
+		ASSERT_GE(due, start + rto / 2);
+		ASSERT_LT(due, start + hbi + rto + rto / 2);
+		// Take out the jittered RTO part: what is left is the spread.
+		uint64_t spread = start + sctp_path_hb_period(pa, hbi, pa->hb_jitter) - due;
+		ASSERT_LT(spread, hbi);
+		bucket[spread * 10 / hbi]++;
+	}
+	for (unsigned b = 0; b < 10; b++) {
+		EXPECT_GT(bucket[b], n / 10 * 3 / 4) << b;
+		EXPECT_LT(bucket[b], n / 10 * 5 / 4) << b;
+	}
+}
+
+// The idle heartbeat budget (sctp_paths_hb_budgeted(), sctp_paths_hb_defer()):
+// an idle path named at its wake-up may be deferred to a granted slot; at the
+// slot it is named again and goes without asking; a path that carried data
+// meanwhile is not named and loses the slot; a potentially-failed or
+// unconfirmed path's probe is never budgeted (sctp_paths_hb_probing()).
+TEST(Paths, IdleHeartbeatBudget)
+{
+	const struct sctp_profile *p = &sctp_profile_dc;
+	PathSet ps;
+	make_set(&ps, p, 2, SCTP_US(10));
+	struct sctp_path *p0 = sctp_paths_get(&ps, 0);
+	uint64_t due = p0->hb_due_ns;
+	uint32_t mask = 0;
+	sctp_paths_on_wakeup(&ps, p, due, &mask);
+	ASSERT_TRUE(mask & 1u);
+	EXPECT_TRUE(sctp_paths_hb_budgeted(&ps, 0));
+	const uint64_t slot = due + SCTP_MS(300);
+	sctp_paths_hb_defer(&ps, 0, slot);
+	EXPECT_FALSE(sctp_paths_hb_budgeted(&ps, 0));
+	EXPECT_EQ(p0->hb_due_ns, slot);
+	EXPECT_EQ(p0->flags & SCTP_PATH_F_HB_OUTSTANDING, 0u);
+	// Nothing before the slot, the heartbeat at it.
+	mask = 0;
+	sctp_paths_on_wakeup(&ps, p, slot - 1, &mask);
+	EXPECT_EQ(mask & 1u, 0u);
+	sctp_paths_on_wakeup(&ps, p, slot, &mask);
+	ASSERT_TRUE(mask & 1u);
+	EXPECT_FALSE(sctp_paths_hb_budgeted(&ps, 0));
+	Bytes info = send_hb(&ps, 0, slot, 7);
+	EXPECT_TRUE(p0->flags & SCTP_PATH_F_HB_OUTSTANDING);
+	EXPECT_FALSE(p0->flags & SCTP_PATH_F_HB_ADMITTED);
+	ack_hb(&ps, p, info, slot + SCTP_US(20), 0);
+	// The next period asks again.
+	due = p0->hb_due_ns;
+	mask = 0;
+	sctp_paths_on_wakeup(&ps, p, due, &mask);
+	ASSERT_TRUE(mask & 1u);
+	EXPECT_TRUE(sctp_paths_hb_budgeted(&ps, 0));
+	// Deferred, then data: the path is not idle at the slot; the grant lapses.
+	sctp_paths_hb_defer(&ps, 0, due + SCTP_MS(10));
+	sctp_paths_on_data_sent(&ps, 0, due + SCTP_MS(5));
+	mask = 0;
+	sctp_paths_on_wakeup(&ps, p, due + SCTP_MS(10), &mask);
+	EXPECT_EQ(mask & 1u, 0u);
+	EXPECT_GT(p0->hb_due_ns, due + SCTP_MS(10));
+	EXPECT_FALSE(p0->flags & SCTP_PATH_F_HB_ADMITTED);
+	// Path 1 potentially failed: probed each RTO, never budgeted.
+	uint64_t t = due + SCTP_MS(20);
+	sctp_paths_on_t3_expiry(&ps, p, 1, t);
+	ASSERT_EQ(sctp_paths_get(&ps, 1)->state, SCTP_PATH_PF);
+	mask = 0;
+	sctp_paths_on_wakeup(&ps, p, sctp_paths_get(&ps, 1)->hb_due_ns, &mask);
+	ASSERT_TRUE(mask & 2u);
+	EXPECT_FALSE(sctp_paths_hb_budgeted(&ps, 1));
+	EXPECT_TRUE(sctp_paths_hb_probing(&ps, 1));
+	EXPECT_FALSE(sctp_paths_hb_probing(&ps, 0));
+	// An unconfirmed path's probe is not budgeted either.
+	struct sctp_addr a3 = v4(9);
+	int k = sctp_paths_add(&ps, p, &a3, false, t, 1);
+	ASSERT_GE(k, 0);
+	EXPECT_FALSE(sctp_paths_hb_budgeted(&ps, (unsigned)k));
+	EXPECT_TRUE(sctp_paths_hb_probing(&ps, (unsigned)k));
+	EXPECT_FALSE(sctp_paths_hb_budgeted(&ps, 99));
+	EXPECT_FALSE(sctp_paths_hb_probing(&ps, 99));
+}

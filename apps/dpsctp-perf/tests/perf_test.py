@@ -259,6 +259,29 @@ def main():
         check("handshakes: rate and memory", e.get("handshakes_per_second", 0) > 0 and
               e.get("memory_bytes_per_assoc", 0) > 0, e)
 
+    # --idle: 1,000 idle associations in the data-center profile want 20,000
+    # heartbeats a second each way; --hb-rate 5000 holds each end to it.
+    # PLPMTUD off: its probes are HEARTBEATs too (tx_heartbeats) and not idle
+    # heartbeats.
+    doc = run_json(perf, "idle heartbeats", "0-1",
+                   ["--handshakes", "1000", "--idle", "1", "--hb-rate", "5000",
+                    "--plpmtud", "off"])
+    if doc:
+        e = doc["end"]
+        idle = e.get("idle", {})
+        check("idle: all 1000 up, a window measured",
+              e.get("handshakes") == 1000 and idle.get("seconds", 0) >= 0.99 and
+              idle.get("stopped_early") is False, e)
+        for end in ("client", "server"):
+            x = idle.get(end, {})
+            # Probes of suspect paths (a stalled poller's heartbeats time
+            # out) go whatever the budget; the idle ones keep to it.
+            idle_hbs = x.get("heartbeats_per_s", 0) - x.get("probes_per_s", 0)
+            check(f"idle: {end} keeps to --hb-rate",
+                  0 < idle_hbs <= 5000 * 1.01 + 2 and
+                  x.get("deferred_per_s", 0) > 0 and x.get("acks_per_s", 0) > 0, x)
+        check("idle: cycles per heartbeat", idle.get("cycles_per_heartbeat", 0) > 0, idle)
+
     # --memory: the server end alone, sized, measured, gone.
     p = run(perf, "0", ["--loopback", "--memory", "--max-assocs", "2000", "--json"])
     try:
@@ -317,6 +340,7 @@ def main():
                       (["--reset-every", "0"], "--reset-every 0: out of range"),
                       (["--ping", "--reset-every", "5"], "--reset-every with --ping needs -S 2 "
                        "or more"),
+                      (["--idle", "1"], "--idle needs --handshakes and --loopback"),
                       (["--handshakes", "5", "--reset-every", "5"],
                        "--reset-every resets the client's data streams")):
         p = run(perf, "0", ["--loopback", *bad], timeout=30)
