@@ -25,6 +25,7 @@ struct Receiver {
 	struct sctp_endpoint ep;
 	struct sctp_assoc a;
 	struct sctp_assoc_counters counters = {};
+	struct sctp_assoc_stats stats = {};
 	struct sctp_assoc_ops ops = {};
 	struct sctp_data_config data = {};
 	struct sctp_reasm_node nodes[256];
@@ -89,7 +90,7 @@ struct Receiver {
 		const uint8_t c[4] = { 10, 0, 0, 1 }, s[4] = { 10, 0, 0, 2 };
 		st.peer_src = sctp_addr_v4(c);
 		st.local_addr = sctp_addr_v4(s);
-		sctp_assoc_init(&a, &ops, this, &counters);
+		sctp_assoc_init(&a, &ops, this, &counters, &stats);
 		if (sctp_assoc_from_cookie(&a, &ep, &st, 1) != 0 || a.data_mem == nullptr)
 			abort();
 	}

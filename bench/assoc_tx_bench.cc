@@ -39,6 +39,7 @@ struct Side {
 	struct sctp_endpoint ep;
 	struct sctp_assoc a;
 	struct sctp_assoc_counters counters = {};
+	struct sctp_assoc_stats stats = {};
 	struct sctp_assoc_ops ops = {};
 	struct sctp_data_config data = {};
 	std::vector<struct sctp_reasm_node> reasm_nodes = std::vector<struct sctp_reasm_node>(512);
@@ -164,7 +165,7 @@ make_side(Side &s, Wire *w, unsigned id, uint16_t streams, uint32_t local_tag, u
 	const uint8_t ip_a[4] = { 10, 0, 0, 1 }, ip_b[4] = { 10, 0, 0, 2 };
 	st.peer_src = sctp_addr_v4(id == 0 ? ip_b : ip_a);
 	st.local_addr = sctp_addr_v4(id == 0 ? ip_a : ip_b);
-	sctp_assoc_init(&s.a, &s.ops, &s, &s.counters);
+	sctp_assoc_init(&s.a, &s.ops, &s, &s.counters, &s.stats);
 	if (sctp_assoc_from_cookie(&s.a, &s.ep, &st, 1) != 0 || s.a.tx == nullptr)
 		abort();
 }
@@ -350,7 +351,7 @@ BM_SackIn(benchmark::State &state)
 		cycles += bench_tsc() - t;
 		sacks++;
 	}
-	if (!sctp_rtxq_empty(&s.a.tx->rtxq) || s.counters.sacks_in != sacks)
+	if (!sctp_rtxq_empty(&s.a.tx->rtxq) || s.stats.sacks_in != sacks)
 		state.SkipWithError("a SACK was not taken or left chunks unacknowledged");
 	state.counters["cycles_per_sack"] = (double)cycles / (double)(sacks ? sacks : 1) - overhead;
 	state.counters["chunks_per_sack"] = n;

@@ -114,6 +114,7 @@ BM_ServerHandshake(benchmark::State &state)
 	uint8_t out[2048], echo[1024];
 	static struct sctp_assoc assoc;
 	struct sctp_assoc_counters counters = {};
+	struct sctp_assoc_stats stats = {};
 	struct sctp_assoc_ops ops = {};
 	ops.send = [](void *, const uint8_t *, size_t, const struct sctp_addr *,
 		      const struct sctp_addr *) {};
@@ -166,7 +167,7 @@ BM_ServerHandshake(benchmark::State &state)
 			state.SkipWithError("COOKIE ECHO refused");
 			break;
 		}
-		sctp_assoc_init(&assoc, &ops, nullptr, &counters);
+		sctp_assoc_init(&assoc, &ops, nullptr, &counters, &stats);
 		if (sctp_assoc_from_cookie(&assoc, &s.ep, &st, now) != 0) {
 			state.SkipWithError("association not created");
 			break;

@@ -11,6 +11,12 @@
 //                       of them: cycles_per_fired, cascades included (S of
 //                       200 passes level 0 only; 200000, the DC profile's
 //                       200 ms, crosses levels 1 and 2).
+//   BM_ArmCancelAmong/N the BM_ArmCancel batch (spread over 50 ms) into a
+//                       wheel already holding N timers spread over 30 s (N
+//                       idle associations' heartbeat timers): cycles_per_arm
+//                       and cycles_per_cancel at 1 k, 100 k and 1 M timers.
+//   BM_FireAmong/N      N timers spread over 1 s, advanced 100 us at a time
+//                       for 20 ms: cycles_per_fired with N in the wheel.
 //   BM_AdvanceIdle      advance() one tick at a time with nothing due (1000
 //                       timers armed an hour ahead): cycles_per_advance.
 //   BM_VtagOwner/mixed  dpsctp_vtag_owner() on a stream of tags, clear
@@ -65,21 +71,28 @@ sizes(benchmark::State &state)
 	state.counters["timer_bytes"] = sizeof(struct dpsctp_timer);
 }
 
+// Arm the bed's batch at its offsets, then cancel it: the cycles of each half.
+void
+arm_cancel_batch(Bed &b, uint64_t &arm, uint64_t &cancel)
+{
+	uint64_t t0 = bench_tsc();
+	for (unsigned i = 0; i < kBatch; i++)
+		dpsctp_timer_arm(b.w.get(), &b.t[i], b.now + b.offsets[i]);
+	uint64_t t1 = bench_tsc();
+	for (unsigned i = 0; i < kBatch; i++)
+		dpsctp_timer_cancel(b.w.get(), &b.t[i]);
+	uint64_t t2 = bench_tsc();
+	arm += t1 - t0;
+	cancel += t2 - t1;
+}
+
 void
 BM_ArmCancel(benchmark::State &state)
 {
 	Bed b(kBatch, (uint64_t)state.range(0));
 	uint64_t arm = 0, cancel = 0, ops = 0;
 	for (auto _ : state) {
-		uint64_t t0 = bench_tsc();
-		for (unsigned i = 0; i < kBatch; i++)
-			dpsctp_timer_arm(b.w.get(), &b.t[i], b.now + b.offsets[i]);
-		uint64_t t1 = bench_tsc();
-		for (unsigned i = 0; i < kBatch; i++)
-			dpsctp_timer_cancel(b.w.get(), &b.t[i]);
-		uint64_t t2 = bench_tsc();
-		arm += t1 - t0;
-		cancel += t2 - t1;
+		arm_cancel_batch(b, arm, cancel);
 		ops += kBatch;
 		b.now += kTick;
 		dpsctp_timer_wheel_advance(b.w.get(), b.now, count_cb, &ops);
@@ -142,6 +155,68 @@ BM_Fire(benchmark::State &state)
 	state.SetItemsProcessed((int64_t)fired);
 }
 BENCHMARK(BM_Fire)->Arg(200)->Arg(200000);
+
+// A wheel holding n timers spread over spread_us, plus room for a batch.
+struct Crowd {
+	Bed b;
+	std::vector<struct dpsctp_timer> crowd;
+
+	Crowd(unsigned n, uint64_t spread_us, uint64_t batch_spread_us)
+	    : b(kBatch, batch_spread_us, 2), crowd(n)
+	{
+		std::mt19937_64 rng(3);
+		for (unsigned i = 0; i < n; i++) {
+			dpsctp_timer_init(&crowd[i]);
+			dpsctp_timer_arm(b.w.get(), &crowd[i],
+					 b.now + kTick + rng() % (spread_us * kTick));
+		}
+	}
+};
+
+void
+BM_ArmCancelAmong(benchmark::State &state)
+{
+	const unsigned n = (unsigned)state.range(0);
+	Crowd c(n, 30000000, 50000);
+	Bed &b = c.b;
+	uint64_t arm = 0, cancel = 0, ops = 0;
+	for (auto _ : state) {
+		arm_cancel_batch(b, arm, cancel);
+		ops += kBatch;
+	}
+	if (dpsctp_timer_wheel_count(b.w.get()) != n)
+		state.SkipWithError("the crowd changed");
+	state.counters["cycles_per_arm"] = (double)arm / (double)ops;
+	state.counters["cycles_per_cancel"] = (double)cancel / (double)ops;
+	state.counters["timers_armed"] = (double)n;
+	state.SetItemsProcessed((int64_t)ops);
+}
+BENCHMARK(BM_ArmCancelAmong)->Arg(1000)->Arg(100000)->Arg(1000000);
+
+void
+BM_FireAmong(benchmark::State &state)
+{
+	const unsigned n = (unsigned)state.range(0);
+	uint64_t fired = 0, cycles = 0;
+	for (auto _ : state) {
+		state.PauseTiming();
+		Crowd c(n, 1000000, 1);
+		state.ResumeTiming();
+		uint64_t now = c.b.now;
+		for (unsigned step = 0; step < 200; step++) {
+			now += 100 * kTick;
+			uint64_t t0 = bench_tsc();
+			dpsctp_timer_wheel_advance(c.b.w.get(), now, count_cb, &fired);
+			cycles += bench_tsc() - t0;
+		}
+	}
+	if (fired == 0)
+		state.SkipWithError("nothing fired");
+	state.counters["cycles_per_fired"] = (double)cycles / (double)fired;
+	state.counters["timers_armed"] = (double)n;
+	state.SetItemsProcessed((int64_t)fired);
+}
+BENCHMARK(BM_FireAmong)->Arg(1000)->Arg(100000)->Arg(1000000)->Iterations(3);
 
 void
 BM_AdvanceIdle(benchmark::State &state)

@@ -36,8 +36,8 @@
 static inline void
 dp_conn_count_sent(struct dpsctp_assoc *c, uint32_t len)
 {
-	c->st.msgs_sent++;
-	c->st.bytes_sent += len;
+	c->msgs_sent++;
+	c->bytes_sent += len;
 	c->w->ctr.msgs_sent++;
 	c->w->ctr.bytes_sent += len;
 }
@@ -45,8 +45,8 @@ dp_conn_count_sent(struct dpsctp_assoc *c, uint32_t len)
 static inline void
 dp_conn_count_delivered(struct dpsctp_assoc *c, uint32_t len)
 {
-	c->st.msgs_recv++;
-	c->st.bytes_recv += len;
+	c->msgs_recv++;
+	c->bytes_recv += len;
 	c->w->ctr.msgs_delivered++;
 	c->w->ctr.bytes_delivered += len;
 }
@@ -373,7 +373,7 @@ dp_conn_link(struct dpsctp_assoc *c)
 	struct dp_worker *w = c->w;
 	c->id = ++w->d->next_id * DP_MAX_WORKERS + w->index;
 	dpsctp_timer_init(&c->timer);
-	sctp_assoc_init(&c->a, &dp_conn_ops, c, &c->ctr);
+	sctp_assoc_init(&c->a, &dp_conn_ops, c, &w->assoc_ctr, &c->stats);
 	c->next = w->conns;
 	if (w->conns != NULL)
 		w->conns->prev = c;
@@ -520,8 +520,6 @@ dp_conn_free(struct dpsctp_assoc *c)
 		c->next->prev = c->prev;
 	w->n_conns--;
 	w->ctr.assocs_freed++;
-	for (unsigned i = 0; i < SCTP_ASSOC_DROP_COUNT; i++)
-		w->assoc_drops_closed[i] += c->ctr.drops[i];
 	dp_opt_free(c);
 	rte_mempool_put(w->conn_pool, c);
 }

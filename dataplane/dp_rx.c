@@ -305,11 +305,11 @@ dp_rx_sctp(struct dp_worker *w, struct rte_mbuf *m, const struct dpsctp_l3_sctp_
 				   : -1;
 		bool confirm = path >= 0 && ((unsigned)path != c->nbr_confirmed_path ||
 					     w->now_ns - c->nbr_confirmed_ns >= DP_NBR_CONFIRM_NS);
-		uint64_t bad_tag = c->ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG];
+		uint64_t bad_tag = w->assoc_ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG];
 		st = dp_stage_enter(w, DP_STAGE_CORE);
 		sctp_assoc_input(&c->a, &rx, w->now_ns);
 		dp_stage_leave(w, st);
-		if (confirm && c->ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG] == bad_tag) {
+		if (confirm && w->assoc_ctr.drops[SCTP_ASSOC_DROP_BAD_VTAG] == bad_tag) {
 			dp_rx_confirm(w, m, &in->src);
 			c->nbr_confirmed_path = (uint8_t)path;
 			c->nbr_confirmed_ns = w->now_ns;

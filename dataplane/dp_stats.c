@@ -5,11 +5,11 @@
  * A worker's counters are one flat list for telemetry and the API: its own
  * (DP_WORKER_COUNTERS in dp_counters.h), then drivers/net/l3.c's ("l3." prefix),
  * then the endpoints' drops summed over the worker's endpoints ("ep."
- * prefix), then the associations' named discards ("assoc." prefix): those of
- * closed associations, plus the live ones' when read on the worker's thread
- * or on an instance that is polled, not started (another thread must not
- * walk the worker's list; /dpsctp/ telemetry asks the worker instead). Reading from another thread
- * sees each 64-bit counter whole (aligned stores) but not a snapshot of all of them together.
+ * prefix), then the associations' named discards ("assoc." prefix), which
+ * the core counts into one array per worker (struct sctp_assoc_counters),
+ * live and closed associations alike. Reading from another thread sees each
+ * 64-bit counter whole (aligned stores) but not a snapshot of all of them
+ * together.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,7 +31,7 @@ struct dp_ctr_group {
 	unsigned first; /* the group's first index in its own list */
 	unsigned (*count)(void);
 	const char *(*name)(unsigned i);
-	uint64_t (*value)(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live);
+	uint64_t (*value)(const struct dpsctp *d, const struct dp_worker *w, unsigned i);
 };
 
 static const char *const dp_own_names[] = {
@@ -58,10 +58,9 @@ dp_own_name(unsigned i)
 }
 
 static uint64_t
-dp_own_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live)
+dp_own_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i)
 {
 	(void)d;
-	(void)live;
 	return ((const uint64_t *)&w->ctr)[i];
 }
 
@@ -74,9 +73,8 @@ dp_l3_count(void)
 
 /* Summed over the worker's ports (each has its own L3 state). */
 static uint64_t
-dp_l3_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live)
+dp_l3_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i)
 {
-	(void)live;
 	uint64_t v = 0;
 	for (unsigned p = 0; p < d->n_ports; p++)
 		v += dpsctp_l3_counter_value(&w->l3[p]->ctr, i);
@@ -97,9 +95,8 @@ dp_ep_name(unsigned i)
 
 /* Summed over the worker's endpoints: the closed one and every listener's. */
 static uint64_t
-dp_ep_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live)
+dp_ep_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i)
 {
-	(void)live;
 	uint64_t v = w->closed_ep.drops[i];
 	for (unsigned k = 0; k < d->n_listeners; k++)
 		v += w->ep[k].drops[i];
@@ -119,16 +116,12 @@ dp_assoc_name(unsigned i)
 	return sctp_assoc_drop_name((enum sctp_assoc_drop)i);
 }
 
-/* Closed associations' discards, plus the live ones' when read by the worker's own thread. */
+/* The worker's associations' discards, live and closed: one array the core counts into. */
 static uint64_t
-dp_assoc_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i, bool live)
+dp_assoc_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i)
 {
 	(void)d;
-	uint64_t v = w->assoc_drops_closed[i];
-	if (live)
-		for (const struct dpsctp_assoc *c = w->conns; c != NULL; c = c->next)
-			v += c->ctr.drops[i];
-	return v;
+	return w->assoc_ctr.drops[i];
 }
 
 static const struct dp_ctr_group dp_ctr_groups[] = {
@@ -157,9 +150,7 @@ dp_ctr_name(const struct dp_ctr_group *g, unsigned flat, unsigned i)
 uint64_t
 dpsctp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name)
 {
-	return dp_worker_counter(d, worker, i, name,
-				 d != NULL && worker < d->n_workers &&
-					 (!d->started || dp_worker_current() == d->w[worker]));
+	return dp_worker_counter(d, worker, i, name);
 }
 
 /* The names of enum dp_stage (dp_types.h), as dpsctp_worker_stage() gives them. */
@@ -200,7 +191,7 @@ dpsctp_worker_stage(const struct dpsctp *d, unsigned worker, unsigned i, const c
 }
 
 uint64_t
-dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name, bool live)
+dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name)
 {
 	*name = NULL;
 	if (d == NULL || worker >= d->n_workers)
@@ -212,7 +203,7 @@ dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const cha
 		unsigned n = g->count() - g->first;
 		if (i < n) {
 			*name = dp_ctr_name(g, flat, g->first + i);
-			return g->value(d, w, g->first + i, live);
+			return g->value(d, w, g->first + i);
 		}
 		i -= n;
 	}
@@ -247,18 +238,22 @@ dpsctp_assoc_get_stats(const struct dpsctp_assoc *a, struct dpsctp_assoc_stats *
 {
 	if (a == NULL || st == NULL)
 		return -EINVAL;
-	*st = a->st;
-	st->data_chunks_out = a->ctr.data_sent;
-	st->data_chunks_rtx = a->ctr.data_rtx;
-	st->data_chunks_in = a->ctr.data_chunks;
-	st->data_dups_in = a->ctr.data_dups;
-	st->sacks_out = a->ctr.sacks_sent;
-	st->sacks_in = a->ctr.sacks_in;
-	st->t3_expiries = a->ctr.t3_expiries;
-	st->fast_retransmits = a->ctr.fast_retransmits;
-	st->t3_spurious = a->ctr.t3_spurious;
-	st->t3_rtx_saved = a->ctr.t3_rtx_saved;
-	st->heartbeats_out = a->ctr.heartbeats_sent;
+	memset(st, 0, sizeof(*st));
+	st->msgs_sent = a->msgs_sent;
+	st->bytes_sent = a->bytes_sent;
+	st->msgs_recv = a->msgs_recv;
+	st->bytes_recv = a->bytes_recv;
+	st->data_chunks_out = a->stats.data_sent;
+	st->data_chunks_rtx = a->stats.data_rtx;
+	st->data_chunks_in = a->stats.data_chunks;
+	st->data_dups_in = a->stats.data_dups;
+	st->sacks_out = a->stats.sacks_sent;
+	st->sacks_in = a->stats.sacks_in;
+	st->t3_expiries = a->stats.t3_expiries;
+	st->fast_retransmits = a->stats.fast_retransmits;
+	st->t3_spurious = a->stats.t3_spurious;
+	st->t3_rtx_saved = a->stats.t3_rtx_saved;
+	st->heartbeats_out = a->stats.heartbeats_sent;
 	st->state = dp_public_assoc_state(a->a.state);
 	st->peer_rwnd = a->a.tx != NULL ? a->a.tx->rtxq.a_rwnd : a->a.peer_a_rwnd;
 	st->send_queued = a->a.tx != NULL ? a->a.tx->outq.queued_bytes : 0;
@@ -267,16 +262,16 @@ dpsctp_assoc_get_stats(const struct dpsctp_assoc *a, struct dpsctp_assoc_stats *
 	st->extensions = a->a.extensions & DPSCTP_CONFIG_EXTENSIONS;
 	st->abandoned_msgs = st->abandoned_bytes = 0;
 	for (unsigned i = 0; i < SCTP_RTXQ_PR_N; i++) {
-		st->abandoned_msgs += a->ctr.pr_abandoned.msgs[i];
-		st->abandoned_bytes += a->ctr.pr_abandoned.bytes[i];
+		st->abandoned_msgs += a->stats.pr_abandoned.msgs[i];
+		st->abandoned_bytes += a->stats.pr_abandoned.bytes[i];
 	}
-	st->fwd_tsn_out = a->ctr.fwd_tsn_sent;
-	st->fwd_tsn_in = a->ctr.fwd_tsn_in;
-	st->reconf_requests = a->ctr.reconf_requests;
-	st->reconf_rtx = a->ctr.reconf_rtx;
-	st->reconf_peer_requests = a->ctr.reconf_peer_requests;
-	st->reconf_denied = a->ctr.reconf_denied;
-	st->reconf_malformed = a->ctr.reconf_malformed;
+	st->fwd_tsn_out = a->stats.fwd_tsn_sent;
+	st->fwd_tsn_in = a->stats.fwd_tsn_in;
+	st->reconf_requests = a->stats.reconf_requests;
+	st->reconf_rtx = a->stats.reconf_rtx;
+	st->reconf_peer_requests = a->stats.reconf_peer_requests;
+	st->reconf_denied = a->stats.reconf_denied;
+	st->reconf_malformed = a->stats.reconf_malformed;
 	return 0;
 }
 

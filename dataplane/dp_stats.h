@@ -14,12 +14,7 @@
 
 #include "dataplane/dp_types.h"
 
-/*
- * Counter i of a worker and its name (*name NULL and UINT64_MAX past the
- * last); live: also walk the worker's associations, which only its owner
- * may do.
- */
-uint64_t dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name,
-			   bool live);
+/* Counter i of a worker and its name (*name NULL and UINT64_MAX past the last). */
+uint64_t dp_worker_counter(const struct dpsctp *d, unsigned worker, unsigned i, const char **name);
 
 #endif /* DPSCTP_DATAPLANE_DP_STATS_H */

@@ -222,7 +222,7 @@ dp_tel_stats(const char *cmd, const char *params, struct rte_tel_data *t)
 		const char *name;
 		uint64_t sum = 0;
 		for (unsigned w = 0; w < d->n_workers; w++) {
-			uint64_t v = dp_worker_counter(d, w, i, &name, false);
+			uint64_t v = dp_worker_counter(d, w, i, &name);
 			if (name != NULL)
 				sum += v;
 		}
@@ -247,7 +247,7 @@ dp_tel_worker_len(const struct dpsctp *d, unsigned w)
 	size_t n = 16 + 8 + 30 + dp_tel_u64_len("associations", d->w[w]->n_conns) + 3 * 8;
 	for (unsigned i = 0;; i++) {
 		const char *name;
-		uint64_t v = dp_worker_counter(d, w, i, &name, false);
+		uint64_t v = dp_worker_counter(d, w, i, &name);
 		if (name == NULL)
 			break;
 		if (v != 0)
@@ -299,7 +299,7 @@ dp_tel_lcores(const char *cmd, const char *params, struct rte_tel_data *t)
 		struct dp_tel_groups g = { { NULL, NULL, NULL } };
 		for (unsigned i = 0;; i++) {
 			const char *name;
-			uint64_t v = dp_worker_counter(d, w, i, &name, false);
+			uint64_t v = dp_worker_counter(d, w, i, &name);
 			if (name == NULL)
 				break;
 			if (v != 0)

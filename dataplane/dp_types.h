@@ -158,8 +158,9 @@ struct dpsctp_assoc {
 	 */
 	void *heap_block[2];
 	size_t heap_bytes[2];
-	struct dpsctp_assoc_stats st;
-	struct sctp_assoc_counters ctr;
+	/* Messages and bytes through the API (dpsctp_assoc_get_stats() adds the rest). */
+	uint64_t msgs_sent, bytes_sent, msgs_recv, bytes_recv;
+	struct sctp_assoc_stats stats; /* the core's figures of this association */
 	/*
 	 * Peer addresses whose next hops this association pinned in its
 	 * worker's neighbour table (dpsctp_l3_pin(), dp_conn_after()): paths
@@ -313,8 +314,13 @@ struct dp_worker {
 	struct dp_worker_counters ctr;
 	/* Frames in and out by port of the instance (dpsctp_port_stats()). */
 	uint64_t port_rx[DPSCTP_CONFIG_MAX_PORTS], port_tx[DPSCTP_CONFIG_MAX_PORTS];
-	/* Associations' named discards (sctp/assoc_drop.def), summed as they close. */
-	uint64_t assoc_drops_closed[SCTP_ASSOC_DROP_COUNT];
+	/*
+	 * What the core counts for all of this worker's associations together
+	 * (sctp_assoc_init()'s counters): the named discards
+	 * (sctp/assoc_drop.def) and the owner-wide events. Each association's
+	 * own figures are inside it (struct sctp_assoc_stats).
+	 */
+	struct sctp_assoc_counters assoc_ctr;
 	struct dpsctp_seg segs[DP_MSG_SEGS];
 };
 

@@ -305,17 +305,18 @@ assoc_reset(struct sctp_assoc *a, struct sctp_endpoint *ep)
 	const struct sctp_assoc_ops *ops = a->ops;
 	void *ctx = a->ctx;
 	struct sctp_assoc_counters *counters = a->counters;
+	struct sctp_assoc_stats *stats = a->stats;
 	/* A per-association block set before connect (sctp_assoc_set_opts()) stays. */
 	const struct sctp_profile *prof = a->prof;
 
-	sctp_assoc_init(a, ops, ctx, counters);
+	sctp_assoc_init(a, ops, ctx, counters, stats);
 	a->ep = ep;
 	a->prof = prof != NULL ? prof : ep->cfg.profile;
 }
 
 void
 sctp_assoc_init(struct sctp_assoc *a, const struct sctp_assoc_ops *ops, void *ctx,
-		struct sctp_assoc_counters *counters)
+		struct sctp_assoc_counters *counters, struct sctp_assoc_stats *stats)
 {
 	memset(a, 0, sizeof(*a));
 	a->state = SCTP_ASSOC_CLOSED;
@@ -324,6 +325,7 @@ sctp_assoc_init(struct sctp_assoc *a, const struct sctp_assoc_ops *ops, void *ct
 	a->ops = ops;
 	a->ctx = ctx;
 	a->counters = counters;
+	a->stats = stats;
 	ASSOC_CHECK(a);
 }
 

@@ -175,9 +175,12 @@ enum sctp_assoc_drop {
 };
 
 /*
- * Counters shared by every association of one owner (an lcore): per-drop
- * counts stay out of the association, which must stay small (docs/ARCHITECTURE.md
- * decision 6). One owner, so plain increments.
+ * Counters shared by every association of one owner (an lcore): drops and
+ * the events an operator reads summed over the owner's associations. They
+ * stay out of the association, which must stay small (docs/ARCHITECTURE.md
+ * decision 6; docs/MEMORY.md). One owner, so plain increments. What one
+ * association's application reads about it is struct sctp_assoc_stats,
+ * inside the association.
  */
 struct sctp_assoc_counters {
 	uint64_t drops[SCTP_ASSOC_DROP_COUNT];
@@ -185,50 +188,27 @@ struct sctp_assoc_counters {
 	uint64_t init_ack_os_clamped;
 	uint64_t stale_cookie_restarts; /* §5.2.6 option 3 taken */
 	uint64_t restarts;		/* §5.2.4 A: the peer restarted, RESTART notified */
-	uint64_t heartbeats_sent;	/* §8.3 idle heartbeats and §5.4 probes */
 	uint64_t failovers;		/* new data moved off the primary (§6.4.1) */
 	uint64_t primary_returns;	/* new data moved back to the primary */
 	uint64_t peer_addrs_ignored;	/* peer addresses beyond the path storage, or of a
 					   family we have no local address for */
 	/* Receive side (sctp/assoc_data.c). */
-	uint64_t data_chunks;	     /* DATA chunks taken (delivered or queued) */
-	uint64_t data_dups;	     /* DATA chunks whose TSN we had already */
 	uint64_t data_out_of_window; /* beyond the TSN map: dropped, retransmitted later */
 	uint64_t data_no_room;	     /* reassembly caps or pool: dropped, not acknowledged */
 	uint64_t data_bad_stream;    /* stream id >= inbound streams: ERROR cause 1 */
-	uint64_t sacks_sent;	     /* at most one per received packet */
 	uint64_t sacks_delayed;	     /* sent by the delayed-SACK timer */
 	uint64_t window_updates;     /* SACKs sent because the application consumed data */
 	/* Send side (sctp/assoc_send.c). */
-	uint64_t data_sent;	   /* DATA chunks sent for the first time */
-	uint64_t data_rtx;	   /* DATA chunks retransmitted (fast or T3) */
-	uint64_t data_packets;	   /* packets carrying DATA */
-	uint64_t sacks_bundled;	   /* SACKs that went out ahead of DATA */
-	uint64_t sacks_in;	   /* SACKs accepted */
-	uint64_t sacks_old;	   /* §6.2.1 D i: behind the Cumulative TSN Ack Point */
-	uint64_t sacks_gap_order;  /* gap blocks out of order: dropped */
-	uint64_t t3_expiries;	   /* §6.3.3 */
-	uint64_t zwp_expiries;	   /* of those, of a zero window probe the peer answered:
-				      no error counted, cwnd kept (§6.1 A) */
-	uint64_t t3_spurious;	   /* T3-rtx episodes shown spurious (the peer's duplicate
-				      TSNs or F-RTO): cwnd and RTO undone (sctp/spurious.h) */
-	uint64_t t3_rtx_saved;	   /* chunks a spurious T3-rtx expiry marked that F-RTO
-				      found in flight and did not send again */
-	uint64_t fast_retransmits; /* §7.2.4: SACKs that marked chunks for fast retransmit */
-	uint64_t send_failed;	   /* SEND_FAILED notifications */
+	uint64_t data_packets;	  /* packets carrying DATA */
+	uint64_t sacks_bundled;	  /* SACKs that went out ahead of DATA */
+	uint64_t sacks_old;	  /* §6.2.1 D i: behind the Cumulative TSN Ack Point */
+	uint64_t sacks_gap_order; /* gap blocks out of order: dropped */
+	uint64_t zwp_expiries;	  /* T3-rtx expiries of a zero window probe the peer answered:
+				     no error counted, cwnd kept (§6.1 A) */
+	uint64_t send_failed;	  /* SEND_FAILED notifications */
 	/* PR-SCTP (RFC 3758, sctp/assoc_send.c and assoc_data.c). */
-	struct sctp_rtxq_pr_stats pr_abandoned; /* messages and payload bytes per policy */
 	uint64_t pr_unsupported; /* sent with a policy to a peer without PR-SCTP: reliably */
-	uint64_t fwd_tsn_sent;	 /* FORWARD TSN chunks sent */
-	uint64_t fwd_tsn_in;	 /* FORWARD TSN chunks that moved our cumulative TSN */
 	uint64_t fwd_tsn_stale;	 /* at or behind our cumulative TSN: a SACK answers it */
-	/* Stream reconfiguration (RFC 6525, sctp/assoc_reconf.c). */
-	uint64_t reconf_requests;      /* our request parameters sent (not counting resends) */
-	uint64_t reconf_rtx;	       /* RE-CONFIG requests resent by the reconfiguration timer */
-	uint64_t reconf_peer_requests; /* the peer's request parameters answered */
-	uint64_t reconf_denied;	       /* of those, answered with anything but success */
-	uint64_t reconf_malformed;     /* RE-CONFIG chunks refused: a parameter that does not parse,
-					 or a pair RFC 6525 §3.1 does not allow */
 	/* ICMP errors quoting our packets (sctp/assoc_icmp.c, RFC 9260 appendix C). */
 	uint64_t icmp_bad_tag; /* ICMP6: the quoted tag is not the peer's: discarded */
 	uint64_t icmp_aborts;  /* ICMP8: protocol (or UDP port) unreachable taken as ABORT */
@@ -248,6 +228,38 @@ struct sctp_assoc_counters {
 	uint64_t plpmtud_probes_acked; /* ... answered */
 	uint64_t plpmtud_probes_lost;  /* ... unanswered within the probe timer (never an error) */
 	uint64_t plpmtud_black_holes;  /* the PLPMTU itself stopped carrying: back to BASE_PLPMTU */
+};
+
+/*
+ * What one association did, for its application (the runtime's
+ * dpsctp_assoc_get_stats()): the caller's, one per association
+ * (sctp_assoc_init()), kept out of struct sctp_assoc as the owner's
+ * counters are so that the association stays within its 512 bytes.
+ */
+struct sctp_assoc_stats {
+	uint64_t heartbeats_sent;  /* §8.3 idle heartbeats and §5.4 probes */
+	uint64_t data_chunks;	   /* DATA chunks taken (delivered or queued) */
+	uint64_t data_dups;	   /* DATA chunks whose TSN we had already */
+	uint64_t sacks_sent;	   /* at most one per received packet */
+	uint64_t data_sent;	   /* DATA chunks sent for the first time */
+	uint64_t data_rtx;	   /* DATA chunks retransmitted (fast or T3) */
+	uint64_t sacks_in;	   /* SACKs accepted */
+	uint64_t t3_expiries;	   /* §6.3.3 */
+	uint64_t t3_spurious;	   /* T3-rtx episodes shown spurious (the peer's duplicate
+				      TSNs or F-RTO): cwnd and RTO undone (sctp/spurious.h) */
+	uint64_t t3_rtx_saved;	   /* chunks a spurious T3-rtx expiry marked that F-RTO
+				      found in flight and did not send again */
+	uint64_t fast_retransmits; /* §7.2.4: SACKs that marked chunks for fast retransmit */
+	struct sctp_rtxq_pr_stats pr_abandoned; /* PR-SCTP: messages and payload bytes per policy */
+	uint64_t fwd_tsn_sent;			/* FORWARD TSN chunks sent */
+	uint64_t fwd_tsn_in; /* FORWARD TSN chunks that moved our cumulative TSN */
+	/* Stream reconfiguration (RFC 6525, sctp/assoc_reconf.c). */
+	uint64_t reconf_requests;      /* our request parameters sent (not counting resends) */
+	uint64_t reconf_rtx;	       /* RE-CONFIG requests resent by the reconfiguration timer */
+	uint64_t reconf_peer_requests; /* the peer's request parameters answered */
+	uint64_t reconf_denied;	       /* of those, answered with anything but success */
+	uint64_t reconf_malformed;     /* RE-CONFIG chunks refused: a parameter that does not parse,
+					 or a pair RFC 6525 §3.1 does not allow */
 };
 
 /*
@@ -678,7 +690,7 @@ struct sctp_assoc {
 	struct sctp_endpoint *ep;  /* profile, cookie keys, tag and random strategies */
 	const struct sctp_assoc_ops *ops;
 	void *ctx;
-	struct sctp_assoc_counters *counters;
+	struct sctp_assoc_counters *counters; /* the owner's, shared by its associations */
 	/* Line 1 and on: the peer's addresses, each with its RTO and state. */
 	struct sctp_paths paths;
 	/*
@@ -714,14 +726,17 @@ struct sctp_assoc {
 	uint32_t rx_rwnd_sent;	/* the a_rwnd our last SACK carried */
 	/* Send side, in data_mem; NULL when not configured or outside ESTABLISHED+. */
 	struct sctp_assoc_tx *tx;
+	/* This association's figures (the caller's), beside tx: the data path's line. */
+	struct sctp_assoc_stats *stats;
 };
 
 /*
  * Make a CLOSED association with nothing running. ops (send and notify),
- * and counters are the caller's and must outlive it.
+ * counters (the owner's, shared by its associations) and stats (this
+ * association's own) are the caller's and must outlive it.
  */
 void sctp_assoc_init(struct sctp_assoc *a, const struct sctp_assoc_ops *ops, void *ctx,
-		     struct sctp_assoc_counters *counters);
+		     struct sctp_assoc_counters *counters, struct sctp_assoc_stats *stats);
 
 /*
  * Client side, RFC 9260 §5.1 A: send an INIT from local to peer, start

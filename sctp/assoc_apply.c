@@ -647,7 +647,7 @@ assoc_send_heartbeat(struct sctp_assoc *a, const struct assoc_run *run, unsigned
 		return;
 	}
 	struct sctp_addr dst = sctp_path_addr(sctp_paths_get(&a->paths, i));
-	a->counters->heartbeats_sent++;
+	a->stats->heartbeats_sent++;
 	a->ops->send(a->ctx, buf, w.off, assoc_src_for(a, &dst), &dst);
 }
 

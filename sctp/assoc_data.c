@@ -418,7 +418,7 @@ assoc_rx_admit(struct sctp_assoc *a, struct assoc_run *run, uint32_t tsn, uint8_
 	switch (sctp_tsn_map_check(&a->rx_tsn, tsn)) {
 	case SCTP_TSN_MAP_DUPLICATE:
 		(void)sctp_tsn_map_mark(&a->rx_tsn, tsn); /* listed in the next SACK */
-		a->counters->data_dups++;
+		a->stats->data_dups++;
 		a->rx_sack_now |= ASSOC_RX_SACK_NOW; /* §6.2: duplicates are reported at once */
 		return false;
 	case SCTP_TSN_MAP_OUT_OF_WINDOW:
@@ -465,10 +465,10 @@ assoc_rx_verdict(struct sctp_assoc *a, struct assoc_cmds *q, enum sctp_reasm_ver
 		assoc_emit_invalid_stream(q, sid);
 		break;
 	case SCTP_REASM_DUPLICATE:
-		a->counters->data_dups++;
+		a->stats->data_dups++;
 		return false;
 	default:
-		a->counters->data_chunks++;
+		a->stats->data_chunks++;
 		break;
 	}
 	(void)sctp_tsn_map_mark(&a->rx_tsn, tsn);
@@ -576,7 +576,7 @@ assoc_rx_forward_tsn(struct sctp_assoc *a, struct assoc_run *run, const struct s
 	}
 	run->had_data = true;
 	if (sctp_tsn_map_forward(&a->rx_tsn, f.new_cum_tsn)) {
-		a->counters->fwd_tsn_in++;
+		a->stats->fwd_tsn_in++;
 	} else {
 		/*
 		 * Our cum is there already: every TSN the sender abandoned had
@@ -721,7 +721,7 @@ assoc_sack_send(struct sctp_assoc *a, const struct assoc_run *run, bool to_sourc
 	}
 	a->ops->send(a->ctx, buf, w.off, src, to);
 	assoc_sack_sent(a);
-	a->counters->sacks_sent++;
+	a->stats->sacks_sent++;
 	if (run->rx == NULL)
 		a->counters->sacks_delayed++;
 }

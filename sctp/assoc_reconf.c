@@ -314,7 +314,7 @@ reconf_request_out(struct sctp_assoc *a, const struct sctp_param_u16_list *l, ui
 	r->n_streams = (uint8_t)l->count;
 	for (uint16_t i = 0; i < l->count; i++)
 		r->streams[i] = sctp_param_u16_list_at(l, i);
-	a->counters->reconf_requests++;
+	a->stats->reconf_requests++;
 }
 
 /*
@@ -345,9 +345,9 @@ reconf_consume(struct sctp_assoc *a, uint32_t result)
 	r->last_result[1] = r->last_result[0];
 	r->last_result[0] = (uint8_t)result;
 	r->peer_seq++;
-	a->counters->reconf_peer_requests++;
+	a->stats->reconf_peer_requests++;
 	if (!reconf_success(result) && result != SCTP_RECONFIG_IN_PROGRESS)
-		a->counters->reconf_denied++;
+		a->stats->reconf_denied++;
 }
 
 static void
@@ -432,7 +432,7 @@ reconf_peer_in(struct sctp_assoc *a, const struct sctp_param_in_reset_req *p, st
 		result = SCTP_RECONFIG_DENIED;
 	} else if (reconf_outq_busy(a, &p->streams)) {
 		/* Not consumed: the peer asks again with the same number once we sent it. */
-		a->counters->reconf_peer_requests++;
+		a->stats->reconf_peer_requests++;
 		reconf_answer(o, p->req_seq, SCTP_RECONFIG_IN_PROGRESS);
 		return;
 	} else {
@@ -498,7 +498,7 @@ reconf_peer_add_in(struct sctp_assoc *a, const struct sctp_param_add_streams_req
 		r->req = r->waiting = SCTP_RECONF_REQ_ADD_OUT;
 		r->add_out = p->n_streams;
 		r->add_out_seq = r->next_seq++;
-		a->counters->reconf_requests++;
+		a->stats->reconf_requests++;
 		o->request = true;
 		reconf_timer_start(a, now_ns);
 		reconf_consume(a, SCTP_RECONFIG_SUCCESS_PERFORMED);
@@ -534,7 +534,7 @@ reconf_peer_tsn(struct sctp_assoc *a, const struct sctp_param_tsn_reset_req *p,
 	if (r->req != 0) {
 		result = SCTP_RECONFIG_ERROR_IN_PROGRESS;
 	} else if (assoc_tx_outstanding(a)) {
-		a->counters->reconf_peer_requests++;
+		a->stats->reconf_peer_requests++;
 		reconf_answer(o, p->req_seq, SCTP_RECONFIG_IN_PROGRESS);
 		return;
 	} else {
@@ -703,7 +703,7 @@ assoc_rx_reconfig(struct sctp_assoc *a, struct assoc_run *run, const struct sctp
 	if (sctp_reconfig_parse(c, &rc) != SCTP_PERR_OK ||
 	    (rc.n_params == 1 && !reconf_single_allowed(rc.param[0].type)) ||
 	    (rc.n_params == 2 && !reconf_pair_allowed(rc.param[0].type, rc.param[1].type))) {
-		a->counters->reconf_malformed++;
+		a->stats->reconf_malformed++;
 		return;
 	}
 	for (uint8_t i = 0; i < rc.n_params; i++) {
@@ -738,7 +738,7 @@ assoc_rx_reconfig(struct sctp_assoc *a, struct assoc_run *run, const struct sctp
 			break;
 		}
 		if (e != SCTP_PERR_OK) {
-			a->counters->reconf_malformed++;
+			a->stats->reconf_malformed++;
 			break;
 		}
 	}
@@ -794,13 +794,13 @@ assoc_reconf_user(struct sctp_assoc *a, struct assoc_run *run, const struct asso
 			r->req |= SCTP_RECONF_REQ_ADD_OUT;
 			r->add_out = in->add_out;
 			r->add_out_seq = r->next_seq++;
-			a->counters->reconf_requests++;
+			a->stats->reconf_requests++;
 		}
 		if (in->add_in != 0) {
 			r->req |= SCTP_RECONF_REQ_ADD_IN;
 			r->add_in = in->add_in;
 			r->add_in_seq = r->next_seq++;
-			a->counters->reconf_requests++;
+			a->stats->reconf_requests++;
 		}
 		r->waiting = r->req;
 		goto send;
@@ -812,7 +812,7 @@ assoc_reconf_user(struct sctp_assoc *a, struct assoc_run *run, const struct asso
 		}
 		r->req = r->waiting = SCTP_RECONF_REQ_TSN;
 		r->tsn_seq = r->next_seq++;
-		a->counters->reconf_requests++;
+		a->stats->reconf_requests++;
 		goto send;
 	}
 	if ((flags & (SCTP_STREAM_RESET_INCOMING | SCTP_STREAM_RESET_OUTGOING)) == 0 ||
@@ -838,7 +838,7 @@ assoc_reconf_user(struct sctp_assoc *a, struct assoc_run *run, const struct asso
 		r->n_streams = (uint8_t)l.count;
 		for (uint16_t i = 0; i < l.count; i++)
 			r->streams[i] = in->sids[i];
-		a->counters->reconf_requests++;
+		a->stats->reconf_requests++;
 	}
 send:;
 	struct reconf_out out = { .request = true };
@@ -866,7 +866,7 @@ assoc_reconf_timeout(struct sctp_assoc *a, struct assoc_run *run, struct assoc_c
 		}
 	}
 	r->in_progress = false;
-	a->counters->reconf_rtx++;
+	a->stats->reconf_rtx++;
 	struct reconf_out out = { .request = true };
 	reconf_send(a, &out);
 	reconf_timer_start(a, run->now_ns);

@@ -227,7 +227,7 @@ tx_pr_sent_abandoned(void *arg, const struct sctp_rtxq_msg *m, enum sctp_rtxq_pr
 		struct sctp_assoc_tx *tx = a->tx;
 		uint32_t rest = sctp_outq_abandon_partial(&tx->outq, m->sid);
 		len += rest;
-		a->counters->pr_abandoned.bytes[policy] += rest;
+		a->stats->pr_abandoned.bytes[policy] += rest;
 		/* With DATA one message at a time is part way: one skip slot. */
 		tx->skip_due = true;
 		tx->skip_flags = m->flags;
@@ -249,8 +249,8 @@ tx_pr_unsent_abandoned(void *arg, const struct sctp_outq_unsent *u)
 {
 	const struct tx_pr_unsent *c = arg;
 
-	c->a->counters->pr_abandoned.msgs[c->policy]++;
-	c->a->counters->pr_abandoned.bytes[c->policy] += u->msg.len;
+	c->a->stats->pr_abandoned.msgs[c->policy]++;
+	c->a->stats->pr_abandoned.bytes[c->policy] += u->msg.len;
 	tx_notify_failed(c->a, u->sid, u->ppid, u->msg.len, false, c->policy, u->context);
 }
 
@@ -273,7 +273,7 @@ tx_pr_expire(struct sctp_assoc *a, struct assoc_run *run)
 	struct tx_pr_unsent ctx = { a, SCTP_PR_TTL };
 	uint64_t next_q = UINT64_MAX;
 	(void)sctp_rtxq_pr_expire(&tx->rtxq, &tx->env, run->now_ns, tx_pr_sent_abandoned, a,
-				  &a->counters->pr_abandoned, &res);
+				  &a->stats->pr_abandoned, &res);
 	(void)sctp_outq_pr_expire(&tx->outq, run->now_ns, tx_pr_unsent_abandoned, &ctx, &next_q);
 	(void)tx_skip(a);
 	tx->pr_next = next_q < res.next_deadline ? next_q : res.next_deadline;
@@ -357,7 +357,7 @@ tx_fwd_tsn(struct sctp_assoc *a, struct assoc_run *run)
 	}
 	struct sctp_addr dst = sctp_path_addr(sctp_paths_get(&a->paths, dp));
 	a->ops->send(a->ctx, buf, w.off, assoc_src_for(a, &dst), &dst);
-	a->counters->fwd_tsn_sent++;
+	a->stats->fwd_tsn_sent++;
 	tx_t3_start(a, dp, run->now_ns, false);
 }
 
@@ -710,7 +710,7 @@ tx_pkt_send(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p, unsig
 		/* One SACK per received packet: later packets of this flush carry none. */
 		run->sack_due = false;
 		assoc_sack_sent(a);
-		a->counters->sacks_sent++;
+		a->stats->sacks_sent++;
 		a->counters->sacks_bundled++;
 	}
 	a->counters->data_packets++;
@@ -785,7 +785,7 @@ tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx
 			for (unsigned k = 0; k < n; k++)
 				sctp_spurious_on_rtx(&tx->spur, r[k].tsn, run->now_ns,
 						     sctp_paths_get(&a->paths, rp)->rto.rto_ns);
-		a->counters->data_rtx += n;
+		a->stats->data_rtx += n;
 		if (frag_mtu != 0)
 			a->counters->pmtu_frag_rtx++;
 		tx_pkt_send(a, run, p, rp, frag_mtu);
@@ -929,7 +929,7 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 		}
 		if (p->n == 0)
 			break;
-		a->counters->data_sent += p->n;
+		a->stats->data_sent += p->n;
 		tx_pkt_send(a, run, p, dp, 0);
 		sctp_paths_on_data_sent(&a->paths, dp, run->now_ns);
 		tx_t3_start(a, dp, run->now_ns, false);
@@ -1032,7 +1032,7 @@ tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq
 	const struct sctp_profile *prof = assoc_profile(a);
 	uint64_t ev = 0;
 
-	a->counters->sacks_in++;
+	a->stats->sacks_in++;
 	tx->sack_since_data = true;
 	run->shutdown_step = true;
 	(void)sctp_cc_recovery_on_sack(&tx->fr, r->cum_tsn);
@@ -1054,7 +1054,7 @@ tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq
 					r->path[i].rtt_ns);
 	}
 	if (r->fast_rtx_mask != 0) {
-		a->counters->fast_retransmits++;
+		a->stats->fast_retransmits++;
 		sctp_spurious_cancel(&tx->spur); /* a loss the peer reported: no undo */
 		for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++)
 			if (r->fast_rtx_mask & (1u << i))
@@ -1164,11 +1164,11 @@ tx_spurious_check(struct sctp_assoc *a, struct assoc_run *run, const struct sctp
 		       SCTP_SPURIOUS_UNDO;
 	if (!undo || path >= a->paths.n)
 		return;
-	a->counters->t3_spurious++;
+	a->stats->t3_spurious++;
 	sctp_spurious_undo(&tx->spur, &tx->path_cc[path], &sctp_paths_get(&a->paths, path)->rto);
 	if (!held)
 		return;
-	a->counters->t3_rtx_saved += sctp_rtxq_unmark_t3(&tx->rtxq, &tx->env, path, NULL);
+	a->stats->t3_rtx_saved += sctp_rtxq_unmark_t3(&tx->rtxq, &tx->env, path, NULL);
 	/* §6.3.2 R1: what is back in flight runs under T3-rtx. */
 	if (sctp_rtxq_path_flight(&tx->rtxq, path) != 0)
 		tx_t3_start(a, path, run->now_ns, false);
@@ -1250,7 +1250,7 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 		if (tx->t3_at[i] > run->now_ns)
 			continue;
 		tx->t3_at[i] = SCTP_TIME_NEVER;
-		a->counters->t3_expiries++;
+		a->stats->t3_expiries++;
 		run->pr_check = run->fwd_check = tx->pr_used; /* RFC 7496 §4; §3.5 C5 */
 		bool probe = tx->sack_since_data &&
 			     sctp_rtxq_window_probe(&tx->rtxq, tx->env.pool, NULL) == (int)i;

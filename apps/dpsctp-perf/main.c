@@ -57,7 +57,7 @@ heap_bytes(void)
 	return sum;
 }
 
-/* The client's connect targets (--handshakes spreads over PERF_HS_PORTS ports). */
+/* The client's connect targets (--handshakes spreads over a port per PERF_HS_PORT_SPAN). */
 struct target {
 	struct sctp_addr peers[DPSCTP_CONFIG_MAX_IPS];
 	unsigned n_peers;
@@ -392,6 +392,10 @@ size_assocs(struct perf_run *r, bool assocs_given)
 	if (r->cfg.max_assocs < need ||
 	    (!assocs_given && !o->server && o->handshakes == 0 && !o->memory))
 		r->cfg.max_assocs = need;
+	/* --handshakes listens on a port per PERF_HS_PORT_SPAN associations. */
+	uint32_t ports = (o->handshakes + PERF_HS_PORT_SPAN - 1u) / PERF_HS_PORT_SPAN;
+	if (r->cfg.listeners < ports)
+		r->cfg.listeners = ports;
 }
 
 /* The EAL, the data plane's options, ours. -1 to go on, else the exit status. */
@@ -487,7 +491,9 @@ set_up_flows(struct perf_run *r)
 		fprintf(stderr, "dpsctp-perf: no memory for the client's flows\n");
 		return 3;
 	}
-	unsigned n_listen = o->handshakes != 0 ? (o->handshakes + 16383u) / 16384u : 1u;
+	unsigned n_listen = o->handshakes != 0
+				    ? (o->handshakes + PERF_HS_PORT_SPAN - 1u) / PERF_HS_PORT_SPAN
+				    : 1u;
 	for (unsigned i = 0; r->ds != NULL && i < n_listen; i++)
 		if (dpsctp_listen(r->ds, (uint16_t)(r->port + i), &perf_listen_callbacks,
 				  &r->srv) != 0) {
@@ -685,6 +691,17 @@ idle_tick(struct perf_run *r, uint64_t now)
 	return false;
 }
 
+/*
+ * --handshakes: seconds granted after the first 5 once the first association
+ * is up: 15, and one per 10,000 associations (a million at 10,000 a second
+ * on the slowest machine that runs it).
+ */
+static unsigned
+hs_grace_s(const struct perf_opts *o)
+{
+	return 15u + o->handshakes / 10000u;
+}
+
 /* --handshakes, PERF_RUN: all up (or lost), or the time is out. */
 static void
 handshakes_tick(struct perf_run *r, uint64_t now)
@@ -705,10 +722,11 @@ handshakes_tick(struct perf_run *r, uint64_t now)
 		res->mem_total = r->heap_srv;
 		res->mem_sized_for = r->cfg.max_assocs;
 		phase = PERF_CLOSE;
-		r->deadline = now + 30 * hz;
-	} else if (now > r->deadline + (cli->flows_up ? 15 * hz : 0)) {
-		fprintf(stderr, "dpsctp-perf: %u of %u associations up after %s\n", cli->flows_up,
-			r->o.handshakes, cli->flows_up ? "20 s" : "5 s");
+		/* Shutting a million down takes a while too: 30 s and 1 s per 20,000. */
+		r->deadline = now + (30 + r->o.handshakes / 20000u) * hz;
+	} else if (now > r->deadline + (cli->flows_up ? hs_grace_s(&r->o) * hz : 0)) {
+		fprintf(stderr, "dpsctp-perf: %u of %u associations up after %u s\n", cli->flows_up,
+			r->o.handshakes, cli->flows_up ? 5 + hs_grace_s(&r->o) : 5);
 		fail_to_close(r, now);
 	}
 }

@@ -37,9 +37,13 @@
 #define PERF_PORT_DEFAULT 5001
 #define PERF_MAX_ASSOCS	  65536u /* -P, and flows a server keeps */
 #define PERF_MAX_STREAMS  1024u	 /* -S */
-/* --handshakes: four listening ports (of --listeners) x 16,384 ephemeral ports */
-#define PERF_MAX_HANDSHAKES 65536u
-#define PERF_HS_PORTS	    4u
+/*
+ * --handshakes: a listening port (of --listeners) for each 16,384 ephemeral
+ * ports of the client, 62 for a million; the instances' --max-assocs (2^20
+ * per worker) bounds it too.
+ */
+#define PERF_MAX_HANDSHAKES 1000000u
+#define PERF_HS_PORT_SPAN   16384u
 #define PERF_MIN_LEN	    16u /* the header */
 /* -l: up to --sndbuf (checked at start). Messages above PERF_SEG_MAX do not
  * fit one mbuf segment (16-bit lengths): they go as a chain, which the

@@ -6,7 +6,9 @@
 //     with --max-assocs: two instances that differ only in --max-assocs
 //     differ by less per association than one such share;
 //   - --multihomed reserves a block of further paths per association it
-//     covers, --max-paths 1 none.
+//     covers, --max-paths 1 none;
+//   - an association costs its blocks and their pools' headers, not the
+//     4 KB pages they would be rounded to as IOVA-contiguous objects.
 // The figures are printed for the record; the assertions compare
 // instances with each other, so a block that grows moves both sides.
 #include <gtest/gtest.h>
@@ -92,8 +94,10 @@ TEST(DpMemory, PathBlocksFollowMultihomed)
 	size_t all = bytes(2000, "64", "2000");
 	double per_block = double(all - few) / 1936.0;
 	// The blocks docs/MEMORY.md names, as this build lays them out.
-	printf("association block (struct dpsctp_assoc) %zu bytes, its counters %zu, stats %zu\n",
-	       sizeof(dpsctp_assoc), sizeof(sctp_assoc_counters), sizeof(dpsctp_assoc_stats));
+	printf("association block (struct dpsctp_assoc) %zu bytes: the core's association %zu, "
+	       "its figures %zu; the worker's counters of all its associations together %zu\n",
+	       sizeof(dpsctp_assoc), sizeof(sctp_assoc), sizeof(sctp_assoc_stats),
+	       sizeof(sctp_assoc_counters));
 	printf("a block of further paths: %.0f bytes (7 paths: %.0f); --max-paths 1 saves %.0f "
 	       "more\n",
 	       per_block, block, double(few - none));
@@ -102,3 +106,26 @@ TEST(DpMemory, PathBlocksFollowMultihomed)
 }
 
 } // namespace
+
+// The association and data blocks are packed into their pools' memory, not
+// one or two to a 4 KB page (IOVA-contiguous objects on --no-huge): what one
+// more association reserves, single-homed with the shared pools and blocks
+// of paths fixed, is the two blocks and no more than 640 bytes besides (two
+// pool headers and ring slots, two hash tables' entries). With each block
+// rounded to its page it was 6,144 bytes of blocks alone.
+TEST(DpMemory, BlocksArePackedNotPaged)
+{
+	double per = double(bytes(5000, "64", "64", "1") - bytes(1000, "64", "64", "1")) / 4000.0;
+	RingLink link("memd", 1);
+	dpsctp_config c = dp_test_config(link.name_a, "10.0.0.1/16", 1, 5001);
+	char err[256] = "";
+	dpsctp *d = dpsctp_create(&c, err, sizeof(err));
+	ASSERT_NE(d, nullptr) << err;
+	const double blocks = double(sizeof(dpsctp_assoc) + d->data_bytes);
+	dpsctp_destroy(d);
+	printf("per single-homed association: %.0f bytes, of them the association and data "
+	       "blocks %.0f\n",
+	       per, blocks);
+	EXPECT_GE(per, blocks);
+	EXPECT_LE(per, blocks + 640.0);
+}

@@ -55,6 +55,7 @@ check(int cond)
 static const uint8_t client_ip[4] = { 10, 0, 0, 1 }, server_ip[4] = { 10, 0, 0, 2 };
 static struct sctp_endpoint ep;
 static struct sctp_assoc_counters counters;
+static struct sctp_assoc_stats stats;
 static uint32_t rnd_state = 1;
 
 static uint32_t
@@ -301,7 +302,7 @@ start(struct sctp_assoc *a, uint8_t how, uint64_t now)
 {
 	struct sctp_addr c = sctp_addr_v4(client_ip), s = sctp_addr_v4(server_ip);
 
-	sctp_assoc_init(a, &ops, NULL, &counters);
+	sctp_assoc_init(a, &ops, NULL, &counters, &stats);
 	if ((how & 4) == 0) {
 		check(sctp_assoc_connect(a, &ep, &c, &s, 5001, 40000, now) == 0);
 		return;

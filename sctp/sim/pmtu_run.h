@@ -174,7 +174,7 @@ class Run {
 				res.t_done = now_ - t0;
 				for (unsigned i = 0; i < 2; i++) {
 					lost_at_done_[i] = end_[i].counters.plpmtud_probes_lost;
-					t3_at_done_[i] = end_[i].counters.t3_expiries;
+					t3_at_done_[i] = end_[i].stats.t3_expiries;
 				}
 			}
 			for (unsigned i = 0; i < 2 && step >= cfg_.steps.size(); i++) {
@@ -298,7 +298,7 @@ class Run {
 		for (unsigned i = 0; i < 2 && done_at != SCTP_TIME_NEVER; i++) {
 			res.probes_lost_after_done +=
 				end_[i].counters.plpmtud_probes_lost - lost_at_done_[i];
-			res.t3_after_done += end_[i].counters.t3_expiries - t3_at_done_[i];
+			res.t3_after_done += end_[i].stats.t3_expiries - t3_at_done_[i];
 		}
 		res.dropped = dropped_;
 		res.icmp = icmp_sent_;
@@ -364,6 +364,7 @@ class Run {
 		struct sctp_endpoint ep;
 		struct sctp_assoc a;
 		struct sctp_assoc_counters counters = {};
+		struct sctp_assoc_stats stats = {};
 		struct sctp_assoc_ops ops = {};
 		struct sctp_data_config data = {};
 		std::vector<struct sctp_reasm_node> reasm_nodes =
@@ -507,7 +508,7 @@ class Run {
 		st.peer_port = 5001;
 		st.peer_src = addr(1 - e.id);
 		st.local_addr = addr(e.id);
-		sctp_assoc_init(&e.a, &e.ops, &e, &e.counters);
+		sctp_assoc_init(&e.a, &e.ops, &e, &e.counters, &e.stats);
 		setup_ok_ &= sctp_assoc_from_cookie(&e.a, &e.ep, &st, now_) == 0;
 		setup_ok_ &= e.a.tx != nullptr;
 	}

@@ -400,7 +400,7 @@ side_init(struct sim *s, enum sim_side id)
 	cfg.ctx = x;
 	for (unsigned i = 0; i < sizeof(key); i++)
 		key[i] = (uint8_t)impair_rng_next(&s->rng);
-	sctp_assoc_init(&x->a, &s->ops, x, &x->counters);
+	sctp_assoc_init(&x->a, &s->ops, x, &x->counters, &x->stats);
 	return sctp_endpoint_init(&x->ep, &cfg, key, s->now);
 }
 
@@ -557,7 +557,7 @@ deliver(struct sim *s, struct sim_pkt *p)
 		return;
 	}
 	/* A closed association is reused, as the data plane would reuse its slot. */
-	sctp_assoc_init(&x->a, &s->ops, x, &x->counters);
+	sctp_assoc_init(&x->a, &s->ops, x, &x->counters, &x->stats);
 	x->has_assoc = true;
 	if (p->to == SIM_SERVER)
 		s->res.server_assocs++;
@@ -625,7 +625,7 @@ watch_paths(struct sim *s)
 			if (pr->t_return == SCTP_TIME_NEVER && pr->t_failover != SCTP_TIME_NEVER)
 				pr->t_return = s->now;
 		}
-		pr->heartbeats_sent = x->counters.heartbeats_sent;
+		pr->heartbeats_sent = x->stats.heartbeats_sent;
 		if (assoc_live(x))
 			pr->n_paths = x->a.paths.n;
 		if (pr->t_confirmed == SCTP_TIME_NEVER && s->sc.multihome && all_confirmed(x))

@@ -201,6 +201,7 @@ struct sim_endside {
 	struct sctp_endpoint ep;
 	struct sctp_assoc a;
 	struct sctp_assoc_counters counters;
+	struct sctp_assoc_stats stats;
 	bool has_assoc;			   /* a is in use (connected, or made from a cookie) */
 	struct sctp_addr addrs[SIM_ADDRS]; /* addrs[0] always; the rest with multihome */
 	unsigned n_addrs;

@@ -505,7 +505,7 @@ TEST_P(PairCollision, PeerRestartIsRecognisedAndNotified)
 	uint32_t old_server_tag = sim.s.a.local_vtag;
 	// The client forgets everything and starts again with a new tag.
 	sim.c.tag = kClientTag + 100;
-	sctp_assoc_init(&sim.c.a, &sim.ops, &sim.c, &sim.c.counters);
+	sctp_assoc_init(&sim.c.a, &sim.ops, &sim.c, &sim.c.counters, &sim.c.stats);
 	sim.connect();
 	sim.run();
 	EXPECT_EQ(sim.c.a.state, SCTP_ASSOC_ESTABLISHED);

@@ -176,7 +176,7 @@ TEST_P(Data, InOrderMessagesGoUpAndTheSackFollowsThePolicy)
 	ASSERT_EQ(sacks(), base + 2);
 	EXPECT_EQ(sack_of(last().bytes).cum, kTsn0 + prof_.sack_every);
 	EXPECT_EQ(counters_.sacks_delayed, 1u);
-	EXPECT_EQ(counters_.data_chunks, prof_.sack_every + 1u);
+	EXPECT_EQ(stats_.data_chunks, prof_.sack_every + 1u);
 }
 
 // §6.7: a gap is reported at once with a Gap Ack Block; filling it delivers
@@ -213,7 +213,7 @@ TEST_P(Data, DuplicatesAreListedAndNotDeliveredTwice)
 	ASSERT_EQ(sacks(), base + 1);
 	Sack s = sack_of(last().bytes);
 	EXPECT_EQ(s.dups, std::vector<uint32_t>{ kTsn0 });
-	EXPECT_EQ(counters_.data_dups, 1u);
+	EXPECT_EQ(stats_.data_dups, 1u);
 	// Listed once: the next SACK does not repeat it.
 	rx(data_chunk(kBE, kTsn0 + 1, 0, 1, "x"));
 	now_ = sctp_assoc_next_wakeup(&a_);

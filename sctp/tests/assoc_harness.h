@@ -163,6 +163,7 @@ struct Side {
 	struct sctp_endpoint ep;
 	struct sctp_assoc a;
 	struct sctp_assoc_counters counters;
+	struct sctp_assoc_stats stats;
 	bool has_assoc = false;
 	struct sctp_addr addr;
 	uint16_t port;
@@ -501,6 +502,7 @@ struct Sim {
 		x.tag = tag;
 		x.rnd = tag ^ 0x1000;
 		std::memset(&x.counters, 0, sizeof(x.counters));
+		std::memset(&x.stats, 0, sizeof(x.stats));
 		struct sctp_endpoint_config cfg;
 		std::memset(&cfg, 0, sizeof(cfg));
 		cfg.port = port;
@@ -523,7 +525,7 @@ struct Sim {
 		for (unsigned i = 0; i < sizeof(key); i++)
 			key[i] = static_cast<uint8_t>(i * 13 + port);
 		ASSERT_EQ(sctp_endpoint_init(&x.ep, &cfg, key, now), 0);
-		sctp_assoc_init(&x.a, &ops, &x, &x.counters);
+		sctp_assoc_init(&x.a, &ops, &x, &x.counters, &x.stats);
 	}
 
 	Side &peer_of(const Side &x)
@@ -580,7 +582,7 @@ struct Sim {
 		if (r != SCTP_OOTB_DISCARD && tx.len)
 			transmit(x, Bytes(out, out + tx.len), tx.src, tx.dst);
 		if (r == SCTP_OOTB_NEW_ASSOC) {
-			sctp_assoc_init(&x.a, &ops, &x, &x.counters);
+			sctp_assoc_init(&x.a, &ops, &x, &x.counters, &x.stats);
 			ASSERT_EQ(sctp_assoc_from_cookie(&x.a, &x.ep, &st, now), 0);
 			x.has_assoc = true;
 			sctp_assoc_input_after_cookie(&x.a, &rx, now);
@@ -713,6 +715,7 @@ class One : public ::testing::Test {
 	void make_endpoint()
 	{
 		std::memset(&counters_, 0, sizeof(counters_));
+		std::memset(&stats_, 0, sizeof(stats_));
 		struct sctp_endpoint_config cfg;
 		std::memset(&cfg, 0, sizeof(cfg));
 		cfg.port = kClientPort;
@@ -784,7 +787,7 @@ class One : public ::testing::Test {
 			EXPECT_TRUE(t->data_lent_ && mem == t->data_store_.data());
 			t->data_lent_ = false;
 		};
-		sctp_assoc_init(&a_, &ops_, this, &counters_);
+		sctp_assoc_init(&a_, &ops_, this, &counters_, &stats_);
 	}
 
 	void connect()
@@ -905,13 +908,14 @@ class One : public ::testing::Test {
 			ASSERT_EQ(sctp_assoc_abort(&a_, now_, nullptr, 0), 0);
 		}
 		ASSERT_FALSE(hs_lent_);
-		sctp_assoc_init(&a_, &ops_, this, &counters_);
+		sctp_assoc_init(&a_, &ops_, this, &counters_, &stats_);
 	}
 
 	struct sctp_profile prof_;
 	struct sctp_endpoint ep_;
 	struct sctp_assoc a_;
 	struct sctp_assoc_counters counters_;
+	struct sctp_assoc_stats stats_;
 	struct sctp_assoc_ops ops_;
 	struct sctp_addr peer_addr_ = v4(10, 0, 0, 2), local_addr_ = v4(10, 0, 0, 1);
 	uint64_t now_ = kT0;

@@ -205,7 +205,7 @@ TEST_P(IData, ForwardTsnOfTheWrongKindIsDiscarded)
 	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED);
 	EXPECT_EQ(sim->c.counters.drops[SCTP_ASSOC_DROP_FWD_TSN_WRONG_KIND], 1u);
 	EXPECT_EQ(sctp_tsn_map_cum(&sim->c.a.rx_tsn), cum);
-	EXPECT_EQ(sim->c.counters.fwd_tsn_in, 0u);
+	EXPECT_EQ(sim->c.stats.fwd_tsn_in, 0u);
 	finish(*sim);
 }
 
@@ -266,11 +266,11 @@ TEST_P(IData, RetransmissionLimitAbandonsWithIForwardTsn)
 		EXPECT_NE(index_of(m.bytes), 0u);
 	EXPECT_GE(chunks_of_type(sim->c, SCTP_CHUNK_I_FORWARD_TSN), 1u);
 	EXPECT_EQ(chunks_of_type(sim->c, SCTP_CHUNK_FORWARD_TSN), 0u);
-	EXPECT_EQ(sim->c.counters.pr_abandoned.msgs[SCTP_PR_RTX], 1u);
+	EXPECT_EQ(sim->c.stats.pr_abandoned.msgs[SCTP_PR_RTX], 1u);
 	ASSERT_EQ(sim->c.data->failed.size(), 1u);
 	EXPECT_TRUE(sim->c.data->failed[0].sent);
 	EXPECT_EQ(sim->c.data->failed[0].sid, 1u);
-	EXPECT_GE(sim->s.counters.fwd_tsn_in, 1u);
+	EXPECT_GE(sim->s.stats.fwd_tsn_in, 1u);
 	finish(*sim);
 }
 
@@ -379,8 +379,7 @@ TEST_P(IData, RandomLossEveryMessageOnceInOrderOrAbandoned)
 		}
 		// Every message not delivered was reported (some delivered ones may be too).
 		EXPECT_GE(sim->c.data->failed.size(), lost);
-		EXPECT_EQ(sim->c.data->failed.size(),
-			  sim->c.counters.pr_abandoned.msgs[SCTP_PR_RTX]);
+		EXPECT_EQ(sim->c.data->failed.size(), sim->c.stats.pr_abandoned.msgs[SCTP_PR_RTX]);
 		for (const auto &f : sim->c.data->failed)
 			EXPECT_EQ(f.ppid, 100u + f.sid) << "SEND FAILED names the message's PPID";
 		for (Side *x : { &sim->c, &sim->s }) {
@@ -392,7 +391,7 @@ TEST_P(IData, RandomLossEveryMessageOnceInOrderOrAbandoned)
 		// Every packet within the MTU (1500, IPv4), retransmissions bundled too.
 		for (const auto &x : sim->c.sent)
 			EXPECT_LE(x.bytes.size(), 1500u - 20u);
-		EXPECT_GT(sim->c.counters.data_rtx, 0u);
+		EXPECT_GT(sim->c.stats.data_rtx, 0u);
 		finish(*sim);
 	}
 }

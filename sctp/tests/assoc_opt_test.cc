@@ -175,7 +175,7 @@ TEST_P(Opt, AssocMaxRetransEndsTheAssociationAtTheCount)
 	sim->run();
 	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_CLOSED);
 	// Errors above 2: the third T3 expiry ends it (RFC 9260 §8.1).
-	EXPECT_EQ(sim->c.counters.t3_expiries, 3u);
+	EXPECT_EQ(sim->c.stats.t3_expiries, 3u);
 	finish(*sim);
 }
 

@@ -152,10 +152,10 @@ TEST_P(Pr, LifetimeAbandonsALostMessageAndTheStreamGoesOn)
 	EXPECT_EQ(f.pr_policy, SCTP_PR_TTL);
 	EXPECT_EQ(f.length, 100u);
 	EXPECT_EQ(f.sid, 0u);
-	EXPECT_EQ(sim->c.counters.pr_abandoned.msgs[SCTP_PR_TTL], 1u);
-	EXPECT_EQ(sim->c.counters.pr_abandoned.bytes[SCTP_PR_TTL], 100u);
-	EXPECT_GE(sim->c.counters.fwd_tsn_sent, 1u);
-	EXPECT_GE(sim->s.counters.fwd_tsn_in, 1u);
+	EXPECT_EQ(sim->c.stats.pr_abandoned.msgs[SCTP_PR_TTL], 1u);
+	EXPECT_EQ(sim->c.stats.pr_abandoned.bytes[SCTP_PR_TTL], 100u);
+	EXPECT_GE(sim->c.stats.fwd_tsn_sent, 1u);
+	EXPECT_GE(sim->s.stats.fwd_tsn_in, 1u);
 	// The FORWARD TSN: New Cumulative TSN tsn0, stream 0 SSN 0.
 	bool seen = false;
 	for (const auto &s : sim->c.sent)
@@ -190,7 +190,7 @@ TEST_P(Pr, RetransmissionLimitZeroSendsOnce)
 	EXPECT_EQ(sim->s.data->delivered[0].bytes, pattern(50, 2));
 	ASSERT_EQ(sim->c.data->failed.size(), 1u);
 	EXPECT_EQ(sim->c.data->failed[0].pr_policy, SCTP_PR_RTX);
-	EXPECT_EQ(sim->c.counters.pr_abandoned.msgs[SCTP_PR_RTX], 1u);
+	EXPECT_EQ(sim->c.stats.pr_abandoned.msgs[SCTP_PR_RTX], 1u);
 	expect_empty(*sim);
 	finish(*sim);
 }
@@ -220,7 +220,7 @@ TEST_P(Pr, AMessageGivenUpPartWayGoesWhole)
 	ASSERT_EQ(sim->c.data->failed.size(), 1u);
 	EXPECT_TRUE(sim->c.data->failed[0].sent);
 	EXPECT_EQ(sim->c.data->failed[0].length, 20000u);
-	EXPECT_EQ(sim->c.counters.pr_abandoned.bytes[SCTP_PR_TTL], 20000u);
+	EXPECT_EQ(sim->c.stats.pr_abandoned.bytes[SCTP_PR_TTL], 20000u);
 	uint32_t fwd_cum = 0;
 	for (const auto &s : sim->c.sent)
 		for (const auto &c : decode(s.bytes).chunks)
@@ -270,7 +270,7 @@ TEST_P(Pr, ADeadProbeTheWindowReopenedOnDoesNotStallNewData)
 	for (int i = 0; i < 1000 && chunks_of_type(sim->s, SCTP_CHUNK_SACK) == sacks; i++)
 		ASSERT_TRUE(sim->step(SCTP_TIME_NEVER - 1));
 	ASSERT_EQ(sim->s.data->delivered.size(), 1u) << "the server has it";
-	ASSERT_EQ(sim->c.counters.t3_expiries, 0u);
+	ASSERT_EQ(sim->c.stats.t3_expiries, 0u);
 	// The peer's window closes, then opens, neither SACK acking the chunk.
 	auto sack = [&sim](uint32_t cum, uint32_t a_rwnd) {
 		Bytes pkt(SCTP_COMMON_HDR_LEN + 16);
@@ -322,7 +322,7 @@ TEST_P(Pr, AMarkedChunkWithNoRetransmissionLeftIsAbandonedAtTheNextFlush)
 	ASSERT_EQ(sim->c.data->failed.size(), 1u);
 	EXPECT_TRUE(sim->c.data->failed[0].sent);
 	EXPECT_EQ(sim->c.data->failed[0].pr_policy, SCTP_PR_RTX);
-	EXPECT_EQ(sim->c.counters.fwd_tsn_sent, 1u);
+	EXPECT_EQ(sim->c.stats.fwd_tsn_sent, 1u);
 	EXPECT_EQ(times_sent(sim->c, tsn0), 1u) << "never sent again";
 	sim->run();
 	ASSERT_EQ(sim->s.data->delivered.size(), 1u);
@@ -366,13 +366,13 @@ TEST_P(Pr, LifetimeOverBeforeSendingNeverReachesTheWire)
 		EXPECT_FALSE(f.sent);
 		EXPECT_EQ(f.pr_policy, SCTP_PR_TTL);
 	}
-	EXPECT_EQ(sim->c.counters.pr_abandoned.msgs[SCTP_PR_TTL], 5u);
+	EXPECT_EQ(sim->c.stats.pr_abandoned.msgs[SCTP_PR_TTL], 5u);
 	Bytes m = pattern(64, 9);
 	ASSERT_EQ(sim->send(sim->c, 1, m), 0);
 	sim->run();
 	ASSERT_EQ(sim->s.data->delivered.size(), 1u);
 	EXPECT_EQ(sim->s.data->delivered[0].bytes, m);
-	EXPECT_EQ(sim->c.counters.fwd_tsn_sent, 0u);
+	EXPECT_EQ(sim->c.stats.fwd_tsn_sent, 0u);
 	// The message went with SSN 0: the abandoned ones took none.
 	bool found = false;
 	for (const auto &s : sim->c.sent)
@@ -433,8 +433,8 @@ TEST_P(Pr, PriorityEvictsLowerPriorityOnly)
 	// Nothing of lower priority than 9 is queued: no room.
 	EXPECT_EQ(sim->send_pr(sim->c, 0, pattern(1500, 11), SCTP_PR_PRIO, 9, SCTP_SEND_MORE),
 		  -ENOBUFS);
-	EXPECT_EQ(sim->c.counters.pr_abandoned.msgs[SCTP_PR_PRIO], 1u);
-	EXPECT_EQ(sim->c.counters.pr_abandoned.bytes[SCTP_PR_PRIO], 1000u);
+	EXPECT_EQ(sim->c.stats.pr_abandoned.msgs[SCTP_PR_PRIO], 1u);
+	EXPECT_EQ(sim->c.stats.pr_abandoned.bytes[SCTP_PR_PRIO], 1000u);
 	ASSERT_EQ(sctp_assoc_flush(&sim->c.a, sim->now), 0);
 	sim->run();
 	ASSERT_EQ(sim->s.data->delivered.size(), 3u);
@@ -586,8 +586,8 @@ TEST_P(Pr, RandomLossExactlyOnceOrAbandoned)
 			}
 			abandoned += rep;
 		}
-		EXPECT_EQ(abandoned, sim->c.counters.pr_abandoned.msgs[SCTP_PR_TTL] +
-					     sim->c.counters.pr_abandoned.msgs[SCTP_PR_RTX]);
+		EXPECT_EQ(abandoned, sim->c.stats.pr_abandoned.msgs[SCTP_PR_TTL] +
+					     sim->c.stats.pr_abandoned.msgs[SCTP_PR_RTX]);
 		expect_empty(*sim);
 		finish(*sim);
 	}

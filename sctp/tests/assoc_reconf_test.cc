@@ -158,8 +158,8 @@ TEST_P(Reconf, OutgoingResetStartsTheStreamAtZero)
 			EXPECT_EQ(ssns_on(sim->c, 1), (std::vector<uint16_t>{ 0, 1, 2, 0, 1 }));
 			EXPECT_EQ(ssns_on(sim->c, 2), (std::vector<uint16_t>{ 0, 1, 2 }));
 		}
-		EXPECT_EQ(sim->c.counters.reconf_requests, 1u);
-		EXPECT_EQ(sim->s.counters.reconf_peer_requests, 1u);
+		EXPECT_EQ(sim->c.stats.reconf_requests, 1u);
+		EXPECT_EQ(sim->s.stats.reconf_peer_requests, 1u);
 		expect_no_drops(sim->c);
 		expect_no_drops(sim->s);
 		finish(*sim);
@@ -286,8 +286,8 @@ TEST_P(Reconf, LostRequestIsSentAgain)
 		sctp_assoc_reset_streams(&sim->c.a, SCTP_STREAM_RESET_OUTGOING, &sid, 1, sim->now),
 		0);
 	sim->run();
-	EXPECT_EQ(sim->c.counters.reconf_rtx, 1u);
-	EXPECT_EQ(sim->s.counters.reconf_peer_requests, 1u);
+	EXPECT_EQ(sim->c.stats.reconf_rtx, 1u);
+	EXPECT_EQ(sim->s.stats.reconf_peer_requests, 1u);
 	EXPECT_EQ(resets(sim->c).size(), 1u);
 	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T_RECONF], SCTP_TIME_NEVER);
 	finish(*sim);
@@ -394,8 +394,8 @@ TEST_P(Reconf, PeerRequestsAreCheckedByNumber)
 	EXPECT_EQ(rs[0], std::make_pair(seq, (uint32_t)SCTP_RECONFIG_DENIED));
 	EXPECT_EQ(rs[1], std::make_pair(seq + 5, (uint32_t)SCTP_RECONFIG_ERROR_BAD_SEQ));
 	EXPECT_EQ(rs[2], std::make_pair(seq, (uint32_t)SCTP_RECONFIG_DENIED));
-	EXPECT_EQ(sim->c.counters.reconf_malformed, 1u);
-	EXPECT_EQ(sim->c.counters.reconf_denied, 1u);
+	EXPECT_EQ(sim->c.stats.reconf_malformed, 1u);
+	EXPECT_EQ(sim->c.stats.reconf_denied, 1u);
 	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED);
 	EXPECT_EQ(sim->c.a.inbound_streams, sim->s.a.outbound_streams) << "nothing added";
 	finish(*sim);

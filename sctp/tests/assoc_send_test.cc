@@ -119,8 +119,8 @@ TEST_P(Send, MessagesBothWaysExactlyOnceInOrder)
 	sim->run();
 	check_delivery(to_s, sim->s.data->delivered, "server");
 	check_delivery(to_c, sim->c.data->delivered, "client");
-	EXPECT_EQ(sim->c.counters.data_rtx, 0u);
-	EXPECT_GT(sim->c.counters.sacks_in, 0u);
+	EXPECT_EQ(sim->c.stats.data_rtx, 0u);
+	EXPECT_GT(sim->c.stats.sacks_in, 0u);
 	EXPECT_TRUE(sctp_rtxq_empty(&sim->c.a.tx->rtxq));
 	// With the RFC's 200 ms SACK delay, delayed SACKs ride on DATA going
 	// the other way (the DC profile's 100 µs delay mostly expires first).
@@ -182,7 +182,7 @@ TEST_P(Send, LargeMessageIsFragmentedAtThePmdcs)
 	EXPECT_EQ(sim->s.data->delivered[0].bytes, b);
 	EXPECT_EQ(sim->s.data->delivered[0].ppid, 99u);
 	// 1452 payload bytes per DATA chunk on IPv4 at MTU 1500: 14 chunks.
-	EXPECT_EQ(sim->c.counters.data_sent, 14u);
+	EXPECT_EQ(sim->c.stats.data_sent, 14u);
 	for (const auto &p : sim->c.sent)
 		EXPECT_LE(p.bytes.size(), 1480u) << "an IPv4 packet of at most 1500 bytes";
 	finish(*sim);
@@ -226,9 +226,9 @@ TEST_P(Send, LostPacketRecoveredByFastRetransmit)
 	sim->run();
 	ASSERT_TRUE(lost);
 	check_delivery(want, sim->s.data->delivered, "server");
-	EXPECT_GE(sim->c.counters.fast_retransmits, 1u);
-	EXPECT_EQ(sim->c.counters.t3_expiries, 0u);
-	EXPECT_GE(sim->c.counters.data_rtx, 1u);
+	EXPECT_GE(sim->c.stats.fast_retransmits, 1u);
+	EXPECT_EQ(sim->c.stats.t3_expiries, 0u);
+	EXPECT_GE(sim->c.stats.data_rtx, 1u);
 	finish(*sim);
 }
 
@@ -260,8 +260,8 @@ TEST_P(Send, LostPacketRecoveredByT3AfterOneRto)
 	EXPECT_EQ(pk[0].first, t0);
 	EXPECT_EQ(pk[1].first, t0 + rto) << "§6.3.3: retransmitted when T3-rtx expires";
 	EXPECT_EQ(pk[0].second, pk[1].second) << "the same TSN";
-	EXPECT_EQ(sim->c.counters.t3_expiries, 1u);
-	EXPECT_EQ(sim->c.counters.t3_spurious, 0u) << "a real loss: no duplicate, no undo";
+	EXPECT_EQ(sim->c.stats.t3_expiries, 1u);
+	EXPECT_EQ(sim->c.stats.t3_spurious, 0u) << "a real loss: no duplicate, no undo";
 	ASSERT_EQ(sim->s.data->delivered.size(), 1u);
 	EXPECT_EQ(sim->s.data->delivered[0].bytes, b);
 	finish(*sim);
@@ -289,17 +289,17 @@ TEST_P(Send, ReceiverStallIsJudgedSpuriousAndUndone)
 	struct sctp_cc_path before = {};
 	for (int i = 0; i < 100000 && !sim->quiet(); i++) {
 		struct sctp_cc_path cc = sim->c.a.tx->path_cc[0];
-		uint64_t t3 = sim->c.counters.t3_expiries;
+		uint64_t t3 = sim->c.stats.t3_expiries;
 		if (!sim->step(SCTP_TIME_NEVER - 1))
 			break;
-		if (t3 == 0 && sim->c.counters.t3_expiries == 1)
+		if (t3 == 0 && sim->c.stats.t3_expiries == 1)
 			before = cc; // the state the first expiry cut
 	}
 	check_delivery(want, sim->s.data->delivered, "server");
-	ASSERT_GE(sim->c.counters.t3_expiries, 1u) << "the stall outlasted the RTO";
-	EXPECT_EQ(sim->c.counters.fast_retransmits, 0u);
-	EXPECT_GE(sim->s.counters.data_dups, 1u) << "the copies arrived after the originals";
-	EXPECT_EQ(sim->c.counters.t3_spurious, 1u);
+	ASSERT_GE(sim->c.stats.t3_expiries, 1u) << "the stall outlasted the RTO";
+	EXPECT_EQ(sim->c.stats.fast_retransmits, 0u);
+	EXPECT_GE(sim->s.stats.data_dups, 1u) << "the copies arrived after the originals";
+	EXPECT_EQ(sim->c.stats.t3_spurious, 1u);
 	const struct sctp_cc_path &after = sim->c.a.tx->path_cc[0];
 	EXPECT_EQ(after.ssthresh, before.ssthresh) << "the expiry's ssthresh cut undone";
 	EXPECT_GE(after.cwnd, before.cwnd) << "cwnd back to at least its value before";
@@ -349,7 +349,7 @@ stream_through_stall(const struct sctp_profile *client, const struct sctp_profil
 		sim.now = next; // nothing happens before the next message
 	}
 	check_delivery(want, sim.s.data->delivered, "server");
-	const auto &ctr = sim.c.counters;
+	const auto &ctr = sim.c.stats;
 	StallRun r = {
 		want.size(),	 ctr.t3_expiries,      ctr.data_rtx,	       ctr.t3_rtx_saved,
 		ctr.t3_spurious, ctr.fast_retransmits, sim.c.a.paths.first.mtu
@@ -434,9 +434,9 @@ TEST_P(Send, OutageUnderFrtoIsRecoveredAsALoss)
 	}
 	check_delivery(want, sim->s.data->delivered, "server");
 	ASSERT_GE(dropped, 2u);
-	EXPECT_GE(sim->c.counters.t3_expiries, 1u);
-	EXPECT_EQ(sim->c.counters.t3_spurious, 0u) << "a loss: nothing undone";
-	EXPECT_EQ(sim->c.counters.t3_rtx_saved, 0u) << "nothing held was taken for in flight";
+	EXPECT_GE(sim->c.stats.t3_expiries, 1u);
+	EXPECT_EQ(sim->c.stats.t3_spurious, 0u) << "a loss: nothing undone";
+	EXPECT_EQ(sim->c.stats.t3_rtx_saved, 0u) << "nothing held was taken for in flight";
 	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED);
 	finish(*sim);
 }
@@ -460,7 +460,7 @@ TEST_P(Send, T3RetransmitsToTheAlternateAndFailsOver)
 	}
 	sim->run(sim->now + SCTP_S(120));
 	check_delivery(want, sim->s.data->delivered, "server");
-	EXPECT_GE(sim->c.counters.t3_expiries, 1u);
+	EXPECT_GE(sim->c.stats.t3_expiries, 1u);
 	EXPECT_EQ(sim->c.a.state, SCTP_ASSOC_ESTABLISHED);
 	// Retransmissions reached the server by its second address.
 	bool via_alternate = false;
@@ -628,7 +628,7 @@ TEST_P(Send, AbortWithQueuedDataReportsSendFailed)
 		EXPECT_EQ(f[i].length, 1400u);
 		sent += f[i].sent;
 	}
-	EXPECT_EQ(sent, sim->c.counters.data_sent) << "sent: the messages that went out";
+	EXPECT_EQ(sent, sim->c.stats.data_sent) << "sent: the messages that went out";
 	EXPECT_EQ(sim->c.counters.send_failed, 20u);
 	finish(*sim);
 }
@@ -743,9 +743,9 @@ TEST_P(Send, RandomLossManySeeds)
 		check_delivery(to_s, sim->s.data->delivered, "server");
 		check_delivery(to_c, sim->c.data->delivered, "client");
 		for (Side *x : { &sim->c, &sim->s }) {
-			rtx += x->counters.data_rtx;
-			t3 += x->counters.t3_expiries;
-			fast += x->counters.fast_retransmits;
+			rtx += x->stats.data_rtx;
+			t3 += x->stats.t3_expiries;
+			fast += x->stats.fast_retransmits;
 		}
 		finish(*sim);
 		if (HasFailure())
@@ -1055,7 +1055,7 @@ TEST_P(Send, SackAtOnceRidesOnTheDataItReleases)
 	}
 	for (int i = 0; i < 3; i++)
 		ASSERT_EQ(sim->send(sim->c, 1, pattern(64, 1000 + i)), 0);
-	uint64_t sacks = sim->c.counters.sacks_sent, bundled = sim->c.counters.sacks_bundled;
+	uint64_t sacks = sim->c.stats.sacks_sent, bundled = sim->c.counters.sacks_bundled;
 	unsigned data_pk = sim->c.data->data_packets;
 	first = sim->c.sent.size();
 	sim->deliver(sim->c,
@@ -1073,7 +1073,7 @@ TEST_P(Send, SackAtOnceRidesOnTheDataItReleases)
 		for (const auto &c : p.chunks)
 			n_sacks += c.type == SCTP_CHUNK_SACK;
 	EXPECT_EQ(n_sacks, 1u) << "one SACK per received packet";
-	EXPECT_EQ(sim->c.counters.sacks_sent, sacks + 1);
+	EXPECT_EQ(sim->c.stats.sacks_sent, sacks + 1);
 	EXPECT_EQ(sim->c.counters.sacks_bundled, bundled + 1);
 	EXPECT_TRUE(sctp_outq_empty(&sim->c.a.tx->outq));
 	EXPECT_EQ(sim->c.a.timer_at[SCTP_ASSOC_T_SACK], SCTP_TIME_NEVER);
@@ -1303,7 +1303,7 @@ TEST_P(Send, ZeroWindowHeldLongCountsNoErrorsAndReopensAtOnce)
 		EXPECT_EQ(tx->rtxq.a_rwnd, 0u);
 		EXPECT_EQ(sim->s.data->delivered.size(), 6u);
 		EXPECT_EQ(sim->s.a.rx_unconsumed, 6000u) << "the buffer and part of a chunk";
-		uint64_t t0 = sim->now, t3_0 = sim->c.counters.t3_expiries;
+		uint64_t t0 = sim->now, t3_0 = sim->c.stats.t3_expiries;
 		uint32_t cwnd = tx->path_cc[0].cwnd;
 		uint64_t rto0 = sim->c.a.paths.first.rto.rto_ns;
 
@@ -1315,7 +1315,7 @@ TEST_P(Send, ZeroWindowHeldLongCountsNoErrorsAndReopensAtOnce)
 			ASSERT_TRUE(receiver_bounded(*sim));
 		}
 		auto probes = times_of_tsn(sim->c, t0, probe);
-		uint64_t expiries = sim->c.counters.t3_expiries - t3_0;
+		uint64_t expiries = sim->c.stats.t3_expiries - t3_0;
 		EXPECT_GE(expiries, 10u);
 		EXPECT_EQ(sim->c.counters.zwp_expiries, expiries) << "every one a probe's";
 		EXPECT_EQ(probes.size(), expiries) << "one probe per expiry";
@@ -1353,10 +1353,10 @@ TEST_P(Send, ZeroWindowHeldLongCountsNoErrorsAndReopensAtOnce)
 		auto last = data_chunks(sim->c.last_of(SCTP_CHUNK_DATA).bytes);
 		ASSERT_FALSE(last.empty());
 		EXPECT_EQ(last.back().tsn, probe + 1) << "the eighth message right behind it";
-		uint64_t t3_open = sim->c.counters.t3_expiries;
+		uint64_t t3_open = sim->c.stats.t3_expiries;
 		sim->run();
 		check_delivery(want, sim->s.data->delivered, "server");
-		EXPECT_EQ(sim->c.counters.t3_expiries, t3_open);
+		EXPECT_EQ(sim->c.stats.t3_expiries, t3_open);
 		EXPECT_TRUE(no_errors(*sim));
 		EXPECT_TRUE(sctp_rtxq_empty(&tx->rtxq));
 		expect_no_drops(sim->c);
@@ -1386,12 +1386,12 @@ TEST_P(Send, ZeroWindowProbeIntoSilenceStillAborts)
 	ASSERT_EQ(sim->c.data->data_times.back(), sim->now) << "the probe went again";
 	ASSERT_TRUE(no_errors(*sim));
 	sim->lose = [&](const Side &from, const Bytes &, uint8_t) { return &from == &sim->s; };
-	uint64_t t_s = sim->now, t3_s = sim->c.counters.t3_expiries;
+	uint64_t t_s = sim->now, t3_s = sim->c.stats.t3_expiries;
 	uint64_t rto_s = sim->c.a.paths.first.rto.rto_ns;
 	sim->run(t_s + SCTP_S(3600));
 	ASSERT_EQ(sim->c.a.state, SCTP_ASSOC_CLOSED);
 	unsigned amr = prof()->assoc_max_retrans, pmr = prof()->path_max_retrans;
-	uint64_t t3 = sim->c.counters.t3_expiries - t3_s;
+	uint64_t t3 = sim->c.stats.t3_expiries - t3_s;
 	EXPECT_EQ(sim->c.counters.zwp_expiries, 2u) << "no unanswered probe is excused";
 	const Note *lost = nullptr;
 	for (const auto &n : sim->c.notes)

@@ -231,14 +231,14 @@ class Run {
 			    e.max_unconsumed > e.data.reasm.max_bytes + kMaxChunkPayload)
 				slow_over = true;
 			res.bytes += e.judge.bytes;
-			res.data_rtx += e.counters.data_rtx;
-			res.sacks += e.counters.sacks_sent;
+			res.data_rtx += e.stats.data_rtx;
+			res.sacks += e.stats.sacks_sent;
 			res.data_pkts += e.data_pkts;
 			res.abandoned += e.judge.reported;
 			res.unsent += e.judge.reported_unsent;
 			res.abandoned_delivered += e.judge.reported_delivered;
 			res.pd_aborted += e.pd_aborted;
-			res.fwd_tsn += e.counters.fwd_tsn_sent;
+			res.fwd_tsn += e.stats.fwd_tsn_sent;
 			res.resets += e.resets_done;
 			res.resets_seen += e.resets_seen;
 		}
@@ -278,14 +278,14 @@ class Run {
 					 "side %u: %u abandonment reports, %u judged", e.id,
 					 e.pr_reports, end_[1 - e.id].judge.reported);
 			else if (!why[0] &&
-				 e.counters.pr_abandoned.msgs[SCTP_PR_TTL] +
-						 e.counters.pr_abandoned.msgs[SCTP_PR_RTX] !=
+				 e.stats.pr_abandoned.msgs[SCTP_PR_TTL] +
+						 e.stats.pr_abandoned.msgs[SCTP_PR_RTX] !=
 					 e.pr_reports)
 				snprintf(why, sizeof(why),
 					 "side %u: counters say %" PRIu64 " + %" PRIu64
 					 " abandoned, %u reported",
-					 e.id, e.counters.pr_abandoned.msgs[SCTP_PR_TTL],
-					 e.counters.pr_abandoned.msgs[SCTP_PR_RTX], e.pr_reports);
+					 e.id, e.stats.pr_abandoned.msgs[SCTP_PR_TTL],
+					 e.stats.pr_abandoned.msgs[SCTP_PR_RTX], e.pr_reports);
 			else if (!why[0] &&
 				 (e.counters.pr_unsupported != 0 ||
 				  (pr_ && !(e.a.extensions & SCTP_COOKIE_EXT_FORWARD_TSN))))
@@ -346,6 +346,7 @@ class Run {
 		struct sctp_endpoint ep;
 		struct sctp_assoc a;
 		struct sctp_assoc_counters counters = {};
+		struct sctp_assoc_stats stats = {};
 		struct sctp_assoc_ops ops = {};
 		struct sctp_data_config data = {};
 		std::vector<struct sctp_reasm_node> reasm_nodes =
@@ -531,7 +532,7 @@ class Run {
 		st.peer_port = 5001;
 		st.peer_src = addr(1 - e.id);
 		st.local_addr = addr(e.id);
-		sctp_assoc_init(&e.a, &e.ops, &e, &e.counters);
+		sctp_assoc_init(&e.a, &e.ops, &e, &e.counters, &e.stats);
 		ASSERT_EQ(sctp_assoc_from_cookie(&e.a, &e.ep, &st, now_), 0);
 		ASSERT_NE(e.a.tx, nullptr);
 	}

@@ -154,6 +154,7 @@ class Run {
 	struct sim_traffic_config traffic_;
 	struct sim_traffic_judge judge_;
 	struct sctp_assoc_counters counters_ = {};
+	struct sctp_assoc_stats stats_ = {};
 	uint64_t data_packets_in_ = 0; // packets with DATA handed to the association
 	uint64_t sacks_ = 0;
 	uint64_t retransmissions_ = 0;
@@ -296,7 +297,7 @@ class Run {
 		st.peer_port = 40000;
 		st.peer_src = addr_peer_;
 		st.local_addr = addr_us_;
-		sctp_assoc_init(&a_, &ops_, this, &counters_);
+		sctp_assoc_init(&a_, &ops_, this, &counters_, &stats_);
 		ASSERT_EQ(sctp_assoc_from_cookie(&a_, &ep_, &st, now_), 0);
 		ASSERT_NE(a_.data_mem, nullptr);
 	}
