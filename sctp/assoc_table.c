@@ -112,7 +112,7 @@ const struct assoc_cell assoc_chunk_table[SCTP_ASSOC_ROW_COUNT][SCTP_ASSOC_STATE
 		S(SHUTDOWN_PENDING) = DO(sf_heartbeat, OURS),
 		S(SHUTDOWN_SENT) = DO(sf_heartbeat, OURS),
 		S(SHUTDOWN_RECEIVED) = DO(sf_heartbeat, OURS),
-		S(SHUTDOWN_ACK_SENT) = DO(sf_heartbeat, OURS),
+		S(SHUTDOWN_ACK_SENT) = DISCARD(HB_AFTER_SHUTDOWN_ACK, OURS),
 	},
 	[SCTP_ASSOC_ROW_HEARTBEAT_ACK] = {
 		S(CLOSED) = CLOSED_CELL,

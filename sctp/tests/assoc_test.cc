@@ -751,6 +751,23 @@ TEST_F(One, HeartbeatIsAnswered)
 	EXPECT_TRUE(sctp_addr_eq(&last().dst, &other));
 }
 
+// In SHUTDOWN-ACK-SENT a HEARTBEAT goes unanswered, counted: the peer
+// deletes its association when our SHUTDOWN ACK arrives, and an answer that
+// reached it after (on another path, say) would be out of the blue there
+// and draw an ABORT (§8.4 rule 8) that ends our graceful close as an abort;
+// seen between two dpsctp ends over two networks. The shutdown goes on.
+TEST_F(One, HeartbeatInShutdownAckSentIsNotAnswered)
+{
+	to_state(SCTP_ASSOC_SHUTDOWN_ACK_SENT);
+	sent_.clear();
+	input(kClientTag, hex::bytes("0400000c 00010008 deadbeef"), v4(10, 9, 9, 2));
+	EXPECT_TRUE(sent_.empty());
+	EXPECT_EQ(counters_.drops[SCTP_ASSOC_DROP_HB_AFTER_SHUTDOWN_ACK], 1u);
+	EXPECT_EQ(a_.state, SCTP_ASSOC_SHUTDOWN_ACK_SENT);
+	input_hex(kClientTag, "0e000004"); // SHUTDOWN COMPLETE
+	EXPECT_EQ(a_.state, SCTP_ASSOC_CLOSED);
+}
+
 // §3.2: unrecognized chunks by their two high bits.
 TEST_F(One, UnrecognizedChunksFollowTheirActionBits)
 {
