@@ -58,7 +58,7 @@
  * associations each one touches cold memory: `dpsctp-perf --loopback
  * --handshakes 20000 --idle 3` measured 8,600 cycles of both ends per
  * heartbeat sent, answered and acknowledged with the ends saturated
- * (docs/PERFORMANCE.md "Heartbeats at scale"); 20,000 a second kept 15-25 %
+ * (docs/PERFORMANCE.md "Heartbeats at scale"); 20,000 a second kept 14-24 %
  * of each end's polls busy on the 2-vCPU test VM. The default --max-assocs
  * (1,024) single-homed at the data-center profile's 50 ms fits under it
  * unslowed.
