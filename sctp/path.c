@@ -627,12 +627,30 @@ sctp_paths_hb_defer(struct sctp_paths *ps, unsigned i, uint64_t until_ns)
 	pa->hb_due_ns = until_ns;
 }
 
+/*
+ * A heartbeat's nonce: the round's secret (pa->hb_nonce, random, taken when
+ * the round opened) mixed with the send time by a bijection, so every
+ * HEARTBEAT of a round carries a different nonce and an ACK names its own
+ * send time. Unforgeable without the secret, as one random nonce is.
+ */
+static uint64_t
+hb_round_nonce(uint64_t secret, uint64_t sent_ns)
+{
+	return secret ^ (sent_ns * 0x9e3779b97f4a7c15ull);
+}
+
 int
 sctp_paths_hb_info(struct sctp_paths *ps, unsigned i, uint64_t now_ns, uint64_t nonce,
 		   uint32_t jitter_rnd, struct sctp_writer *w)
 {
 	if (i >= ps->n)
 		return -1;
+
+	struct sctp_path *pa = sctp_paths_get(ps, i);
+	/* A round stays open until an ACK of one of its HEARTBEATs comes back. */
+	uint64_t secret = (pa->flags & SCTP_PATH_F_NONCE_VALID) ? pa->hb_nonce : nonce;
+
+	nonce = hb_round_nonce(secret, now_ns);
 	sctp_writer_u8(w, SCTP_PATH_HB_INFO_FORMAT);
 	sctp_writer_u8(w, (uint8_t)i);
 	sctp_writer_u16(w, 0);
@@ -642,10 +660,7 @@ sctp_paths_hb_info(struct sctp_paths *ps, unsigned i, uint64_t now_ns, uint64_t 
 	sctp_writer_u32(w, (uint32_t)now_ns);
 	if (!sctp_writer_ok(w))
 		return -1;
-
-	struct sctp_path *pa = sctp_paths_get(ps, i);
-
-	pa->hb_nonce = nonce;
+	pa->hb_nonce = secret;
 	pa->hb_sent_ns = now_ns;
 	pa->hb_jitter = jitter_rnd;
 	pa->flags &= (uint8_t)~SCTP_PATH_F_HB_ADMITTED;
@@ -655,7 +670,8 @@ sctp_paths_hb_info(struct sctp_paths *ps, unsigned i, uint64_t now_ns, uint64_t 
 }
 
 static enum sctp_hb_ack_verdict
-hb_ack_check(const struct sctp_paths *ps, const uint8_t *info, size_t info_len, unsigned *path)
+hb_ack_check(const struct sctp_paths *ps, const uint8_t *info, size_t info_len, unsigned *path,
+	     uint64_t *sent_ns)
 {
 	if (info_len != SCTP_PATH_HB_INFO_LEN)
 		return SCTP_HB_ACK_BAD_LEN;
@@ -676,12 +692,18 @@ hb_ack_check(const struct sctp_paths *ps, const uint8_t *info, size_t info_len, 
 		return SCTP_HB_ACK_BAD_PATH;
 
 	const struct sctp_path *pa = sctp_paths_get_const(ps, i);
-	/* One comparison of everything, so timing tells nothing of which part differed. */
-	uint64_t diff = (nonce ^ pa->hb_nonce) | (sent ^ pa->hb_sent_ns);
+	/*
+	 * Any HEARTBEAT of the open round, the last or an earlier one whose
+	 * deadline passed (a probe's ACK that comes after the next probe left
+	 * is still the peer alive). One comparison of the nonce, so timing
+	 * tells nothing of which bits differed.
+	 */
+	uint64_t diff = nonce ^ hb_round_nonce(pa->hb_nonce, sent);
 
-	if (!(pa->flags & SCTP_PATH_F_NONCE_VALID) || diff != 0)
+	if (!(pa->flags & SCTP_PATH_F_NONCE_VALID) || diff != 0 || sent > pa->hb_sent_ns)
 		return SCTP_HB_ACK_BAD_NONCE;
 	*path = i;
+	*sent_ns = sent;
 	return SCTP_HB_ACK_OK;
 }
 
@@ -690,7 +712,8 @@ sctp_paths_on_hb_ack(struct sctp_paths *ps, const struct sctp_profile *p, const 
 		     size_t info_len, uint64_t now_ns, unsigned *path, uint64_t *events)
 {
 	unsigned i = 0;
-	enum sctp_hb_ack_verdict v = hb_ack_check(ps, info, info_len, &i);
+	uint64_t sent = 0;
+	enum sctp_hb_ack_verdict v = hb_ack_check(ps, info, info_len, &i, &sent);
 
 	*events = 0;
 	if (v != SCTP_HB_ACK_OK) {
@@ -703,8 +726,10 @@ sctp_paths_on_hb_ack(struct sctp_paths *ps, const struct sctp_profile *p, const 
 	uint64_t ev = 0;
 
 	*path = i;
+	/* The round closes: the next HEARTBEAT opens one with a new secret. */
 	pa->flags &= (uint8_t) ~(SCTP_PATH_F_HB_OUTSTANDING | SCTP_PATH_F_NONCE_VALID);
-	sctp_rto_sample(&pa->rto, p, now_ns > pa->hb_sent_ns ? now_ns - pa->hb_sent_ns : 0);
+	/* The HEARTBEAT acknowledged, whichever of the round: its own round trip. */
+	sctp_rto_sample(&pa->rto, p, now_ns > sent ? now_ns - sent : 0);
 	if (!confirmed(pa)) {
 		pa->flags |= SCTP_PATH_F_CONFIRMED;
 		ev |= SCTP_PATH_EV(i, SCTP_PATH_EV_CONFIRMED);

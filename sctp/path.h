@@ -85,14 +85,13 @@ enum sctp_path_state {
  * struct sctp_path.flags. CONFIRMED: §5.4, our nonce came back in a
  * HEARTBEAT ACK (or rule 1 or 2 applies). HB_ENABLED: §8.3 A and C, idle
  * heartbeats on (the default). HB_OUTSTANDING: a HEARTBEAT awaits its ACK
- * and hb_due_ns is its deadline. NONCE_VALID: hb_nonce may still be
- * acknowledged, even after its deadline. V4, V6: the family of addr_bytes
- * (neither: an empty address, possible only for path 0); kept here rather
- * than in a struct sctp_addr because its 17th byte would cost the path 8
- * bytes of padding. HB_ADMITTED: the caller's heartbeat budget granted this
- * path's idle heartbeat a later slot (sctp_paths_hb_defer()); it goes
- * without asking again when the slot comes, and the grant lapses if the
- * path stops being idle first.
+ * and hb_due_ns is its deadline. NONCE_VALID: a round of heartbeats is
+ * open: an ACK of any of its HEARTBEATs counts, even after its deadline. V4, V6: the family of
+ * addr_bytes (neither: an empty address, possible only for path 0); kept here rather than in a
+ * struct sctp_addr because its 17th byte would cost the path 8 bytes of padding. HB_ADMITTED: the
+ * caller's heartbeat budget granted this path's idle heartbeat a later slot
+ * (sctp_paths_hb_defer()); it goes without asking again when the slot comes, and the grant lapses
+ * if the path stops being idle first.
  */
 #define SCTP_PATH_F_CONFIRMED	   0x01u
 #define SCTP_PATH_F_HB_ENABLED	   0x02u
@@ -121,7 +120,7 @@ struct sctp_path {
 
 	uint64_t hb_due_ns;  /* outstanding: the ACK deadline; else the next heartbeat, or NEVER */
 	uint64_t hb_sent_ns; /* when the last HEARTBEAT was sent (its info carries the same) */
-	uint64_t hb_nonce;   /* that HEARTBEAT's nonce (caller's random value) */
+	uint64_t hb_nonce;   /* the open round's secret (sctp_paths_hb_info()) */
 	uint8_t addr_bytes[16]; /* network order; IPv4 in [0..3], the rest zero */
 	/*
 	 * Path MTU, IP header included (docs/PMTU.md): every packet the
@@ -263,8 +262,8 @@ enum sctp_hb_ack_verdict {
 	SCTP_HB_ACK_BAD_LEN,	/* info is not SCTP_PATH_HB_INFO_LEN bytes */
 	SCTP_HB_ACK_BAD_FORMAT, /* format byte or reserved bytes are not ours */
 	SCTP_HB_ACK_BAD_PATH,	/* path index not in use */
-	SCTP_HB_ACK_BAD_NONCE,	/* no HEARTBEAT pending on that path with that nonce and time:
-				   forged, stale, or a replay of one already accepted */
+	SCTP_HB_ACK_BAD_NONCE, /* no open round of heartbeats on that path gives that nonce for that
+				  time: forged, stale, or a replay of one already accepted */
 };
 
 /* "ok", "bad_len", "bad_format", "bad_path", "bad_nonce"; "unknown" otherwise. */
@@ -430,11 +429,15 @@ void sctp_paths_hb_defer(struct sctp_paths *ps, unsigned i, uint64_t until_ns);
 
 /*
  * Write the Heartbeat Info value for a HEARTBEAT to path i into w and record
- * it as outstanding: nonce (the caller's 64-bit random value), send time
- * now_ns, ACK deadline now + RTO. jitter_rnd: the caller's random value for
- * the next heartbeat period. Also an on-demand heartbeat (§8.3 D) at any
- * time; a newer HEARTBEAT retires the older one's nonce. Returns 0, or -1
- * (nothing recorded) for a bad index or a full writer.
+ * it as outstanding: send time now_ns, ACK deadline now + RTO, and a nonce
+ * from the round's secret and the send time. A round opens with the first
+ * HEARTBEAT after an ACK (nonce, the caller's 64-bit random value, is its
+ * secret) and stays open until an ACK of any of its HEARTBEATs comes back:
+ * the probes of a path that went potentially failed belong to the round of
+ * the heartbeat that timed out, so the ACK of an earlier probe that comes
+ * late still counts. jitter_rnd: the caller's random value for the next
+ * heartbeat period. Also an on-demand heartbeat (§8.3 D) at any time.
+ * Returns 0, or -1 (nothing recorded) for a bad index or a full writer.
  */
 int sctp_paths_hb_info(struct sctp_paths *ps, unsigned i, uint64_t now_ns, uint64_t nonce,
 		       uint32_t jitter_rnd, struct sctp_writer *w);

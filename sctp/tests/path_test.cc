@@ -1204,8 +1204,11 @@ TEST(Paths, HeartbeatInfoLayoutAndRoundTrip)
 	make_set(&ps, p, 3, SCTP_US(10));
 	const uint64_t sent = 0x0000000102030405ull;
 	Bytes info = send_hb(&ps, 2, sent, 0x1122334455667788ull, 7);
+	// The nonce: the round's secret (the caller's random value, a round
+	// opening) mixed with the send time, secret ^ sent * 0x9e3779b97f4a7c15.
+	ASSERT_EQ(0x1122334455667788ull ^ (sent * 0x9e3779b97f4a7c15ull), 0x4553e6cd11c5b7e1ull);
 	EXPECT_EQ(hex::dump(info.data(), info.size()),
-		  hex::dump(hex::bytes("01 02 0000 1122334455667788 0000000102030405")));
+		  hex::dump(hex::bytes("01 02 0000 4553e6cd11c5b7e1 0000000102030405")));
 	EXPECT_EQ(info.size(), SCTP_PATH_HB_INFO_LEN);
 	EXPECT_TRUE(sctp_paths_get(&ps, 2)->flags & SCTP_PATH_F_HB_OUTSTANDING);
 	EXPECT_EQ(sctp_paths_get(&ps, 2)->hb_due_ns, sent + sctp_paths_get(&ps, 2)->rto.rto_ns);
@@ -1290,9 +1293,9 @@ TEST(Paths, HeartbeatAckRefusals)
 	EXPECT_STREQ(sctp_hb_ack_verdict_name((enum sctp_hb_ack_verdict)42), "unknown");
 }
 
-// A late ACK (after the timeout) still counts; a newer HEARTBEAT retires the
-// older nonce.
-TEST(Paths, LateAckAcceptedUntilANewerHeartbeat)
+// A late ACK (after the timeout) still counts; the ACK of any HEARTBEAT of
+// the open round closes it, and the round after it has a new secret.
+TEST(Paths, LateAckAcceptedWhileItsRoundIsOpen)
 {
 	const struct sctp_profile *p = &sctp_profile_dc;
 	PathSet ps;
@@ -1307,10 +1310,65 @@ TEST(Paths, LateAckAcceptedUntilANewerHeartbeat)
 	EXPECT_EQ(sctp_path_events(ev, 1), SCTP_PATH_EV_ACTIVE);
 	EXPECT_EQ(sctp_paths_get(&ps, 1)->errors, 0);
 
+	// A new round (the caller's new random value), and an on-demand
+	// HEARTBEAT (§8.3 D) in it: the two nonces differ.
 	Bytes second = send_hb(&ps, 1, 10 * rto, 2);
-	Bytes third = send_hb(&ps, 1, 10 * rto + 1, 3); // on-demand, §8.3 D
-	EXPECT_EQ(try_ack(&ps, p, second, 10 * rto + 2), SCTP_HB_ACK_BAD_NONCE);
-	ack_hb(&ps, p, third, 10 * rto + 2, 1);
+	Bytes third = send_hb(&ps, 1, 10 * rto + 1, 3);
+	EXPECT_NE(Bytes(second.begin() + 4, second.begin() + 12),
+		  Bytes(third.begin() + 4, third.begin() + 12));
+	// The older one's ACK counts and closes the round; the newer one's, and
+	// the first's (an earlier round), no longer do.
+	ack_hb(&ps, p, second, 10 * rto + 2, 1);
+	EXPECT_EQ(try_ack(&ps, p, third, 10 * rto + 3), SCTP_HB_ACK_BAD_NONCE);
+	Bytes fourth = send_hb(&ps, 1, 20 * rto, 4);
+	EXPECT_EQ(try_ack(&ps, p, third, 20 * rto + 1), SCTP_HB_ACK_BAD_NONCE);
+	EXPECT_EQ(try_ack(&ps, p, first, 20 * rto + 1), SCTP_HB_ACK_BAD_NONCE);
+	ack_hb(&ps, p, fourth, 20 * rto + 2, 1);
+}
+
+// A potentially-failed path whose probes are all answered later than their
+// RTO (a peer or a network that stalls longer than the RTO, a loaded
+// machine): each probe times out and the next goes, but the ACK of an
+// earlier probe arriving after that still shows the peer alive. The path
+// comes back, and the RTT sample is the acknowledged probe's own, so the
+// RTO grows toward what the path takes.
+TEST(Paths, LateProbeAckAfterTheNextProbeCounts)
+{
+	const struct sctp_profile *p = &sctp_profile_dc;
+	PathSet ps;
+	make_set(&ps, p, 1, SCTP_US(10));
+	uint32_t mask = 0;
+	uint64_t now = 0;
+	Bytes hb = send_hb(&ps, 0, now, 0x1234);
+	std::vector<std::pair<uint64_t, Bytes>> probes = { { now, hb } };
+	// Three timeouts: PF, and a probe each RTO (backed off).
+	for (int k = 0; k < 3; k++) {
+		now = sctp_paths_get(&ps, 0)->hb_due_ns;
+		sctp_paths_on_wakeup(&ps, p, now, &mask);
+		ASSERT_EQ(mask, 1u) << k;
+		probes.emplace_back(now, send_hb(&ps, 0, now, 0x5678 + k)); // new random: ignored
+	}
+	const struct sctp_path *pa = sctp_paths_get(&ps, 0);
+	ASSERT_EQ(pa->state, SCTP_PATH_PF);
+	ASSERT_EQ(pa->errors, 3);
+	// The second probe's ACK, after the third probe left.
+	uint64_t sent = probes[2].first;
+	now += 1000;
+	struct sctp_rto want = pa->rto, newest = pa->rto;
+	sctp_rto_sample(&want, p, now - sent);
+	sctp_rto_sample(&newest, p, now - probes[3].first);
+	ASSERT_NE(want.srtt_ns, newest.srtt_ns);
+	uint64_t ev = ack_hb(&ps, p, probes[2].second, now, 0);
+	EXPECT_EQ(sctp_path_events(ev, 0), SCTP_PATH_EV_ACTIVE);
+	EXPECT_EQ(pa->state, SCTP_PATH_ACTIVE);
+	EXPECT_EQ(pa->errors, 0);
+	EXPECT_FALSE(pa->flags & SCTP_PATH_F_HB_OUTSTANDING);
+	// The RTT sample is the acknowledged probe's round trip, not the newest's.
+	EXPECT_EQ(pa->rto.srtt_ns, want.srtt_ns);
+	EXPECT_EQ(pa->rto.rto_ns, want.rto_ns);
+	// The round is closed: the others' ACKs are refused, a replay too.
+	for (const auto &pr : probes)
+		EXPECT_EQ(try_ack(&ps, p, pr.second, now + 1), SCTP_HB_ACK_BAD_NONCE);
 }
 
 // ---- heartbeat timing ---------------------------------------------------
