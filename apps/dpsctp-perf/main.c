@@ -9,7 +9,10 @@
  *   server: accept associations; a test is from the first COMM_UP until
  *       every association has ended; print its summary; -1 exits then.
  *   --handshakes N: connect N associations, keeping at most
- *       --max-handshakes - 8 in flight, and time them.
+ *       --max-handshakes - 8 in flight, and time them; then --idle (the
+ *       heartbeats of the idle population), --busy (round trips on a
+ *       random share of them, perf_busy.c), and CLOSE: each phase timed,
+ *       with the memory held at its end.
  *   --sidecar SOCKET: -s or -c through dpsctpd (perf_sidecar.c); main()
  *       sees it before anything else and starts no EAL.
  *
@@ -22,6 +25,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 
 #include <rte_cycles.h>
@@ -55,6 +59,20 @@ heap_bytes(void)
 		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(s), &st) == 0)
 			sum += st.heap_allocsz_bytes;
 	return sum;
+}
+
+/* The process's resident memory (the pages it touched), 0 if unknown. */
+static size_t
+rss_bytes(void)
+{
+	unsigned long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%lu %lu", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	return (size_t)resident * (size_t)sysconf(_SC_PAGESIZE);
 }
 
 /* The client's connect targets (--handshakes spreads over a port per PERF_HS_PORT_SPAN). */
@@ -100,14 +118,17 @@ struct client_run {
 	struct target *t;
 	volatile bool drained, closed;
 	uint32_t next_shut; /* CLOSE: the next flow to shut down */
+	struct perf_busy busy;
 };
 
 static void
 client_step(struct client_run *r, bool *shut)
 {
 	struct perf_side *s = r->s;
-	if (s->o->handshakes != 0 && phase == PERF_RUN)
+	if (s->o->handshakes != 0 && phase == PERF_RUN) {
 		handshake_pump(s, r->t);
+		perf_busy_step(&r->busy, s);
+	}
 	perf_side_iterate(s);
 	if (phase == PERF_DRAIN && !r->drained && (s->c.polls & 255) == 0) {
 		bool all = true;
@@ -364,8 +385,18 @@ struct perf_run {
 	struct perf_snap iv_prev;
 	bool measuring, shut, done;
 	int rc;
-	/* --idle: the window's end (TSC, 0 before it starts) and its first snapshot. */
+	/* --handshakes: when the phase under way began; the handshakes' figures taken. */
+	uint64_t phase_t0;
+	bool hs_taken;
+	/* --busy: the window's end, then the time the last pings have to come back. */
+	uint64_t busy_end;
+	uint64_t busy0_tsc, busy0[4];
+	/* CLOSE: the client's ended and lost flows when it began. */
+	uint32_t close_ended0, close_lost0;
+	/* --idle: the window's end (TSC, 0 before it starts), whether it is over, and its first
+	 * snapshot. */
 	uint64_t idle_end;
+	bool idle_done;
 	struct idle_snap {
 		uint64_t tsc, hb[2], acks[2], deferred[2], probes[2], busy[2], loop[2];
 	} idle0;
@@ -570,7 +601,11 @@ start_ends(struct perf_run *r)
 		       dpsctp_version(), r->res.role, o->len, o->streams,
 		       o->streams == 1 ? "" : "s", o->assocs, o->assocs == 1 ? "" : "s",
 		       r->res.lcores);
-	r->cr = (struct client_run){ &r->cli, &r->tgt, false, false, 0 };
+	r->cr = (struct client_run){ &r->cli, &r->tgt, false, false, 0, { 0 } };
+	if (o->busy_s > 0 && perf_busy_init(&r->cr.busy, o->handshakes, o->busy_share) != 0) {
+		fprintf(stderr, "dpsctp-perf: no memory for --busy's slots\n");
+		return 3;
+	}
 	if (r->client_lcore_id < RTE_MAX_LCORE) {
 		if (rte_eal_remote_launch(client_lcore, &r->cr, r->client_lcore_id) != 0) {
 			fprintf(stderr, "dpsctp-perf: lcore %u is busy\n", r->client_lcore_id);
@@ -630,6 +665,21 @@ server_tick(struct perf_run *r, uint64_t now)
 	perf_report_reset();
 }
 
+/* --handshakes: a phase ended now: its seconds and the memory held at its end. */
+static void
+mark_phase(struct perf_run *r, const char *name, uint64_t now)
+{
+	struct perf_result *res = &r->res;
+	if (res->n_phases == sizeof(res->phases) / sizeof(res->phases[0]))
+		return;
+	struct perf_phase_mark *m = &res->phases[res->n_phases++];
+	m->name = name;
+	m->seconds = (double)(now - r->phase_t0) / (double)res->hz;
+	m->heap_bytes = heap_bytes();
+	m->rss_bytes = rss_bytes();
+	r->phase_t0 = now;
+}
+
 /* --idle: what the heartbeat figures are made of, both ends at once. */
 static void
 idle_snap(const struct perf_run *r, struct idle_snap *sn)
@@ -659,7 +709,7 @@ static bool
 idle_tick(struct perf_run *r, uint64_t now)
 {
 	struct perf_result *res = &r->res;
-	if (r->o.idle_s <= 0)
+	if (r->o.idle_s <= 0 || r->idle_done)
 		return false;
 	if (r->idle_end == 0) {
 		idle_snap(r, &r->idle0);
@@ -688,6 +738,8 @@ idle_tick(struct perf_run *r, uint64_t now)
 		busy += b.busy[i] - a->busy[i];
 	}
 	res->cycles_per_hb = hbs != 0 ? (double)busy / (double)hbs : 0;
+	r->idle_done = true;
+	mark_phase(r, "idle", now);
 	return false;
 }
 
@@ -702,32 +754,135 @@ hs_grace_s(const struct perf_opts *o)
 	return 15u + o->handshakes / 10000u;
 }
 
-/* --handshakes, PERF_RUN: all up (or lost), or the time is out. */
+/* The four counts --busy checks: the client's pings and answers, the server's receipts and echoes.
+ */
+static void
+busy_counts(const struct perf_run *r, uint64_t c[4])
+{
+	c[0] = perf_load(&r->cli.c.msgs_sent);
+	c[1] = perf_load(&r->cli.c.pings);
+	c[2] = perf_load(&r->srv.c.msgs_recv);
+	c[3] = perf_load(&r->srv.c.msgs_sent);
+}
+
+/*
+ * --busy, once the idle window is over: the slots turn ON, at the window's
+ * end STOP, and once the client's lcore says DONE (every ping answered, or
+ * 10 s later) the figures. True while it runs.
+ */
+static bool
+busy_tick(struct perf_run *r, uint64_t now)
+{
+	struct perf_result *res = &r->res;
+	struct perf_busy *b = &r->cr.busy;
+	const uint64_t hz = res->hz;
+	if (r->o.busy_s <= 0)
+		return false;
+	switch (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE)) {
+	case PERF_BUSY_OFF:
+		busy_counts(r, r->busy0);
+		r->busy0_tsc = now;
+		r->busy_end = now + (uint64_t)(r->o.busy_s * (double)hz);
+		__atomic_store_n(&b->state, PERF_BUSY_ON, __ATOMIC_RELEASE);
+		return true;
+	case PERF_BUSY_ON:
+		if (now < r->busy_end && r->cli.flows_lost == 0)
+			return true;
+		res->busy_s = (double)(now - r->busy0_tsc) / (double)hz;
+		res->busy_cut = now < r->busy_end;
+		r->busy_end = now + 10 * hz;
+		__atomic_store_n(&b->state, PERF_BUSY_STOP, __ATOMIC_RELEASE);
+		return true;
+	case PERF_BUSY_STOP:
+		if (now < r->busy_end)
+			return true;
+		fprintf(stderr, "dpsctp-perf: --busy: pings not answered 10 s after the window\n");
+		res->busy_cut = true;
+		break;
+	default:
+		break;
+	}
+	uint64_t c[4];
+	busy_counts(r, c);
+	res->busy_slots = b->n;
+	res->busy_turns = b->turns;
+	res->busy_touched = b->touched;
+	res->busy_sent = c[0] - r->busy0[0];
+	res->busy_answered = c[1] - r->busy0[1];
+	res->busy_srv_recv = c[2] - r->busy0[2];
+	res->busy_srv_sent = c[3] - r->busy0[3];
+	res->busy_errors = r->cli.errors + r->srv.errors;
+	res->busy_p50_us = (double)perf_hist_quantile(&r->cli.lat, 0.5) / 1e3;
+	res->busy_p99_us = (double)perf_hist_quantile(&r->cli.lat, 0.99) / 1e3;
+	if (res->busy_errors != 0 || res->busy_cut || res->busy_sent != res->busy_answered ||
+	    res->busy_srv_recv != res->busy_sent || res->busy_srv_sent != res->busy_sent) {
+		fprintf(stderr,
+			"dpsctp-perf: --busy: %" PRIu64 " pings sent, %" PRIu64
+			" received and %" PRIu64 " echoed by the server, %" PRIu64
+			" echoes back; %" PRIu64 " messages failed a check\n",
+			res->busy_sent, res->busy_srv_recv, res->busy_srv_sent, res->busy_answered,
+			res->busy_errors);
+		r->rc = 1;
+	}
+	mark_phase(r, "busy", now);
+	return false;
+}
+
+/* --handshakes, PERF_RUN: all up (or lost), or the time is out; then --idle, --busy. */
 static void
 handshakes_tick(struct perf_run *r, uint64_t now)
 {
 	const struct perf_side *cli = &r->cli;
 	struct perf_result *res = &r->res;
 	const uint64_t hz = res->hz;
-	if (cli->flows_up + cli->flows_lost >= r->o.handshakes && idle_tick(r, now))
-		return;
 	if (cli->flows_up + cli->flows_lost >= r->o.handshakes) {
-		uint64_t dt = cli->established_tsc - r->tgt.first_tsc;
-		res->handshakes_done = cli->flows_up;
-		/* The first one, untimed, resolved the neighbour. */
-		res->handshakes_per_s = dt && cli->flows_up > 1 ? (double)(cli->flows_up - 1) *
-									  (double)hz / (double)dt
-								: 0;
-		res->mem_bytes_per_assoc = (double)r->heap_srv / (double)r->cfg.max_assocs;
-		res->mem_total = r->heap_srv;
-		res->mem_sized_for = r->cfg.max_assocs;
+		if (!r->hs_taken) {
+			uint64_t dt = cli->established_tsc - r->tgt.first_tsc;
+			r->hs_taken = true;
+			res->handshakes_done = cli->flows_up;
+			/* The first one, untimed, resolved the neighbour. */
+			res->handshakes_per_s =
+				dt && cli->flows_up > 1
+					? (double)(cli->flows_up - 1) * (double)hz / (double)dt
+					: 0;
+			res->mem_bytes_per_assoc = (double)r->heap_srv / (double)r->cfg.max_assocs;
+			res->mem_total = r->heap_srv;
+			res->mem_sized_for = r->cfg.max_assocs;
+			mark_phase(r, "handshakes", now);
+		}
+		if (idle_tick(r, now))
+			return;
+		if (busy_tick(r, now))
+			return;
 		phase = PERF_CLOSE;
+		r->close_ended0 = cli->flows_ended;
+		r->close_lost0 = cli->flows_lost;
 		/* Shutting a million down takes a while too: 30 s and 1 s per 20,000. */
 		r->deadline = now + (30 + r->o.handshakes / 20000u) * hz;
 	} else if (now > r->deadline + (cli->flows_up ? hs_grace_s(&r->o) * hz : 0)) {
 		fprintf(stderr, "dpsctp-perf: %u of %u associations up after %u s\n", cli->flows_up,
 			r->o.handshakes, cli->flows_up ? 5 + hs_grace_s(&r->o) : 5);
 		fail_to_close(r, now);
+	}
+}
+
+/*
+ * --handshakes, the end of CLOSE: every association that was open when it
+ * began shut down with SHUTDOWN COMPLETE, or the run fails.
+ */
+static void
+close_taken(struct perf_run *r, uint64_t now)
+{
+	const struct perf_side *cli = &r->cli;
+	struct perf_result *res = &r->res;
+	uint32_t clean = (cli->flows_ended - cli->flows_lost) - (r->close_ended0 - r->close_lost0);
+	res->close_of = cli->n_flows - r->close_ended0;
+	res->closed_clean = clean;
+	mark_phase(r, "close", now);
+	if (clean != res->close_of) {
+		fprintf(stderr, "dpsctp-perf: %u of %u associations shut down cleanly\n", clean,
+			res->close_of);
+		r->rc = 1;
 	}
 }
 
@@ -796,6 +951,8 @@ client_tick(struct perf_run *r, uint64_t now)
 	case PERF_CLOSE:
 		if ((r->cr.closed && (r->ds == NULL || r->srv.flows_ended == r->srv.n_flows)) ||
 		    now > r->deadline) {
+			if (r->o.handshakes != 0 && r->hs_taken)
+				close_taken(r, now);
 			phase = PERF_EXIT;
 			r->done = true;
 		}
@@ -812,6 +969,7 @@ run_loop(struct perf_run *r)
 {
 	const uint64_t hz = r->res.hz;
 	r->deadline = rte_rdtsc() + 5 * hz;
+	r->phase_t0 = rte_rdtsc();
 	while (!r->done) {
 		if (r->ds != NULL)
 			perf_side_iterate(&r->srv);
@@ -881,6 +1039,7 @@ finish(struct perf_run *r)
 	}
 	dpsctp_destroy(r->dc);
 	dpsctp_destroy(r->ds);
+	perf_busy_fini(&r->cr.busy);
 	if (r->dc != NULL)
 		perf_side_fini(&r->cli);
 	if (r->ds != NULL)

@@ -7,6 +7,7 @@
  *   perf_wire.c     the Ethernet wire model behind --rate and the verdict
  *   perf_flow.c     one association's traffic: send, sink, echo, ping
  *   perf_side.c     one end (an instance and its flows) and its poll loop
+ *   perf_busy.c     --busy: round trips on a random share of --handshakes' associations
  *   perf_report.c   interval lines, the summary, the JSON document
  *   perf_sidecar.c  --sidecar: one end through dpsctpd (libdpsctp-client), no EAL
  *   main.c          roles (server, client, loopback) and the run's phases
@@ -120,6 +121,8 @@ struct perf_opts {
 	double pps;	     /* --pps, DATA packets/s, 0 = none */
 	uint32_t handshakes; /* --handshakes N, 0 = a traffic test */
 	double idle_s;	     /* --idle: seconds the associations stay up idle after, 0 = none */
+	double busy_s;	     /* --busy: seconds of traffic on a random share of them, 0 = none */
+	double busy_share;   /* --busy-share: that share, percent of the associations */
 	bool line_rate_10g;  /* --rate 10g (for the verdict's wording) */
 	unsigned burst;	     /* messages sent per flow and loop iteration */
 	int pr_policy;	     /* --pr-policy: DPSCTP_PR_TTL, _RTX, _PRIO; 0 reliable */
@@ -185,6 +188,7 @@ struct perf_flow {
 	uint16_t reset_next;	      /* the stream the next reset takes */
 	uint64_t reset_tsc, next_reset_tsc;
 	bool ping_outstanding;
+	bool busy;		/* --busy: the flow holds a busy slot (perf_busy.c) */
 	uint64_t next_ping_tsc; /* --ping-interval: the next ping's scheduled time */
 	/* A ping's echo the send buffer refused (one outstanding per flow). */
 	bool pong_due;
@@ -260,6 +264,9 @@ struct perf_side {
 	struct dpsctp_assoc_stats sum;
 	volatile int *phase;
 	uint64_t established_tsc; /* last COMM_UP (handshakes) */
+	/* --handshakes: a ping's echo the send buffer refused is owed by some
+	 * flow; the loop (which pumps no flow then) looks for it. */
+	bool pong_retry;
 };
 
 int perf_side_init(struct perf_side *s, const char *name, struct dpsctp *d,
@@ -325,6 +332,35 @@ extern const struct dpsctp_callbacks perf_listen_callbacks; /* arg: the side */
 /* Send what the flow may now; true when it sent anything. */
 bool perf_flow_pump(struct perf_flow *f);
 bool perf_flow_drained(const struct perf_flow *f);
+/*
+ * One ping (PERF_F_PING, --ping-length bytes) on the flow's next stream,
+ * for --busy: the per-stream sequence numbers taken on first use. 0, or
+ * the send's error (the caller tries again later).
+ */
+int perf_flow_ping(struct perf_flow *f);
+
+/*
+ * --busy (perf_busy.c), on the client's lcore: a random --busy-share of the
+ * associations at a time make PERF_BUSY_ROUNDS round trips each (a ping
+ * and its echo, every byte checked at both ends), then another random
+ * association takes the slot. The main lcore turns it ON, then STOP; the
+ * client's lcore says DONE once no ping is outstanding.
+ */
+#define PERF_BUSY_ROUNDS 8u
+enum perf_busy_state { PERF_BUSY_OFF = 0, PERF_BUSY_ON, PERF_BUSY_STOP, PERF_BUSY_DONE };
+struct perf_busy {
+	int state;	/* enum perf_busy_state: __atomic, two threads */
+	uint32_t n;	/* slots: associations busy at once */
+	uint32_t *slot; /* the flow in each slot, UINT32_MAX: empty */
+	uint8_t *left;	/* round trips its flow still makes */
+	uint64_t rng;
+	/* Written by the client's lcore, read once DONE. */
+	uint64_t turns;	  /* associations made busy (one may come again) */
+	uint64_t touched; /* distinct associations made busy */
+};
+int perf_busy_init(struct perf_busy *b, uint32_t n_assocs, double share_pct);
+void perf_busy_fini(struct perf_busy *b);
+void perf_busy_step(struct perf_busy *b, struct perf_side *s);
 
 /* ---- report (perf_report.c) ---- */
 struct perf_snap {
@@ -383,6 +419,31 @@ struct perf_result {
 	double hb_per_s[2], hb_acks_per_s[2], hb_deferred_per_s[2], hb_probes_per_s[2];
 	double busy_share[2];
 	double cycles_per_hb;
+	/*
+	 * --busy: how long, the slots, the associations that took one (turns)
+	 * and how many distinct; round trips (pings the client sent, the server
+	 * received and echoed, the client received back) and the messages of
+	 * either end that failed a check; and the client's RTT/2 percentiles.
+	 */
+	double busy_s;
+	bool busy_cut; /* stopped early: an association was lost, or pings never came back */
+	uint32_t busy_slots;
+	uint64_t busy_turns, busy_touched;
+	uint64_t busy_sent, busy_srv_recv, busy_srv_sent, busy_answered, busy_errors;
+	double busy_p50_us, busy_p99_us;
+	/*
+	 * --handshakes: the run's phases (handshakes, idle, busy, close), each
+	 * one's seconds and, at its end, the EAL heap both ends hold and the
+	 * process's resident memory; and the close: associations shut down
+	 * cleanly (SHUTDOWN COMPLETE) of those up.
+	 */
+	struct perf_phase_mark {
+		const char *name;
+		double seconds;
+		size_t heap_bytes, rss_bytes;
+	} phases[4];
+	unsigned n_phases;
+	uint32_t closed_clean, close_of;
 	char lcores[64];
 	bool stages_on; /* --stages: stages holds both ends' */
 	struct perf_stages stages;

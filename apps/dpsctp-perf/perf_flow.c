@@ -53,6 +53,56 @@ hdr_read(const struct dpsctp_msg *m, struct perf_hdr *h)
 	return perf_hdr_decode(b, sizeof(b), h);
 }
 
+/*
+ * The per-stream sequence numbers: at COMM_UP for a traffic test; with
+ * --handshakes (a million associations, few of which carry data) when the
+ * flow first sends or receives. 0, or -ENOMEM (said, the association
+ * aborted: its checks cannot be made).
+ */
+static int
+flow_seqs(struct perf_flow *f)
+{
+	if (f->seq_out != NULL && f->seq_in != NULL)
+		return 0;
+	free(f->seq_out);
+	free(f->seq_in);
+	f->seq_out = calloc(f->streams ? f->streams : 1u, sizeof(*f->seq_out));
+	f->seq_in = calloc(f->in_streams ? f->in_streams : 1u, sizeof(*f->seq_in));
+	if (f->seq_out != NULL && f->seq_in != NULL)
+		return 0;
+	fprintf(stderr, "%s: no memory for a flow's sequence numbers\n", f->side->name);
+	free(f->seq_out);
+	free(f->seq_in);
+	f->seq_out = f->seq_in = NULL;
+	if (f->a != NULL)
+		(void)dpsctp_abort(f->a);
+	return -ENOMEM;
+}
+
+/*
+ * --busy: every byte after the header is the side's payload pattern (both
+ * ends fill theirs alike, perf_side_init()); false at the first that is
+ * not. Whole messages only (a partial delivery's offset is not known).
+ */
+static bool
+payload_ok(const struct perf_side *s, const struct dpsctp_msg *m)
+{
+	uint32_t off = 0;
+	if ((m->flags & (DPSCTP_MSG_MORE | DPSCTP_MSG_CONT)) != 0)
+		return true;
+	if (m->len > s->payload_len)
+		return false; /* longer than anything either end sends */
+	for (uint32_t i = 0; i < m->nsegs; i++) {
+		const uint8_t *p = m->segs[i].data;
+		uint32_t n = m->segs[i].len;
+		uint32_t skip = off < sizeof(struct perf_hdr) ? sizeof(struct perf_hdr) - off : 0;
+		if (skip < n && memcmp(p + skip, s->payload + off + skip, n - skip) != 0)
+			return false;
+		off += n;
+	}
+	return off == m->len;
+}
+
 /* Send one message of f->len (or len) bytes; 0, or the API's error. */
 static int
 send_msg(struct perf_flow *f, uint16_t sid, uint32_t len, uint16_t flags, uint64_t tsc,
@@ -275,6 +325,20 @@ blocked:
 	return did;
 }
 
+int
+perf_flow_ping(struct perf_flow *f)
+{
+	if (!f->up || f->ended || f->a == NULL)
+		return -ENOTCONN;
+	if (flow_seqs(f) != 0)
+		return -ENOMEM;
+	f->blocked = f->blocked_nomem = false; /* one message at a time: nothing to wait for */
+	int rc = send_msg(f, next_sid(f), f->side->o->ping_len, PERF_F_PING, rte_rdtsc(), 0);
+	if (rc == 0)
+		f->ping_outstanding = true;
+	return rc;
+}
+
 bool
 perf_flow_drained(const struct perf_flow *f)
 {
@@ -308,15 +372,8 @@ flow_up(struct perf_flow *f, struct dpsctp_assoc *a, const struct dpsctp_event *
 	if (dpsctp_assoc_get_stats(a, &st) == 0)
 		perf_side_extensions(s, st.extensions);
 	perf_side_sched(s, dpsctp_sched(a));
-	if (s->o->handshakes == 0) {
-		f->seq_out = calloc(f->streams, sizeof(*f->seq_out));
-		f->seq_in = calloc(f->in_streams, sizeof(*f->seq_in));
-		if (f->seq_out == NULL || f->seq_in == NULL) {
-			fprintf(stderr, "%s: no memory for a flow's sequence numbers\n", s->name);
-			(void)dpsctp_abort(a);
-			return;
-		}
-	}
+	if (s->o->handshakes == 0 && flow_seqs(f) != 0)
+		return;
 	s->flows_up++;
 	s->established_tsc = rte_rdtsc();
 }
@@ -432,6 +489,10 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 		return; /* another tool's message, or the rest of a partial delivery */
 	if (m->ppid != PERF_PPID)
 		s->errors++;
+	if (f->seq_in == NULL && flow_seqs(f) != 0)
+		return; /* --handshakes: the flow's first message */
+	if (s->o->busy_s > 0 && !payload_ok(s, m))
+		s->errors++;
 	if ((m->flags & DPSCTP_MSG_UNORDERED) == 0 && m->sid < f->in_streams)
 		perf_seq_check(s, &f->seq_in[m->sid], &h);
 	/* A client's own ping back unchanged is its pong too: a plain echo
@@ -467,6 +528,8 @@ on_recv(struct dpsctp_assoc *a, const struct dpsctp_msg *m, void *arg)
 	}
 	if (f->pong_due || f->owed != 0)
 		(void)perf_flow_pump(f);
+	if (f->pong_due && s->o->handshakes != 0)
+		s->pong_retry = true; /* no loop pumps these flows: perf_side_iterate() looks */
 }
 
 static void

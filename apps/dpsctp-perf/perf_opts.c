@@ -200,6 +200,25 @@ static const struct app_opt perf_opt_table[] = {
 	  .dmin = 0.1,
 	  .dmax = 86400,
 	  .dflt = "" },
+	{ .kind = APP_OPT_DOUBLE,
+	  .name = "busy",
+	  PO(busy_s),
+	  .arg = "SECONDS",
+	  .help = "with --handshakes: then this long, round trips on a random --busy-share of "
+		  "the associations at a time, 8 each before another association takes its "
+		  "place, every message checked at both ends (order and every byte)",
+	  .dmin = 0.1,
+	  .dmax = 86400,
+	  .dflt = "" },
+	{ .kind = APP_OPT_DOUBLE,
+	  .name = "busy-share",
+	  PO(busy_share),
+	  .arg = "PERCENT",
+	  .help = "with --busy: the associations busy at once, per cent of --handshakes (one "
+		  "at least)",
+	  .dmin = 0.001,
+	  .dmax = 100,
+	  .dflt = "1" },
 	{ .kind = APP_OPT_FLAG,
 	  .name = "memory",
 	  PO(memory),
@@ -283,6 +302,7 @@ static const struct perf_opts perf_opt_defaults = {
 	.streams = 1,
 	.assocs = 1,
 	.burst = 32,
+	.busy_share = 1,
 };
 
 void
@@ -376,6 +396,10 @@ check_traffic(const struct perf_opts *o, char *err, size_t errlen)
 		return bad(err, errlen, "--rate and --pps both pace: choose one");
 	if (o->idle_s > 0 && (o->handshakes == 0 || !o->loopback))
 		return bad(err, errlen, "--idle needs --handshakes and --loopback");
+	if (o->busy_s > 0 && (o->handshakes == 0 || !o->loopback))
+		return bad(err, errlen, "--busy needs --handshakes and --loopback");
+	if (o->busy_share != 1 && o->busy_s == 0)
+		return bad(err, errlen, "--busy-share is the share --busy keeps busy: with --busy");
 	if (o->handshakes != 0 && (o->ping || o->bidir))
 		return bad(err, errlen,
 			   "--handshakes opens associations only: no --ping or --bidir");

@@ -281,6 +281,70 @@ report_reset_text(FILE *f, const struct perf_result *r)
 	fputc('\n', f);
 }
 
+/* --busy's figures, when it ran. */
+static void
+busy_text(FILE *f, const struct perf_result *r)
+{
+	if (r->o->busy_s <= 0 || r->busy_s <= 0)
+		return;
+	fprintf(f,
+		"busy %.1f s%s: %u associations at a time, %" PRIu64 " turns (%" PRIu64
+		" distinct associations): %" PRIu64 " round trips, %.0f a second; server "
+		"received %" PRIu64 ", echoed %" PRIu64 ", %" PRIu64 " echoes back; %" PRIu64
+		" messages failed a check; RTT/2 p50 %.1f us, p99 "
+		"%.1f us\n",
+		r->busy_s, r->busy_cut ? " (cut short)" : "", r->busy_slots, r->busy_turns,
+		r->busy_touched, r->busy_sent, (double)r->busy_answered / r->busy_s,
+		r->busy_srv_recv, r->busy_srv_sent, r->busy_answered, r->busy_errors,
+		r->busy_p50_us, r->busy_p99_us);
+}
+
+/* --handshakes: the close, and each phase's time and memory. */
+static void
+phases_text(FILE *f, const struct perf_result *r)
+{
+	if (r->n_phases == 0)
+		return;
+	if (strcmp(r->phases[r->n_phases - 1].name, "close") == 0)
+		fprintf(f, "close: %u of %u associations shut down cleanly\n", r->closed_clean,
+			r->close_of);
+	fprintf(f, "%-10s %9s %12s %12s\n", "phase", "seconds", "heap MB", "resident MB");
+	for (unsigned i = 0; i < r->n_phases; i++)
+		fprintf(f, "%-10s %9.3f %12.1f %12.1f\n", r->phases[i].name, r->phases[i].seconds,
+			(double)r->phases[i].heap_bytes / 1e6,
+			(double)r->phases[i].rss_bytes / 1e6);
+}
+
+/* The same in the JSON document's "end". */
+static void
+phases_json(FILE *f, const struct perf_result *r)
+{
+	if (r->o->busy_s > 0 && r->busy_s > 0)
+		fprintf(f,
+			",\n    \"busy\": { \"seconds\": %.3f, \"stopped_early\": %s, "
+			"\"slots\": %u, \"turns\": %" PRIu64 ", \"associations_touched\": %" PRIu64
+			", \"round_trips\": %" PRIu64 ", \"round_trips_per_second\": %.0f, "
+			"\"server_received\": %" PRIu64 ", \"server_echoed\": %" PRIu64
+			", \"answered\": %" PRIu64 ", \"check_failures\": %" PRIu64
+			", \"half_rtt_p50_us\": %.2f, \"half_rtt_p99_us\": %.2f }",
+			r->busy_s, r->busy_cut ? "true" : "false", r->busy_slots, r->busy_turns,
+			r->busy_touched, r->busy_sent, (double)r->busy_answered / r->busy_s,
+			r->busy_srv_recv, r->busy_srv_sent, r->busy_answered, r->busy_errors,
+			r->busy_p50_us, r->busy_p99_us);
+	if (r->n_phases == 0)
+		return;
+	fprintf(f, ",\n    \"close\": { \"associations\": %u, \"closed_cleanly\": %u }",
+		r->close_of, r->closed_clean);
+	fprintf(f, ",\n    \"phases\": [");
+	for (unsigned i = 0; i < r->n_phases; i++)
+		fprintf(f,
+			"%s\n      { \"name\": \"%s\", \"seconds\": %.3f, \"heap_bytes\": %zu, "
+			"\"resident_bytes\": %zu }",
+			i ? "," : "", r->phases[i].name, r->phases[i].seconds,
+			r->phases[i].heap_bytes, r->phases[i].rss_bytes);
+	fprintf(f, "\n    ]");
+}
+
 void
 perf_report_end(FILE *f, const struct perf_result *r)
 {
@@ -313,6 +377,8 @@ perf_report_end(FILE *f, const struct perf_result *r)
 				"idle: %.0f cycles per heartbeat (both ends' busy cycles: sent, "
 				"answered, its ACK taken)\n",
 				r->cycles_per_hb);
+		busy_text(f, r);
+		phases_text(f, r);
 		return;
 	}
 	struct figures g;
@@ -498,6 +564,7 @@ perf_report_json(FILE *f, const struct perf_result *r)
 				r->hb_deferred_per_s[0], r->busy_share[0], r->hb_per_s[1],
 				r->hb_probes_per_s[1], r->hb_acks_per_s[1], r->hb_deferred_per_s[1],
 				r->busy_share[1]);
+		phases_json(f, r);
 		fprintf(f, "\n  }\n}\n");
 		fflush(f);
 		return;

@@ -142,6 +142,15 @@ perf_side_iterate(struct perf_side *s)
 	if (s->o->handshakes == 0)
 		for (uint32_t i = 0; i < s->n_flows; i++)
 			work |= perf_flow_pump(&s->flows[i]);
+	else if (s->pong_retry) {
+		/* An echo refused earlier (--busy): rare, so a walk is cheap enough. */
+		s->pong_retry = false;
+		for (uint32_t i = 0; i < s->n_flows; i++)
+			if (s->flows[i].pong_due) {
+				work |= perf_flow_pump(&s->flows[i]);
+				s->pong_retry |= s->flows[i].pong_due;
+			}
+	}
 	uint64_t t1 = rte_rdtsc();
 	perf_add(&s->c.loop_cycles, t1 - t0);
 	perf_add(&s->c.polls, 1);

@@ -341,6 +341,11 @@ def main():
                       (["--ping", "--reset-every", "5"], "--reset-every with --ping needs -S 2 "
                        "or more"),
                       (["--idle", "1"], "--idle needs --handshakes and --loopback"),
+                      (["--busy", "1"], "--busy needs --handshakes and --loopback"),
+                      (["--handshakes", "5", "--busy-share", "5"],
+                       "--busy-share is the share --busy keeps busy: with --busy"),
+                      (["--handshakes", "5", "--busy", "1", "--busy-share", "0"],
+                       "--busy-share 0: out of range"),
                       (["--handshakes", "5", "--reset-every", "5"],
                        "--reset-every resets the client's data streams")):
         p = run(perf, "0", ["--loopback", *bad], timeout=30)
