@@ -119,10 +119,11 @@ dp_settings(struct dpsctp *d, const struct dpsctp_config *c)
  * a worker's data config (dp_worker.c) the layout depends on: the TSN map's
  * words, the duplicates listed, the send side on (its pools set) and, with
  * I-DATA configured, I-DATA's reassembly (its pool set; its per-stream
- * state is larger than DATA's). The size reads only that the pools are set.
+ * state is larger than DATA's), and the send state of --max-paths paths. The size reads only that
+ * the pools are set.
  */
 static uint32_t
-dp_data_bytes(uint16_t streams, bool idata)
+dp_data_bytes(uint16_t streams, bool idata, uint32_t max_paths)
 {
 	struct sctp_outq_pool outq;
 	struct sctp_rtxq_pool rtxq;
@@ -133,6 +134,7 @@ dp_data_bytes(uint16_t streams, bool idata)
 		.outq_pool = &outq,
 		.rtxq_pool = &rtxq,
 		.ireasm_pool = idata ? &ireasm : NULL,
+		.max_paths = (uint8_t)max_paths,
 	};
 	return (uint32_t)sctp_assoc_data_bytes(&dc, streams, streams);
 }
@@ -382,7 +384,7 @@ dp_instance_new(const struct dpsctp_config *cfg, char *err, size_t errlen)
 	/* The pool's blocks hold the common case; larger ones are counted heap
 	 * blocks (dp_conn.c), so memory follows the streams negotiated. */
 	d->data_bytes = dp_data_bytes(RTE_MIN(d->set.max_streams, (uint16_t)DP_DATA_POOL_STREAMS),
-				      (cfg->extensions & DPSCTP_EXT_I_DATA) != 0);
+				      (cfg->extensions & DPSCTP_EXT_I_DATA) != 0, cfg->max_paths);
 	d->n_workers = cfg->queues != 0 ? cfg->queues : 1;
 	d->n_ports = cfg->n_ports;
 	d->routed = cfg->n_ports > 1 || cfg->n_routes > 0;

@@ -290,9 +290,9 @@ dpsctp_path_get_stats(const struct dpsctp_assoc *a, unsigned i, struct dpsctp_pa
 	st->state = dp_public_path_state(p->state);
 	st->srtt_us = (uint32_t)(p->rto.srtt_ns / 1000u);
 	st->rto_us = (uint32_t)(p->rto.rto_ns / 1000u);
-	if (a->a.tx != NULL && i < SCTP_MAX_PATHS) {
-		st->cwnd = a->a.tx->path_cc[i].cwnd;
-		st->ssthresh = a->a.tx->path_cc[i].ssthresh;
+	if (a->a.tx != NULL && i < a->a.tx->n_paths) {
+		st->cwnd = a->a.tx->path[i].cc.cwnd;
+		st->ssthresh = a->a.tx->path[i].cc.ssthresh;
 		st->flight = a->a.tx->rtxq.path_flight[i];
 	}
 	st->primary = i == a->a.paths.primary;

@@ -368,6 +368,8 @@ dp_worker_data(struct dp_worker *w, int socket)
 		d->cfg.busy_init_rate != 0 ? 1000000000ull / d->cfg.busy_init_rate : 0;
 	w->hb_gap_ns = d->cfg.hb_rate != 0 ? 1000000000ull / d->cfg.hb_rate : 0;
 	w->data.max_gap_blocks = 16;
+	/* The data block holds --max-paths paths' send state (dp_data_bytes()). */
+	w->data.max_paths = (uint8_t)d->cfg.max_paths;
 	w->data.outq_pool = &w->outq_pool;
 	w->data.rtxq_pool = &w->rtxq_pool;
 	w->data.outq_max_bytes = d->set.sndbuf;

@@ -90,7 +90,7 @@ enum sctp_assoc_timer {
 	SCTP_ASSOC_T5_GUARD,
 	SCTP_ASSOC_T_HEARTBEAT,
 	SCTP_ASSOC_T_SACK, /* delayed SACK, RFC 9260 §6.2 */
-	/* T3-rtx (§6.3.2): the earliest of the per-path deadlines, tx->t3_at[]. */
+	/* T3-rtx (§6.3.2): the earliest of the per-path deadlines, tx->path[].t3_at. */
 	SCTP_ASSOC_T3_RTX,
 	/*
 	 * The bundling delay (sctp_data_config.bundle_delay_us): when the
@@ -329,6 +329,15 @@ struct sctp_data_config {
 	 * queued with it), and anything once a shutdown is under way.
 	 */
 	uint32_t bundle_delay_us;
+	/*
+	 * The most paths an association under this config uses (the runtime's
+	 * --max-paths), 1 .. SCTP_MAX_PATHS; 0: SCTP_MAX_PATHS. The data block
+	 * holds the send side's state of that many paths (struct sctp_tx_path,
+	 * 64 bytes each): a single-homed instance's blocks are 448 bytes smaller.
+	 * An association with more paths than that has no send side (a config
+	 * bug: the path blocks it was given held more).
+	 */
+	uint8_t max_paths;
 };
 
 /* Most streams one RE-CONFIG request of ours lists (RFC 6525 §4.1, §4.2); more: all. */
@@ -377,21 +386,35 @@ struct sctp_assoc_reconf {
 #define SCTP_RECONF_REQ_ADD_IN	0x10u /* Add Incoming Streams Request (§4.6) */
 
 /*
+ * The send side's state of one path, 64 bytes (a cache line; static_assert
+ * in assoc_send.c): congestion state (§7.2: per destination), its T3-rtx
+ * deadline, and RFC 8899's search for its MTU (sctp/plpmtud.h; DISABLED
+ * when off for the path).
+ */
+struct sctp_tx_path {
+	struct sctp_cc_path cc;
+	uint64_t t3_at; /* T3-rtx deadline; SCTP_TIME_NEVER: off */
+	struct sctp_plpmtud plp;
+};
+
+/*
  * The send side's state (sctp/assoc_send.c), inside the association's
- * data_mem block: the send and retransmission queues, the congestion state
- * and T3-rtx deadline of each path, Fast Recovery, the next TSN. Read-only
- * for callers (tests read cwnd and flight).
+ * data_mem block: the send and retransmission queues, each path's
+ * congestion state, T3-rtx deadline and PLPMTUD (path[], n_paths of them
+ * right after this struct in the block: sctp_data_config.max_paths), Fast
+ * Recovery, the next TSN. Read-only for callers (tests read cwnd and
+ * flight).
  */
 struct sctp_assoc_tx {
-	struct sctp_rtxq rtxq;			     /* 64 bytes */
-	struct sctp_outq outq;			     /* 48 bytes */
-	struct sctp_rtxq_env env;		     /* pool, buffer ops, max_chunks */
-	const struct sctp_cc_params *cc;	     /* checked parameters */
-	struct sctp_cc_path path_cc[SCTP_MAX_PATHS]; /* §7.2: per destination */
-	uint64_t t3_at[SCTP_MAX_PATHS];		     /* T3-rtx deadlines; SCTP_TIME_NEVER: off */
-	struct sctp_cc_recovery fr;		     /* §7.2.4: one per association */
-	uint32_t next_tsn;			     /* TSN of the next new chunk */
-	uint16_t mtu;				     /* interface MTU: where paths start */
+	struct sctp_rtxq rtxq;		 /* 64 bytes */
+	struct sctp_outq outq;		 /* 48 bytes */
+	struct sctp_rtxq_env env;	 /* pool, buffer ops, max_chunks */
+	const struct sctp_cc_params *cc; /* checked parameters */
+	struct sctp_tx_path *path;	 /* n_paths entries, behind this struct in data_mem */
+	uint8_t n_paths;		 /* at least the association's paths.n */
+	struct sctp_cc_recovery fr;	 /* §7.2.4: one per association */
+	uint32_t next_tsn;		 /* TSN of the next new chunk */
+	uint16_t mtu;			 /* interface MTU: where paths start */
 	/* While ops->send / send_data runs: sctp_assoc_frag_mtu(). */
 	uint16_t frag_mtu;
 	bool fast_rtx; /* one fast-retransmit packet owed, cwnd ignored */
@@ -431,8 +454,6 @@ struct sctp_assoc_tx {
 	 */
 	uint64_t hold_since;
 	struct sctp_assoc_reconf reconf; /* RFC 6525 (sctp/assoc_reconf.c) */
-	/* RFC 8899 per path (sctp/plpmtud.h); DISABLED when off for the path. */
-	struct sctp_plpmtud plp[SCTP_MAX_PATHS];
 	/* The T3-rtx episode being judged spurious or not (sctp/spurious.h). */
 	struct sctp_spurious spur;
 };

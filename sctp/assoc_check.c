@@ -54,10 +54,16 @@ check_timers(const struct sctp_assoc *a)
 		return "timers: the heartbeat timer is not the path set's next wakeup";
 	if (timer_on(a, SCTP_ASSOC_T_SACK) && a->data_mem == NULL)
 		return "timers: the delayed SACK runs only with a receive side";
+	/* Read before the per-path deadlines are. */
+	const struct sctp_assoc_tx *tx = a->tx;
+	if (tx != NULL &&
+	    (tx->n_paths < a->paths.n || tx->n_paths > SCTP_MAX_PATHS ||
+	     (const uint8_t *)tx->path != (const uint8_t *)tx + assoc_align8(sizeof(*tx))))
+		return "tx: a send state per path, behind the send side's struct";
 	uint64_t t3 = SCTP_TIME_NEVER;
-	for (unsigned i = 0; a->tx != NULL && i < SCTP_MAX_PATHS; i++)
-		if (a->tx->t3_at[i] < t3)
-			t3 = a->tx->t3_at[i];
+	for (unsigned i = 0; a->tx != NULL && i < a->tx->n_paths; i++)
+		if (a->tx->path[i].t3_at < t3)
+			t3 = a->tx->path[i].t3_at;
 	if (a->timer_at[SCTP_ASSOC_T3_RTX] != t3)
 		return "timers: T3-rtx is not the earliest path deadline";
 	if (timer_on(a, SCTP_ASSOC_T_BUNDLE) &&
@@ -235,9 +241,10 @@ check_tx(const struct sctp_assoc *a)
 		return "tx: the next TSN follows the highest sent";
 	for (unsigned i = 0; i < SCTP_MAX_PATHS; i++) {
 		uint32_t flight = sctp_rtxq_path_flight(&tx->rtxq, i);
-		if (i >= a->paths.n && (flight != 0 || tx->t3_at[i] != SCTP_TIME_NEVER))
+		uint64_t t3 = i < tx->n_paths ? tx->path[i].t3_at : SCTP_TIME_NEVER;
+		if (i >= a->paths.n && (flight != 0 || t3 != SCTP_TIME_NEVER))
 			return "tx: no flight and no T3-rtx on a path not in use";
-		if (flight != 0 && tx->t3_at[i] == SCTP_TIME_NEVER)
+		if (flight != 0 && t3 == SCTP_TIME_NEVER)
 			return "tx: T3-rtx runs on every path with data in flight (§6.3.2 R1)";
 	}
 	const struct sctp_assoc_reconf *rc = &tx->reconf;

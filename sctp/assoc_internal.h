@@ -655,10 +655,17 @@ assoc_align8(size_t n)
 	return (n + 7u) & ~(size_t)7u;
 }
 
+/* The paths whose send state the data block holds (sctp_data_config.max_paths). */
+static inline unsigned
+assoc_tx_paths(const struct sctp_data_config *d)
+{
+	return d->max_paths == 0 || d->max_paths > SCTP_MAX_PATHS ? SCTP_MAX_PATHS : d->max_paths;
+}
+
 /*
- * Bytes of the data block the send side takes (struct sctp_assoc_tx and
- * the outbound streams' entries), 0 when it is off: not configured, or no
- * outbound stream.
+ * Bytes of the data block the send side takes (struct sctp_assoc_tx, each
+ * path's struct sctp_tx_path and the outbound streams' entries), 0 when it
+ * is off: not configured, or no outbound stream.
  */
 static inline size_t
 assoc_tx_bytes(const struct sctp_data_config *d, uint16_t outbound_streams)
@@ -666,6 +673,7 @@ assoc_tx_bytes(const struct sctp_data_config *d, uint16_t outbound_streams)
 	if (d == NULL || d->outq_pool == NULL || d->rtxq_pool == NULL || outbound_streams == 0)
 		return 0;
 	return assoc_align8(sizeof(struct sctp_assoc_tx)) +
+	       assoc_tx_paths(d) * sizeof(struct sctp_tx_path) +
 	       assoc_align8((size_t)outbound_streams * sizeof(struct sctp_outq_stream));
 }
 

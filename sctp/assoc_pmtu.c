@@ -145,7 +145,7 @@ pmtu_apply_from(struct sctp_assoc *a, unsigned i, uint16_t mtu, uint32_t from_ts
 	if (mtu == old)
 		return;
 	pa->mtu = mtu;
-	sctp_cc_on_pmtu_change(&tx->path_cc[i], tx->cc, assoc_tx_pmdcs(a, i));
+	sctp_cc_on_pmtu_change(&tx->path[i].cc, tx->cc, assoc_tx_pmdcs(a, i));
 	if (mtu > old) {
 		a->counters->pmtu_increases++;
 	} else {
@@ -168,7 +168,7 @@ pmtu_plp_start(struct sctp_assoc *a, unsigned i)
 {
 	struct sctp_plpmtud_params pp = pmtu_params(a, i);
 
-	sctp_plpmtud_start(&a->tx->plp[i], &pp, sctp_paths_get(&a->paths, i)->mtu);
+	sctp_plpmtud_start(&a->tx->path[i].plp, &pp, sctp_paths_get(&a->paths, i)->mtu);
 }
 
 void
@@ -177,8 +177,8 @@ assoc_pmtu_start(struct sctp_assoc *a)
 	struct sctp_assoc_tx *tx = a->tx;
 
 	sctp_paths_set_mtu_start(&a->paths, tx->mtu);
-	for (unsigned i = 0; i < SCTP_MAX_PATHS; i++) {
-		sctp_plpmtud_stop(&tx->plp[i]);
+	for (unsigned i = 0; i < tx->n_paths; i++) {
+		sctp_plpmtud_stop(&tx->path[i].plp);
 		if (i < a->paths.n && pmtu_plp_on(a, i))
 			pmtu_plp_start(a, i);
 	}
@@ -190,7 +190,7 @@ pmtu_send_probe(struct sctp_assoc *a, const struct assoc_run *run, unsigned i, u
 {
 	_Alignas(8) uint8_t buf[PMTU_PROBE_MAX];
 	uint8_t info[PMTU_HB_INFO_LEN];
-	struct sctp_plpmtud *s = &a->tx->plp[i];
+	struct sctp_plpmtud *s = &a->tx->path[i].plp;
 	unsigned sctp_len = size - pmtu_ip_hdr(a);
 	unsigned hb_len = SCTP_CHUNK_HDR_LEN + 4u + PMTU_HB_INFO_LEN;
 	uint64_t nonce = (uint64_t)pmtu_rnd32(a) << 32 | pmtu_rnd32(a);
@@ -243,8 +243,8 @@ assoc_pmtu_flush(struct sctp_assoc *a, struct assoc_run *run)
 		a->timer_at[SCTP_ASSOC_T_PMTU] = SCTP_TIME_NEVER;
 		return;
 	}
-	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++) {
-		struct sctp_plpmtud *s = &tx->plp[i];
+	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++) {
+		struct sctp_plpmtud *s = &tx->path[i].plp;
 		/* Off, raise_at is the ICMP-lowered MTU's expiry (assoc_pmtu_icmp()). */
 		uint16_t size = sctp_plpmtud_want(s);
 		if (size != 0 && (sctp_paths_get(&a->paths, i)->flags & SCTP_PATH_F_CONFIRMED) &&
@@ -272,7 +272,7 @@ pmtu_plp_change(struct sctp_assoc *a, unsigned i, enum sctp_plpmtud_change ch)
 {
 	if (ch == SCTP_PLPMTUD_SAME)
 		return;
-	pmtu_apply(a, i, a->tx->plp[i].plpmtu);
+	pmtu_apply(a, i, a->tx->path[i].plp.plpmtu);
 }
 
 void
@@ -282,8 +282,8 @@ assoc_pmtu_timeout(struct sctp_assoc *a, struct assoc_run *run)
 
 	if (tx == NULL)
 		return;
-	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++) {
-		struct sctp_plpmtud *s = &tx->plp[i];
+	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++) {
+		struct sctp_plpmtud *s = &tx->path[i].plp;
 		if (s->state == SCTP_PLPMTUD_DISABLED) {
 			/*
 			 * ICMP only: an MTU an ICMP lowered goes back to the
@@ -313,8 +313,8 @@ assoc_pmtu_timeout(struct sctp_assoc *a, struct assoc_run *run)
 void
 assoc_pmtu_t3(struct sctp_assoc *a, unsigned i)
 {
-	if (a->tx != NULL && i < SCTP_MAX_PATHS)
-		sctp_plpmtud_on_loss(&a->tx->plp[i]);
+	if (a->tx != NULL && i < a->tx->n_paths)
+		sctp_plpmtud_on_loss(&a->tx->path[i].plp);
 }
 
 bool
@@ -325,13 +325,13 @@ assoc_pmtu_hb_ack(struct sctp_assoc *a, struct assoc_run *run, const uint8_t *in
 	unsigned i = info[1];
 	uint16_t size = (uint16_t)(info[2] << 8 | info[3]);
 	enum sctp_plpmtud_change ch;
-	if (a->tx == NULL || i >= a->paths.n || i >= SCTP_MAX_PATHS) {
+	if (a->tx == NULL || i >= a->paths.n || i >= a->tx->n_paths) {
 		assoc_count_drop(a, SCTP_ASSOC_DROP_HB_ACK_REFUSED);
 		return true;
 	}
 	struct sctp_plpmtud_params pp = pmtu_params(a, i);
-	if (sctp_plpmtud_on_ack(&a->tx->plp[i], &pp, size, pmtu_be64(info + 4), run->now_ns, &ch) !=
-	    0) {
+	if (sctp_plpmtud_on_ack(&a->tx->path[i].plp, &pp, size, pmtu_be64(info + 4), run->now_ns,
+				&ch) != 0) {
 		assoc_count_drop(a, SCTP_ASSOC_DROP_HB_ACK_REFUSED);
 		return true;
 	}
@@ -405,7 +405,7 @@ assoc_pmtu_icmp(struct sctp_assoc *a, const struct sctp_icmp *e, uint64_t now_ns
 		return 0;
 	}
 	a->counters->icmp_pmtu_applied++;
-	struct sctp_plpmtud *s = &a->tx->plp[i];
+	struct sctp_plpmtud *s = &a->tx->path[i].plp;
 	if (s->state != SCTP_PLPMTUD_DISABLED) {
 		/* RFC 8899 §4.6.2: PLPMTUD takes it as a hint, confirmed by a probe. */
 		struct sctp_plpmtud_params pp = pmtu_params(a, (unsigned)i);
@@ -427,7 +427,7 @@ sctp_assoc_set_path_mtu(struct sctp_assoc *a, unsigned path, uint16_t mtu)
 {
 	if (a->tx == NULL || a->state == SCTP_ASSOC_CLOSED)
 		return -ENOTCONN;
-	if (path >= a->paths.n || path >= SCTP_MAX_PATHS)
+	if (path >= a->paths.n || path >= a->tx->n_paths)
 		return -EINVAL;
 	struct sctp_path *pa = sctp_paths_get(&a->paths, path);
 	if (mtu == 0) {
@@ -440,7 +440,7 @@ sctp_assoc_set_path_mtu(struct sctp_assoc *a, unsigned path, uint16_t mtu)
 		if (mtu < pmtu_floor(a) || mtu > a->tx->mtu)
 			return -EINVAL;
 		pa->pmtu_flags |= SCTP_PATH_PMTU_FIXED;
-		sctp_plpmtud_stop(&a->tx->plp[path]);
+		sctp_plpmtud_stop(&a->tx->path[path].plp);
 		pmtu_apply(a, path, mtu);
 	}
 	/* The resend of what no longer fits, and the first probe, at the next wake-up: now. */
@@ -453,7 +453,7 @@ sctp_assoc_path_mtu(const struct sctp_assoc *a, unsigned path, bool *fixed)
 {
 	if (a->tx == NULL || a->state == SCTP_ASSOC_CLOSED)
 		return -ENOTCONN;
-	if (path >= a->paths.n || path >= SCTP_MAX_PATHS)
+	if (path >= a->paths.n || path >= a->tx->n_paths)
 		return -EINVAL;
 	const struct sctp_path *pa = sctp_paths_get_const(&a->paths, path);
 	if (fixed != NULL)

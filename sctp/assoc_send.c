@@ -73,6 +73,7 @@
 #include "sctp/chunk_shutdown.h"
 
 _Static_assert((SCTP_SEND_MORE & SCTP_OUTQ_FLAGS) == 0, "MORE is no DATA chunk flag");
+_Static_assert(sizeof(struct sctp_tx_path) == 64, "a path's send state is one cache line");
 
 /* Most DATA chunks in one packet: 20 bytes each at least. */
 #define ASSOC_TX_MAX_SEGS 128u
@@ -110,8 +111,10 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 {
 	const struct sctp_data_config *d = tx_cfg(a);
 	struct sctp_assoc_tx *tx = mem;
-	struct sctp_outq_stream *streams =
-		(struct sctp_outq_stream *)(void *)((uint8_t *)mem + assoc_align8(sizeof(*tx)));
+	unsigned n_paths = assoc_tx_paths(d);
+	struct sctp_tx_path *path =
+		(struct sctp_tx_path *)(void *)((uint8_t *)mem + assoc_align8(sizeof(*tx)));
+	struct sctp_outq_stream *streams = (struct sctp_outq_stream *)(void *)(path + n_paths);
 	struct sctp_outq_config oc = {
 		.max_bytes = d->outq_max_bytes,
 		.max_msgs = d->outq_max_msgs,
@@ -121,9 +124,14 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 	};
 
 	memset(tx, 0, sizeof(*tx));
+	memset(path, 0, n_paths * sizeof(*path));
 	a->tx = NULL;
+	if (a->paths.n > n_paths)
+		return; /* more paths than the config's blocks hold: the send side stays off */
 	if (sctp_outq_init(&tx->outq, d->outq_pool, streams, &oc) != 0)
 		return; /* a bad limit or scheduler: the send side stays off (-EOPNOTSUPP) */
+	tx->path = path;
+	tx->n_paths = (uint8_t)n_paths;
 	tx->env.pool = d->rtxq_pool;
 	tx->env.buf = &d->buf;
 	tx->env.max_chunks = d->rtxq_max_chunks;
@@ -142,11 +150,11 @@ assoc_tx_start(struct sctp_assoc *a, void *mem)
 	sctp_cc_recovery_init(&tx->fr);
 	a->tx = tx;
 	assoc_pmtu_start(a);
-	for (unsigned i = 0; i < SCTP_MAX_PATHS; i++) {
+	for (unsigned i = 0; i < tx->n_paths; i++) {
 		/* Paths not in use yet start at the interface MTU too (mtu_start). */
 		uint16_t pmdcs = i < a->paths.n ? tx_pmdcs(a, i) : tx_pmdcs(a, 0);
-		sctp_cc_init(&tx->path_cc[i], tx->cc, pmdcs, a->local_addr.family);
-		tx->t3_at[i] = SCTP_TIME_NEVER;
+		sctp_cc_init(&tx->path[i].cc, tx->cc, pmdcs, a->local_addr.family);
+		tx->path[i].t3_at = SCTP_TIME_NEVER;
 	}
 	assoc_reconf_start(a);
 }
@@ -280,9 +288,9 @@ tx_pr_expire(struct sctp_assoc *a, struct assoc_run *run)
 	if (res.msgs == 0)
 		return;
 	/* §6.3.2 R2 for the flight abandoned; C5 keeps one running while a FORWARD TSN is due. */
-	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++)
+	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++)
 		if ((res.flight_mask & (1u << i)) && sctp_rtxq_path_flight(&tx->rtxq, i) == 0)
-			tx->t3_at[i] = SCTP_TIME_NEVER;
+			tx->path[i].t3_at = SCTP_TIME_NEVER;
 	run->fwd_check = true;
 }
 
@@ -539,9 +547,9 @@ tx_t3_sync(struct sctp_assoc *a)
 	uint64_t next = SCTP_TIME_NEVER;
 
 	if (a->tx != NULL)
-		for (unsigned i = 0; i < SCTP_MAX_PATHS; i++)
-			if (a->tx->t3_at[i] < next)
-				next = a->tx->t3_at[i];
+		for (unsigned i = 0; i < a->tx->n_paths; i++)
+			if (a->tx->path[i].t3_at < next)
+				next = a->tx->path[i].t3_at;
 	a->timer_at[SCTP_ASSOC_T3_RTX] = next;
 }
 
@@ -550,8 +558,8 @@ tx_t3_start(struct sctp_assoc *a, unsigned i, uint64_t now_ns, bool restart)
 {
 	if (i >= a->paths.n)
 		return;
-	if (restart || a->tx->t3_at[i] == SCTP_TIME_NEVER)
-		a->tx->t3_at[i] = now_ns + sctp_paths_get(&a->paths, i)->rto.rto_ns;
+	if (restart || a->tx->path[i].t3_at == SCTP_TIME_NEVER)
+		a->tx->path[i].t3_at = now_ns + sctp_paths_get(&a->paths, i)->rto.rto_ns;
 }
 
 size_t
@@ -748,7 +756,7 @@ static bool
 tx_flush_rtx(struct sctp_assoc *a, struct assoc_run *run, unsigned rp, struct tx_pkt *p)
 {
 	struct sctp_assoc_tx *tx = a->tx;
-	struct sctp_cc_window w = sctp_cc_window(&tx->path_cc[rp], tx->cc,
+	struct sctp_cc_window w = sctp_cc_window(&tx->path[rp].cc, tx->cc,
 						 sctp_rtxq_path_flight(&tx->rtxq, rp), false);
 	uint32_t sent = 0, pkts = 0;
 	bool spent = false;
@@ -867,7 +875,7 @@ tx_flush_new(struct sctp_assoc *a, struct assoc_run *run, struct tx_pkt *p)
 	uint32_t max_seg = assoc_profile(a)->max_seg; /* RFC 6458 SCTP_MAXSEG */
 	if (max_seg != 0 && max_seg < max_payload)
 		max_payload = max_seg;
-	struct sctp_cc_window w = sctp_cc_window(&tx->path_cc[dp], tx->cc,
+	struct sctp_cc_window w = sctp_cc_window(&tx->path[dp].cc, tx->cc,
 						 sctp_rtxq_path_flight(&tx->rtxq, dp), true);
 	uint32_t sent = 0, pkts = 0;
 
@@ -1036,7 +1044,7 @@ tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq
 	tx->sack_since_data = true;
 	run->shutdown_step = true;
 	(void)sctp_cc_recovery_on_sack(&tx->fr, r->cum_tsn);
-	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++) {
+	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++) {
 		uint8_t bit = (uint8_t)(1u << i);
 		if (r->acked_mask & bit) {
 			struct sctp_cc_sack ev_cc = {
@@ -1046,7 +1054,7 @@ tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq
 				.cum_tsn_advanced = r->cum_advanced,
 				.in_fast_recovery = sctp_cc_recovery_active(&tx->fr),
 			};
-			sctp_cc_on_sack(&tx->path_cc[i], tx->cc, &ev_cc);
+			sctp_cc_on_sack(&tx->path[i].cc, tx->cc, &ev_cc);
 			ev |= sctp_paths_on_data_acked(&a->paths, prof, i, run->now_ns);
 		}
 		if (r->rtt_mask & bit)
@@ -1056,16 +1064,16 @@ tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq
 	if (r->fast_rtx_mask != 0) {
 		a->stats->fast_retransmits++;
 		sctp_spurious_cancel(&tx->spur); /* a loss the peer reported: no undo */
-		for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++)
+		for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++)
 			if (r->fast_rtx_mask & (1u << i))
-				sctp_cc_on_fast_retransmit(&tx->path_cc[i], tx->cc, fr_before);
+				sctp_cc_on_fast_retransmit(&tx->path[i].cc, tx->cc, fr_before);
 		(void)sctp_cc_recovery_enter(&tx->fr, r->highest_sent);
 		tx->fast_rtx = true;
 	}
-	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++) {
+	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++) {
 		uint8_t bit = (uint8_t)(1u << i);
 		if (r->t3_stop_mask & bit)
-			tx->t3_at[i] = SCTP_TIME_NEVER; /* §6.3.2 R2 */
+			tx->path[i].t3_at = SCTP_TIME_NEVER; /* §6.3.2 R2 */
 		else if (r->t3_restart_mask & bit)
 			tx_t3_start(a, i, run->now_ns, true); /* R3 */
 		if (r->t3_start_mask & bit)
@@ -1120,7 +1128,7 @@ tx_window_reopened(struct sctp_assoc *a, uint32_t probe)
 	if (path < 0)
 		return;
 	if (sctp_rtxq_path_flight(&tx->rtxq, (unsigned)path) == 0)
-		tx->t3_at[path] = SCTP_TIME_NEVER;
+		tx->path[path].t3_at = SCTP_TIME_NEVER;
 	tx_t3_sync(a);
 }
 
@@ -1165,7 +1173,7 @@ tx_spurious_check(struct sctp_assoc *a, struct assoc_run *run, const struct sctp
 	if (!undo || path >= a->paths.n)
 		return;
 	a->stats->t3_spurious++;
-	sctp_spurious_undo(&tx->spur, &tx->path_cc[path], &sctp_paths_get(&a->paths, path)->rto);
+	sctp_spurious_undo(&tx->spur, &tx->path[path].cc, &sctp_paths_get(&a->paths, path)->rto);
 	if (!held)
 		return;
 	a->stats->t3_rtx_saved += sctp_rtxq_unmark_t3(&tx->rtxq, &tx->env, path, NULL);
@@ -1246,10 +1254,10 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 
 	if (tx == NULL)
 		return;
-	for (unsigned i = 0; i < a->paths.n && i < SCTP_MAX_PATHS; i++) {
-		if (tx->t3_at[i] > run->now_ns)
+	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++) {
+		if (tx->path[i].t3_at > run->now_ns)
 			continue;
-		tx->t3_at[i] = SCTP_TIME_NEVER;
+		tx->path[i].t3_at = SCTP_TIME_NEVER;
 		a->stats->t3_expiries++;
 		run->pr_check = run->fwd_check = tx->pr_used; /* RFC 7496 §4; §3.5 C5 */
 		bool probe = tx->sack_since_data &&
@@ -1261,11 +1269,11 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 			sctp_paths_on_probe_expiry(&a->paths, assoc_profile(a), i);
 			continue;
 		}
-		sctp_spurious_on_t3(&tx->spur, i, &tx->path_cc[i],
+		sctp_spurious_on_t3(&tx->spur, i, &tx->path[i].cc,
 				    &sctp_paths_get(&a->paths, i)->rto,
 				    !sctp_rtxq_rtx_outstanding(&tx->rtxq),
 				    sctp_rtxq_highest_sent(&tx->rtxq, tx->env.pool));
-		sctp_cc_on_t3_expiry(&tx->path_cc[i], tx->cc);
+		sctp_cc_on_t3_expiry(&tx->path[i].cc, tx->cc);
 		assoc_pmtu_t3(a, i);
 		uint64_t ev = sctp_paths_on_t3_expiry(&a->paths, assoc_profile(a), i, run->now_ns);
 		tx_t3_sync(a);
@@ -1285,10 +1293,14 @@ void
 assoc_tx_move(struct sctp_assoc *a, void *mem, uint16_t new_out)
 {
 	struct sctp_assoc_tx *tx = mem;
+	struct sctp_tx_path *path =
+		(struct sctp_tx_path *)(void *)((uint8_t *)mem + assoc_align8(sizeof(*tx)));
 	struct sctp_outq_stream *streams =
-		(struct sctp_outq_stream *)(void *)((uint8_t *)mem + assoc_align8(sizeof(*tx)));
+		(struct sctp_outq_stream *)(void *)(path + a->tx->n_paths);
 
 	memcpy(tx, a->tx, sizeof(*tx));
+	memcpy(path, a->tx->path, tx->n_paths * sizeof(*path));
+	tx->path = path;
 	(void)sctp_outq_grow(&tx->outq, streams, new_out); /* new_out >= the count: never fails */
 	a->tx = tx;
 }

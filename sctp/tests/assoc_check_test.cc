@@ -5,6 +5,9 @@
 // point ends with the check. Here the check is shown to hold on a live
 // association, to name each invariant a corrupted field breaks, and to
 // abort the entry point that finds one broken.
+#include <algorithm>
+#include <vector>
+
 #include "assoc_harness.h"
 
 namespace {
@@ -99,8 +102,8 @@ TEST_P(Check, NamesTheInvariantACorruptedFieldBreaks)
 		  "path flight differs from a recount" },
 		{ "T3-rtx of a path with flight off",
 		  [](auto &x, auto &) {
-			  for (unsigned i = 0; i < SCTP_MAX_PATHS; i++)
-				  x.tx->t3_at[i] = SCTP_TIME_NEVER;
+			  for (unsigned i = 0; i < x.tx->n_paths; i++)
+				  x.tx->path[i].t3_at = SCTP_TIME_NEVER;
 			  x.timer_at[SCTP_ASSOC_T3_RTX] = SCTP_TIME_NEVER;
 		  },
 		  "tx: T3-rtx runs on every path with data in flight (§6.3.2 R1)" },
@@ -110,6 +113,11 @@ TEST_P(Check, NamesTheInvariantACorruptedFieldBreaks)
 		  "outq: wire bytes differ from a recount" },
 		{ "send queue ring lost", [](auto &x, auto &) { x.tx->outq.head = 0; },
 		  "outq: the ring's head is 0 iff no stream is active" },
+		{ "per-path send state moved", [](auto &x, auto &) { x.tx->path++; },
+		  "tx: a send state per path, behind the send side's struct" },
+		{ "fewer per-path send states than paths",
+		  [](auto &x, auto &) { x.tx->n_paths = 0; },
+		  "tx: a send state per path, behind the send side's struct" },
 		{ "send side off the data block", [](auto &x, auto &) { x.tx = nullptr; },
 		  "timers: T3-rtx is not the earliest path deadline" },
 		{ "data block lost while ESTABLISHED",
@@ -125,12 +133,15 @@ TEST_P(Check, NamesTheInvariantACorruptedFieldBreaks)
 	for (const auto &k : cases) {
 		struct sctp_assoc saved = a();
 		struct sctp_assoc_tx saved_tx = *a().tx;
+		std::vector<struct sctp_tx_path> saved_paths(a().tx->path,
+							     a().tx->path + a().tx->n_paths);
 		struct sctp_assoc_counters saved_counters = sim_->c.counters;
 		k.corrupt(a(), sim_->c.counters);
 		const char *got = sctp_assoc_check(&a());
 		EXPECT_STREQ(got, k.want) << k.what;
 		a() = saved;
 		*a().tx = saved_tx;
+		std::copy(saved_paths.begin(), saved_paths.end(), a().tx->path);
 		sim_->c.counters = saved_counters;
 		ASSERT_EQ(sctp_assoc_check(&a()), nullptr) << k.what << ": restored";
 	}

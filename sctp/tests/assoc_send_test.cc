@@ -288,7 +288,7 @@ TEST_P(Send, ReceiverStallIsJudgedSpuriousAndUndone)
 	sim->stall_until = sim->stall_from + 3 * rto;
 	struct sctp_cc_path before = {};
 	for (int i = 0; i < 100000 && !sim->quiet(); i++) {
-		struct sctp_cc_path cc = sim->c.a.tx->path_cc[0];
+		struct sctp_cc_path cc = sim->c.a.tx->path[0].cc;
 		uint64_t t3 = sim->c.stats.t3_expiries;
 		if (!sim->step(SCTP_TIME_NEVER - 1))
 			break;
@@ -300,7 +300,7 @@ TEST_P(Send, ReceiverStallIsJudgedSpuriousAndUndone)
 	EXPECT_EQ(sim->c.stats.fast_retransmits, 0u);
 	EXPECT_GE(sim->s.stats.data_dups, 1u) << "the copies arrived after the originals";
 	EXPECT_EQ(sim->c.stats.t3_spurious, 1u);
-	const struct sctp_cc_path &after = sim->c.a.tx->path_cc[0];
+	const struct sctp_cc_path &after = sim->c.a.tx->path[0].cc;
 	EXPECT_EQ(after.ssthresh, before.ssthresh) << "the expiry's ssthresh cut undone";
 	EXPECT_GE(after.cwnd, before.cwnd) << "cwnd back to at least its value before";
 	EXPECT_EQ(after.flags & SCTP_CC_F_ONE_PACKET, 0u);
@@ -503,7 +503,7 @@ TEST_P(Send, SlowStartGrowsThePacketsPerRoundTrip)
 	unsigned best = *std::max_element(per_rtt.begin(), per_rtt.end());
 	EXPECT_GE(best, 3 * per_rtt[0]) << seq;
 	EXPECT_GE(per_rtt[2], per_rtt[0]) << seq;
-	EXPECT_GT(sim->c.a.tx->path_cc[0].cwnd, per_rtt[0] * 1468u) << seq;
+	EXPECT_GT(sim->c.a.tx->path[0].cc.cwnd, per_rtt[0] * 1468u) << seq;
 	EXPECT_EQ(sim->s.data->delivered.size(), 200u);
 	finish(*sim);
 }
@@ -1304,7 +1304,7 @@ TEST_P(Send, ZeroWindowHeldLongCountsNoErrorsAndReopensAtOnce)
 		EXPECT_EQ(sim->s.data->delivered.size(), 6u);
 		EXPECT_EQ(sim->s.a.rx_unconsumed, 6000u) << "the buffer and part of a chunk";
 		uint64_t t0 = sim->now, t3_0 = sim->c.stats.t3_expiries;
-		uint32_t cwnd = tx->path_cc[0].cwnd;
+		uint32_t cwnd = tx->path[0].cc.cwnd;
 		uint64_t rto0 = sim->c.a.paths.first.rto.rto_ns;
 
 		// The window stays closed for many RTO.Max: ten minutes (RFC), a
@@ -1319,7 +1319,7 @@ TEST_P(Send, ZeroWindowHeldLongCountsNoErrorsAndReopensAtOnce)
 		EXPECT_GE(expiries, 10u);
 		EXPECT_EQ(sim->c.counters.zwp_expiries, expiries) << "every one a probe's";
 		EXPECT_EQ(probes.size(), expiries) << "one probe per expiry";
-		EXPECT_EQ(tx->path_cc[0].cwnd, cwnd) << "probing does not affect cwnd";
+		EXPECT_EQ(tx->path[0].cc.cwnd, cwnd) << "probing does not affect cwnd";
 		EXPECT_EQ(tx->rtxq.data_flight, 1000u);
 		EXPECT_EQ(sim->s.data->delivered.size(), 6u);
 		for (const auto &n : sim->c.notes)
