@@ -117,7 +117,9 @@ struct client_run {
 	struct perf_side *s;
 	struct target *t;
 	volatile bool drained, closed;
-	uint32_t next_shut; /* CLOSE: the next flow to shut down */
+	uint32_t next_shut;		 /* CLOSE: the next flow to shut down */
+	uint32_t shut_sent, shut_ended0; /* CLOSE: SHUTDOWNs asked; flows ended before */
+	bool shut_begun;
 	struct perf_busy busy;
 };
 
@@ -137,12 +139,23 @@ client_step(struct client_run *r, bool *shut)
 		r->drained = all;
 	}
 	if (phase >= PERF_CLOSE && !*shut) {
-		/* 64 SHUTDOWNs an iteration: thousands at once would overflow the
-		 * port's ring (and a NIC's) before the peer can answer. */
+		/* 64 SHUTDOWNs an iteration, and no more under way than the
+		 * handshake window: a million at once would overflow the port's
+		 * ring (and a NIC's) before the peer can answer, and the
+		 * retransmissions would not all make it in time either. */
+		if (!r->shut_begun) {
+			r->shut_begun = true;
+			r->shut_ended0 = s->flows_ended;
+		}
+		/* Under way: asked less ended since (some ended otherwise). */
+		uint32_t ended = s->flows_ended - r->shut_ended0;
+		uint32_t busy = r->shut_sent > ended ? r->shut_sent - ended : 0;
 		unsigned k = 0;
-		for (; r->next_shut < s->n_flows && k < 64; r->next_shut++)
+		for (; r->next_shut < s->n_flows && k < 64 && busy + k < r->t->window;
+		     r->next_shut++)
 			if (s->flows[r->next_shut].a != NULL && !s->flows[r->next_shut].ended) {
 				(void)dpsctp_shutdown(s->flows[r->next_shut].a);
+				r->shut_sent++;
 				k++;
 			}
 		*shut = r->next_shut == s->n_flows;
@@ -387,6 +400,7 @@ struct perf_run {
 	int rc;
 	/* --handshakes: when the phase under way began; the handshakes' figures taken. */
 	uint64_t phase_t0;
+	uint32_t phase_lost0; /* the client's lost associations when it began */
 	bool hs_taken;
 	/* --busy: the window's end, then the time the last pings have to come back. */
 	uint64_t busy_end;
@@ -601,7 +615,7 @@ start_ends(struct perf_run *r)
 		       dpsctp_version(), r->res.role, o->len, o->streams,
 		       o->streams == 1 ? "" : "s", o->assocs, o->assocs == 1 ? "" : "s",
 		       r->res.lcores);
-	r->cr = (struct client_run){ &r->cli, &r->tgt, false, false, 0, { 0 } };
+	r->cr = (struct client_run){ .s = &r->cli, .t = &r->tgt };
 	if (o->busy_s > 0 && perf_busy_init(&r->cr.busy, o->handshakes, o->busy_share) != 0) {
 		fprintf(stderr, "dpsctp-perf: no memory for --busy's slots\n");
 		return 3;
@@ -678,6 +692,7 @@ mark_phase(struct perf_run *r, const char *name, uint64_t now)
 	m->heap_bytes = heap_bytes();
 	m->rss_bytes = rss_bytes();
 	r->phase_t0 = now;
+	r->phase_lost0 = r->cli.flows_lost;
 }
 
 /* --idle: what the heartbeat figures are made of, both ends at once. */
@@ -716,7 +731,7 @@ idle_tick(struct perf_run *r, uint64_t now)
 		r->idle_end = now + (uint64_t)(r->o.idle_s * (double)res->hz);
 		return true;
 	}
-	if (now < r->idle_end && r->cli.flows_lost == 0)
+	if (now < r->idle_end && r->cli.flows_lost == r->phase_lost0)
 		return true;
 	struct idle_snap b;
 	idle_snap(r, &b);
@@ -786,7 +801,7 @@ busy_tick(struct perf_run *r, uint64_t now)
 		__atomic_store_n(&b->state, PERF_BUSY_ON, __ATOMIC_RELEASE);
 		return true;
 	case PERF_BUSY_ON:
-		if (now < r->busy_end && r->cli.flows_lost == 0)
+		if (now < r->busy_end && r->cli.flows_lost == r->phase_lost0)
 			return true;
 		res->busy_s = (double)(now - r->busy0_tsc) / (double)hz;
 		res->busy_cut = now < r->busy_end;
