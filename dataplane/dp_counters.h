@@ -32,7 +32,8 @@
 	X(drop_malformed, "SCTP packet the chunk walker refused: dropped")                         \
 	X(drop_tag_no_owner, "tag names no running worker (forged or corrupt): dropped")           \
 	X(drop_no_conn_memory,                                                                     \
-	  "no association block left (--max-assocs): INIT ACK'd cookie dropped")                   \
+	  "no association block left (--max-assocs): a valid COOKIE ECHO answered with ABORT, "    \
+	  "Out of Resource")                                                                       \
 	X(drop_table_full, "association table full: cookie dropped")                               \
 	X(cookie_unlistened,                                                                       \
 	  "cookie for a port that stopped listening since its INIT ACK: aborted")                  \

@@ -96,8 +96,12 @@ dp_rx_ootb(struct dp_worker *w, struct rte_mbuf *m, const struct sctp_rx *rx,
 	struct dpsctp_assoc *c =
 		dp_conn_alloc(w, l != NULL ? l->cb : NULL, l != NULL ? l->arg : NULL);
 	if (c == NULL) {
+		/* No block (--max-assocs): the peer hears ABORT, Out of Resource,
+		 * instead of retransmitting its COOKIE ECHO into silence. */
 		w->ctr.drop_no_conn_memory++;
-		return; /* the peer retransmits its COOKIE ECHO */
+		if (sctp_endpoint_refuse_cookie(ep, rx, &st, &tx) == SCTP_OOTB_REPLY)
+			dp_tx_bytes(w, udp_port, out, tx.len, &tx.src, &tx.dst);
+		return;
 	}
 	c->udp_port = udp_port;
 	/* The COOKIE ACK leaves first: whatever COMM_UP's callback sends follows it. */

@@ -112,6 +112,8 @@ send_abort(struct sctp_endpoint *ep, const struct sctp_rx *rx, struct sctp_tx *t
 
 	if (cause_code == SCTP_CAUSE_INVALID_MANDATORY_PARAM) {
 		sctp_cause_invalid_mandatory_param_build(&w);
+	} else if (cause_code == SCTP_CAUSE_OUT_OF_RESOURCE) {
+		sctp_cause_out_of_resource_build(&w);
 	} else if (cause_code == SCTP_CAUSE_UNRESOLVABLE_ADDR && cause_param != NULL) {
 		struct sctp_cause_unresolvable_addr u = {
 			.addr = sctp_param_tlv_bytes(cause_param),
@@ -124,6 +126,17 @@ send_abort(struct sctp_endpoint *ep, const struct sctp_rx *rx, struct sctp_tx *t
 	if (r == SCTP_OOTB_REPLY)
 		ep->aborts_sent++;
 	return r;
+}
+
+enum sctp_ootb_result
+sctp_endpoint_refuse_cookie(struct sctp_endpoint *ep, const struct sctp_rx *rx,
+			    const struct sctp_cookie_state *st, struct sctp_tx *tx)
+{
+	enum sctp_ep_drop drop = SCTP_EP_DROP_COUNT;
+
+	tx->len = 0;
+	return send_abort(ep, rx, tx, st->peer_vtag, false, SCTP_CAUSE_OUT_OF_RESOURCE, NULL,
+			  &drop);
 }
 
 /* The refusals of an INIT that still answer with an ABORT (§8.4 rule 3). */

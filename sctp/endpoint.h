@@ -134,6 +134,23 @@ enum sctp_ootb_result sctp_endpoint_input(struct sctp_endpoint *ep, const struct
 					  enum sctp_ep_drop *drop);
 
 /*
+ * sctp_endpoint_input() verified a cookie (SCTP_OOTB_NEW_ASSOC) but the
+ * caller has no room for the association (no block left, its table full):
+ * tx becomes, in place of the COOKIE ACK, an ABORT with an Out of Resource
+ * cause (RFC 9260 §3.3.10.4) under the peer's tag from the cookie (T bit
+ * clear), from the address the COOKIE ECHO came to. The peer's handshake
+ * then ends at once (its CANT_START names the cause) instead of
+ * retransmitting the COOKIE ECHO up to Max.Init.Retransmits into silence.
+ * Only a peer that received our INIT ACK has a valid cookie, so the ABORT
+ * goes to an address that asked. SCTP_OOTB_REPLY (counted in
+ * aborts_sent), or SCTP_OOTB_DISCARD when tx cannot hold it.
+ */
+enum sctp_ootb_result sctp_endpoint_refuse_cookie(struct sctp_endpoint *ep,
+						  const struct sctp_rx *rx,
+						  const struct sctp_cookie_state *st,
+						  struct sctp_tx *tx);
+
+/*
  * The checks every INIT gets, whoever answers it (RFC 9260 §3.3.2, §5.1.2):
  * the endpoint for an INIT that matches no association, the association
  * for one that reaches it (§5.2.1, §5.2.2). Fills *init and *p. Returns

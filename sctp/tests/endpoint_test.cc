@@ -280,6 +280,47 @@ TEST_F(Endpoint, HandshakeCompletesWithCookieAck)
 	EXPECT_EQ(ep_.cookies_accepted, 1u);
 }
 
+// No room for the association the cookie describes: the COOKIE ECHO is
+// answered with ABORT, Out of Resource, to the peer's tag, from the address
+// it came to, in place of the COOKIE ACK.
+TEST_F(Endpoint, CookieRefusedForWantOfResourcesIsAnsweredWithAbort)
+{
+	ASSERT_EQ(input(init_packet(0, 0x11223344, 5, 5)), SCTP_OOTB_REPLY);
+	struct sctp_chunk c;
+	reply_packet(&c);
+	Bytes cookie = cookie_of(c);
+	Bytes echo = cookie_echo_packet(0xabcd0001, cookie.data(), cookie.size());
+	ASSERT_EQ(input(echo, kNow + 5, v4(10, 0, 0, 1), v4(10, 0, 0, 3)), SCTP_OOTB_NEW_ASSOC);
+	uint64_t aborts = ep_.aborts_sent;
+
+	struct sctp_rx rx = {};
+	ASSERT_EQ(sctp_packet_parse(&rx.pkt, pkt_.data(), pkt_.size()), SCTP_PERR_OK);
+	rx.src = v4(10, 0, 0, 1);
+	rx.dst = v4(10, 0, 0, 3);
+	ASSERT_EQ(sctp_endpoint_refuse_cookie(&ep_, &rx, &cookie_, &tx_), SCTP_OOTB_REPLY);
+	struct sctp_packet p = reply_packet(&c);
+	EXPECT_EQ(p.vtag, 0x11223344u);
+	EXPECT_EQ(p.src_port, kServerPort);
+	EXPECT_EQ(p.dst_port, kClientPort);
+	ASSERT_EQ(c.type, SCTP_CHUNK_ABORT);
+	EXPECT_EQ(c.flags & SCTP_FLAG_T, 0);
+	Bytes body(c.value, c.value + sctp_chunk_value_len(&c));
+	auto causes = codec_test::tlvs_in(SCTP_TLV_CAUSE, body);
+	ASSERT_EQ(causes.list.size(), 1u);
+	EXPECT_EQ(causes.list[0].type, SCTP_CAUSE_OUT_OF_RESOURCE);
+	EXPECT_EQ(tx_.src.bytes[3], 3); // answered from the address it came to
+	EXPECT_EQ(tx_.dst.bytes[3], 1);
+	EXPECT_EQ(ep_.aborts_sent, aborts + 1);
+
+	// A buffer too small for it: nothing to send, counted.
+	uint8_t small[8];
+	tx_.buf = small;
+	tx_.cap = sizeof(small);
+	EXPECT_EQ(sctp_endpoint_refuse_cookie(&ep_, &rx, &cookie_, &tx_), SCTP_OOTB_DISCARD);
+	EXPECT_EQ(tx_.len, 0u);
+	EXPECT_EQ(ep_.drops[SCTP_EP_DROP_REPLY_TOO_BIG], 1u);
+}
+
 TEST_F(Endpoint, InitRulesOfSection3_3_2And8_5_1)
 {
 	// Rule A of §8.5.1: an INIT in a packet whose tag is not 0.
