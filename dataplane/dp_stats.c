@@ -5,9 +5,10 @@
  * A worker's counters are one flat list for telemetry and the API: its own
  * (DP_WORKER_COUNTERS in dp_counters.h), then drivers/net/l3.c's ("l3." prefix),
  * then the endpoints' drops summed over the worker's endpoints ("ep."
- * prefix), then the associations' named discards ("assoc." prefix), which
- * the core counts into one array per worker (struct sctp_assoc_counters),
- * live and closed associations alike. Reading from another thread sees each
+ * prefix), then the associations' named discards and then their other
+ * events (both "assoc." prefix: failovers, restarts, PMTU changes, ...),
+ * which the core counts into one struct per worker (struct
+ * sctp_assoc_counters), live and closed associations alike. Reading from another thread sees each
  * 64-bit counter whole (aligned stores) but not a snapshot of all of them
  * together.
  */
@@ -22,7 +23,8 @@
 /*
  * The groups of the flat list, in order. Each names its counters from the
  * one list that declares them (DP_WORKER_COUNTERS in dp_counters.h,
- * drivers/net/l3_drop.def, sctp/endpoint_drop.def, sctp/assoc_drop.def)
+ * drivers/net/l3_drop.def, sctp/endpoint_drop.def, sctp/assoc_drop.def,
+ * sctp/assoc_event.def)
  * and reads counter i of a worker; the list's name is the group's prefix
  * and the counter's own name ("l3.nbr_table_full").
  */
@@ -124,17 +126,40 @@ dp_assoc_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i)
 	return w->assoc_ctr.drops[i];
 }
 
+static unsigned
+dp_event_count(void)
+{
+	return SCTP_ASSOC_EVENT_COUNT;
+}
+
+static const char *
+dp_event_name(unsigned i)
+{
+	return sctp_assoc_event_name((enum sctp_assoc_event)i);
+}
+
+/* The same array's events (failovers, restarts, PMTU changes, ...). */
+static uint64_t
+dp_event_value(const struct dpsctp *d, const struct dp_worker *w, unsigned i)
+{
+	(void)d;
+	return sctp_assoc_event_value(&w->assoc_ctr, (enum sctp_assoc_event)i);
+}
+
 static const struct dp_ctr_group dp_ctr_groups[] = {
 	{ "", 0, dp_own_count, dp_own_name, dp_own_value },
 	{ "l3.", 0, dp_l3_count, dpsctp_l3_counter_name, dp_l3_value },
 	{ "ep.", 0, dp_ep_count, dp_ep_name, dp_ep_value },
 	{ "assoc.", 1, dp_assoc_count, dp_assoc_name, dp_assoc_value },
+	{ "assoc.", 0, dp_event_count, dp_event_name, dp_event_value },
 };
 
 #define DP_N_GROUPS (sizeof(dp_ctr_groups) / sizeof(dp_ctr_groups[0]))
 
 /* "<prefix><name>", built once per counter (names are static per process). */
-#define DP_N_NAMES (DP_N_OWN + DPSCTP_L3_COUNTERS_MAX + SCTP_EP_DROP_COUNT + SCTP_ASSOC_DROP_COUNT)
+#define DP_N_NAMES                                                                                 \
+	(DP_N_OWN + DPSCTP_L3_COUNTERS_MAX + SCTP_EP_DROP_COUNT + SCTP_ASSOC_DROP_COUNT +          \
+	 SCTP_ASSOC_EVENT_COUNT)
 static char dp_names[DP_N_NAMES][64];
 
 static const char *

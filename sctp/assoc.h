@@ -1121,6 +1121,21 @@ const char *sctp_assoc_timer_name(enum sctp_assoc_timer t);
 const char *sctp_assoc_row_name(enum sctp_assoc_row r);
 const char *sctp_assoc_user_call_name(enum sctp_assoc_user_call u);
 const char *sctp_assoc_drop_name(enum sctp_assoc_drop d);
+
+/*
+ * The events of struct sctp_assoc_counters besides drops[], one per field
+ * (sctp/assoc_event.def, in the struct's order): the i-th's name (NULL past
+ * the last) and value in c (0 past the last). Owners export them with the
+ * discards (sctp/assoc_counters.c).
+ */
+enum sctp_assoc_event {
+#define SCTP_ASSOC_EVENT(field, name, why) SCTP_ASSOC_EVT_##field,
+#include "sctp/assoc_event.def"
+#undef SCTP_ASSOC_EVENT
+	SCTP_ASSOC_EVENT_COUNT
+};
+const char *sctp_assoc_event_name(enum sctp_assoc_event e);
+uint64_t sctp_assoc_event_value(const struct sctp_assoc_counters *c, enum sctp_assoc_event e);
 const char *sctp_assoc_drop_describe(enum sctp_assoc_drop d);
 
 #endif /* SCTP_ASSOC_H */

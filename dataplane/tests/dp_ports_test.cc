@@ -418,6 +418,12 @@ TEST_F(DpPorts, FailoverToNetworkBAndBackWithEveryMessageOnce)
 	for (auto &e : client.addr_events)
 		unreachable |= e.first == "10.1.0.2" && e.second == DPSCTP_ADDR_UNREACHABLE;
 	EXPECT_TRUE(unreachable) << "PEER_ADDR_CHANGE UNREACHABLE for 10.1.0.2";
+	// The worker's view of it (the core's owner-wide events, exported;
+	// UINT64_MAX: no such counter).
+	const uint64_t failovers = counter(client.d, "assoc.failovers");
+	const uint64_t data_packets = counter(client.d, "assoc.data_packets");
+	EXPECT_TRUE(failovers >= 1 && failovers != UINT64_MAX) << failovers;
+	EXPECT_TRUE(data_packets > 600 && data_packets != UINT64_MAX) << data_packets;
 
 	// Network A comes back: its heartbeat is answered, the traffic returns.
 	cut_a = false;
@@ -426,6 +432,8 @@ TEST_F(DpPorts, FailoverToNetworkBAndBackWithEveryMessageOnce)
 	b0 = ipackets(net_b.b);
 	send(300);
 	EXPECT_GE(ipackets(net_a.b) - a0, 300u) << "back on the primary network";
+	const uint64_t returns = counter(client.d, "assoc.primary_returns");
+	EXPECT_TRUE(returns >= 1 && returns != UINT64_MAX) << returns;
 	EXPECT_LT(ipackets(net_b.b) - b0, 60u);
 
 	EXPECT_EQ(server.bad, 0u);

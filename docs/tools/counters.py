@@ -40,6 +40,8 @@ def tables():
          from_def("sctp/endpoint_drop.def", "SCTP_EP_DROP")),
         ("Association discards (`sctp/assoc_drop.def`)", "assoc.",
          from_def("sctp/assoc_drop.def", "SCTP_ASSOC_DROP")),
+        ("Association events (`sctp/assoc_event.def`)", "assoc.",
+         from_def("sctp/assoc_event.def", "SCTP_ASSOC_EVENT")),
     ]
     for title, prefix, rows in sections:
         parts.append(f"### {title}\n\n| counter | meaning |\n|---|---|")
