@@ -1129,7 +1129,7 @@ const char *sctp_assoc_drop_name(enum sctp_assoc_drop d);
  * discards (sctp/assoc_counters.c).
  */
 enum sctp_assoc_event {
-#define SCTP_ASSOC_EVENT(field, name, why) SCTP_ASSOC_EVT_##field,
+#define SCTP_ASSOC_EVENT(name, str, why) SCTP_DEF_ENUM(SCTP_ASSOC_EVT_##name)
 #include "sctp/assoc_event.def"
 #undef SCTP_ASSOC_EVENT
 	SCTP_ASSOC_EVENT_COUNT

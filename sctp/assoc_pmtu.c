@@ -243,7 +243,7 @@ assoc_pmtu_flush(struct sctp_assoc *a, struct assoc_run *run)
 		a->timer_at[SCTP_ASSOC_T_PMTU] = SCTP_TIME_NEVER;
 		return;
 	}
-	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++) {
+	for (unsigned i = 0; i < a->paths.n; i++) {
 		struct sctp_plpmtud *s = &tx->path[i].plp;
 		/* Off, raise_at is the ICMP-lowered MTU's expiry (assoc_pmtu_icmp()). */
 		uint16_t size = sctp_plpmtud_want(s);
@@ -282,7 +282,7 @@ assoc_pmtu_timeout(struct sctp_assoc *a, struct assoc_run *run)
 
 	if (tx == NULL)
 		return;
-	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++) {
+	for (unsigned i = 0; i < a->paths.n; i++) {
 		struct sctp_plpmtud *s = &tx->path[i].plp;
 		if (s->state == SCTP_PLPMTUD_DISABLED) {
 			/*

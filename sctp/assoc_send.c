@@ -288,7 +288,7 @@ tx_pr_expire(struct sctp_assoc *a, struct assoc_run *run)
 	if (res.msgs == 0)
 		return;
 	/* §6.3.2 R2 for the flight abandoned; C5 keeps one running while a FORWARD TSN is due. */
-	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++)
+	for (unsigned i = 0; i < a->paths.n; i++)
 		if ((res.flight_mask & (1u << i)) && sctp_rtxq_path_flight(&tx->rtxq, i) == 0)
 			tx->path[i].t3_at = SCTP_TIME_NEVER;
 	run->fwd_check = true;
@@ -546,10 +546,13 @@ tx_t3_sync(struct sctp_assoc *a)
 {
 	uint64_t next = SCTP_TIME_NEVER;
 
-	if (a->tx != NULL)
-		for (unsigned i = 0; i < a->tx->n_paths; i++)
-			if (a->tx->path[i].t3_at < next)
-				next = a->tx->path[i].t3_at;
+	/* Only paths in use run T3-rtx (paths.n <= tx->n_paths: assoc_tx_start()). */
+	if (a->tx != NULL) {
+		const struct sctp_tx_path *path = a->tx->path;
+		for (unsigned i = 0, n = a->paths.n; i < n; i++)
+			if (path[i].t3_at < next)
+				next = path[i].t3_at;
+	}
 	a->timer_at[SCTP_ASSOC_T3_RTX] = next;
 }
 
@@ -1044,7 +1047,7 @@ tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq
 	tx->sack_since_data = true;
 	run->shutdown_step = true;
 	(void)sctp_cc_recovery_on_sack(&tx->fr, r->cum_tsn);
-	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++) {
+	for (unsigned i = 0; i < a->paths.n; i++) {
 		uint8_t bit = (uint8_t)(1u << i);
 		if (r->acked_mask & bit) {
 			struct sctp_cc_sack ev_cc = {
@@ -1064,13 +1067,13 @@ tx_after_ack(struct sctp_assoc *a, struct assoc_run *run, const struct sctp_rtxq
 	if (r->fast_rtx_mask != 0) {
 		a->stats->fast_retransmits++;
 		sctp_spurious_cancel(&tx->spur); /* a loss the peer reported: no undo */
-		for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++)
+		for (unsigned i = 0; i < a->paths.n; i++)
 			if (r->fast_rtx_mask & (1u << i))
 				sctp_cc_on_fast_retransmit(&tx->path[i].cc, tx->cc, fr_before);
 		(void)sctp_cc_recovery_enter(&tx->fr, r->highest_sent);
 		tx->fast_rtx = true;
 	}
-	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++) {
+	for (unsigned i = 0; i < a->paths.n; i++) {
 		uint8_t bit = (uint8_t)(1u << i);
 		if (r->t3_stop_mask & bit)
 			tx->path[i].t3_at = SCTP_TIME_NEVER; /* §6.3.2 R2 */
@@ -1254,7 +1257,7 @@ assoc_tx_t3(struct sctp_assoc *a, struct assoc_run *run, struct assoc_cmds *q)
 
 	if (tx == NULL)
 		return;
-	for (unsigned i = 0; i < a->paths.n && i < a->tx->n_paths; i++) {
+	for (unsigned i = 0; i < a->paths.n; i++) {
 		if (tx->path[i].t3_at > run->now_ns)
 			continue;
 		tx->path[i].t3_at = SCTP_TIME_NEVER;

@@ -25,9 +25,25 @@ def worker():
 def from_def(path, macro):
     text = (ROOT / path).read_text()
     out = []
-    for m in re.finditer(macro + r'\(\w+,\s*"([^"]+)",\s*"((?:[^"\\]|\\.)*)"\)', text):
+    # Rows start a line; the example in a file's comment does not.
+    for m in re.finditer(r'^' + macro + r'\(\w+,\s*"([^"]+)",\s*"((?:[^"\\]|\\.)*)"\)', text,
+                         re.M):
         out.append((m.group(1), m.group(2)))
     return out
+
+
+def event_order_problems():
+    """sctp/assoc_event.def must list struct sctp_assoc_counters's fields after
+    drops[], in order, by name: the runtime reads event i as the i-th word
+    after the discards (sctp/assoc_counters.c)."""
+    text = (ROOT / "sctp/assoc.h").read_text()
+    body = text[text.index("struct sctp_assoc_counters {"):]
+    body = re.sub(r"/\*.*?\*/", "", body[:body.index("};")], flags=re.S)
+    fields = re.findall(r"uint64_t\s+(\w+)\s*;", body)
+    rows = [n for n, _ in from_def("sctp/assoc_event.def", "SCTP_ASSOC_EVENT")]
+    if fields != rows:
+        return [f"sctp/assoc_event.def rows {rows} differ from the fields {fields}"]
+    return []
 
 
 def tables():
@@ -65,6 +81,10 @@ def main():
         known = set(names) | {"l3." + n for n in l3_events}
         stale = sorted({n for n in re.findall(r"`((?:l3|ep|assoc)\.[a-z0-9_]+)`", doc)
                         if n not in known})
+        order = event_order_problems()
+        if order:
+            print("\n".join(order))
+            return 1
         if missing or stale:
             if missing:
                 print("COUNTERS.md lacks:", ", ".join(missing))
